@@ -1,0 +1,70 @@
+package dev.canvasagent;
+
+import ch.qos.logback.classic.Level;
+import dev.canvasagent.config.AppConfig;
+import dev.canvasagent.config.ConfigException;
+import dev.canvasagent.config.ConfigLoader;
+import io.vertx.core.Vertx;
+import java.util.concurrent.CompletionException;
+import java.util.concurrent.TimeUnit;
+import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
+
+/**
+ * {@code java -jar canvas-agent.jar}: reads the configuration, starts the server, and on SIGTERM (or
+ * Ctrl-C) stops it cleanly: verticles undeployed, event streams ended, the database pool closed.
+ */
+public final class App {
+  private static final Logger LOG = LoggerFactory.getLogger(App.class);
+  static final long SHUTDOWN_TIMEOUT_SECONDS = 20;
+
+  private App() {}
+
+  public static void main(String[] args) {
+    AppConfig config;
+    try {
+      config = ConfigLoader.fromEnvironment();
+    } catch (ConfigException bad) {
+      System.err.println(bad.getMessage());
+      System.exit(2);
+      return;
+    }
+    if (config.model().debug()) {
+      ((ch.qos.logback.classic.Logger) LoggerFactory.getLogger("dev.canvasagent")).setLevel(Level.DEBUG);
+    }
+    Vertx vertx = Vertx.vertx();
+    CanvasAgent agent;
+    try {
+      agent = CanvasAgent.start(vertx, config).toCompletionStage().toCompletableFuture().join();
+    } catch (CompletionException failed) {
+      System.err.println(failed.getCause().getMessage());
+      vertx.close().toCompletionStage().toCompletableFuture().join();
+      System.exit(1);
+      return;
+    }
+    Runtime.getRuntime().addShutdownHook(new Thread(() -> shutdown(vertx, agent), "canvas-agent-shutdown"));
+    String base = "http://" + config.http().host() + ":" + agent.port();
+    LOG.atInfo()
+        .addKeyValue("url", base)
+        .addKeyValue("store", agent.storeKind())
+        .addKeyValue("model", config.model().defaultModel())
+        .addKeyValue("health", base + "/health")
+        .addKeyValue("events", "curl -N " + base + "/api/rooms/demo/events")
+        .addKeyValue("run", "curl -H 'content-type: application/json' -d '{\"roomId\":\"demo\",\"message\":\"draw a box\"}' "
+            + base + "/api/canvas-agent/run")
+        .log("server.started");
+  }
+
+  private static void shutdown(Vertx vertx, CanvasAgent agent) {
+    LOG.info("server.stopping");
+    try {
+      agent.stop()
+          .eventually(() -> vertx.close())
+          .toCompletionStage().toCompletableFuture()
+          .get(SHUTDOWN_TIMEOUT_SECONDS, TimeUnit.SECONDS);
+      LOG.info("server.stopped");
+    } catch (Exception e) {
+      LOG.atError().addKeyValue("error", e.toString()).log("server.stop_failed");
+    }
+  }
+}

@@ -1,0 +1,227 @@
+package dev.canvasagent.bridge;
+
+import dev.canvasagent.bus.Address;
+import dev.canvasagent.bus.CanvasVerticle;
+import dev.canvasagent.bus.FailureCode;
+import dev.canvasagent.bus.RoomId;
+import dev.canvasagent.bus.RoomTopic;
+import dev.canvasagent.catalog.ActionCatalog;
+import dev.canvasagent.config.AppConfig;
+import dev.canvasagent.schema.JsonSchemaFile;
+import io.vertx.core.eventbus.DeliveryOptions;
+import io.vertx.core.Future;
+import io.vertx.core.http.HttpServer;
+import io.vertx.core.http.HttpServerOptions;
+import io.vertx.core.json.DecodeException;
+import io.vertx.core.json.JsonObject;
+import io.vertx.ext.web.Router;
+import io.vertx.ext.web.RoutingContext;
+import io.vertx.ext.web.handler.BodyHandler;
+import java.util.HashSet;
+import java.util.LinkedHashMap;
+import java.util.List;
+import java.util.Map;
+import java.util.Set;
+import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
+
+/**
+ * The HTTP edge and the only verticle that speaks HTTP: REST requests become event-bus requests, and
+ * a room's topics become Server-Sent Events. Every refusal is a 4xx with {@code {ok:false, error}}.
+ */
+public final class BridgeVerticle extends CanvasVerticle {
+  private static final Logger LOG = LoggerFactory.getLogger(BridgeVerticle.class);
+  static final List<RoomTopic> SSE_TOPICS = List.of(RoomTopic.AGENT_ACTION, RoomTopic.AGENT_STATUS, RoomTopic.AGENT_CHAT);
+  static final long HEALTH_PROBE_TIMEOUT_MS = 2_000;
+  static final int MAX_REVISIONS_LIMIT = 500;
+
+  private final AppConfig config;
+  private final ActionCatalog catalog;
+  private final List<String> verticleNames;
+  private final JsonSchemaFile runRequestSchema = JsonSchemaFile.load("api/run-request.json");
+  private final Set<SseStream> streams = new HashSet<>();
+  private HttpServer server;
+
+  /** {@code verticleNames}: the verticles whose health {@code GET /health} reports, this one included. */
+  public BridgeVerticle(AppConfig config, ActionCatalog catalog, List<String> verticleNames) {
+    this.config = config;
+    this.catalog = catalog;
+    this.verticleNames = List.copyOf(verticleNames);
+  }
+
+  @Override
+  public String name() {
+    return "bridge";
+  }
+
+  /** The port the server listens on (the configured one, or the one picked for port 0). */
+  public int actualPort() {
+    return server.actualPort();
+  }
+
+  @Override
+  protected Future<?> startVerticle() {
+    Router router = Router.router(vertx);
+    BodyHandler body = BodyHandler.create(false).setBodyLimit(config.http().bodyLimitBytes());
+
+    router.get("/health").handler(this::health);
+    router.get("/api/catalog").handler(ctx -> sendJson(ctx, 200, new JsonObject().put("ok", true).put("verbs", catalog.describe())));
+    router.post("/api/canvas-agent/run").handler(body).handler(this::requireJson).handler(this::run);
+    router.get("/api/rooms/:roomId/events").handler(this::events);
+    router.get("/api/rooms/:roomId/board").handler(this::board);
+    router.get("/api/rooms/:roomId/revisions").handler(this::revisions);
+    router.route().last().handler(ctx ->
+        HttpErrors.send(ctx, FailureCode.NOT_FOUND, "no route for " + ctx.request().method() + " " + ctx.request().path()));
+
+    router.errorHandler(405, ctx ->
+        HttpErrors.send(ctx, FailureCode.METHOD_NOT_ALLOWED, ctx.request().method() + " is not allowed on " + ctx.request().path()));
+    router.errorHandler(413, ctx ->
+        HttpErrors.send(ctx, FailureCode.BODY_TOO_LARGE, "the body exceeds " + config.http().bodyLimitBytes() + " bytes"));
+    router.errorHandler(400, ctx -> HttpErrors.send(ctx, FailureCode.INVALID_REQUEST, "the request could not be read"));
+    router.errorHandler(500, ctx -> {
+      LOG.atError().addKeyValue("path", ctx.request().path()).setCause(ctx.failure()).log("http.unhandled");
+      HttpErrors.send(ctx, FailureCode.INTERNAL, "internal error");
+    });
+
+    HttpServerOptions options = new HttpServerOptions()
+        .setHost(config.http().host())
+        .setPort(config.http().port())
+        .setMaxInitialLineLength(8 * 1024)
+        .setMaxHeaderSize(16 * 1024);
+    return vertx.createHttpServer(options).requestHandler(router).listen().onSuccess(listening -> server = listening);
+  }
+
+  private void requireJson(RoutingContext ctx) {
+    String contentType = ctx.request().getHeader("content-type");
+    if (contentType != null && !contentType.toLowerCase(java.util.Locale.ROOT).startsWith("application/json")) {
+      HttpErrors.send(ctx, FailureCode.UNSUPPORTED_MEDIA_TYPE, "send the body as application/json, not " + contentType);
+      return;
+    }
+    ctx.next();
+  }
+
+  private void run(RoutingContext ctx) {
+    JsonObject request;
+    try {
+      Object parsed = ctx.body().buffer() == null ? null : ctx.body().buffer().toJsonValue();
+      if (!(parsed instanceof JsonObject object)) {
+        HttpErrors.send(ctx, FailureCode.INVALID_JSON, "the body must be a JSON object");
+        return;
+      }
+      request = object;
+    } catch (DecodeException e) {
+      HttpErrors.send(ctx, FailureCode.INVALID_JSON, "the body is not valid JSON: " + e.getMessage());
+      return;
+    }
+    var violations = runRequestSchema.violations(request);
+    if (violations.isPresent()) {
+      HttpErrors.send(ctx, FailureCode.INVALID_REQUEST, violations.get());
+      return;
+    }
+    vertx.eventBus().<JsonObject>request(Address.SCHEDULER_SUBMIT, request)
+        .onSuccess(reply -> sendJson(ctx, 202, new JsonObject().put("ok", true).mergeIn(reply.body())))
+        .onFailure(error -> HttpErrors.send(ctx, error));
+  }
+
+  private void events(RoutingContext ctx) {
+    String roomId = ctx.pathParam("roomId");
+    if (!RoomId.isValid(roomId)) {
+      HttpErrors.send(ctx, FailureCode.INVALID_REQUEST, "roomId must match " + RoomId.PATTERN.pattern());
+      return;
+    }
+    SseStream[] holder = new SseStream[1];
+    SseStream stream = new SseStream(vertx, ctx.response(), roomId, () -> streams.remove(holder[0]));
+    holder[0] = stream;
+    streams.add(stream);
+    stream.open(SSE_TOPICS, config.http().sseHeartbeatMs())
+        .onFailure(error -> {
+          stream.close();
+          HttpErrors.send(ctx, FailureCode.INTERNAL, "could not subscribe to room " + roomId);
+        });
+  }
+
+  private void board(RoutingContext ctx) {
+    String roomId = ctx.pathParam("roomId");
+    if (!RoomId.isValid(roomId)) {
+      HttpErrors.send(ctx, FailureCode.INVALID_REQUEST, "roomId must match " + RoomId.PATTERN.pattern());
+      return;
+    }
+    vertx.eventBus().<JsonObject>request(Address.PATCH_BOARD_GET, new JsonObject().put("roomId", roomId))
+        .onSuccess(reply -> sendJson(ctx, 200, new JsonObject().put("ok", true).mergeIn(reply.body())))
+        .onFailure(error -> HttpErrors.send(ctx, error));
+  }
+
+  private void revisions(RoutingContext ctx) {
+    String roomId = ctx.pathParam("roomId");
+    if (!RoomId.isValid(roomId)) {
+      HttpErrors.send(ctx, FailureCode.INVALID_REQUEST, "roomId must match " + RoomId.PATTERN.pattern());
+      return;
+    }
+    Long after = queryLong(ctx, "after", 0, 0, Long.MAX_VALUE);
+    Long limit = queryLong(ctx, "limit", 100, 1, MAX_REVISIONS_LIMIT);
+    if (after == null || limit == null) {
+      return;
+    }
+    JsonObject ask = new JsonObject().put("roomId", roomId).put("after", after).put("limit", limit.intValue());
+    vertx.eventBus().<JsonObject>request(Address.PATCH_BOARD_REVISIONS, ask)
+        .onSuccess(reply -> sendJson(ctx, 200, new JsonObject().put("ok", true).put("roomId", roomId).mergeIn(reply.body())))
+        .onFailure(error -> HttpErrors.send(ctx, error));
+  }
+
+  /** The query parameter as a number in range, or null after answering 400. */
+  private static Long queryLong(RoutingContext ctx, String name, long fallback, long min, long max) {
+    List<String> values = ctx.queryParam(name);
+    if (values.isEmpty()) {
+      return fallback;
+    }
+    try {
+      long value = Long.parseLong(values.get(0));
+      if (values.size() == 1 && value >= min && value <= max) {
+        return value;
+      }
+    } catch (NumberFormatException notANumber) {
+      // answered below
+    }
+    HttpErrors.send(ctx, FailureCode.INVALID_REQUEST, name + " must be one integer between " + min + " and " + max);
+    return null;
+  }
+
+  private void health(RoutingContext ctx) {
+    Map<String, Future<JsonObject>> probes = new LinkedHashMap<>();
+    DeliveryOptions timeout = new DeliveryOptions().setSendTimeout(HEALTH_PROBE_TIMEOUT_MS);
+    for (String verticle : verticleNames) {
+      probes.put(verticle, vertx.eventBus().<JsonObject>request(Address.health(verticle), new JsonObject(), timeout)
+          .map(reply -> reply.body())
+          .otherwise(error -> new JsonObject().put("ok", false).put("error", String.valueOf(error.getMessage()))));
+    }
+    Future.join(List.copyOf(probes.values())).onComplete(all -> {
+      JsonObject verticles = new JsonObject();
+      probes.forEach((verticle, probe) -> verticles.put(verticle, probe.result()));
+      JsonObject store = verticles.getJsonObject("patch-engine", new JsonObject()).getJsonObject("store",
+          new JsonObject().put("ok", false).put("error", "the patch engine did not report the store"));
+      boolean ok = verticles.stream().allMatch(entry -> ((JsonObject) entry.getValue()).getBoolean("ok", false))
+          && store.getBoolean("ok", false);
+      sendJson(ctx, ok ? 200 : 503, new JsonObject()
+          .put("ok", ok)
+          .put("status", ok ? "up" : "down")
+          .put("store", store)
+          .put("model", config.model().defaultModel())
+          .put("verticles", verticles));
+    });
+  }
+
+  @Override
+  protected Future<JsonObject> health() {
+    return Future.succeededFuture(new JsonObject().put("ok", true).put("sseStreams", streams.size()));
+  }
+
+  private static void sendJson(RoutingContext ctx, int status, JsonObject body) {
+    ctx.response().setStatusCode(status).putHeader("content-type", "application/json; charset=utf-8").end(body.encode());
+  }
+
+  @Override
+  public Future<?> stop() {
+    List.copyOf(streams).forEach(SseStream::close);
+    return server == null ? Future.succeededFuture() : server.close();
+  }
+}

@@ -1,0 +1,45 @@
+package dev.canvasagent.bridge;
+
+import dev.canvasagent.bus.Failure;
+import dev.canvasagent.bus.FailureCode;
+import io.vertx.core.json.JsonObject;
+import io.vertx.ext.web.RoutingContext;
+
+/** The one place failure codes become HTTP statuses and {@code {ok:false, error:{code, message}}} bodies. */
+final class HttpErrors {
+  private HttpErrors() {}
+
+  static int status(FailureCode code) {
+    return switch (code) {
+      case INVALID_JSON, INVALID_REQUEST, UNKNOWN_MODEL, ACTION_INVALID -> 400;
+      case NOT_FOUND, SESSION_NOT_FOUND -> 404;
+      case METHOD_NOT_ALLOWED -> 405;
+      case SESSION_ROOM_MISMATCH, REVISION_CONFLICT -> 409;
+      case BODY_TOO_LARGE -> 413;
+      case UNSUPPORTED_MEDIA_TYPE -> 415;
+      case QUEUE_FULL -> 429;
+      case INTERNAL -> 500;
+      case NO_HOST, STORE_UNAVAILABLE -> 503;
+      case SCREENSHOT_TIMEOUT, TIMEOUT -> 504;
+    };
+  }
+
+  static void send(RoutingContext ctx, FailureCode code, String message) {
+    if (ctx.response().headWritten()) {
+      ctx.response().reset();
+      return;
+    }
+    ctx.response()
+        .setStatusCode(status(code))
+        .putHeader("content-type", "application/json; charset=utf-8")
+        .end(new JsonObject()
+            .put("ok", false)
+            .put("error", new JsonObject().put("code", code.name()).put("message", message))
+            .encode());
+  }
+
+  static void send(RoutingContext ctx, Throwable error) {
+    Failure failure = Failure.of(error);
+    send(ctx, failure.code(), failure.getMessage());
+  }
+}

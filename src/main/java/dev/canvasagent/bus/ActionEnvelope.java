@@ -1,0 +1,35 @@
+package dev.canvasagent.bus;
+
+import io.vertx.core.json.JsonArray;
+import io.vertx.core.json.JsonObject;
+import java.util.List;
+
+/**
+ * The {@code agent:action} payload (seed 000, "Wire Protocol"), plus {@code rev} and {@code diff}: the
+ * board revision this envelope made and the record diff that made it, so every browser applies the
+ * same change.
+ */
+public record ActionEnvelope(
+    String sessionId, long seq, boolean partial, List<AgentAction> actions, long ts, long rev, JsonObject diff) {
+
+  public static final String VERSION = "tldraw-actions/1";
+
+  public JsonObject toJson() {
+    JsonArray actionArray = new JsonArray();
+    actions.forEach(action -> actionArray.add(action.toJson()));
+    JsonObject json =
+        new JsonObject()
+            .put("v", VERSION)
+            .put("sessionId", sessionId)
+            .put("seq", seq)
+            .put("actions", actionArray)
+            .put("ts", ts);
+    if (partial) {
+      json.put("partial", true);
+    }
+    if (diff != null) {
+      json.put("rev", rev).put("diff", diff);
+    }
+    return json;
+  }
+}

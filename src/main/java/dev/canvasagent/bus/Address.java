@@ -1,0 +1,38 @@
+package dev.canvasagent.bus;
+
+/**
+ * Every event-bus address the verticles use, declared once. Request addresses are named for what the
+ * receiver does; room topics live in {@link RoomTopic}.
+ */
+public final class Address {
+  private Address() {}
+
+  /** Scheduler: accept a run request, answer with its session id, queue it. */
+  public static final String SCHEDULER_SUBMIT = "scheduler.submit";
+
+  /** Runner: execute one run to its end and answer with its outcome. */
+  public static final String RUNNER_RUN = "runner.run";
+
+  /** Sanitizer: validate and normalize one action, answer with the record diff it makes. */
+  public static final String SANITIZER_SANITIZE = "sanitizer.sanitize";
+
+  /** Patch engine: apply a record diff to a board against a base revision. */
+  public static final String PATCH_BOARD_APPLY = "patch.board.apply";
+
+  /** Patch engine: the current board (revision and records). */
+  public static final String PATCH_BOARD_GET = "patch.board.get";
+
+  /** Patch engine: a page of a board's stored revisions, oldest first. */
+  public static final String PATCH_BOARD_REVISIONS = "patch.board.revisions";
+
+  /** Screenshot: ask the room's host client for an image of the board. */
+  public static final String SCREENSHOT_CAPTURE = "screenshot.capture";
+
+  /** Screenshot: the bridge reports a client that can answer screenshot requests joining or leaving. */
+  public static final String SCREENSHOT_HOSTS = "screenshot.hosts";
+
+  /** Health probe of one verticle: {@code health.<verticle name>}. */
+  public static String health(String verticleName) {
+    return "health." + verticleName;
+  }
+}

@@ -1,0 +1,18 @@
+package dev.canvasagent.bus;
+
+import io.vertx.core.json.JsonObject;
+
+/** The {@code agent:status} payload; {@code detail} may be null. */
+public record AgentStatus(String sessionId, RunState state, JsonObject detail) {
+  public JsonObject toJson() {
+    JsonObject json =
+        new JsonObject()
+            .put("type", "agent:status")
+            .put("sessionId", sessionId)
+            .put("state", state.wireName());
+    if (detail != null) {
+      json.put("detail", detail);
+    }
+    return json;
+  }
+}

@@ -1,0 +1,43 @@
+package dev.canvasagent.bus;
+
+import java.util.Arrays;
+import java.util.Optional;
+
+/**
+ * Why a request failed, as it travels on the event bus ({@code message.fail(code.wire(), text)}) and
+ * as clients see it ({@code error.code}). The bridge maps each code to an HTTP status in one place.
+ */
+public enum FailureCode {
+  INVALID_JSON(1),
+  INVALID_REQUEST(2),
+  UNSUPPORTED_MEDIA_TYPE(3),
+  BODY_TOO_LARGE(4),
+  NOT_FOUND(5),
+  METHOD_NOT_ALLOWED(6),
+  UNKNOWN_MODEL(7),
+  SESSION_NOT_FOUND(8),
+  SESSION_ROOM_MISMATCH(9),
+  QUEUE_FULL(10),
+  ACTION_INVALID(11),
+  REVISION_CONFLICT(12),
+  NO_HOST(13),
+  SCREENSHOT_TIMEOUT(14),
+  STORE_UNAVAILABLE(15),
+  TIMEOUT(16),
+  INTERNAL(17);
+
+  private final int wire;
+
+  FailureCode(int wire) {
+    this.wire = wire;
+  }
+
+  /** The integer carried by {@code ReplyException.failureCode()}. */
+  public int wire() {
+    return wire;
+  }
+
+  public static Optional<FailureCode> fromWire(int wire) {
+    return Arrays.stream(values()).filter(code -> code.wire == wire).findFirst();
+  }
+}

@@ -1,0 +1,29 @@
+package dev.canvasagent.bus;
+
+/**
+ * The topics a room carries between the server and its browsers. The event-bus address of a room's
+ * topic is {@code room.<roomId>.<topic>}, the name browsers see on every transport.
+ */
+public enum RoomTopic {
+  AGENT_ACTION("agent:action"),
+  AGENT_ACK("agent:ack"),
+  AGENT_CHAT("agent:chat"),
+  AGENT_STATUS("agent:status"),
+  AGENT_SCREENSHOT_REQUEST("agent:screenshot_request"),
+  AGENT_SCREENSHOT("agent:screenshot");
+
+  private final String wireName;
+
+  RoomTopic(String wireName) {
+    this.wireName = wireName;
+  }
+
+  /** The name on the wire: SSE {@code event:}, WebSocket {@code topic}, address suffix. */
+  public String wireName() {
+    return wireName;
+  }
+
+  public String address(String roomId) {
+    return "room." + roomId + "." + wireName;
+  }
+}

@@ -1,0 +1,26 @@
+package dev.canvasagent.bus;
+
+/** The states a run moves through, as published on {@code agent:status}. */
+public enum RunState {
+  WAITING_CONTEXT("waiting_context"),
+  CALLING_MODEL("calling_model"),
+  STREAMING("streaming"),
+  SCHEDULED("scheduled"),
+  DONE("done"),
+  CANCELED("canceled"),
+  ERROR("error");
+
+  private final String wireName;
+
+  RunState(String wireName) {
+    this.wireName = wireName;
+  }
+
+  public String wireName() {
+    return wireName;
+  }
+
+  public boolean isFinal() {
+    return this == DONE || this == CANCELED || this == ERROR;
+  }
+}

@@ -1,0 +1,43 @@
+package dev.canvasagent.config;
+
+import java.util.Optional;
+
+/**
+ * The server's whole configuration, checked: every value here is in range. Loaded by
+ * {@link ConfigLoader} from {@code conf/config.json}, environment variables and
+ * {@code CANVAS_AGENT_CONFIG}; the README's table lists every key.
+ */
+public record AppConfig(
+    Http http,
+    Model model,
+    Screenshot screenshot,
+    Followups followups,
+    Runner runner,
+    Scheduler scheduler,
+    int shapeStateLimitBytes,
+    int ttfbSloMs,
+    boolean themeEnabled,
+    Optional<DatabaseConfig> database) {
+
+  public record Http(String host, int port, int bodyLimitBytes, int sseHeartbeatMs) {}
+
+  public record Model(String defaultModel, boolean debug, boolean promptCacheDisabled, String anthropicCacheTtl) {}
+
+  public record Screenshot(int timeoutMs, int retries, int retryDelayMs) {}
+
+  public record Followups(int lowActionThreshold, int maxFollowups) {}
+
+  public record Runner(int deadlineMs, int maxActions) {}
+
+  public record Scheduler(int maxQueueDepth) {}
+
+  public AppConfig withHttp(Http otherHttp) {
+    return new AppConfig(otherHttp, model, screenshot, followups, runner, scheduler, shapeStateLimitBytes,
+        ttfbSloMs, themeEnabled, database);
+  }
+
+  public AppConfig withDatabase(Optional<DatabaseConfig> otherDatabase) {
+    return new AppConfig(http, model, screenshot, followups, runner, scheduler, shapeStateLimitBytes,
+        ttfbSloMs, themeEnabled, otherDatabase);
+  }
+}

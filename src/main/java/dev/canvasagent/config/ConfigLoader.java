@@ -1,0 +1,300 @@
+package dev.canvasagent.config;
+
+import io.vertx.core.json.DecodeException;
+import io.vertx.core.json.JsonObject;
+import io.vertx.pgclient.PgConnectOptions;
+import java.io.IOException;
+import java.io.InputStream;
+import java.io.UncheckedIOException;
+import java.nio.charset.StandardCharsets;
+import java.util.HashMap;
+import java.util.List;
+import java.util.Map;
+import java.util.Optional;
+import java.util.Set;
+import java.util.regex.Pattern;
+
+/**
+ * Builds the {@link AppConfig}: the defaults of {@code conf/config.json}, then each environment
+ * variable of {@link #ENVIRONMENT}, then {@code CANVAS_AGENT_CONFIG} (a JSON blob shaped like the
+ * file) over both. Every value is checked; the first bad one stops startup with its key and value.
+ */
+public final class ConfigLoader {
+  static final String DEFAULTS_RESOURCE = "conf/config.json";
+  static final String BLOB_VARIABLE = "CANVAS_AGENT_CONFIG";
+  private static final Pattern SCHEMA_NAME = Pattern.compile("[a-z_][a-z0-9_]{0,62}");
+
+  /** An environment variable and the config path it sets. */
+  record EnvironmentKey(String variable, String path) {}
+
+  /** Every environment variable the server reads, in the README's order. */
+  static final List<EnvironmentKey> ENVIRONMENT =
+      List.of(
+          new EnvironmentKey("HOST", "http.host"),
+          new EnvironmentKey("PORT", "http.port"),
+          new EnvironmentKey("CANVAS_AGENT_BODY_LIMIT_BYTES", "http.bodyLimitBytes"),
+          new EnvironmentKey("CANVAS_AGENT_SSE_HEARTBEAT_MS", "http.sseHeartbeatMs"),
+          new EnvironmentKey("CANVAS_STEWARD_MODEL", "model.default"),
+          new EnvironmentKey("CANVAS_STEWARD_DEBUG", "model.debug"),
+          new EnvironmentKey("CANVAS_AGENT_DISABLE_PROMPT_CACHE", "model.disablePromptCache"),
+          new EnvironmentKey("ANTHROPIC_CACHE_TTL", "model.anthropicCacheTtl"),
+          new EnvironmentKey("CANVAS_AGENT_SCREENSHOT_TIMEOUT_MS", "screenshot.timeoutMs"),
+          new EnvironmentKey("CANVAS_AGENT_SCREENSHOT_RETRIES", "screenshot.retries"),
+          new EnvironmentKey("CANVAS_AGENT_SCREENSHOT_RETRY_DELAY_MS", "screenshot.retryDelayMs"),
+          new EnvironmentKey("CANVAS_AGENT_LOW_ACTION_THRESHOLD", "followups.lowActionThreshold"),
+          new EnvironmentKey("CANVAS_AGENT_MAX_FOLLOWUPS", "followups.maxFollowups"),
+          new EnvironmentKey("CANVAS_AGENT_TTFB_SLO_MS", "slo.ttfbMs"),
+          new EnvironmentKey("CANVAS_AGENT_SHAPE_STATE_LIMIT", "context.shapeStateLimit"),
+          new EnvironmentKey("CANVAS_AGENT_RUN_DEADLINE_MS", "runner.deadlineMs"),
+          new EnvironmentKey("CANVAS_AGENT_MAX_ACTIONS_PER_RUN", "runner.maxActions"),
+          new EnvironmentKey("CANVAS_AGENT_MAX_QUEUE_DEPTH", "scheduler.maxQueueDepth"),
+          new EnvironmentKey("CANVAS_AGENT_UNIFIED", "flags.unified"),
+          new EnvironmentKey("NEXT_PUBLIC_CANVAS_AGENT_CLIENT_ENABLED", "flags.clientAgentEnabled"),
+          new EnvironmentKey("NEXT_PUBLIC_CANVAS_AGENT_THEME_ENABLED", "flags.themeEnabled"),
+          new EnvironmentKey("CANVAS_QUEUE_DIRECT_FALLBACK", "flags.queueDirectFallback"),
+          new EnvironmentKey("DATABASE_URL", "database.url"),
+          new EnvironmentKey("PGHOST", "database.host"),
+          new EnvironmentKey("PGPORT", "database.port"),
+          new EnvironmentKey("PGDATABASE", "database.name"),
+          new EnvironmentKey("PGUSER", "database.user"),
+          new EnvironmentKey("PGPASSWORD", "database.password"),
+          new EnvironmentKey("CANVAS_AGENT_DB_SCHEMA", "database.schema"),
+          new EnvironmentKey("CANVAS_AGENT_DB_POOL_SIZE", "database.poolSize"),
+          new EnvironmentKey("CANVAS_AGENT_DB_MAX_WAIT_QUEUE", "database.maxWaitQueueSize"));
+
+  private static final Set<String> SECRET_PATHS = Set.of("database.password", "database.url");
+
+  private final JsonObject values;
+  private final Map<String, String> sources = new HashMap<>();
+
+  private ConfigLoader(JsonObject defaults) {
+    this.values = defaults;
+    leafPaths(defaults, "").forEach(path -> sources.put(path, DEFAULTS_RESOURCE + " " + path));
+  }
+
+  /** The configuration for this process's environment. */
+  public static AppConfig fromEnvironment() {
+    return load(System.getenv());
+  }
+
+  public static AppConfig load(Map<String, String> environment) {
+    ConfigLoader loader = new ConfigLoader(readDefaults());
+    for (EnvironmentKey key : ENVIRONMENT) {
+      String value = environment.get(key.variable());
+      if (value != null) {
+        loader.set(key.path(), value, key.variable());
+      }
+    }
+    String blob = environment.get(BLOB_VARIABLE);
+    if (blob != null && !blob.isBlank()) {
+      loader.overlay(parseBlob(blob), "");
+    }
+    return loader.build();
+  }
+
+  private static JsonObject readDefaults() {
+    try (InputStream in = ConfigLoader.class.getClassLoader().getResourceAsStream(DEFAULTS_RESOURCE)) {
+      if (in == null) {
+        throw new ConfigException(DEFAULTS_RESOURCE + " is missing from the classpath");
+      }
+      return new JsonObject(new String(in.readAllBytes(), StandardCharsets.UTF_8));
+    } catch (IOException e) {
+      throw new UncheckedIOException(e);
+    }
+  }
+
+  private static JsonObject parseBlob(String blob) {
+    try {
+      return new JsonObject(blob);
+    } catch (DecodeException | ClassCastException e) {
+      throw new ConfigException(BLOB_VARIABLE + " is not a JSON object: " + e.getMessage());
+    }
+  }
+
+  private void overlay(JsonObject blob, String prefix) {
+    for (String key : blob.fieldNames()) {
+      String path = prefix.isEmpty() ? key : prefix + "." + key;
+      Object value = blob.getValue(key);
+      if (value instanceof JsonObject nested && lookup(path) instanceof JsonObject) {
+        overlay(nested, path);
+      } else if (!sources.containsKey(path)) {
+        throw new ConfigException(BLOB_VARIABLE + " has an unknown key '" + path + "'");
+      } else {
+        set(path, value, BLOB_VARIABLE + " " + path);
+      }
+    }
+  }
+
+  private void set(String path, Object value, String source) {
+    String[] parts = path.split("\\.");
+    JsonObject parent = values;
+    for (int i = 0; i < parts.length - 1; i++) {
+      parent = parent.getJsonObject(parts[i]);
+    }
+    parent.put(parts[parts.length - 1], value);
+    sources.put(path, source);
+  }
+
+  private Object lookup(String path) {
+    Object current = values;
+    for (String part : path.split("\\.")) {
+      if (!(current instanceof JsonObject object)) {
+        return null;
+      }
+      current = object.getValue(part);
+    }
+    return current;
+  }
+
+  private static List<String> leafPaths(JsonObject object, String prefix) {
+    return object.fieldNames().stream()
+        .flatMap(key -> {
+          String path = prefix.isEmpty() ? key : prefix + "." + key;
+          Object value = object.getValue(key);
+          return value instanceof JsonObject nested ? leafPaths(nested, path).stream() : java.util.stream.Stream.of(path);
+        })
+        .toList();
+  }
+
+  private AppConfig build() {
+    requireOnly("flags.unified", true, "the unified server steward is the only execution path of this server");
+    requireOnly("flags.clientAgentEnabled", false, "the archived client agent does not exist in this server");
+    requireOnly("flags.queueDirectFallback", false, "every run goes through the scheduler's queue");
+    return new AppConfig(
+        new AppConfig.Http(
+            text("http.host"),
+            integer("http.port", 0, 65_535),
+            integer("http.bodyLimitBytes", 1_024, 64 * 1024 * 1024),
+            integer("http.sseHeartbeatMs", 100, 300_000)),
+        new AppConfig.Model(
+            text("model.default"),
+            bool("model.debug"),
+            bool("model.disablePromptCache"),
+            oneOf("model.anthropicCacheTtl", Set.of("5m", "1h"))),
+        new AppConfig.Screenshot(
+            integer("screenshot.timeoutMs", 2_500, 120_000),
+            integer("screenshot.retries", 0, 10),
+            integer("screenshot.retryDelayMs", 0, 60_000)),
+        new AppConfig.Followups(
+            integer("followups.lowActionThreshold", 0, 1_000),
+            integer("followups.maxFollowups", 0, 20)),
+        new AppConfig.Runner(
+            integer("runner.deadlineMs", 1_000, 600_000),
+            integer("runner.maxActions", 1, 10_000)),
+        new AppConfig.Scheduler(integer("scheduler.maxQueueDepth", 1, 1_000)),
+        integer("context.shapeStateLimit", 0, 10 * 1024 * 1024),
+        integer("slo.ttfbMs", 1, 60_000),
+        bool("flags.themeEnabled"),
+        database());
+  }
+
+  private Optional<DatabaseConfig> database() {
+    String url = text("database.url", true);
+    String host = text("database.host", true);
+    if (url.isEmpty() && host.isEmpty()) {
+      return Optional.empty();
+    }
+    String schema = text("database.schema");
+    if (!SCHEMA_NAME.matcher(schema).matches()) {
+      throw bad("database.schema", "must be a lower-case SQL identifier");
+    }
+    int poolSize = integer("database.poolSize", 1, 100);
+    int waitQueue = integer("database.maxWaitQueueSize", 1, 10_000);
+    if (!url.isEmpty()) {
+      PgConnectOptions parsed = parseUrl(url);
+      return Optional.of(new DatabaseConfig(
+          parsed.getHost(), parsed.getPort(), parsed.getDatabase(), parsed.getUser(),
+          parsed.getPassword() == null ? "" : parsed.getPassword(), schema, poolSize, waitQueue));
+    }
+    return Optional.of(new DatabaseConfig(
+        host,
+        integer("database.port", 1, 65_535),
+        text("database.name"),
+        text("database.user"),
+        text("database.password", true),
+        schema,
+        poolSize,
+        waitQueue));
+  }
+
+  private PgConnectOptions parseUrl(String url) {
+    if (!url.startsWith("postgres://") && !url.startsWith("postgresql://")) {
+      throw bad("database.url", "must start with postgresql:// or postgres://");
+    }
+    try {
+      return PgConnectOptions.fromUri(url);
+    } catch (RuntimeException e) {
+      throw bad("database.url", "is not a PostgreSQL connection URI (" + e.getMessage() + ")");
+    }
+  }
+
+  private void requireOnly(String path, boolean supported, String why) {
+    if (bool(path) != supported) {
+      throw bad(path, "only " + supported + " is supported: " + why);
+    }
+  }
+
+  private String text(String path) {
+    return text(path, false);
+  }
+
+  private String text(String path, boolean mayBeEmpty) {
+    Object value = lookup(path);
+    if (!(value instanceof String string) || (!mayBeEmpty && string.isBlank())) {
+      throw bad(path, "must be a non-empty string");
+    }
+    return string.strip();
+  }
+
+  private String oneOf(String path, Set<String> allowed) {
+    String value = text(path);
+    if (!allowed.contains(value)) {
+      throw bad(path, "must be one of " + allowed.stream().sorted().toList());
+    }
+    return value;
+  }
+
+  private int integer(String path, int min, int max) {
+    Object value = lookup(path);
+    long parsed;
+    try {
+      if (value instanceof Number number && number.doubleValue() == Math.rint(number.doubleValue())) {
+        parsed = number.longValue();
+      } else if (value instanceof String string) {
+        parsed = Long.parseLong(string.strip());
+      } else {
+        throw new NumberFormatException();
+      }
+    } catch (NumberFormatException e) {
+      throw bad(path, "must be an integer");
+    }
+    if (parsed < min || parsed > max) {
+      throw bad(path, "must be between " + min + " and " + max);
+    }
+    return (int) parsed;
+  }
+
+  private boolean bool(String path) {
+    Object value = lookup(path);
+    if (value instanceof Boolean b) {
+      return b;
+    }
+    if (value instanceof String string) {
+      switch (string.strip().toLowerCase(java.util.Locale.ROOT)) {
+        case "true", "1", "yes", "on":
+          return true;
+        case "false", "0", "no", "off", "":
+          return false;
+        default:
+          break;
+      }
+    }
+    throw bad(path, "must be true or false (1/0, yes/no, on/off)");
+  }
+
+  private ConfigException bad(String path, String problem) {
+    Object value = SECRET_PATHS.contains(path) ? "<redacted>" : lookup(path);
+    String shown = value instanceof String ? "'" + value + "'" : String.valueOf(value);
+    return new ConfigException("bad configuration: " + sources.get(path) + " = " + shown + ": " + problem);
+  }
+}

@@ -1,0 +1,23 @@
+package dev.canvasagent.model;
+
+import io.vertx.core.json.JsonObject;
+
+/**
+ * The one stream every provider is normalized to: text, tool calls (start, argument fragments, end
+ * with parsed arguments), usage, and exactly one terminal {@link Stop} or {@link Error}.
+ */
+public sealed interface ModelEvent {
+  record TextDelta(String text) implements ModelEvent {}
+
+  record ToolCallStart(int ordinal, String callId, String name) implements ModelEvent {}
+
+  record ToolCallDelta(int ordinal, String callId, String argumentsDelta) implements ModelEvent {}
+
+  record ToolCallEnd(int ordinal, String callId, String name, JsonObject arguments) implements ModelEvent {}
+
+  record Usage(long inputTokens, long outputTokens) implements ModelEvent {}
+
+  record Stop(String reason) implements ModelEvent {}
+
+  record Error(String errorType, String message, boolean retryable) implements ModelEvent {}
+}

@@ -1,0 +1,99 @@
+package dev.canvasagent.patch;
+
+import dev.canvasagent.board.RecordDiff;
+import dev.canvasagent.bus.Address;
+import dev.canvasagent.bus.CanvasVerticle;
+import dev.canvasagent.bus.Failure;
+import dev.canvasagent.bus.FailureCode;
+import dev.canvasagent.store.RevisionConflict;
+import dev.canvasagent.store.Store;
+import io.vertx.core.Future;
+import io.vertx.core.eventbus.Message;
+import io.vertx.core.json.JsonArray;
+import io.vertx.core.json.JsonObject;
+import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
+
+/**
+ * The single writer of canvas state. A board change is a record diff applied atomically against a
+ * base revision and stored as the next revision; a stale base is refused with REVISION_CONFLICT and
+ * changes nothing.
+ */
+public final class PatchEngineVerticle extends CanvasVerticle {
+  private static final Logger LOG = LoggerFactory.getLogger(PatchEngineVerticle.class);
+  static final int MAX_REVISIONS_PER_PAGE = 500;
+
+  private final Store store;
+  private long commits;
+  private long conflicts;
+
+  public PatchEngineVerticle(Store store) {
+    this.store = store;
+  }
+
+  @Override
+  public String name() {
+    return "patch-engine";
+  }
+
+  @Override
+  protected Future<?> startVerticle() {
+    var bus = vertx.eventBus();
+    return Future.join(
+        bus.<JsonObject>consumer(Address.PATCH_BOARD_GET, this::getBoard).completion(),
+        bus.<JsonObject>consumer(Address.PATCH_BOARD_APPLY, this::applyToBoard).completion(),
+        bus.<JsonObject>consumer(Address.PATCH_BOARD_REVISIONS, this::listRevisions).completion());
+  }
+
+  private void getBoard(Message<JsonObject> message) {
+    store.boards().load(message.body().getString("roomId"))
+        .onSuccess(board -> message.reply(board.toJson()))
+        .onFailure(error -> Failure.replyTo(message, storeFailure(error)));
+  }
+
+  private void applyToBoard(Message<JsonObject> message) {
+    JsonObject body = message.body();
+    String roomId = body.getString("roomId");
+    long baseRevision = body.getLong("baseRev");
+    RecordDiff diff = RecordDiff.fromJson(body.getJsonObject("diff"));
+    store.boards().commit(roomId, baseRevision, diff, body.getString("author"))
+        .onSuccess(revision -> {
+          commits++;
+          LOG.atDebug().addKeyValue("roomId", roomId).addKeyValue("rev", revision)
+              .addKeyValue("put", diff.put().size()).addKeyValue("remove", diff.remove().size())
+              .log("board.committed");
+          message.reply(new JsonObject().put("rev", revision));
+        })
+        .onFailure(error -> {
+          if (error instanceof RevisionConflict conflict) {
+            conflicts++;
+            message.fail(FailureCode.REVISION_CONFLICT.wire(), conflict.getMessage());
+          } else {
+            Failure.replyTo(message, storeFailure(error));
+          }
+        });
+  }
+
+  private void listRevisions(Message<JsonObject> message) {
+    JsonObject body = message.body();
+    int limit = Math.min(body.getInteger("limit", 100), MAX_REVISIONS_PER_PAGE);
+    store.boards().revisions(body.getString("roomId"), body.getLong("after", 0L), limit)
+        .onSuccess(revisions -> message.reply(new JsonObject().put("revisions",
+            new JsonArray(revisions.stream().map(revision -> revision.toJson()).toList()))))
+        .onFailure(error -> Failure.replyTo(message, storeFailure(error)));
+  }
+
+  private static Failure storeFailure(Throwable error) {
+    LOG.atWarn().addKeyValue("error", error.toString()).log("store.failed");
+    return new Failure(FailureCode.STORE_UNAVAILABLE, "the store failed: " + error.getMessage());
+  }
+
+  @Override
+  protected Future<JsonObject> health() {
+    JsonObject report = new JsonObject().put("commits", commits).put("conflicts", conflicts);
+    return store.ping()
+        .map(pong -> report.put("ok", true).put("store", new JsonObject().put("kind", store.kind()).put("ok", true)))
+        .recover(error -> Future.succeededFuture(report.put("ok", false).put("store",
+            new JsonObject().put("kind", store.kind()).put("ok", false).put("error", String.valueOf(error.getMessage())))));
+  }
+}

@@ -1,0 +1,283 @@
+package dev.canvasagent.runner;
+
+import dev.canvasagent.board.Board;
+import dev.canvasagent.board.RecordDiff;
+import dev.canvasagent.bus.ActionEnvelope;
+import dev.canvasagent.bus.Address;
+import dev.canvasagent.bus.AgentAction;
+import dev.canvasagent.bus.AgentChat;
+import dev.canvasagent.bus.AgentStatus;
+import dev.canvasagent.bus.Failure;
+import dev.canvasagent.bus.FailureCode;
+import dev.canvasagent.bus.RoomTopic;
+import dev.canvasagent.bus.RunRequest;
+import dev.canvasagent.bus.RunState;
+import dev.canvasagent.catalog.ActionCatalog;
+import dev.canvasagent.config.AppConfig;
+import dev.canvasagent.model.ModelCall;
+import dev.canvasagent.model.ModelEvent;
+import dev.canvasagent.model.ModelRegistry;
+import dev.canvasagent.model.ModelRequest;
+import dev.canvasagent.store.Store;
+import io.vertx.core.eventbus.DeliveryOptions;
+import io.vertx.core.Future;
+import io.vertx.core.Promise;
+import io.vertx.core.Vertx;
+import io.vertx.core.eventbus.EventBus;
+import io.vertx.core.json.JsonObject;
+import java.util.List;
+import java.util.concurrent.TimeUnit;
+import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
+
+/**
+ * One run, from context to its final status. Tool calls are handled strictly in the order the model
+ * finished them, one at a time: sanitize against the current board, commit through the patch engine
+ * against that board's revision (re-sanitizing on a conflict), take the session's next seq, publish.
+ * Once the run is final nothing more is committed.
+ */
+final class Run {
+  private static final Logger LOG = LoggerFactory.getLogger(Run.class);
+  static final int MAX_COMMIT_ATTEMPTS = 3;
+  static final int MAX_CHAT_TEXT_CHARS = 4_000;
+
+  private final Vertx vertx;
+  private final EventBus bus;
+  private final RunRequest request;
+  private final Store store;
+  private final ModelRegistry models;
+  private final ActionCatalog catalog;
+  private final String systemPrompt;
+  private final AppConfig config;
+  private final Promise<JsonObject> outcome = Promise.promise();
+  private final StringBuilder assistantText = new StringBuilder();
+
+  private Board board;
+  private Future<Void> pipeline = Future.succeededFuture();
+  private ModelCall call;
+  private long deadlineTimer;
+  private boolean streaming;
+  private int toolCalls;
+  private int applied;
+  private int dropped;
+  private final long startedAtNanos = System.nanoTime();
+  private long firstEnvelopeNanos;
+
+  Run(Vertx vertx, RunRequest request, Store store, ModelRegistry models, ActionCatalog catalog,
+      String systemPrompt, AppConfig config) {
+    this.vertx = vertx;
+    this.bus = vertx.eventBus();
+    this.request = request;
+    this.store = store;
+    this.models = models;
+    this.catalog = catalog;
+    this.systemPrompt = systemPrompt;
+    this.config = config;
+  }
+
+  Future<JsonObject> execute() {
+    deadlineTimer = vertx.setTimer(config.runner().deadlineMs(), id -> finish(RunState.ERROR,
+        reason("DEADLINE", "the run exceeded its deadline of " + config.runner().deadlineMs() + " ms")));
+    status(RunState.WAITING_CONTEXT, null);
+    loadBoard()
+        .compose(loaded -> screenshot())
+        .onSuccess(this::callModel)
+        .onFailure(error -> finish(RunState.ERROR, failureReason(error)));
+    return outcome.future();
+  }
+
+  void cancel(String why) {
+    finish(RunState.CANCELED, reason("CANCELED", why));
+  }
+
+  private Future<Void> loadBoard() {
+    return bus.<JsonObject>request(Address.PATCH_BOARD_GET, new JsonObject().put("roomId", request.roomId()))
+        .map(reply -> {
+          board = Board.fromJson(reply.body());
+          return null;
+        });
+  }
+
+  /** The host's screenshot, or null: a run without one goes on text-only. */
+  private Future<JsonObject> screenshot() {
+    AppConfig.Screenshot screenshot = config.screenshot();
+    long patience = (long) screenshot.timeoutMs() * (screenshot.retries() + 1)
+        + (long) screenshot.retryDelayMs() * screenshot.retries() + 1_000;
+    JsonObject ask = new JsonObject().put("roomId", request.roomId()).put("sessionId", request.sessionId());
+    if (request.viewport() != null) {
+      ask.put("bounds", request.viewport().toJson());
+    }
+    return bus.<JsonObject>request(Address.SCREENSHOT_CAPTURE, ask, new DeliveryOptions().setSendTimeout(patience))
+        .map(reply -> reply.body())
+        .otherwise(error -> {
+          LOG.atInfo().addKeyValue("runId", request.runId()).addKeyValue("reason", Failure.of(error).code())
+              .log("context.text_only");
+          return null;
+        });
+  }
+
+  private void callModel(JsonObject screenshot) {
+    if (outcome.future().isComplete()) {
+      return;
+    }
+    status(RunState.CALLING_MODEL, null);
+    var provider = models.provider(request.model());
+    if (provider.isEmpty()) {
+      finish(RunState.ERROR, reason(FailureCode.UNKNOWN_MODEL.name(), "unknown model '" + request.model() + "'"));
+      return;
+    }
+    String userMessage = request.viewport() == null
+        ? request.message()
+        : request.message() + "\n\nMy viewport: " + request.viewport().toJson().encode();
+    call = provider.get().stream(new ModelRequest(request.model(), systemPrompt, userMessage, catalog.describe()), this::onModelEvent);
+  }
+
+  private void onModelEvent(ModelEvent event) {
+    if (outcome.future().isComplete()) {
+      return;
+    }
+    if (!streaming) {
+      streaming = true;
+      status(RunState.STREAMING, null);
+    }
+    if (event instanceof ModelEvent.TextDelta text) {
+      if (assistantText.length() < MAX_CHAT_TEXT_CHARS) {
+        assistantText.append(text.text());
+      }
+    } else if (event instanceof ModelEvent.ToolCallEnd end) {
+      onToolCall(end);
+    } else if (event instanceof ModelEvent.Stop stop) {
+      pipeline.onSuccess(done -> {
+        postAssistantText();
+        finish(RunState.DONE, summary().put("stopReason", stop.reason()));
+      });
+    } else if (event instanceof ModelEvent.Error error) {
+      pipeline.onComplete(done -> finish(RunState.ERROR,
+          reason("MODEL_ERROR", error.errorType() + ": " + error.message()).put("retryable", error.retryable())));
+    }
+  }
+
+  private void onToolCall(ModelEvent.ToolCallEnd end) {
+    toolCalls++;
+    if (toolCalls > config.runner().maxActions()) {
+      call.cancel();
+      pipeline.onSuccess(done -> finish(RunState.DONE,
+          summary().put("stopReason", "step_cap").put("maxActions", config.runner().maxActions())));
+      return;
+    }
+    AgentAction action = new AgentAction(request.runId() + ":" + end.ordinal(), end.name(), end.arguments());
+    pipeline = pipeline.compose(previous -> outcome.future().isComplete() ? Future.succeededFuture() : handle(action, 1));
+    pipeline.onFailure(error -> finish(RunState.ERROR, failureReason(error)));
+  }
+
+  private Future<Void> handle(AgentAction action, int attempt) {
+    JsonObject ask = new JsonObject().put("roomId", request.roomId()).put("action", action.toJson()).put("board", board.toJson());
+    return bus.<JsonObject>request(Address.SANITIZER_SANITIZE, ask)
+        .map(reply -> reply.body())
+        .compose(
+            sanitized -> apply(action, sanitized, attempt),
+            error -> {
+              if (Failure.of(error).code() == FailureCode.ACTION_INVALID) {
+                dropped++;
+                return Future.succeededFuture();
+              }
+              return Future.failedFuture(error);
+            });
+  }
+
+  private Future<Void> apply(AgentAction original, JsonObject sanitized, int attempt) {
+    AgentAction action = AgentAction.fromJson(sanitized.getJsonObject("action"));
+    if (sanitized.getBoolean("meta")) {
+      if ("think".equals(action.name())) {
+        bus.publish(RoomTopic.AGENT_CHAT.address(request.roomId()),
+            new AgentChat(request.sessionId(), "assistant", action.params().getString("text")).toJson());
+      }
+      applied++;
+      return Future.succeededFuture();
+    }
+    RecordDiff diff = RecordDiff.fromJson(sanitized.getJsonObject("diff"));
+    if (outcome.future().isComplete()) {
+      return Future.succeededFuture();
+    }
+    JsonObject commit = new JsonObject()
+        .put("roomId", request.roomId())
+        .put("baseRev", board.revision())
+        .put("diff", diff.toJson())
+        .put("author", "agent:" + request.sessionId());
+    return bus.<JsonObject>request(Address.PATCH_BOARD_APPLY, commit)
+        .compose(
+            reply -> publish(action, diff, reply.body().getLong("rev")),
+            error -> {
+              if (Failure.of(error).code() == FailureCode.REVISION_CONFLICT && attempt < MAX_COMMIT_ATTEMPTS) {
+                return loadBoard().compose(reloaded -> handle(original, attempt + 1));
+              }
+              return Future.failedFuture(error);
+            });
+  }
+
+  /** The change is committed: it is published even if the run ended meanwhile, so browsers stay in step. */
+  private Future<Void> publish(AgentAction action, RecordDiff diff, long revision) {
+    board = board.apply(diff, revision);
+    applied++;
+    return store.sessions().nextSeq(request.sessionId()).map(seq -> {
+      ActionEnvelope envelope = new ActionEnvelope(
+          request.sessionId(), seq, false, List.of(action), System.currentTimeMillis(), revision, diff.toJson());
+      bus.publish(RoomTopic.AGENT_ACTION.address(request.roomId()), envelope.toJson());
+      if (firstEnvelopeNanos == 0) {
+        firstEnvelopeNanos = System.nanoTime();
+      }
+      return null;
+    });
+  }
+
+  private void postAssistantText() {
+    String text = assistantText.toString().strip();
+    if (!text.isEmpty()) {
+      bus.publish(RoomTopic.AGENT_CHAT.address(request.roomId()), new AgentChat(request.sessionId(), "assistant", text).toJson());
+    }
+  }
+
+  private void finish(RunState state, JsonObject detail) {
+    if (outcome.future().isComplete()) {
+      return;
+    }
+    vertx.cancelTimer(deadlineTimer);
+    if (call != null && state != RunState.DONE) {
+      call.cancel();
+    }
+    status(state, detail);
+    long elapsedMs = TimeUnit.NANOSECONDS.toMillis(System.nanoTime() - startedAtNanos);
+    var log = LOG.atInfo()
+        .addKeyValue("roomId", request.roomId())
+        .addKeyValue("sessionId", request.sessionId())
+        .addKeyValue("runId", request.runId())
+        .addKeyValue("state", state.wireName())
+        .addKeyValue("toolCalls", toolCalls)
+        .addKeyValue("applied", applied)
+        .addKeyValue("dropped", dropped)
+        .addKeyValue("elapsedMs", elapsedMs);
+    if (firstEnvelopeNanos != 0) {
+      long ttfbMs = TimeUnit.NANOSECONDS.toMillis(firstEnvelopeNanos - startedAtNanos);
+      log = log.addKeyValue("ttfbMs", ttfbMs).addKeyValue("ttfbSloMet", ttfbMs <= config.ttfbSloMs());
+    }
+    log.log("run.finished");
+    outcome.complete(summary().put("state", state.wireName()));
+  }
+
+  private JsonObject summary() {
+    return new JsonObject().put("runId", request.runId()).put("applied", applied).put("dropped", dropped);
+  }
+
+  private JsonObject reason(String code, String text) {
+    return new JsonObject().put("runId", request.runId()).put("code", code).put("reason", text);
+  }
+
+  private JsonObject failureReason(Throwable error) {
+    Failure failure = Failure.of(error);
+    return reason(failure.code().name(), failure.getMessage()).put("applied", applied);
+  }
+
+  private void status(RunState state, JsonObject detail) {
+    bus.publish(RoomTopic.AGENT_STATUS.address(request.roomId()), new AgentStatus(request.sessionId(), state, detail).toJson());
+  }
+}

@@ -1,0 +1,75 @@
+package dev.canvasagent.runner;
+
+import dev.canvasagent.bus.Address;
+import dev.canvasagent.bus.CanvasVerticle;
+import dev.canvasagent.bus.Failure;
+import dev.canvasagent.bus.RunRequest;
+import dev.canvasagent.catalog.ActionCatalog;
+import dev.canvasagent.config.AppConfig;
+import dev.canvasagent.model.ModelRegistry;
+import dev.canvasagent.store.Store;
+import io.vertx.core.Future;
+import io.vertx.core.eventbus.Message;
+import io.vertx.core.json.JsonObject;
+import java.util.HashMap;
+import java.util.Map;
+
+/**
+ * Executes runs: each {@code runner.run} request becomes a {@link Run} that gathers context, calls the
+ * model with streaming, and turns every finished tool call into an envelope on the room's topics. The
+ * answer is the run's outcome, sent when the run has reached a final state.
+ */
+public final class RunnerVerticle extends CanvasVerticle {
+  private final Store store;
+  private final ModelRegistry models;
+  private final ActionCatalog catalog;
+  private final AppConfig config;
+  private final Map<String, Run> active = new HashMap<>();
+  private String systemPrompt;
+  private long finished;
+
+  public RunnerVerticle(Store store, ModelRegistry models, ActionCatalog catalog, AppConfig config) {
+    this.store = store;
+    this.models = models;
+    this.catalog = catalog;
+    this.config = config;
+  }
+
+  @Override
+  public String name() {
+    return "runner";
+  }
+
+  @Override
+  protected Future<?> startVerticle() {
+    systemPrompt = SystemPrompt.build(catalog);
+    return vertx.eventBus().<JsonObject>consumer(Address.RUNNER_RUN, this::run).completion();
+  }
+
+  private void run(Message<JsonObject> message) {
+    RunRequest request = RunRequest.fromJson(message.body());
+    Run run = new Run(vertx, request, store, models, catalog, systemPrompt, config);
+    active.put(request.runId(), run);
+    run.execute()
+        .onComplete(outcome -> {
+          active.remove(request.runId());
+          finished++;
+          if (outcome.succeeded()) {
+            message.reply(outcome.result());
+          } else {
+            Failure.replyTo(message, outcome.cause());
+          }
+        });
+  }
+
+  @Override
+  public Future<?> stop() {
+    active.values().forEach(run -> run.cancel("the server is shutting down"));
+    return Future.succeededFuture();
+  }
+
+  @Override
+  protected Future<JsonObject> health() {
+    return Future.succeededFuture(new JsonObject().put("ok", true).put("active", active.size()).put("finished", finished));
+  }
+}

@@ -1,0 +1,23 @@
+package dev.canvasagent.store;
+
+import io.vertx.core.Future;
+
+/**
+ * What the verticles keep: boards with every revision, and agent sessions. Two implementations pass
+ * the same contract tests: {@code PgStore} (PostgreSQL, production and tests) and {@code MemoryStore}
+ * (the embedded default). Consistency is decided by the store, conditional on the base revision, so
+ * two nodes sharing one PostgreSQL stay correct.
+ */
+public interface Store {
+  BoardStore boards();
+
+  SessionStore sessions();
+
+  /** {@code memory} or {@code postgres}, for health and logs. */
+  String kind();
+
+  /** Succeeds when the store can serve requests now. */
+  Future<Void> ping();
+
+  Future<Void> close();
+}

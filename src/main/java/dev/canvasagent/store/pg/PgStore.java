@@ -1,0 +1,77 @@
+package dev.canvasagent.store.pg;
+
+import dev.canvasagent.config.DatabaseConfig;
+import dev.canvasagent.store.BoardStore;
+import dev.canvasagent.store.SessionStore;
+import dev.canvasagent.store.Store;
+import io.vertx.core.Future;
+import io.vertx.core.Vertx;
+import io.vertx.pgclient.PgBuilder;
+import io.vertx.pgclient.PgConnectOptions;
+import io.vertx.sqlclient.Pool;
+import io.vertx.sqlclient.PoolOptions;
+
+/**
+ * The PostgreSQL store: one shared pool (bounded wait queue, prepared statements cached) behind the
+ * board and session stores. Opening it first brings the schema up to date with the migrations in
+ * {@code sql/}.
+ */
+public final class PgStore implements Store {
+  private final Pool pool;
+  private final PgBoardStore boards;
+  private final PgSessionStore sessions;
+
+  private PgStore(Pool pool) {
+    this.pool = pool;
+    this.boards = new PgBoardStore(pool);
+    this.sessions = new PgSessionStore(pool);
+  }
+
+  public static Future<Store> open(Vertx vertx, DatabaseConfig config) {
+    return Migrations.apply(vertx, config).map(applied -> new PgStore(pool(vertx, config)));
+  }
+
+  private static Pool pool(Vertx vertx, DatabaseConfig config) {
+    PgConnectOptions connect =
+        new PgConnectOptions()
+            .setHost(config.host())
+            .setPort(config.port())
+            .setDatabase(config.database())
+            .setUser(config.user())
+            .setPassword(config.password())
+            .setCachePreparedStatements(true)
+            .setPreparedStatementCacheMaxSize(256)
+            .addProperty("search_path", config.schema())
+            .addProperty("application_name", "canvas-agent");
+    PoolOptions poolOptions =
+        new PoolOptions()
+            .setMaxSize(config.poolSize())
+            .setMaxWaitQueueSize(config.maxWaitQueueSize());
+    return PgBuilder.pool().with(poolOptions).connectingTo(connect).using(vertx).build();
+  }
+
+  @Override
+  public BoardStore boards() {
+    return boards;
+  }
+
+  @Override
+  public SessionStore sessions() {
+    return sessions;
+  }
+
+  @Override
+  public String kind() {
+    return "postgres";
+  }
+
+  @Override
+  public Future<Void> ping() {
+    return pool.query(Sql.PING).execute().mapEmpty();
+  }
+
+  @Override
+  public Future<Void> close() {
+    return pool.close();
+  }
+}

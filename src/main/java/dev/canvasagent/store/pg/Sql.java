@@ -1,0 +1,47 @@
+package dev.canvasagent.store.pg;
+
+/** Every statement the PostgreSQL store runs, named for what it does. The schema is in {@code sql/}. */
+final class Sql {
+  private Sql() {}
+
+  static final String ENSURE_ROOM =
+      "INSERT INTO canvas_rooms (id) VALUES ($1) ON CONFLICT (id) DO NOTHING";
+
+  static final String LOAD_BOARD =
+      "SELECT r.board_rev, b.record FROM canvas_rooms r"
+          + " LEFT JOIN canvas_board_records b ON b.room_id = r.id WHERE r.id = $1";
+
+  /** Moves the room to the next revision only if it is still at the base revision. */
+  static final String ADVANCE_BOARD_REVISION =
+      "UPDATE canvas_rooms SET board_rev = board_rev + 1, updated_at = now()"
+          + " WHERE id = $1 AND board_rev = $2 RETURNING board_rev";
+
+  static final String CURRENT_BOARD_REVISION = "SELECT board_rev FROM canvas_rooms WHERE id = $1";
+
+  static final String INSERT_BOARD_REVISION =
+      "INSERT INTO canvas_board_revisions (room_id, rev, diff, author) VALUES ($1, $2, $3::jsonb, $4)";
+
+  static final String REMOVE_BOARD_RECORDS =
+      "DELETE FROM canvas_board_records WHERE room_id = $1 AND record_id = ANY($2)";
+
+  static final String PUT_BOARD_RECORDS =
+      "INSERT INTO canvas_board_records (room_id, record_id, record)"
+          + " SELECT $1, element ->> 'id', element FROM jsonb_array_elements($2::jsonb) AS element"
+          + " ON CONFLICT (room_id, record_id) DO UPDATE SET record = EXCLUDED.record";
+
+  static final String LIST_BOARD_REVISIONS =
+      "SELECT rev, diff, author, created_at FROM canvas_board_revisions"
+          + " WHERE room_id = $1 AND rev > $2 ORDER BY rev LIMIT $3";
+
+  static final String INSERT_SESSION =
+      "INSERT INTO canvas_agent_sessions (id, room_id, model) VALUES ($1, $2, $3)"
+          + " ON CONFLICT (id) DO NOTHING";
+
+  static final String FIND_SESSION =
+      "SELECT id, room_id, model, created_at FROM canvas_agent_sessions WHERE id = $1";
+
+  static final String NEXT_SESSION_SEQ =
+      "UPDATE canvas_agent_sessions SET last_seq = last_seq + 1 WHERE id = $1 RETURNING last_seq";
+
+  static final String PING = "SELECT 1";
+}
