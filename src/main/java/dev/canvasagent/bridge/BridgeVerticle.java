@@ -70,9 +70,9 @@ public final class BridgeVerticle extends CanvasVerticle {
     router.get("/api/rooms/:roomId/events").handler(this::events);
     router.get("/api/rooms/:roomId/board").handler(this::board);
     router.get("/api/rooms/:roomId/revisions").handler(this::revisions);
-    router.route().last().handler(ctx ->
-        HttpErrors.send(ctx, FailureCode.NOT_FOUND, "no route for " + ctx.request().method() + " " + ctx.request().path()));
 
+    router.errorHandler(404, ctx ->
+        HttpErrors.send(ctx, FailureCode.NOT_FOUND, "no route for " + ctx.request().method() + " " + ctx.request().path()));
     router.errorHandler(405, ctx ->
         HttpErrors.send(ctx, FailureCode.METHOD_NOT_ALLOWED, ctx.request().method() + " is not allowed on " + ctx.request().path()));
     router.errorHandler(413, ctx ->

@@ -1,0 +1,78 @@
+package dev.canvasagent.support;
+
+import dev.canvasagent.CanvasAgent;
+import dev.canvasagent.config.AppConfig;
+import dev.canvasagent.config.ConfigLoader;
+import dev.canvasagent.config.DatabaseConfig;
+import io.vertx.core.Future;
+import io.vertx.core.Vertx;
+import io.vertx.core.json.JsonObject;
+import io.vertx.ext.web.client.HttpResponse;
+import io.vertx.ext.web.client.WebClient;
+import io.vertx.ext.web.client.WebClientOptions;
+import java.util.HashMap;
+import java.util.Map;
+import java.util.Optional;
+
+/** The real server, all verticles deployed, on a random port, with the memory or the PostgreSQL store. */
+public final class TestServer {
+  private final Vertx vertx;
+  private final CanvasAgent agent;
+  private final WebClient http;
+  private final AppConfig config;
+
+  private TestServer(Vertx vertx, CanvasAgent agent, AppConfig config) {
+    this.vertx = vertx;
+    this.agent = agent;
+    this.config = config;
+    this.http = WebClient.create(vertx, new WebClientOptions().setDefaultHost("127.0.0.1").setDefaultPort(agent.port()));
+  }
+
+  /** The embedded defaults on a random port, with extra environment variables. */
+  public static AppConfig config(Map<String, String> environment) {
+    Map<String, String> env = new HashMap<>(environment);
+    env.putIfAbsent("PORT", "0");
+    return ConfigLoader.load(env);
+  }
+
+  public static TestServer start(Vertx vertx, Optional<DatabaseConfig> database) {
+    return start(vertx, config(Map.of()).withDatabase(database));
+  }
+
+  public static TestServer start(Vertx vertx, AppConfig config) {
+    return new TestServer(vertx, Await.result(CanvasAgent.start(vertx, config)), config);
+  }
+
+  public int port() {
+    return agent.port();
+  }
+
+  public AppConfig config() {
+    return config;
+  }
+
+  public WebClient http() {
+    return http;
+  }
+
+  public Future<Void> stop() {
+    http.close();
+    return agent.stop();
+  }
+
+  public SseClient events(String roomId) {
+    return Await.result(SseClient.connect(vertx, port(), "/api/rooms/" + roomId + "/events"));
+  }
+
+  public HttpResponse<io.vertx.core.buffer.Buffer> postRun(JsonObject body) {
+    return Await.result(http.post("/api/canvas-agent/run").putHeader("content-type", "application/json").sendJsonObject(body));
+  }
+
+  public HttpResponse<io.vertx.core.buffer.Buffer> get(String path) {
+    return Await.result(http.get(path).send());
+  }
+
+  public JsonObject board(String roomId) {
+    return get("/api/rooms/" + roomId + "/board").bodyAsJsonObject();
+  }
+}
