@@ -77,11 +77,16 @@ final class SseStream {
     response.write(chunk);
   }
 
-  /** Ends the stream from the server's side (shutdown, slow consumer). */
+  /**
+   * Ends the stream from the server's side (shutdown, slow consumer). Before the stream was opened the
+   * response is left to the caller, to answer with an error.
+   */
   void close() {
     if (!closed) {
       release("closed by server");
-      response.end();
+      if (response.headWritten()) {
+        response.end();
+      }
     }
   }
 
