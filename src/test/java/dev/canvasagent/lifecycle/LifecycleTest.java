@@ -8,10 +8,14 @@ import dev.canvasagent.config.AppConfig;
 import dev.canvasagent.config.ConfigException;
 import dev.canvasagent.config.DatabaseConfig;
 import dev.canvasagent.support.Await;
+import dev.canvasagent.support.Eventually;
 import dev.canvasagent.support.SseClient;
 import dev.canvasagent.support.TestDatabase;
 import dev.canvasagent.support.TestServer;
+import io.vertx.core.Promise;
 import io.vertx.core.Vertx;
+import io.vertx.core.net.NetSocket;
+import dev.canvasagent.bus.RoomTopic;
 import io.vertx.core.json.JsonObject;
 import io.vertx.junit5.VertxExtension;
 import java.util.Map;
@@ -63,6 +67,49 @@ class LifecycleTest {
         .compose(request -> request.send()));
     assertTrue(refused.getMessage().toLowerCase().contains("refused"), refused.getMessage());
     assertTrue(vertx.deploymentIDs().isEmpty(), "every verticle undeployed");
+  }
+
+  @Test
+  void idleStreamsGetHeartbeatsAndClosedClientsFreeTheirSubscription(Vertx vertx) {
+    TestServer server = TestServer.start(vertx, TestServer.config(Map.of("CANVAS_AGENT_SSE_HEARTBEAT_MS", "100")));
+    SseClient sse = server.events("idle-room");
+    Await.result(sse.heartbeat());
+    assertEquals(1, sseStreams(server));
+    Await.result(sse.close());
+    Await.result(Eventually.holds(vertx, () -> server.http().get("/health").send()
+        .map(response -> response.bodyAsJsonObject().getJsonObject("verticles").getJsonObject("bridge").getInteger("sseStreams") == 0)));
+    Await.result(server.stop());
+  }
+
+  @Test
+  void aClientThatStopsReadingIsDisconnectedInsteadOfBuffered(Vertx vertx) {
+    TestServer server = TestServer.start(vertx, Optional.empty());
+    String room = "slow-room";
+    // A raw connection that asks for the stream and then never reads.
+    NetSocket socket = Await.result(vertx.createNetClient().connect(server.port(), "127.0.0.1"));
+    Promise<Void> firstBytes = Promise.promise();
+    socket.handler(bytes -> {
+      firstBytes.tryComplete();
+      socket.pause();
+    });
+    Await.result(socket.write("GET /api/rooms/" + room + "/events HTTP/1.1\r\nHost: test\r\nAccept: text/event-stream\r\n\r\n"));
+    Await.result(firstBytes.future());
+    assertEquals(1, sseStreams(server));
+
+    JsonObject bulky = new JsonObject().put("type", "agent:chat").put("sessionId", "s")
+        .put("message", new JsonObject().put("role", "system").put("text", "x".repeat(16 * 1024)));
+    // Far more than any socket buffer holds: the server must give up on this client, not queue it all.
+    for (int i = 0; i < 4_000; i++) {
+      vertx.eventBus().publish(RoomTopic.AGENT_CHAT.address(room), bulky);
+    }
+    Await.result(Eventually.holds(vertx, () -> server.http().get("/health").send()
+        .map(response -> response.bodyAsJsonObject().getJsonObject("verticles").getJsonObject("bridge").getInteger("sseStreams") == 0)));
+    socket.close();
+    Await.result(server.stop());
+  }
+
+  static int sseStreams(TestServer server) {
+    return server.get("/health").bodyAsJsonObject().getJsonObject("verticles").getJsonObject("bridge").getInteger("sseStreams");
   }
 
   @Test

@@ -26,6 +26,7 @@ public final class SseClient {
   private final List<SseEvent> events = new ArrayList<>();
   private final List<Waiter> waiters = new ArrayList<>();
   private final Promise<Void> ended = Promise.promise();
+  private final Promise<Void> heartbeats = Promise.promise();
   private final StringBuilder pending = new StringBuilder();
   private HttpClientResponse response;
 
@@ -83,6 +84,10 @@ public final class SseClient {
   }
 
   private synchronized void parse(String block) {
+    if (block.startsWith(": heartbeat")) {
+      heartbeats.tryComplete();
+      return;
+    }
     String event = "message";
     String id = null;
     StringBuilder data = new StringBuilder();
@@ -122,6 +127,11 @@ public final class SseClient {
     Promise<List<SseEvent>> promise = Promise.promise();
     waiters.add(new Waiter(until, promise));
     return promise.future();
+  }
+
+  /** Completes at the first heartbeat comment. */
+  public Future<Void> heartbeat() {
+    return heartbeats.future();
   }
 
   /** Completes when the server ends the stream. */
