@@ -39,7 +39,7 @@ public final class App {
     } catch (CompletionException failed) {
       System.err.println(failed.getCause().getMessage());
       vertx.close().toCompletionStage().toCompletableFuture().join();
-      System.exit(1);
+      System.exit(failed.getCause() instanceof ConfigException ? 2 : 1);
       return;
     }
     Runtime.getRuntime().addShutdownHook(new Thread(() -> shutdown(vertx, agent), "canvas-agent-shutdown"));
