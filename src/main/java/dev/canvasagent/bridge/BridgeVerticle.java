@@ -124,9 +124,8 @@ public final class BridgeVerticle extends CanvasVerticle {
   }
 
   private void events(RoutingContext ctx) {
-    String roomId = ctx.pathParam("roomId");
-    if (!RoomId.isValid(roomId)) {
-      HttpErrors.send(ctx, FailureCode.INVALID_REQUEST, "roomId must match " + RoomId.PATTERN.pattern());
+    String roomId = roomId(ctx);
+    if (roomId == null) {
       return;
     }
     SseStream[] holder = new SseStream[1];
@@ -141,9 +140,8 @@ public final class BridgeVerticle extends CanvasVerticle {
   }
 
   private void board(RoutingContext ctx) {
-    String roomId = ctx.pathParam("roomId");
-    if (!RoomId.isValid(roomId)) {
-      HttpErrors.send(ctx, FailureCode.INVALID_REQUEST, "roomId must match " + RoomId.PATTERN.pattern());
+    String roomId = roomId(ctx);
+    if (roomId == null) {
       return;
     }
     vertx.eventBus().<JsonObject>request(Address.PATCH_BOARD_GET, new JsonObject().put("roomId", roomId))
@@ -152,9 +150,8 @@ public final class BridgeVerticle extends CanvasVerticle {
   }
 
   private void revisions(RoutingContext ctx) {
-    String roomId = ctx.pathParam("roomId");
-    if (!RoomId.isValid(roomId)) {
-      HttpErrors.send(ctx, FailureCode.INVALID_REQUEST, "roomId must match " + RoomId.PATTERN.pattern());
+    String roomId = roomId(ctx);
+    if (roomId == null) {
       return;
     }
     Long after = queryLong(ctx, "after", 0, 0, Long.MAX_VALUE);
@@ -166,6 +163,16 @@ public final class BridgeVerticle extends CanvasVerticle {
     vertx.eventBus().<JsonObject>request(Address.PATCH_BOARD_REVISIONS, ask)
         .onSuccess(reply -> sendJson(ctx, 200, new JsonObject().put("ok", true).put("roomId", roomId).mergeIn(reply.body())))
         .onFailure(error -> HttpErrors.send(ctx, error));
+  }
+
+  /** The path's room id, or null after answering 400. */
+  private static String roomId(RoutingContext ctx) {
+    String roomId = ctx.pathParam("roomId");
+    if (RoomId.isValid(roomId)) {
+      return roomId;
+    }
+    HttpErrors.send(ctx, FailureCode.INVALID_REQUEST, "roomId must match " + RoomId.PATTERN.pattern());
+    return null;
   }
 
   /** The query parameter as a number in range, or null after answering 400. */
