@@ -1,0 +1,70 @@
+package dev.canvasagent;
+
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertTrue;
+
+import dev.canvasagent.config.DatabaseConfig;
+import dev.canvasagent.support.Await;
+import dev.canvasagent.support.ServerProcess;
+import dev.canvasagent.support.SseClient;
+import dev.canvasagent.support.SseClient.SseEvent;
+import dev.canvasagent.support.TestDatabase;
+import io.vertx.core.Vertx;
+import io.vertx.core.json.JsonObject;
+import io.vertx.ext.web.client.WebClient;
+import io.vertx.junit5.VertxExtension;
+import java.util.List;
+import java.util.Map;
+import java.util.regex.Pattern;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.extension.ExtendWith;
+
+/**
+ * The packaged jar ({@code java -jar target/canvas-agent.jar}) after {@code package}: it serves with
+ * the embedded defaults, and against PostgreSQL it migrates the schema from inside the jar and leaves
+ * a run's revisions there.
+ */
+@ExtendWith(VertxExtension.class)
+class FatJarIT {
+  static final List<String> JAR = List.of("-jar", "target/canvas-agent.jar");
+
+  @Test
+  void theJarServesHealthWithNoDatabase(Vertx vertx) throws Exception {
+    try (ServerProcess server = ServerProcess.java(JAR, Map.of("PORT", "0"))) {
+      int port = server.awaitStartedPort();
+      JsonObject health = Await.result(WebClient.create(vertx).get(port, "127.0.0.1", "/health").send()).bodyAsJsonObject();
+      assertEquals("up", health.getString("status"));
+      assertEquals("memory", health.getJsonObject("store").getString("kind"));
+      server.terminate();
+      assertEquals(143, server.awaitExit());
+    }
+  }
+
+  @Test
+  void theJarRunsAgainstPostgres(Vertx vertx) throws Exception {
+    DatabaseConfig database = TestDatabase.freshSchema();
+    Map<String, String> env = Map.of(
+        "PORT", "0",
+        "DATABASE_URL", "postgresql://" + database.user() + "@" + database.host() + ":" + database.port() + "/" + database.database(),
+        "PGPASSWORD", database.password(),
+        "CANVAS_AGENT_DB_SCHEMA", database.schema());
+    try (ServerProcess server = ServerProcess.java(JAR, env)) {
+      int port = server.awaitStartedPort();
+      SseClient sse = Await.result(SseClient.connect(vertx, port, "/api/rooms/jar/events"));
+      JsonObject accepted = Await.result(WebClient.create(vertx).post(port, "127.0.0.1", "/api/canvas-agent/run")
+          .sendJsonObject(new JsonObject().put("roomId", "jar").put("message", "from the jar"))).bodyAsJsonObject();
+      String sessionId = accepted.getString("sessionId");
+      List<SseEvent> events = Await.result(sse.awaitEvent(event -> event.event().equals("agent:status")
+          && event.data().getString("sessionId").equals(sessionId) && event.data().getString("state").equals("done")));
+      long envelopes = events.stream().filter(event -> event.event().equals("agent:action")).count();
+      assertTrue(envelopes > 0);
+      assertEquals(envelopes, TestDatabase.queryLong(database,
+          "SELECT count(*) FROM " + database.schema() + ".canvas_board_revisions WHERE room_id = 'jar'"));
+      server.terminate();
+      server.awaitLine(Pattern.compile("server\\.stopped"));
+      assertEquals(143, server.awaitExit());
+    } finally {
+      TestDatabase.drop(database);
+    }
+  }
+}
