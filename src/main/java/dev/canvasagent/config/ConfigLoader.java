@@ -191,30 +191,27 @@ public final class ConfigLoader {
   private Optional<DatabaseConfig> database() {
     String url = text("database.url", true);
     String host = text("database.host", true);
-    if (url.isEmpty() && host.isEmpty()) {
-      return Optional.empty();
-    }
+    // Every value is checked, whether or not a database is configured to use it.
+    int port = integer("database.port", 1, 65_535);
+    String name = text("database.name");
+    String user = text("database.user");
+    String password = text("database.password", true);
     String schema = text("database.schema");
     if (!SCHEMA_NAME.matcher(schema).matches()) {
       throw bad("database.schema", "must be a lower-case SQL identifier");
     }
     int poolSize = integer("database.poolSize", 1, 100);
     int waitQueue = integer("database.maxWaitQueueSize", 1, 10_000);
+    if (url.isEmpty() && host.isEmpty()) {
+      return Optional.empty();
+    }
     if (!url.isEmpty()) {
       PgConnectOptions parsed = parseUrl(url);
       return Optional.of(new DatabaseConfig(
           parsed.getHost(), parsed.getPort(), parsed.getDatabase(), parsed.getUser(),
           parsed.getPassword() == null ? "" : parsed.getPassword(), schema, poolSize, waitQueue));
     }
-    return Optional.of(new DatabaseConfig(
-        host,
-        integer("database.port", 1, 65_535),
-        text("database.name"),
-        text("database.user"),
-        text("database.password", true),
-        schema,
-        poolSize,
-        waitQueue));
+    return Optional.of(new DatabaseConfig(host, port, name, user, password, schema, poolSize, waitQueue));
   }
 
   private PgConnectOptions parseUrl(String url) {
@@ -224,7 +221,8 @@ public final class ConfigLoader {
     try {
       return PgConnectOptions.fromUri(url);
     } catch (RuntimeException e) {
-      throw bad("database.url", "is not a PostgreSQL connection URI (" + e.getMessage() + ")");
+      // Not e.getMessage(): it quotes the whole URI, password included.
+      throw bad("database.url", "is not a PostgreSQL connection URI");
     }
   }
 

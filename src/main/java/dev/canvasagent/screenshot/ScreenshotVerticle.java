@@ -57,10 +57,12 @@ public final class ScreenshotVerticle extends CanvasVerticle {
     if (body.getBoolean("present", false)) {
       hostsByRoom.computeIfAbsent(roomId, id -> new HashSet<>()).add(body.getString("clientId"));
     } else {
-      Set<String> hosts = hostsByRoom.getOrDefault(roomId, Set.of());
-      hosts.remove(body.getString("clientId"));
-      if (hosts.isEmpty()) {
-        hostsByRoom.remove(roomId);
+      Set<String> hosts = hostsByRoom.get(roomId);
+      if (hosts != null) {
+        hosts.remove(body.getString("clientId"));
+        if (hosts.isEmpty()) {
+          hostsByRoom.remove(roomId);
+        }
       }
     }
   }

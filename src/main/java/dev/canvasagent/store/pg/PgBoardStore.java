@@ -75,7 +75,7 @@ final class PgBoardStore implements BoardStore {
             .execute(Tuple.of(roomId, revision, diff.toJson(), author));
     if (!diff.remove().isEmpty()) {
       written = written.compose(done -> connection.preparedQuery(Sql.REMOVE_BOARD_RECORDS)
-          .execute(Tuple.of(roomId, diff.remove().toArray(String[]::new))));
+          .execute(Tuple.of(roomId).addArrayOfString(diff.remove().toArray(String[]::new))));
     }
     if (!diff.put().isEmpty()) {
       written = written.compose(done -> connection.preparedQuery(Sql.PUT_BOARD_RECORDS)

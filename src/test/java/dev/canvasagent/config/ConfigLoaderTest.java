@@ -1,0 +1,384 @@
+package dev.canvasagent.config;
+
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertFalse;
+import static org.junit.jupiter.api.Assertions.assertInstanceOf;
+import static org.junit.jupiter.api.Assertions.assertNotNull;
+import static org.junit.jupiter.api.Assertions.assertThrows;
+import static org.junit.jupiter.api.Assertions.assertTrue;
+
+import io.vertx.core.json.JsonObject;
+import java.io.IOException;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.util.HashMap;
+import java.util.HashSet;
+import java.util.LinkedHashMap;
+import java.util.List;
+import java.util.Map;
+import java.util.Optional;
+import java.util.Set;
+import java.util.function.Function;
+import java.util.stream.Collectors;
+import java.util.stream.Stream;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.params.ParameterizedTest;
+import org.junit.jupiter.params.provider.Arguments;
+import org.junit.jupiter.params.provider.MethodSource;
+
+/**
+ * The configuration a process gets from {@code conf/config.json}, its environment variables and the
+ * {@code CANVAS_AGENT_CONFIG} blob, and the startup error it gets instead for any bad value.
+ */
+class ConfigLoaderTest {
+  static final String BLOB = ConfigLoader.BLOB_VARIABLE;
+
+  static AppConfig load(Map<String, String> environment) {
+    return ConfigLoader.load(environment);
+  }
+
+  static ConfigException refused(Map<String, String> environment) {
+    return assertThrows(ConfigException.class, () -> ConfigLoader.load(environment));
+  }
+
+  static DatabaseConfig database(Map<String, String> environment) {
+    Optional<DatabaseConfig> database = load(environment).database();
+    assertTrue(database.isPresent(), "the database is enabled by " + environment.keySet());
+    return database.get();
+  }
+
+  // Defaults
+
+  @Test
+  void withNoEnvironmentTheDefaultsOfConfigJsonApply() {
+    AppConfig config = load(Map.of());
+
+    assertEquals("127.0.0.1", config.http().host());
+    assertEquals(8080, config.http().port());
+    assertEquals(1_048_576, config.http().bodyLimitBytes());
+    assertEquals(15_000, config.http().sseHeartbeatMs());
+    assertEquals("debug/fake", config.model().defaultModel());
+    assertFalse(config.model().debug());
+    assertFalse(config.model().promptCacheDisabled());
+    assertEquals("5m", config.model().anthropicCacheTtl());
+    assertEquals(new AppConfig.Screenshot(3500, 1, 450), config.screenshot());
+    assertEquals(new AppConfig.Followups(6, 3), config.followups());
+    assertEquals(new AppConfig.Runner(60_000, 200), config.runner());
+    assertEquals(new AppConfig.Scheduler(8), config.scheduler());
+    assertEquals(200, config.ttfbSloMs());
+    assertEquals(4096, config.shapeStateLimitBytes());
+    assertTrue(config.themeEnabled());
+    assertEquals(Optional.empty(), config.database(), "no database unless one is configured");
+  }
+
+  // Environment variables
+
+  /** One environment variable (the first key of {@code environment}) and what it changes. */
+  record EnvCase(Map<String, String> environment, Function<AppConfig, Object> read, Object expected) {
+    String variable() {
+      return environment.keySet().iterator().next();
+    }
+
+    @Override
+    public String toString() {
+      return environment.toString();
+    }
+  }
+
+  static EnvCase override(String variable, String value, Function<AppConfig, Object> read, Object expected) {
+    return new EnvCase(Map.of(variable, value), read, expected);
+  }
+
+  /** A database variable: PGHOST is set too, since without a host or URL there is no database. */
+  static EnvCase databaseOverride(String variable, String value, Function<DatabaseConfig, Object> read, Object expected) {
+    Map<String, String> environment = new LinkedHashMap<>();
+    environment.put(variable, value);
+    environment.putIfAbsent("PGHOST", "db.internal");
+    return new EnvCase(environment, config -> config.database().map(read).orElse(null), expected);
+  }
+
+  static List<EnvCase> overrides() {
+    return List.of(
+        override("HOST", "0.0.0.0", c -> c.http().host(), "0.0.0.0"),
+        override("PORT", "9090", c -> c.http().port(), 9090),
+        override("CANVAS_AGENT_BODY_LIMIT_BYTES", "2048", c -> c.http().bodyLimitBytes(), 2048),
+        override("CANVAS_AGENT_SSE_HEARTBEAT_MS", "5000", c -> c.http().sseHeartbeatMs(), 5000),
+        override("CANVAS_STEWARD_MODEL", "anthropic/claude-sonnet-4-5", c -> c.model().defaultModel(),
+            "anthropic/claude-sonnet-4-5"),
+        override("CANVAS_STEWARD_DEBUG", "true", c -> c.model().debug(), true),
+        override("CANVAS_AGENT_DISABLE_PROMPT_CACHE", "yes", c -> c.model().promptCacheDisabled(), true),
+        override("ANTHROPIC_CACHE_TTL", "1h", c -> c.model().anthropicCacheTtl(), "1h"),
+        override("CANVAS_AGENT_SCREENSHOT_TIMEOUT_MS", "5000", c -> c.screenshot().timeoutMs(), 5000),
+        override("CANVAS_AGENT_SCREENSHOT_RETRIES", "3", c -> c.screenshot().retries(), 3),
+        override("CANVAS_AGENT_SCREENSHOT_RETRY_DELAY_MS", "100", c -> c.screenshot().retryDelayMs(), 100),
+        override("CANVAS_AGENT_LOW_ACTION_THRESHOLD", "2", c -> c.followups().lowActionThreshold(), 2),
+        override("CANVAS_AGENT_MAX_FOLLOWUPS", "5", c -> c.followups().maxFollowups(), 5),
+        override("CANVAS_AGENT_TTFB_SLO_MS", "150", AppConfig::ttfbSloMs, 150),
+        override("CANVAS_AGENT_SHAPE_STATE_LIMIT", "8192", AppConfig::shapeStateLimitBytes, 8192),
+        override("CANVAS_AGENT_RUN_DEADLINE_MS", "30000", c -> c.runner().deadlineMs(), 30_000),
+        override("CANVAS_AGENT_MAX_ACTIONS_PER_RUN", "50", c -> c.runner().maxActions(), 50),
+        override("CANVAS_AGENT_MAX_QUEUE_DEPTH", "4", c -> c.scheduler().maxQueueDepth(), 4),
+        // The three retired flags accept only the one value this server supports (refusals are below).
+        override("CANVAS_AGENT_UNIFIED", "1", c -> c.http().port(), 8080),
+        override("NEXT_PUBLIC_CANVAS_AGENT_CLIENT_ENABLED", "off", c -> c.http().port(), 8080),
+        override("CANVAS_QUEUE_DIRECT_FALLBACK", "false", c -> c.http().port(), 8080),
+        override("NEXT_PUBLIC_CANVAS_AGENT_THEME_ENABLED", "false", AppConfig::themeEnabled, false),
+        override("DATABASE_URL", "postgresql://app@db.example/app", c -> c.database().map(DatabaseConfig::host).orElse(null),
+            "db.example"),
+        databaseOverride("PGHOST", "pg.example", DatabaseConfig::host, "pg.example"),
+        databaseOverride("PGPORT", "6543", DatabaseConfig::port, 6543),
+        databaseOverride("PGDATABASE", "canvas", DatabaseConfig::database, "canvas"),
+        databaseOverride("PGUSER", "svc", DatabaseConfig::user, "svc"),
+        databaseOverride("PGPASSWORD", "pw", DatabaseConfig::password, "pw"),
+        databaseOverride("CANVAS_AGENT_DB_SCHEMA", "canvas_agent", DatabaseConfig::schema, "canvas_agent"),
+        databaseOverride("CANVAS_AGENT_DB_POOL_SIZE", "16", DatabaseConfig::poolSize, 16),
+        databaseOverride("CANVAS_AGENT_DB_MAX_WAIT_QUEUE", "128", DatabaseConfig::maxWaitQueueSize, 128));
+  }
+
+  @ParameterizedTest(name = "{0}")
+  @MethodSource("overrides")
+  void eachEnvironmentVariableOverridesItsDefault(EnvCase override) {
+    assertEquals(override.expected(), override.read().apply(load(override.environment())));
+  }
+
+  @Test
+  void everyEnvironmentVariableTheServerReadsHasAnOverrideCase() {
+    Set<String> covered = overrides().stream().map(EnvCase::variable).collect(Collectors.toSet());
+    Set<String> read = ConfigLoader.ENVIRONMENT.stream()
+        .map(ConfigLoader.EnvironmentKey::variable).collect(Collectors.toSet());
+    assertEquals(read, covered);
+  }
+
+  @Test
+  void theConfigBlobWinsOverEnvironmentVariables() {
+    AppConfig config = load(Map.of(
+        "CANVAS_AGENT_SCREENSHOT_TIMEOUT_MS", "3000",
+        "CANVAS_AGENT_LOW_ACTION_THRESHOLD", "2",
+        "CANVAS_AGENT_MAX_FOLLOWUPS", "5",
+        BLOB, "{\"screenshot\":{\"timeoutMs\":5000,\"retries\":2},\"followups\":{\"lowActionThreshold\":4}}"));
+
+    assertEquals(new AppConfig.Screenshot(5000, 2, 450), config.screenshot(), "blob over env, the rest default");
+    assertEquals(new AppConfig.Followups(4, 5), config.followups(), "what the blob leaves out keeps its env value");
+  }
+
+  @Test
+  void aBlankConfigBlobChangesNothing() {
+    assertEquals(load(Map.of()), load(Map.of(BLOB, "  ")));
+  }
+
+  // Bad values: refused at startup, naming the key and the value
+
+  static Stream<Arguments> badValues() {
+    return Stream.of(
+        bad("CANVAS_AGENT_SCREENSHOT_TIMEOUT_MS", "1000", "2500"),
+        bad("PORT", "abc", "integer"),
+        bad("PORT", "70000", "65535"),
+        bad("ANTHROPIC_CACHE_TTL", "2h", "5m"),
+        bad("CANVAS_STEWARD_DEBUG", "maybe", "true or false"),
+        bad("CANVAS_AGENT_UNIFIED", "false", "only true"),
+        bad("NEXT_PUBLIC_CANVAS_AGENT_CLIENT_ENABLED", "true", "only false"),
+        bad("CANVAS_QUEUE_DIRECT_FALLBACK", "true", "only false"));
+  }
+
+  static Arguments bad(String variable, String value, String why) {
+    return Arguments.of(variable, value, why);
+  }
+
+  @ParameterizedTest(name = "{0}={1}")
+  @MethodSource("badValues")
+  void aBadEnvironmentValueIsRefusedNamingTheVariableAndTheValue(String variable, String value, String why) {
+    String message = refused(Map.of(variable, value)).getMessage();
+
+    assertTrue(message.contains(variable), message);
+    assertTrue(message.contains("'" + value + "'"), message);
+    assertTrue(message.contains(why), message);
+  }
+
+  // A blob that does not parse, or a key the file does not have, may hold a secret (a password under a
+  // misspelled key): those refusals name the variable and the path but never echo the value.
+
+  @Test
+  void aBlobThatIsNotJsonIsRefused() {
+    String message = refused(Map.of(BLOB, "{screenshot: fast")).getMessage();
+
+    assertTrue(message.contains(BLOB + " is not a JSON object"), message);
+  }
+
+  @Test
+  void aBlobThatIsAJsonArrayIsRefused() {
+    String message = refused(Map.of(BLOB, "[1, 2]")).getMessage();
+
+    assertTrue(message.contains(BLOB + " is not a JSON object"), message);
+  }
+
+  @Test
+  void aBrokenBlobIsRefusedWithoutShowingWhatItHolds() {
+    String message = refused(Map.of(BLOB, "{\"database\":{\"password\":\"hunter2\"")).getMessage();
+
+    assertTrue(message.contains(BLOB), message);
+    assertFalse(message.contains("hunter2"), message);
+  }
+
+  @Test
+  void aBlobWithAnUnknownKeyIsRefusedNamingThePath() {
+    String message = refused(Map.of(BLOB, "{\"screenshot\":{\"timeoutSeconds\":5}}")).getMessage();
+
+    assertTrue(message.contains(BLOB), message);
+    assertTrue(message.contains("'screenshot.timeoutSeconds'"), message);
+  }
+
+  @Test
+  void aBlobWithAMisspelledSecretKeyIsRefusedWithoutShowingTheSecret() {
+    String message = refused(Map.of(BLOB, "{\"database\":{\"pasword\":\"hunter2\"}}")).getMessage();
+
+    assertTrue(message.contains("'database.pasword'"), message);
+    assertFalse(message.contains("hunter2"), message);
+  }
+
+  @Test
+  void aBlobWithAnUnknownSectionIsRefused() {
+    String message = refused(Map.of(BLOB, "{\"telemetry\":{\"enabled\":true}}")).getMessage();
+
+    assertTrue(message.contains("'telemetry'"), message);
+  }
+
+  @Test
+  void aBlobValueOfTheWrongTypeIsRefusedNamingThePathAndTheValue() {
+    String message = refused(Map.of(BLOB, "{\"screenshot\":{\"timeoutMs\":\"soon\"}}")).getMessage();
+
+    assertTrue(message.contains(BLOB + " screenshot.timeoutMs"), message);
+    assertTrue(message.contains("'soon'"), message);
+  }
+
+  @Test
+  void aBlobBooleanWhereANumberBelongsIsRefused() {
+    String message = refused(Map.of(BLOB, "{\"followups\":{\"maxFollowups\":true}}")).getMessage();
+
+    assertTrue(message.contains(BLOB + " followups.maxFollowups"), message);
+    assertTrue(message.contains("true"), message);
+  }
+
+  // The database
+
+  @Test
+  void databaseUrlIsParsedIntoItsParts() {
+    DatabaseConfig database = database(Map.of("DATABASE_URL", "postgresql://u:secret@db.example:5433/app"));
+
+    assertEquals("db.example", database.host());
+    assertEquals(5433, database.port());
+    assertEquals("app", database.database());
+    assertEquals("u", database.user());
+    assertEquals("secret", database.password());
+    assertEquals("public", database.schema());
+  }
+
+  @Test
+  void aDatabaseUrlOfAnotherDatabaseIsRefusedWithoutShowingThePassword() {
+    ConfigException refused = refused(Map.of("DATABASE_URL", "mysql://u:secret@db.example:3306/app"));
+
+    assertTrue(refused.getMessage().contains("DATABASE_URL"), refused.getMessage());
+    assertFalse(refused.getMessage().contains("secret"), refused.getMessage());
+  }
+
+  @Test
+  void anUnparsablePostgresUrlIsRefusedWithoutShowingThePassword() {
+    ConfigException refused = refused(Map.of("DATABASE_URL", "postgresql://u:secret@db.example:port/app"));
+
+    assertTrue(refused.getMessage().contains("DATABASE_URL"), refused.getMessage());
+    assertFalse(refused.getMessage().contains("secret"), refused.getMessage());
+  }
+
+  @Test
+  void pgHostEnablesTheDatabaseWithThePgVariables() {
+    DatabaseConfig database = database(Map.of(
+        "PGHOST", "pg.example",
+        "PGPORT", "6543",
+        "PGDATABASE", "canvas",
+        "PGUSER", "svc",
+        "PGPASSWORD", "pw"));
+
+    assertEquals(new DatabaseConfig("pg.example", 6543, "canvas", "svc", "pw", "public", 8, 64), database);
+  }
+
+  @Test
+  void pgHostAloneUsesThePostgresDefaults() {
+    assertEquals(new DatabaseConfig("pg.example", 5432, "postgres", "postgres", "", "public", 8, 64),
+        database(Map.of("PGHOST", "pg.example")));
+  }
+
+  @Test
+  void disablePromptCacheOneMeansTrue() {
+    assertTrue(load(Map.of("CANVAS_AGENT_DISABLE_PROMPT_CACHE", "1")).model().promptCacheDisabled());
+  }
+
+  @Test
+  void aSchemaNameThatIsNotALowerCaseIdentifierIsRefused() {
+    String message = refused(Map.of("CANVAS_AGENT_DB_SCHEMA", "Bad-Name")).getMessage();
+
+    assertTrue(message.contains("CANVAS_AGENT_DB_SCHEMA"), message);
+    assertTrue(message.contains("'Bad-Name'"), message);
+  }
+
+  @Test
+  void aSecretOfTheWrongTypeInTheBlobIsRefusedWithoutShowingIt() {
+    String message = refused(Map.of(BLOB, "{\"database\":{\"password\":12345678}}")).getMessage();
+
+    assertTrue(message.contains(BLOB + " database.password"), message);
+    assertFalse(message.contains("12345678"), message);
+  }
+
+  @Test
+  void aBadPgPortIsRefusedEvenWithoutADatabase() {
+    String message = refused(Map.of("PGPORT", "abc")).getMessage();
+
+    assertTrue(message.contains("PGPORT = 'abc'"), message);
+  }
+
+  @Test
+  void aBadPoolSizeIsRefusedEvenWithoutADatabase() {
+    String message = refused(Map.of("CANVAS_AGENT_DB_POOL_SIZE", "0")).getMessage();
+
+    assertTrue(message.contains("CANVAS_AGENT_DB_POOL_SIZE = '0'"), message);
+  }
+
+  @Test
+  void aSchemaNameThatIsNotALowerCaseIdentifierIsRefusedWithADatabase() {
+    String message = refused(Map.of("PGHOST", "pg.example", "CANVAS_AGENT_DB_SCHEMA", "Bad-Name")).getMessage();
+
+    assertTrue(message.contains("CANVAS_AGENT_DB_SCHEMA"), message);
+    assertTrue(message.contains("'Bad-Name'"), message);
+  }
+
+  // The defaults file
+
+  @Test
+  void everyEnvironmentVariableSetsAPathThatExistsInConfigJson() throws IOException {
+    JsonObject defaults = new JsonObject(Files.readString(Path.of("conf/config.json")));
+    Set<String> missing = new HashSet<>();
+    for (ConfigLoader.EnvironmentKey key : ConfigLoader.ENVIRONMENT) {
+      Object value = defaults;
+      for (String part : key.path().split("\\.")) {
+        value = value instanceof JsonObject object ? object.getValue(part) : null;
+      }
+      if (value == null || value instanceof JsonObject) {
+        missing.add(key.variable() + " -> " + key.path());
+      }
+    }
+    assertEquals(Set.of(), missing, "environment variables whose path is not a value of conf/config.json");
+  }
+
+  @Test
+  void environmentVariablesAreDistinctAndSetDistinctPaths() {
+    List<ConfigLoader.EnvironmentKey> keys = ConfigLoader.ENVIRONMENT;
+    assertEquals(keys.size(), keys.stream().map(ConfigLoader.EnvironmentKey::variable).distinct().count());
+    assertEquals(keys.size(), keys.stream().map(ConfigLoader.EnvironmentKey::path).distinct().count());
+  }
+
+  @Test
+  void loadingDoesNotChangeTheEnvironmentMapItIsGiven() {
+    Map<String, String> environment = new HashMap<>(Map.of("PORT", "9090"));
+    load(environment);
+    assertEquals(Map.of("PORT", "9090"), environment);
+    assertNotNull(assertInstanceOf(AppConfig.class, load(environment)));
+  }
+}

@@ -1,0 +1,296 @@
+package dev.canvasagent.store;
+
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertInstanceOf;
+import static org.junit.jupiter.api.Assertions.assertTrue;
+
+import dev.canvasagent.board.Board;
+import dev.canvasagent.board.RecordDiff;
+import dev.canvasagent.store.BoardStore.BoardRevision;
+import dev.canvasagent.store.SessionStore.Session;
+import dev.canvasagent.support.Await;
+import io.vertx.core.Future;
+import io.vertx.core.Vertx;
+import io.vertx.core.json.JsonObject;
+import io.vertx.junit5.VertxExtension;
+import java.util.List;
+import java.util.Optional;
+import java.util.Set;
+import java.util.TreeSet;
+import java.util.UUID;
+import java.util.stream.Collectors;
+import java.util.stream.IntStream;
+import java.util.stream.LongStream;
+import org.junit.jupiter.api.AfterEach;
+import org.junit.jupiter.api.BeforeEach;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.extension.ExtendWith;
+
+/**
+ * What every {@link Store} promises, whatever keeps the data: boards commit only from their current
+ * revision and keep every revision, sessions are created once and hand out strictly increasing seqs.
+ * Each test works in rooms and sessions of its own, so implementations may share state across tests.
+ */
+@ExtendWith(VertxExtension.class)
+public abstract class StoreContract {
+  protected Store store;
+  protected String roomId;
+
+  /** A store ready to serve requests (its future already awaited). */
+  protected abstract Store createStore(Vertx vertx);
+
+  /** Releases what {@link #createStore} took; closing the store is the default. */
+  protected void releaseStore(Store store) {
+    Await.result(store.close());
+  }
+
+  @BeforeEach
+  void openStore(Vertx vertx) {
+    store = createStore(vertx);
+    roomId = unique("room");
+  }
+
+  @AfterEach
+  void closeStore() {
+    if (store != null) {
+      releaseStore(store);
+    }
+  }
+
+  protected static String unique(String prefix) {
+    return prefix + "-" + UUID.randomUUID().toString().substring(0, 8);
+  }
+
+  protected static JsonObject shape(String id, String label) {
+    return new JsonObject()
+        .put("id", id)
+        .put("typeName", "shape")
+        .put("type", "geo")
+        .put("x", 10)
+        .put("y", 20)
+        .put("parentId", "page:page")
+        .put("props", new JsonObject().put("label", label).put("w", 100));
+  }
+
+  private Board load() {
+    return Await.result(store.boards().load(roomId));
+  }
+
+  private long commit(long base, RecordDiff diff) {
+    return Await.result(store.boards().commit(roomId, base, diff, "agent"));
+  }
+
+  private List<BoardRevision> allRevisions() {
+    return Await.result(store.boards().revisions(roomId, 0, 1_000));
+  }
+
+  private Session newSession() {
+    Session session = new Session(unique("session"), roomId, "debug/fake", System.currentTimeMillis());
+    return Await.result(store.sessions().create(session));
+  }
+
+  // Boards
+
+  @Test
+  void aRoomNeverWrittenLoadsAsRevisionZeroWithNoRecords() {
+    Board board = load();
+    assertEquals(roomId, board.roomId());
+    assertEquals(0, board.revision());
+    assertTrue(board.records().isEmpty());
+    assertTrue(allRevisions().isEmpty());
+  }
+
+  @Test
+  void aCommitFromRevisionZeroMakesRevisionOneAndLoadReturnsItsRecords() {
+    JsonObject a = shape("shape:a", "first");
+    JsonObject b = shape("shape:b", "second");
+
+    assertEquals(1L, commit(0, RecordDiff.putting(a, b)));
+
+    Board board = load();
+    assertEquals(1, board.revision());
+    assertEquals(Set.of("shape:a", "shape:b"), board.records().keySet());
+    assertEquals(a, board.records().get("shape:a"));
+    assertEquals(b, board.records().get("shape:b"));
+  }
+
+  @Test
+  void aDiffRemovesAndPutsInOneRevision() {
+    commit(0, RecordDiff.putting(shape("shape:a", "a"), shape("shape:b", "b")));
+    JsonObject replacedB = shape("shape:b", "b, edited");
+    JsonObject c = shape("shape:c", "c");
+
+    long revision = commit(1, new RecordDiff(List.of(replacedB, c), List.of("shape:a")));
+
+    assertEquals(2, revision);
+    Board board = load();
+    assertEquals(2, board.revision());
+    assertEquals(Set.of("shape:b", "shape:c"), board.records().keySet());
+    assertEquals(replacedB, board.records().get("shape:b"), "a put replaces the whole record");
+    assertEquals(c, board.records().get("shape:c"));
+  }
+
+  @Test
+  void aCommitFromAStaleRevisionFailsWithTheCurrentRevisionAndChangesNothing() {
+    commit(0, RecordDiff.putting(shape("shape:a", "a")));
+    commit(1, RecordDiff.putting(shape("shape:b", "b")));
+    Board before = load();
+    List<BoardRevision> revisionsBefore = allRevisions();
+
+    Throwable failure = Await.failure(store.boards().commit(
+        roomId, 1, new RecordDiff(List.of(shape("shape:c", "c")), List.of("shape:a")), "late-writer"));
+
+    RevisionConflict conflict = assertInstanceOf(RevisionConflict.class, failure);
+    assertEquals(2, conflict.currentRevision());
+    Board after = load();
+    assertEquals(before.revision(), after.revision());
+    assertEquals(before.records(), after.records());
+    assertEquals(revisionsBefore, allRevisions());
+  }
+
+  @Test
+  void twoCommitsRacingFromTheSameBaseOnANewRoomLetExactlyOneThrough() {
+    assertExactlyOneOfTwoRacingCommitsWins(0);
+  }
+
+  @Test
+  void twoCommitsRacingFromTheSameBaseOnAnExistingRoomLetExactlyOneThrough() {
+    commit(0, RecordDiff.putting(shape("shape:seed", "seed")));
+    assertExactlyOneOfTwoRacingCommitsWins(1);
+  }
+
+  private void assertExactlyOneOfTwoRacingCommitsWins(long base) {
+    Future<Long> left = store.boards().commit(roomId, base, RecordDiff.putting(shape("shape:left", "l")), "left");
+    Future<Long> right = store.boards().commit(roomId, base, RecordDiff.putting(shape("shape:right", "r")), "right");
+    Await.result(Future.join(left, right).otherwiseEmpty());
+
+    List<Future<Long>> both = List.of(left, right);
+    assertEquals(1, both.stream().filter(Future::succeeded).count(), "exactly one commit wins");
+    Future<Long> winner = both.stream().filter(Future::succeeded).findFirst().orElseThrow();
+    Future<Long> loser = both.stream().filter(Future::failed).findFirst().orElseThrow();
+    assertEquals(base + 1, winner.result());
+    RevisionConflict conflict = assertInstanceOf(RevisionConflict.class, loser.cause());
+    assertEquals(base + 1, conflict.currentRevision());
+
+    Board board = load();
+    assertEquals(base + 1, board.revision());
+    String winnerRecord = winner == left ? "shape:left" : "shape:right";
+    String loserRecord = winner == left ? "shape:right" : "shape:left";
+    assertTrue(board.records().containsKey(winnerRecord));
+    assertTrue(board.records().get(loserRecord) == null, "the losing diff left no record");
+    assertEquals(base + 1, allRevisions().size());
+  }
+
+  @Test
+  void revisionsPageOldestFirstWithTheirDiffAndAuthor() {
+    RecordDiff first = RecordDiff.putting(shape("shape:a", "a"));
+    RecordDiff second = new RecordDiff(List.of(shape("shape:b", "b")), List.of("shape:a"));
+    RecordDiff third = RecordDiff.putting(shape("shape:b", "b2"));
+    Await.result(store.boards().commit(roomId, 0, first, "alice"));
+    Await.result(store.boards().commit(roomId, 1, second, "agent"));
+    Await.result(store.boards().commit(roomId, 2, third, "bob"));
+
+    List<BoardRevision> firstPage = Await.result(store.boards().revisions(roomId, 0, 2));
+    assertEquals(List.of(1L, 2L), firstPage.stream().map(BoardRevision::revision).toList());
+    assertEquals(first, firstPage.get(0).diff());
+    assertEquals("alice", firstPage.get(0).author());
+    assertEquals(second, firstPage.get(1).diff());
+    assertEquals("agent", firstPage.get(1).author());
+
+    List<BoardRevision> nextPage = Await.result(store.boards().revisions(roomId, 2, 2));
+    assertEquals(1, nextPage.size());
+    assertEquals(3, nextPage.get(0).revision());
+    assertEquals(third, nextPage.get(0).diff());
+    assertEquals("bob", nextPage.get(0).author());
+    assertTrue(nextPage.get(0).createdAtMillis() > 0);
+
+    assertTrue(Await.result(store.boards().revisions(roomId, 3, 2)).isEmpty(), "nothing after the last");
+  }
+
+  @Test
+  void revisionsOfOneRoomAreNotAnothersRoom() {
+    commit(0, RecordDiff.putting(shape("shape:a", "a")));
+    String otherRoom = unique("other");
+
+    assertTrue(Await.result(store.boards().revisions(otherRoom, 0, 10)).isEmpty());
+    assertEquals(0, Await.result(store.boards().load(otherRoom)).revision());
+  }
+
+  // Sessions
+
+  @Test
+  void aCreatedSessionIsFoundAgain() {
+    Session created = newSession();
+
+    Optional<Session> found = Await.result(store.sessions().find(created.id()));
+
+    assertTrue(found.isPresent());
+    assertEquals(created.id(), found.get().id());
+    assertEquals(roomId, found.get().roomId());
+    assertEquals("debug/fake", found.get().model());
+    assertEquals(created.createdAtMillis(), found.get().createdAtMillis());
+  }
+
+  @Test
+  void creatingTheSameSessionTwiceIsANoOpThatReturnsTheFirst() {
+    Session first = newSession();
+
+    Session again = Await.result(store.sessions().create(
+        new Session(first.id(), roomId, "another/model", first.createdAtMillis() + 60_000)));
+
+    assertEquals(first, again);
+    assertEquals(Optional.of(first), Await.result(store.sessions().find(first.id())));
+  }
+
+  @Test
+  void findingAnUnknownSessionIsEmpty() {
+    assertEquals(Optional.empty(), Await.result(store.sessions().find(unique("nobody"))));
+  }
+
+  @Test
+  void nextSeqStrictlyIncreasesFromOne() {
+    Session session = newSession();
+
+    List<Long> seqs = IntStream.range(0, 3)
+        .mapToObj(i -> Await.result(store.sessions().nextSeq(session.id())))
+        .toList();
+
+    assertEquals(List.of(1L, 2L, 3L), seqs);
+  }
+
+  @Test
+  void nextSeqOfAnUnknownSessionFailsWithUnknownSession() {
+    assertInstanceOf(UnknownSession.class, Await.failure(store.sessions().nextSeq(unique("nobody"))));
+  }
+
+  @Test
+  void fiftyConcurrentNextSeqCallsGetExactlyTheSeqsOneToFifty() {
+    Session session = newSession();
+
+    List<Future<Long>> calls = IntStream.range(0, 50)
+        .mapToObj(i -> store.sessions().nextSeq(session.id()))
+        .toList();
+    Await.result(Future.all(calls));
+
+    Set<Long> seqs = calls.stream().map(Future::result).collect(Collectors.toCollection(TreeSet::new));
+    assertEquals(LongStream.rangeClosed(1, 50).boxed().collect(Collectors.toCollection(TreeSet::new)), seqs,
+        "fifty distinct seqs, none skipped, none reused");
+  }
+
+  @Test
+  void sessionsKeepSeparateSeqs() {
+    Session one = newSession();
+    Session two = newSession();
+
+    Await.result(store.sessions().nextSeq(one.id()));
+    Await.result(store.sessions().nextSeq(one.id()));
+
+    assertEquals(1L, Await.result(store.sessions().nextSeq(two.id())));
+    assertEquals(3L, Await.result(store.sessions().nextSeq(one.id())));
+  }
+
+  @Test
+  void theStoreIsReady() {
+    Await.result(store.ping());
+  }
+}
