@@ -61,7 +61,7 @@ public final class CanvasAgent {
     return opened.compose(store -> {
       List<CanvasVerticle> verticles = new ArrayList<>(List.of(
           new PatchEngineVerticle(store),
-          new SanitizerVerticle(catalog),
+          new SanitizerVerticle(catalog, config.themeEnabled()),
           new ScreenshotVerticle(config.screenshot()),
           new LeaseVerticle(),
           new RunnerVerticle(store, models, catalog, config),

@@ -75,4 +75,59 @@ public final class ShapeRecords {
         .put("scale", 1.0)
         .putNull("textLastEditedBy");
   }
+
+  public static JsonObject arrowProps(double endX, double endY, String label) {
+    return new JsonObject()
+        .put("kind", "arc")
+        .put("labelColor", "black")
+        .put("color", "black")
+        .put("fill", "none")
+        .put("dash", "draw")
+        .put("size", "m")
+        .put("arrowheadStart", "none")
+        .put("arrowheadEnd", "arrow")
+        .put("font", "draw")
+        .put("start", new JsonObject().put("x", 0.0).put("y", 0.0))
+        .put("end", new JsonObject().put("x", endX).put("y", endY))
+        .put("bend", 0.0)
+        .put("richText", RichText.of(label))
+        .put("labelPosition", 0.5)
+        .put("scale", 1.0)
+        .put("elbowMidPoint", 0.5);
+  }
+
+  /** Line props; {@code points} is tldraw's map of handle id to {@code {id, index, x, y}}. */
+  public static JsonObject lineProps(JsonObject points) {
+    return new JsonObject()
+        .put("color", "black")
+        .put("dash", "draw")
+        .put("size", "m")
+        .put("spline", "line")
+        .put("points", points)
+        .put("scale", 1.0);
+  }
+
+  /** Draw props; {@code segments} are {@code {type, path}} with {@link DrawPath} paths. */
+  public static JsonObject drawProps(io.vertx.core.json.JsonArray segments, boolean closed) {
+    return new JsonObject()
+        .put("color", "black")
+        .put("fill", "none")
+        .put("dash", "draw")
+        .put("size", "m")
+        .put("segments", segments)
+        .put("isComplete", true)
+        .put("isClosed", closed)
+        .put("isPen", false)
+        .put("scale", 1.0)
+        .put("scaleX", 1.0)
+        .put("scaleY", 1.0);
+  }
+
+  public static JsonObject frameProps(double w, double h, String name) {
+    return new JsonObject().put("w", w).put("h", h).put("name", name).put("color", "black");
+  }
+
+  public static JsonObject groupProps() {
+    return new JsonObject();
+  }
 }

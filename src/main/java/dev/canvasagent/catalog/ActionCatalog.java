@@ -52,7 +52,7 @@ public final class ActionCatalog {
       verbs.add(new JsonObject()
           .put("name", entry.verb().name())
           .put("description", description)
-          .put("meta", entry.verb().isMeta())
+          .put("kind", entry.verb().kind().name().toLowerCase(java.util.Locale.ROOT))
           .put("params", schema)
           .put("sample", examples == null || examples.isEmpty() ? null : examples.getValue(0)));
     }

@@ -1,22 +1,30 @@
 package dev.canvasagent.catalog;
 
-import dev.canvasagent.board.Board;
 import io.vertx.core.json.JsonObject;
+import java.util.Set;
 
 /**
- * One verb of the action catalog: its name, whether it only talks (meta) or changes the board, and
- * how params that passed the verb's JSON Schema become a normalized action and a record diff.
- * Adding a verb means one class, one schema file under {@code catalog/}, and its test.
+ * One verb of the action catalog: its name, what kind of effect it has, and how params that passed
+ * the verb's JSON Schema become a normalized action and a record diff. Adding a verb means one class,
+ * one schema file under {@code catalog/}, and its test.
  */
 public interface ActionVerb {
   String name();
 
-  /** Meta verbs ({@code think}, {@code todo}, {@code add_detail}) never change board records. */
-  boolean isMeta();
+  VerbKind kind();
 
   /**
-   * Normalizes schema-valid params against the board. Throws {@link ActionRejected} when the action
+   * Normalizes schema-valid params against the context. Throws {@link ActionRejected} when the action
    * cannot be made valid; never returns a half-valid result.
    */
-  SanitizedAction sanitize(JsonObject params, Board board);
+  SanitizedAction sanitize(JsonObject params, ActionContext context);
+
+  /**
+   * The shape record ids the action refers to and needs on the board. While one is missing, a streamed
+   * action waits for the create that names it (dependent actions are reordered); a reference still
+   * missing when the stream ends drops the action.
+   */
+  default Set<String> referencedShapes(JsonObject params) {
+    return Set.of();
+  }
 }

@@ -187,7 +187,7 @@ final class Run {
 
   private Future<Void> apply(AgentAction original, JsonObject sanitized, int attempt) {
     AgentAction action = AgentAction.fromJson(sanitized.getJsonObject("action"));
-    if (sanitized.getBoolean("meta")) {
+    if (!"BOARD".equals(sanitized.getString("kind"))) {
       if ("think".equals(action.name())) {
         bus.publish(RoomTopic.AGENT_CHAT.address(request.roomId()),
             new AgentChat(request.sessionId(), "assistant", action.params().getString("text")).toJson());

@@ -5,7 +5,9 @@ import dev.canvasagent.bus.Address;
 import dev.canvasagent.bus.AgentAction;
 import dev.canvasagent.bus.CanvasVerticle;
 import dev.canvasagent.bus.FailureCode;
+import dev.canvasagent.board.CoordinateFrame;
 import dev.canvasagent.catalog.ActionCatalog;
+import dev.canvasagent.catalog.ActionContext;
 import dev.canvasagent.catalog.ActionRejected;
 import dev.canvasagent.catalog.SanitizedAction;
 import io.vertx.core.Future;
@@ -23,11 +25,13 @@ public final class SanitizerVerticle extends CanvasVerticle {
   private static final Logger LOG = LoggerFactory.getLogger(SanitizerVerticle.class);
 
   private final ActionCatalog catalog;
+  private final boolean brandPalette;
   private long accepted;
   private long dropped;
 
-  public SanitizerVerticle(ActionCatalog catalog) {
+  public SanitizerVerticle(ActionCatalog catalog, boolean brandPalette) {
     this.catalog = catalog;
+    this.brandPalette = brandPalette;
   }
 
   @Override
@@ -57,11 +61,11 @@ public final class SanitizerVerticle extends CanvasVerticle {
       return;
     }
     try {
-      SanitizedAction sanitized = entry.get().verb().sanitize(params, board);
+      SanitizedAction sanitized = entry.get().verb().sanitize(params, new ActionContext(board, CoordinateFrame.fromJson(message.body().getJsonObject("frame")), brandPalette));
       accepted++;
       message.reply(new JsonObject()
           .put("action", new AgentAction(action.id(), action.name(), sanitized.params()).toJson())
-          .put("meta", entry.get().verb().isMeta())
+          .put("kind", entry.get().verb().kind().name())
           .put("diff", sanitized.diff().toJson()));
     } catch (ActionRejected rejected) {
       drop(message, action, rejected.getMessage());

@@ -6,7 +6,9 @@ import dev.canvasagent.board.RecordDiff;
 import dev.canvasagent.board.ShapeRecords;
 import dev.canvasagent.board.TldrawStyles;
 import dev.canvasagent.catalog.ActionRejected;
+import dev.canvasagent.catalog.ActionContext;
 import dev.canvasagent.catalog.ActionVerb;
+import dev.canvasagent.catalog.VerbKind;
 import dev.canvasagent.catalog.SanitizedAction;
 import io.vertx.core.json.JsonObject;
 import java.util.Map;
@@ -43,12 +45,13 @@ public final class CreateShapeVerb implements ActionVerb {
   }
 
   @Override
-  public boolean isMeta() {
-    return false;
+  public VerbKind kind() {
+    return VerbKind.BOARD;
   }
 
   @Override
-  public SanitizedAction sanitize(JsonObject params, Board board) {
+  public SanitizedAction sanitize(JsonObject params, ActionContext context) {
+    Board board = context.board();
     JsonObject props = params.getJsonObject("props", new JsonObject());
     String kind = KIND_ALIASES.getOrDefault(params.getString("type"), params.getString("type"));
     String geo = props.getString("geo");

@@ -1,7 +1,8 @@
 package dev.canvasagent.catalog.verbs;
 
-import dev.canvasagent.board.Board;
+import dev.canvasagent.catalog.ActionContext;
 import dev.canvasagent.catalog.ActionVerb;
+import dev.canvasagent.catalog.VerbKind;
 import dev.canvasagent.catalog.SanitizedAction;
 import io.vertx.core.json.JsonObject;
 
@@ -13,12 +14,12 @@ public final class ThinkVerb implements ActionVerb {
   }
 
   @Override
-  public boolean isMeta() {
-    return true;
+  public VerbKind kind() {
+    return VerbKind.CHAT;
   }
 
   @Override
-  public SanitizedAction sanitize(JsonObject params, Board board) {
+  public SanitizedAction sanitize(JsonObject params, ActionContext context) {
     return SanitizedAction.meta(new JsonObject().put("text", params.getString("text").strip()));
   }
 }

@@ -36,7 +36,7 @@ class CreateShapeVerbTest {
   /** Params that must pass the schema, sanitized against the test's board. */
   SanitizedAction sanitize(JsonObject params) {
     assertEquals(Optional.empty(), violations(params), "the schema accepts " + params.encode());
-    return CREATE_SHAPE.verb().sanitize(params, board);
+    return CREATE_SHAPE.verb().sanitize(params, new dev.canvasagent.catalog.ActionContext(board, dev.canvasagent.board.CoordinateFrame.atOrigin(), true));
   }
 
   JsonObject record(JsonObject params) {
@@ -231,6 +231,6 @@ class CreateShapeVerbTest {
 
   @Test
   void theVerbChangesTheBoard() {
-    assertFalse(CREATE_SHAPE.verb().isMeta());
+    assertEquals(dev.canvasagent.catalog.VerbKind.BOARD, CREATE_SHAPE.verb().kind());
   }
 }

@@ -18,11 +18,11 @@ class ThinkVerbTest {
     JsonObject params = new JsonObject().put("text", "  Drawing the plan now.\n ");
     assertTrue(THINK.schema().violations(params).isEmpty());
 
-    SanitizedAction sanitized = THINK.verb().sanitize(params, Board.empty("room-1"));
+    SanitizedAction sanitized = THINK.verb().sanitize(params, new dev.canvasagent.catalog.ActionContext(Board.empty("room-1"), dev.canvasagent.board.CoordinateFrame.atOrigin(), true));
 
     assertEquals(new JsonObject().put("text", "Drawing the plan now."), sanitized.params());
     assertTrue(sanitized.diff().isEmpty());
-    assertTrue(THINK.verb().isMeta());
+    assertEquals(dev.canvasagent.catalog.VerbKind.CHAT, THINK.verb().kind());
   }
 
   @Test
