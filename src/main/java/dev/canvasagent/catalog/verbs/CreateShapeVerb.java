@@ -1,44 +1,30 @@
 package dev.canvasagent.catalog.verbs;
 
 import dev.canvasagent.board.Board;
+import dev.canvasagent.board.CoordinateFrame;
+import dev.canvasagent.board.DrawPath;
 import dev.canvasagent.board.FractionalIndex;
 import dev.canvasagent.board.RecordDiff;
+import dev.canvasagent.board.ShapeIds;
 import dev.canvasagent.board.ShapeRecords;
-import dev.canvasagent.board.TldrawStyles;
-import dev.canvasagent.catalog.ActionRejected;
 import dev.canvasagent.catalog.ActionContext;
+import dev.canvasagent.catalog.ActionRejected;
 import dev.canvasagent.catalog.ActionVerb;
-import dev.canvasagent.catalog.VerbKind;
 import dev.canvasagent.catalog.SanitizedAction;
+import dev.canvasagent.catalog.ShapeKinds;
+import dev.canvasagent.catalog.VerbKind;
+import io.vertx.core.json.JsonArray;
 import io.vertx.core.json.JsonObject;
-import java.util.Map;
+import java.util.ArrayList;
+import java.util.List;
 import java.util.Set;
-import java.util.concurrent.ThreadLocalRandom;
 
 /**
- * {@code create_shape}: a new geo, text or note shape on the page. Shape kinds the model may say
- * ({@code box}, {@code sticky}, {@code headline}, a geo name) map to tldraw types; style props outside
- * tldraw's enums are dropped (a half-streamed {@code "r"} never reaches a record); coordinates and
- * sizes are clamped.
+ * {@code create_shape}: one new shape on the page — geo, text, note, frame, line, draw or arrow. The
+ * model's kind words map to tldraw types, its coordinates come back from the session frame, styles
+ * are normalized, numbers clamped; a kind tldraw has no util for drops the action.
  */
 public final class CreateShapeVerb implements ActionVerb {
-  static final double COORDINATE_LIMIT = 1_000_000;
-  static final double SIZE_LIMIT = 100_000;
-  static final double MIN_SIZE = 1;
-
-  private static final Map<String, String> KIND_ALIASES =
-      Map.of(
-          "box", "rectangle",
-          "rect", "rectangle",
-          "square", "rectangle",
-          "circle", "ellipse",
-          "sticky", "note",
-          "headline", "text",
-          "label", "text");
-  private static final Set<String> STYLE_PROPS =
-      Set.of("color", "labelColor", "fill", "dash", "size", "font", "align", "verticalAlign", "textAlign");
-  private static final String ID_ALPHABET = "0123456789abcdefghijklmnopqrstuvwxyz";
-
   @Override
   public String name() {
     return "create_shape";
@@ -52,98 +38,160 @@ public final class CreateShapeVerb implements ActionVerb {
   @Override
   public SanitizedAction sanitize(JsonObject params, ActionContext context) {
     Board board = context.board();
+    ShapeKinds.Kind kind = ShapeKinds.of(params.getString("type"))
+        .orElseThrow(() -> new ActionRejected("unknown shape type '" + params.getString("type") + "'"));
     JsonObject props = params.getJsonObject("props", new JsonObject());
-    String kind = KIND_ALIASES.getOrDefault(params.getString("type"), params.getString("type"));
-    String geo = props.getString("geo");
-    if (TldrawStyles.GEOS.contains(kind)) {
-      geo = kind;
-      kind = "geo";
-    }
-    String id = shapeId(params.getString("id"), board);
-    double x = clamp(params.getDouble("x"), -COORDINATE_LIMIT, COORDINATE_LIMIT);
-    double y = clamp(params.getDouble("y"), -COORDINATE_LIMIT, COORDINATE_LIMIT);
-    String text = params.getString("text", "");
+    String id = newShapeId(params.getString("id"), board);
+    CoordinateFrame frame = context.frame();
+    double x = Limits.coordinate(frame.toPage(null, "x", params.getDouble("x")));
+    double y = Limits.coordinate(frame.toPage(null, "y", params.getDouble("y")));
+    String text = params.getString("text", props.getString("text", ""));
     String index = FractionalIndex.after(board.topIndexOnPage(ShapeRecords.PAGE_ID).orElse(null));
 
-    JsonObject shapeProps =
-        switch (kind) {
-          case "geo" -> ShapeRecords.geoProps(
-              geo != null && TldrawStyles.GEOS.contains(geo) ? geo : "rectangle",
-              size(props.getDouble("w"), 100),
-              size(props.getDouble("h"), 100),
-              text);
-          case "text" -> ShapeRecords.textProps(text, size(props.getDouble("w"), 8));
-          case "note" -> ShapeRecords.noteProps(text);
-          default -> throw new ActionRejected("unsupported shape type '" + params.getString("type") + "'");
-        };
-    applyStyles(props, shapeProps);
-
-    JsonObject record = ShapeRecords.shape(id, kind, x, y, index, shapeProps);
-    JsonObject normalized = params.copy().put("id", id).put("type", kind);
-    normalized.remove("props");
-    normalized.put("props", styleSummary(shapeProps));
+    JsonObject record = switch (kind.type()) {
+      case "geo" -> ShapeRecords.shape(id, "geo", x, y, index, ShapeRecords.geoProps(
+          kind.geo(), size(props, "w", 100), size(props, "h", 100), text));
+      case "text" -> ShapeRecords.shape(id, "text", x, y, index, ShapeRecords.textProps(text, size(props, "w", 8)));
+      case "note" -> ShapeRecords.shape(id, "note", x, y, index, ShapeRecords.noteProps(text));
+      case "frame" -> ShapeRecords.shape(id, "frame", x, y, index, ShapeRecords.frameProps(
+          size(props, "w", 320), size(props, "h", 240), props.getString("name", text)));
+      case "line" -> line(id, index, strokePoints(params, frame), props);
+      case "draw" -> draw(id, index, drawSegments(params, frame), props.getBoolean("closed", false));
+      case "arrow" -> arrow(id, index, params, frame, text);
+      default -> throw new ActionRejected("unsupported shape type '" + kind.type() + "'");
+    };
+    Styles.apply(props, record.getJsonObject("props"), context.brandPalette());
+    if (params.containsKey("rotation")) {
+      record.put("rotation", Math.toRadians(params.getDouble("rotation") % 360));
+    }
+    JsonObject normalized = params.copy().put("id", id).put("type", kind.type());
     return new SanitizedAction(normalized, RecordDiff.putting(record));
   }
 
-  /** Copies each style prop that is one of tldraw's values for a prop the record has. */
-  private static void applyStyles(JsonObject requested, JsonObject shapeProps) {
-    for (String prop : STYLE_PROPS) {
-      String value = requested.getString(prop);
-      if (value != null && shapeProps.containsKey(prop) && allowed(prop).contains(value)) {
-        shapeProps.put(prop, value);
-      }
-    }
-  }
-
-  private static Set<String> allowed(String prop) {
-    return switch (prop) {
-      case "color", "labelColor" -> TldrawStyles.COLORS;
-      case "fill" -> TldrawStyles.FILLS;
-      case "dash" -> TldrawStyles.DASHES;
-      case "size" -> TldrawStyles.SIZES;
-      case "font" -> TldrawStyles.FONTS;
-      case "align" -> TldrawStyles.ALIGNS;
-      case "verticalAlign" -> TldrawStyles.VERTICAL_ALIGNS;
-      case "textAlign" -> TldrawStyles.TEXT_ALIGNS;
-      default -> Set.of();
-    };
-  }
-
-  private static JsonObject styleSummary(JsonObject shapeProps) {
-    JsonObject summary = new JsonObject();
-    shapeProps.forEach(entry -> {
-      if (!"richText".equals(entry.getKey())) {
-        summary.put(entry.getKey(), entry.getValue());
-      }
-    });
-    return summary;
-  }
-
-  private static String shapeId(String requested, Board board) {
+  private static String newShapeId(String requested, Board board) {
     if (requested == null) {
-      return "shape:ag:" + randomSuffix();
+      return ShapeIds.newAgentId();
     }
-    String id = "shape:" + requested;
+    String id = ShapeIds.recordId(requested);
+    if (id == null) {
+      throw new ActionRejected("'" + requested + "' cannot be a shape id");
+    }
     if (board.record(id).isPresent()) {
       throw new ActionRejected("shape '" + requested + "' already exists; update it instead of creating it again");
     }
     return id;
   }
 
-  private static String randomSuffix() {
-    ThreadLocalRandom random = ThreadLocalRandom.current();
-    StringBuilder suffix = new StringBuilder(12);
-    for (int i = 0; i < 12; i++) {
-      suffix.append(ID_ALPHABET.charAt(random.nextInt(ID_ALPHABET.length())));
+  private static double size(JsonObject props, String key, double fallback) {
+    Double requested = props.getDouble(key);
+    return requested == null ? fallback : Limits.size(requested);
+  }
+
+  /** The points of a line, arrow or single-stroke drawing, in page space. */
+  private static List<double[]> strokePoints(JsonObject params, CoordinateFrame frame) {
+    JsonArray points = params.getJsonArray("points");
+    if (points == null || points.size() < 2) {
+      throw new ActionRejected("a " + params.getString("type") + " needs at least two points");
     }
-    return suffix.toString();
+    return pagePoints(points, frame);
   }
 
-  private static double size(Double requested, double fallback) {
-    return requested == null ? fallback : clamp(requested, MIN_SIZE, SIZE_LIMIT);
+  private static List<double[]> pagePoints(JsonArray points, CoordinateFrame frame) {
+    List<double[]> page = new ArrayList<>(points.size());
+    for (Object point : points) {
+      JsonObject p = (JsonObject) point;
+      page.add(new double[] {
+          Limits.coordinate(frame.toPage(null, "x", p.getDouble("x"))),
+          Limits.coordinate(frame.toPage(null, "y", p.getDouble("y"))),
+          Limits.clamp(p.getDouble("z", DrawPath.DEFAULT_PRESSURE), 0, 1)});
+    }
+    return page;
   }
 
-  private static double clamp(double value, double min, double max) {
-    return Math.max(min, Math.min(max, value));
+  private static JsonObject line(String id, String index, List<double[]> points, JsonObject props) {
+    double[] origin = points.get(0);
+    JsonObject handles = new JsonObject();
+    String handleIndex = null;
+    for (double[] point : points) {
+      handleIndex = FractionalIndex.after(handleIndex);
+      handles.put(handleIndex, new JsonObject().put("id", handleIndex).put("index", handleIndex)
+          .put("x", point[0] - origin[0]).put("y", point[1] - origin[1]));
+    }
+    JsonObject lineProps = ShapeRecords.lineProps(handles);
+    if ("cubic".equals(props.getString("spline"))) {
+      lineProps.put("spline", "cubic");
+    }
+    return ShapeRecords.shape(id, "line", origin[0], origin[1], index, lineProps);
+  }
+
+  /** Segments from {@code props.segments[{type, points}]} (seed 000's form) or from {@code points}. */
+  private static List<Segment> drawSegments(JsonObject params, CoordinateFrame frame) {
+    JsonArray segments = params.getJsonObject("props", new JsonObject()).getJsonArray("segments");
+    List<Segment> result = new ArrayList<>();
+    if (segments != null && !segments.isEmpty()) {
+      for (Object segment : segments) {
+        JsonObject s = (JsonObject) segment;
+        JsonArray points = s.getJsonArray("points");
+        if (points == null || points.isEmpty()) {
+          throw new ActionRejected("a draw segment needs points");
+        }
+        result.add(new Segment(s.getString("type", "free"), pagePoints(points, frame)));
+      }
+    } else {
+      result.add(new Segment("free", strokePoints(params, frame)));
+    }
+    return result;
+  }
+
+  record Segment(String type, List<double[]> points) {}
+
+  static JsonObject draw(String id, String index, List<Segment> segments, boolean closed) {
+    double minX = Double.MAX_VALUE;
+    double minY = Double.MAX_VALUE;
+    double maxX = -Double.MAX_VALUE;
+    double maxY = -Double.MAX_VALUE;
+    int total = 0;
+    for (Segment segment : segments) {
+      for (double[] p : segment.points()) {
+        minX = Math.min(minX, p[0]);
+        minY = Math.min(minY, p[1]);
+        maxX = Math.max(maxX, p[0]);
+        maxY = Math.max(maxY, p[1]);
+        total++;
+      }
+    }
+    if (maxX - minX > Limits.MAX_STROKE_EXTENT || maxY - minY > Limits.MAX_STROKE_EXTENT) {
+      throw new ActionRejected("a drawing may span at most " + (int) Limits.MAX_STROKE_EXTENT + " units each way");
+    }
+    if (total > MAX_DRAW_POINTS) {
+      throw new ActionRejected("a drawing may have at most " + MAX_DRAW_POINTS + " points");
+    }
+    JsonArray encoded = new JsonArray();
+    for (Segment segment : segments) {
+      List<DrawPath.Point> local = new ArrayList<>();
+      for (double[] p : segment.points()) {
+        local.add(new DrawPath.Point(p[0] - minX, p[1] - minY, p[2]));
+      }
+      encoded.add(new JsonObject().put("type", Set.of("free", "straight").contains(segment.type()) ? segment.type() : "free")
+          .put("path", DrawPath.encode(local)));
+    }
+    return ShapeRecords.shape(id, "draw", minX, minY, index, ShapeRecords.drawProps(encoded, closed));
+  }
+
+  static final int MAX_DRAW_POINTS = 2_000;
+
+  private static JsonObject arrow(String id, String index, JsonObject params, CoordinateFrame frame, String label) {
+    JsonObject start = params.getJsonObject("start");
+    JsonObject end = params.getJsonObject("end");
+    List<double[]> ends;
+    if (start != null && end != null) {
+      ends = pagePoints(new JsonArray().add(start).add(end), frame);
+    } else {
+      ends = strokePoints(params, frame);
+    }
+    double[] from = ends.get(0);
+    double[] to = ends.get(ends.size() - 1);
+    return ShapeRecords.shape(id, "arrow", from[0], from[1], index,
+        ShapeRecords.arrowProps(to[0] - from[0], to[1] - from[1], label));
   }
 }
