@@ -145,7 +145,11 @@ public final class BridgeVerticle extends CanvasVerticle {
       return;
     }
     vertx.eventBus().<JsonObject>request(Address.PATCH_BOARD_GET, new JsonObject().put("roomId", roomId))
-        .onSuccess(reply -> sendJson(ctx, 200, new JsonObject().put("ok", true).mergeIn(reply.body())))
+        .onSuccess(reply -> sendJson(ctx, 200, new JsonObject()
+            .put("ok", true)
+            .put("roomId", roomId)
+            .put("revision", reply.body().getLong("rev"))
+            .put("records", reply.body().getJsonArray("records"))))
         .onFailure(error -> HttpErrors.send(ctx, error));
   }
 

@@ -24,7 +24,10 @@ public enum FailureCode {
   SCREENSHOT_TIMEOUT(14),
   STORE_UNAVAILABLE(15),
   TIMEOUT(16),
-  INTERNAL(17);
+  INTERNAL(17),
+  SHAPE_NOT_FOUND(18),
+  DUPLICATE_CREATE(19),
+  INVALID_RECORD(20);
 
   private final int wire;
 

@@ -1,7 +1,18 @@
 package dev.canvasagent.catalog;
 
+import dev.canvasagent.catalog.verbs.AddDetailVerb;
+import dev.canvasagent.catalog.verbs.ApplyPresetVerb;
+import dev.canvasagent.catalog.verbs.ClearVerb;
 import dev.canvasagent.catalog.verbs.CreateShapeVerb;
+import dev.canvasagent.catalog.verbs.DeleteShapeVerb;
+import dev.canvasagent.catalog.verbs.LabelVerb;
+import dev.canvasagent.catalog.verbs.MessageVerb;
+import dev.canvasagent.catalog.verbs.PenVerb;
+import dev.canvasagent.catalog.verbs.ReviewVerb;
+import dev.canvasagent.catalog.verbs.SetViewportVerb;
 import dev.canvasagent.catalog.verbs.ThinkVerb;
+import dev.canvasagent.catalog.verbs.TodoVerb;
+import dev.canvasagent.catalog.verbs.UpdateShapeVerb;
 import dev.canvasagent.schema.JsonSchemaFile;
 import io.vertx.core.json.JsonArray;
 import io.vertx.core.json.JsonObject;
@@ -30,7 +41,20 @@ public final class ActionCatalog {
 
   /** The catalog with every verb this server implements. */
   public static ActionCatalog standard() {
-    return new ActionCatalog(List.of(new ThinkVerb(), new CreateShapeVerb()));
+    return new ActionCatalog(List.of(
+        new CreateShapeVerb(),
+        new UpdateShapeVerb(),
+        new DeleteShapeVerb(),
+        new LabelVerb(),
+        new PenVerb(),
+        new ApplyPresetVerb(),
+        new ClearVerb(),
+        new SetViewportVerb(),
+        new ThinkVerb(),
+        new MessageVerb(),
+        new TodoVerb(),
+        new AddDetailVerb(),
+        new ReviewVerb()));
   }
 
   public Optional<Entry> entry(String verbName) {

@@ -1,6 +1,7 @@
 package dev.canvasagent.runner;
 
 import dev.canvasagent.board.Board;
+import dev.canvasagent.board.CoordinateFrame;
 import dev.canvasagent.board.RecordDiff;
 import dev.canvasagent.bus.ActionEnvelope;
 import dev.canvasagent.bus.Address;
@@ -13,6 +14,7 @@ import dev.canvasagent.bus.RoomTopic;
 import dev.canvasagent.bus.RunRequest;
 import dev.canvasagent.bus.RunState;
 import dev.canvasagent.catalog.ActionCatalog;
+import dev.canvasagent.catalog.VerbKind;
 import dev.canvasagent.config.AppConfig;
 import dev.canvasagent.model.ModelCall;
 import dev.canvasagent.model.ModelEvent;
@@ -24,7 +26,9 @@ import io.vertx.core.Future;
 import io.vertx.core.Promise;
 import io.vertx.core.Vertx;
 import io.vertx.core.eventbus.EventBus;
+import io.vertx.core.json.JsonArray;
 import io.vertx.core.json.JsonObject;
+import java.util.ArrayList;
 import java.util.List;
 import java.util.concurrent.TimeUnit;
 import org.slf4j.Logger;
@@ -53,6 +57,12 @@ final class Run {
   private final StringBuilder assistantText = new StringBuilder();
 
   private Board board;
+  /** The model's coordinates: relative to the top-left of the viewport the run was asked from. */
+  private final CoordinateFrame frame;
+  private final List<Deferred> deferred = new ArrayList<>();
+  /** todo, add_detail and review, for the scheduler. */
+  private final JsonArray agentRequests = new JsonArray();
+  private int deduped;
   private Future<Void> pipeline = Future.succeededFuture();
   private ModelCall call;
   private long deadlineTimer;
@@ -73,7 +83,13 @@ final class Run {
     this.catalog = catalog;
     this.systemPrompt = systemPrompt;
     this.config = config;
+    this.frame = request.viewport() == null
+        ? CoordinateFrame.atOrigin()
+        : new CoordinateFrame(request.viewport().x(), request.viewport().y(), java.util.Map.of());
   }
+
+  /** An action that names shapes not on the board yet, waiting for the create that makes them. */
+  private record Deferred(AgentAction action, String reason) {}
 
   Future<JsonObject> execute() {
     deadlineTimer = vertx.setTimer(config.runner().deadlineMs(), id -> finish(RunState.ERROR,
@@ -148,6 +164,7 @@ final class Run {
       onToolCall(end);
     } else if (event instanceof ModelEvent.Stop stop) {
       pipeline.onSuccess(done -> {
+        dropDeferred();
         postAssistantText();
         finish(RunState.DONE, summary().put("stopReason", stop.reason()));
       });
@@ -171,34 +188,58 @@ final class Run {
   }
 
   private Future<Void> handle(AgentAction action, int attempt) {
-    JsonObject ask = new JsonObject().put("roomId", request.roomId()).put("action", action.toJson()).put("board", board.toJson());
+    JsonObject ask = new JsonObject()
+        .put("roomId", request.roomId())
+        .put("action", action.toJson())
+        .put("board", board.toJson())
+        .put("frame", frame.toJson());
     return bus.<JsonObject>request(Address.SANITIZER_SANITIZE, ask)
         .map(reply -> reply.body())
         .compose(
             sanitized -> apply(action, sanitized, attempt),
             error -> {
-              if (Failure.of(error).code() == FailureCode.ACTION_INVALID) {
-                dropped++;
-                return Future.succeededFuture();
+              Failure failure = Failure.of(error);
+              switch (failure.code()) {
+                case SHAPE_NOT_FOUND -> {
+                  deferred.add(new Deferred(action, failure.getMessage()));
+                  return Future.succeededFuture();
+                }
+                case DUPLICATE_CREATE -> {
+                  deduped++;
+                  dropped++;
+                  return Future.succeededFuture();
+                }
+                case ACTION_INVALID -> {
+                  dropped++;
+                  return Future.succeededFuture();
+                }
+                default -> {
+                  return Future.failedFuture(error);
+                }
               }
-              return Future.failedFuture(error);
             });
   }
 
   private Future<Void> apply(AgentAction original, JsonObject sanitized, int attempt) {
     AgentAction action = AgentAction.fromJson(sanitized.getJsonObject("action"));
-    if (!"BOARD".equals(sanitized.getString("kind"))) {
-      if ("think".equals(action.name())) {
-        bus.publish(RoomTopic.AGENT_CHAT.address(request.roomId()),
-            new AgentChat(request.sessionId(), "assistant", action.params().getString("text")).toJson());
-      }
+    VerbKind kind = VerbKind.valueOf(sanitized.getString("kind"));
+    if (kind == VerbKind.CHAT) {
+      bus.publish(RoomTopic.AGENT_CHAT.address(request.roomId()),
+          new AgentChat(request.sessionId(), "assistant", action.params().getString("text")).toJson());
       applied++;
       return Future.succeededFuture();
     }
-    RecordDiff diff = RecordDiff.fromJson(sanitized.getJsonObject("diff"));
     if (outcome.future().isComplete()) {
       return Future.succeededFuture();
     }
+    if (kind != VerbKind.BOARD) {
+      if (kind == VerbKind.AGENT) {
+        agentRequests.add(action.toJson());
+      }
+      applied++;
+      return publish(action, null, 0);
+    }
+    RecordDiff diff = RecordDiff.fromJson(sanitized.getJsonObject("diff"));
     JsonObject commit = new JsonObject()
         .put("roomId", request.roomId())
         .put("baseRev", board.revision())
@@ -206,7 +247,11 @@ final class Run {
         .put("author", "agent:" + request.sessionId());
     return bus.<JsonObject>request(Address.PATCH_BOARD_APPLY, commit)
         .compose(
-            reply -> publish(action, diff, reply.body().getLong("rev")),
+            reply -> {
+              board = board.apply(diff, reply.body().getLong("rev"));
+              applied++;
+              return publish(action, diff, board.revision()).compose(published -> retryDeferred());
+            },
             error -> {
               if (Failure.of(error).code() == FailureCode.REVISION_CONFLICT && attempt < MAX_COMMIT_ATTEMPTS) {
                 return loadBoard().compose(reloaded -> handle(original, attempt + 1));
@@ -215,13 +260,38 @@ final class Run {
             });
   }
 
-  /** The change is committed: it is published even if the run ended meanwhile, so browsers stay in step. */
+  /** Actions that waited for shapes get another chance after every change to the board, in their order. */
+  private Future<Void> retryDeferred() {
+    if (deferred.isEmpty()) {
+      return Future.succeededFuture();
+    }
+    List<Deferred> waiting = new ArrayList<>(deferred);
+    deferred.clear();
+    Future<Void> chain = Future.succeededFuture();
+    for (Deferred waiter : waiting) {
+      chain = chain.compose(previous -> handle(waiter.action(), 1));
+    }
+    return chain;
+  }
+
+  /** At the end of the stream, what still waits refers to shapes that never came: dropped, with the reason. */
+  private void dropDeferred() {
+    for (Deferred waiter : deferred) {
+      dropped++;
+      LOG.atInfo().addKeyValue("runId", request.runId()).addKeyValue("verb", waiter.action().name())
+          .addKeyValue("actionId", waiter.action().id()).addKeyValue("reason", waiter.reason()).log("action.dropped");
+    }
+    deferred.clear();
+  }
+
+  /**
+   * Publishes the envelope of an applied action: with its revision and diff when it changed the board
+   * (then even if the run ended meanwhile, so browsers stay in step), without for client-only actions.
+   */
   private Future<Void> publish(AgentAction action, RecordDiff diff, long revision) {
-    board = board.apply(diff, revision);
-    applied++;
     return store.sessions().nextSeq(request.sessionId()).map(seq -> {
-      ActionEnvelope envelope = new ActionEnvelope(
-          request.sessionId(), seq, false, List.of(action), System.currentTimeMillis(), revision, diff.toJson());
+      ActionEnvelope envelope = new ActionEnvelope(request.sessionId(), seq, false, List.of(action),
+          System.currentTimeMillis(), revision, diff == null ? null : diff.toJson());
       bus.publish(RoomTopic.AGENT_ACTION.address(request.roomId()), envelope.toJson());
       if (firstEnvelopeNanos == 0) {
         firstEnvelopeNanos = System.nanoTime();
@@ -265,7 +335,12 @@ final class Run {
   }
 
   private JsonObject summary() {
-    return new JsonObject().put("runId", request.runId()).put("applied", applied).put("dropped", dropped);
+    JsonObject summary = new JsonObject().put("runId", request.runId()).put("applied", applied).put("dropped", dropped)
+        .put("deduped", deduped);
+    if (!agentRequests.isEmpty()) {
+      summary.put("agentRequests", agentRequests.copy());
+    }
+    return summary;
   }
 
   private JsonObject reason(String code, String text) {

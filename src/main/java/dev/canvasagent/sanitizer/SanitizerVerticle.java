@@ -1,11 +1,12 @@
 package dev.canvasagent.sanitizer;
 
 import dev.canvasagent.board.Board;
+import dev.canvasagent.board.CoordinateFrame;
+import dev.canvasagent.board.ShapeIds;
 import dev.canvasagent.bus.Address;
 import dev.canvasagent.bus.AgentAction;
 import dev.canvasagent.bus.CanvasVerticle;
 import dev.canvasagent.bus.FailureCode;
-import dev.canvasagent.board.CoordinateFrame;
 import dev.canvasagent.catalog.ActionCatalog;
 import dev.canvasagent.catalog.ActionContext;
 import dev.canvasagent.catalog.ActionRejected;
@@ -13,13 +14,17 @@ import dev.canvasagent.catalog.SanitizedAction;
 import io.vertx.core.Future;
 import io.vertx.core.eventbus.Message;
 import io.vertx.core.json.JsonObject;
+import java.util.List;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
 /**
  * Pure judgement over one action: is it a verb of the catalog, do its params pass the verb's JSON
- * Schema, and what record diff does it make against the board it is given. An action that cannot be
- * made valid is refused with ACTION_INVALID and the reason; nothing half-valid goes through.
+ * Schema, do the shapes it names exist, is it a duplicate create, and what record diff does it make
+ * against the board it is given. What cannot be made valid is refused with a code and the reason —
+ * ACTION_INVALID, SHAPE_NOT_FOUND (the runner may wait for a later create), DUPLICATE_CREATE — and
+ * nothing half-valid goes through. A verb that throws anything unexpected is refused too: a broken
+ * action never takes the verticle down.
  */
 public final class SanitizerVerticle extends CanvasVerticle {
   private static final Logger LOG = LoggerFactory.getLogger(SanitizerVerticle.class);
@@ -28,6 +33,7 @@ public final class SanitizerVerticle extends CanvasVerticle {
   private final boolean brandPalette;
   private long accepted;
   private long dropped;
+  private long deduped;
 
   public SanitizerVerticle(ActionCatalog catalog, boolean brandPalette) {
     this.catalog = catalog;
@@ -49,7 +55,7 @@ public final class SanitizerVerticle extends CanvasVerticle {
     Board board = Board.fromJson(message.body().getJsonObject("board"));
     var entry = catalog.entry(action.name());
     if (entry.isEmpty()) {
-      drop(message, action, "unknown action '" + action.name() + "'");
+      drop(message, action, FailureCode.ACTION_INVALID, "unknown action '" + action.name() + "'");
       return;
     }
     JsonObject params = action.params() == null ? new JsonObject() : action.params();
@@ -57,31 +63,56 @@ public final class SanitizerVerticle extends CanvasVerticle {
     if (violations.isPresent()) {
       LOG.atWarn().addKeyValue("verb", action.name()).addKeyValue("actionId", action.id())
           .addKeyValue("error", violations.get()).log("[CanvasAgent:SchemaGuard]");
-      drop(message, action, "params do not match the " + action.name() + " schema: " + violations.get());
+      drop(message, action, FailureCode.ACTION_INVALID, "params do not match the " + action.name() + " schema: " + violations.get());
       return;
     }
-    try {
-      SanitizedAction sanitized = entry.get().verb().sanitize(params, new ActionContext(board, CoordinateFrame.fromJson(message.body().getJsonObject("frame")), brandPalette));
-      accepted++;
-      message.reply(new JsonObject()
-          .put("action", new AgentAction(action.id(), action.name(), sanitized.params()).toJson())
-          .put("kind", entry.get().verb().kind().name())
-          .put("diff", sanitized.diff().toJson()));
-    } catch (ActionRejected rejected) {
-      drop(message, action, rejected.getMessage());
+    List<String> missing = entry.get().verb().referencedShapes(params).stream()
+        .filter(id -> board.record(id).filter(record -> "shape".equals(record.getString("typeName"))).isEmpty())
+        .map(ShapeIds::modelId)
+        .toList();
+    if (!missing.isEmpty()) {
+      message.fail(FailureCode.SHAPE_NOT_FOUND.wire(), "unknown shape(s) " + missing);
+      return;
     }
+    SanitizedAction sanitized;
+    try {
+      sanitized = entry.get().verb().sanitize(params,
+          new ActionContext(board, CoordinateFrame.fromJson(message.body().getJsonObject("frame")), brandPalette));
+    } catch (ActionRejected rejected) {
+      drop(message, action, FailureCode.ACTION_INVALID, rejected.getMessage());
+      return;
+    } catch (RuntimeException unexpected) {
+      LOG.atError().addKeyValue("verb", action.name()).addKeyValue("actionId", action.id())
+          .setCause(unexpected).log("sanitizer.verb_failed");
+      drop(message, action, FailureCode.ACTION_INVALID, "the " + action.name() + " action could not be applied");
+      return;
+    }
+    var duplicate = Dedupe.duplicateOf(board, sanitized.diff());
+    if (duplicate.isPresent()) {
+      deduped++;
+      LOG.atInfo().addKeyValue("verb", action.name()).addKeyValue("actionId", action.id())
+          .addKeyValue("duplicateOf", duplicate.get()).addKeyValue("deduped", deduped).log("[CanvasAgent:Dedupe]");
+      message.fail(FailureCode.DUPLICATE_CREATE.wire(),
+          "shape " + ShapeIds.modelId(duplicate.get()) + " already looks exactly like this; update it instead");
+      return;
+    }
+    accepted++;
+    message.reply(new JsonObject()
+        .put("action", new AgentAction(action.id(), action.name(), sanitized.params()).toJson())
+        .put("kind", entry.get().verb().kind().name())
+        .put("diff", sanitized.diff().toJson()));
   }
 
-  private void drop(Message<JsonObject> message, AgentAction action, String reason) {
+  private void drop(Message<JsonObject> message, AgentAction action, FailureCode code, String reason) {
     dropped++;
     LOG.atInfo().addKeyValue("verb", action.name()).addKeyValue("actionId", action.id())
         .addKeyValue("reason", reason).log("action.dropped");
-    message.fail(FailureCode.ACTION_INVALID.wire(), reason);
+    message.fail(code.wire(), reason);
   }
 
   @Override
   protected Future<JsonObject> health() {
     return Future.succeededFuture(new JsonObject().put("ok", true)
-        .put("verbs", catalog.entries().size()).put("accepted", accepted).put("dropped", dropped));
+        .put("verbs", catalog.entries().size()).put("accepted", accepted).put("dropped", dropped).put("deduped", deduped));
   }
 }

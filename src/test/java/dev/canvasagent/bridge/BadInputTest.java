@@ -70,7 +70,7 @@ class BadInputTest {
     String schema = database.schema();
     assertEquals(0, TestDatabase.queryLong(database, "SELECT count(*) FROM " + schema + ".canvas_agent_sessions"));
     assertEquals(0, TestDatabase.queryLong(database, "SELECT count(*) FROM " + schema + ".canvas_board_revisions"));
-    assertEquals(0, server.board(ROOM).getLong("rev"));
+    assertEquals(0, server.board(ROOM).getLong("revision"));
     assertTrue(roomWatcher.received().isEmpty(), "no event reached the room");
   }
 

@@ -1,0 +1,25 @@
+package dev.canvasagent.catalog.verbs;
+
+import dev.canvasagent.catalog.ActionContext;
+import dev.canvasagent.catalog.ActionVerb;
+import dev.canvasagent.catalog.SanitizedAction;
+import dev.canvasagent.catalog.VerbKind;
+import io.vertx.core.json.JsonObject;
+
+/** {@code message} (starter kit): the agent speaks to the people in the room, on {@code agent:chat}. */
+public final class MessageVerb implements ActionVerb {
+  @Override
+  public String name() {
+    return "message";
+  }
+
+  @Override
+  public VerbKind kind() {
+    return VerbKind.CHAT;
+  }
+
+  @Override
+  public SanitizedAction sanitize(JsonObject params, ActionContext context) {
+    return SanitizedAction.meta(new JsonObject().put("text", params.getString("text").strip()));
+  }
+}

@@ -1,0 +1,38 @@
+package dev.canvasagent.sanitizer;
+
+import dev.canvasagent.board.Board;
+import dev.canvasagent.board.RecordDiff;
+import io.vertx.core.json.JsonObject;
+import java.util.Optional;
+
+/**
+ * Seed 000's duplicate creates: a new shape identical to one already on the board (same type,
+ * parent, position, rotation and props — only its id and index differ) is the model re-running a
+ * create, and is ignored.
+ */
+final class Dedupe {
+  private Dedupe() {}
+
+  /** The id of the existing shape a newly put record duplicates, if any. */
+  static Optional<String> duplicateOf(Board board, RecordDiff diff) {
+    for (JsonObject put : diff.put()) {
+      if (!"shape".equals(put.getString("typeName")) || board.record(put.getString("id")).isPresent()) {
+        continue;
+      }
+      JsonObject shape = withoutIdentity(put);
+      for (JsonObject existing : board.records().values()) {
+        if ("shape".equals(existing.getString("typeName")) && shape.equals(withoutIdentity(existing))) {
+          return Optional.of(existing.getString("id"));
+        }
+      }
+    }
+    return Optional.empty();
+  }
+
+  private static JsonObject withoutIdentity(JsonObject record) {
+    JsonObject copy = record.copy();
+    copy.remove("id");
+    copy.remove("index");
+    return copy;
+  }
+}
