@@ -31,7 +31,9 @@ import org.slf4j.LoggerFactory;
  */
 public final class BridgeVerticle extends CanvasVerticle {
   private static final Logger LOG = LoggerFactory.getLogger(BridgeVerticle.class);
-  static final List<RoomTopic> SSE_TOPICS = List.of(RoomTopic.AGENT_ACTION, RoomTopic.AGENT_STATUS, RoomTopic.AGENT_CHAT);
+  static final List<RoomTopic> SSE_TOPICS =
+      List.of(RoomTopic.AGENT_ACTION, RoomTopic.AGENT_STATUS, RoomTopic.AGENT_CHAT, RoomTopic.CANVAS_CHANGE);
+  static final int MAX_RECORDS_PER_CHANGE = 1_000;
   static final long HEALTH_PROBE_TIMEOUT_MS = 2_000;
   static final int MAX_REVISIONS_LIMIT = 500;
 
@@ -39,6 +41,7 @@ public final class BridgeVerticle extends CanvasVerticle {
   private final ActionCatalog catalog;
   private final List<String> verticleNames;
   private final JsonSchemaFile runRequestSchema = JsonSchemaFile.load("api/run-request.json");
+  private final JsonSchemaFile changeRequestSchema = JsonSchemaFile.load("api/change-request.json");
   private final Set<SseStream> streams = new HashSet<>();
   private HttpServer server;
 
@@ -68,6 +71,7 @@ public final class BridgeVerticle extends CanvasVerticle {
     router.get("/api/catalog").handler(ctx -> sendJson(ctx, 200, new JsonObject().put("ok", true).put("verbs", catalog.describe())));
     router.post("/api/canvas-agent/run").handler(body).handler(this::requireJson).handler(this::run);
     router.get("/api/rooms/:roomId/events").handler(this::events);
+    router.post("/api/rooms/:roomId/changes").handler(body).handler(this::requireJson).handler(this::change);
     router.get("/api/rooms/:roomId/board").handler(this::board);
     router.get("/api/rooms/:roomId/revisions").handler(this::revisions);
 
@@ -100,22 +104,31 @@ public final class BridgeVerticle extends CanvasVerticle {
     ctx.next();
   }
 
-  private void run(RoutingContext ctx) {
+  /** The body as a JSON object that passes {@code schema}, or null after answering 400. */
+  private static JsonObject jsonBody(RoutingContext ctx, JsonSchemaFile schema) {
     JsonObject request;
     try {
       Object parsed = ctx.body().buffer() == null ? null : ctx.body().buffer().toJsonValue();
       if (!(parsed instanceof JsonObject object)) {
         HttpErrors.send(ctx, FailureCode.INVALID_JSON, "the body must be a JSON object");
-        return;
+        return null;
       }
       request = object;
     } catch (DecodeException e) {
       HttpErrors.send(ctx, FailureCode.INVALID_JSON, "the body is not valid JSON: " + e.getMessage());
-      return;
+      return null;
     }
-    var violations = runRequestSchema.violations(request);
+    var violations = schema.violations(request);
     if (violations.isPresent()) {
       HttpErrors.send(ctx, FailureCode.INVALID_REQUEST, violations.get());
+      return null;
+    }
+    return request;
+  }
+
+  private void run(RoutingContext ctx) {
+    JsonObject request = jsonBody(ctx, runRequestSchema);
+    if (request == null) {
       return;
     }
     vertx.eventBus().<JsonObject>request(Address.SCHEDULER_SUBMIT, request)
@@ -136,6 +149,38 @@ public final class BridgeVerticle extends CanvasVerticle {
         .onFailure(error -> {
           stream.close();
           HttpErrors.send(ctx, FailureCode.INTERNAL, "could not subscribe to room " + roomId);
+        });
+  }
+
+  /** A person's edit: {@code {baseRevision, put, remove}}, applied whole or not at all. */
+  private void change(RoutingContext ctx) {
+    String roomId = roomId(ctx);
+    if (roomId == null) {
+      return;
+    }
+    JsonObject request = jsonBody(ctx, changeRequestSchema);
+    if (request == null) {
+      return;
+    }
+    JsonObject ask = new JsonObject()
+        .put("roomId", roomId)
+        .put("baseRev", request.getLong("baseRevision"))
+        .put("diff", new JsonObject()
+            .put("put", request.getJsonArray("put", new io.vertx.core.json.JsonArray()))
+            .put("remove", request.getJsonArray("remove", new io.vertx.core.json.JsonArray())))
+        .put("author", "person");
+    vertx.eventBus().<JsonObject>request(Address.PATCH_BOARD_CHANGE, ask)
+        .onSuccess(reply -> sendJson(ctx, 200, new JsonObject().put("ok", true).put("roomId", roomId)
+            .put("revision", reply.body().getLong("rev"))))
+        .onFailure(error -> {
+          if (dev.canvasagent.bus.Failure.of(error).code() != FailureCode.REVISION_CONFLICT) {
+            HttpErrors.send(ctx, error);
+            return;
+          }
+          // Tell the client where the board is now, so it can rebase its edit.
+          vertx.eventBus().<JsonObject>request(Address.PATCH_BOARD_GET, new JsonObject().put("roomId", roomId))
+              .onComplete(current -> HttpErrors.send(ctx, FailureCode.REVISION_CONFLICT, error.getMessage(),
+                  current.succeeded() ? new JsonObject().put("revision", current.result().body().getLong("rev")) : new JsonObject()));
         });
   }
 

@@ -26,6 +26,11 @@ final class HttpErrors {
   }
 
   static void send(RoutingContext ctx, FailureCode code, String message) {
+    send(ctx, code, message, new JsonObject());
+  }
+
+  /** With {@code extra} fields beside {@code ok} and {@code error}, e.g. the current revision of a conflict. */
+  static void send(RoutingContext ctx, FailureCode code, String message, JsonObject extra) {
     if (ctx.response().headWritten()) {
       ctx.response().reset();
       return;
@@ -33,7 +38,7 @@ final class HttpErrors {
     ctx.response()
         .setStatusCode(status(code))
         .putHeader("content-type", "application/json; charset=utf-8")
-        .end(new JsonObject()
+        .end(extra.copy()
             .put("ok", false)
             .put("error", new JsonObject().put("code", code.name()).put("message", message))
             .encode());

@@ -19,6 +19,9 @@ public final class Address {
   /** Patch engine: apply a record diff to a board against a base revision. */
   public static final String PATCH_BOARD_APPLY = "patch.board.apply";
 
+  /** Patch engine: apply a person's record diff (checked record by record) and publish it as {@code canvas:change}. */
+  public static final String PATCH_BOARD_CHANGE = "patch.board.change";
+
   /** Patch engine: the current board (revision and records). */
   public static final String PATCH_BOARD_GET = "patch.board.get";
 

@@ -10,7 +10,9 @@ public enum RoomTopic {
   AGENT_CHAT("agent:chat"),
   AGENT_STATUS("agent:status"),
   AGENT_SCREENSHOT_REQUEST("agent:screenshot_request"),
-  AGENT_SCREENSHOT("agent:screenshot");
+  AGENT_SCREENSHOT("agent:screenshot"),
+  /** Authoritative board changes made by people: {@code {type, revision, diff, author}}. */
+  CANVAS_CHANGE("canvas:change");
 
   private final String wireName;
 

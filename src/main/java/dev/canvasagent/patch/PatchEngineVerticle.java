@@ -5,12 +5,14 @@ import dev.canvasagent.bus.Address;
 import dev.canvasagent.bus.CanvasVerticle;
 import dev.canvasagent.bus.Failure;
 import dev.canvasagent.bus.FailureCode;
+import dev.canvasagent.bus.RoomTopic;
 import dev.canvasagent.store.RevisionConflict;
 import dev.canvasagent.store.Store;
 import io.vertx.core.Future;
 import io.vertx.core.eventbus.Message;
 import io.vertx.core.json.JsonArray;
 import io.vertx.core.json.JsonObject;
+import java.util.Optional;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
@@ -26,6 +28,7 @@ public final class PatchEngineVerticle extends CanvasVerticle {
   private final Store store;
   private long commits;
   private long conflicts;
+  private long refused;
 
   public PatchEngineVerticle(Store store) {
     this.store = store;
@@ -41,7 +44,8 @@ public final class PatchEngineVerticle extends CanvasVerticle {
     var bus = vertx.eventBus();
     return Future.join(
         bus.<JsonObject>consumer(Address.PATCH_BOARD_GET, this::getBoard).completion(),
-        bus.<JsonObject>consumer(Address.PATCH_BOARD_APPLY, this::applyToBoard).completion(),
+        bus.<JsonObject>consumer(Address.PATCH_BOARD_APPLY, message -> applyToBoard(message, false)).completion(),
+        bus.<JsonObject>consumer(Address.PATCH_BOARD_CHANGE, message -> applyToBoard(message, true)).completion(),
         bus.<JsonObject>consumer(Address.PATCH_BOARD_REVISIONS, this::listRevisions).completion());
   }
 
@@ -51,23 +55,47 @@ public final class PatchEngineVerticle extends CanvasVerticle {
         .onFailure(error -> Failure.replyTo(message, storeFailure(error)));
   }
 
-  private void applyToBoard(Message<JsonObject> message) {
+  /**
+   * Checks the diff against the board at its base revision (every record valid, the board still whole
+   * afterwards), then commits it conditionally on that revision. A person's change is published on
+   * {@code canvas:change}; an agent's goes out in the runner's envelope.
+   */
+  private void applyToBoard(Message<JsonObject> message, boolean publishAsChange) {
     JsonObject body = message.body();
     String roomId = body.getString("roomId");
     long baseRevision = body.getLong("baseRev");
     RecordDiff diff = RecordDiff.fromJson(body.getJsonObject("diff"));
-    store.boards().commit(roomId, baseRevision, diff, body.getString("author"))
+    String author = body.getString("author");
+    store.boards().load(roomId)
+        .recover(error -> Future.failedFuture(storeFailure(error)))
+        .compose(board -> {
+          if (board.revision() != baseRevision) {
+            return Future.failedFuture(new RevisionConflict(roomId, baseRevision, board.revision()));
+          }
+          Optional<String> problem = RecordChecks.problem(board, diff);
+          if (problem.isPresent()) {
+            return Future.failedFuture(new Failure(FailureCode.INVALID_RECORD, problem.get()));
+          }
+          return store.boards().commit(roomId, baseRevision, diff, author);
+        })
         .onSuccess(revision -> {
           commits++;
-          LOG.atDebug().addKeyValue("roomId", roomId).addKeyValue("rev", revision)
+          LOG.atDebug().addKeyValue("roomId", roomId).addKeyValue("rev", revision).addKeyValue("author", author)
               .addKeyValue("put", diff.put().size()).addKeyValue("remove", diff.remove().size())
               .log("board.committed");
+          if (publishAsChange) {
+            vertx.eventBus().publish(RoomTopic.CANVAS_CHANGE.address(roomId), new JsonObject()
+                .put("type", "canvas:change").put("revision", revision).put("diff", diff.toJson()).put("author", author));
+          }
           message.reply(new JsonObject().put("rev", revision));
         })
         .onFailure(error -> {
           if (error instanceof RevisionConflict conflict) {
             conflicts++;
             message.fail(FailureCode.REVISION_CONFLICT.wire(), conflict.getMessage());
+          } else if (error instanceof Failure failure) {
+            refused++;
+            Failure.replyTo(message, failure);
           } else {
             Failure.replyTo(message, storeFailure(error));
           }
@@ -90,7 +118,7 @@ public final class PatchEngineVerticle extends CanvasVerticle {
 
   @Override
   protected Future<JsonObject> health() {
-    JsonObject report = new JsonObject().put("commits", commits).put("conflicts", conflicts);
+    JsonObject report = new JsonObject().put("commits", commits).put("conflicts", conflicts).put("refused", refused);
     return store.ping()
         .map(pong -> report.put("ok", true).put("store", new JsonObject().put("kind", store.kind()).put("ok", true)))
         .recover(error -> Future.succeededFuture(report.put("ok", false).put("store",

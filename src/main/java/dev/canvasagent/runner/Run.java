@@ -253,8 +253,16 @@ final class Run {
               return publish(action, diff, board.revision()).compose(published -> retryDeferred());
             },
             error -> {
-              if (Failure.of(error).code() == FailureCode.REVISION_CONFLICT && attempt < MAX_COMMIT_ATTEMPTS) {
+              Failure failure = Failure.of(error);
+              if (failure.code() == FailureCode.REVISION_CONFLICT && attempt < MAX_COMMIT_ATTEMPTS) {
                 return loadBoard().compose(reloaded -> handle(original, attempt + 1));
+              }
+              if (failure.code() == FailureCode.INVALID_RECORD) {
+                // A verb produced what the patch engine will not store: never committed, reported as dropped.
+                dropped++;
+                LOG.atWarn().addKeyValue("runId", request.runId()).addKeyValue("verb", action.name())
+                    .addKeyValue("reason", failure.getMessage()).log("action.refused_by_patch_engine");
+                return Future.succeededFuture();
               }
               return Future.failedFuture(error);
             });
