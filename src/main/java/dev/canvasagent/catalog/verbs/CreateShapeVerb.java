@@ -43,8 +43,12 @@ public final class CreateShapeVerb implements ActionVerb {
     JsonObject props = params.getJsonObject("props", new JsonObject());
     String id = newShapeId(params.getString("id"), board);
     CoordinateFrame frame = context.frame();
-    double x = Limits.coordinate(frame.toPage(null, "x", params.getDouble("x")));
-    double y = Limits.coordinate(frame.toPage(null, "y", params.getDouble("y")));
+    boolean placedByPoints = java.util.Set.of("line", "draw", "arrow").contains(kind.type());
+    if (!placedByPoints && (params.getDouble("x") == null || params.getDouble("y") == null)) {
+      throw new ActionRejected("a " + kind.type() + " shape needs x and y");
+    }
+    double x = placedByPoints ? 0 : Limits.coordinate(frame.toPage(null, "x", params.getDouble("x")));
+    double y = placedByPoints ? 0 : Limits.coordinate(frame.toPage(null, "y", params.getDouble("y")));
     String text = params.getString("text", props.getString("text", ""));
     String index = FractionalIndex.after(board.topIndexOnPage(ShapeRecords.PAGE_ID).orElse(null));
 
