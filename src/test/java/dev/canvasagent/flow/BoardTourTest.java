@@ -1,0 +1,106 @@
+package dev.canvasagent.flow;
+
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertTrue;
+
+import dev.canvasagent.board.Board;
+import dev.canvasagent.board.RecordDiff;
+import dev.canvasagent.config.DatabaseConfig;
+import dev.canvasagent.support.Await;
+import dev.canvasagent.support.SseClient;
+import dev.canvasagent.support.SseClient.SseEvent;
+import dev.canvasagent.support.TestDatabase;
+import dev.canvasagent.support.TestServer;
+import io.vertx.core.Vertx;
+import io.vertx.core.json.JsonArray;
+import io.vertx.core.json.JsonObject;
+import io.vertx.junit5.VertxExtension;
+import java.util.HashSet;
+import java.util.List;
+import java.util.Optional;
+import java.util.Set;
+import org.junit.jupiter.api.AfterEach;
+import org.junit.jupiter.api.BeforeEach;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.extension.ExtendWith;
+
+/**
+ * The scripted tour through every verb, against PostgreSQL: every client of the room sees the same
+ * envelopes, the revision history replays to the board, and a restarted server serves the same board.
+ */
+@ExtendWith(VertxExtension.class)
+class BoardTourTest {
+  static final String ROOM = "tour-room";
+  DatabaseConfig database;
+
+  @BeforeEach
+  void createSchema() {
+    database = TestDatabase.freshSchema();
+  }
+
+  @AfterEach
+  void dropSchema() {
+    TestDatabase.drop(database);
+  }
+
+  @Test
+  void theTourLeavesOneBoardEveryoneAgreesOn(Vertx vertx) {
+    TestServer server = TestServer.start(vertx, Optional.of(database));
+    SseClient first = server.events(ROOM);
+    SseClient second = server.events(ROOM);
+    var accepted = server.postRun(new JsonObject().put("roomId", ROOM).put("message", "/tour please"));
+    String sessionId = accepted.bodyAsJsonObject().getString("sessionId");
+    List<SseEvent> seenByFirst = Await.result(first.awaitEvent(RunFlowContract.finalStatusOf(sessionId)));
+    List<SseEvent> seenBySecond = Await.result(second.awaitEvent(RunFlowContract.finalStatusOf(sessionId)));
+
+    JsonObject done = seenByFirst.get(seenByFirst.size() - 1).data();
+    assertEquals("done", done.getString("state"), done.encode());
+    assertEquals(0, done.getJsonObject("detail").getInteger("dropped"), done.encode());
+    List<JsonObject> envelopes = actions(seenByFirst);
+    assertEquals(envelopes, actions(seenBySecond), "both clients saw the same envelopes");
+
+    Set<String> verbs = new HashSet<>();
+    envelopes.forEach(envelope -> envelope.getJsonArray("actions").forEach(action -> verbs.add(((JsonObject) action).getString("name"))));
+    assertTrue(verbs.containsAll(Set.of("create_shape", "update_shape", "delete_shape", "label", "pen", "apply_preset",
+        "set_viewport", "todo", "add_detail", "review")), verbs.toString());
+
+    // Applying the envelopes' diffs in seq order gives the server's board; so does replaying its history.
+    Board fromEnvelopes = Board.empty(ROOM);
+    for (JsonObject envelope : envelopes) {
+      if (envelope.containsKey("diff")) {
+        fromEnvelopes = fromEnvelopes.apply(RecordDiff.fromJson(envelope.getJsonObject("diff")), envelope.getLong("rev"));
+      }
+    }
+    JsonObject board = server.board(ROOM);
+    assertEquals(recordsById(board.getJsonArray("records")), fromEnvelopes.records());
+    Board replayed = Board.empty(ROOM);
+    JsonArray revisions = server.get("/api/rooms/" + ROOM + "/revisions?limit=500").bodyAsJsonObject().getJsonArray("revisions");
+    for (Object revision : revisions) {
+      JsonObject stored = (JsonObject) revision;
+      replayed = replayed.apply(RecordDiff.fromJson(stored.getJsonObject("diff")), stored.getLong("rev"));
+    }
+    assertEquals(board.getLong("revision"), replayed.revision());
+    assertEquals(fromEnvelopes.records(), replayed.records());
+
+    Await.result(first.close());
+    Await.result(second.close());
+    Await.result(server.stop());
+
+    TestServer restarted = TestServer.start(vertx, Optional.of(database));
+    JsonObject afterRestart = restarted.board(ROOM);
+    assertEquals(board.getLong("revision"), afterRestart.getLong("revision"));
+    assertEquals(recordsById(board.getJsonArray("records")), recordsById(afterRestart.getJsonArray("records")),
+        "a restarted server serves the same board");
+    Await.result(restarted.stop());
+  }
+
+  static List<JsonObject> actions(List<SseEvent> events) {
+    return events.stream().filter(event -> event.event().equals("agent:action")).map(SseEvent::data).toList();
+  }
+
+  static java.util.Map<String, JsonObject> recordsById(JsonArray records) {
+    java.util.Map<String, JsonObject> byId = new java.util.LinkedHashMap<>();
+    records.forEach(record -> byId.put(((JsonObject) record).getString("id"), (JsonObject) record));
+    return byId;
+  }
+}
