@@ -59,8 +59,17 @@ public final class TldrawOracle {
 
   /** tldraw's error for one record, or empty when tldraw accepts it. */
   public static Optional<String> problem(JsonObject record) {
-    JsonObject verdict = verdicts(List.of(record)).getJsonObject(0);
-    return verdict.getBoolean("ok") ? Optional.empty() : Optional.of(verdict.getString("error"));
+    return problems(List.of(record)).get(0);
+  }
+
+  /** tldraw's error for each record, in order; empty where tldraw accepts it. One request for all. */
+  public static List<Optional<String>> problems(List<JsonObject> records) {
+    List<Optional<String>> problems = new ArrayList<>();
+    for (Object result : verdicts(records)) {
+      JsonObject verdict = (JsonObject) result;
+      problems.add(verdict.getBoolean("ok") ? Optional.empty() : Optional.of(verdict.getString("error")));
+    }
+    return problems;
   }
 
   public static void assertValid(Collection<JsonObject> records) {
