@@ -56,7 +56,11 @@ public final class DrawPath {
     return points;
   }
 
-  /** tldraw's {@code numberToFloat16Bits}: round-half-up on the mantissa, saturating to infinity. */
+  /**
+   * tldraw's fallback {@code numberToFloat16Bits} (browsers and Node without a native Float16):
+   * round-half-up on the mantissa, saturating to infinity, and a fraction that rounds up to 1024 in
+   * the subnormal range masked to 0, as tldraw masks it.
+   */
   static short float16Bits(double value) {
     if (value == 0) {
       return (short) (Double.doubleToRawLongBits(value) < 0 ? 0x8000 : 0);
@@ -67,22 +71,21 @@ public final class DrawPath {
     if (Double.isInfinite(value)) {
       return (short) (value > 0 ? 0x7c00 : 0xfc00);
     }
-    int sign = value < 0 ? 1 : 0;
+    int sign = value < 0 ? 1 << 15 : 0;
     double magnitude = Math.abs(value);
-    int exponent = (int) Math.floor(Math.log(magnitude) / Math.log(2));
-    // Math.log ratios can land one off at exact powers of two; correct like Math.log2 would.
-    if (Math.pow(2, exponent) > magnitude) {
-      exponent--;
-    } else if (Math.pow(2, exponent + 1) <= magnitude) {
-      exponent++;
-    }
+    int exponent = Math.getExponent(magnitude);
     int biased = exponent + 15;
     if (biased >= 31) {
-      return (short) (sign << 15 | 0x7c00);
+      return (short) (sign | 0x7c00);
     }
     if (biased <= 0) {
-      int fraction = (int) Math.round(magnitude * Math.pow(2, 14) * 1024);
-      return (short) (sign << 15 | fraction & 1023);
+      if (log2RoundsToMinus14(magnitude)) {
+        // tldraw takes Math.floor(Math.log2(value)) as the exponent, and log2 of a value this close
+        // below 2^-14 is -14 itself: tldraw encodes 2^-14, the smallest normal Float16.
+        return (short) (sign | 0x0400);
+      }
+      int fraction = (int) Math.round(magnitude * 0x1p24);
+      return (short) (sign | fraction & 1023);
     }
     double mantissa = magnitude / Math.pow(2, exponent) - 1;
     int fraction = (int) Math.round(mantissa * 1024);
@@ -90,10 +93,20 @@ public final class DrawPath {
       fraction = 0;
       biased++;
       if (biased >= 31) {
-        return (short) (sign << 15 | 0x7c00);
+        return (short) (sign | 0x7c00);
       }
     }
-    return (short) (sign << 15 | biased << 10 | fraction);
+    return (short) (sign | biased << 10 | fraction);
+  }
+
+  /**
+   * Whether the double nearest to log2(magnitude) is exactly -14 for a magnitude below 2^-14, as V8's
+   * Math.log2 returns it. Below 2^-14 by a relative d, log2 is about -14 - d/ln 2, which rounds to
+   * -14 while that is under half the spacing of doubles there (2^-50).
+   */
+  private static boolean log2RoundsToMinus14(double magnitude) {
+    double below = 1 - magnitude * 0x1p14;
+    return below > 0 && below / Math.log(2) < 0x1p-50;
   }
 
   static double float16Value(short raw) {

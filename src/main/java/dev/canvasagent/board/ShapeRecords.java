@@ -66,7 +66,7 @@ public final class ShapeRecords {
         .put("labelColor", "black")
         .put("size", "m")
         .put("font", "draw")
-        .put("fontSizeAdjustment", 0.0)
+        .put("fontSizeAdjustment", 1.0)
         .put("align", "middle")
         .put("verticalAlign", "middle")
         .put("growY", 0.0)

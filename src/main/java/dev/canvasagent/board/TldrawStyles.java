@@ -25,4 +25,8 @@ public final class TldrawStyles {
           "cloud", "rectangle", "ellipse", "triangle", "diamond", "pentagon", "hexagon", "octagon",
           "star", "rhombus", "rhombus-2", "oval", "trapezoid", "arrow-right", "arrow-left",
           "arrow-up", "arrow-down", "x-box", "check-box", "heart");
+  public static final Set<String> ARROW_KINDS = Set.of("arc", "elbow");
+  public static final Set<String> ARROWHEADS =
+      Set.of("arrow", "triangle", "square", "dot", "pipe", "diamond", "inverted", "bar", "none");
+  public static final Set<String> SPLINES = Set.of("line", "cubic");
 }
