@@ -18,8 +18,6 @@ public final class TldrawStyles {
       Set.of("start", "middle", "end", "start-legacy", "end-legacy", "middle-legacy");
   public static final Set<String> VERTICAL_ALIGNS = Set.of("start", "middle", "end");
   public static final Set<String> TEXT_ALIGNS = Set.of("start", "middle", "end");
-  public static final Set<String> ARROWHEADS =
-      Set.of("arrow", "triangle", "square", "dot", "pipe", "diamond", "inverted", "bar", "none");
   public static final Set<String> GEOS =
       Set.of(
           "cloud", "rectangle", "ellipse", "triangle", "diamond", "pentagon", "hexagon", "octagon",
