@@ -108,6 +108,24 @@ class BoardChangesTest {
   }
 
   @Test
+  void aRecordTldrawWouldRefuseIs422NamingTheRecordAndField() {
+    JsonObject purple = box("shape:p1", "a1");
+    purple.getJsonObject("props").put("color", "purple");
+    assertUnprocessable(change(put(0, purple)), "shape:p1 props.color");
+    JsonObject withText = box("shape:p2", "a1");
+    withText.getJsonObject("props").put("text", "old style");
+    assertUnprocessable(change(put(0, withText)), "shape:p2 props.text");
+    assertUnprocessable(change(put(0, box("shape:p3", "a10"))), "shape:p3 index");
+    JsonObject flat = box("shape:p4", "a1");
+    flat.getJsonObject("props").put("w", 0);
+    assertUnprocessable(change(put(0, flat)), "shape:p4 props.w");
+    // One bad record refuses the whole change: the good one beside it is not applied either.
+    assertUnprocessable(change(put(0, box("shape:good", "a1"), purple)), "shape:p1");
+    assertEquals(0, server.board(roomId).getLong("revision"));
+    assertEquals(0, server.board(roomId).getJsonArray("records").size());
+  }
+
+  @Test
   void malformedChangesAre400() {
     BadInputTest.assertError(change(new JsonObject().put("put", new JsonArray())), 400, "INVALID_REQUEST", "baseRevision");
     BadInputTest.assertError(change(new JsonObject().put("baseRevision", -1).put("put", new JsonArray())), 400, "INVALID_REQUEST", "baseRevision");

@@ -11,6 +11,7 @@ import dev.canvasagent.support.SseClient;
 import dev.canvasagent.support.SseClient.SseEvent;
 import dev.canvasagent.support.TestDatabase;
 import dev.canvasagent.support.TestServer;
+import dev.canvasagent.support.TldrawOracle;
 import io.vertx.core.Vertx;
 import io.vertx.core.json.JsonArray;
 import io.vertx.core.json.JsonObject;
@@ -73,6 +74,10 @@ class BoardTourTest {
     }
     JsonObject board = server.board(ROOM);
     assertEquals(recordsById(board.getJsonArray("records")), fromEnvelopes.records());
+    TldrawOracle.assertValid(fromEnvelopes.records().values());
+    List<JsonObject> everyPut = envelopes.stream().filter(envelope -> envelope.containsKey("diff"))
+        .flatMap(envelope -> envelope.getJsonObject("diff").getJsonArray("put").stream().map(JsonObject.class::cast)).toList();
+    TldrawOracle.assertValid(everyPut);
     Board replayed = Board.empty(ROOM);
     JsonArray revisions = server.get("/api/rooms/" + ROOM + "/revisions?limit=500").bodyAsJsonObject().getJsonArray("revisions");
     for (Object revision : revisions) {
