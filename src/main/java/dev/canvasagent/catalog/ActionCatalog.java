@@ -1,6 +1,9 @@
 package dev.canvasagent.catalog;
 
 import dev.canvasagent.catalog.verbs.CreateShapeVerb;
+import dev.canvasagent.catalog.verbs.MoveVerb;
+import dev.canvasagent.catalog.verbs.ResizeVerb;
+import dev.canvasagent.catalog.verbs.RotateVerb;
 import dev.canvasagent.catalog.verbs.ThinkVerb;
 import dev.canvasagent.schema.JsonSchemaFile;
 import io.vertx.core.json.JsonArray;
@@ -30,7 +33,9 @@ public final class ActionCatalog {
 
   /** The catalog with every verb this server implements. */
   public static ActionCatalog standard() {
-    return new ActionCatalog(List.of(new ThinkVerb(), new CreateShapeVerb()));
+    return new ActionCatalog(List.of(
+        new ThinkVerb(), new CreateShapeVerb(),
+        new MoveVerb(), new ResizeVerb(), new RotateVerb()));
   }
 
   public Optional<Entry> entry(String verbName) {

@@ -1,5 +1,7 @@
 package dev.canvasagent.board.geometry;
 
+import java.util.Optional;
+
 /** An axis-aligned box; min ≤ max on both axes (a point or a line is a box of zero width or height). */
 public record Box(double minX, double minY, double maxX, double maxY) {
   public Box {
@@ -64,8 +66,8 @@ public record Box(double minX, double minY, double maxX, double maxY) {
       return minX > maxX;
     }
 
-    public java.util.Optional<Box> box() {
-      return isEmpty() ? java.util.Optional.empty() : java.util.Optional.of(new Box(minX, minY, maxX, maxY));
+    public Optional<Box> box() {
+      return isEmpty() ? Optional.empty() : Optional.of(new Box(minX, minY, maxX, maxY));
     }
   }
 }
