@@ -1,9 +1,12 @@
 package dev.canvasagent.catalog;
 
+import dev.canvasagent.catalog.verbs.AlignVerb;
 import dev.canvasagent.catalog.verbs.CreateShapeVerb;
+import dev.canvasagent.catalog.verbs.DistributeVerb;
 import dev.canvasagent.catalog.verbs.MoveVerb;
 import dev.canvasagent.catalog.verbs.ResizeVerb;
 import dev.canvasagent.catalog.verbs.RotateVerb;
+import dev.canvasagent.catalog.verbs.StackVerb;
 import dev.canvasagent.catalog.verbs.ThinkVerb;
 import dev.canvasagent.schema.JsonSchemaFile;
 import io.vertx.core.json.JsonArray;
@@ -35,7 +38,7 @@ public final class ActionCatalog {
   public static ActionCatalog standard() {
     return new ActionCatalog(List.of(
         new ThinkVerb(), new CreateShapeVerb(),
-        new MoveVerb(), new ResizeVerb(), new RotateVerb()));
+        new MoveVerb(), new ResizeVerb(), new RotateVerb(), new AlignVerb(), new DistributeVerb(), new StackVerb()));
   }
 
   public Optional<Entry> entry(String verbName) {
