@@ -4,6 +4,7 @@ import dev.canvasagent.catalog.verbs.AlignVerb;
 import dev.canvasagent.catalog.verbs.CreateShapeVerb;
 import dev.canvasagent.catalog.verbs.DistributeVerb;
 import dev.canvasagent.catalog.verbs.MoveVerb;
+import dev.canvasagent.catalog.verbs.ReorderVerb;
 import dev.canvasagent.catalog.verbs.ResizeVerb;
 import dev.canvasagent.catalog.verbs.RotateVerb;
 import dev.canvasagent.catalog.verbs.StackVerb;
@@ -38,7 +39,7 @@ public final class ActionCatalog {
   public static ActionCatalog standard() {
     return new ActionCatalog(List.of(
         new ThinkVerb(), new CreateShapeVerb(),
-        new MoveVerb(), new ResizeVerb(), new RotateVerb(), new AlignVerb(), new DistributeVerb(), new StackVerb()));
+        new MoveVerb(), new ResizeVerb(), new RotateVerb(), new AlignVerb(), new DistributeVerb(), new StackVerb(), new ReorderVerb()));
   }
 
   public Optional<Entry> entry(String verbName) {
