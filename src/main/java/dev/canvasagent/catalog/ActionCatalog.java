@@ -3,12 +3,14 @@ package dev.canvasagent.catalog;
 import dev.canvasagent.catalog.verbs.AlignVerb;
 import dev.canvasagent.catalog.verbs.CreateShapeVerb;
 import dev.canvasagent.catalog.verbs.DistributeVerb;
+import dev.canvasagent.catalog.verbs.GroupVerb;
 import dev.canvasagent.catalog.verbs.MoveVerb;
 import dev.canvasagent.catalog.verbs.ReorderVerb;
 import dev.canvasagent.catalog.verbs.ResizeVerb;
 import dev.canvasagent.catalog.verbs.RotateVerb;
 import dev.canvasagent.catalog.verbs.StackVerb;
 import dev.canvasagent.catalog.verbs.ThinkVerb;
+import dev.canvasagent.catalog.verbs.UngroupVerb;
 import dev.canvasagent.schema.JsonSchemaFile;
 import io.vertx.core.json.JsonArray;
 import io.vertx.core.json.JsonObject;
@@ -39,7 +41,7 @@ public final class ActionCatalog {
   public static ActionCatalog standard() {
     return new ActionCatalog(List.of(
         new ThinkVerb(), new CreateShapeVerb(),
-        new MoveVerb(), new ResizeVerb(), new RotateVerb(), new AlignVerb(), new DistributeVerb(), new StackVerb(), new ReorderVerb()));
+        new MoveVerb(), new ResizeVerb(), new RotateVerb(), new AlignVerb(), new DistributeVerb(), new StackVerb(), new ReorderVerb(), new GroupVerb(), new UngroupVerb()));
   }
 
   public Optional<Entry> entry(String verbName) {
