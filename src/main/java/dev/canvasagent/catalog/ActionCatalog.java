@@ -5,6 +5,7 @@ import dev.canvasagent.catalog.verbs.CreateShapeVerb;
 import dev.canvasagent.catalog.verbs.DistributeVerb;
 import dev.canvasagent.catalog.verbs.GroupVerb;
 import dev.canvasagent.catalog.verbs.MoveVerb;
+import dev.canvasagent.catalog.verbs.PlaceVerb;
 import dev.canvasagent.catalog.verbs.ReorderVerb;
 import dev.canvasagent.catalog.verbs.ResizeVerb;
 import dev.canvasagent.catalog.verbs.RotateVerb;
@@ -41,7 +42,8 @@ public final class ActionCatalog {
   public static ActionCatalog standard() {
     return new ActionCatalog(List.of(
         new ThinkVerb(), new CreateShapeVerb(),
-        new MoveVerb(), new ResizeVerb(), new RotateVerb(), new AlignVerb(), new DistributeVerb(), new StackVerb(), new ReorderVerb(), new GroupVerb(), new UngroupVerb()));
+        new MoveVerb(), new ResizeVerb(), new RotateVerb(), new AlignVerb(), new DistributeVerb(),
+        new StackVerb(), new ReorderVerb(), new GroupVerb(), new UngroupVerb(), new PlaceVerb()));
   }
 
   public Optional<Entry> entry(String verbName) {
