@@ -1,17 +1,27 @@
 package dev.canvasagent.catalog;
 
 import dev.canvasagent.catalog.verbs.AddDetailVerb;
+import dev.canvasagent.catalog.verbs.AlignVerb;
 import dev.canvasagent.catalog.verbs.ApplyPresetVerb;
 import dev.canvasagent.catalog.verbs.ClearVerb;
 import dev.canvasagent.catalog.verbs.CreateShapeVerb;
 import dev.canvasagent.catalog.verbs.DeleteShapeVerb;
+import dev.canvasagent.catalog.verbs.DistributeVerb;
+import dev.canvasagent.catalog.verbs.GroupVerb;
 import dev.canvasagent.catalog.verbs.LabelVerb;
 import dev.canvasagent.catalog.verbs.MessageVerb;
+import dev.canvasagent.catalog.verbs.MoveVerb;
 import dev.canvasagent.catalog.verbs.PenVerb;
+import dev.canvasagent.catalog.verbs.PlaceVerb;
+import dev.canvasagent.catalog.verbs.ReorderVerb;
+import dev.canvasagent.catalog.verbs.ResizeVerb;
 import dev.canvasagent.catalog.verbs.ReviewVerb;
+import dev.canvasagent.catalog.verbs.RotateVerb;
 import dev.canvasagent.catalog.verbs.SetViewportVerb;
+import dev.canvasagent.catalog.verbs.StackVerb;
 import dev.canvasagent.catalog.verbs.ThinkVerb;
 import dev.canvasagent.catalog.verbs.TodoVerb;
+import dev.canvasagent.catalog.verbs.UngroupVerb;
 import dev.canvasagent.catalog.verbs.UpdateShapeVerb;
 import dev.canvasagent.schema.JsonSchemaFile;
 import io.vertx.core.json.JsonArray;
@@ -45,6 +55,16 @@ public final class ActionCatalog {
         new CreateShapeVerb(),
         new UpdateShapeVerb(),
         new DeleteShapeVerb(),
+        new MoveVerb(),
+        new ResizeVerb(),
+        new RotateVerb(),
+        new GroupVerb(),
+        new UngroupVerb(),
+        new AlignVerb(),
+        new DistributeVerb(),
+        new StackVerb(),
+        new ReorderVerb(),
+        new PlaceVerb(),
         new LabelVerb(),
         new PenVerb(),
         new ApplyPresetVerb(),

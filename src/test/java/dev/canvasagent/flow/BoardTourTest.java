@@ -63,7 +63,9 @@ class BoardTourTest {
     Set<String> verbs = new HashSet<>();
     envelopes.forEach(envelope -> envelope.getJsonArray("actions").forEach(action -> verbs.add(((JsonObject) action).getString("name"))));
     assertTrue(verbs.containsAll(Set.of("create_shape", "update_shape", "delete_shape", "label", "pen", "apply_preset",
+        "move", "resize", "rotate", "align", "distribute", "stack", "reorder", "group", "ungroup", "place",
         "set_viewport", "todo", "add_detail", "review")), verbs.toString());
+    assertTrue(board(server).stream().anyMatch(record -> "group".equals(record.getString("type"))), "the pair is grouped");
 
     // Applying the envelopes' diffs in seq order gives the server's board; so does replaying its history.
     Board fromEnvelopes = Board.empty(ROOM);
@@ -97,6 +99,10 @@ class BoardTourTest {
     assertEquals(recordsById(board.getJsonArray("records")), recordsById(afterRestart.getJsonArray("records")),
         "a restarted server serves the same board");
     Await.result(restarted.stop());
+  }
+
+  static List<JsonObject> board(TestServer server) {
+    return server.board(ROOM).getJsonArray("records").stream().map(JsonObject.class::cast).toList();
   }
 
   static List<JsonObject> actions(List<SseEvent> events) {
