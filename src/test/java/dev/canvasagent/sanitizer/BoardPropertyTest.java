@@ -48,6 +48,7 @@ class BoardPropertyTest {
     EventBus bus = vertx.eventBus();
     Map<String, JsonObject> everyRecordPut = new LinkedHashMap<>();
     int committed = 0;
+    java.util.Set<String> committedVerbs = new java.util.TreeSet<>();
 
     for (int seed = 1; seed <= SEQUENCES; seed++) {
       String roomId = "property-" + seed;
@@ -84,6 +85,7 @@ class BoardPropertyTest {
         }
         board = board.apply(diff, revision);
         committed++;
+        committedVerbs.add(verb);
         diff.put().forEach(record -> everyRecordPut.put(record.getString("id") + "@" + roomId + "#" + revision, record));
         for (JsonObject record : board.records().values()) {
           assertEquals(java.util.Optional.empty(), TldrawRecordValidator.check(record).map(Object::toString),
@@ -101,6 +103,9 @@ class BoardPropertyTest {
       assertEquals(board.records(), replayed.records(), "seed " + seed + ": the history replays to the board");
     }
     assertTrue(committed > SEQUENCES * 10, "the sequences did change boards: " + committed + " commits");
+    assertTrue(committedVerbs.containsAll(java.util.Set.of("create_shape", "update_shape", "delete_shape", "label", "pen",
+        "apply_preset", "move", "resize", "rotate", "align", "stack", "reorder", "group", "ungroup", "place", "clear")),
+        "every board verb committed at least once: " + committedVerbs);
     TldrawOracle.assertValid(new ArrayList<>(everyRecordPut.values()));
   }
 }
