@@ -36,6 +36,7 @@ public final class RecordAssertions {
   public static Board assertValidDiff(Board board, RecordDiff diff) {
     Board next = board.apply(diff, board.revision() + 1);
     diff.put().forEach(record -> assertValidShape(record, next));
+    TldrawOracle.assertValid(diff.put());
     for (JsonObject record : next.records().values()) {
       if (!"shape".equals(record.getString("typeName"))) {
         continue;

@@ -36,7 +36,10 @@ class CreateShapeVerbTest {
   /** Params that must pass the schema, sanitized against the test's board. */
   SanitizedAction sanitize(JsonObject params) {
     assertEquals(Optional.empty(), violations(params), "the schema accepts " + params.encode());
-    return CREATE_SHAPE.verb().sanitize(params, new dev.canvasagent.catalog.ActionContext(board, dev.canvasagent.board.CoordinateFrame.atOrigin(), true));
+    SanitizedAction sanitized = CREATE_SHAPE.verb().sanitize(params,
+        new dev.canvasagent.catalog.ActionContext(board, dev.canvasagent.board.CoordinateFrame.atOrigin(), true));
+    dev.canvasagent.support.TldrawOracle.assertValid(sanitized.diff().put());
+    return sanitized;
   }
 
   JsonObject record(JsonObject params) {
