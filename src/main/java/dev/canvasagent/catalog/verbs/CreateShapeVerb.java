@@ -7,6 +7,8 @@ import dev.canvasagent.board.FractionalIndex;
 import dev.canvasagent.board.RecordDiff;
 import dev.canvasagent.board.ShapeIds;
 import dev.canvasagent.board.ShapeRecords;
+import dev.canvasagent.board.geometry.Box;
+import dev.canvasagent.board.geometry.ShapeGeometry;
 import dev.canvasagent.catalog.ActionContext;
 import dev.canvasagent.catalog.ActionRejected;
 import dev.canvasagent.catalog.ActionVerb;
@@ -35,6 +37,12 @@ public final class CreateShapeVerb implements ActionVerb {
     return VerbKind.BOARD;
   }
 
+  /** An arrow's bound ends must exist first: an arrow streamed before its shapes waits for them. */
+  @Override
+  public Set<String> referencedShapes(JsonObject params) {
+    return ShapeRefs.named(params, "fromId", "toId");
+  }
+
   @Override
   public SanitizedAction sanitize(JsonObject params, ActionContext context) {
     Board board = context.board();
@@ -61,7 +69,7 @@ public final class CreateShapeVerb implements ActionVerb {
           size(props, "w", 320), size(props, "h", 240), props.getString("name", text)));
       case "line" -> line(id, index, strokePoints(params, frame), props);
       case "draw" -> draw(id, index, drawSegments(params, frame), props.getBoolean("closed", false));
-      case "arrow" -> arrow(id, index, params, frame, text);
+      case "arrow" -> arrow(id, index, params, context, text);
       default -> throw new ActionRejected("unsupported shape type '" + kind.type() + "'");
     };
     Styles.apply(props, record.getJsonObject("props"), context.brandPalette());
@@ -69,7 +77,12 @@ public final class CreateShapeVerb implements ActionVerb {
       record.put("rotation", Math.toRadians(params.getDouble("rotation") % 360));
     }
     JsonObject normalized = params.copy().put("id", id).put("type", kind.type());
-    return new SanitizedAction(normalized, RecordDiff.putting(record));
+    List<JsonObject> records = new ArrayList<>();
+    records.add(record);
+    if ("arrow".equals(kind.type())) {
+      records.addAll(ArrowBindings.of(id, params, context.board()));
+    }
+    return new SanitizedAction(normalized, new RecordDiff(records, List.of()));
   }
 
   private static String newShapeId(String requested, Board board) {
@@ -184,18 +197,36 @@ public final class CreateShapeVerb implements ActionVerb {
 
   static final int MAX_DRAW_POINTS = 2_000;
 
-  private static JsonObject arrow(String id, String index, JsonObject params, CoordinateFrame frame, String label) {
-    JsonObject start = params.getJsonObject("start");
-    JsonObject end = params.getJsonObject("end");
-    List<double[]> ends;
-    if (start != null && end != null) {
-      ends = pagePoints(new JsonArray().add(start).add(end), frame);
-    } else {
-      ends = strokePoints(params, frame);
+  /**
+   * An arrow from {@code start} to {@code end} (or its first and last {@code points}); an end bound with
+   * {@code fromId}/{@code toId} and not given starts at the center of that shape's page bounds.
+   */
+  private static JsonObject arrow(String id, String index, JsonObject params, ActionContext context, String label) {
+    CoordinateFrame frame = context.frame();
+    double[] from = arrowEnd(params, "start", "fromId", 0, context);
+    double[] to = arrowEnd(params, "end", "toId", -1, context);
+    if (from == null || to == null) {
+      throw new ActionRejected("an arrow needs start and end, points, or fromId and toId");
     }
-    double[] from = ends.get(0);
-    double[] to = ends.get(ends.size() - 1);
     return ShapeRecords.shape(id, "arrow", from[0], from[1], index,
         ShapeRecords.arrowProps(to[0] - from[0], to[1] - from[1], label));
+  }
+
+  private static double[] arrowEnd(JsonObject params, String pointKey, String shapeKey, int pointIndex, ActionContext context) {
+    JsonObject point = params.getJsonObject(pointKey);
+    JsonArray points = params.getJsonArray("points");
+    if (point == null && points != null && points.size() >= 2) {
+      point = points.getJsonObject(pointIndex < 0 ? points.size() - 1 : pointIndex);
+    }
+    if (point != null) {
+      return pagePoints(new JsonArray().add(point), context.frame()).get(0);
+    }
+    String shapeId = ShapeIds.recordId(params.getString(shapeKey));
+    if (shapeId == null) {
+      return null;
+    }
+    Box bounds = new ShapeGeometry(context.board()).pageBounds(shapeId)
+        .orElseThrow(() -> new ActionRejected("unknown shape '" + params.getString(shapeKey) + "'"));
+    return new double[] {bounds.centerX(), bounds.centerY()};
   }
 }
