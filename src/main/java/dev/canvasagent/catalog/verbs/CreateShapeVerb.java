@@ -180,7 +180,8 @@ public final class CreateShapeVerb implements ActionVerb {
     if (maxX - minX > Limits.MAX_STROKE_EXTENT || maxY - minY > Limits.MAX_STROKE_EXTENT) {
       throw new ActionRejected("a drawing may span at most " + (int) Limits.MAX_STROKE_EXTENT + " units each way");
     }
-    if (total > MAX_DRAW_POINTS) {
+    // A closed stroke may repeat its first point at the end (pen adds it): that point is not the model's.
+    if (total > MAX_DRAW_POINTS + (closed ? 1 : 0)) {
       throw new ActionRejected("a drawing may have at most " + MAX_DRAW_POINTS + " points");
     }
     JsonArray encoded = new JsonArray();

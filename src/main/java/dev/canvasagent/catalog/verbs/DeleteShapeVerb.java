@@ -34,6 +34,11 @@ public final class DeleteShapeVerb implements ActionVerb {
 
   @Override
   public SanitizedAction sanitize(JsonObject params, ActionContext context) {
+    for (String key : List.of("shapeId", "shapeIds")) {
+      if (params.containsKey(key)) {
+        ShapeRefs.requireUsable(params, key);
+      }
+    }
     Set<String> ids = referencedShapes(params);
     ids.forEach(id -> ShapeRefs.shape(context.board(), id));
     List<String> removed = withDependents(context.board(), ids);
