@@ -1,6 +1,9 @@
 package dev.canvasagent.catalog.verbs;
 
 import dev.canvasagent.board.RecordDiff;
+import dev.canvasagent.board.geometry.ShapeGeometry;
+import dev.canvasagent.board.geometry.Transform;
+import dev.canvasagent.board.geometry.Vec;
 import dev.canvasagent.catalog.ActionContext;
 import dev.canvasagent.catalog.ActionRejected;
 import dev.canvasagent.catalog.ActionVerb;
@@ -36,11 +39,16 @@ public final class UpdateShapeVerb implements ActionVerb {
     JsonObject record = ShapeRefs.shape(context.board(), id).copy();
     JsonObject recordProps = record.getJsonObject("props");
     JsonObject requested = params.getJsonObject("props", new JsonObject());
-    if (params.containsKey("x")) {
-      record.put("x", Limits.coordinate(context.frame().toPage(id, "x", params.getDouble("x"))));
-    }
-    if (params.containsKey("y")) {
-      record.put("y", Limits.coordinate(context.frame().toPage(id, "y", params.getDouble("y"))));
+    if (params.containsKey("x") || params.containsKey("y")) {
+      // The model speaks page coordinates; a child of a frame or group stores them in its parent's space.
+      ShapeGeometry geometry = new ShapeGeometry(context.board());
+      Transform page = geometry.pageTransform(id).orElse(Transform.IDENTITY);
+      Vec target = new Vec(
+          params.containsKey("x") ? context.frame().toPage(id, "x", params.getDouble("x")) : page.x(),
+          params.containsKey("y") ? context.frame().toPage(id, "y", params.getDouble("y")) : page.y());
+      Vec local = geometry.parentTransform(id).orElse(Transform.IDENTITY).applyInverse(target);
+      record.put("x", Limits.coordinate(local.x()));
+      record.put("y", Limits.coordinate(local.y()));
     }
     if (params.containsKey("rotation")) {
       record.put("rotation", Math.toRadians(params.getDouble("rotation") % 360));
