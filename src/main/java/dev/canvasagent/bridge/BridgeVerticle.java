@@ -17,7 +17,7 @@ import io.vertx.core.json.JsonObject;
 import io.vertx.ext.web.Router;
 import io.vertx.ext.web.RoutingContext;
 import io.vertx.ext.web.handler.BodyHandler;
-import java.util.HashSet;
+import java.util.UUID;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
@@ -31,8 +31,6 @@ import org.slf4j.LoggerFactory;
  */
 public final class BridgeVerticle extends CanvasVerticle {
   private static final Logger LOG = LoggerFactory.getLogger(BridgeVerticle.class);
-  static final List<RoomTopic> SSE_TOPICS =
-      List.of(RoomTopic.AGENT_ACTION, RoomTopic.AGENT_STATUS, RoomTopic.AGENT_CHAT, RoomTopic.CANVAS_CHANGE);
   static final int MAX_RECORDS_PER_CHANGE = 1_000;
   static final long HEALTH_PROBE_TIMEOUT_MS = 2_000;
   static final int MAX_REVISIONS_LIMIT = 500;
@@ -42,7 +40,8 @@ public final class BridgeVerticle extends CanvasVerticle {
   private final List<String> verticleNames;
   private final JsonSchemaFile runRequestSchema = JsonSchemaFile.load("api/run-request.json");
   private final JsonSchemaFile changeRequestSchema = JsonSchemaFile.load("api/change-request.json");
-  private final Set<SseStream> streams = new HashSet<>();
+  private RoomHub hub;
+  private InboundFrames inbound;
   private HttpServer server;
 
   /** {@code verticleNames}: the verticles whose health {@code GET /health} reports, this one included. */
@@ -71,6 +70,7 @@ public final class BridgeVerticle extends CanvasVerticle {
     router.get("/api/catalog").handler(ctx -> sendJson(ctx, 200, new JsonObject().put("ok", true).put("verbs", catalog.describe())));
     router.post("/api/canvas-agent/run").handler(body).handler(this::requireJson).handler(this::run);
     router.get("/api/rooms/:roomId/events").handler(this::events);
+    router.get("/api/rooms/:roomId/ws").handler(this::webSocket);
     router.post("/api/rooms/:roomId/changes").handler(body).handler(this::requireJson).handler(this::change);
     router.get("/api/rooms/:roomId/board").handler(this::board);
     router.get("/api/rooms/:roomId/revisions").handler(this::revisions);
@@ -87,12 +87,21 @@ public final class BridgeVerticle extends CanvasVerticle {
       HttpErrors.send(ctx, FailureCode.INTERNAL, "internal error");
     });
 
+    hub = new RoomHub(vertx, config.bridge());
+    inbound = new InboundFrames(vertx);
     HttpServerOptions options = new HttpServerOptions()
         .setHost(config.http().host())
         .setPort(config.http().port())
         .setMaxInitialLineLength(8 * 1024)
-        .setMaxHeaderSize(16 * 1024);
-    return vertx.createHttpServer(options).requestHandler(router).listen().onSuccess(listening -> server = listening);
+        .setMaxHeaderSize(16 * 1024)
+        .setMaxWebSocketMessageSize(config.bridge().maxMessageBytes())
+        .setMaxWebSocketFrameSize(Math.min(config.bridge().maxMessageBytes(), 65_536));
+    Future<?> viewports = vertx.eventBus().<JsonObject>consumer(Address.BRIDGE_VIEWPORTS, message -> message.reply(
+        hub.room(message.body().getString("roomId")).map(Room::viewports)
+            .orElseGet(() -> new JsonObject().put("roomId", message.body().getString("roomId")).put("viewports", new io.vertx.core.json.JsonArray()))))
+        .completion();
+    return viewports.compose(registered -> vertx.createHttpServer(options).requestHandler(router).listen())
+        .onSuccess(listening -> server = listening);
   }
 
   private void requireJson(RoutingContext ctx) {
@@ -141,15 +150,57 @@ public final class BridgeVerticle extends CanvasVerticle {
     if (roomId == null) {
       return;
     }
-    SseStream[] holder = new SseStream[1];
-    SseStream stream = new SseStream(vertx, ctx.response(), roomId, () -> streams.remove(holder[0]));
-    holder[0] = stream;
-    streams.add(stream);
-    stream.open(SSE_TOPICS, config.http().sseHeartbeatMs())
-        .onFailure(error -> {
-          stream.close();
-          HttpErrors.send(ctx, FailureCode.INTERNAL, "could not subscribe to room " + roomId);
+    String clientId = "sse-" + UUID.randomUUID();
+    SseStream stream = new SseStream(vertx, ctx.response(), roomId, clientId, () -> hub.leave(roomId, clientId));
+    stream.open();
+    hub.join(roomId, stream, ctx.request().getHeader("last-event-id"))
+        .onSuccess(joined -> stream.greet(config.http().sseHeartbeatMs()))
+        .onFailure(error -> stream.close("could not join the room"));
+  }
+
+  /** {@code /api/rooms/{roomId}/ws}: frames {@code {topic, payload}} both ways; {@code ?lastEventId=} resumes. */
+  private void webSocket(RoutingContext ctx) {
+    String roomId = roomId(ctx);
+    if (roomId == null) {
+      return;
+    }
+    String lastEventId = ctx.request().getParam("lastEventId");
+    ctx.request().toWebSocket().onSuccess(socket -> {
+      String clientId = "ws-" + UUID.randomUUID();
+      WebSocketClient client = new WebSocketClient(socket, roomId, clientId);
+      MessageRate rate = new MessageRate(config.bridge().messagesPerSecond());
+      socket.closeHandler(closed -> {
+        client.markClosed();
+        hub.leave(roomId, clientId);
+      });
+      socket.exceptionHandler(error -> LOG.atInfo().addKeyValue("roomId", roomId).addKeyValue("clientId", clientId)
+          .addKeyValue("error", String.valueOf(error.getMessage())).log("ws.error"));
+      socket.binaryMessageHandler(bytes -> client.sendDirect(RoomTopic.ERROR,
+          InboundFrames.Refusal.of("INVALID_FRAME", "send JSON text frames, not binary").payload()));
+      socket.pause();
+      hub.join(roomId, client, lastEventId).onComplete(joined -> {
+        if (joined.failed()) {
+          client.close("could not join the room");
+          return;
+        }
+        Room room = joined.result();
+        client.sendDirect(RoomTopic.CANVAS_HOST, new JsonObject().put("type", "canvas:hello").put("roomId", roomId)
+            .put("clientId", clientId).put("hostClientId", room.hostId().orElse(null)).put("latestEventId", room.latestEventId()));
+        socket.textMessageHandler(text -> {
+          if (!rate.tryTake()) {
+            client.sendDirect(RoomTopic.ERROR, InboundFrames.Refusal.of("RATE_LIMITED",
+                "more than " + config.bridge().messagesPerSecond() + " messages a second; this one was dropped").payload());
+            return;
+          }
+          inbound.handleText(client, room, text).onSuccess(refusal -> {
+            if (refusal != null) {
+              client.sendDirect(RoomTopic.ERROR, refusal.payload());
+            }
+          });
         });
+        socket.resume();
+      });
+    });
   }
 
   /** A person's edit: {@code {baseRevision, put, remove}}, applied whole or not at all. */
@@ -268,7 +319,7 @@ public final class BridgeVerticle extends CanvasVerticle {
 
   @Override
   protected Future<JsonObject> health() {
-    return Future.succeededFuture(new JsonObject().put("ok", true).put("sseStreams", streams.size()));
+    return Future.succeededFuture(new JsonObject().put("ok", true).put("clients", hub.clients()).put("rooms", hub.rooms()));
   }
 
   private static void sendJson(RoutingContext ctx, int status, JsonObject body) {
@@ -277,7 +328,7 @@ public final class BridgeVerticle extends CanvasVerticle {
 
   @Override
   public Future<?> stop() {
-    List.copyOf(streams).forEach(SseStream::close);
+    hub.closeAll("the server is shutting down");
     return server == null ? Future.succeededFuture() : server.close();
   }
 }

@@ -1,89 +1,98 @@
 package dev.canvasagent.bridge;
 
-import dev.canvasagent.bus.RoomTopic;
-import io.vertx.core.Future;
 import io.vertx.core.Vertx;
-import io.vertx.core.eventbus.MessageConsumer;
 import io.vertx.core.http.HttpServerResponse;
-import io.vertx.core.json.JsonObject;
-import java.util.ArrayList;
-import java.util.List;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
 /**
  * One browser's (or {@code curl -N}'s) Server-Sent Events stream of a room: {@code event:} is the
- * topic, {@code data:} the JSON payload, {@code id:} the seq of an action envelope. Heartbeat comments
- * keep idle connections open. A client that cannot keep up (its write queue is full) is disconnected
- * rather than buffered without bound; a closed client frees its consumers at once.
+ * topic, {@code data:} the JSON payload, {@code id:} the room event id to resume from with
+ * {@code Last-Event-ID}. Heartbeat comments keep idle connections open. A client that cannot keep up
+ * (its write queue is full) is disconnected rather than buffered without bound; it may reconnect and
+ * resume. SSE is one-way, so an SSE client is never the room's host.
  */
-final class SseStream {
+final class SseStream implements RoomClient {
   private static final Logger LOG = LoggerFactory.getLogger(SseStream.class);
   static final int RECONNECT_DELAY_MS = 2_000;
 
   private final Vertx vertx;
   private final HttpServerResponse response;
   private final String roomId;
-  private final List<MessageConsumer<JsonObject>> consumers = new ArrayList<>();
+  private final String clientId;
   private final Runnable onClosed;
   private long heartbeatTimer = -1;
   private boolean closed;
 
-  SseStream(Vertx vertx, HttpServerResponse response, String roomId, Runnable onClosed) {
+  SseStream(Vertx vertx, HttpServerResponse response, String roomId, String clientId, Runnable onClosed) {
     this.vertx = vertx;
     this.response = response;
     this.roomId = roomId;
+    this.clientId = clientId;
     this.onClosed = onClosed;
   }
 
-  /** Subscribes to the topics, then sends the headers and a first comment: from then on, nothing is missed. */
-  Future<Void> open(List<RoomTopic> topics, int heartbeatMs) {
-    response.closeHandler(closed -> release("client closed"));
+  /** Prepares the response; nothing is sent before the stream is subscribed (or catching up). */
+  void open() {
+    response.closeHandler(end -> release("client closed"));
     response.exceptionHandler(error -> release("connection error"));
-    for (RoomTopic topic : topics) {
-      consumers.add(vertx.eventBus().<JsonObject>consumer(topic.address(roomId), message -> send(topic, message.body())));
-    }
-    return Future.all(consumers.stream().map(MessageConsumer::completion).toList())
-        .map(subscribed -> {
-          response.setChunked(true)
-              .putHeader("content-type", "text/event-stream; charset=utf-8")
-              .putHeader("cache-control", "no-cache")
-              .putHeader("content-encoding", "identity")
-              .putHeader("x-accel-buffering", "no")
-              .write("retry: " + RECONNECT_DELAY_MS + "\n: subscribed to room " + roomId + "\n\n");
-          heartbeatTimer = vertx.setPeriodic(heartbeatMs, id -> write(": heartbeat\n\n"));
-          return null;
-        });
+    response.setChunked(true)
+        .putHeader("content-type", "text/event-stream; charset=utf-8")
+        .putHeader("cache-control", "no-cache")
+        .putHeader("content-encoding", "identity")
+        .putHeader("x-accel-buffering", "no");
   }
 
-  private void send(RoomTopic topic, JsonObject payload) {
-    StringBuilder event = new StringBuilder().append("event: ").append(topic.wireName()).append('\n');
-    if (topic == RoomTopic.AGENT_ACTION && payload.containsKey("seq")) {
-      event.append("id: ").append(payload.getLong("seq")).append('\n');
-    }
-    event.append("data: ").append(payload.encode()).append("\n\n");
-    write(event.toString());
+  /** Once joined: a comment saying so (a client knows it is subscribed when it reads it), then heartbeats. */
+  void greet(int heartbeatMs) {
+    write("retry: " + RECONNECT_DELAY_MS + "\n: subscribed to room " + roomId + " as " + clientId + "\n\n");
+    heartbeatTimer = vertx.setPeriodic(heartbeatMs, id -> write(": heartbeat\n\n"));
   }
 
-  private void write(String chunk) {
+  @Override
+  public String clientId() {
+    return clientId;
+  }
+
+  @Override
+  public String transport() {
+    return "sse";
+  }
+
+  @Override
+  public boolean canHost() {
+    return false;
+  }
+
+  @Override
+  public boolean deliver(RoomEvent event) {
+    StringBuilder chunk = new StringBuilder();
+    if (event.id() != null) {
+      chunk.append("id: ").append(event.id()).append('\n');
+    }
+    chunk.append("event: ").append(event.topic().wireName()).append('\n')
+        .append("data: ").append(event.payload().encode()).append("\n\n");
+    return write(chunk.toString());
+  }
+
+  private boolean write(String chunk) {
     if (closed) {
-      return;
+      return false;
     }
     if (response.writeQueueFull()) {
-      LOG.atWarn().addKeyValue("roomId", roomId).log("sse.slow_consumer_disconnected");
-      close();
-      return;
+      LOG.atWarn().addKeyValue("roomId", roomId).addKeyValue("clientId", clientId).log("sse.slow_consumer_disconnected");
+      close("slow consumer");
+      return false;
     }
     response.write(chunk);
+    return true;
   }
 
-  /**
-   * Ends the stream from the server's side (shutdown, slow consumer). Before the stream was opened the
-   * response is left to the caller, to answer with an error.
-   */
-  void close() {
+  /** Ends the stream from the server's side (shutdown, slow consumer). */
+  @Override
+  public void close(String why) {
     if (!closed) {
-      release("closed by server");
+      release(why);
       if (response.headWritten()) {
         response.end();
       }
@@ -96,8 +105,7 @@ final class SseStream {
     }
     closed = true;
     vertx.cancelTimer(heartbeatTimer);
-    consumers.forEach(MessageConsumer::unregister);
-    LOG.atDebug().addKeyValue("roomId", roomId).addKeyValue("why", why).log("sse.closed");
+    LOG.atDebug().addKeyValue("roomId", roomId).addKeyValue("clientId", clientId).addKeyValue("why", why).log("sse.closed");
     onClosed.run();
   }
 }

@@ -34,6 +34,9 @@ public final class Address {
   /** Screenshot: the bridge reports a client that can answer screenshot requests joining or leaving. */
   public static final String SCREENSHOT_HOSTS = "screenshot.hosts";
 
+  /** Bridge: the latest viewport and selection of each client of a room, the host's first. */
+  public static final String BRIDGE_VIEWPORTS = "bridge.viewports";
+
   /** Health probe of one verticle: {@code health.<verticle name>}. */
   public static String health(String verticleName) {
     return "health." + verticleName;

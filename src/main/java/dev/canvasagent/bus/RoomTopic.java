@@ -12,7 +12,15 @@ public enum RoomTopic {
   AGENT_SCREENSHOT_REQUEST("agent:screenshot_request"),
   AGENT_SCREENSHOT("agent:screenshot"),
   /** Authoritative board changes made by people: {@code {type, revision, diff, author}}. */
-  CANVAS_CHANGE("canvas:change");
+  CANVAS_CHANGE("canvas:change"),
+  /** Viewport bounds and selection ids a client publishes. */
+  CANVAS_VIEWPORT("canvas:viewport"),
+  /** Which client is the room's host; sent to every client when it changes. */
+  CANVAS_HOST("canvas:host"),
+  /** The current board, for a client that cannot be caught up event by event. */
+  CANVAS_RESYNC("canvas:resync"),
+  /** Something a client sent was refused: {@code {code, message}}. */
+  ERROR("error");
 
   private final String wireName;
 

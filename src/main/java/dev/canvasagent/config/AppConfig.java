@@ -9,6 +9,7 @@ import java.util.Optional;
  */
 public record AppConfig(
     Http http,
+    Bridge bridge,
     Model model,
     Screenshot screenshot,
     Followups followups,
@@ -21,6 +22,13 @@ public record AppConfig(
 
   public record Http(String host, int port, int bodyLimitBytes, int sseHeartbeatMs) {}
 
+  /**
+   * Delivery to browsers: how long the host has to ack an envelope and how often it is re-sent, how
+   * many events a room keeps for reconnecting clients, the largest frame a client may send, and how
+   * many a second.
+   */
+  public record Bridge(int ackTimeoutMs, int ackRetries, int replayEvents, int maxMessageBytes, int messagesPerSecond) {}
+
   public record Model(String defaultModel, boolean debug, boolean promptCacheDisabled, String anthropicCacheTtl) {}
 
   public record Screenshot(int timeoutMs, int retries, int retryDelayMs) {}
@@ -32,12 +40,12 @@ public record AppConfig(
   public record Scheduler(int maxQueueDepth) {}
 
   public AppConfig withHttp(Http otherHttp) {
-    return new AppConfig(otherHttp, model, screenshot, followups, runner, scheduler, shapeStateLimitBytes,
+    return new AppConfig(otherHttp, bridge, model, screenshot, followups, runner, scheduler, shapeStateLimitBytes,
         ttfbSloMs, themeEnabled, database);
   }
 
   public AppConfig withDatabase(Optional<DatabaseConfig> otherDatabase) {
-    return new AppConfig(http, model, screenshot, followups, runner, scheduler, shapeStateLimitBytes,
+    return new AppConfig(http, bridge, model, screenshot, followups, runner, scheduler, shapeStateLimitBytes,
         ttfbSloMs, themeEnabled, otherDatabase);
   }
 }

@@ -77,7 +77,7 @@ class LifecycleTest {
     assertEquals(1, sseStreams(server));
     Await.result(sse.close());
     Await.result(Eventually.holds(vertx, () -> server.http().get("/health").send()
-        .map(response -> response.bodyAsJsonObject().getJsonObject("verticles").getJsonObject("bridge").getInteger("sseStreams") == 0)));
+        .map(response -> response.bodyAsJsonObject().getJsonObject("verticles").getJsonObject("bridge").getInteger("clients") == 0)));
     Await.result(server.stop());
   }
 
@@ -103,13 +103,13 @@ class LifecycleTest {
       vertx.eventBus().publish(RoomTopic.AGENT_CHAT.address(room), bulky);
     }
     Await.result(Eventually.holds(vertx, () -> server.http().get("/health").send()
-        .map(response -> response.bodyAsJsonObject().getJsonObject("verticles").getJsonObject("bridge").getInteger("sseStreams") == 0)));
+        .map(response -> response.bodyAsJsonObject().getJsonObject("verticles").getJsonObject("bridge").getInteger("clients") == 0)));
     socket.close();
     Await.result(server.stop());
   }
 
   static int sseStreams(TestServer server) {
-    return server.get("/health").bodyAsJsonObject().getJsonObject("verticles").getJsonObject("bridge").getInteger("sseStreams");
+    return server.get("/health").bodyAsJsonObject().getJsonObject("verticles").getJsonObject("bridge").getInteger("clients");
   }
 
   @Test

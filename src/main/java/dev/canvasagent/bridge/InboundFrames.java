@@ -1,0 +1,113 @@
+package dev.canvasagent.bridge;
+
+import dev.canvasagent.bus.Address;
+import dev.canvasagent.bus.Failure;
+import dev.canvasagent.bus.FailureCode;
+import dev.canvasagent.bus.RoomTopic;
+import dev.canvasagent.schema.JsonSchemaFile;
+import io.vertx.core.Future;
+import io.vertx.core.Vertx;
+import io.vertx.core.json.JsonArray;
+import io.vertx.core.json.JsonObject;
+import java.util.Map;
+
+/**
+ * What a browser may send into its room, on any transport: {@code agent:ack}, {@code agent:screenshot}
+ * (from the host only), {@code canvas:viewport} and {@code canvas:change}. Each payload is checked
+ * against its schema; anything else — another topic, a forged client id, an ack of a seq never sent —
+ * is refused with an error naming the problem, and nothing else in the room is disturbed.
+ */
+final class InboundFrames {
+  /** A refusal to send back to the client: {@code {code, message}} (and more, e.g. a revision). */
+  record Refusal(JsonObject payload) {
+    static Refusal of(String code, String message) {
+      return new Refusal(new JsonObject().put("type", "error").put("code", code).put("message", message));
+    }
+  }
+
+  private final Vertx vertx;
+  private final Map<RoomTopic, JsonSchemaFile> schemas = Map.of(
+      RoomTopic.AGENT_ACK, JsonSchemaFile.load("api/ack.json"),
+      RoomTopic.AGENT_SCREENSHOT, JsonSchemaFile.load("api/screenshot.json"),
+      RoomTopic.CANVAS_VIEWPORT, JsonSchemaFile.load("api/viewport.json"),
+      RoomTopic.CANVAS_CHANGE, JsonSchemaFile.load("api/change-request.json"));
+
+  InboundFrames(Vertx vertx) {
+    this.vertx = vertx;
+  }
+
+  /** A frame as text ({@code {topic, payload}}); completes with a refusal, or null when accepted. */
+  Future<Refusal> handleText(RoomClient client, Room room, String text) {
+    Object parsed;
+    try {
+      parsed = new JsonObject(text);
+    } catch (RuntimeException notJson) {
+      return Future.succeededFuture(Refusal.of("INVALID_FRAME", "a frame must be a JSON object {topic, payload}"));
+    }
+    JsonObject frame = (JsonObject) parsed;
+    if (!(frame.getValue("topic") instanceof String topic) || !(frame.getValue("payload") instanceof JsonObject payload)) {
+      return Future.succeededFuture(Refusal.of("INVALID_FRAME", "a frame must be {topic: string, payload: object}"));
+    }
+    return handle(client, room, topic, payload);
+  }
+
+  /** One topic and payload from a client of {@code room}. */
+  Future<Refusal> handle(RoomClient client, Room room, String topicName, JsonObject payload) {
+    RoomTopic topic = schemas.keySet().stream().filter(candidate -> candidate.wireName().equals(topicName)).findFirst().orElse(null);
+    if (topic == null) {
+      return refuse("UNKNOWN_TOPIC", "clients may send agent:ack, agent:screenshot, canvas:viewport or canvas:change, not '"
+          + (topicName.length() > 40 ? topicName.substring(0, 40) + "…" : topicName) + "'");
+    }
+    var violations = schemas.get(topic).violations(payload);
+    if (violations.isPresent()) {
+      return refuse("INVALID_PAYLOAD", topicName + ": " + violations.get());
+    }
+    return switch (topic) {
+      case AGENT_ACK -> ack(client, room, payload);
+      case AGENT_SCREENSHOT -> screenshot(client, room, payload);
+      case CANVAS_VIEWPORT -> {
+        room.viewport(client.clientId(), payload.copy());
+        yield Future.succeededFuture();
+      }
+      case CANVAS_CHANGE -> change(client, room, payload);
+      default -> refuse("UNKNOWN_TOPIC", topicName);
+    };
+  }
+
+  private Future<Refusal> ack(RoomClient client, Room room, JsonObject ack) {
+    if (!client.clientId().equals(ack.getString("clientId"))) {
+      return refuse("FORGED_CLIENT_ID", "this connection is client " + client.clientId());
+    }
+    return room.ack(client.clientId(), ack.getString("sessionId"), ack.getLong("seq"))
+        .map(problem -> Future.succeededFuture(Refusal.of("ACK_UNKNOWN", problem)))
+        .orElseGet(Future::succeededFuture);
+  }
+
+  private Future<Refusal> screenshot(RoomClient client, Room room, JsonObject screenshot) {
+    if (!room.hostId().map(client.clientId()::equals).orElse(false)) {
+      return refuse("NOT_HOST", "only the room's host answers screenshot requests");
+    }
+    vertx.eventBus().publish(RoomTopic.AGENT_SCREENSHOT.address(room.roomId()), screenshot.copy().put("clientId", client.clientId()));
+    return Future.succeededFuture();
+  }
+
+  private Future<Refusal> change(RoomClient client, Room room, JsonObject change) {
+    JsonObject ask = new JsonObject()
+        .put("roomId", room.roomId())
+        .put("baseRev", change.getLong("baseRevision"))
+        .put("diff", new JsonObject()
+            .put("put", change.getJsonArray("put", new JsonArray()))
+            .put("remove", change.getJsonArray("remove", new JsonArray())))
+        .put("author", "person:" + client.clientId());
+    return vertx.eventBus().<JsonObject>request(Address.PATCH_BOARD_CHANGE, ask)
+        .map(applied -> (Refusal) null)
+        .recover(error -> {
+          Failure failure = Failure.of(error);
+          return refuse(failure.code().name(), failure.getMessage());
+        });
+  }
+
+  private static Future<Refusal> refuse(String code, String message) {
+    return Future.succeededFuture(Refusal.of(code, message));
+  }
+}

@@ -1,0 +1,250 @@
+package dev.canvasagent.bridge;
+
+import dev.canvasagent.bus.Address;
+import dev.canvasagent.bus.AgentStatus;
+import dev.canvasagent.bus.RoomTopic;
+import dev.canvasagent.bus.RunState;
+import dev.canvasagent.config.AppConfig;
+import io.vertx.core.Vertx;
+import io.vertx.core.json.JsonArray;
+import io.vertx.core.json.JsonObject;
+import java.util.ArrayList;
+import java.util.HashMap;
+import java.util.LinkedHashMap;
+import java.util.List;
+import java.util.Map;
+import java.util.Optional;
+import java.util.Set;
+import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
+
+/**
+ * The clients of one room on this node, in the order they joined, and what the room needs to serve
+ * them the same way: the host (the first client that can answer; when it leaves, the next), the
+ * replay buffer, the latest viewport of each client, and the acks the host still owes. Every client
+ * gets the room's events in one order; screenshot requests and viewport moves go to the host only.
+ */
+final class Room {
+  private static final Logger LOG = LoggerFactory.getLogger(Room.class);
+  static final Set<RoomTopic> REPLAYED =
+      Set.of(RoomTopic.AGENT_ACTION, RoomTopic.AGENT_CHAT, RoomTopic.AGENT_STATUS, RoomTopic.CANVAS_CHANGE);
+
+  private final Vertx vertx;
+  private final String roomId;
+  private final AppConfig.Bridge config;
+  private final Map<String, RoomClient> clients = new LinkedHashMap<>();
+  private final Map<String, JsonObject> viewports = new HashMap<>();
+  private final Map<String, PendingAck> pendingAcks = new LinkedHashMap<>();
+  private final Map<String, Long> lastSeqBySession = new HashMap<>();
+  private final ReplayBuffer replay;
+  private String hostId;
+
+  /** An envelope the host has not acked yet. */
+  private static final class PendingAck {
+    final RoomEvent event;
+    int resent;
+    long timerId;
+
+    PendingAck(RoomEvent event) {
+      this.event = event;
+    }
+  }
+
+  Room(Vertx vertx, String roomId, String bootId, AppConfig.Bridge config) {
+    this.vertx = vertx;
+    this.roomId = roomId;
+    this.config = config;
+    this.replay = new ReplayBuffer(bootId, config.replayEvents());
+  }
+
+  String roomId() {
+    return roomId;
+  }
+
+  boolean isEmpty() {
+    return clients.isEmpty();
+  }
+
+  int size() {
+    return clients.size();
+  }
+
+  Optional<String> hostId() {
+    return Optional.ofNullable(hostId);
+  }
+
+  String latestEventId() {
+    return replay.latestId();
+  }
+
+  /** The events after {@code lastEventId}, or empty when the client must be resynced instead. */
+  Optional<List<RoomEvent>> missedSince(String lastEventId) {
+    return replay.after(lastEventId);
+  }
+
+  void join(RoomClient client) {
+    clients.put(client.clientId(), client);
+    if (hostId == null && client.canHost()) {
+      electHost(client.clientId());
+    }
+  }
+
+  void leave(String clientId) {
+    if (clients.remove(clientId) == null) {
+      return;
+    }
+    viewports.remove(clientId);
+    if (clientId.equals(hostId)) {
+      forgetHost();
+      clients.values().stream().filter(RoomClient::canHost).findFirst().ifPresent(next -> electHost(next.clientId()));
+    }
+  }
+
+  private void electHost(String clientId) {
+    hostId = clientId;
+    vertx.eventBus().send(Address.SCREENSHOT_HOSTS,
+        new JsonObject().put("roomId", roomId).put("clientId", clientId).put("present", true));
+    LOG.atInfo().addKeyValue("roomId", roomId).addKeyValue("clientId", clientId).log("room.host_elected");
+    deliverToAll(new RoomEvent(null, RoomTopic.CANVAS_HOST,
+        new JsonObject().put("type", "canvas:host").put("roomId", roomId).put("hostClientId", clientId)));
+  }
+
+  private void forgetHost() {
+    vertx.eventBus().send(Address.SCREENSHOT_HOSTS,
+        new JsonObject().put("roomId", roomId).put("clientId", hostId).put("present", false));
+    pendingAcks.values().forEach(pending -> vertx.cancelTimer(pending.timerId));
+    pendingAcks.clear();
+    hostId = null;
+  }
+
+  /** A room topic's message from the event bus, to the clients it is meant for. */
+  void publish(RoomTopic topic, JsonObject payload) {
+    RoomEvent event = new RoomEvent(REPLAYED.contains(topic) ? replay.nextId() : null, topic, payload);
+    if (event.id() != null) {
+      replay.append(event);
+    }
+    if (topic == RoomTopic.AGENT_SCREENSHOT_REQUEST || isViewportOnly(topic, payload)) {
+      deliverToHost(event);
+    } else {
+      deliverToAll(event);
+    }
+    if (topic == RoomTopic.AGENT_ACTION && hostId != null && config.ackRetries() >= 0) {
+      expectAck(event);
+    }
+  }
+
+  /** {@code set_viewport} moves the host's camera only. */
+  private static boolean isViewportOnly(RoomTopic topic, JsonObject envelope) {
+    if (topic != RoomTopic.AGENT_ACTION) {
+      return false;
+    }
+    JsonArray actions = envelope.getJsonArray("actions", new JsonArray());
+    return !actions.isEmpty()
+        && actions.stream().allMatch(action -> "set_viewport".equals(((JsonObject) action).getString("name")));
+  }
+
+  void deliverTo(RoomClient client, RoomEvent event) {
+    if (!client.deliver(event)) {
+      leave(client.clientId());
+    }
+  }
+
+  private void deliverToHost(RoomEvent event) {
+    if (hostId != null) {
+      deliverTo(clients.get(hostId), event);
+    }
+  }
+
+  private void deliverToAll(RoomEvent event) {
+    for (RoomClient client : new ArrayList<>(clients.values())) {
+      deliverTo(client, event);
+    }
+  }
+
+  private void expectAck(RoomEvent event) {
+    String sessionId = event.payload().getString("sessionId");
+    long seq = event.payload().getLong("seq", 0L);
+    lastSeqBySession.merge(sessionId, seq, Math::max);
+    PendingAck pending = new PendingAck(event);
+    pendingAcks.put(ackKey(sessionId, seq), pending);
+    arm(pending, sessionId, seq);
+  }
+
+  private void arm(PendingAck pending, String sessionId, long seq) {
+    pending.timerId = vertx.setTimer(config.ackTimeoutMs(), id -> {
+      String key = ackKey(sessionId, seq);
+      if (pendingAcks.get(key) != pending) {
+        return;
+      }
+      if (pending.resent < config.ackRetries() && hostId != null) {
+        pending.resent++;
+        LOG.atInfo().addKeyValue("roomId", roomId).addKeyValue("sessionId", sessionId).addKeyValue("seq", seq)
+            .addKeyValue("attempt", pending.resent + 1).log("ack.resend");
+        deliverToHost(pending.event);
+        if (pendingAcks.get(key) == pending) {
+          arm(pending, sessionId, seq);
+        }
+        return;
+      }
+      pendingAcks.remove(key);
+      LOG.atWarn().addKeyValue("roomId", roomId).addKeyValue("sessionId", sessionId).addKeyValue("seq", seq)
+          .log("ack.failed");
+      vertx.eventBus().publish(RoomTopic.AGENT_STATUS.address(roomId), new AgentStatus(sessionId, RunState.ERROR,
+          new JsonObject().put("code", "ACK_TIMEOUT").put("seq", seq).put("clientId", hostId)
+              .put("reason", "the host did not acknowledge seq " + seq + " after " + (pending.resent + 1) + " deliveries"))
+          .toJson());
+    });
+  }
+
+  /**
+   * An ack from a client. The host's settles its pending envelope; other clients' acks are welcome and
+   * need nothing. Returns an error text for an ack of a seq this room never sent in that session.
+   */
+  Optional<String> ack(String clientId, String sessionId, long seq) {
+    Long last = lastSeqBySession.get(sessionId);
+    if (last == null || seq > last) {
+      return Optional.of("no envelope seq " + seq + " was sent in session " + sessionId + " to this room");
+    }
+    if (clientId.equals(hostId)) {
+      PendingAck pending = pendingAcks.remove(ackKey(sessionId, seq));
+      if (pending != null) {
+        vertx.cancelTimer(pending.timerId);
+      }
+    }
+    return Optional.empty();
+  }
+
+  private static String ackKey(String sessionId, long seq) {
+    return sessionId + "#" + seq;
+  }
+
+  void viewport(String clientId, JsonObject viewport) {
+    viewports.put(clientId, viewport);
+  }
+
+  /** The latest viewport and selection of each client (the host's first), for the context builder. */
+  JsonObject viewports() {
+    JsonArray all = new JsonArray();
+    if (hostId != null && viewports.containsKey(hostId)) {
+      all.add(viewports.get(hostId).copy().put("clientId", hostId).put("host", true));
+    }
+    viewports.forEach((clientId, viewport) -> {
+      if (!clientId.equals(hostId)) {
+        all.add(viewport.copy().put("clientId", clientId).put("host", false));
+      }
+    });
+    return new JsonObject().put("roomId", roomId).put("hostClientId", hostId).put("viewports", all);
+  }
+
+  void closeAll(String why) {
+    new ArrayList<>(clients.values()).forEach(client -> client.close(why));
+    clients.clear();
+    if (hostId != null) {
+      forgetHost();
+    }
+  }
+
+  int pendingAcks() {
+    return pendingAcks.size();
+  }
+}

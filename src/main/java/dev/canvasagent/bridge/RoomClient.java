@@ -1,0 +1,20 @@
+package dev.canvasagent.bridge;
+
+/** A browser (or curl) joined to a room over one transport. */
+interface RoomClient {
+  String clientId();
+
+  /** {@code sse}, {@code websocket} or {@code sockjs}. */
+  String transport();
+
+  /** Whether it can answer the server (ack, screenshots), and so be the room's host. */
+  boolean canHost();
+
+  /**
+   * Sends one event. Returns false when the client is gone or cannot keep up; the client has then
+   * been closed, never buffered without bound.
+   */
+  boolean deliver(RoomEvent event);
+
+  void close(String why);
+}

@@ -1,0 +1,166 @@
+package dev.canvasagent.bridge;
+
+import dev.canvasagent.bus.Address;
+import dev.canvasagent.bus.RoomTopic;
+import dev.canvasagent.config.AppConfig;
+import io.vertx.core.Future;
+import io.vertx.core.Vertx;
+import io.vertx.core.eventbus.MessageConsumer;
+import io.vertx.core.json.JsonObject;
+import java.util.ArrayList;
+import java.util.HashMap;
+import java.util.List;
+import java.util.Map;
+import java.util.Optional;
+import java.util.UUID;
+
+/**
+ * The rooms this node's bridge serves. A room subscribes to its topics on the event bus when its first
+ * client joins and unsubscribes when its last leaves, so one bus message reaches every transport's
+ * clients of that room here, in one order. Everything runs on the bridge's event loop.
+ */
+final class RoomHub {
+  /** The room's outbound topics: what the server sends to browsers. */
+  static final List<RoomTopic> OUTBOUND = List.of(RoomTopic.AGENT_ACTION, RoomTopic.AGENT_CHAT, RoomTopic.AGENT_STATUS,
+      RoomTopic.AGENT_SCREENSHOT_REQUEST, RoomTopic.CANVAS_CHANGE);
+  /** Live events a resyncing client may miss while its board is fetched; more and it is dropped. */
+  static final int MAX_HELD_EVENTS = 1_000;
+
+  private final Vertx vertx;
+  private final AppConfig.Bridge config;
+  private final String bootId = UUID.randomUUID().toString().substring(0, 8);
+  private final Map<String, Subscribed> rooms = new HashMap<>();
+
+  /** A room and its bus subscription, ready once every consumer is registered. */
+  private record Subscribed(Room room, List<MessageConsumer<JsonObject>> consumers, Future<Void> ready) {}
+
+  RoomHub(Vertx vertx, AppConfig.Bridge config) {
+    this.vertx = vertx;
+    this.config = config;
+  }
+
+  /**
+   * Joins a client to a room. With {@code lastEventId} (a reconnect) it first gets what it missed from
+   * the replay buffer or, when that cannot continue from there, a {@code canvas:resync} with the board;
+   * live events wait behind either, so nothing arrives out of order.
+   */
+  Future<Room> join(String roomId, RoomClient client, String lastEventId) {
+    Subscribed subscribed = rooms.computeIfAbsent(roomId, this::subscribe);
+    return subscribed.ready().compose(ready -> {
+      Room room = subscribed.room();
+      if (lastEventId == null) {
+        room.join(client);
+        return Future.succeededFuture(room);
+      }
+      Optional<List<RoomEvent>> missed = room.missedSince(lastEventId);
+      if (missed.isPresent()) {
+        missed.get().forEach(event -> room.deliverTo(client, event));
+        room.join(client);
+        return Future.succeededFuture(room);
+      }
+      HoldingClient holding = new HoldingClient(client);
+      room.join(holding);
+      return vertx.eventBus().<JsonObject>request(Address.PATCH_BOARD_GET, new JsonObject().put("roomId", roomId))
+          .map(board -> {
+            JsonObject resync = new JsonObject().put("type", "canvas:resync").put("roomId", roomId)
+                .put("revision", board.body().getLong("rev")).put("records", board.body().getJsonArray("records"))
+                .put("latestEventId", room.latestEventId());
+            holding.release(new RoomEvent(null, RoomTopic.CANVAS_RESYNC, resync));
+            return room;
+          });
+    });
+  }
+
+  private Subscribed subscribe(String roomId) {
+    Room room = new Room(vertx, roomId, bootId, config);
+    List<MessageConsumer<JsonObject>> consumers = new ArrayList<>();
+    for (RoomTopic topic : OUTBOUND) {
+      consumers.add(vertx.eventBus().<JsonObject>consumer(topic.address(roomId), message -> room.publish(topic, message.body())));
+    }
+    Future<Void> ready = Future.all(consumers.stream().map(MessageConsumer::completion).toList()).mapEmpty();
+    return new Subscribed(room, consumers, ready);
+  }
+
+  void leave(String roomId, String clientId) {
+    Subscribed subscribed = rooms.get(roomId);
+    if (subscribed == null) {
+      return;
+    }
+    subscribed.room().leave(clientId);
+    if (subscribed.room().isEmpty()) {
+      rooms.remove(roomId);
+      subscribed.consumers().forEach(MessageConsumer::unregister);
+    }
+  }
+
+  Optional<Room> room(String roomId) {
+    return Optional.ofNullable(rooms.get(roomId)).map(Subscribed::room);
+  }
+
+  int clients() {
+    return rooms.values().stream().mapToInt(subscribed -> subscribed.room().size()).sum();
+  }
+
+  int rooms() {
+    return rooms.size();
+  }
+
+  void closeAll(String why) {
+    rooms.values().forEach(subscribed -> {
+      subscribed.room().closeAll(why);
+      subscribed.consumers().forEach(MessageConsumer::unregister);
+    });
+    rooms.clear();
+  }
+
+  /** Holds a resyncing client's live events until its resync is sent, then sends them after it. */
+  private static final class HoldingClient implements RoomClient {
+    private final RoomClient client;
+    private List<RoomEvent> held = new ArrayList<>();
+
+    HoldingClient(RoomClient client) {
+      this.client = client;
+    }
+
+    void release(RoomEvent resync) {
+      List<RoomEvent> waiting = held;
+      held = null;
+      if (client.deliver(resync)) {
+        waiting.forEach(client::deliver);
+      }
+    }
+
+    @Override
+    public String clientId() {
+      return client.clientId();
+    }
+
+    @Override
+    public String transport() {
+      return client.transport();
+    }
+
+    @Override
+    public boolean canHost() {
+      return client.canHost();
+    }
+
+    @Override
+    public boolean deliver(RoomEvent event) {
+      if (held == null) {
+        return client.deliver(event);
+      }
+      if (held.size() >= MAX_HELD_EVENTS) {
+        client.close("too many events while resyncing");
+        return false;
+      }
+      held.add(event);
+      return true;
+    }
+
+    @Override
+    public void close(String why) {
+      client.close(why);
+    }
+  }
+}

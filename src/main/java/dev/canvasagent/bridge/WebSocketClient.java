@@ -1,0 +1,83 @@
+package dev.canvasagent.bridge;
+
+import dev.canvasagent.bus.RoomTopic;
+import io.vertx.core.http.ServerWebSocket;
+import io.vertx.core.json.JsonObject;
+import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
+
+/**
+ * A browser on {@code /api/rooms/{roomId}/ws}: JSON text frames {@code {topic, payload, id?}} both
+ * ways. It can ack and answer screenshots, so it can be the room's host. A client whose write queue is
+ * full is closed (1013, try again later) rather than buffered without bound.
+ */
+final class WebSocketClient implements RoomClient {
+  private static final Logger LOG = LoggerFactory.getLogger(WebSocketClient.class);
+  static final short TRY_AGAIN_LATER = 1013;
+  static final short GOING_AWAY = 1001;
+
+  private final ServerWebSocket socket;
+  private final String roomId;
+  private final String clientId;
+  private boolean closed;
+
+  WebSocketClient(ServerWebSocket socket, String roomId, String clientId) {
+    this.socket = socket;
+    this.roomId = roomId;
+    this.clientId = clientId;
+  }
+
+  @Override
+  public String clientId() {
+    return clientId;
+  }
+
+  @Override
+  public String transport() {
+    return "websocket";
+  }
+
+  @Override
+  public boolean canHost() {
+    return true;
+  }
+
+  @Override
+  public boolean deliver(RoomEvent event) {
+    return send(event.toFrame());
+  }
+
+  /** A frame that is not a room event: hello, refusals. */
+  void sendDirect(RoomTopic topic, JsonObject payload) {
+    send(new JsonObject().put("topic", topic.wireName()).put("payload", payload));
+  }
+
+  private boolean send(JsonObject frame) {
+    if (closed) {
+      return false;
+    }
+    if (socket.writeQueueFull()) {
+      LOG.atWarn().addKeyValue("roomId", roomId).addKeyValue("clientId", clientId).log("ws.slow_consumer_disconnected");
+      close(TRY_AGAIN_LATER, "slow consumer");
+      return false;
+    }
+    socket.writeTextMessage(frame.encode());
+    return true;
+  }
+
+  @Override
+  public void close(String why) {
+    close(GOING_AWAY, why);
+  }
+
+  private void close(short status, String why) {
+    if (!closed) {
+      closed = true;
+      socket.close(status, why.length() > 100 ? why.substring(0, 100) : why);
+    }
+  }
+
+  void markClosed() {
+    closed = true;
+  }
+}
