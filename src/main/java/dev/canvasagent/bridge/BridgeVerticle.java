@@ -173,8 +173,14 @@ public final class BridgeVerticle extends CanvasVerticle {
         client.markClosed();
         hub.leave(roomId, clientId);
       });
-      socket.exceptionHandler(error -> LOG.atInfo().addKeyValue("roomId", roomId).addKeyValue("clientId", clientId)
-          .addKeyValue("error", String.valueOf(error.getMessage())).log("ws.error"));
+      socket.exceptionHandler(error -> {
+        LOG.atInfo().addKeyValue("roomId", roomId).addKeyValue("clientId", clientId)
+            .addKeyValue("error", String.valueOf(error.getMessage())).log("ws.error");
+        // Vert.x reports a message over the size limit as an error and keeps reading; the protocol says 1009.
+        if (String.valueOf(error.getMessage()).contains("max message size")) {
+          client.closeTooBig(config.bridge().maxMessageBytes());
+        }
+      });
       socket.binaryMessageHandler(bytes -> client.sendDirect(RoomTopic.ERROR,
           InboundFrames.Refusal.of("INVALID_FRAME", "send JSON text frames, not binary").payload()));
       socket.pause();

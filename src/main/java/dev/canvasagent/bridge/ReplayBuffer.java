@@ -12,18 +12,18 @@ import java.util.Optional;
  * (too old, from another node or process) and the client must be resynced.
  */
 final class ReplayBuffer {
-  private final String bootId;
+  private final String incarnationId;
   private final int capacity;
   private final Deque<RoomEvent> events = new ArrayDeque<>();
   private long lastNumber;
 
-  ReplayBuffer(String bootId, int capacity) {
-    this.bootId = bootId;
+  ReplayBuffer(String incarnationId, int capacity) {
+    this.incarnationId = incarnationId;
     this.capacity = capacity;
   }
 
   String nextId() {
-    return bootId + "-" + (++lastNumber);
+    return incarnationId + "-" + (++lastNumber);
   }
 
   void append(RoomEvent event) {
@@ -35,7 +35,7 @@ final class ReplayBuffer {
 
   /** The id of the newest event numbered so far (null before any). */
   String latestId() {
-    return lastNumber == 0 ? null : bootId + "-" + lastNumber;
+    return lastNumber == 0 ? null : incarnationId + "-" + lastNumber;
   }
 
   /** The events after {@code lastEventId}, or empty when the client cannot be continued from there. */
@@ -58,11 +58,11 @@ final class ReplayBuffer {
   }
 
   private long numberOf(String eventId) {
-    if (eventId == null || !eventId.startsWith(bootId + "-")) {
+    if (eventId == null || !eventId.startsWith(incarnationId + "-")) {
       return -1;
     }
     try {
-      return Long.parseLong(eventId.substring(bootId.length() + 1));
+      return Long.parseLong(eventId.substring(incarnationId.length() + 1));
     } catch (NumberFormatException notOurs) {
       return -1;
     }

@@ -50,11 +50,11 @@ final class Room {
     }
   }
 
-  Room(Vertx vertx, String roomId, String bootId, AppConfig.Bridge config) {
+  Room(Vertx vertx, String roomId, String incarnationId, AppConfig.Bridge config) {
     this.vertx = vertx;
     this.roomId = roomId;
     this.config = config;
-    this.replay = new ReplayBuffer(bootId, config.replayEvents());
+    this.replay = new ReplayBuffer(incarnationId, config.replayEvents());
   }
 
   String roomId() {
@@ -237,8 +237,9 @@ final class Room {
   }
 
   void closeAll(String why) {
-    new ArrayList<>(clients.values()).forEach(client -> client.close(why));
+    List<RoomClient> all = new ArrayList<>(clients.values());
     clients.clear();
+    all.forEach(client -> client.close(why));
     if (hostId != null) {
       forgetHost();
     }

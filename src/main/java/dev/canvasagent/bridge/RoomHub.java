@@ -28,11 +28,28 @@ final class RoomHub {
 
   private final Vertx vertx;
   private final AppConfig.Bridge config;
-  private final String bootId = UUID.randomUUID().toString().substring(0, 8);
+  /** How long an empty room keeps listening and buffering, so a client that reconnects can resume. */
+  static final long LINGER_MS = 60_000;
+
   private final Map<String, Subscribed> rooms = new HashMap<>();
 
   /** A room and its bus subscription, ready once every consumer is registered. */
-  private record Subscribed(Room room, List<MessageConsumer<JsonObject>> consumers, Future<Void> ready) {}
+  private static final class Subscribed {
+    final Room room;
+    final List<MessageConsumer<JsonObject>> consumers;
+    final Future<Void> ready;
+    long lingerTimer = -1;
+
+    Subscribed(Room room, List<MessageConsumer<JsonObject>> consumers, Future<Void> ready) {
+      this.room = room;
+      this.consumers = consumers;
+      this.ready = ready;
+    }
+
+    Room room() {
+      return room;
+    }
+  }
 
   RoomHub(Vertx vertx, AppConfig.Bridge config) {
     this.vertx = vertx;
@@ -46,7 +63,8 @@ final class RoomHub {
    */
   Future<Room> join(String roomId, RoomClient client, String lastEventId) {
     Subscribed subscribed = rooms.computeIfAbsent(roomId, this::subscribe);
-    return subscribed.ready().compose(ready -> {
+    vertx.cancelTimer(subscribed.lingerTimer);
+    return subscribed.ready.compose(ready -> {
       Room room = subscribed.room();
       if (lastEventId == null) {
         room.join(client);
@@ -72,7 +90,8 @@ final class RoomHub {
   }
 
   private Subscribed subscribe(String roomId) {
-    Room room = new Room(vertx, roomId, bootId, config);
+    // Each incarnation of a room numbers its events afresh, under an id of its own.
+    Room room = new Room(vertx, roomId, UUID.randomUUID().toString().substring(0, 8), config);
     List<MessageConsumer<JsonObject>> consumers = new ArrayList<>();
     for (RoomTopic topic : OUTBOUND) {
       consumers.add(vertx.eventBus().<JsonObject>consumer(topic.address(roomId), message -> room.publish(topic, message.body())));
@@ -88,8 +107,13 @@ final class RoomHub {
     }
     subscribed.room().leave(clientId);
     if (subscribed.room().isEmpty()) {
-      rooms.remove(roomId);
-      subscribed.consumers().forEach(MessageConsumer::unregister);
+      vertx.cancelTimer(subscribed.lingerTimer);
+      subscribed.lingerTimer = vertx.setTimer(LINGER_MS, id -> {
+        if (subscribed.room().isEmpty() && rooms.get(roomId) == subscribed) {
+          rooms.remove(roomId);
+          subscribed.consumers.forEach(MessageConsumer::unregister);
+        }
+      });
     }
   }
 
@@ -106,11 +130,13 @@ final class RoomHub {
   }
 
   void closeAll(String why) {
-    rooms.values().forEach(subscribed -> {
-      subscribed.room().closeAll(why);
-      subscribed.consumers().forEach(MessageConsumer::unregister);
-    });
+    List<Subscribed> all = new ArrayList<>(rooms.values());
     rooms.clear();
+    all.forEach(subscribed -> {
+      vertx.cancelTimer(subscribed.lingerTimer);
+      subscribed.room().closeAll(why);
+      subscribed.consumers.forEach(MessageConsumer::unregister);
+    });
   }
 
   /** Holds a resyncing client's live events until its resync is sent, then sends them after it. */

@@ -15,6 +15,7 @@ final class WebSocketClient implements RoomClient {
   private static final Logger LOG = LoggerFactory.getLogger(WebSocketClient.class);
   static final short TRY_AGAIN_LATER = 1013;
   static final short GOING_AWAY = 1001;
+  static final short MESSAGE_TOO_BIG = 1009;
 
   private final ServerWebSocket socket;
   private final String roomId;
@@ -75,6 +76,10 @@ final class WebSocketClient implements RoomClient {
       closed = true;
       socket.close(status, why.length() > 100 ? why.substring(0, 100) : why);
     }
+  }
+
+  void closeTooBig(int limit) {
+    close(MESSAGE_TOO_BIG, "messages are limited to " + limit + " bytes");
   }
 
   void markClosed() {
