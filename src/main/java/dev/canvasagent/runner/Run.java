@@ -119,7 +119,8 @@ final class Run {
     AppConfig.Screenshot screenshot = config.screenshot();
     long patience = (long) screenshot.timeoutMs() * (screenshot.retries() + 1)
         + (long) screenshot.retryDelayMs() * screenshot.retries() + 1_000;
-    JsonObject ask = new JsonObject().put("roomId", request.roomId()).put("sessionId", request.sessionId());
+    JsonObject ask = new JsonObject().put("roomId", request.roomId()).put("sessionId", request.sessionId())
+        .put("docVersion", Long.toString(board.revision()));
     if (request.viewport() != null) {
       ask.put("bounds", request.viewport().toJson());
     }
