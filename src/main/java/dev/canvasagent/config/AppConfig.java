@@ -31,7 +31,11 @@ public record AppConfig(
 
   public record Model(String defaultModel, boolean debug, boolean promptCacheDisabled, String anthropicCacheTtl) {}
 
-  public record Screenshot(int timeoutMs, int retries, int retryDelayMs) {}
+  /**
+   * The screenshot RPC: the wait for a host's answer and the retries after a timeout; how long a
+   * capture is reused for the same revision and bounds (0: never); the largest image a host may send.
+   */
+  public record Screenshot(int timeoutMs, int retries, int retryDelayMs, int cacheTtlMs, int maxBytes) {}
 
   public record Followups(int lowActionThreshold, int maxFollowups) {}
 

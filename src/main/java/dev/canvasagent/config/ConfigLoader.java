@@ -46,6 +46,8 @@ public final class ConfigLoader {
           new EnvironmentKey("CANVAS_AGENT_SCREENSHOT_TIMEOUT_MS", "screenshot.timeoutMs"),
           new EnvironmentKey("CANVAS_AGENT_SCREENSHOT_RETRIES", "screenshot.retries"),
           new EnvironmentKey("CANVAS_AGENT_SCREENSHOT_RETRY_DELAY_MS", "screenshot.retryDelayMs"),
+          new EnvironmentKey("CANVAS_AGENT_SCREENSHOT_CACHE_TTL_MS", "screenshot.cacheTtlMs"),
+          new EnvironmentKey("CANVAS_AGENT_SCREENSHOT_MAX_BYTES", "screenshot.maxBytes"),
           new EnvironmentKey("CANVAS_AGENT_LOW_ACTION_THRESHOLD", "followups.lowActionThreshold"),
           new EnvironmentKey("CANVAS_AGENT_MAX_FOLLOWUPS", "followups.maxFollowups"),
           new EnvironmentKey("CANVAS_AGENT_TTFB_SLO_MS", "slo.ttfbMs"),
@@ -185,7 +187,9 @@ public final class ConfigLoader {
         new AppConfig.Screenshot(
             integer("screenshot.timeoutMs", 2_500, 120_000),
             integer("screenshot.retries", 0, 10),
-            integer("screenshot.retryDelayMs", 0, 60_000)),
+            integer("screenshot.retryDelayMs", 0, 60_000),
+            integer("screenshot.cacheTtlMs", 0, 30_000),
+            integer("screenshot.maxBytes", 1_024, 16 * 1024 * 1024)),
         new AppConfig.Followups(
             integer("followups.lowActionThreshold", 0, 1_000),
             integer("followups.maxFollowups", 0, 20)),

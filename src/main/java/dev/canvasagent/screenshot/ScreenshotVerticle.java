@@ -11,30 +11,50 @@ import io.vertx.core.Promise;
 import io.vertx.core.eventbus.Message;
 import io.vertx.core.eventbus.MessageConsumer;
 import io.vertx.core.json.JsonObject;
+import java.util.EnumMap;
 import java.util.HashMap;
 import java.util.HashSet;
+import java.util.LinkedHashSet;
+import java.util.List;
 import java.util.Map;
+import java.util.Optional;
 import java.util.Set;
 import java.util.UUID;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
 /**
- * The screenshot RPC: asks a room's host client for an image ({@code agent:screenshot_request}) and
- * waits for the matching {@code agent:screenshot}, with a timeout and bounded retries. A room with no
- * client able to answer is refused at once with NO_HOST, so a run goes on text-only without waiting.
+ * The screenshot RPC. A capture ({@code screenshot.capture}, see {@link CaptureRequest}) is answered
+ * from the {@link ScreenshotCache} when the same room, revision and bounds were captured within the
+ * TTL; otherwise the room's host gets an {@code agent:screenshot_request} and the capture waits for
+ * the {@code agent:screenshot} with its {@code requestId}, with a timeout and bounded retries. Replies
+ * are checked first ({@link ScreenshotReply}); a rejected one is logged and counted, and the capture
+ * keeps waiting. A room without a host is refused at once with NO_HOST, and captures waiting on a room
+ * whose last host leaves fail with NO_HOST at once, so a run goes on text-only without waiting.
  */
 public final class ScreenshotVerticle extends CanvasVerticle {
   private static final Logger LOG = LoggerFactory.getLogger(ScreenshotVerticle.class);
   static final int DEFAULT_MAX_SIDE = 800;
 
   private final AppConfig.Screenshot config;
+  private final ScreenshotCache cache;
+  /** The clients of each room that answer screenshot requests, as the bridge reports them. */
   private final Map<String, Set<String>> hostsByRoom = new HashMap<>();
+  /** One consumer of {@code agent:screenshot} per room with a host. */
+  private final Map<String, MessageConsumer<Object>> repliesByRoom = new HashMap<>();
+  /** The capture waiting on each request id sent to a host, for the attempt under way. */
+  private final Map<String, Capture> awaitingReply = new HashMap<>();
+  private final Set<Capture> inFlight = new LinkedHashSet<>();
+  private final Map<ReplyRejection, Long> rejected = new EnumMap<>(ReplyRejection.class);
+  private long sweepTimer = -1;
   private long captured;
+  private long cacheHits;
   private long timedOut;
+  private long noHost;
 
   public ScreenshotVerticle(AppConfig.Screenshot config) {
     this.config = config;
+    this.cache = new ScreenshotCache(config.cacheTtlMs(), System::nanoTime);
   }
 
   @Override
@@ -44,92 +64,211 @@ public final class ScreenshotVerticle extends CanvasVerticle {
 
   @Override
   protected Future<?> startVerticle() {
+    if (cache.enabled()) {
+      sweepTimer = vertx.setPeriodic(config.cacheTtlMs(), id -> cache.evictExpired());
+    }
     var bus = vertx.eventBus();
     return Future.join(
         bus.<JsonObject>consumer(Address.SCREENSHOT_HOSTS, this::trackHost).completion(),
         bus.<JsonObject>consumer(Address.SCREENSHOT_CAPTURE, this::capture).completion());
   }
 
-  /** {@code {roomId, clientId, present}}: a client that can answer screenshot requests came or went. */
+  @Override
+  public Future<?> stop() {
+    vertx.cancelTimer(sweepTimer);
+    List.copyOf(inFlight).forEach(Capture::cancelTimer);
+    return Future.succeededFuture();
+  }
+
+  /** {@code {roomId, clientId, present}}: a client that answers screenshot requests came or went. */
   private void trackHost(Message<JsonObject> message) {
     JsonObject body = message.body();
-    String roomId = body.getString("roomId");
-    if (body.getBoolean("present", false)) {
-      hostsByRoom.computeIfAbsent(roomId, id -> new HashSet<>()).add(body.getString("clientId"));
-    } else {
-      Set<String> hosts = hostsByRoom.get(roomId);
-      if (hosts != null) {
-        hosts.remove(body.getString("clientId"));
-        if (hosts.isEmpty()) {
-          hostsByRoom.remove(roomId);
-        }
-      }
+    if (body == null || !(body.getValue("roomId") instanceof String roomId)
+        || !(body.getValue("clientId") instanceof String clientId)
+        || !(body.getValue("present") instanceof Boolean present)) {
+      LOG.atWarn().log("screenshot.host_report_ignored");
+      return;
     }
+    if (present) {
+      hostsByRoom.computeIfAbsent(roomId, this::listenForReplies).add(clientId);
+      return;
+    }
+    Set<String> hosts = hostsByRoom.get(roomId);
+    if (hosts != null && hosts.remove(clientId) && hosts.isEmpty()) {
+      forgetRoom(roomId);
+    }
+  }
+
+  private Set<String> listenForReplies(String roomId) {
+    repliesByRoom.put(roomId, vertx.eventBus().consumer(RoomTopic.AGENT_SCREENSHOT.address(roomId),
+        reply -> onReply(roomId, reply)));
+    return new HashSet<>();
+  }
+
+  /** The last host left: no reply can come, so the room's captures end now, and its images go. */
+  private void forgetRoom(String roomId) {
+    hostsByRoom.remove(roomId);
+    repliesByRoom.remove(roomId).unregister();
+    cache.forgetRoom(roomId);
+    List<Capture> orphans = inFlight.stream().filter(capture -> capture.request.roomId().equals(roomId)).toList();
+    orphans.forEach(capture -> capture.fail(noHostIn(roomId)));
+    LOG.atInfo().addKeyValue("roomId", roomId).addKeyValue("failedCaptures", orphans.size())
+        .log("screenshot.host_lost");
   }
 
   private void capture(Message<JsonObject> message) {
-    JsonObject body = message.body();
-    String roomId = body.getString("roomId");
-    if (!hostsByRoom.containsKey(roomId)) {
-      message.fail(FailureCode.NO_HOST.wire(), "no client in room " + roomId + " can take a screenshot");
+    CaptureRequest request;
+    try {
+      request = CaptureRequest.fromJson(message.body());
+    } catch (Failure invalid) {
+      Failure.replyTo(message, invalid);
       return;
     }
-    attempt(body, 0)
-        .onSuccess(message::reply)
-        .onFailure(error -> Failure.replyTo(message, error));
-  }
-
-  private Future<JsonObject> attempt(JsonObject body, int attempt) {
-    return requestOnce(body).recover(error -> {
-      if (attempt >= config.retries() || !(error instanceof Failure failure)
-          || failure.code() != FailureCode.SCREENSHOT_TIMEOUT) {
-        return Future.failedFuture(error);
-      }
-      Promise<JsonObject> retried = Promise.promise();
-      vertx.setTimer(Math.max(1, config.retryDelayMs()), id -> attempt(body, attempt + 1).onComplete(retried));
-      return retried.future();
-    });
-  }
-
-  private Future<JsonObject> requestOnce(JsonObject body) {
-    String roomId = body.getString("roomId");
-    String requestId = UUID.randomUUID().toString();
-    Promise<JsonObject> answered = Promise.promise();
-    MessageConsumer<JsonObject> answers =
-        vertx.eventBus().consumer(RoomTopic.AGENT_SCREENSHOT.address(roomId), answer -> {
-          if (requestId.equals(answer.body().getString("requestId"))) {
-            answered.tryComplete(answer.body());
-          }
-        });
-    long timer = vertx.setTimer(config.timeoutMs(), id -> answered.tryFail(
-        new Failure(FailureCode.SCREENSHOT_TIMEOUT, "no screenshot within " + config.timeoutMs() + " ms")));
-    JsonObject request = new JsonObject()
-        .put("type", "agent:screenshot_request")
-        .put("sessionId", body.getString("sessionId"))
-        .put("requestId", requestId)
-        .put("maxSize", new JsonObject().put("w", DEFAULT_MAX_SIDE).put("h", DEFAULT_MAX_SIDE));
-    if (body.getJsonObject("bounds") != null) {
-      request.put("bounds", body.getJsonObject("bounds"));
+    if (!hostsByRoom.containsKey(request.roomId())) {
+      Failure.replyTo(message, noHostIn(request.roomId()));
+      return;
     }
-    answers.completion()
-        .onSuccess(ready -> vertx.eventBus().publish(RoomTopic.AGENT_SCREENSHOT_REQUEST.address(roomId), request))
-        .onFailure(answered::tryFail);
-    return answered.future().andThen(result -> {
-      vertx.cancelTimer(timer);
-      answers.unregister();
-      if (result.succeeded()) {
-        captured++;
+    Optional<ScreenshotCache.Key> key = request.cacheKey();
+    Optional<JsonObject> cached = key.flatMap(cache::get);
+    if (cached.isPresent()) {
+      cacheHits++;
+      message.reply(cached.get().copy().put("cached", true));
+      return;
+    }
+    new Capture(request).start().onComplete(outcome -> {
+      if (outcome.succeeded()) {
+        key.ifPresent(k -> cache.put(k, outcome.result()));
+        message.reply(outcome.result().copy().put("cached", false));
       } else {
-        timedOut++;
-        LOG.atInfo().addKeyValue("roomId", roomId).addKeyValue("requestId", requestId)
-            .log("screenshot.timeout");
+        Failure.replyTo(message, outcome.cause());
       }
     });
+  }
+
+  private Failure noHostIn(String roomId) {
+    noHost++;
+    return new Failure(FailureCode.NO_HOST, "no client in room " + roomId + " can take a screenshot");
+  }
+
+  /** An {@code agent:screenshot} on a room's topic: taken by the capture it names if every check passes. */
+  private void onReply(String roomId, Message<Object> message) {
+    if (!(message.body() instanceof JsonObject reply)) {
+      reject(roomId, null, ReplyRejection.MALFORMED, "the reply is not a JSON object");
+      return;
+    }
+    Object requestId = reply.getValue("requestId");
+    Capture capture = awaitingReply.get(requestId instanceof String id ? id : null);
+    if (capture == null || !capture.request.roomId().equals(roomId)) {
+      reject(roomId, requestId, ReplyRejection.UNMATCHED, "no capture in this room waits for this requestId");
+      return;
+    }
+    if (!hostsByRoom.getOrDefault(roomId, Set.of()).contains(reply.getValue("clientId"))) {
+      reject(roomId, requestId, ReplyRejection.NOT_HOST,
+          "clientId " + ScreenshotReply.shown(reply.getValue("clientId")) + " is not a host of the room");
+      return;
+    }
+    try {
+      capture.answered(ScreenshotReply.accept(reply, config.maxBytes()));
+    } catch (ScreenshotReply.Rejected rejection) {
+      reject(roomId, requestId, rejection.reason(), rejection.getMessage());
+    }
+  }
+
+  private void reject(String roomId, Object requestId, ReplyRejection reason, String detail) {
+    rejected.merge(reason, 1L, Long::sum);
+    LOG.atInfo().addKeyValue("reason", reason.label()).addKeyValue("roomId", roomId)
+        .addKeyValue("requestId", requestId == null ? null : ScreenshotReply.clipped(String.valueOf(requestId)))
+        .addKeyValue("detail", detail)
+        .log("screenshot.reply_rejected");
   }
 
   @Override
   protected Future<JsonObject> health() {
+    JsonObject rejections = new JsonObject();
+    for (ReplyRejection reason : ReplyRejection.values()) {
+      rejections.put(reason.label(), rejected.getOrDefault(reason, 0L));
+    }
     return Future.succeededFuture(new JsonObject().put("ok", true)
-        .put("roomsWithHost", hostsByRoom.size()).put("captured", captured).put("timedOut", timedOut));
+        .put("roomsWithHost", hostsByRoom.size())
+        .put("capturesInFlight", inFlight.size())
+        .put("captured", captured)
+        .put("cacheHits", cacheHits)
+        .put("cacheEntries", cache.size())
+        .put("timedOut", timedOut)
+        .put("noHost", noHost)
+        .put("rejected", rejections));
+  }
+
+  /**
+   * One capture from the host: attempts, each a new request id, until an accepted reply, NO_HOST, or
+   * the timeout of the last attempt (SCREENSHOT_TIMEOUT).
+   */
+  private final class Capture {
+    final CaptureRequest request;
+    private final Promise<JsonObject> result = Promise.promise();
+    private int attempt;
+    private String requestId;
+    private long timer = -1;
+
+    Capture(CaptureRequest request) {
+      this.request = request;
+    }
+
+    Future<JsonObject> start() {
+      inFlight.add(this);
+      result.future().onComplete(done -> {
+        cancelTimer();
+        awaitingReply.remove(requestId);
+        inFlight.remove(this);
+      });
+      ask();
+      return result.future();
+    }
+
+    private void ask() {
+      MessageConsumer<Object> replies = repliesByRoom.get(request.roomId());
+      if (replies == null) {
+        fail(noHostIn(request.roomId()));
+        return;
+      }
+      requestId = UUID.randomUUID().toString();
+      awaitingReply.put(requestId, this);
+      timer = vertx.setTimer(config.timeoutMs(), id -> timedOut());
+      JsonObject hostRequest = request.toHostRequest(requestId, DEFAULT_MAX_SIDE);
+      replies.completion()
+          .onSuccess(ready -> {
+            if (!result.future().isComplete()) {
+              vertx.eventBus().publish(RoomTopic.AGENT_SCREENSHOT_REQUEST.address(request.roomId()), hostRequest);
+            }
+          })
+          .onFailure(result::tryFail);
+    }
+
+    private void timedOut() {
+      timedOut++;
+      awaitingReply.remove(requestId);
+      LOG.atInfo().addKeyValue("roomId", request.roomId()).addKeyValue("requestId", requestId)
+          .addKeyValue("attempt", attempt + 1).log("screenshot.timeout");
+      if (attempt >= config.retries()) {
+        result.tryFail(new Failure(FailureCode.SCREENSHOT_TIMEOUT,
+            "no screenshot within " + config.timeoutMs() + " ms, " + (attempt + 1) + " attempts"));
+        return;
+      }
+      attempt++;
+      timer = vertx.setTimer(Math.max(1, config.retryDelayMs()), id -> ask());
+    }
+
+    void answered(JsonObject answer) {
+      captured++;
+      result.tryComplete(answer);
+    }
+
+    void fail(Failure failure) {
+      result.tryFail(failure);
+    }
+
+    void cancelTimer() {
+      vertx.cancelTimer(timer);
+    }
   }
 }

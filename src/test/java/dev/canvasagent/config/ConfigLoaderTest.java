@@ -61,7 +61,7 @@ class ConfigLoaderTest {
     assertFalse(config.model().debug());
     assertFalse(config.model().promptCacheDisabled());
     assertEquals("5m", config.model().anthropicCacheTtl());
-    assertEquals(new AppConfig.Screenshot(3500, 1, 450), config.screenshot());
+    assertEquals(new AppConfig.Screenshot(3500, 1, 450, 20_000, 2 * 1024 * 1024), config.screenshot());
     assertEquals(new AppConfig.Followups(6, 3), config.followups());
     assertEquals(new AppConfig.Runner(60_000, 200), config.runner());
     assertEquals(new AppConfig.Scheduler(8), config.scheduler());
@@ -116,6 +116,8 @@ class ConfigLoaderTest {
         override("CANVAS_AGENT_SCREENSHOT_TIMEOUT_MS", "5000", c -> c.screenshot().timeoutMs(), 5000),
         override("CANVAS_AGENT_SCREENSHOT_RETRIES", "3", c -> c.screenshot().retries(), 3),
         override("CANVAS_AGENT_SCREENSHOT_RETRY_DELAY_MS", "100", c -> c.screenshot().retryDelayMs(), 100),
+        override("CANVAS_AGENT_SCREENSHOT_CACHE_TTL_MS", "0", c -> c.screenshot().cacheTtlMs(), 0),
+        override("CANVAS_AGENT_SCREENSHOT_MAX_BYTES", "524288", c -> c.screenshot().maxBytes(), 524_288),
         override("CANVAS_AGENT_LOW_ACTION_THRESHOLD", "2", c -> c.followups().lowActionThreshold(), 2),
         override("CANVAS_AGENT_MAX_FOLLOWUPS", "5", c -> c.followups().maxFollowups(), 5),
         override("CANVAS_AGENT_TTFB_SLO_MS", "150", AppConfig::ttfbSloMs, 150),
@@ -162,8 +164,33 @@ class ConfigLoaderTest {
         "CANVAS_AGENT_MAX_FOLLOWUPS", "5",
         BLOB, "{\"screenshot\":{\"timeoutMs\":5000,\"retries\":2},\"followups\":{\"lowActionThreshold\":4}}"));
 
-    assertEquals(new AppConfig.Screenshot(5000, 2, 450), config.screenshot(), "blob over env, the rest default");
+    assertEquals(new AppConfig.Screenshot(5000, 2, 450, 20_000, 2 * 1024 * 1024), config.screenshot(),
+        "blob over env, the rest default");
     assertEquals(new AppConfig.Followups(4, 5), config.followups(), "what the blob leaves out keeps its env value");
+  }
+
+  @Test
+  void theConfigBlobSetsTheScreenshotCacheAndSizeLimit() {
+    AppConfig config = load(Map.of(BLOB, "{\"screenshot\":{\"cacheTtlMs\":10000,\"maxBytes\":1048576}}"));
+
+    assertEquals(10_000, config.screenshot().cacheTtlMs());
+    assertEquals(1_048_576, config.screenshot().maxBytes());
+  }
+
+  @Test
+  void aBadScreenshotCacheTtlInTheBlobIsRefusedNamingThePathAndTheValue() {
+    String message = refused(Map.of(BLOB, "{\"screenshot\":{\"cacheTtlMs\":60000}}")).getMessage();
+
+    assertTrue(message.contains(BLOB + " screenshot.cacheTtlMs = 60000"), message);
+    assertTrue(message.contains("between 0 and 30000"), message);
+  }
+
+  @Test
+  void aBadScreenshotMaxBytesInTheBlobIsRefusedNamingThePathAndTheValue() {
+    String message = refused(Map.of(BLOB, "{\"screenshot\":{\"maxBytes\":\"lots\"}}")).getMessage();
+
+    assertTrue(message.contains(BLOB + " screenshot.maxBytes = 'lots'"), message);
+    assertTrue(message.contains("must be an integer"), message);
   }
 
   @Test
@@ -176,6 +203,12 @@ class ConfigLoaderTest {
   static Stream<Arguments> badValues() {
     return Stream.of(
         bad("CANVAS_AGENT_SCREENSHOT_TIMEOUT_MS", "1000", "2500"),
+        bad("CANVAS_AGENT_SCREENSHOT_CACHE_TTL_MS", "30001", "between 0 and 30000"),
+        bad("CANVAS_AGENT_SCREENSHOT_CACHE_TTL_MS", "-1", "between 0 and 30000"),
+        bad("CANVAS_AGENT_SCREENSHOT_CACHE_TTL_MS", "20s", "integer"),
+        bad("CANVAS_AGENT_SCREENSHOT_MAX_BYTES", "512", "between 1024 and 16777216"),
+        bad("CANVAS_AGENT_SCREENSHOT_MAX_BYTES", "33554432", "between 1024 and 16777216"),
+        bad("CANVAS_AGENT_SCREENSHOT_MAX_BYTES", "2MiB", "integer"),
         bad("PORT", "abc", "integer"),
         bad("PORT", "70000", "65535"),
         bad("ANTHROPIC_CACHE_TTL", "2h", "5m"),
