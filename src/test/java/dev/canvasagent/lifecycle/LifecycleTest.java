@@ -108,6 +108,32 @@ class LifecycleTest {
     Await.result(server.stop());
   }
 
+  @Test
+  void aWebSocketClientThatStopsReadingIsClosedInsteadOfBuffered(Vertx vertx) {
+    TestServer server = TestServer.start(vertx, Optional.empty());
+    String room = "slow-ws-room";
+    NetSocket socket = Await.result(vertx.createNetClient().connect(server.port(), "127.0.0.1"));
+    Promise<Void> upgraded = Promise.promise();
+    socket.handler(bytes -> {
+      upgraded.tryComplete();
+      socket.pause();
+    });
+    Await.result(socket.write("GET /api/rooms/" + room + "/ws HTTP/1.1\r\nHost: test\r\nUpgrade: websocket\r\n"
+        + "Connection: Upgrade\r\nSec-WebSocket-Key: dGhlIHNhbXBsZSBub25jZQ==\r\nSec-WebSocket-Version: 13\r\n\r\n"));
+    Await.result(upgraded.future());
+    Await.result(Eventually.holds(vertx, () -> server.http().get("/health").send()
+        .map(response -> response.bodyAsJsonObject().getJsonObject("verticles").getJsonObject("bridge").getInteger("clients") == 1)));
+    JsonObject bulky = new JsonObject().put("type", "agent:chat").put("sessionId", "s")
+        .put("message", new JsonObject().put("role", "system").put("text", "x".repeat(16 * 1024)));
+    for (int i = 0; i < 4_000; i++) {
+      vertx.eventBus().publish(RoomTopic.AGENT_CHAT.address(room), bulky);
+    }
+    Await.result(Eventually.holds(vertx, () -> server.http().get("/health").send()
+        .map(response -> response.bodyAsJsonObject().getJsonObject("verticles").getJsonObject("bridge").getInteger("clients") == 0)));
+    socket.close();
+    Await.result(server.stop());
+  }
+
   static int sseStreams(TestServer server) {
     return server.get("/health").bodyAsJsonObject().getJsonObject("verticles").getJsonObject("bridge").getInteger("clients");
   }
