@@ -47,18 +47,7 @@ final class LayoutEdit {
    * (bare or {@code shape:} ids); what cannot be an id is left out.
    */
   static Set<String> referencedShapes(JsonObject params, String... fields) {
-    Set<String> ids = new LinkedHashSet<>();
-    for (String field : fields) {
-      Object value = params.getValue(field);
-      Iterable<?> references = value instanceof JsonArray array ? array : Collections.singletonList(value);
-      references.forEach(reference -> {
-        String id = reference instanceof String string ? ShapeIds.recordId(string) : null;
-        if (id != null) {
-          ids.add(id);
-        }
-      });
-    }
-    return ids;
+    return ShapeRefs.named(params, fields);
   }
 
   ShapeGeometry geometry() {
