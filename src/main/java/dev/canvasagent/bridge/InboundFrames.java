@@ -2,7 +2,6 @@ package dev.canvasagent.bridge;
 
 import dev.canvasagent.bus.Address;
 import dev.canvasagent.bus.Failure;
-import dev.canvasagent.bus.FailureCode;
 import dev.canvasagent.bus.RoomTopic;
 import dev.canvasagent.schema.JsonSchemaFile;
 import io.vertx.core.Future;

@@ -1,7 +1,6 @@
 package dev.canvasagent.catalog.verbs;
 
 import dev.canvasagent.board.geometry.Box;
-import dev.canvasagent.board.geometry.Vec;
 import dev.canvasagent.catalog.ActionContext;
 import dev.canvasagent.catalog.ActionRejected;
 import dev.canvasagent.catalog.ActionVerb;
