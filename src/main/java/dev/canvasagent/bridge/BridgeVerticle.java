@@ -10,6 +10,7 @@ import dev.canvasagent.config.AppConfig;
 import dev.canvasagent.schema.JsonSchemaFile;
 import io.vertx.core.eventbus.DeliveryOptions;
 import io.vertx.core.Future;
+import io.vertx.core.http.HttpHeaders;
 import io.vertx.core.http.HttpServer;
 import io.vertx.core.http.HttpServerOptions;
 import io.vertx.core.json.DecodeException;
@@ -26,7 +27,8 @@ import org.slf4j.LoggerFactory;
 
 /**
  * The HTTP edge and the only verticle that speaks HTTP: REST requests become event-bus requests, and
- * a room's topics become Server-Sent Events. Every refusal is a 4xx with {@code {ok:false, error}}.
+ * a room's topics become Server-Sent Events, WebSocket frames and SockJS bridge messages
+ * ({@code /eventbus}, {@link SockJSBridge}). Every refusal is a 4xx with {@code {ok:false, error}}.
  */
 public final class BridgeVerticle extends CanvasVerticle {
   private static final Logger LOG = LoggerFactory.getLogger(BridgeVerticle.class);
@@ -62,6 +64,8 @@ public final class BridgeVerticle extends CanvasVerticle {
 
   @Override
   protected Future<?> startVerticle() {
+    hub = new RoomHub(vertx, config.bridge());
+    inbound = new InboundFrames(vertx);
     Router router = Router.router(vertx);
     BodyHandler body = BodyHandler.create(false).setBodyLimit(config.http().bodyLimitBytes());
 
@@ -73,6 +77,21 @@ public final class BridgeVerticle extends CanvasVerticle {
     router.post("/api/rooms/:roomId/changes").handler(body).handler(this::requireJson).handler(this::change);
     router.get("/api/rooms/:roomId/board").handler(this::board);
     router.get("/api/rooms/:roomId/revisions").handler(this::revisions);
+    // The SockJS event-bus bridge. Its xhr transports post what a browser sends to
+    // /eventbus/<server>/<session>/xhr_send, and SockJS reads that from the routing context's body.
+    // So that route alone gets a body handler, bounded like a WebSocket message; no other SockJS
+    // route reads a body.
+    router.postWithRegex("/eventbus/[^/.]+/[^/.]+/xhr_send")
+        .handler(BodyHandler.create(false).setBodyLimit(config.bridge().maxMessageBytes()));
+    // SockJS closes the connection after every poll and every full stream (vert-x3/vertx-web#2862)
+    // without saying so. A client or proxy that reuses the connection then sends its next request into
+    // a closing socket. Saying it spares them the reset.
+    router.postWithRegex("/eventbus/[^/.]+/[^/.]+/(?:xhr|xhr_streaming)")
+        .handler(ctx -> {
+          ctx.response().putHeader(HttpHeaders.CONNECTION, HttpHeaders.CLOSE);
+          ctx.next();
+        });
+    router.route("/eventbus/*").subRouter(new SockJSBridge(vertx, hub, inbound, config.bridge()).router());
 
     router.errorHandler(404, ctx ->
         HttpErrors.send(ctx, FailureCode.NOT_FOUND, "no route for " + ctx.request().method() + " " + ctx.request().path()));
@@ -86,8 +105,6 @@ public final class BridgeVerticle extends CanvasVerticle {
       HttpErrors.send(ctx, FailureCode.INTERNAL, "internal error");
     });
 
-    hub = new RoomHub(vertx, config.bridge());
-    inbound = new InboundFrames(vertx);
     HttpServerOptions options = new HttpServerOptions()
         .setHost(config.http().host())
         .setPort(config.http().port())
@@ -324,7 +341,8 @@ public final class BridgeVerticle extends CanvasVerticle {
 
   @Override
   protected Future<JsonObject> health() {
-    return Future.succeededFuture(new JsonObject().put("ok", true).put("clients", hub.clients()).put("rooms", hub.rooms()));
+    return Future.succeededFuture(new JsonObject().put("ok", true).put("clients", hub.clients()).put("rooms", hub.rooms())
+        .put("pendingAcks", hub.pendingAcks()));
   }
 
   private static void sendJson(RoutingContext ctx, int status, JsonObject body) {

@@ -96,8 +96,30 @@ final class Room {
     viewports.remove(clientId);
     if (clientId.equals(hostId)) {
       forgetHost();
-      clients.values().stream().filter(RoomClient::canHost).findFirst().ifPresent(next -> electHost(next.clientId()));
+      electNextHost();
     }
+  }
+
+  /**
+   * A client's {@link RoomClient#canHost} changed: a SockJS client registered, or dropped, an address
+   * a host must listen to. A room without a host takes it as host. A host that can no longer answer
+   * hands over to the next client that can.
+   */
+  void hostingChanged(String clientId) {
+    RoomClient client = clients.get(clientId);
+    if (client == null) {
+      return;
+    }
+    if (hostId == null && client.canHost()) {
+      electHost(clientId);
+    } else if (clientId.equals(hostId) && !client.canHost()) {
+      forgetHost();
+      electNextHost();
+    }
+  }
+
+  private void electNextHost() {
+    clients.values().stream().filter(RoomClient::canHost).findFirst().ifPresent(next -> electHost(next.clientId()));
   }
 
   private void electHost(String clientId) {

@@ -7,7 +7,11 @@ interface RoomClient {
   /** {@code sse}, {@code websocket} or {@code sockjs}. */
   String transport();
 
-  /** Whether it can answer the server (ack, screenshots), and so be the room's host. */
+  /**
+   * Whether it can answer the server (ack, screenshots), and so be the room's host. A SockJS client
+   * can once it listens to envelopes and screenshot requests; it tells the room when that changes
+   * ({@link Room#hostingChanged}).
+   */
   boolean canHost();
 
   /**

@@ -22,7 +22,7 @@ import java.util.UUID;
 final class RoomHub {
   /** The room's outbound topics: what the server sends to browsers. */
   static final List<RoomTopic> OUTBOUND = List.of(RoomTopic.AGENT_ACTION, RoomTopic.AGENT_CHAT, RoomTopic.AGENT_STATUS,
-      RoomTopic.AGENT_SCREENSHOT_REQUEST, RoomTopic.CANVAS_CHANGE);
+      RoomTopic.AGENT_SCREENSHOT_REQUEST, RoomTopic.CANVAS_CHANGE, RoomTopic.DOC_LEASE);
   /** Live events a resyncing client may miss while its board is fetched; more and it is dropped. */
   static final int MAX_HELD_EVENTS = 1_000;
 
@@ -127,6 +127,11 @@ final class RoomHub {
 
   int rooms() {
     return rooms.size();
+  }
+
+  /** Envelopes sent to a host that it has not acked yet, over every room. */
+  int pendingAcks() {
+    return rooms.values().stream().mapToInt(subscribed -> subscribed.room().pendingAcks()).sum();
   }
 
   void closeAll(String why) {

@@ -37,6 +37,14 @@ public final class Address {
   /** Bridge: the latest viewport and selection of each client of a room, the host's first. */
   public static final String BRIDGE_VIEWPORTS = "bridge.viewports";
 
+  /**
+   * Bridge: where the SockJS bridge lets a browser's message go after the bridge has checked and
+   * handled it itself. The body names only the room, client and topic, never the payload. Nothing
+   * consumes this address. It is the one inbound address the bridge permits, and a browser cannot send
+   * to it: the bridge refuses every address except the room topics a browser may send.
+   */
+  public static final String BRIDGE_SOCKJS_HANDLED = "bridge.sockjs.handled";
+
   /** Health probe of one verticle: {@code health.<verticle name>}. */
   public static String health(String verticleName) {
     return "health." + verticleName;

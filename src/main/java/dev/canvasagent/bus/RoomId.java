@@ -8,7 +8,9 @@ import java.util.regex.Pattern;
  * schema ({@code api/run-request.json}) uses the same pattern.
  */
 public final class RoomId {
-  public static final Pattern PATTERN = Pattern.compile("^[A-Za-z0-9_-]{1,64}$");
+  /** The characters of a room id, as a regular expression without anchors (for address patterns). */
+  public static final String CHARACTERS = "[A-Za-z0-9_-]{1,64}";
+  public static final Pattern PATTERN = Pattern.compile("^" + CHARACTERS + "$");
 
   private RoomId() {}
 

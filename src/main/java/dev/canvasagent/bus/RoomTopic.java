@@ -1,5 +1,8 @@
 package dev.canvasagent.bus;
 
+import java.util.Arrays;
+import java.util.Optional;
+
 /**
  * The topics a room carries between the server and its browsers. The event-bus address of a room's
  * topic is {@code room.<roomId>.<topic>}, the name browsers see on every transport.
@@ -19,6 +22,8 @@ public enum RoomTopic {
   CANVAS_HOST("canvas:host"),
   /** The current board, for a client that cannot be caught up event by event. */
   CANVAS_RESYNC("canvas:resync"),
+  /** A document's lease changed (held, renewed, released, expired), for the lock indicator. */
+  DOC_LEASE("doc:lease"),
   /** Something a client sent was refused: {@code {code, message}}. */
   ERROR("error");
 
@@ -35,5 +40,10 @@ public enum RoomTopic {
 
   public String address(String roomId) {
     return "room." + roomId + "." + wireName;
+  }
+
+  /** The topic with this wire name, if there is one. */
+  public static Optional<RoomTopic> fromWireName(String wireName) {
+    return Arrays.stream(values()).filter(topic -> topic.wireName.equals(wireName)).findFirst();
   }
 }

@@ -1,0 +1,292 @@
+package dev.canvasagent.bridge;
+
+import dev.canvasagent.bus.Address;
+import dev.canvasagent.bus.FailureCode;
+import dev.canvasagent.bus.RoomId;
+import dev.canvasagent.bus.RoomTopic;
+import dev.canvasagent.config.AppConfig;
+import io.vertx.core.Vertx;
+import io.vertx.core.json.JsonObject;
+import io.vertx.ext.bridge.PermittedOptions;
+import io.vertx.ext.web.Router;
+import io.vertx.ext.web.handler.sockjs.BridgeEvent;
+import io.vertx.ext.web.handler.sockjs.SockJSBridgeOptions;
+import io.vertx.ext.web.handler.sockjs.SockJSHandler;
+import io.vertx.ext.web.handler.sockjs.SockJSHandlerOptions;
+import io.vertx.ext.web.handler.sockjs.SockJSSocket;
+import io.vertx.ext.web.handler.sockjs.Transport;
+import java.util.Arrays;
+import java.util.HashMap;
+import java.util.List;
+import java.util.Map;
+import java.util.Optional;
+import java.util.UUID;
+import java.util.stream.Collectors;
+import java.util.stream.Stream;
+import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
+
+/**
+ * The SockJS event-bus bridge at {@code /eventbus}, for browsers using the official
+ * {@code @vertx/eventbus-bridge-client.js}. It denies by default. The bridge's event hook decides, per
+ * socket, what a browser may do:
+ *
+ * <ul>
+ *   <li><b>register</b> the outbound topics of one room, {@code room.<roomId>.<topic>}. The first
+ *       registration fixes the socket's room and joins it to the {@link RoomHub} as a
+ *       {@link SockJSClient}, so host election, acks and resume work as for the other transports. A
+ *       socket may host once it has registered {@code agent:action} and
+ *       {@code agent:screenshot_request}.
+ *   <li><b>send / publish</b> only {@code agent:ack}, {@code agent:screenshot}, {@code canvas:viewport}
+ *       and {@code canvas:change} of that room. {@link InboundFrames} checks and handles each, as it does
+ *       for a WebSocket frame. The browser's message itself never reaches the bus (see
+ *       {@link #inbound}).
+ *   <li>The bridge never delivers bus messages itself (RECEIVE is refused). The room writes its events
+ *       to its clients, so every client of a room gets them in one order, and screenshot requests,
+ *       viewport moves and ack re-sends go to the host alone.
+ * </ul>
+ *
+ * A refusal is the bridge's own {@code {type:"err", body:"rejected"}}. When the browser sent with a
+ * reply handler, that handler first gets the reason: {@code {failureType:"RECIPIENT_FAILURE",
+ * failureCode, message:"<CODE>: <why>"}}. An accepted send gets the reply {@code {ok:true}}.
+ */
+final class SockJSBridge {
+  private static final Logger LOG = LoggerFactory.getLogger(SockJSBridge.class);
+
+  /** What a browser may register: the room hub's topics plus the two the bridge itself sends. */
+  static final List<RoomTopic> OUTBOUND = Stream.concat(RoomHub.OUTBOUND.stream(),
+      Stream.of(RoomTopic.CANVAS_HOST, RoomTopic.CANVAS_RESYNC)).toList();
+  /** What a browser may send. */
+  static final List<RoomTopic> INBOUND =
+      List.of(RoomTopic.AGENT_ACK, RoomTopic.AGENT_SCREENSHOT, RoomTopic.CANVAS_VIEWPORT, RoomTopic.CANVAS_CHANGE);
+  /** The outbound permission: a room's outbound topics, any room (the hook keeps a socket to one). */
+  static final String OUTBOUND_ADDRESSES = "room\\." + RoomId.CHARACTERS + "\\.("
+      + OUTBOUND.stream().map(RoomTopic::wireName).collect(Collectors.joining("|")) + ")";
+  /** The official client's reply addresses are UUIDs; the bridge refuses longer ones too. */
+  static final int MAX_REPLY_ADDRESS_LENGTH = 36;
+  static final int MAX_ADDRESS_LENGTH = 128;
+
+  private final Vertx vertx;
+  private final RoomHub hub;
+  private final InboundFrames inbound;
+  private final AppConfig.Bridge config;
+  private final Map<SockJSSocket, SockJSClient> clients = new HashMap<>();
+
+  /** A room topic's address, taken apart. */
+  record RoomAddress(String roomId, RoomTopic topic) {
+    static Optional<RoomAddress> parse(Object address) {
+      if (!(address instanceof String text) || !text.startsWith("room.")) {
+        return Optional.empty();
+      }
+      String rest = text.substring("room.".length());
+      int dot = rest.indexOf('.');
+      if (dot < 0 || !RoomId.isValid(rest.substring(0, dot))) {
+        return Optional.empty();
+      }
+      return RoomTopic.fromWireName(rest.substring(dot + 1)).map(topic -> new RoomAddress(rest.substring(0, dot), topic));
+    }
+  }
+
+  SockJSBridge(Vertx vertx, RoomHub hub, InboundFrames inbound, AppConfig.Bridge config) {
+    this.vertx = vertx;
+    this.hub = hub;
+    this.inbound = inbound;
+    this.config = config;
+  }
+
+  /** The SockJS routes, to mount with {@code router.route("/eventbus/*").subRouter(...)}. */
+  Router router() {
+    // Transports beyond the ones the tests drive with the official client stay off. JSONP would need
+    // form-encoded bodies; the event-source and htmlfile transports add nothing that xhr does not cover.
+    SockJSHandlerOptions sockJs = new SockJSHandlerOptions()
+        .addDisabledTransport(Transport.EVENT_SOURCE.name())
+        .addDisabledTransport(Transport.HTML_FILE.name())
+        .addDisabledTransport(Transport.JSON_P.name());
+    SockJSBridgeOptions bridge = new SockJSBridgeOptions()
+        .addOutboundPermitted(new PermittedOptions().setAddressRegex(OUTBOUND_ADDRESSES))
+        .addInboundPermitted(new PermittedOptions().setAddress(Address.BRIDGE_SOCKJS_HANDLED))
+        .setMaxHandlersPerSocket(OUTBOUND.size())
+        .setMaxAddressLength(MAX_ADDRESS_LENGTH);
+    return SockJSHandler.create(vertx, sockJs).bridge(bridge, this::onBridgeEvent);
+  }
+
+  /** Every bridge event is completed here, at once or when its message has been handled. */
+  void onBridgeEvent(BridgeEvent event) {
+    SockJSClient client = clients.get(event.socket());
+    switch (event.type()) {
+      case SOCKET_CREATED -> {
+        clients.put(event.socket(), new SockJSClient(event.socket(), "sockjs-" + UUID.randomUUID(),
+            config.maxMessageBytes(), new MessageRate(config.messagesPerSecond())));
+        event.complete(true);
+      }
+      case REGISTER -> register(event, client);
+      case UNREGISTER -> unregister(event, client);
+      case SEND, PUBLISH -> inbound(event, client);
+      // The room writes to its clients itself. The bridge still subscribes each registration on the
+      // bus (that is how it keeps track of them), and what those consumers receive is dropped here.
+      case RECEIVE -> event.complete(false);
+      case SOCKET_CLOSED, SOCKET_ERROR -> {
+        closed(event.socket());
+        event.complete(true);
+      }
+      // SOCKET_IDLE: no ping within the ping timeout; completing with true lets the bridge close it.
+      default -> event.complete(true);
+    }
+  }
+
+  private void register(BridgeEvent event, SockJSClient client) {
+    Optional<RoomAddress> address = RoomAddress.parse(event.getRawMessage().getValue("address"))
+        .filter(candidate -> OUTBOUND.contains(candidate.topic()));
+    if (client == null || address.isEmpty()) {
+      refuse(event, client, null, InboundFrames.Refusal.of("NOT_PERMITTED", "browsers may register only "
+          + OUTBOUND.stream().map(topic -> "room.<roomId>." + topic.wireName()).collect(Collectors.joining(", "))));
+      return;
+    }
+    String roomId = address.get().roomId();
+    RoomTopic topic = address.get().topic();
+    if (client.roomId() == null) {
+      client.register(topic);
+      join(event, client, roomId);
+    } else if (!client.roomId().equals(roomId)) {
+      refuse(event, client, null, InboundFrames.Refusal.of("OTHER_ROOM", "this connection belongs to room " + client.roomId()));
+      return;
+    } else {
+      client.register(topic);
+      client.room().onSuccess(room -> room.hostingChanged(client.clientId()));
+    }
+    if (topic == RoomTopic.CANVAS_HOST) {
+      client.room().onSuccess(room -> client.deliver(new RoomEvent(null, RoomTopic.CANVAS_HOST, new JsonObject()
+          .put("type", "canvas:hello").put("roomId", roomId).put("clientId", client.clientId())
+          .put("hostClientId", room.hostId().orElse(null)).put("latestEventId", room.latestEventId()))));
+    }
+    event.complete(true);
+  }
+
+  /** The socket's first registration: its room, and its place in the room (resumed with {@code headers.lastEventId}). */
+  private void join(BridgeEvent event, SockJSClient client, String roomId) {
+    JsonObject headers = event.getRawMessage().getValue("headers") instanceof JsonObject given ? given : new JsonObject();
+    String lastEventId = headers.getValue("lastEventId") instanceof String given && !given.isEmpty() ? given : null;
+    client.joining(roomId, lastEventId != null);
+    client.joined(hub.join(roomId, client, lastEventId));
+    client.room().onComplete(joined -> {
+      if (joined.failed()) {
+        client.close("could not join the room");
+      } else if (client.isClosed()) {
+        // It left while joining: take it out of the room it was just put in.
+        joined.result().leave(client.clientId());
+        hub.leave(roomId, client.clientId());
+      }
+    });
+  }
+
+  private void unregister(BridgeEvent event, SockJSClient client) {
+    Optional<RoomAddress> address = RoomAddress.parse(event.getRawMessage().getValue("address"));
+    if (client == null) {
+      // The socket is closing: the bridge drops its registrations; nothing is left to do here.
+      event.complete(true);
+    } else if (address.isPresent() && address.get().roomId().equals(client.roomId())) {
+      client.unregister(address.get().topic());
+      client.room().onSuccess(room -> room.hostingChanged(client.clientId()));
+      event.complete(true);
+    } else {
+      refuse(event, client, null, InboundFrames.Refusal.of("NOT_PERMITTED", "not an address this connection registered"));
+    }
+  }
+
+  /**
+   * A browser's send or publish. It is checked and handled here, exactly as a WebSocket frame is.
+   * The bridge would put an accepted raw message on the bus, where it could reach server consumers
+   * unchecked. The room hub, for example, re-broadcasts whatever arrives on
+   * {@code room.<id>.canvas:change}. So an accepted message is rewritten to an empty note on
+   * {@link Address#BRIDGE_SOCKJS_HANDLED}, which nothing consumes, before the bridge may pass it on.
+   * Whatever the server must hear, it has already heard from {@link InboundFrames}: a screenshot is
+   * published with the sender's client id stamped, and a change goes to the patch engine.
+   */
+  private void inbound(BridgeEvent event, SockJSClient client) {
+    JsonObject raw = event.getRawMessage();
+    Object reply = raw.getValue("replyAddress");
+    String replyAddress = reply instanceof String text && !text.isEmpty() && text.length() <= MAX_REPLY_ADDRESS_LENGTH ? text : null;
+    if (reply != null && replyAddress == null) {
+      refuse(event, client, null, InboundFrames.Refusal.of("INVALID_FRAME",
+          "replyAddress must be a string of 1 to " + MAX_REPLY_ADDRESS_LENGTH + " characters"));
+      return;
+    }
+    Optional<RoomAddress> address = RoomAddress.parse(raw.getValue("address"))
+        .filter(candidate -> INBOUND.contains(candidate.topic()));
+    if (client == null || address.isEmpty()) {
+      refuse(event, client, replyAddress, InboundFrames.Refusal.of("NOT_PERMITTED", "browsers may send only to "
+          + INBOUND.stream().map(topic -> "room.<roomId>." + topic.wireName()).collect(Collectors.joining(", "))));
+      return;
+    }
+    String roomId = address.get().roomId();
+    RoomTopic topic = address.get().topic();
+    if (client.roomId() == null) {
+      refuse(event, client, replyAddress, InboundFrames.Refusal.of("NOT_JOINED", "register an address of your room first"));
+      return;
+    }
+    if (!client.roomId().equals(roomId)) {
+      refuse(event, client, replyAddress, InboundFrames.Refusal.of("OTHER_ROOM", "this connection belongs to room " + client.roomId()));
+      return;
+    }
+    if (!client.rate().tryTake()) {
+      refuse(event, client, replyAddress, InboundFrames.Refusal.of("RATE_LIMITED",
+          "more than " + config.messagesPerSecond() + " messages a second; this one was dropped"));
+      return;
+    }
+    if (!(raw.getValue("body") instanceof JsonObject payload)) {
+      refuse(event, client, replyAddress, InboundFrames.Refusal.of("INVALID_PAYLOAD", topic.wireName() + ": the body must be a JSON object"));
+      return;
+    }
+    client.room()
+        .compose(room -> inbound.handle(client, room, topic.wireName(), payload))
+        .onComplete(handled -> {
+          if (handled.failed()) {
+            refuse(event, client, replyAddress, InboundFrames.Refusal.of("NOT_JOINED", "this connection is not in its room"));
+          } else if (handled.result() != null) {
+            refuse(event, client, replyAddress, handled.result());
+          } else {
+            accept(event, client, replyAddress, roomId, topic);
+          }
+        });
+  }
+
+  private void accept(BridgeEvent event, SockJSClient client, String replyAddress, String roomId, RoomTopic topic) {
+    if (replyAddress != null) {
+      client.write(new JsonObject().put("type", "rec").put("address", replyAddress).put("body", new JsonObject().put("ok", true)));
+    }
+    event.setRawMessage(new JsonObject()
+        .put("type", event.getRawMessage().getValue("type"))
+        .put("address", Address.BRIDGE_SOCKJS_HANDLED)
+        .put("body", new JsonObject().put("roomId", roomId).put("clientId", client.clientId()).put("topic", topic.wireName())));
+    event.complete(true);
+  }
+
+  private void refuse(BridgeEvent event, SockJSClient client, String replyAddress, InboundFrames.Refusal refusal) {
+    String code = refusal.payload().getString("code");
+    if (client != null && replyAddress != null) {
+      client.write(new JsonObject().put("type", "err").put("address", replyAddress)
+          .put("failureCode", failureCode(code)).put("failureType", "RECIPIENT_FAILURE")
+          .put("message", code + ": " + refusal.payload().getString("message")));
+    }
+    LOG.atInfo().addKeyValue("roomId", client == null ? null : client.roomId())
+        .addKeyValue("clientId", client == null ? null : client.clientId())
+        .addKeyValue("type", event.type()).addKeyValue("code", code).log("sockjs.refused");
+    event.complete(false);
+  }
+
+  /** The bus failure code of a refusal: the {@link FailureCode} it names, or {@code INVALID_REQUEST}. */
+  private static int failureCode(String code) {
+    return Arrays.stream(FailureCode.values()).filter(candidate -> candidate.name().equals(code)).findFirst()
+        .orElse(FailureCode.INVALID_REQUEST).wire();
+  }
+
+  private void closed(SockJSSocket socket) {
+    SockJSClient client = clients.remove(socket);
+    if (client != null) {
+      client.markClosed();
+      if (client.roomId() != null) {
+        hub.leave(client.roomId(), client.clientId());
+      }
+    }
+  }
+}

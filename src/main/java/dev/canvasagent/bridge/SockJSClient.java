@@ -1,0 +1,150 @@
+package dev.canvasagent.bridge;
+
+import dev.canvasagent.bus.RoomTopic;
+import io.vertx.core.Future;
+import io.vertx.core.json.JsonObject;
+import io.vertx.ext.web.handler.sockjs.SockJSSocket;
+import java.util.EnumSet;
+import java.util.Set;
+import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
+
+/**
+ * A browser on the SockJS event-bus bridge ({@code /eventbus}), over whichever SockJS transport it
+ * got. Its first registration fixes its room. It receives the room's events as the bridge's
+ * {@code rec} messages, only on the addresses it registered, in the order the room sends them. The
+ * room writes them to the socket itself, so events for the host alone (screenshot requests, viewport
+ * moves, ack re-sends) reach only the host. It can be the room's host once it listens to envelopes and
+ * screenshot requests.
+ *
+ * <p>The client may hold at most {@code maxPendingChars} characters that the socket has accepted but
+ * its connection has not yet taken. This covers a poll that has not come yet as well as a full TCP
+ * window. A client that cannot keep up is closed (a slow consumer), never buffered without bound.
+ */
+final class SockJSClient implements RoomClient {
+  private static final Logger LOG = LoggerFactory.getLogger(SockJSClient.class);
+  /** What a client must listen to before it can host its room. */
+  static final Set<RoomTopic> HOST_TOPICS = EnumSet.of(RoomTopic.AGENT_ACTION, RoomTopic.AGENT_SCREENSHOT_REQUEST);
+
+  private final SockJSSocket socket;
+  private final String clientId;
+  private final int maxPendingChars;
+  private final MessageRate rate;
+  private final Set<RoomTopic> registered = EnumSet.noneOf(RoomTopic.class);
+  private String roomId;
+  private Future<Room> joined;
+  private boolean catchingUp;
+  private long pendingChars;
+  private boolean closed;
+
+  SockJSClient(SockJSSocket socket, String clientId, int maxPendingChars, MessageRate rate) {
+    this.socket = socket;
+    this.clientId = clientId;
+    this.maxPendingChars = maxPendingChars;
+    this.rate = rate;
+    socket.setWriteQueueMaxSize(maxPendingChars);
+  }
+
+  @Override
+  public String clientId() {
+    return clientId;
+  }
+
+  @Override
+  public String transport() {
+    return "sockjs";
+  }
+
+  /**
+   * A host acks envelopes and answers screenshot requests, so a SockJS client can host once it listens
+   * to both. A host that never sees the requests would stall every run by the screenshot timeout.
+   */
+  @Override
+  public boolean canHost() {
+    return registered.containsAll(HOST_TOPICS);
+  }
+
+  /** The room of its first registration, or null before it registered anything. */
+  String roomId() {
+    return roomId;
+  }
+
+  /**
+   * Its first registration: the room is fixed from here on. A resuming client is being caught up until
+   * {@link #joined} completes. Until then it gets every event it missed, also those on addresses it has
+   * not registered yet: the official client registers all its handlers locally before any reply arrives.
+   */
+  void joining(String roomId, boolean resuming) {
+    this.roomId = roomId;
+    this.catchingUp = resuming;
+  }
+
+  void joined(Future<Room> join) {
+    this.joined = join.andThen(done -> catchingUp = false);
+  }
+
+  /** The room once joined: inbound messages wait for it. */
+  Future<Room> room() {
+    return joined;
+  }
+
+  MessageRate rate() {
+    return rate;
+  }
+
+  void register(RoomTopic topic) {
+    registered.add(topic);
+  }
+
+  void unregister(RoomTopic topic) {
+    registered.remove(topic);
+  }
+
+  boolean isClosed() {
+    return closed;
+  }
+
+  @Override
+  public boolean deliver(RoomEvent event) {
+    if (!catchingUp && !registered.contains(event.topic())) {
+      return !closed;
+    }
+    JsonObject message = new JsonObject().put("type", "rec").put("address", event.topic().address(roomId))
+        .put("body", event.payload());
+    if (event.id() != null) {
+      message.put("headers", new JsonObject().put("id", event.id()));
+    }
+    return write(message);
+  }
+
+  /** One bridge message ({@code rec}, {@code err}) to the browser; false when it is gone or too slow. */
+  boolean write(JsonObject message) {
+    if (closed) {
+      return false;
+    }
+    if (pendingChars >= maxPendingChars || socket.writeQueueFull()) {
+      LOG.atWarn().addKeyValue("roomId", roomId).addKeyValue("clientId", clientId).addKeyValue("pendingChars", pendingChars)
+          .log("sockjs.slow_consumer_disconnected");
+      close("slow consumer");
+      return false;
+    }
+    String text = message.encode();
+    pendingChars += text.length();
+    socket.write(text).onComplete(written -> pendingChars -= text.length());
+    return true;
+  }
+
+  @Override
+  public void close(String why) {
+    if (!closed) {
+      closed = true;
+      LOG.atDebug().addKeyValue("roomId", roomId).addKeyValue("clientId", clientId).addKeyValue("why", why).log("sockjs.closing");
+      socket.close();
+    }
+  }
+
+  /** The socket closed (by the browser, the network, the bridge's ping timeout or {@link #close}). */
+  void markClosed() {
+    closed = true;
+  }
+}
