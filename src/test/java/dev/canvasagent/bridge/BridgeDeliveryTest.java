@@ -203,9 +203,13 @@ class BridgeDeliveryTest {
     awaitError(host, "FORGED_CLIENT_ID");
     host.send("agent:ack", new JsonObject().put("sessionId", "never").put("seq", 99).put("clientId", host.clientId()));
     awaitError(host, "ACK_UNKNOWN");
-    other.send("agent:screenshot", new JsonObject().put("requestId", "r1")
-        .put("image", new JsonObject().put("mime", "image/png").put("dataUrl", "data:image/png;base64,AAAA")));
+    JsonObject box = new JsonObject().put("x", 0).put("y", 0).put("w", 1).put("h", 1);
+    other.send("agent:screenshot", new JsonObject().put("requestId", "r1").put("bounds", box).put("viewport", box)
+        .put("image", new JsonObject().put("mime", "image/png").put("dataUrl", "data:image/png;base64,AAAA").put("bytes", 3)));
     awaitError(other, "NOT_HOST");
+    other.send("agent:screenshot", new JsonObject().put("requestId", "r2")
+        .put("image", new JsonObject().put("mime", "image/png").put("dataUrl", "data:image/png;base64,AAAA")));
+    awaitError(other, "INVALID_PAYLOAD");
     JsonObject purple = ShapeRecords.shape("shape:p", "geo", 0, 0, "a1", ShapeRecords.geoProps("rectangle", 10, 10, ""));
     purple.getJsonObject("props").put("color", "purple");
     host.send("canvas:change", new JsonObject().put("baseRevision", 0).put("put", new JsonArray().add(purple)));

@@ -135,9 +135,13 @@ class SockJSBridgeTest {
     return new JsonObject().put("type", "agent:ack").put("sessionId", sessionId).put("seq", seq).put("clientId", clientId);
   }
 
+  /** A host's reply as seed 000's wire protocol has it: image with its size, bounds, viewport, selection. */
   static JsonObject screenshot(String requestId) {
+    JsonObject box = new JsonObject().put("x", 0).put("y", 0).put("w", 1).put("h", 1);
+    int bytes = java.util.Base64.getDecoder().decode(PNG.substring(PNG.indexOf(',') + 1)).length;
     return new JsonObject().put("type", "agent:screenshot").put("requestId", requestId)
-        .put("image", new JsonObject().put("mime", "image/png").put("dataUrl", PNG));
+        .put("image", new JsonObject().put("mime", "image/png").put("dataUrl", PNG).put("bytes", bytes))
+        .put("bounds", box).put("viewport", box).put("selection", new io.vertx.core.json.JsonArray()).put("docVersion", "0");
   }
 
   /** The host's part of a run: it answers the screenshot request the run starts with. */
