@@ -203,8 +203,8 @@ class BridgeDeliveryTest {
     awaitError(host, "FORGED_CLIENT_ID");
     host.send("agent:ack", new JsonObject().put("sessionId", "never").put("seq", 99).put("clientId", host.clientId()));
     awaitError(host, "ACK_UNKNOWN");
-    JsonObject box = new JsonObject().put("x", 0).put("y", 0).put("w", 1).put("h", 1);
-    other.send("agent:screenshot", new JsonObject().put("requestId", "r1").put("bounds", box).put("viewport", box)
+    JsonObject rect = new JsonObject().put("x", 0).put("y", 0).put("w", 1).put("h", 1);
+    other.send("agent:screenshot", new JsonObject().put("requestId", "r1").put("bounds", rect).put("viewport", rect)
         .put("image", new JsonObject().put("mime", "image/png").put("dataUrl", "data:image/png;base64,AAAA").put("bytes", 3)));
     awaitError(other, "NOT_HOST");
     other.send("agent:screenshot", new JsonObject().put("requestId", "r2")
