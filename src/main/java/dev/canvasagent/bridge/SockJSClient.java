@@ -109,16 +109,15 @@ final class SockJSClient implements RoomClient {
     if (!catchingUp && !registered.contains(event.topic())) {
       return !closed;
     }
-    JsonObject message = new JsonObject().put("type", "rec").put("address", event.topic().address(roomId))
-        .put("body", event.payload());
-    if (event.id() != null) {
-      message.put("headers", new JsonObject().put("id", event.id()));
-    }
-    return write(message);
+    return writeText(event.sockJsText(roomId));
   }
 
   /** One bridge message ({@code rec}, {@code err}) to the browser; false when it is gone or too slow. */
   boolean write(JsonObject message) {
+    return writeText(message.encode());
+  }
+
+  private boolean writeText(String text) {
     if (closed) {
       return false;
     }
@@ -128,7 +127,6 @@ final class SockJSClient implements RoomClient {
       close("slow consumer");
       return false;
     }
-    String text = message.encode();
     pendingChars += text.length();
     socket.write(text).onComplete(written -> pendingChars -= text.length());
     return true;

@@ -66,13 +66,7 @@ final class SseStream implements RoomClient {
 
   @Override
   public boolean deliver(RoomEvent event) {
-    StringBuilder chunk = new StringBuilder();
-    if (event.id() != null) {
-      chunk.append("id: ").append(event.id()).append('\n');
-    }
-    chunk.append("event: ").append(event.topic().wireName()).append('\n')
-        .append("data: ").append(event.payload().encode()).append("\n\n");
-    return write(chunk.toString());
+    return write(event.sseChunk());
   }
 
   private boolean write(String chunk) {

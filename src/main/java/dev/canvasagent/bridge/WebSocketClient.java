@@ -45,7 +45,7 @@ final class WebSocketClient implements RoomClient {
 
   @Override
   public boolean deliver(RoomEvent event) {
-    return send(event.toFrame());
+    return sendText(event.frameText());
   }
 
   /** A frame that is not a room event: hello, refusals. */
@@ -54,6 +54,10 @@ final class WebSocketClient implements RoomClient {
   }
 
   private boolean send(JsonObject frame) {
+    return sendText(frame.encode());
+  }
+
+  private boolean sendText(String text) {
     if (closed) {
       return false;
     }
@@ -62,7 +66,7 @@ final class WebSocketClient implements RoomClient {
       close(TRY_AGAIN_LATER, "slow consumer");
       return false;
     }
-    socket.writeTextMessage(frame.encode());
+    socket.writeTextMessage(text);
     return true;
   }
 
