@@ -1,6 +1,7 @@
 package dev.canvasagent.bridge;
 
 import dev.canvasagent.bus.RoomTopic;
+import io.vertx.core.buffer.Buffer;
 import io.vertx.core.json.JsonObject;
 
 /**
@@ -14,7 +15,7 @@ final class RoomEvent {
   private final String id;
   private final RoomTopic topic;
   private final JsonObject payload;
-  private String sseChunk;
+  private Buffer sseChunk;
   private String frameText;
   private String sockJsText;
 
@@ -36,15 +37,15 @@ final class RoomEvent {
     return payload;
   }
 
-  /** The Server-Sent Events form: {@code id:}, {@code event:}, {@code data:}. */
-  String sseChunk() {
+  /** The Server-Sent Events form: {@code id:}, {@code event:}, {@code data:}, as bytes to write as they are. */
+  Buffer sseChunk() {
     if (sseChunk == null) {
       StringBuilder chunk = new StringBuilder();
       if (id != null) {
         chunk.append("id: ").append(id).append('\n');
       }
       chunk.append("event: ").append(topic.wireName()).append('\n').append("data: ").append(payload.encode()).append("\n\n");
-      sseChunk = chunk.toString();
+      sseChunk = Buffer.buffer(chunk.toString());
     }
     return sseChunk;
   }

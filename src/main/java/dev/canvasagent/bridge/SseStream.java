@@ -1,6 +1,7 @@
 package dev.canvasagent.bridge;
 
 import io.vertx.core.Vertx;
+import io.vertx.core.buffer.Buffer;
 import io.vertx.core.http.HttpServerResponse;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
@@ -66,10 +67,15 @@ final class SseStream implements RoomClient {
 
   @Override
   public boolean deliver(RoomEvent event) {
-    return write(event.sseChunk());
+    // A slice per client: one copy of the bytes, but each write reads them from the start.
+    return write(event.sseChunk().slice());
   }
 
   private boolean write(String chunk) {
+    return write(Buffer.buffer(chunk));
+  }
+
+  private boolean write(Buffer chunk) {
     if (closed) {
       return false;
     }
