@@ -17,6 +17,8 @@ import java.util.Arrays;
  */
 final class SseListener {
   static final byte[] CHANGE_EVENT = "event: canvas:change\n".getBytes(StandardCharsets.US_ASCII);
+  static final byte[] ID_LINE = "id: ".getBytes(StandardCharsets.US_ASCII);
+  static final byte[] NEWLINE = "\n".getBytes(StandardCharsets.US_ASCII);
   static final byte[] SENT_AT = "\"sentAtMicros\":".getBytes(StandardCharsets.US_ASCII);
   /** The send time sits at the end of the record's meta, near the end of the event. */
   private static final int TAIL_SEARCH_BYTES = 256;
@@ -106,6 +108,11 @@ final class SseListener {
 
   /** One SSE event, {@code bytes[start, end)} without its blank line. */
   private void event(byte[] bytes, int start, int end, long receivedAtMicros) {
+    if (startsWith(bytes, start, end, ID_LINE)) {
+      // The resumable event id comes first; the topic is on the next line.
+      int newline = indexOf(bytes, start, end, NEWLINE);
+      start = newline < 0 ? end : newline + 1;
+    }
     if (!startsWith(bytes, start, end, CHANGE_EVENT)) {
       return;
     }
