@@ -37,8 +37,8 @@ public final class SockJSBrowsers implements AutoCloseable {
   private SockJSBrowsers(Process process) {
     this.process = process;
     this.commands = new BufferedWriter(new OutputStreamWriter(process.getOutputStream(), StandardCharsets.UTF_8));
-    daemon("sockjs-browsers-out", () -> readEvents(process.getInputStream()));
-    daemon("sockjs-browsers-err", () -> readErrors(process.getErrorStream()));
+    NodeProcesses.daemon("sockjs-browsers-out", () -> readEvents(process.getInputStream()));
+    NodeProcesses.daemon("sockjs-browsers-err", () -> NodeProcesses.collectErrors(process.getErrorStream(), errors));
   }
 
   public static SockJSBrowsers start() {
@@ -231,22 +231,4 @@ public final class SockJSBrowsers implements AutoCloseable {
     }
   }
 
-  private void readErrors(InputStream error) {
-    try (BufferedReader lines = new BufferedReader(new InputStreamReader(error, StandardCharsets.UTF_8))) {
-      String line;
-      while ((line = lines.readLine()) != null) {
-        if (errors.length() < 20_000) {
-          errors.append(line).append('\n');
-        }
-      }
-    } catch (IOException ignored) {
-      // Only diagnostics are lost.
-    }
-  }
-
-  private static void daemon(String name, Runnable work) {
-    Thread thread = new Thread(work, name);
-    thread.setDaemon(true);
-    thread.start();
-  }
 }

@@ -41,8 +41,8 @@ public final class TldrawOracle {
   private TldrawOracle(Process process) {
     this.process = process;
     this.requests = new BufferedWriter(new OutputStreamWriter(process.getOutputStream(), StandardCharsets.UTF_8));
-    daemon("tldraw-oracle-out", () -> readAnswers(process.getInputStream()));
-    daemon("tldraw-oracle-err", () -> readErrors(process.getErrorStream()));
+    NodeProcesses.daemon("tldraw-oracle-out", () -> readAnswers(process.getInputStream()));
+    NodeProcesses.daemon("tldraw-oracle-err", () -> NodeProcesses.collectErrors(process.getErrorStream(), errors));
   }
 
   /** "<id>: <error>" for every record tldraw's schema rejects; empty when it accepts them all. */
@@ -178,22 +178,4 @@ public final class TldrawOracle {
     }
   }
 
-  private void readErrors(InputStream error) {
-    try (BufferedReader lines = new BufferedReader(new InputStreamReader(error, StandardCharsets.UTF_8))) {
-      String line;
-      while ((line = lines.readLine()) != null) {
-        if (errors.length() < 20_000) {
-          errors.append(line).append('\n');
-        }
-      }
-    } catch (IOException ignored) {
-      // Only diagnostics are lost.
-    }
-  }
-
-  private static void daemon(String name, Runnable work) {
-    Thread thread = new Thread(work, name);
-    thread.setDaemon(true);
-    thread.start();
-  }
 }
