@@ -179,8 +179,10 @@ final class Run {
     toolCalls++;
     if (toolCalls > config.runner().maxActions()) {
       call.cancel();
-      pipeline.onSuccess(done -> finish(RunState.DONE,
-          summary().put("stopReason", "step_cap").put("maxActions", config.runner().maxActions())));
+      pipeline.onSuccess(done -> {
+        dropDeferred();
+        finish(RunState.DONE, summary().put("stopReason", "step_cap").put("maxActions", config.runner().maxActions()));
+      });
       return;
     }
     AgentAction action = new AgentAction(request.runId() + ":" + end.ordinal(), end.name(), end.arguments());
