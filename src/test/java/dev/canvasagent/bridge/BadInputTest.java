@@ -154,6 +154,9 @@ class BadInputTest {
     Throwable failure = Await.failure(SseClient.connect(vertx, server.port(), "/api/rooms/a.b.agent:action/events"));
     assertTrue(failure.getMessage().contains("400"), failure.getMessage());
     assertError(server.get("/api/rooms/" + "r".repeat(65) + "/board"), 400, "INVALID_REQUEST", "roomId");
+    assertError(server.get("/api/rooms/a.b/ws"), 400, "INVALID_REQUEST", "roomId");
+    Throwable refused = Await.failure(dev.canvasagent.support.WsClient.connect(vertx, server.port(), "a.b"));
+    assertTrue(refused.getMessage().contains("400"), refused.getMessage());
   }
 
   @Test
