@@ -15,9 +15,28 @@ public sealed interface ModelEvent {
 
   record ToolCallEnd(int ordinal, String callId, String name, JsonObject arguments) implements ModelEvent {}
 
-  record Usage(long inputTokens, long outputTokens) implements ModelEvent {}
+  /**
+   * Token counts as the provider reported them (last value wins). Cache reads and writes and
+   * reasoning tokens are 0 when the provider sent none; whether {@code inputTokens} includes cached
+   * tokens and {@code outputTokens} reasoning tokens follows the provider's own semantics.
+   */
+  record Usage(long inputTokens, long outputTokens, long cacheReadTokens, long cacheWriteTokens, long reasoningTokens)
+      implements ModelEvent {
+    public Usage(long inputTokens, long outputTokens) {
+      this(inputTokens, outputTokens, 0, 0, 0);
+    }
+  }
 
-  record Stop(String reason) implements ModelEvent {}
+  /**
+   * {@code reason} is one of {@code end_turn}, {@code tool_calls}, {@code max_tokens}, {@code
+   * stop_sequence}, {@code content_filter}, {@code refusal}, {@code pause_turn}, {@code other};
+   * {@code rawReason} is the provider's own word for it.
+   */
+  record Stop(String reason, String rawReason) implements ModelEvent {
+    public Stop(String reason) {
+      this(reason, reason);
+    }
+  }
 
   record Error(String errorType, String message, boolean retryable) implements ModelEvent {}
 }
