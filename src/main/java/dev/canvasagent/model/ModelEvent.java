@@ -11,7 +11,16 @@ public sealed interface ModelEvent {
 
   record ToolCallStart(int ordinal, String callId, String name) implements ModelEvent {}
 
-  record ToolCallDelta(int ordinal, String callId, String argumentsDelta) implements ModelEvent {}
+  /**
+   * A raw argument-text fragment. {@code synthetic} marks a fragment the normalizer produced itself
+   * (Gemini sends whole argument objects; the normalizer re-serializes them as one fragment).
+   */
+  record ToolCallDelta(int ordinal, String callId, String argumentsDelta, boolean synthetic)
+      implements ModelEvent {
+    public ToolCallDelta(int ordinal, String callId, String argumentsDelta) {
+      this(ordinal, callId, argumentsDelta, false);
+    }
+  }
 
   record ToolCallEnd(int ordinal, String callId, String name, JsonObject arguments) implements ModelEvent {}
 
