@@ -15,7 +15,9 @@ public final class ProviderErrors {
           "RESOURCE_EXHAUSTED",
           "INTERNAL",
           "unavailable_error",
-          "stream_truncated");
+          "stream_truncated",
+          // OpenAI's code for rate limiting, beside rule 8's list.
+          "rate_limit_exceeded");
 
   private ProviderErrors() {}
 
@@ -29,7 +31,7 @@ public final class ProviderErrors {
     return new ModelEvent.Error("stream_truncated", "stream ended before its terminal marker", true);
   }
 
-  static boolean isRetryable(String errorType, Object code) {
+  public static boolean isRetryable(String errorType, Object code) {
     if (errorType != null && RETRYABLE_TYPES.contains(errorType)) {
       return true;
     }

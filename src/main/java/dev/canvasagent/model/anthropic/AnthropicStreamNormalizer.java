@@ -1,12 +1,12 @@
 package dev.canvasagent.model.anthropic;
 
 import dev.canvasagent.model.ModelEvent;
+import dev.canvasagent.model.ProviderErrors;
 import dev.canvasagent.model.sse.SseDecoder;
 import io.vertx.core.json.DecodeException;
 import io.vertx.core.json.JsonObject;
 import java.util.HashMap;
 import java.util.Map;
-import java.util.Set;
 import java.util.function.Consumer;
 
 /**
@@ -20,9 +20,6 @@ import java.util.function.Consumer;
  * that point are never ended. After the terminal event everything is ignored.
  */
 public final class AnthropicStreamNormalizer {
-
-  private static final Set<String> RETRYABLE =
-      Set.of("overloaded_error", "rate_limit_error", "api_error", "server_error", "stream_truncated");
 
   private final Consumer<ModelEvent> sink;
   private final Map<Integer, OpenCall> openCalls = new HashMap<>();
@@ -84,7 +81,7 @@ public final class AnthropicStreamNormalizer {
       case "error" -> {
         JsonObject error = data.getJsonObject("error", new JsonObject());
         String errorType = error.getString("type", "error");
-        fail(errorType, error.getString("message", errorType), RETRYABLE.contains(errorType));
+        fail(errorType, error.getString("message", errorType), ProviderErrors.isRetryable(errorType, null));
       }
       default -> { } // ping and event types added later
     }

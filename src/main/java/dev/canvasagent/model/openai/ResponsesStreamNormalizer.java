@@ -1,12 +1,12 @@
 package dev.canvasagent.model.openai;
 
 import dev.canvasagent.model.ModelEvent;
+import dev.canvasagent.model.ProviderErrors;
 import dev.canvasagent.model.sse.SseDecoder;
 import io.vertx.core.json.DecodeException;
 import io.vertx.core.json.JsonObject;
 import java.util.HashMap;
 import java.util.Map;
-import java.util.Set;
 import java.util.function.Consumer;
 
 /**
@@ -20,10 +20,6 @@ import java.util.function.Consumer;
  * with an {@link ModelEvent.Error}. Calls still open then are never ended.
  */
 public final class ResponsesStreamNormalizer {
-
-  private static final Set<String> RETRYABLE = Set.of(
-      "server_error", "rate_limit_exceeded", "rate_limit_error", "overloaded_error", "api_error",
-      "stream_truncated");
 
   private final Consumer<ModelEvent> sink;
   private final Map<Integer, OpenCall> openCalls = new HashMap<>();
@@ -153,8 +149,8 @@ public final class ResponsesStreamNormalizer {
     Object code = error.getValue("code");
     String errorType = error.getString("type") != null ? error.getString("type")
         : code != null ? String.valueOf(code) : "error";
-    boolean retryable = RETRYABLE.contains(errorType) || RETRYABLE.contains(String.valueOf(code))
-        || (code instanceof Number number && number.intValue() >= 500);
+    boolean retryable = ProviderErrors.isRetryable(errorType, code)
+        || (code instanceof String text && ProviderErrors.isRetryable(text, null));
     fail(errorType, error.getString("message", errorType), retryable);
   }
 
