@@ -27,8 +27,7 @@ public final class LabelVerb implements ActionVerb {
 
   @Override
   public SanitizedAction sanitize(JsonObject params, ActionContext context) {
-    ShapeRefs.requireUsable(params, "shapeId");
-    String id = referencedShapes(params).iterator().next();
+    String id = ShapeRefs.single(params, "shapeId");
     JsonObject record = ShapeRefs.shape(context.board(), id).copy();
     Labels.apply(record, params.getString("text"));
     return new SanitizedAction(params.copy().put("shapeId", id), RecordDiff.putting(record));

@@ -44,6 +44,12 @@ final class ShapeRefs {
         .orElseThrow(() -> new ActionRejected("unknown shape '" + ShapeIds.modelId(recordId) + "'"));
   }
 
+  /** The record id of the one shape {@code key} names, or a rejection when it cannot be a shape id. */
+  static String single(JsonObject params, String key) {
+    requireUsable(params, key);
+    return named(params, key).iterator().next();
+  }
+
   /** Every named reference must be usable as a shape id. */
   static void requireUsable(JsonObject params, String key) {
     Object value = params.getValue(key);

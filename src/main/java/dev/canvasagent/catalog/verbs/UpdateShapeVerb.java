@@ -34,8 +34,7 @@ public final class UpdateShapeVerb implements ActionVerb {
 
   @Override
   public SanitizedAction sanitize(JsonObject params, ActionContext context) {
-    ShapeRefs.requireUsable(params, "shapeId");
-    String id = referencedShapes(params).iterator().next();
+    String id = ShapeRefs.single(params, "shapeId");
     JsonObject record = ShapeRefs.shape(context.board(), id).copy();
     JsonObject recordProps = record.getJsonObject("props");
     JsonObject requested = params.getJsonObject("props", new JsonObject());
