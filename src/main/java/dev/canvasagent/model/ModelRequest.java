@@ -1,6 +1,59 @@
 package dev.canvasagent.model;
 
 import io.vertx.core.json.JsonArray;
+import io.vertx.core.json.JsonObject;
+import java.util.Objects;
 
-/** What a provider is asked: the system prompt, the user's message and the tools it may call. */
-public record ModelRequest(String model, String systemPrompt, String userMessage, JsonArray tools) {}
+/**
+ * What a provider is asked. Providers render it the same way: {@code systemPrompt} (stable across
+ * runs, so it is the cacheable prefix), then one user turn made of {@code contextText}, the {@code
+ * screenshot} when there is one, and {@code userMessage} last.
+ *
+ * @param model the registry key the run asked for, e.g. {@code anthropic:claude-sonnet-4-5} or
+ *     {@code debug/fake}
+ * @param contextText the rendered prompt parts ("eyes"): viewport, shapes, transcript, todos…
+ * @param userMessage what the person asked, verbatim
+ * @param screenshot the host's view of the board, or null (the run is then text-only)
+ * @param tools the catalog's tools, as {@code ActionCatalog.describe()} lists them ({@code name},
+ *     {@code description}, {@code params}: a draft-07 schema)
+ * @param sampling how to sample
+ * @param context the same context as structured JSON, for providers that read it rather than text
+ *     ({@code debug/fake}'s planner); see {@code ModelContext} for its keys
+ */
+public record ModelRequest(
+    String model,
+    String systemPrompt,
+    String contextText,
+    String userMessage,
+    Image screenshot,
+    JsonArray tools,
+    Sampling sampling,
+    JsonObject context) {
+
+  public ModelRequest {
+    Objects.requireNonNull(model, "model");
+    Objects.requireNonNull(systemPrompt, "systemPrompt");
+    contextText = contextText == null ? "" : contextText;
+    Objects.requireNonNull(userMessage, "userMessage");
+    tools = tools == null ? new JsonArray() : tools;
+    sampling = sampling == null ? Sampling.DEFAULT : sampling;
+    context = context == null ? new JsonObject() : context;
+  }
+
+  /** A request with no context parts, no screenshot and default sampling. */
+  public ModelRequest(String model, String systemPrompt, String userMessage, JsonArray tools) {
+    this(model, systemPrompt, "", userMessage, null, tools, Sampling.DEFAULT, new JsonObject());
+  }
+
+  /** A screenshot: its media type ({@code image/png}, {@code image/jpeg}) and base64 bytes, no data-URL prefix. */
+  public record Image(String mediaType, String base64) {}
+
+  /**
+   * {@code temperature} in [0, 2]; {@code maxOutputTokens} caps the answer.
+   * {@link #STRICT} is the stricter sampling of a follow-up (lower temperature).
+   */
+  public record Sampling(double temperature, int maxOutputTokens) {
+    public static final Sampling DEFAULT = new Sampling(0.7, 8192);
+    public static final Sampling STRICT = new Sampling(0.2, 8192);
+  }
+}
