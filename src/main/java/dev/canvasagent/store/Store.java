@@ -13,6 +13,8 @@ public interface Store {
 
   SessionStore sessions();
 
+  TodoStore todos();
+
   /** {@code memory} or {@code postgres}, for health and logs. */
   String kind();
 

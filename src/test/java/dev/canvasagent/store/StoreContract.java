@@ -8,6 +8,7 @@ import dev.canvasagent.board.Board;
 import dev.canvasagent.board.RecordDiff;
 import dev.canvasagent.store.BoardStore.BoardRevision;
 import dev.canvasagent.store.SessionStore.Session;
+import dev.canvasagent.store.TodoStore.Todo;
 import dev.canvasagent.support.Await;
 import io.vertx.core.Future;
 import io.vertx.core.Vertx;
@@ -287,6 +288,54 @@ public abstract class StoreContract {
 
     assertEquals(1L, Await.result(store.sessions().nextSeq(two.id())));
     assertEquals(3L, Await.result(store.sessions().nextSeq(one.id())));
+  }
+
+  // Todos
+
+  @Test
+  void todosAreListedByPositionThenCreation() {
+    Session session = newSession();
+    TodoStore todos = store.todos();
+
+    Todo second = Await.result(todos.add(session.id(), "second", 1));
+    Todo first = Await.result(todos.add(session.id(), "first", 0));
+    Todo third = Await.result(todos.add(session.id(), "third", 1));
+
+    assertEquals(List.of(first.id(), second.id(), third.id()),
+        Await.result(todos.list(session.id())).stream().map(Todo::id).toList());
+    assertEquals(TodoStore.Status.OPEN, first.status());
+    assertEquals(null, first.resolvedAtMillis());
+  }
+
+  @Test
+  void resolvingATodoStampsItAndReopeningClearsTheStamp() {
+    Session session = newSession();
+    Todo todo = Await.result(store.todos().add(session.id(), "draw the legend", 0));
+
+    Todo done = Await.result(store.todos().update(session.id(), todo.id(), null, TodoStore.Status.DONE, null)).orElseThrow();
+    Todo renamed = Await.result(store.todos().update(session.id(), todo.id(), "draw the key", null, 3)).orElseThrow();
+    Todo reopened = Await.result(store.todos().update(session.id(), todo.id(), null, TodoStore.Status.OPEN, null)).orElseThrow();
+
+    assertEquals(TodoStore.Status.DONE, done.status());
+    assertTrue(done.resolvedAtMillis() != null);
+    assertEquals("draw the key", renamed.text());
+    assertEquals(3, renamed.position());
+    assertEquals(TodoStore.Status.DONE, renamed.status(), "fields not given stay as they were");
+    assertEquals(done.resolvedAtMillis(), renamed.resolvedAtMillis(), "still resolved: the first stamp is kept");
+    assertEquals(null, reopened.resolvedAtMillis());
+  }
+
+  @Test
+  void aTodoOfAnotherSessionIsNeitherListedNorChanged() {
+    Session owner = newSession();
+    Session other = newSession();
+    Todo todo = Await.result(store.todos().add(owner.id(), "mine", 0));
+
+    assertEquals(Optional.empty(), Await.result(store.todos().update(other.id(), todo.id(), "stolen", TodoStore.Status.SKIPPED, null)));
+    assertEquals(Optional.empty(), Await.result(store.todos().update(owner.id(), UUID.randomUUID().toString(), "x", null, null)));
+    assertEquals(Optional.empty(), Await.result(store.todos().update(owner.id(), "not-a-uuid", "x", null, null)));
+    assertTrue(Await.result(store.todos().list(other.id())).isEmpty());
+    assertEquals("mine", Await.result(store.todos().list(owner.id())).get(0).text());
   }
 
   @Test

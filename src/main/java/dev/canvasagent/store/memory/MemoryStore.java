@@ -5,6 +5,7 @@ import dev.canvasagent.board.RecordDiff;
 import dev.canvasagent.store.BoardStore;
 import dev.canvasagent.store.RevisionConflict;
 import dev.canvasagent.store.SessionStore;
+import dev.canvasagent.store.TodoStore;
 import dev.canvasagent.store.Store;
 import dev.canvasagent.store.UnknownSession;
 import io.vertx.core.Future;
@@ -25,6 +26,7 @@ public final class MemoryStore implements Store, BoardStore, SessionStore {
   private final Map<String, List<BoardRevision>> revisions = new HashMap<>();
   private final Map<String, Session> sessions = new HashMap<>();
   private final Map<String, Long> lastSeqs = new HashMap<>();
+  private final MemoryTodoStore todos = new MemoryTodoStore();
 
   @Override
   public BoardStore boards() {
@@ -34,6 +36,11 @@ public final class MemoryStore implements Store, BoardStore, SessionStore {
   @Override
   public SessionStore sessions() {
     return this;
+  }
+
+  @Override
+  public TodoStore todos() {
+    return todos;
   }
 
   @Override

@@ -4,6 +4,7 @@ import dev.canvasagent.config.DatabaseConfig;
 import dev.canvasagent.store.BoardStore;
 import dev.canvasagent.store.SessionStore;
 import dev.canvasagent.store.Store;
+import dev.canvasagent.store.TodoStore;
 import io.vertx.core.Future;
 import io.vertx.core.Vertx;
 import io.vertx.pgclient.PgBuilder;
@@ -20,11 +21,13 @@ public final class PgStore implements Store {
   private final Pool pool;
   private final PgBoardStore boards;
   private final PgSessionStore sessions;
+  private final PgTodoStore todos;
 
   private PgStore(Pool pool) {
     this.pool = pool;
     this.boards = new PgBoardStore(pool);
     this.sessions = new PgSessionStore(pool);
+    this.todos = new PgTodoStore(pool);
   }
 
   public static Future<Store> open(Vertx vertx, DatabaseConfig config) {
@@ -58,6 +61,11 @@ public final class PgStore implements Store {
   @Override
   public SessionStore sessions() {
     return sessions;
+  }
+
+  @Override
+  public TodoStore todos() {
+    return todos;
   }
 
   @Override

@@ -43,5 +43,24 @@ final class Sql {
   static final String NEXT_SESSION_SEQ =
       "UPDATE canvas_agent_sessions SET last_seq = last_seq + 1 WHERE id = $1 RETURNING last_seq";
 
+  static final String TODO_COLUMNS = "id::text AS id, session_id, text, status, position, created_at, resolved_at";
+
+  static final String LIST_TODOS =
+      "SELECT " + TODO_COLUMNS + " FROM canvas_agent_todos WHERE session_id = $1 ORDER BY position, created_at, id";
+
+  static final String INSERT_TODO =
+      "INSERT INTO canvas_agent_todos (session_id, text, position) VALUES ($1, $2, $3) RETURNING " + TODO_COLUMNS;
+
+  /**
+   * Null parameters keep the column; resolved_at is stamped when an item leaves {@code open}, kept
+   * while it stays resolved, and cleared when it is reopened.
+   */
+  static final String UPDATE_TODO =
+      "UPDATE canvas_agent_todos SET text = coalesce($3, text), status = coalesce($4, status),"
+          + " position = coalesce($5, position),"
+          + " resolved_at = CASE WHEN coalesce($4, status) = 'open' THEN NULL"
+          + " WHEN coalesce($4, status) = status THEN coalesce(resolved_at, now()) ELSE now() END"
+          + " WHERE session_id = $1 AND id::text = $2 RETURNING " + TODO_COLUMNS;
+
   static final String PING = "SELECT 1";
 }
