@@ -10,6 +10,7 @@ import dev.canvasagent.model.anthropic.AnthropicMessagesProtocol;
 import dev.canvasagent.model.gemini.GeminiProtocol;
 import dev.canvasagent.model.openai.ChatCompletionsProtocol;
 import dev.canvasagent.model.openai.ResponsesProtocol;
+import dev.canvasagent.support.StubProvider;
 import io.vertx.core.json.JsonArray;
 import io.vertx.core.json.JsonObject;
 import java.util.List;

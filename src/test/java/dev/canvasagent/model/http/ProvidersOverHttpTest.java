@@ -10,8 +10,9 @@ import dev.canvasagent.model.ModelEvent;
 import dev.canvasagent.model.ModelProvider;
 import dev.canvasagent.model.ModelRequest;
 import dev.canvasagent.model.http.ProviderCalls.Outcome;
-import dev.canvasagent.model.http.StubProvider.Status;
-import dev.canvasagent.model.http.StubProvider.Stream;
+import dev.canvasagent.support.StubProvider;
+import dev.canvasagent.support.StubProvider.Status;
+import dev.canvasagent.support.StubProvider.Stream;
 import dev.canvasagent.support.Await;
 import io.vertx.core.Vertx;
 import io.vertx.core.http.HttpClientAgent;
@@ -24,6 +25,7 @@ import java.util.Map;
 import java.util.Optional;
 import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.BeforeEach;
+import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.extension.ExtendWith;
 import org.junit.jupiter.params.ParameterizedTest;
 import org.junit.jupiter.params.provider.MethodSource;
@@ -147,6 +149,21 @@ class ProvidersOverHttpTest {
     stub.then(Stream.droppedAfter(body, 0)).then(Stream.whole(body));
 
     Outcome outcome = call(provider(flavour), flavour);
+
+    assertEquals(EXPECTED, ProviderCalls.summary(outcome.events()));
+    assertEquals(1, outcome.call().retries());
+    assertEquals(2, stub.received().size());
+  }
+
+  @Test
+  void aRetryableInBandErrorBeforeAnyEventIsTriedAgain() {
+    Flavour anthropic = Flavour.all().get(0);
+    String overloaded = "event: message_start\ndata: {\"type\":\"message_start\",\"message\":{\"id\":\"msg_1\","
+        + "\"type\":\"message\",\"role\":\"assistant\",\"content\":[],\"usage\":{\"input_tokens\":5,\"output_tokens\":1}}}\n\n"
+        + "event: error\ndata: {\"type\":\"error\",\"error\":{\"type\":\"overloaded_error\",\"message\":\"Overloaded\"}}\n\n";
+    stub.then(Stream.whole(overloaded.getBytes(StandardCharsets.UTF_8))).then(Stream.whole(anthropic.answerBytes()));
+
+    Outcome outcome = call(provider(anthropic, new Limits(2, 100, 10_000)), anthropic);
 
     assertEquals(EXPECTED, ProviderCalls.summary(outcome.events()));
     assertEquals(1, outcome.call().retries());

@@ -1,4 +1,4 @@
-package dev.canvasagent.model.http;
+package dev.canvasagent.support;
 
 import io.vertx.core.Future;
 import io.vertx.core.MultiMap;
@@ -21,27 +21,27 @@ import java.util.concurrent.CopyOnWriteArrayList;
  * with the next scripted {@link Reply} — a streamed body written as separate HTTP chunks (so the
  * client sees the cuts), optionally dropped or left hanging part way, or a plain status answer.
  */
-final class StubProvider {
+public final class StubProvider {
   /** A request as the stub received it. */
-  record Received(String method, String uri, MultiMap headers, JsonObject body) {}
+  public record Received(String method, String uri, MultiMap headers, JsonObject body) {}
 
-  sealed interface Reply {}
+  public sealed interface Reply {}
 
   /**
    * A 200 {@code text/event-stream} body cut into chunks at {@code cuts} (byte offsets). After
    * {@code stopAt} bytes (when non-negative) the stub either closes the connection ({@code drop})
    * or stops writing and keeps it open.
    */
-  record Stream(byte[] body, List<Integer> cuts, int stopAt, boolean drop) implements Reply {
-    static Stream whole(byte[] body) {
+  public record Stream(byte[] body, List<Integer> cuts, int stopAt, boolean drop) implements Reply {
+    public static Stream whole(byte[] body) {
       return new Stream(body, List.of(), -1, false);
     }
 
-    static Stream cutAt(byte[] body, int offset) {
+    public static Stream cutAt(byte[] body, int offset) {
       return new Stream(body, List.of(offset), -1, false);
     }
 
-    static Stream bytewise(byte[] body) {
+    public static Stream bytewise(byte[] body) {
       List<Integer> cuts = new ArrayList<>();
       for (int i = 1; i < body.length; i++) {
         cuts.add(i);
@@ -49,17 +49,17 @@ final class StubProvider {
       return new Stream(body, cuts, -1, false);
     }
 
-    static Stream droppedAfter(byte[] body, int bytes) {
+    public static Stream droppedAfter(byte[] body, int bytes) {
       return new Stream(body, List.of(), bytes, true);
     }
 
-    static Stream hangingAfter(byte[] body, int bytes) {
+    public static Stream hangingAfter(byte[] body, int bytes) {
       return new Stream(body, List.of(), bytes, false);
     }
   }
 
   /** A non-streamed answer, e.g. 429 with {@code Retry-After}. */
-  record Status(int status, Map<String, String> headers, String body) implements Reply {}
+  public record Status(int status, Map<String, String> headers, String body) implements Reply {}
 
   private final HttpServer server;
   private final Queue<Reply> replies = new ConcurrentLinkedQueue<>();
@@ -70,34 +70,34 @@ final class StubProvider {
     this.server = server;
   }
 
-  static Future<StubProvider> start(Vertx vertx) {
+  public static Future<StubProvider> start(Vertx vertx) {
     HttpServer server = vertx.createHttpServer();
     StubProvider stub = new StubProvider(server);
     server.requestHandler(stub::handle);
     return server.listen(0, "127.0.0.1").map(listening -> stub);
   }
 
-  String baseUrl() {
+  public String baseUrl() {
     return "http://127.0.0.1:" + server.actualPort();
   }
 
-  StubProvider then(Reply reply) {
+  public StubProvider then(Reply reply) {
     replies.add(reply);
     return this;
   }
 
-  List<Received> received() {
+  public List<Received> received() {
     return List.copyOf(received);
   }
 
   /** Completes when the connection of a hanging stream closes (the client reset it). */
-  Future<Void> nextHangingStreamClosed() {
+  public Future<Void> nextHangingStreamClosed() {
     Promise<Void> closed = Promise.promise();
     closes.add(closed);
     return closed.future();
   }
 
-  Future<Void> close() {
+  public Future<Void> close() {
     return server.close();
   }
 
