@@ -113,8 +113,10 @@ final class Run {
     return outcome.future();
   }
 
-  void cancel(String why) {
+  /** Ends the run as canceled; the future completes once its final status is out. */
+  Future<JsonObject> cancel(String why) {
     finish(RunState.CANCELED, reason("CANCELED", why));
+    return outcome.future();
   }
 
   private Future<Void> loadBoard() {
@@ -327,7 +329,9 @@ final class Run {
    * (then even if the run ended meanwhile, so browsers stay in step), without for client-only actions.
    */
   private Future<Void> publish(AgentAction action, RecordDiff diff, long revision) {
-    return store.sessions().nextSeq(request.sessionId()).map(seq -> {
+    return store.sessions().nextSeq(request.sessionId())
+        .recover(error -> Failure.future(FailureCode.STORE_UNAVAILABLE, "could not take the session's next seq: " + error.getMessage()))
+        .map(seq -> {
       ActionEnvelope envelope = new ActionEnvelope(request.sessionId(), seq, false, List.of(action),
           System.currentTimeMillis(), revision, diff == null ? null : diff.toJson());
       bus.publish(RoomTopic.AGENT_ACTION.address(request.roomId()), envelope.toJson());

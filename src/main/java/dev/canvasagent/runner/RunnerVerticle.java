@@ -65,8 +65,8 @@ public final class RunnerVerticle extends CanvasVerticle {
 
   @Override
   public Future<?> stop() {
-    active.values().forEach(run -> run.cancel("the server is shutting down"));
-    return Future.succeededFuture();
+    // Each run's final status goes out before the verticle (and its timers) go.
+    return Future.join(java.util.List.copyOf(active.values()).stream().map(run -> run.cancel("the server is shutting down")).toList());
   }
 
   @Override
