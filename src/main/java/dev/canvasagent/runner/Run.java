@@ -38,8 +38,9 @@ import org.slf4j.LoggerFactory;
  * against that board's revision (re-sanitizing on a conflict), take the session's next seq, publish.
  * Meta actions go to the scheduler as they come ({@link MetaActions}). Ending (done, error, deadline,
  * cancel) first stops the model and lets the action in hand settle, so a diff already sent to the patch
- * engine is published before the final status; nothing is committed after it. A run that queued
- * follow-ups ends {@code scheduled} instead of {@code done}. One {@code run.finished} line logs it.
+ * engine is published before the final status; nothing is committed after it. A run after which
+ * follow-ups of its user request are still to run ends {@code scheduled} instead of {@code done}, so
+ * {@code done} marks the end of the request. One {@code run.finished} line logs it.
  */
 final class Run {
   private static final Logger LOG = LoggerFactory.getLogger(Run.class);
@@ -68,6 +69,7 @@ final class Run {
   private final RunMetrics metrics = new RunMetrics();
   /** Set when the run starts ending: from then on nothing new is committed. */
   private boolean stopping;
+  private int followUpsWaiting;
   private int deduped;
   private Future<Void> pipeline = Future.succeededFuture();
   private ModelCall call;
@@ -96,9 +98,13 @@ final class Run {
   /** An action that names shapes not on the board yet, waiting for the create that makes them. */
   private record Deferred(AgentAction action, String reason) {}
 
-  /** How many runs waited in the session's queue when this one started, for the run log. */
-  void observeQueueDepth(int depth) {
+  /**
+   * The session's queue when this run started: how many runs waited (for the run log), and how many of
+   * them are follow-ups of the same user request (then this run ends {@code scheduled}, not {@code done}).
+   */
+  void observeQueue(int depth, int followUpsOfThisRequest) {
     metrics.queueDepthAtStart(depth);
+    followUpsWaiting = followUpsOfThisRequest;
   }
 
   Future<JsonObject> execute() {
@@ -354,7 +360,8 @@ final class Run {
 
   /**
    * Ends the run: stops the model, waits (at most {@link #SETTLE_MS}) for the action in hand, then
-   * publishes the final status and logs the run. DONE becomes SCHEDULED when follow-ups were queued.
+   * publishes the final status and logs the run. DONE becomes SCHEDULED when follow-ups of the same
+   * user request are still to run (queued by this run or before it).
    */
   private void finish(RunState state, JsonObject detail) {
     if (stopping) {
@@ -383,7 +390,8 @@ final class Run {
   }
 
   private void conclude(RunState state, JsonObject detail) {
-    RunState published = state == RunState.DONE && meta.followUpsQueued() > 0 ? RunState.SCHEDULED : state;
+    boolean moreToCome = meta.followUpsQueued() + followUpsWaiting > 0;
+    RunState published = state == RunState.DONE && moreToCome ? RunState.SCHEDULED : state;
     JsonObject full = summary().mergeIn(detail == null ? new JsonObject() : detail);
     if (state == RunState.ERROR) {
       if (!full.containsKey("retryable")) {
@@ -407,9 +415,13 @@ final class Run {
         .addKeyValue("sessionId", request.sessionId())
         .addKeyValue("runId", request.runId())
         .addKeyValue("model", request.model())
-        .addKeyValue("state", state.wireName())
-        .addKeyValue("stopReason", detail.getString("stopReason"))
-        .addKeyValue("code", detail.getString("code"))
+        .addKeyValue("state", state.wireName());
+    for (String field : List.of("stopReason", "code")) {
+      if (detail.getString(field) != null) {
+        line = line.addKeyValue(field, detail.getString(field));
+      }
+    }
+    line = line
         .addKeyValue("toolCalls", toolCalls)
         .addKeyValue("applied", applied)
         .addKeyValue("dropped", dropped)

@@ -49,7 +49,7 @@ public final class RunnerVerticle extends CanvasVerticle {
   private void run(Message<JsonObject> message) {
     RunRequest request = RunRequest.fromJson(message.body());
     Run run = new Run(vertx, request, store, models, catalog, systemPrompt, config);
-    run.observeQueueDepth(message.body().getInteger("queueDepthAtStart", 0));
+    run.observeQueue(message.body().getInteger("queueDepthAtStart", 0), message.body().getInteger("followUpsWaiting", 0));
     active.put(request.runId(), run);
     run.execute()
         .onComplete(outcome -> {

@@ -139,8 +139,10 @@ public final class SchedulerVerticle extends CanvasVerticle {
     ActiveRun active = new ActiveRun(run);
     queue.active = active;
     DeliveryOptions options = new DeliveryOptions().setSendTimeout(config.runner().deadlineMs() + RUN_ANSWER_GRACE_MS);
-    // The runner reads the depth for its run log; it is not part of the run request.
-    JsonObject ask = run.toJson().put("queueDepthAtStart", queue.waiting.size());
+    // Not part of the run request: the depth is for the run's log line; follow-ups of the same user
+    // request still waiting make the run end `scheduled` rather than `done`.
+    JsonObject ask = run.toJson().put("queueDepthAtStart", queue.waiting.size())
+        .put("followUpsWaiting", queue.waiting.stream().filter(waiting -> waiting.requestRunId().equals(run.requestRunId())).count());
     vertx.eventBus().<JsonObject>request(Address.RUNNER_RUN, ask, options)
         .onComplete(outcome -> {
           String state = null;
