@@ -99,6 +99,33 @@ class FollowUpFlowTest {
   }
 
   @Test
+  void aFollowUpAsksTheHostForAFreshScreenshotOfTheSameRevision(Vertx vertx) {
+    TestServer server = TestServer.start(vertx, TestServer.config(Map.of("CANVAS_AGENT_MAX_FOLLOWUPS", "1")));
+    String room = "fresh-room";
+    java.util.concurrent.atomic.AtomicInteger asked = new java.util.concurrent.atomic.AtomicInteger();
+    var requests = vertx.eventBus().<JsonObject>consumer(dev.canvasagent.bus.RoomTopic.AGENT_SCREENSHOT_REQUEST.address(room), request -> {
+      asked.incrementAndGet();
+      vertx.eventBus().publish(dev.canvasagent.bus.RoomTopic.AGENT_SCREENSHOT.address(room), new JsonObject()
+          .put("requestId", request.body().getString("requestId")).put("clientId", "host-1")
+          .put("image", new JsonObject().put("mime", "image/png").put("dataUrl", "data:image/png;base64,iVBORw0KGgo=").put("bytes", 8))
+          .put("bounds", new JsonObject().put("x", 0).put("y", 0).put("w", 10).put("h", 10))
+          .put("viewport", new JsonObject().put("x", 0).put("y", 0).put("w", 10).put("h", 10)));
+    });
+    Await.result(requests.completion());
+    vertx.eventBus().publish(dev.canvasagent.bus.Address.SCREENSHOT_HOSTS,
+        new JsonObject().put("roomId", room).put("clientId", "host-1").put("present", true));
+    SseClient sse = server.events(room);
+    // /detail changes no shape: the follow-up sees the same revision and bounds, which the cache holds.
+    String sessionId = server.postRun(new JsonObject().put("roomId", room).put("message", "/detail look"))
+        .bodyAsJsonObject().getString("sessionId");
+    Await.result(sse.awaitEvent(RunFlowContract.finalStatusOf(sessionId)));
+    assertEquals(2, asked.get(), "the follow-up did not take the cached image");
+    Await.result(requests.unregister());
+    Await.result(sse.close());
+    Await.result(server.stop());
+  }
+
+  @Test
   void aNewRequestWaitsBehindTheFollowUpsOfTheRequestBeforeIt(Vertx vertx) {
     TestServer server = TestServer.start(vertx, TestServer.config(Map.of("CANVAS_AGENT_MAX_FOLLOWUPS", "1")));
     SseClient sse = server.events("order-room");

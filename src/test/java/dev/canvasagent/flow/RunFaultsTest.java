@@ -66,6 +66,19 @@ class RunFaultsTest {
     vertx.eventBus().addInboundInterceptor(interceptor);
   }
 
+  /** Requests to {@code address} whose body passes {@code which} are answered with {@code code}. */
+  void injectWhere(Vertx vertx, String address, java.util.function.Predicate<JsonObject> which, FailureCode code) {
+    this.vertx = vertx;
+    interceptor = context -> {
+      if (context.message().address().equals(address) && context.message().body() instanceof JsonObject body && which.test(body)) {
+        context.message().fail(code.wire(), "injected fault");
+        return;
+      }
+      context.next();
+    };
+    vertx.eventBus().addInboundInterceptor(interceptor);
+  }
+
   List<SseEvent> runToEnd(SseClient sse, String room, String message) {
     String sessionId = server.postRun(new JsonObject().put("roomId", room).put("message", message))
         .bodyAsJsonObject().getString("sessionId");
@@ -131,6 +144,46 @@ class RunFaultsTest {
     assertEquals(0L, detail.getLong("boardRevision"));
     assertTrue(envelopes(events).isEmpty(), "no envelope for a diff that was never committed");
     assertEquals(0L, server.board("patch-silent").getLong("revision"));
+    Await.result(sse.close());
+  }
+
+  @Test
+  void aRunThatFailsAfterAskingForFollowUpsEndsInErrorAndTheyNeverRun(Vertx vertx) {
+    server = TestServer.start(vertx, TestServer.config(Map.of()));
+    // The tour's last action (its closing message) fails, after its add_detail and review were accepted.
+    injectWhere(vertx, Address.SANITIZER_SANITIZE,
+        body -> "message".equals(body.getJsonObject("action").getString("name")), FailureCode.INTERNAL);
+    SseClient sse = server.events("discard-room");
+    var accepted = server.postRun(new JsonObject().put("roomId", "discard-room").put("message", "/tour then fail"));
+    String sessionId = accepted.bodyAsJsonObject().getString("sessionId");
+    List<SseEvent> events = Await.result(sse.awaitEvent(RunFlowContract.finalStatusOf(sessionId)));
+    JsonObject error = events.get(events.size() - 1).data();
+    assertEquals("error", error.getString("state"), error.encode());
+    assertEquals(2, error.getJsonObject("detail").getJsonArray("followupsQueued").size(), "both were accepted before the failure");
+
+    // The next request of the session runs next: the failed run's follow-ups were dropped.
+    String nextRunId = server.postRun(new JsonObject().put("roomId", "discard-room").put("message", "draw a box")
+        .put("sessionId", sessionId)).bodyAsJsonObject().getString("runId");
+    List<SseEvent> all = Await.result(sse.awaitEvent(event -> event.event().equals("agent:status")
+        && event.data().getString("state").equals("done")
+        && nextRunId.equals(event.data().getJsonObject("detail").getString("runId"))));
+    List<String> started = all.stream().filter(event -> event.event().equals("agent:status"))
+        .filter(event -> event.data().getString("state").equals("waiting_context"))
+        .map(event -> event.data().getJsonObject("detail").getString("runId")).toList();
+    assertEquals(List.of(accepted.bodyAsJsonObject().getString("runId"), nextRunId), started);
+    Await.result(sse.close());
+  }
+
+  @Test
+  void aSchedulerThatFailsAMetaActionEndsTheRunWithError(Vertx vertx) {
+    server = TestServer.start(vertx, TestServer.config(Map.of()));
+    inject(vertx, Address.SCHEDULER_TODO, 1, FailureCode.STORE_UNAVAILABLE);
+    SseClient sse = server.events("todo-fault");
+    List<SseEvent> events = runToEnd(sse, "todo-fault", "/todos now");
+    JsonObject detail = events.get(events.size() - 1).data().getJsonObject("detail");
+    assertEquals("STORE_UNAVAILABLE", detail.getString("code"), detail.encode());
+    assertEquals(true, detail.getBoolean("retryable"));
+    assertTrue(envelopes(events).isEmpty(), "the failed todo is not published, and nothing after it runs");
     Await.result(sse.close());
   }
 
