@@ -338,12 +338,12 @@ final class Run {
     return store.sessions().nextSeq(request.sessionId())
         .recover(error -> Failure.future(FailureCode.STORE_UNAVAILABLE, "could not take the session's next seq: " + error.getMessage()))
         .map(seq -> {
-      ActionEnvelope envelope = new ActionEnvelope(request.sessionId(), seq, false, List.of(action),
-          System.currentTimeMillis(), revision, diff == null ? null : diff.toJson());
-      bus.publish(RoomTopic.AGENT_ACTION.address(request.roomId()), envelope.toJson());
-      metrics.envelopePublished();
-      return null;
-    });
+          ActionEnvelope envelope = new ActionEnvelope(request.sessionId(), seq, false, List.of(action),
+              System.currentTimeMillis(), revision, diff == null ? null : diff.toJson());
+          bus.publish(RoomTopic.AGENT_ACTION.address(request.roomId()), envelope.toJson());
+          metrics.envelopePublished();
+          return null;
+        });
   }
 
   private void postAssistantText() {
