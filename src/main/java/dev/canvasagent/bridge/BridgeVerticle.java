@@ -35,6 +35,8 @@ public final class BridgeVerticle extends CanvasVerticle {
   static final int MAX_RECORDS_PER_CHANGE = 1_000;
   static final long HEALTH_PROBE_TIMEOUT_MS = 2_000;
   static final int MAX_REVISIONS_LIMIT = 500;
+  /** A session id as the run request schema takes it. */
+  static final java.util.regex.Pattern SESSION_ID = java.util.regex.Pattern.compile("[A-Za-z0-9_-]{1,64}");
 
   private final AppConfig config;
   private final ActionCatalog catalog;
@@ -77,6 +79,7 @@ public final class BridgeVerticle extends CanvasVerticle {
     router.post("/api/rooms/:roomId/changes").handler(body).handler(this::requireJson).handler(this::change);
     router.get("/api/rooms/:roomId/board").handler(this::board);
     router.get("/api/rooms/:roomId/revisions").handler(this::revisions);
+    router.get("/api/sessions/:sessionId/todos").handler(this::todos);
     // The SockJS event-bus bridge. Its xhr transports post what a browser sends to
     // /eventbus/<server>/<session>/xhr_send, and SockJS reads that from the routing context's body.
     // So that route alone gets a body handler, bounded like a WebSocket message; no other SockJS
@@ -284,6 +287,18 @@ public final class BridgeVerticle extends CanvasVerticle {
     JsonObject ask = new JsonObject().put("roomId", roomId).put("after", after).put("limit", limit.intValue());
     vertx.eventBus().<JsonObject>request(Address.PATCH_BOARD_REVISIONS, ask)
         .onSuccess(reply -> sendJson(ctx, 200, new JsonObject().put("ok", true).put("roomId", roomId).mergeIn(reply.body())))
+        .onFailure(error -> HttpErrors.send(ctx, error));
+  }
+
+  /** The agent's todo list of a session, in list order; 404 for a session the server does not know. */
+  private void todos(RoutingContext ctx) {
+    String sessionId = ctx.pathParam("sessionId");
+    if (sessionId == null || !SESSION_ID.matcher(sessionId).matches()) {
+      HttpErrors.send(ctx, FailureCode.INVALID_REQUEST, "sessionId must match " + SESSION_ID.pattern());
+      return;
+    }
+    vertx.eventBus().<JsonObject>request(Address.SCHEDULER_TODOS, new JsonObject().put("sessionId", sessionId))
+        .onSuccess(reply -> sendJson(ctx, 200, new JsonObject().put("ok", true).mergeIn(reply.body())))
         .onFailure(error -> HttpErrors.send(ctx, error));
   }
 

@@ -4,10 +4,20 @@ import io.vertx.core.json.JsonObject;
 
 /**
  * One run for the runner: what a person asked, in which room and session, with which model.
- * {@code viewport} may be null.
+ * {@code viewport} may be null; {@code followUp} is null for a person's own request.
  */
 public record RunRequest(
-    String runId, String sessionId, String roomId, String message, String model, Viewport viewport) {
+    String runId, String sessionId, String roomId, String message, String model, Viewport viewport, FollowUp followUp) {
+
+  /** A person's request (not a follow-up). */
+  public RunRequest(String runId, String sessionId, String roomId, String message, String model, Viewport viewport) {
+    this(runId, sessionId, roomId, message, model, viewport, null);
+  }
+
+  /** The run id of the user request this run belongs to: its own, or the one it follows up. */
+  public String requestRunId() {
+    return followUp == null ? runId : followUp.requestRunId();
+  }
 
   public JsonObject toJson() {
     JsonObject json =
@@ -20,6 +30,9 @@ public record RunRequest(
     if (viewport != null) {
       json.put("viewport", viewport.toJson());
     }
+    if (followUp != null) {
+      json.put("followUp", followUp.toJson());
+    }
     return json;
   }
 
@@ -30,6 +43,7 @@ public record RunRequest(
         json.getString("roomId"),
         json.getString("message"),
         json.getString("model"),
-        Viewport.fromJson(json.getJsonObject("viewport")));
+        Viewport.fromJson(json.getJsonObject("viewport")),
+        FollowUp.fromJson(json.getJsonObject("followUp")));
   }
 }

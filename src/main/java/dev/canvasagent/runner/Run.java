@@ -26,11 +26,9 @@ import io.vertx.core.Future;
 import io.vertx.core.Promise;
 import io.vertx.core.Vertx;
 import io.vertx.core.eventbus.EventBus;
-import io.vertx.core.json.JsonArray;
 import io.vertx.core.json.JsonObject;
 import java.util.ArrayList;
 import java.util.List;
-import java.util.concurrent.TimeUnit;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
@@ -38,12 +36,19 @@ import org.slf4j.LoggerFactory;
  * One run, from context to its final status. Tool calls are handled strictly in the order the model
  * finished them, one at a time: sanitize against the current board, commit through the patch engine
  * against that board's revision (re-sanitizing on a conflict), take the session's next seq, publish.
- * Once the run is final nothing more is committed.
+ * Meta actions go to the scheduler as they come ({@link MetaActions}). Ending (done, error, deadline,
+ * cancel) first stops the model and lets the action in hand settle, so a diff already sent to the patch
+ * engine is published before the final status; nothing is committed after it. A run after which
+ * follow-ups of its user request are still to run ends {@code scheduled} instead of {@code done}, so
+ * {@code done} marks the end of the request. One {@code run.finished} line logs it.
  */
 final class Run {
   private static final Logger LOG = LoggerFactory.getLogger(Run.class);
   static final int MAX_COMMIT_ATTEMPTS = 3;
   static final int MAX_CHAT_TEXT_CHARS = 4_000;
+  /** How long an ending run waits for the action in hand (a commit under way) before its final status. */
+  static final long SETTLE_MS = 1_000;
+  private static final int MESSAGE_HASH_HEX_CHARS = 12;
 
   private final Vertx vertx;
   private final EventBus bus;
@@ -60,8 +65,11 @@ final class Run {
   /** The model's coordinates: relative to the top-left of the viewport the run was asked from. */
   private final CoordinateFrame frame;
   private final List<Deferred> deferred = new ArrayList<>();
-  /** todo, add_detail and review, for the scheduler. */
-  private final JsonArray agentRequests = new JsonArray();
+  private final MetaActions meta;
+  private final RunMetrics metrics = new RunMetrics();
+  /** Set when the run starts ending: from then on nothing new is committed. */
+  private boolean stopping;
+  private int followUpsWaiting;
   private int deduped;
   private Future<Void> pipeline = Future.succeededFuture();
   private ModelCall call;
@@ -70,8 +78,6 @@ final class Run {
   private int toolCalls;
   private int applied;
   private int dropped;
-  private final long startedAtNanos = System.nanoTime();
-  private long firstEnvelopeNanos;
 
   Run(Vertx vertx, RunRequest request, Store store, ModelRegistry models, ActionCatalog catalog,
       String systemPrompt, AppConfig config) {
@@ -83,6 +89,7 @@ final class Run {
     this.catalog = catalog;
     this.systemPrompt = systemPrompt;
     this.config = config;
+    this.meta = new MetaActions(bus, request);
     this.frame = request.viewport() == null
         ? CoordinateFrame.atOrigin()
         : new CoordinateFrame(request.viewport().x(), request.viewport().y(), java.util.Map.of());
@@ -91,25 +98,38 @@ final class Run {
   /** An action that names shapes not on the board yet, waiting for the create that makes them. */
   private record Deferred(AgentAction action, String reason) {}
 
+  /**
+   * The session's queue when this run started: how many runs waited (for the run log), and how many of
+   * them are follow-ups of the same user request (then this run ends {@code scheduled}, not {@code done}).
+   */
+  void observeQueue(int depth, int followUpsOfThisRequest) {
+    metrics.queueDepthAtStart(depth);
+    followUpsWaiting = followUpsOfThisRequest;
+  }
+
   Future<JsonObject> execute() {
     deadlineTimer = vertx.setTimer(config.runner().deadlineMs(), id -> finish(RunState.ERROR,
         reason("DEADLINE", "the run exceeded its deadline of " + config.runner().deadlineMs() + " ms")));
     status(RunState.WAITING_CONTEXT, null);
     loadBoard()
         .compose(loaded -> screenshot())
+        .onSuccess(shot -> metrics.promptCharacters(systemPrompt.length() + request.message().length()))
         .onSuccess(this::callModel)
         .onFailure(error -> finish(RunState.ERROR, failureReason(error)));
     return outcome.future();
   }
 
-  void cancel(String why) {
+  /** Ends the run as canceled; the future completes once its final status is out. */
+  Future<JsonObject> cancel(String why) {
     finish(RunState.CANCELED, reason("CANCELED", why));
+    return outcome.future();
   }
 
   private Future<Void> loadBoard() {
     return bus.<JsonObject>request(Address.PATCH_BOARD_GET, new JsonObject().put("roomId", request.roomId()))
         .map(reply -> {
           board = Board.fromJson(reply.body());
+          metrics.board(board.revision(), (int) board.records().keySet().stream().filter(id -> id.startsWith("shape:")).count());
           return null;
         });
   }
@@ -120,12 +140,16 @@ final class Run {
     long patience = (long) screenshot.timeoutMs() * (screenshot.retries() + 1)
         + (long) screenshot.retryDelayMs() * screenshot.retries() + 1_000;
     JsonObject ask = new JsonObject().put("roomId", request.roomId()).put("sessionId", request.sessionId())
-        .put("docVersion", String.valueOf(board.revision()));
+        .put("docVersion", String.valueOf(board.revision()))
+        .put("fresh", request.followUp() != null);
     if (request.viewport() != null) {
       ask.put("bounds", request.viewport().toJson());
     }
     return bus.<JsonObject>request(Address.SCREENSHOT_CAPTURE, ask, new DeliveryOptions().setSendTimeout(patience))
-        .map(reply -> reply.body())
+        .map(reply -> {
+          metrics.screenshot(reply.body());
+          return reply.body();
+        })
         .otherwise(error -> {
           LOG.atInfo().addKeyValue("runId", request.runId()).addKeyValue("reason", Failure.of(error).code())
               .log("context.text_only");
@@ -153,6 +177,7 @@ final class Run {
     if (outcome.future().isComplete()) {
       return;
     }
+    metrics.modelEvent(event);
     if (!streaming) {
       streaming = true;
       status(RunState.STREAMING, null);
@@ -229,17 +254,27 @@ final class Run {
     if (kind == VerbKind.CHAT) {
       bus.publish(RoomTopic.AGENT_CHAT.address(request.roomId()),
           new AgentChat(request.sessionId(), "assistant", action.params().getString("text")).toJson());
-      applied++;
+      countApplied();
       return Future.succeededFuture();
     }
-    if (outcome.future().isComplete()) {
+    if (stopping) {
       return Future.succeededFuture();
+    }
+    if (kind == VerbKind.AGENT) {
+      return meta.send(action).compose(result -> {
+        if (result == MetaActions.Outcome.DROPPED) {
+          dropped++;
+          return Future.succeededFuture();
+        }
+        if (result == MetaActions.Outcome.REFUSED) {
+          return Future.succeededFuture();
+        }
+        countApplied();
+        return publish(action, null, 0);
+      });
     }
     if (kind != VerbKind.BOARD) {
-      if (kind == VerbKind.AGENT) {
-        agentRequests.add(action.toJson());
-      }
-      applied++;
+      countApplied();
       return publish(action, null, 0);
     }
     RecordDiff diff = RecordDiff.fromJson(sanitized.getJsonObject("diff"));
@@ -252,7 +287,7 @@ final class Run {
         .compose(
             reply -> {
               board = board.apply(diff, reply.body().getLong("rev"));
-              applied++;
+              countApplied();
               return publish(action, diff, board.revision()).compose(published -> retryDeferred());
             },
             error -> {
@@ -300,15 +335,15 @@ final class Run {
    * (then even if the run ended meanwhile, so browsers stay in step), without for client-only actions.
    */
   private Future<Void> publish(AgentAction action, RecordDiff diff, long revision) {
-    return store.sessions().nextSeq(request.sessionId()).map(seq -> {
-      ActionEnvelope envelope = new ActionEnvelope(request.sessionId(), seq, false, List.of(action),
-          System.currentTimeMillis(), revision, diff == null ? null : diff.toJson());
-      bus.publish(RoomTopic.AGENT_ACTION.address(request.roomId()), envelope.toJson());
-      if (firstEnvelopeNanos == 0) {
-        firstEnvelopeNanos = System.nanoTime();
-      }
-      return null;
-    });
+    return store.sessions().nextSeq(request.sessionId())
+        .recover(error -> Failure.future(FailureCode.STORE_UNAVAILABLE, "could not take the session's next seq: " + error.getMessage()))
+        .map(seq -> {
+          ActionEnvelope envelope = new ActionEnvelope(request.sessionId(), seq, false, List.of(action),
+              System.currentTimeMillis(), revision, diff == null ? null : diff.toJson());
+          bus.publish(RoomTopic.AGENT_ACTION.address(request.roomId()), envelope.toJson());
+          metrics.envelopePublished();
+          return null;
+        });
   }
 
   private void postAssistantText() {
@@ -318,38 +353,128 @@ final class Run {
     }
   }
 
+  private void countApplied() {
+    applied++;
+    metrics.applied();
+  }
+
+  /**
+   * Ends the run: stops the model, waits (at most {@link #SETTLE_MS}) for the action in hand, then
+   * publishes the final status and logs the run. DONE becomes SCHEDULED when follow-ups of the same
+   * user request are still to run (queued by this run or before it).
+   */
   private void finish(RunState state, JsonObject detail) {
-    if (outcome.future().isComplete()) {
+    if (stopping) {
       return;
     }
+    stopping = true;
     vertx.cancelTimer(deadlineTimer);
     if (call != null && state != RunState.DONE) {
       call.cancel();
     }
-    status(state, detail);
-    long elapsedMs = TimeUnit.NANOSECONDS.toMillis(System.nanoTime() - startedAtNanos);
-    var log = LOG.atInfo()
+    settled().onComplete(settled -> conclude(state, detail));
+  }
+
+  private Future<Void> settled() {
+    Future<Void> inHand = pipeline;
+    if (inHand.isComplete()) {
+      return Future.succeededFuture();
+    }
+    Promise<Void> settled = Promise.promise();
+    long timer = vertx.setTimer(SETTLE_MS, id -> settled.tryComplete());
+    inHand.onComplete(done -> {
+      vertx.cancelTimer(timer);
+      settled.tryComplete();
+    });
+    return settled.future();
+  }
+
+  private void conclude(RunState state, JsonObject detail) {
+    boolean moreToCome = meta.followUpsQueued() + followUpsWaiting > 0;
+    RunState published = state == RunState.DONE && moreToCome ? RunState.SCHEDULED : state;
+    JsonObject full = summary().mergeIn(detail == null ? new JsonObject() : detail);
+    if (state == RunState.ERROR) {
+      if (!full.containsKey("retryable")) {
+        full.put("retryable", retryable(full.getString("code")));
+      }
+      if (board != null) {
+        // What the board holds after the committed part of the run, so a client can check it is in step.
+        full.put("boardRevision", board.revision());
+      }
+    }
+    status(published, full);
+    log(published, full);
+    outcome.complete(full.copy().put("state", published.wireName()));
+  }
+
+  /** The one {@code run.finished} line: counts, times and sizes, never the message, chat or image. */
+  private void log(RunState state, JsonObject detail) {
+    long ttfbMs = metrics.ttfbMs();
+    var line = LOG.atInfo()
         .addKeyValue("roomId", request.roomId())
         .addKeyValue("sessionId", request.sessionId())
         .addKeyValue("runId", request.runId())
-        .addKeyValue("state", state.wireName())
+        .addKeyValue("model", request.model())
+        .addKeyValue("state", state.wireName());
+    for (String field : List.of("stopReason", "code")) {
+      if (detail.getString(field) != null) {
+        line = line.addKeyValue(field, detail.getString(field));
+      }
+    }
+    line = line
         .addKeyValue("toolCalls", toolCalls)
         .addKeyValue("applied", applied)
         .addKeyValue("dropped", dropped)
-        .addKeyValue("elapsedMs", elapsedMs);
-    if (firstEnvelopeNanos != 0) {
-      long ttfbMs = TimeUnit.NANOSECONDS.toMillis(firstEnvelopeNanos - startedAtNanos);
-      log = log.addKeyValue("ttfbMs", ttfbMs).addKeyValue("ttfbSloMet", ttfbMs <= config.ttfbSloMs());
+        .addKeyValue("deduped", deduped)
+        .addKeyValue("followUpNumber", request.followUp() == null ? 0 : request.followUp().number())
+        .addKeyValue("followupsQueued", meta.followUpsQueued())
+        .addKeyValue("followupsRefused", meta.followUpsRefused())
+        .addKeyValue("todoChanges", meta.todoChanges())
+        .addKeyValue("elapsedMs", metrics.elapsedMs());
+    line = metrics.addTo(line);
+    if (ttfbMs >= 0) {
+      line = line.addKeyValue("ttfbSloMet", ttfbMs <= config.ttfbSloMs());
     }
-    log.log("run.finished");
-    outcome.complete(summary().put("state", state.wireName()));
+    if (config.model().debug()) {
+      // Debug may tell messages apart, never show them.
+      line = line.addKeyValue("messageChars", request.message().length())
+          .addKeyValue("messageSha256", sha256Prefix(request.message()));
+    }
+    line.log("run.finished");
+  }
+
+  private static String sha256Prefix(String text) {
+    try {
+      byte[] digest = java.security.MessageDigest.getInstance("SHA-256").digest(text.getBytes(java.nio.charset.StandardCharsets.UTF_8));
+      return java.util.HexFormat.of().formatHex(digest).substring(0, MESSAGE_HASH_HEX_CHARS);
+    } catch (java.security.NoSuchAlgorithmException e) {
+      throw new IllegalStateException("SHA-256 is part of every Java runtime", e);
+    }
+  }
+
+  /** Whether the same request may succeed if sent again: the failures that pass by themselves. */
+  private static boolean retryable(String code) {
+    return code != null && switch (code) {
+      case "TIMEOUT", "STORE_UNAVAILABLE", "NO_HOST", "SCREENSHOT_TIMEOUT", "QUEUE_FULL", "REVISION_CONFLICT" -> true;
+      default -> false;
+    };
   }
 
   private JsonObject summary() {
     JsonObject summary = new JsonObject().put("runId", request.runId()).put("applied", applied).put("dropped", dropped)
-        .put("deduped", deduped);
-    if (!agentRequests.isEmpty()) {
-      summary.put("agentRequests", agentRequests.copy());
+        .put("deduped", deduped)
+        .put("followups", request.followUp() == null ? 0 : request.followUp().number());
+    if (request.followUp() != null) {
+      summary.put("followUp", request.followUp().toJson());
+    }
+    if (meta.followUpsQueued() > 0) {
+      summary.put("followupsQueued", meta.followUps());
+    }
+    if (meta.followUpsRefused() > 0) {
+      summary.put("followupsRefused", meta.followUpsRefused());
+    }
+    if (meta.todoChanges() > 0) {
+      summary.put("todoChanges", meta.todoChanges());
     }
     return summary;
   }
@@ -363,7 +488,25 @@ final class Run {
     return reason(failure.code().name(), failure.getMessage()).put("applied", applied);
   }
 
+  /**
+   * Publishes a status with its detail; every detail names the run, and the early states say what
+   * they are about: the follow-up being run, the model called, the model's first event.
+   */
   private void status(RunState state, JsonObject detail) {
-    bus.publish(RoomTopic.AGENT_STATUS.address(request.roomId()), new AgentStatus(request.sessionId(), state, detail).toJson());
+    JsonObject full = detail == null ? new JsonObject() : detail;
+    if (!full.containsKey("runId")) {
+      full.put("runId", request.runId());
+    }
+    switch (state) {
+      case WAITING_CONTEXT -> {
+        if (request.followUp() != null) {
+          full.put("followUp", request.followUp().toJson());
+        }
+      }
+      case CALLING_MODEL -> full.put("model", request.model());
+      case STREAMING -> full.mergeIn(metrics.firstEventDetail());
+      default -> { }
+    }
+    bus.publish(RoomTopic.AGENT_STATUS.address(request.roomId()), new AgentStatus(request.sessionId(), state, full).toJson());
   }
 }
