@@ -10,7 +10,6 @@ import java.util.ArrayList;
 import java.util.Arrays;
 import java.util.List;
 import java.util.Optional;
-import java.util.OptionalInt;
 import java.util.function.Predicate;
 import java.util.regex.Pattern;
 
@@ -251,9 +250,16 @@ public final class ActionsArrayReader {
     return new StreamedAction(index, verb, params == null ? new JsonObject() : (JsonObject) params);
   }
 
-  /** The index of the action being written, if one is. */
-  public OptionalInt writing() {
-    return element == null || problem != null ? OptionalInt.empty() : OptionalInt.of(nextIndex);
+  /** The action being written, once its verb is known: its index and verb (cheap: no snapshot made). */
+  public record Writing(int index, String verb) {}
+
+  public Optional<Writing> writing() {
+    if (element == null || problem != null) {
+      return Optional.empty();
+    }
+    JsonObject live = (JsonObject) element.value();
+    Object verb = live.getValue("_type") instanceof String typed ? typed : live.getValue("name");
+    return verb instanceof String name ? Optional.of(new Writing(nextIndex, name)) : Optional.empty();
   }
 
   /**

@@ -137,8 +137,11 @@ class ActionsArrayReaderTest {
   void anActionWithoutItsVerbYetHasNoPartial() {
     ActionsArrayReader reader = new ActionsArrayReader();
     reader.feed("{\"actions\":[{\"params\":{\"text\":\"abc\"},\"name\":\"cre");
-    assertTrue(reader.writing().isPresent());
+    assertEquals(Optional.empty(), reader.writing());
     assertEquals(Optional.empty(), reader.partial(ENUMS));
+    reader.feed("ate_shape\"");
+    assertEquals(Optional.of(new ActionsArrayReader.Writing(0, "create_shape")), reader.writing());
+    assertEquals(new JsonObject().put("text", "abc"), reader.partial(ENUMS).orElseThrow().params());
   }
 
   @Test
