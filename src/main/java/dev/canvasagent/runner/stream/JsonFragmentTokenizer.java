@@ -136,11 +136,6 @@ final class JsonFragmentTokenizer {
     return ended;
   }
 
-  /** Whether anything but whitespace was read. */
-  boolean started() {
-    return lastToken != null || tailLength > 0;
-  }
-
   long bytesFed() {
     return fed;
   }

@@ -120,11 +120,4 @@ final class PartialValueBuilder {
     }
     return copy;
   }
-
-  /** Keys and indices from the root to the value being written (for a held-back test). */
-  List<Object> pathOfPending() {
-    List<Object> slotPath = new ArrayList<>(path);
-    slotPath.add(slot());
-    return slotPath;
-  }
 }
