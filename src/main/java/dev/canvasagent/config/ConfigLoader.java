@@ -65,6 +65,7 @@ public final class ConfigLoader {
           new EnvironmentKey("CANVAS_AGENT_SHAPE_STATE_LIMIT", "context.shapeStateLimit"),
           new EnvironmentKey("CANVAS_AGENT_RUN_DEADLINE_MS", "runner.deadlineMs"),
           new EnvironmentKey("CANVAS_AGENT_MAX_ACTIONS_PER_RUN", "runner.maxActions"),
+          new EnvironmentKey("CANVAS_AGENT_PARTIAL_INTERVAL_MS", "runner.partialIntervalMs"),
           new EnvironmentKey("CANVAS_AGENT_MAX_QUEUE_DEPTH", "scheduler.maxQueueDepth"),
           new EnvironmentKey("CANVAS_AGENT_UNIFIED", "flags.unified"),
           new EnvironmentKey("NEXT_PUBLIC_CANVAS_AGENT_CLIENT_ENABLED", "flags.clientAgentEnabled"),
@@ -216,7 +217,8 @@ public final class ConfigLoader {
             integer("followups.maxFollowups", 0, 20)),
         new AppConfig.Runner(
             integer("runner.deadlineMs", 1_000, 600_000),
-            integer("runner.maxActions", 1, 10_000)),
+            integer("runner.maxActions", 1, 10_000),
+            integer("runner.partialIntervalMs", 0, 60_000)),
         new AppConfig.Scheduler(integer("scheduler.maxQueueDepth", 1, 1_000)),
         integer("context.shapeStateLimit", 0, 10 * 1024 * 1024),
         integer("slo.ttfbMs", 1, 60_000),

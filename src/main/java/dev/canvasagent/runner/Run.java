@@ -20,6 +20,12 @@ import dev.canvasagent.model.ModelCall;
 import dev.canvasagent.model.ModelEvent;
 import dev.canvasagent.model.ModelRegistry;
 import dev.canvasagent.model.ModelRequest;
+import dev.canvasagent.runner.stream.ActionsArrayReader;
+import dev.canvasagent.runner.stream.EnumFields;
+import dev.canvasagent.runner.stream.MalformedActions;
+import dev.canvasagent.runner.stream.PartialGate;
+import dev.canvasagent.runner.stream.StreamedAction;
+import dev.canvasagent.runner.stream.ToolCallArgumentsReader;
 import dev.canvasagent.store.Store;
 import io.vertx.core.eventbus.DeliveryOptions;
 import io.vertx.core.Future;
@@ -28,19 +34,24 @@ import io.vertx.core.Vertx;
 import io.vertx.core.eventbus.EventBus;
 import io.vertx.core.json.JsonObject;
 import java.util.ArrayList;
+import java.util.HashMap;
 import java.util.List;
+import java.util.Map;
+import java.util.function.LongConsumer;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
 /**
- * One run, from context to its final status. Tool calls are handled strictly in the order the model
- * finished them, one at a time: sanitize against the current board, commit through the patch engine
- * against that board's revision (re-sanitizing on a conflict), take the session's next seq, publish.
- * Meta actions go to the scheduler as they come ({@link MetaActions}). Ending (done, error, deadline,
- * cancel) first stops the model and lets the action in hand settle, so a diff already sent to the patch
- * engine is published before the final status; nothing is committed after it. A run after which
- * follow-ups of its user request are still to run ends {@code scheduled} instead of {@code done}, so
- * {@code done} marks the end of the request. One {@code run.finished} line logs it.
+ * One run, from context to its final status. Actions come as tool calls or as an actions JSON in the
+ * model's text, both read incrementally as they stream; they are handled strictly in the order the
+ * model finished them, one at a time: sanitize against the current board, commit through the patch
+ * engine against that board's revision (re-sanitizing on a conflict), take the session's next seq,
+ * publish. Board actions still being written go out as partial envelopes. Meta actions go to the
+ * scheduler as they come ({@link MetaActions}). Ending (done, error, deadline, cancel) first stops the
+ * model and lets the action in hand settle, so a diff already sent to the patch engine is published
+ * before the final status; nothing is committed after it. A run after which follow-ups of its user
+ * request are still to run ends {@code scheduled} instead of {@code done}, so {@code done} marks the
+ * end of the request. One {@code run.finished} line logs it.
  */
 final class Run {
   private static final Logger LOG = LoggerFactory.getLogger(Run.class);
@@ -59,7 +70,15 @@ final class Run {
   private final String systemPrompt;
   private final AppConfig config;
   private final Promise<JsonObject> outcome = Promise.promise();
-  private final StringBuilder assistantText = new StringBuilder();
+  /** The model's text: the actions JSON it may hold, and the prose around it. */
+  private final ActionsArrayReader textActions = new ActionsArrayReader();
+  private final Map<Integer, ToolCallArgumentsReader> toolCallArguments = new HashMap<>();
+  private final EnumFields enumFields;
+  private final PartialGate partials;
+  /** Seqs are taken one after the other, so an action's partials always get lower seqs than its final envelope. */
+  private Future<Void> seqQueue = Future.succeededFuture();
+  private boolean streamBroken;
+  private int partialEnvelopes;
 
   private Board board;
   /** The model's coordinates: relative to the top-left of the viewport the run was asked from. */
@@ -90,6 +109,8 @@ final class Run {
     this.systemPrompt = systemPrompt;
     this.config = config;
     this.meta = new MetaActions(bus, request);
+    this.enumFields = new EnumFields(catalog);
+    this.partials = new PartialGate(config.runner().partialIntervalMs(), System::currentTimeMillis);
     this.frame = request.viewport() == null
         ? CoordinateFrame.atOrigin()
         : new CoordinateFrame(request.viewport().x(), request.viewport().y(), java.util.Map.of());
@@ -174,7 +195,7 @@ final class Run {
   }
 
   private void onModelEvent(ModelEvent event) {
-    if (outcome.future().isComplete()) {
+    if (outcome.future().isComplete() || streamBroken) {
       return;
     }
     metrics.modelEvent(event);
@@ -183,12 +204,21 @@ final class Run {
       status(RunState.STREAMING, null);
     }
     if (event instanceof ModelEvent.TextDelta text) {
-      if (assistantText.length() < MAX_CHAT_TEXT_CHARS) {
-        assistantText.append(text.text());
+      onText(text);
+    } else if (event instanceof ModelEvent.ToolCallStart start) {
+      if (previewable(toolCallId(start.ordinal()), start.name())) {
+        toolCallArguments.put(start.ordinal(), new ToolCallArgumentsReader(start.name()));
       }
+    } else if (event instanceof ModelEvent.ToolCallDelta delta) {
+      onToolCallDelta(delta);
     } else if (event instanceof ModelEvent.ToolCallEnd end) {
       onToolCall(end);
     } else if (event instanceof ModelEvent.Stop stop) {
+      textActions.finish();
+      if (textActions.problem().isPresent()) {
+        breakStream(textActions.problem().get());
+        return;
+      }
       pipeline.onSuccess(done -> {
         dropDeferred();
         postAssistantText();
@@ -200,19 +230,92 @@ final class Run {
     }
   }
 
+  /** Text: prose for the chat, or an actions JSON whose every completed action joins the pipeline. */
+  private void onText(ModelEvent.TextDelta text) {
+    for (StreamedAction action : textActions.feed(text.text())) {
+      String actionId = textActionId(action.index());
+      partials.close(actionId);
+      submit(new AgentAction(actionId, action.name(), action.params()));
+      if (outcome.future().isComplete() || streamBroken) {
+        return;
+      }
+    }
+    if (textActions.problem().isPresent()) {
+      breakStream(textActions.problem().get());
+      return;
+    }
+    textActions.writing().ifPresent(writing -> {
+      String actionId = textActionId(writing.index());
+      if (previewable(actionId, writing.verb())) {
+        textActions.partial(enumFields).ifPresent(action -> publishPartial(actionId, action.name(), action.params()));
+      }
+    });
+  }
+
+  private String textActionId(int index) {
+    return request.runId() + ":t" + index;
+  }
+
+  private String toolCallId(int ordinal) {
+    return request.runId() + ":" + ordinal;
+  }
+
+  /** An argument fragment: the snapshot it makes may go out as a partial envelope; the call's end decides. */
+  private void onToolCallDelta(ModelEvent.ToolCallDelta delta) {
+    ToolCallArgumentsReader reader = toolCallArguments.get(delta.ordinal());
+    if (reader == null) {
+      return;
+    }
+    try {
+      reader.feed(delta.argumentsDelta());
+    } catch (MalformedActions malformed) {
+      // No more partials for this call; its end carries the provider's verdict on the arguments.
+      toolCallArguments.remove(delta.ordinal());
+      LOG.atInfo().addKeyValue("runId", request.runId()).addKeyValue("ordinal", delta.ordinal())
+          .addKeyValue("reason", malformed.getMessage()).log("partial.unreadable_arguments");
+      return;
+    }
+    String actionId = toolCallId(delta.ordinal());
+    if (partials.due(actionId)) {
+      publishPartial(actionId, reader.name(), reader.snapshot(enumFields));
+    }
+  }
+
   private void onToolCall(ModelEvent.ToolCallEnd end) {
+    String actionId = toolCallId(end.ordinal());
+    partials.close(actionId);
+    ToolCallArgumentsReader reader = toolCallArguments.remove(end.ordinal());
+    if (reader != null && reader.arguments().filter(parsed -> !parsed.equals(end.arguments())).isPresent()) {
+      LOG.atWarn().addKeyValue("runId", request.runId()).addKeyValue("ordinal", end.ordinal())
+          .log("partial.arguments_disagree");
+    }
+    submit(new AgentAction(actionId, end.name(), end.arguments()));
+  }
+
+  /** One complete action, from a tool call or the text, into the pipeline (within the step cap). */
+  private void submit(AgentAction action) {
     toolCalls++;
     if (toolCalls > config.runner().maxActions()) {
       call.cancel();
+      streamBroken = true;
       pipeline.onSuccess(done -> {
         dropDeferred();
         finish(RunState.DONE, summary().put("stopReason", "step_cap").put("maxActions", config.runner().maxActions()));
       });
       return;
     }
-    AgentAction action = new AgentAction(request.runId() + ":" + end.ordinal(), end.name(), end.arguments());
     pipeline = pipeline.compose(previous -> outcome.future().isComplete() ? Future.succeededFuture() : handle(action, 1));
     pipeline.onFailure(error -> finish(RunState.ERROR, failureReason(error)));
+  }
+
+  /** The model's actions cannot be read: the stream stops, what was applied stays, the run ends in error. */
+  private void breakStream(String problem) {
+    streamBroken = true;
+    if (call != null) {
+      call.cancel();
+    }
+    pipeline.onComplete(done -> finish(RunState.ERROR,
+        reason("ACTIONS_MALFORMED", "the model's actions cannot be read: " + problem).put("applied", applied)));
   }
 
   private Future<Void> handle(AgentAction action, int attempt) {
@@ -335,19 +438,59 @@ final class Run {
    * (then even if the run ended meanwhile, so browsers stay in step), without for client-only actions.
    */
   private Future<Void> publish(AgentAction action, RecordDiff diff, long revision) {
-    return store.sessions().nextSeq(request.sessionId())
+    return withNextSeq(seq -> {
+      ActionEnvelope envelope = new ActionEnvelope(request.sessionId(), seq, false, List.of(action),
+          System.currentTimeMillis(), revision, diff == null ? null : diff.toJson());
+      bus.publish(RoomTopic.AGENT_ACTION.address(request.roomId()), envelope.toJson());
+      metrics.envelopePublished();
+    });
+  }
+
+  /**
+   * A board action still being written, as an envelope with {@code partial: true}: its stable id and
+   * the params so far (the model's own, unsanitized), no rev or diff; only when they changed, never
+   * once the action is closed or the run final.
+   */
+  private void publishPartial(String actionId, String name, JsonObject params) {
+    if (!partials.offer(actionId, params)) {
+      return;
+    }
+    withNextSeq(seq -> {
+      if (outcome.future().isComplete() || !partials.isOpen(actionId)) {
+        return;
+      }
+      ActionEnvelope envelope = new ActionEnvelope(request.sessionId(), seq, true,
+          List.of(new AgentAction(actionId, name, params)), System.currentTimeMillis(), 0, null);
+      bus.publish(RoomTopic.AGENT_ACTION.address(request.roomId()), envelope.toJson());
+      partialEnvelopes++;
+    }).onFailure(error -> LOG.atInfo().addKeyValue("runId", request.runId())
+        .addKeyValue("reason", Failure.of(error).code()).log("partial.not_sent"));
+  }
+
+  /** Whether a snapshot of this action may go out now: a board verb, and its gate open (checked before making one). */
+  private boolean previewable(String actionId, String verb) {
+    return partials.due(actionId)
+        && catalog.entry(verb).map(entry -> entry.verb().kind() == VerbKind.BOARD).orElse(false);
+  }
+
+  /** Takes the session's next seq once every seq asked for before is taken and used, then uses it. */
+  private Future<Void> withNextSeq(LongConsumer send) {
+    Future<Void> sent = seqQueue
+        .transform(previous -> store.sessions().nextSeq(request.sessionId()))
         .recover(error -> Failure.future(FailureCode.STORE_UNAVAILABLE, "could not take the session's next seq: " + error.getMessage()))
         .map(seq -> {
-          ActionEnvelope envelope = new ActionEnvelope(request.sessionId(), seq, false, List.of(action),
-              System.currentTimeMillis(), revision, diff == null ? null : diff.toJson());
-          bus.publish(RoomTopic.AGENT_ACTION.address(request.roomId()), envelope.toJson());
-          metrics.envelopePublished();
+          send.accept(seq);
           return null;
         });
+    seqQueue = sent.transform(done -> Future.succeededFuture());
+    return sent;
   }
 
   private void postAssistantText() {
-    String text = assistantText.toString().strip();
+    String text = textActions.prose();
+    if (text.length() > MAX_CHAT_TEXT_CHARS) {
+      text = text.substring(0, MAX_CHAT_TEXT_CHARS);
+    }
     if (!text.isEmpty()) {
       bus.publish(RoomTopic.AGENT_CHAT.address(request.roomId()), new AgentChat(request.sessionId(), "assistant", text).toJson());
     }
@@ -426,6 +569,7 @@ final class Run {
         .addKeyValue("applied", applied)
         .addKeyValue("dropped", dropped)
         .addKeyValue("deduped", deduped)
+        .addKeyValue("partialEnvelopes", partialEnvelopes)
         .addKeyValue("followUpNumber", request.followUp() == null ? 0 : request.followUp().number())
         .addKeyValue("followupsQueued", meta.followUpsQueued())
         .addKeyValue("followupsRefused", meta.followUpsRefused())
