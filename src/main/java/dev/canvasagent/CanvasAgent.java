@@ -46,8 +46,11 @@ public final class CanvasAgent {
   }
 
   public static Future<CanvasAgent> start(Vertx vertx, AppConfig config) {
-    ModelRegistry models = new ModelRegistry(
-        List.of(new FakeModel(vertx, FakeScenarios.load())), List.of(FakeModel.MODEL));
+    FakeScenarios scenarios = FakeScenarios.load();
+    if (config.model().fakeTokenDelayMs().isPresent()) {
+      scenarios = scenarios.withChunkDelayMs(config.model().fakeTokenDelayMs().getAsInt());
+    }
+    ModelRegistry models = new ModelRegistry(List.of(new FakeModel(vertx, scenarios)), List.of(FakeModel.MODEL));
     if (models.provider(config.model().defaultModel()).isEmpty()) {
       return Future.failedFuture(new ConfigException("bad configuration: model.default (CANVAS_STEWARD_MODEL) = '"
           + config.model().defaultModel() + "': unknown model; this server knows " + models.knownModels()));
