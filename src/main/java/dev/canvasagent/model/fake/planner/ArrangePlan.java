@@ -23,8 +23,8 @@ final class ArrangePlan {
   private static final Set<String> HORIZONTAL = Set.of("horizontally", "horizontal", "row", "across");
   private static final Set<String> VERTICAL = Set.of("vertically", "vertical", "column");
   private static final Set<String> NOT_A_TARGET = Set.of(
-      "to", "the", "their", "edges", "edge", "sides", "side", "by", "along", "in", "a", "with", "up", "out", "evenly",
-      "equally", "on", "at");
+      "to", "the", "their", "edges", "edge", "sides", "side", "by", "along", "in", "with", "up", "out", "evenly",
+      "equally", "on", "at", "row", "column");
 
   private ArrangePlan() {}
 
@@ -41,10 +41,11 @@ final class ArrangePlan {
         alignment = centered ? "center-horizontal" : "center-vertical";
       } else if (VERTICAL.contains(word)) {
         alignment = centered ? "center-vertical" : "center-horizontal";
-      } else if (!NOT_A_TARGET.contains(word)) {
+      } else {
         phrase.add(word);
       }
     }
+    phrase = Targets.phrase(phrase, NOT_A_TARGET);
     Targets.Resolved targets = Targets.resolve(phrase.isEmpty() ? List.of("them") : phrase, view, "align");
     if (!targets.found()) {
       return FakeAnswer.say(targets.problem());
@@ -64,10 +65,11 @@ final class ArrangePlan {
         direction = "horizontal";
       } else if (VERTICAL.contains(word) || word.equals("down")) {
         direction = "vertical";
-      } else if (!NOT_A_TARGET.contains(word)) {
+      } else {
         phrase.add(word);
       }
     }
+    phrase = Targets.phrase(phrase, NOT_A_TARGET);
     Targets.Resolved targets = Targets.resolve(phrase.isEmpty() ? List.of("them") : phrase, view, "distribute");
     if (!targets.found()) {
       return FakeAnswer.say(targets.problem());

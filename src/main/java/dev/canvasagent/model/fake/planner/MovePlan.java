@@ -1,7 +1,6 @@
 package dev.canvasagent.model.fake.planner;
 
 import dev.canvasagent.model.fake.FakeAnswer;
-import java.util.ArrayList;
 import java.util.List;
 import java.util.Map;
 import java.util.Optional;
@@ -16,7 +15,7 @@ final class MovePlan {
   static final double LARGE_DISTANCE = 300;
   private static final Map<String, int[]> DIRECTIONS = Map.of(
       "right", new int[] {1, 0}, "left", new int[] {-1, 0}, "up", new int[] {0, -1}, "down", new int[] {0, 1});
-  private static final Set<String> NOT_A_TARGET = Set.of("by", "to", "a", "bit", "little", "slightly", "far", "lot", "and", "the");
+  private static final Set<String> NOT_A_TARGET = Set.of("by", "to", "bit", "little", "slightly", "far", "lot", "and", "the");
 
   private MovePlan() {}
 
@@ -37,12 +36,9 @@ final class MovePlan {
       return Optional.empty();
     }
     double distance = distance(words);
-    List<String> phrase = new ArrayList<>();
-    for (String word : words.subList(0, firstDirection)) {
-      if (!NOT_A_TARGET.contains(word) && Numbers.number(word).isEmpty() && !Numbers.isUnit(word)) {
-        phrase.add(word);
-      }
-    }
+    List<String> phrase = Targets.phrase(words.subList(0, firstDirection), NOT_A_TARGET).stream()
+        .filter(word -> Numbers.number(word).isEmpty() && !Numbers.isUnit(word))
+        .toList();
     Targets.Resolved targets = Targets.resolve(phrase, view, "move");
     if (!targets.found()) {
       return Optional.of(FakeAnswer.say(targets.problem()));

@@ -2,7 +2,6 @@ package dev.canvasagent.model.fake.planner;
 
 import dev.canvasagent.model.fake.FakeAnswer;
 import io.vertx.core.json.JsonObject;
-import java.util.ArrayList;
 import java.util.List;
 import java.util.Map;
 import java.util.Optional;
@@ -33,6 +32,10 @@ final class RestylePlan {
       return false;
     }
     String first = rest.get(0);
+    if (first.equals("a") || first.equals("an")) {
+      // "make a red box" creates; "make A green" (A a label) changes.
+      return rest.stream().noneMatch(word -> ShapeWords.of(word).isPresent());
+    }
     boolean creates = Numbers.count(first).isPresent() || ShapeWords.of(first).isPresent()
         || ColorWords.at(rest, 0).isPresent() || first.equals("some") || first.equals("new");
     return !creates;
@@ -102,15 +105,7 @@ final class RestylePlan {
         List.of(Calls.resize(shapes, rounded, origin)));
   }
 
-  /** The words naming the shapes: "a bit", "as", "by" and such left out ("a" alone may be a label). */
   private static List<String> phrase(List<String> words) {
-    List<String> phrase = new ArrayList<>();
-    for (int i = 0; i < words.size(); i++) {
-      boolean article = words.get(i).equals("a") && i + 1 < words.size() && NOT_A_TARGET.contains(words.get(i + 1));
-      if (!article && !NOT_A_TARGET.contains(words.get(i))) {
-        phrase.add(words.get(i));
-      }
-    }
-    return phrase;
+    return Targets.phrase(words, NOT_A_TARGET);
   }
 }

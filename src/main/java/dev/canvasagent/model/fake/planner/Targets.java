@@ -40,7 +40,8 @@ final class Targets {
   /** Whether the phrase means every shape on the board ("everything", "all of it", "the board"). */
   static boolean meansEverything(List<String> phrase) {
     List<String> words = meaningful(phrase);
-    return !words.isEmpty() && words.stream().allMatch(word -> EVERYTHING.contains(word) || word.equals("it"));
+    return words.stream().anyMatch(EVERYTHING::contains)
+        && words.stream().allMatch(word -> EVERYTHING.contains(word) || word.equals("it"));
   }
 
   /**
@@ -140,6 +141,22 @@ final class Targets {
       parts.add(current);
     }
     return parts;
+  }
+
+  /**
+   * A command's words without those that are not about which shapes ({@code noise}); "a" goes too
+   * when it begins such words ("a bit") and stays otherwise (it may be a label).
+   */
+  static List<String> phrase(List<String> words, Set<String> noise) {
+    List<String> phrase = new ArrayList<>();
+    for (int i = 0; i < words.size(); i++) {
+      String word = words.get(i);
+      boolean article = ARTICLES.contains(word) && i + 1 < words.size() && noise.contains(words.get(i + 1));
+      if (!article && !noise.contains(word)) {
+        phrase.add(word);
+      }
+    }
+    return phrase;
   }
 
   /** The words that name something: quotes dropped, filler left out, "a" only before a shape noun (elsewhere it may be a label). */
