@@ -51,8 +51,12 @@ public final class CanvasAgent {
   }
 
   public static Future<CanvasAgent> start(Vertx vertx, AppConfig config) {
+    FakeScenarios scenarios = FakeScenarios.load();
+    if (config.model().fakeTokenDelayMs().isPresent()) {
+      scenarios = scenarios.withChunkDelayMs(config.model().fakeTokenDelayMs().getAsInt());
+    }
     HttpProviders providers = HttpProviders.create(vertx, config);
-    List<ModelProvider> all = new ArrayList<>(List.of(new FakeModel(vertx, FakeScenarios.load())));
+    List<ModelProvider> all = new ArrayList<>(List.of(new FakeModel(vertx, scenarios)));
     all.addAll(providers.providers());
     List<String> known = new ArrayList<>(List.of(FakeModel.MODEL));
     known.addAll(HttpProviders.KEYS);
