@@ -78,6 +78,20 @@ final class EvalRoom {
     return new RunResult(mine.subList(0, end));
   }
 
+  /**
+   * A person's request with its follow-ups: the session's events up to its first {@code done},
+   * {@code error} or {@code canceled}, which a request reaches only when no follow-up is left to run.
+   */
+  RunResult request(String message) {
+    var response = server.postRun(new JsonObject().put("message", message).put("roomId", roomId));
+    assertEquals(202, response.statusCode(), response.bodyAsString());
+    String sessionId = response.bodyAsJsonObject().getString("sessionId");
+    List<SseEvent> all = Await.result(events.awaitEvent(event -> event.event().equals("agent:status")
+        && sessionId.equals(event.data().getString("sessionId"))
+        && List.of("done", "error", "canceled").contains(event.data().getString("state"))));
+    return new RunResult(all.stream().filter(event -> sessionId.equals(event.data().getString("sessionId"))).toList());
+  }
+
   RunResult runDone(String message) {
     RunResult result = run(message);
     assertEquals("done", result.state(), result.finalStatus().encode());

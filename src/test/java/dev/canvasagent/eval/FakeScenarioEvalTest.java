@@ -35,13 +35,17 @@ import org.junit.jupiter.api.extension.ExtendWith;
 @ExtendWith(VertxExtension.class)
 class FakeScenarioEvalTest {
   /** Each scenario's name and a message that plays it. */
-  static final Map<String, String> TRIGGERS = Map.of(
-      "tour", "/tour please",
-      "brutalist-poster", "Draft a brutalist poster concept for the launch",
-      "clear", "/clear",
-      "model-error", "/fail now",
-      "invalid-action", "/invalid please",
-      "labeled-box", "a box for the roadmap");
+  static final Map<String, String> TRIGGERS = Map.ofEntries(
+      Map.entry("todos", "/todos for the diagram"),
+      Map.entry("detail", "/detail"),
+      Map.entry("json-actions", "/json please"),
+      Map.entry("json-malformed", "/json-malformed please"),
+      Map.entry("tour", "/tour please"),
+      Map.entry("brutalist-poster", "Draft a brutalist poster concept for the launch"),
+      Map.entry("clear", "/clear"),
+      Map.entry("model-error", "/fail now"),
+      Map.entry("invalid-action", "/invalid please"),
+      Map.entry("labeled-box", "a box for the roadmap"));
 
   TestServer server;
   EvalRoom room;
@@ -121,8 +125,11 @@ class FakeScenarioEvalTest {
 
   @Test
   void theTourLeavesEveryKindOfShapeArrangedAsItsVerbsSaid() {
-    RunResult result = room.runDone(TRIGGERS.get("tour"));
-    assertEquals(0, result.detail().getInteger("dropped"), result.finalStatus().encode());
+    RunResult result = room.request(TRIGGERS.get("tour"));
+    assertEquals("done", result.state(), result.finalStatus().encode());
+    assertEquals(2, result.detail().getInteger("followups"), "add_detail and review");
+    assertEquals(0, result.events().stream().filter(event -> event.event().equals("agent:status"))
+        .mapToInt(event -> event.data().getJsonObject("detail", new JsonObject()).getInteger("dropped", 0)).sum());
 
     BoardView board = room.board();
     JsonObject hero = board.shape("hero").orElseThrow();
@@ -164,6 +171,45 @@ class FakeScenarioEvalTest {
     BoardView board = room.board();
     assertEquals(List.of(), board.shapes());
     assertEquals(List.of(), board.bindings());
+  }
+
+  @Test
+  void theTodoScenarioLeavesItsRectangleAndDropsOnlyTheUnknownTodo() {
+    RunResult result = room.runDone(TRIGGERS.get("todos"));
+    assertEquals(1, result.detail().getInteger("dropped"), "the update of a todo the session does not have");
+    BoardView board = room.board();
+    assertEquals(1, board.shapes().size());
+    assertEquals("Layout", text(board.only("geo")));
+  }
+
+  @Test
+  void theDetailScenarioRunsFollowUpsUpToTheCapAndDrawsNothing() {
+    RunResult result = room.request(TRIGGERS.get("detail"));
+    assertEquals("done", result.state(), result.finalStatus().encode());
+    assertEquals(3, result.detail().getInteger("followups"), "CANVAS_AGENT_MAX_FOLLOWUPS is 3");
+    assertEquals(4, result.chat().stream().filter("One more pass, please."::equals).count(), "the request and its three follow-ups");
+    assertEquals(0, room.board().revision());
+  }
+
+  @Test
+  void theJsonScenarioAppliesTheActionsWrittenInItsText() {
+    RunResult result = room.runDone(TRIGGERS.get("json-actions"));
+    assertEquals(0, result.detail().getInteger("dropped"), result.finalStatus().encode());
+    BoardView board = room.board();
+    assertEquals(2, board.shapes().size());
+    assertEquals("Caf\u00e9 \"A\"", text(board.only("geo")));
+    assertEquals("green", prop(board.only("geo"), "color"));
+    assertEquals("Read from text \u2713", text(board.only("note")));
+  }
+
+  @Test
+  void theMalformedJsonScenarioKeepsTheActionBeforeTheFaultAndEndsInError() {
+    RunResult result = room.run(TRIGGERS.get("json-malformed"));
+    assertEquals("error", result.state());
+    assertEquals("ACTIONS_MALFORMED", result.detail().getString("code"));
+    BoardView board = room.board();
+    assertEquals(1, board.shapes().size());
+    assertEquals("rectangle", prop(board.only("geo"), "geo"));
   }
 
   @Test

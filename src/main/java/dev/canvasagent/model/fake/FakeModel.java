@@ -13,7 +13,9 @@ import java.util.function.Consumer;
  * {@code debug/fake}: a deterministic model for running and testing the server without an API key.
  * A message gets, in this order: the first scripted scenario that matches it; else the planner's
  * answer, when the message is a plain command ("draw a blue rectangle labeled A", "move it right");
- * else the fallback scenario. The answer is streamed the way a real provider streams: text in
+ * else the fallback scenario. A follow-up the agent asked for itself (context {@code followUp}) gets
+ * only a scripted scenario or the planner: the fallback would draw again on every follow-up, which
+ * no careful model does, so it answers that there is nothing to add. The answer is streamed the way a real provider streams: text in
  * fragments, each tool call's arguments in fragments, then usage and a stop, paced by a timer.
  */
 public final class FakeModel implements ModelProvider {
@@ -49,12 +51,15 @@ public final class FakeModel implements ModelProvider {
     return playback;
   }
 
-  /** Scripted scenario, else the planner, else the fallback scenario. */
+  static final String NOTHING_TO_ADD = "Nothing to add: the board already does what was asked.";
+
+  /** Scripted scenario, else the planner, else the fallback scenario (or, for a follow-up, no action). */
   FakeAnswer answer(ModelRequest request, String message) {
     String excerpt = message.length() > MESSAGE_EXCERPT_CHARS ? message.substring(0, MESSAGE_EXCERPT_CHARS) : message;
+    boolean followUp = request.context().containsKey(ModelContext.FOLLOW_UP);
     return scenarios.scripted(message).map(scenario -> scenario.answer(excerpt))
         .or(() -> planner.plan(message, request.context()))
-        .orElseGet(() -> scenarios.fallback(message).answer(excerpt));
+        .orElseGet(() -> followUp ? FakeAnswer.say(NOTHING_TO_ADD) : scenarios.fallback(message).answer(excerpt));
   }
 
   /**

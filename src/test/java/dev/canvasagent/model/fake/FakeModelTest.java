@@ -260,6 +260,21 @@ class FakeModelTest {
   }
 
   @Test
+  void aFollowUpThatNoScenarioOrCommandMatchesAddsNothing() {
+    JsonObject followUp = new JsonObject().put("message", "label the arrow")
+        .put("followUp", new JsonObject().put("number", 1).put("reason", "add_detail"));
+    ModelRequest request = new ModelRequest(FakeModel.MODEL, "system", "", "label the arrow", null, new JsonArray(), null, followUp);
+
+    List<ModelEvent> events = Await.result(streamToEnd(model, request));
+
+    assertEquals(List.of(), toolNames(events), "no fallback drawing on a follow-up");
+    assertEquals(FakeModel.NOTHING_TO_ADD, only(events, TextDelta.class).stream().map(TextDelta::text).collect(Collectors.joining()));
+    ModelRequest scripted = new ModelRequest(FakeModel.MODEL, "system", "", "/clear", null, new JsonArray(), null,
+        followUp.copy().put("message", "/clear"));
+    assertEquals(List.of("clear"), toolNames(Await.result(streamToEnd(model, scripted))), "scenarios still answer follow-ups");
+  }
+
+  @Test
   void theContextMessageIsTheCommandWhenTheRunnerGivesOne() {
     JsonObject context = new JsonObject().put("message", "draw a star");
     ModelRequest request = new ModelRequest(FakeModel.MODEL, "system", "", "draw a star\n\nMy viewport: {}", null,
