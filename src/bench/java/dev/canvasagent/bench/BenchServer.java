@@ -50,6 +50,12 @@ final class BenchServer implements AutoCloseable {
   }
 
   static BenchServer start(Path jar, String heap, List<String> jvmOptions, Path log) throws IOException {
+    return start(jar, heap, jvmOptions, Map.of(), log);
+  }
+
+  /** As above, with {@code environment} set for the server on top of the cleaned environment (e.g. a provider's base URL). */
+  static BenchServer start(Path jar, String heap, List<String> jvmOptions, Map<String, String> environment, Path log)
+      throws IOException {
     if (!Files.isRegularFile(jar)) {
       throw new IllegalStateException("no server jar at " + jar + " (build it first: ./mvnw -q -DskipTests package)");
     }
@@ -60,8 +66,10 @@ final class BenchServer implements AutoCloseable {
     Map<String, String> env = builder.environment();
     // The memory store and a free port, whatever the developer's shell holds.
     env.keySet().removeIf(name -> name.startsWith("PG") || name.startsWith("CANVAS_")
-        || name.equals("DATABASE_URL") || name.equals("HOST") || name.equals("PORT"));
+        || name.equals("DATABASE_URL") || name.equals("HOST") || name.equals("PORT")
+        || name.startsWith("ANTHROPIC_") || name.startsWith("OPENAI_") || name.startsWith("GEMINI_"));
     env.put("PORT", "0");
+    env.putAll(environment);
     BenchServer server = new BenchServer(builder.start());
     Files.createDirectories(log.toAbsolutePath().getParent());
     Thread reader = new Thread(() -> server.copyLog(server.process.getInputStream(), log), "bench-server-log");

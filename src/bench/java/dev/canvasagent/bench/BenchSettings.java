@@ -43,14 +43,6 @@ record BenchSettings(int clients, int rate, int seconds, int warmupSeconds, int 
   }
 
   private static int number(String name, int fallback) {
-    String value = System.getProperty(name);
-    if (value == null || value.isBlank()) {
-      return fallback;
-    }
-    try {
-      return Integer.parseInt(value.trim());
-    } catch (NumberFormatException e) {
-      throw new IllegalArgumentException(name + " must be an integer, not '" + value + "'", e);
-    }
+    return BenchProperties.number(name, fallback);
   }
 }

@@ -32,12 +32,17 @@ public final class FanOutBench {
   private FanOutBench() {}
 
   public static void main(String[] args) throws Exception {
+    ParentWatch.start();
+    System.exit(execute());
+  }
+
+  /** Runs the benchmark, prints and writes its report; 0 when it ran to the end. */
+  static int execute() throws Exception {
     BenchSettings settings = BenchSettings.fromSystemProperties();
     Path log = settings.output().toAbsolutePath().getParent().resolve("server.log");
     BenchServer server = BenchServer.start(settings.jar(), settings.serverHeap(), settings.serverJvmOptions(), log);
     // Whatever happens to this JVM short of SIGKILL — an exception, Ctrl-C, Maven stopping — the server stops too.
     Runtime.getRuntime().addShutdownHook(new Thread(server::close, "bench-stop-server"));
-    stopWithParent();
     Vertx vertx = null;
     int status = 1;
     try {
@@ -59,26 +64,7 @@ public final class FanOutBench {
         server.close();
       }
     }
-    System.exit(status);
-  }
-
-  /** Maven runs this driver as a child: if Maven is killed, the driver (and so the server) stops too. */
-  private static void stopWithParent() {
-    ProcessHandle.current().parent().ifPresent(parent -> {
-      Thread watch = new Thread(() -> {
-        while (parent.isAlive()) {
-          try {
-            Thread.sleep(1_000);
-          } catch (InterruptedException e) {
-            return;
-          }
-        }
-        System.err.println("bench: the parent process is gone; stopping");
-        System.exit(1);
-      }, "bench-parent-watch");
-      watch.setDaemon(true);
-      watch.start();
-    });
+    return status;
   }
 
   private static JsonObject run(BenchSettings settings, BenchServer server, Vertx vertx) throws Exception {

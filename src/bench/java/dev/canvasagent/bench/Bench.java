@@ -1,0 +1,52 @@
+package dev.canvasagent.bench;
+
+import java.util.ArrayList;
+import java.util.List;
+import java.util.Locale;
+
+/**
+ * What {@code ./mvnw -Pbench -DskipTests verify} runs: the benchmarks named in {@code -Dbench.which}
+ * (comma-separated: {@code fanout}, {@code run}, {@code parse}, or {@code all}; {@code fanout} by
+ * default), one after another, each with a server of its own where it needs one.
+ */
+public final class Bench {
+  private Bench() {}
+
+  public static void main(String[] args) throws Exception {
+    ParentWatch.start();
+    List<String> which = which(System.getProperty("bench.which", "fanout"));
+    int status = 0;
+    for (String name : which) {
+      System.out.println("== bench " + name);
+      int result = switch (name) {
+        case "fanout" -> FanOutBench.execute();
+        case "run" -> RunLatencyBench.execute();
+        case "parse" -> ParseThroughputBench.execute();
+        default -> throw new IllegalStateException(name);
+      };
+      status = Math.max(status, result);
+    }
+    System.exit(status);
+  }
+
+  static List<String> which(String property) {
+    List<String> names = new ArrayList<>();
+    for (String part : property.toLowerCase(Locale.ROOT).split(",")) {
+      String name = part.trim();
+      if (name.isEmpty()) {
+        continue;
+      }
+      if (name.equals("all")) {
+        names.addAll(List.of("fanout", "run", "parse"));
+      } else if (List.of("fanout", "run", "parse").contains(name)) {
+        names.add(name);
+      } else {
+        throw new IllegalArgumentException("bench.which: '" + name + "' is none of fanout, run, parse, all");
+      }
+    }
+    if (names.isEmpty()) {
+      throw new IllegalArgumentException("bench.which names no benchmark: '" + property + "'");
+    }
+    return names.stream().distinct().toList();
+  }
+}
