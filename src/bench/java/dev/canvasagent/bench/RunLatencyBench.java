@@ -13,6 +13,7 @@ import java.nio.file.Path;
 import java.time.OffsetDateTime;
 import java.time.temporal.ChronoUnit;
 import java.util.ArrayList;
+import java.util.HashMap;
 import java.util.List;
 import java.util.Locale;
 import java.util.Map;
@@ -20,6 +21,8 @@ import java.util.concurrent.TimeUnit;
 import java.util.concurrent.atomic.AtomicInteger;
 import java.util.concurrent.atomic.AtomicLong;
 import java.util.function.ToLongFunction;
+import java.util.regex.Matcher;
+import java.util.regex.Pattern;
 import java.util.stream.Stream;
 
 /**
@@ -36,6 +39,8 @@ import java.util.stream.Stream;
  */
 public final class RunLatencyBench {
   private static final long START_SECONDS = 60;
+  private static final Pattern RUN_FINISHED = Pattern.compile(
+      "run\\.finished roomId=bench-r(\\d+) .*firstModelEventMs=(\\d+) ttfbMs=(\\d+)");
 
   private RunLatencyBench() {}
 
@@ -96,8 +101,11 @@ public final class RunLatencyBench {
     AtomicLong runNumbers = new AtomicLong();
     Loop loop = new Loop(vertx, streams, posts, port, settings, runNumbers);
 
-    JsonObject sequential = phase(loop, server, stub, 1, settings.warmupRuns(), settings.sequentialRuns());
-    JsonObject concurrent = phase(loop, server, stub, settings.concurrency(), settings.warmupRuns(), settings.concurrentRuns());
+    Phase sequentialPhase = phase(loop, server, 1, settings.warmupRuns(), settings.sequentialRuns());
+    Phase concurrentPhase = phase(loop, server, settings.concurrency(), settings.warmupRuns(), settings.concurrentRuns());
+    Map<Long, ServerRunLine> serverLines = serverLines(log);
+    JsonObject sequential = analyse(sequentialPhase, stub, serverLines);
+    JsonObject concurrent = analyse(concurrentPhase, stub, serverLines);
 
     return new JsonObject()
         .put("benchmark", "run-latency")
@@ -129,16 +137,29 @@ public final class RunLatencyBench {
             .put("logWarnings", server.warnings()));
   }
 
-  /** Warm-up runs, then measured runs, both with {@code concurrency} in flight; the measured ones analysed. */
-  private static JsonObject phase(Loop loop, BenchServer server, StubModel stub, int concurrency, int warmup, int measured)
-      throws Exception {
+  /** The measured runs of one phase, how long they took, and the CPU used meanwhile. */
+  private record Phase(int concurrency, List<RunProbe.Result> results, double seconds, CpuTicks before, CpuTicks after) {}
+
+  /** Warm-up runs, then measured runs, both with {@code concurrency} in flight. */
+  private static Phase phase(Loop loop, BenchServer server, int concurrency, int warmup, int measured) throws Exception {
     loop.run(concurrency, warmup);
     CpuTicks before = CpuTicks.now(server);
     long started = System.nanoTime();
     List<RunProbe.Result> results = loop.run(concurrency, measured);
     double seconds = (System.nanoTime() - started) / 1e9;
-    CpuTicks after = CpuTicks.now(server);
-    return analyse(results, stub, concurrency, seconds, before, after);
+    return new Phase(concurrency, results, seconds, before, CpuTicks.now(server));
+  }
+
+  /** What the server's {@code run.finished} line says of a run: from its start to the first model event and to the first envelope published. */
+  private record ServerRunLine(long firstModelEventMs, long ttfbMs) {}
+
+  private static Map<Long, ServerRunLine> serverLines(Path log) throws IOException {
+    Map<Long, ServerRunLine> lines = new HashMap<>();
+    try (Stream<String> all = Files.lines(log)) {
+      all.map(RUN_FINISHED::matcher).filter(Matcher::find).forEach(line -> lines.put(Long.parseLong(line.group(1)),
+          new ServerRunLine(Long.parseLong(line.group(2)), Long.parseLong(line.group(3)))));
+    }
+    return lines;
   }
 
   /** Runs {@code count} probes keeping {@code concurrency} in flight: as one ends the next starts. */
@@ -181,8 +202,12 @@ public final class RunLatencyBench {
   /** A measured run with the stub's timing of its answer. */
   private record Timed(RunProbe.Result run, StubModel.Timing stub) {}
 
-  private static JsonObject analyse(List<RunProbe.Result> results, StubModel stub, int concurrency, double seconds,
-      CpuTicks before, CpuTicks after) {
+  private static JsonObject analyse(Phase phase, StubModel stub, Map<Long, ServerRunLine> serverLines) {
+    List<RunProbe.Result> results = phase.results();
+    double seconds = phase.seconds();
+    CpuTicks before = phase.before();
+    CpuTicks after = phase.after();
+    int concurrency = phase.concurrency();
     List<Timed> ok = new ArrayList<>();
     List<String> problems = new ArrayList<>();
     long retried = 0;
@@ -223,6 +248,8 @@ public final class RunLatencyBench {
         .put("postToCallingModelMs", millis(ok, t -> t.run().callingModel() - t.run().postSent()))
         .put("postToModelRequestMs", millis(ok, t -> t.stub().bodyReceived() - t.run().postSent()))
         .put("postToFinalStatusMs", millis(ok, t -> t.run().finished() - t.run().postSent()))
+        .put("serverRunStartToFirstModelEventMs", wholeMillis(ok, serverLines, ServerRunLine::firstModelEventMs))
+        .put("serverRunStartToFirstEnvelopeMs", wholeMillis(ok, serverLines, ServerRunLine::ttfbMs))
         .put("serverCpuPercent", Percentiles.round(percent(after.server() - before.server(), seconds)))
         .put("driverCpuPercent", Percentiles.round(percent(after.driver() - before.driver(), seconds)))
         .put("machineCpuBusyPercent", Percentiles.round(windowTicks <= 0 ? Double.NaN
@@ -232,6 +259,13 @@ public final class RunLatencyBench {
   private static JsonObject millis(List<Timed> runs, ToLongFunction<Timed> nanos) {
     int[] micros = runs.stream().mapToLong(nanos).mapToInt(value -> (int) Math.max(0, Math.min(Integer.MAX_VALUE, value / 1_000)))
         .toArray();
+    return new Percentiles(micros).toJson();
+  }
+
+  /** A figure of the server's run lines, whole milliseconds as it logs them, for the runs that have one. */
+  private static JsonObject wholeMillis(List<Timed> runs, Map<Long, ServerRunLine> lines, ToLongFunction<ServerRunLine> figure) {
+    int[] micros = runs.stream().map(timed -> lines.get(timed.run().run())).filter(line -> line != null)
+        .mapToInt(line -> (int) Math.min(Integer.MAX_VALUE / 1000, figure.applyAsLong(line)) * 1000).toArray();
     return new Percentiles(micros).toJson();
   }
 
@@ -276,16 +310,21 @@ public final class RunLatencyBench {
         machine.getString("loadAverageAfter"));
     for (String name : List.of("sequential", "concurrent")) {
       JsonObject phase = report.getJsonObject(name);
-      line(out, "%-11s %d in flight: %d runs (%d ok, %d failed), %.1f runs/s; cpu server %.0f%%, driver+stub %.0f%%, machine %.0f%% of all cores",
+      line(out, "%-11s %d in flight: %d runs (%d ok, %d failed), %.1f runs/s; cpu server %.0f%%, driver+stub %.0f%%, all processes %.0f%% (100%% = one core)",
           name, phase.getInteger("concurrency"), phase.getInteger("runs"), phase.getInteger("runsOk"), phase.getInteger("runsFailed"),
           phase.getDouble("runsPerSecond"), phase.getDouble("serverCpuPercent"), phase.getDouble("driverCpuPercent"),
           phase.getDouble("machineCpuBusyPercent"));
       row(out, "overhead to first envelope (any)", phase.getJsonObject("overheadFirstEnvelopeMs"));
       row(out, "overhead to first final envelope", phase.getJsonObject("overheadFirstFinalMs"));
       row(out, "stub first-byte delay (measured)", phase.getJsonObject("stubFirstByteDelayMs"));
+      row(out, "POST -> calling_model status", phase.getJsonObject("postToCallingModelMs"));
       row(out, "POST -> model request at stub", phase.getJsonObject("postToModelRequestMs"));
       row(out, "POST -> 202 answer", phase.getJsonObject("postAnsweredMs"));
       row(out, "POST -> final status", phase.getJsonObject("postToFinalStatusMs"));
+      row(out, "server: run start -> model event", phase.getJsonObject("serverRunStartToFirstModelEventMs"));
+      row(out, "server: run start -> 1st envelope", phase.getJsonObject("serverRunStartToFirstEnvelopeMs"));
+      line(out, "  partial envelopes %d, runs the server retried %d", phase.getLong("partialEnvelopes"),
+          phase.getLong("runsRetriedByServer"));
       if (!phase.getJsonArray("problems").isEmpty()) {
         line(out, "            problems: %s", phase.getJsonArray("problems").encode());
       }
