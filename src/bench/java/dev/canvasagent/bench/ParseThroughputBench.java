@@ -99,11 +99,18 @@ public final class ParseThroughputBench {
 
     Throughput throughput = new Throughput(warmupMillis, rounds, roundMillis);
     JsonObject results = new JsonObject();
+    long[] machineBefore = ProcCpu.machineTicks();
+    long ownBefore = ProcCpu.processTicks(ProcessHandle.current().pid());
     for (Map.Entry<String, Case> entry : cases.entrySet()) {
       Case measured = entry.getValue();
       results.put(entry.getKey(), throughput.measure(measured.operation()).toJson(measured.bytes(), actionCount)
           .put("bytes", measured.bytes()).put("fragments", measured.fragments()));
     }
+    long[] machineAfter = ProcCpu.machineTicks();
+    long own = ProcCpu.processTicks(ProcessHandle.current().pid()) - ownBefore;
+    double coreTicks = (machineAfter[1] - machineBefore[1]) / (double) Runtime.getRuntime().availableProcessors();
+    double machineBusy = 100.0 * (machineAfter[0] - machineBefore[0]) / coreTicks;
+    double ownPercent = 100.0 * own / coreTicks;
     JsonObject report = new JsonObject()
         .put("benchmark", "parse-throughput")
         .put("date", OffsetDateTime.now().truncatedTo(ChronoUnit.SECONDS).toString())
@@ -111,7 +118,9 @@ public final class ParseThroughputBench {
             .put("cores", Runtime.getRuntime().availableProcessors())
             .put("java", System.getProperty("java.vm.name") + " " + System.getProperty("java.runtime.version"))
             .put("loadAverageBefore", loadBefore)
-            .put("loadAverageAfter", ProcCpu.loadAverage()))
+            .put("loadAverageAfter", ProcCpu.loadAverage())
+            .put("benchCpuPercent", Percentiles.round(ownPercent))
+            .put("otherProcessesCpuPercent", Percentiles.round(Math.max(0, machineBusy - ownPercent))))
         .put("settings", new JsonObject().put("actions", actionCount)
             .put("verbs", verbCounts(actions))
             .put("fragmentChars", MIN_FRAGMENT + "-" + MAX_FRAGMENT)
@@ -225,8 +234,10 @@ public final class ParseThroughputBench {
     out.append(String.format(Locale.ROOT, "canvas-agent parse throughput: one %d-action answer %s, fragments of %s characters; %d x %d ms rounds after %d ms warm-up%n",
         settings.getInteger("actions"), settings.getJsonObject("verbs").encode(), settings.getString("fragmentChars"),
         settings.getInteger("rounds"), settings.getInteger("roundMillis"), settings.getInteger("warmupMillis")));
-    out.append(String.format(Locale.ROOT, "machine     %d cores; %s; load before %s, after %s%n", machine.getInteger("cores"),
-        machine.getString("java"), machine.getString("loadAverageBefore"), machine.getString("loadAverageAfter")));
+    out.append(String.format(Locale.ROOT,
+        "machine     %d cores; %s; load before %s, after %s; cpu this bench %.0f%%, other processes %.0f%% (100%% = one core)%n",
+        machine.getInteger("cores"), machine.getString("java"), machine.getString("loadAverageBefore"),
+        machine.getString("loadAverageAfter"), machine.getDouble("benchCpuPercent"), machine.getDouble("otherProcessesCpuPercent")));
     JsonObject cases = report.getJsonObject("cases");
     for (String name : cases.fieldNames()) {
       JsonObject result = cases.getJsonObject(name);
