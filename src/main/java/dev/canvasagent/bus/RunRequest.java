@@ -1,13 +1,25 @@
 package dev.canvasagent.bus;
 
+import io.vertx.core.json.JsonArray;
 import io.vertx.core.json.JsonObject;
+import java.util.List;
 
 /**
  * One run for the runner: what a person asked, in which room and session, with which model.
- * {@code viewport} may be null.
+ * {@code viewport} may be null; {@code selection} (shape ids as the person's client names them) is
+ * null when the request did not say, and then the room's host's selection counts.
  */
 public record RunRequest(
-    String runId, String sessionId, String roomId, String message, String model, Viewport viewport) {
+    String runId, String sessionId, String roomId, String message, String model, Viewport viewport, List<String> selection) {
+
+  public RunRequest {
+    selection = selection == null ? null : List.copyOf(selection);
+  }
+
+  /** A run that says nothing about the selection. */
+  public RunRequest(String runId, String sessionId, String roomId, String message, String model, Viewport viewport) {
+    this(runId, sessionId, roomId, message, model, viewport, null);
+  }
 
   public JsonObject toJson() {
     JsonObject json =
@@ -20,6 +32,9 @@ public record RunRequest(
     if (viewport != null) {
       json.put("viewport", viewport.toJson());
     }
+    if (selection != null) {
+      json.put("selection", new JsonArray(selection));
+    }
     return json;
   }
 
@@ -30,6 +45,13 @@ public record RunRequest(
         json.getString("roomId"),
         json.getString("message"),
         json.getString("model"),
-        Viewport.fromJson(json.getJsonObject("viewport")));
+        Viewport.fromJson(json.getJsonObject("viewport")),
+        selectionFrom(json));
+  }
+
+  /** The {@code selection} of a run request body or message, null when absent; the bridge has checked its shape. */
+  public static List<String> selectionFrom(JsonObject json) {
+    JsonArray selection = json.getJsonArray("selection");
+    return selection == null ? null : selection.stream().map(String.class::cast).toList();
   }
 }

@@ -20,6 +20,10 @@ import dev.canvasagent.model.ModelCall;
 import dev.canvasagent.model.ModelEvent;
 import dev.canvasagent.model.ModelRegistry;
 import dev.canvasagent.model.ModelRequest;
+import dev.canvasagent.runner.context.ChatRecorder;
+import dev.canvasagent.runner.context.ContextBuilder;
+import dev.canvasagent.runner.context.ContextGatherer;
+import dev.canvasagent.runner.context.ContextStats;
 import dev.canvasagent.store.Store;
 import io.vertx.core.eventbus.DeliveryOptions;
 import io.vertx.core.Future;
@@ -28,6 +32,7 @@ import io.vertx.core.Vertx;
 import io.vertx.core.eventbus.EventBus;
 import io.vertx.core.json.JsonArray;
 import io.vertx.core.json.JsonObject;
+import java.nio.charset.StandardCharsets;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.concurrent.TimeUnit;
@@ -53,12 +58,20 @@ final class Run {
   private final ActionCatalog catalog;
   private final String systemPrompt;
   private final AppConfig config;
+  private final ContextBuilder contextBuilder;
+  private final ContextGatherer contextGatherer;
+  private final ChatRecorder chat;
   private final Promise<JsonObject> outcome = Promise.promise();
   private final StringBuilder assistantText = new StringBuilder();
 
   private Board board;
-  /** The model's coordinates: relative to the top-left of the viewport the run was asked from. */
-  private final CoordinateFrame frame;
+  /**
+   * The model's coordinates: relative to the session's origin, with the rounding the context
+   * remembered. Set from the built context before the model is called, so before any action.
+   */
+  private CoordinateFrame frame = CoordinateFrame.atOrigin();
+  /** What the model's context held, for the run's log line; null until the context is built. */
+  private ContextStats contextStats;
   private final List<Deferred> deferred = new ArrayList<>();
   /** todo, add_detail and review, for the scheduler. */
   private final JsonArray agentRequests = new JsonArray();
@@ -74,7 +87,7 @@ final class Run {
   private long firstEnvelopeNanos;
 
   Run(Vertx vertx, RunRequest request, Store store, ModelRegistry models, ActionCatalog catalog,
-      String systemPrompt, AppConfig config) {
+      String systemPrompt, AppConfig config, ContextBuilder contextBuilder, ContextGatherer contextGatherer) {
     this.vertx = vertx;
     this.bus = vertx.eventBus();
     this.request = request;
@@ -83,9 +96,9 @@ final class Run {
     this.catalog = catalog;
     this.systemPrompt = systemPrompt;
     this.config = config;
-    this.frame = request.viewport() == null
-        ? CoordinateFrame.atOrigin()
-        : new CoordinateFrame(request.viewport().x(), request.viewport().y(), java.util.Map.of());
+    this.contextBuilder = contextBuilder;
+    this.contextGatherer = contextGatherer;
+    this.chat = new ChatRecorder(store.chats(), request.sessionId());
   }
 
   /** An action that names shapes not on the board yet, waiting for the create that makes them. */
@@ -143,10 +156,25 @@ final class Run {
       finish(RunState.ERROR, reason(FailureCode.UNKNOWN_MODEL.name(), "unknown model '" + request.model() + "'"));
       return;
     }
-    String userMessage = request.viewport() == null
-        ? request.message()
-        : request.message() + "\n\nMy viewport: " + request.viewport().toJson().encode();
-    call = provider.get().stream(new ModelRequest(request.model(), systemPrompt, userMessage, catalog.describe()), this::onModelEvent);
+    JsonArray tools = catalog.describe();
+    int fixedPromptBytes = systemPrompt.getBytes(StandardCharsets.UTF_8).length + tools.encode().getBytes(StandardCharsets.UTF_8).length;
+    contextGatherer.gather(request, board, screenshot)
+        .map(inputs -> contextBuilder.build(inputs, fixedPromptBytes))
+        .onSuccess(context -> {
+          if (outcome.future().isComplete()) {
+            return;
+          }
+          frame = context.frame();
+          contextStats = context.stats();
+          chat.user(request.message());
+          call = provider.get().stream(context.request(request.model(), systemPrompt, tools, ModelRequest.Sampling.DEFAULT), this::onModelEvent);
+        })
+        .onFailure(error -> finish(RunState.ERROR, failureReason(error)));
+  }
+
+  /** What the model's context held (sizes and counts only), or null when the run ended before the model was called. */
+  ContextStats contextStats() {
+    return contextStats;
   }
 
   private void onModelEvent(ModelEvent event) {
@@ -227,8 +255,7 @@ final class Run {
     AgentAction action = AgentAction.fromJson(sanitized.getJsonObject("action"));
     VerbKind kind = VerbKind.valueOf(sanitized.getString("kind"));
     if (kind == VerbKind.CHAT) {
-      bus.publish(RoomTopic.AGENT_CHAT.address(request.roomId()),
-          new AgentChat(request.sessionId(), "assistant", action.params().getString("text")).toJson());
+      publishChat(action.params().getString("text"));
       applied++;
       return Future.succeededFuture();
     }
@@ -314,8 +341,14 @@ final class Run {
   private void postAssistantText() {
     String text = assistantText.toString().strip();
     if (!text.isEmpty()) {
-      bus.publish(RoomTopic.AGENT_CHAT.address(request.roomId()), new AgentChat(request.sessionId(), "assistant", text).toJson());
+      publishChat(text);
     }
+  }
+
+  /** Says something on the room's {@code agent:chat} and keeps it in the session's chat history. */
+  private void publishChat(String text) {
+    bus.publish(RoomTopic.AGENT_CHAT.address(request.roomId()), new AgentChat(request.sessionId(), "assistant", text).toJson());
+    chat.assistant(text);
   }
 
   private void finish(RunState state, JsonObject detail) {

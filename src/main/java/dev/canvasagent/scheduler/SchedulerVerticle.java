@@ -103,7 +103,7 @@ public final class SchedulerVerticle extends CanvasVerticle {
     }
     RunRequest run = new RunRequest(
         UUID.randomUUID().toString(), session.id(), session.roomId(), body.getString("message"), model,
-        Viewport.fromJson(body.getJsonObject("viewport")));
+        Viewport.fromJson(body.getJsonObject("viewport")), RunRequest.selectionFrom(body));
     queue.waiting.add(run);
     LOG.atInfo().addKeyValue("roomId", run.roomId()).addKeyValue("sessionId", run.sessionId())
         .addKeyValue("runId", run.runId()).addKeyValue("model", model)
