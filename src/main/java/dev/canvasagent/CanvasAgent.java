@@ -6,6 +6,7 @@ import dev.canvasagent.catalog.ActionCatalog;
 import dev.canvasagent.config.AppConfig;
 import dev.canvasagent.config.ConfigException;
 import dev.canvasagent.lease.LeaseVerticle;
+import dev.canvasagent.model.ModelProvider;
 import dev.canvasagent.model.ModelRegistry;
 import dev.canvasagent.model.fake.FakeModel;
 import dev.canvasagent.model.fake.FakeScenarios;
@@ -46,8 +47,17 @@ public final class CanvasAgent {
   }
 
   public static Future<CanvasAgent> start(Vertx vertx, AppConfig config) {
-    ModelRegistry models = new ModelRegistry(
-        List.of(new FakeModel(vertx, FakeScenarios.load())), List.of(FakeModel.MODEL));
+    return start(vertx, config, List.of());
+  }
+
+  /**
+   * With {@code extraProviders} consulted before the built-in ones: how a test puts a model of its
+   * own behind a real server, e.g. to see what a model is asked.
+   */
+  public static Future<CanvasAgent> start(Vertx vertx, AppConfig config, List<ModelProvider> extraProviders) {
+    List<ModelProvider> providers = new ArrayList<>(extraProviders);
+    providers.add(new FakeModel(vertx, FakeScenarios.load()));
+    ModelRegistry models = new ModelRegistry(providers, List.of(FakeModel.MODEL));
     if (models.provider(config.model().defaultModel()).isEmpty()) {
       return Future.failedFuture(new ConfigException("bad configuration: model.default (CANVAS_STEWARD_MODEL) = '"
           + config.model().defaultModel() + "': unknown model; this server knows " + models.knownModels()));

@@ -87,7 +87,6 @@ class ContextBuilderTest {
 
   @Test
   void aPartOverTheTotalBudgetIsLeftOutWholeAndSmallerLaterPartsStillGoIn() {
-    List<dev.canvasagent.board.Board> unused = List.of();
     Inputs inputs = everything();
     List<io.vertx.core.json.JsonObject> records = new ArrayList<>();
     for (int i = 0; i < 200; i++) {
