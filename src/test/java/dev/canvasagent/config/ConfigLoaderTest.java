@@ -69,7 +69,7 @@ class ConfigLoaderTest {
     assertEquals(4096, config.shapeStateLimitBytes());
     assertEquals(60_000, config.context().transcriptWindowMs());
     assertEquals(120_000, config.context().promptCacheTtlMs());
-    assertEquals(256, config.context().promptCacheEntries());
+    assertEquals(64, config.context().promptCacheEntries());
     assertEquals(20, config.context().chatMessages());
     assertEquals(131_072, config.context().totalBudgetBytes());
     assertEquals(49_152, config.context().budgets().get("blurryShapes"));

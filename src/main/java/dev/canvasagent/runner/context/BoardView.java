@@ -8,7 +8,6 @@ import dev.canvasagent.bus.Viewport;
 import io.vertx.core.json.JsonObject;
 import java.util.ArrayDeque;
 import java.util.ArrayList;
-import java.util.Comparator;
 import java.util.Deque;
 import java.util.HashMap;
 import java.util.HashSet;
@@ -133,6 +132,4 @@ final class BoardView {
   static Box box(Viewport viewport) {
     return Box.of(viewport.x(), viewport.y(), viewport.w(), viewport.h());
   }
-
-  static final Comparator<Shape> PAINT_ORDER = Comparator.comparingInt(Shape::paintIndex);
 }
