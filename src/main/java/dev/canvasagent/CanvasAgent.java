@@ -6,6 +6,7 @@ import dev.canvasagent.catalog.ActionCatalog;
 import dev.canvasagent.config.AppConfig;
 import dev.canvasagent.config.ConfigException;
 import dev.canvasagent.lease.LeaseVerticle;
+import dev.canvasagent.model.HttpProviders;
 import dev.canvasagent.model.ModelProvider;
 import dev.canvasagent.model.ModelRegistry;
 import dev.canvasagent.model.fake.FakeModel;
@@ -26,7 +27,7 @@ import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
 /**
- * The running server: its store and its seven verticles. {@link #start} opens the store and deploys
+ * The running server: its store, its model providers and its seven verticles. {@link #start} opens the store and deploys
  * the verticles in dependency order, the HTTP edge last, so nothing is reachable before everything
  * behind it listens; if any step fails, what was started is stopped again and the failure names the
  * step. {@link #stop} undeploys in reverse order, then closes the store.
@@ -38,12 +39,15 @@ public final class CanvasAgent {
   private final Store store;
   private final List<String> deploymentIds;
   private final BridgeVerticle bridge;
+  private final HttpProviders providers;
 
-  private CanvasAgent(Vertx vertx, Store store, List<String> deploymentIds, BridgeVerticle bridge) {
+  private CanvasAgent(Vertx vertx, Store store, List<String> deploymentIds, BridgeVerticle bridge,
+      HttpProviders providers) {
     this.vertx = vertx;
     this.store = store;
     this.deploymentIds = deploymentIds;
     this.bridge = bridge;
+    this.providers = providers;
   }
 
   public static Future<CanvasAgent> start(Vertx vertx, AppConfig config) {
@@ -55,12 +59,20 @@ public final class CanvasAgent {
    * own behind a real server, e.g. to see what a model is asked.
    */
   public static Future<CanvasAgent> start(Vertx vertx, AppConfig config, List<ModelProvider> extraProviders) {
-    List<ModelProvider> providers = new ArrayList<>(extraProviders);
-    providers.add(new FakeModel(vertx, FakeScenarios.load()));
-    ModelRegistry models = new ModelRegistry(providers, List.of(FakeModel.MODEL));
-    if (models.provider(config.model().defaultModel()).isEmpty()) {
-      return Future.failedFuture(new ConfigException("bad configuration: model.default (CANVAS_STEWARD_MODEL) = '"
-          + config.model().defaultModel() + "': unknown model; this server knows " + models.knownModels()));
+    HttpProviders providers = HttpProviders.create(vertx, config);
+    List<ModelProvider> all = new ArrayList<>(extraProviders);
+    all.add(new FakeModel(vertx, FakeScenarios.load()));
+    all.addAll(providers.providers());
+    List<String> known = new ArrayList<>(List.of(FakeModel.MODEL));
+    known.addAll(HttpProviders.KEYS);
+    ModelRegistry models = new ModelRegistry(all, known);
+    ModelRegistry.Resolution defaultModel = models.resolve(config.model().defaultModel());
+    if (!(defaultModel instanceof ModelRegistry.Ready)) {
+      String why = defaultModel instanceof ModelRegistry.NotConfigured notConfigured
+          ? "its provider needs " + notConfigured.setting()
+          : "unknown model; this server knows " + models.knownModels();
+      return providers.close().transform(closed -> Future.failedFuture(new ConfigException(
+          "bad configuration: model.default (CANVAS_STEWARD_MODEL) = '" + config.model().defaultModel() + "': " + why)));
     }
     ActionCatalog catalog = ActionCatalog.standard();
     Future<Store> opened = config.database().isPresent()
@@ -68,7 +80,7 @@ public final class CanvasAgent {
             .recover(error -> Future.failedFuture(new IllegalStateException(
                 "startup failed: cannot open the PostgreSQL store at " + config.database().get() + ": " + error.getMessage(), error)))
         : Future.succeededFuture(new MemoryStore());
-    return opened.compose(store -> {
+    return opened.recover(error -> providers.close().transform(closed -> Future.failedFuture(error))).compose(store -> {
       List<CanvasVerticle> verticles = new ArrayList<>(List.of(
           new PatchEngineVerticle(store),
           new SanitizerVerticle(catalog, config.themeEnabled()),
@@ -91,7 +103,7 @@ public final class CanvasAgent {
               return null;
             }));
       }
-      CanvasAgent agent = new CanvasAgent(vertx, store, deployed, bridge);
+      CanvasAgent agent = new CanvasAgent(vertx, store, deployed, bridge, providers);
       return chain
           .map(started -> agent)
           .recover(error -> agent.stop().transform(stopped -> Future.failedFuture(error)));
@@ -116,7 +128,7 @@ public final class CanvasAgent {
         return null;
       }));
     }
-    return chain.compose(undeployed -> store.close());
+    return chain.compose(undeployed -> providers.close().otherwise(error -> null)).compose(closed -> store.close());
   }
 
   private static List<String> reversed(List<String> ids) {

@@ -12,7 +12,7 @@ final class HttpErrors {
   static int status(FailureCode code) {
     return switch (code) {
       case INVALID_JSON, INVALID_REQUEST, UNKNOWN_MODEL, ACTION_INVALID, DUPLICATE_CREATE -> 400;
-      case SHAPE_NOT_FOUND, INVALID_RECORD -> 422;
+      case SHAPE_NOT_FOUND, INVALID_RECORD, MODEL_NOT_CONFIGURED -> 422;
       case NOT_FOUND, SESSION_NOT_FOUND -> 404;
       case METHOD_NOT_ALLOWED -> 405;
       case SESSION_ROOM_MISMATCH, REVISION_CONFLICT -> 409;

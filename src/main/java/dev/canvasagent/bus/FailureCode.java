@@ -27,7 +27,9 @@ public enum FailureCode {
   INTERNAL(17),
   SHAPE_NOT_FOUND(18),
   DUPLICATE_CREATE(19),
-  INVALID_RECORD(20);
+  INVALID_RECORD(20),
+  /** The model's provider is known but its API key or base URL is not set; the message names the variable. */
+  MODEL_NOT_CONFIGURED(21);
 
   private final int wire;
 

@@ -11,6 +11,7 @@ public record AppConfig(
     Http http,
     Bridge bridge,
     Model model,
+    Providers providers,
     Screenshot screenshot,
     Followups followups,
     Runner runner,
@@ -31,6 +32,36 @@ public record AppConfig(
   public record Bridge(int ackTimeoutMs, int ackRetries, int replayEvents, int maxMessageBytes, int messagesPerSecond) {}
 
   public record Model(String defaultModel, boolean debug, boolean promptCacheDisabled, String anthropicCacheTtl) {}
+
+  /**
+   * The HTTP model providers: where each is and its key; how often a call that failed before
+   * anything streamed is tried again, the longest pause between tries (a provider's
+   * {@code Retry-After} included), and how long a call may go without a byte before it is given up.
+   */
+  public record Providers(
+      Endpoint anthropic,
+      Endpoint openai,
+      Endpoint gemini,
+      Endpoint openaiCompatible,
+      int retries,
+      int retryMaxDelayMs,
+      int idleTimeoutMs) {}
+
+  /** A provider's base URL (empty: not set) and API key (empty: none), never shown by {@link #toString()}. */
+  public record Endpoint(String baseUrl, String apiKey) {
+    public boolean hasBaseUrl() {
+      return !baseUrl.isEmpty();
+    }
+
+    public boolean hasApiKey() {
+      return !apiKey.isEmpty();
+    }
+
+    @Override
+    public String toString() {
+      return "Endpoint[baseUrl=" + baseUrl + ", apiKey=" + (hasApiKey() ? "<redacted>" : "") + "]";
+    }
+  }
 
   /**
    * The screenshot RPC: the wait for a host's answer and the retries after a timeout; how long a
@@ -59,12 +90,12 @@ public record AppConfig(
   }
 
   public AppConfig withHttp(Http otherHttp) {
-    return new AppConfig(otherHttp, bridge, model, screenshot, followups, runner, scheduler, context, shapeStateLimitBytes,
+    return new AppConfig(otherHttp, bridge, model, providers, screenshot, followups, runner, scheduler, context, shapeStateLimitBytes,
         ttfbSloMs, themeEnabled, database);
   }
 
   public AppConfig withDatabase(Optional<DatabaseConfig> otherDatabase) {
-    return new AppConfig(http, bridge, model, screenshot, followups, runner, scheduler, context, shapeStateLimitBytes,
+    return new AppConfig(http, bridge, model, providers, screenshot, followups, runner, scheduler, context, shapeStateLimitBytes,
         ttfbSloMs, themeEnabled, otherDatabase);
   }
 }

@@ -43,6 +43,17 @@ public final class ConfigLoader {
           new EnvironmentKey("CANVAS_STEWARD_DEBUG", "model.debug"),
           new EnvironmentKey("CANVAS_AGENT_DISABLE_PROMPT_CACHE", "model.disablePromptCache"),
           new EnvironmentKey("ANTHROPIC_CACHE_TTL", "model.anthropicCacheTtl"),
+          new EnvironmentKey("ANTHROPIC_API_KEY", "providers.anthropic.apiKey"),
+          new EnvironmentKey("ANTHROPIC_BASE_URL", "providers.anthropic.baseUrl"),
+          new EnvironmentKey("OPENAI_API_KEY", "providers.openai.apiKey"),
+          new EnvironmentKey("OPENAI_BASE_URL", "providers.openai.baseUrl"),
+          new EnvironmentKey("GEMINI_API_KEY", "providers.gemini.apiKey"),
+          new EnvironmentKey("GEMINI_BASE_URL", "providers.gemini.baseUrl"),
+          new EnvironmentKey("OPENAI_COMPATIBLE_API_KEY", "providers.openaiCompatible.apiKey"),
+          new EnvironmentKey("OPENAI_COMPATIBLE_BASE_URL", "providers.openaiCompatible.baseUrl"),
+          new EnvironmentKey("CANVAS_AGENT_MODEL_RETRIES", "providers.retries"),
+          new EnvironmentKey("CANVAS_AGENT_MODEL_RETRY_MAX_DELAY_MS", "providers.retryMaxDelayMs"),
+          new EnvironmentKey("CANVAS_AGENT_MODEL_IDLE_TIMEOUT_MS", "providers.idleTimeoutMs"),
           new EnvironmentKey("CANVAS_AGENT_SCREENSHOT_TIMEOUT_MS", "screenshot.timeoutMs"),
           new EnvironmentKey("CANVAS_AGENT_SCREENSHOT_RETRIES", "screenshot.retries"),
           new EnvironmentKey("CANVAS_AGENT_SCREENSHOT_RETRY_DELAY_MS", "screenshot.retryDelayMs"),
@@ -71,7 +82,9 @@ public final class ConfigLoader {
           new EnvironmentKey("CANVAS_AGENT_DB_POOL_SIZE", "database.poolSize"),
           new EnvironmentKey("CANVAS_AGENT_DB_MAX_WAIT_QUEUE", "database.maxWaitQueueSize"));
 
-  private static final Set<String> SECRET_PATHS = Set.of("database.password", "database.url");
+  private static final Set<String> SECRET_PATHS = Set.of(
+      "database.password", "database.url", "providers.anthropic.apiKey", "providers.openai.apiKey",
+      "providers.gemini.apiKey", "providers.openaiCompatible.apiKey");
 
   private final JsonObject values;
   private final Map<String, String> sources = new HashMap<>();
@@ -186,6 +199,14 @@ public final class ConfigLoader {
             bool("model.debug"),
             bool("model.disablePromptCache"),
             oneOf("model.anthropicCacheTtl", Set.of("5m", "1h"))),
+        new AppConfig.Providers(
+            endpoint("providers.anthropic"),
+            endpoint("providers.openai"),
+            endpoint("providers.gemini"),
+            endpoint("providers.openaiCompatible"),
+            integer("providers.retries", 0, 10),
+            integer("providers.retryMaxDelayMs", 0, 120_000),
+            integer("providers.idleTimeoutMs", 1_000, 600_000)),
         new AppConfig.Screenshot(
             integer("screenshot.timeoutMs", 2_500, 120_000),
             integer("screenshot.retries", 0, 10),
@@ -218,6 +239,31 @@ public final class ConfigLoader {
         integer("context.promptCacheEntries", 1, 100_000),
         integer("context.totalBudgetBytes", 1_024, 16 * 1024 * 1024),
         budgets);
+  }
+
+  /** A provider's base URL (an http or https URL, kept without a trailing slash; or empty) and API key. */
+  private AppConfig.Endpoint endpoint(String prefix) {
+    String baseUrl = text(prefix + ".baseUrl", true);
+    if (!baseUrl.isEmpty()) {
+      java.net.URI uri;
+      try {
+        uri = new java.net.URI(baseUrl);
+      } catch (java.net.URISyntaxException e) {
+        throw bad(prefix + ".baseUrl", "is not a URL");
+      }
+      if (!("http".equals(uri.getScheme()) || "https".equals(uri.getScheme())) || uri.getHost() == null
+          || uri.getQuery() != null || uri.getFragment() != null || uri.getUserInfo() != null) {
+        throw bad(prefix + ".baseUrl", "must be an http:// or https:// URL with a host, and no query, fragment or credentials");
+      }
+      while (baseUrl.endsWith("/")) {
+        baseUrl = baseUrl.substring(0, baseUrl.length() - 1);
+      }
+    }
+    String apiKey = text(prefix + ".apiKey", true);
+    if (apiKey.chars().anyMatch(c -> c < 0x21 || c > 0x7e)) {
+      throw bad(prefix + ".apiKey", "must be printable ASCII without spaces");
+    }
+    return new AppConfig.Endpoint(baseUrl, apiKey);
   }
 
   private Optional<DatabaseConfig> database() {

@@ -1,5 +1,6 @@
 package dev.canvasagent.model;
 
+import java.util.Optional;
 import java.util.function.Consumer;
 
 /**
@@ -12,6 +13,14 @@ public interface ModelProvider {
 
   /** Whether this provider serves the given model name. */
   boolean serves(String model);
+
+  /**
+   * The setting this provider still needs before it can be called (e.g. {@code ANTHROPIC_API_KEY}),
+   * or empty when it is ready.
+   */
+  default Optional<String> missingSetting() {
+    return Optional.empty();
+  }
 
   ModelCall stream(ModelRequest request, Consumer<ModelEvent> events);
 }

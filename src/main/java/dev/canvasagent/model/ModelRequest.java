@@ -2,6 +2,8 @@ package dev.canvasagent.model;
 
 import io.vertx.core.json.JsonArray;
 import io.vertx.core.json.JsonObject;
+import java.util.ArrayList;
+import java.util.List;
 import java.util.Objects;
 
 /**
@@ -45,8 +47,34 @@ public record ModelRequest(
     this(model, systemPrompt, "", userMessage, null, tools, Sampling.DEFAULT, new JsonObject());
   }
 
+  /**
+   * The tools as providers declare them: name, description and the parameter schema without its
+   * {@code $schema} line (a draft-07 declaration some providers refuse inside a tool).
+   */
+  public List<Tool> toolDeclarations() {
+    List<Tool> declarations = new ArrayList<>();
+    for (Object item : tools) {
+      if (item instanceof JsonObject tool && tool.getValue("name") instanceof String name) {
+        JsonObject parameters = tool.getValue("params") instanceof JsonObject params
+            ? params.copy() : new JsonObject().put("type", "object").put("properties", new JsonObject());
+        parameters.remove("$schema");
+        String description = tool.getValue("description") instanceof String text ? text : "";
+        declarations.add(new Tool(name, description, parameters));
+      }
+    }
+    return declarations;
+  }
+
+  /** One tool as declared to a provider; {@code parameters} is a JSON Schema of its arguments object. */
+  public record Tool(String name, String description, JsonObject parameters) {}
+
   /** A screenshot: its media type ({@code image/png}, {@code image/jpeg}) and base64 bytes, no data-URL prefix. */
-  public record Image(String mediaType, String base64) {}
+  public record Image(String mediaType, String base64) {
+    /** {@code data:<mediaType>;base64,<bytes>}, as OpenAI's APIs take an inline image. */
+    public String dataUrl() {
+      return "data:" + mediaType + ";base64," + base64;
+    }
+  }
 
   /**
    * {@code temperature} in [0, 2]; {@code maxOutputTokens} caps the answer.

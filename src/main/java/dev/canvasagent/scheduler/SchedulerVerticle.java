@@ -66,9 +66,13 @@ public final class SchedulerVerticle extends CanvasVerticle {
     JsonObject body = message.body();
     String roomId = body.getString("roomId");
     String model = body.getString("model", config.model().defaultModel());
-    if (models.provider(model).isEmpty()) {
-      message.fail(FailureCode.UNKNOWN_MODEL.wire(),
-          "unknown model '" + model + "'; this server knows " + models.knownModels());
+    ModelRegistry.Resolution resolution = models.resolve(model);
+    if (resolution instanceof ModelRegistry.Unknown unknown) {
+      message.fail(FailureCode.UNKNOWN_MODEL.wire(), unknown.message());
+      return;
+    }
+    if (resolution instanceof ModelRegistry.NotConfigured notConfigured) {
+      message.fail(FailureCode.MODEL_NOT_CONFIGURED.wire(), notConfigured.message());
       return;
     }
     session(body.getString("sessionId"), roomId, model)

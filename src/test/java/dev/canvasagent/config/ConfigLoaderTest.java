@@ -119,6 +119,21 @@ class ConfigLoaderTest {
         override("CANVAS_STEWARD_DEBUG", "true", c -> c.model().debug(), true),
         override("CANVAS_AGENT_DISABLE_PROMPT_CACHE", "yes", c -> c.model().promptCacheDisabled(), true),
         override("ANTHROPIC_CACHE_TTL", "1h", c -> c.model().anthropicCacheTtl(), "1h"),
+        override("ANTHROPIC_API_KEY", "sk-ant-test", c -> c.providers().anthropic().apiKey(), "sk-ant-test"),
+        override("ANTHROPIC_BASE_URL", "http://127.0.0.1:9999/", c -> c.providers().anthropic().baseUrl(),
+            "http://127.0.0.1:9999"),
+        override("OPENAI_API_KEY", "sk-test", c -> c.providers().openai().apiKey(), "sk-test"),
+        override("OPENAI_BASE_URL", "https://gateway.example/openai/v1", c -> c.providers().openai().baseUrl(),
+            "https://gateway.example/openai/v1"),
+        override("GEMINI_API_KEY", "AIza-test", c -> c.providers().gemini().apiKey(), "AIza-test"),
+        override("GEMINI_BASE_URL", "https://gemini.example", c -> c.providers().gemini().baseUrl(),
+            "https://gemini.example"),
+        override("OPENAI_COMPATIBLE_API_KEY", "local", c -> c.providers().openaiCompatible().apiKey(), "local"),
+        override("OPENAI_COMPATIBLE_BASE_URL", "http://127.0.0.1:11434/v1",
+            c -> c.providers().openaiCompatible().baseUrl(), "http://127.0.0.1:11434/v1"),
+        override("CANVAS_AGENT_MODEL_RETRIES", "0", c -> c.providers().retries(), 0),
+        override("CANVAS_AGENT_MODEL_RETRY_MAX_DELAY_MS", "2000", c -> c.providers().retryMaxDelayMs(), 2000),
+        override("CANVAS_AGENT_MODEL_IDLE_TIMEOUT_MS", "5000", c -> c.providers().idleTimeoutMs(), 5000),
         override("CANVAS_AGENT_SCREENSHOT_TIMEOUT_MS", "5000", c -> c.screenshot().timeoutMs(), 5000),
         override("CANVAS_AGENT_SCREENSHOT_RETRIES", "3", c -> c.screenshot().retries(), 3),
         override("CANVAS_AGENT_SCREENSHOT_RETRY_DELAY_MS", "100", c -> c.screenshot().retryDelayMs(), 100),
@@ -220,6 +235,12 @@ class ConfigLoaderTest {
         bad("PORT", "abc", "integer"),
         bad("PORT", "70000", "65535"),
         bad("ANTHROPIC_CACHE_TTL", "2h", "5m"),
+        bad("ANTHROPIC_BASE_URL", "api.anthropic.com", "http:// or https://"),
+        bad("OPENAI_BASE_URL", "ftp://files.example/v1", "http:// or https://"),
+        bad("OPENAI_COMPATIBLE_BASE_URL", "http://127.0.0.1:11434/v1?x=1", "no query"),
+        bad("GEMINI_BASE_URL", "http://exa mple", "not a URL"),
+        bad("CANVAS_AGENT_MODEL_RETRIES", "11", "between 0 and 10"),
+        bad("CANVAS_AGENT_MODEL_IDLE_TIMEOUT_MS", "10", "between 1000 and 600000"),
         bad("CANVAS_STEWARD_DEBUG", "maybe", "true or false"),
         bad("CANVAS_AGENT_UNIFIED", "false", "only true"),
         bad("NEXT_PUBLIC_CANVAS_AGENT_CLIENT_ENABLED", "true", "only false"),
@@ -238,6 +259,40 @@ class ConfigLoaderTest {
     assertTrue(message.contains(variable), message);
     assertTrue(message.contains("'" + value + "'"), message);
     assertTrue(message.contains(why), message);
+  }
+
+  @Test
+  void theProvidersDefaultToTheirPublicEndpointsWithNoKeys() {
+    AppConfig.Providers providers = load(Map.of()).providers();
+
+    assertEquals(new AppConfig.Endpoint("https://api.anthropic.com", ""), providers.anthropic());
+    assertEquals(new AppConfig.Endpoint("https://api.openai.com/v1", ""), providers.openai());
+    assertEquals(new AppConfig.Endpoint("https://generativelanguage.googleapis.com", ""), providers.gemini());
+    assertEquals(new AppConfig.Endpoint("", ""), providers.openaiCompatible(), "no default for a local server");
+    assertEquals(2, providers.retries());
+    assertEquals(10_000, providers.retryMaxDelayMs());
+    assertEquals(60_000, providers.idleTimeoutMs());
+  }
+
+  @Test
+  void apiKeysNeverAppearInTheConfigurationsText() {
+    AppConfig config = load(Map.of("ANTHROPIC_API_KEY", "sk-ant-hunter2", "OPENAI_API_KEY", "sk-hunter3",
+        "GEMINI_API_KEY", "AIza-hunter4", "OPENAI_COMPATIBLE_API_KEY", "hunter5"));
+
+    String text = config.toString();
+    for (String secret : List.of("hunter2", "hunter3", "hunter4", "hunter5")) {
+      assertFalse(text.contains(secret), text);
+    }
+    assertTrue(text.contains("<redacted>"), text);
+  }
+
+  @Test
+  void aBadApiKeyIsRefusedWithoutShowingIt() {
+    String message = refused(Map.of("ANTHROPIC_API_KEY", "sk-ant hunter2")).getMessage();
+
+    assertTrue(message.contains("ANTHROPIC_API_KEY"), message);
+    assertTrue(message.contains("<redacted>"), message);
+    assertFalse(message.contains("hunter2"), message);
   }
 
   // A blob that does not parse, or a key the file does not have, may hold a secret (a password under a

@@ -55,7 +55,8 @@ class ProviderStreamFixturesTest {
             "gemini-text-only",
             "gemini-text-and-parallel-calls",
             "gemini-error-midstream",
-            "gemini-function-call-no-args");
+            "gemini-function-call-no-args",
+            "vertex-gemini-partial-args");
     return fixtures.stream()
         .filter(name -> ProviderStreamFixturesTest.class.getResource("/providers/" + name + ".sse") != null)
         .flatMap(
@@ -77,7 +78,7 @@ class ProviderStreamFixturesTest {
     List<ModelEvent> events = new ArrayList<>();
     Consumer<SseDecoder.Event> normalizer;
     Runnable end;
-    if (fixture.startsWith("gemini-")) {
+    if (fixture.startsWith("gemini-") || fixture.startsWith("vertex-gemini-")) {
       GeminiStreamNormalizer gemini = new GeminiStreamNormalizer(events::add);
       normalizer = gemini::accept;
       end = gemini::end;

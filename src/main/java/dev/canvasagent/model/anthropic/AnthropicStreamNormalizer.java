@@ -1,6 +1,8 @@
 package dev.canvasagent.model.anthropic;
 
 import dev.canvasagent.model.ModelEvent;
+import dev.canvasagent.model.OpenToolCall;
+import dev.canvasagent.model.StreamNormalizer;
 import dev.canvasagent.model.ProviderErrors;
 import dev.canvasagent.model.sse.SseDecoder;
 import io.vertx.core.json.DecodeException;
@@ -19,10 +21,10 @@ import java.util.function.Consumer;
  * ({@code stream_truncated}), ends it with an {@link ModelEvent.Error} instead. Calls still open at
  * that point are never ended. After the terminal event everything is ignored.
  */
-public final class AnthropicStreamNormalizer {
+public final class AnthropicStreamNormalizer implements StreamNormalizer {
 
   private final Consumer<ModelEvent> sink;
-  private final Map<Integer, OpenCall> openCalls = new HashMap<>();
+  private final Map<Integer, OpenToolCall> openCalls = new HashMap<>();
   private int nextOrdinal;
   private int completedCalls;
   private long inputTokens;
@@ -36,19 +38,7 @@ public final class AnthropicStreamNormalizer {
     this.sink = sink;
   }
 
-  private static final class OpenCall {
-    final int ordinal;
-    final String callId;
-    final String name;
-    final StringBuilder arguments = new StringBuilder();
-
-    OpenCall(int ordinal, String callId, String name) {
-      this.ordinal = ordinal;
-      this.callId = callId;
-      this.name = name;
-    }
-  }
-
+  @Override
   public void accept(SseDecoder.Event event) {
     if (finished) {
       return;
@@ -88,6 +78,7 @@ public final class AnthropicStreamNormalizer {
   }
 
   /** End of input: anything short of {@code message_stop} is a retryable truncation. */
+  @Override
   public void end() {
     if (!finished) {
       fail("stream_truncated", "The stream ended before message_stop", true);
@@ -102,9 +93,7 @@ public final class AnthropicStreamNormalizer {
       case "text" -> emitText(block.getString("text"));
       case "tool_use" -> {
         // block.input is always {} here and must not seed the argument text
-        OpenCall call = new OpenCall(nextOrdinal++, block.getString("id"), block.getString("name"));
-        openCalls.put(index, call);
-        sink.accept(new ModelEvent.ToolCallStart(call.ordinal, call.callId, call.name));
+        openCalls.put(index, OpenToolCall.started(nextOrdinal++, block.getString("id"), block.getString("name"), sink));
       }
       default -> { } // thinking, server_tool_use and result blocks are not client tool calls
     }
@@ -117,11 +106,9 @@ public final class AnthropicStreamNormalizer {
     switch (delta.getString("type", "")) {
       case "text_delta" -> emitText(delta.getString("text"));
       case "input_json_delta" -> {
-        OpenCall call = openCalls.get(index);
-        String fragment = delta.getString("partial_json", "");
-        if (call != null && !fragment.isEmpty()) {
-          call.arguments.append(fragment);
-          sink.accept(new ModelEvent.ToolCallDelta(call.ordinal, call.callId, fragment));
+        OpenToolCall call = openCalls.get(index);
+        if (call != null) {
+          call.append(delta.getString("partial_json", ""));
         }
       }
       default -> { } // thinking_delta, signature_delta, citations
@@ -129,20 +116,16 @@ public final class AnthropicStreamNormalizer {
   }
 
   private void stopBlock(int index) {
-    OpenCall call = openCalls.remove(index);
+    OpenToolCall call = openCalls.remove(index);
     if (call == null) {
       return;
     }
-    String text = call.arguments.toString();
-    JsonObject arguments;
-    try {
-      arguments = text.isBlank() ? new JsonObject() : new JsonObject(text);
-    } catch (DecodeException | ClassCastException e) {
-      fail("invalid_tool_arguments", "Arguments of " + call.name + " (" + call.callId + ") are not a JSON object", false);
+    ModelEvent.Error invalid = call.end(null);
+    if (invalid != null) {
+      fail(invalid.errorType(), invalid.message(), false);
       return;
     }
     completedCalls++;
-    sink.accept(new ModelEvent.ToolCallEnd(call.ordinal, call.callId, call.name, arguments));
   }
 
   private void emitText(String text) {

@@ -1,6 +1,8 @@
 package dev.canvasagent.model.gemini;
 
 import dev.canvasagent.model.ModelEvent;
+import dev.canvasagent.model.OpenToolCall;
+import dev.canvasagent.model.StreamNormalizer;
 import dev.canvasagent.model.ProviderErrors;
 import dev.canvasagent.model.sse.SseDecoder;
 import io.vertx.core.json.DecodeException;
@@ -17,8 +19,13 @@ import java.util.function.Consumer;
  * Thought parts ({@code thought: true}) are never text. There is no sentinel: the stream succeeds
  * when input ends after a chunk with {@code finishReason}; {@code STOP} with calls is reported as
  * {@code tool_calls}. An {@code {"error":…}} payload is terminal.
+ *
+ * <p>Vertex with {@code streamFunctionCallArguments} streams a call instead: {@code {name,
+ * willContinue:true}} opens it (start at once), {@code partialArgs} entries set its values by
+ * {@code jsonPath}, and {@code {}} closes it (one synthetic delta holding the assembled arguments,
+ * then end); a missing close is implied by the next call or by {@code finishReason}.
  */
-public final class GeminiStreamNormalizer {
+public final class GeminiStreamNormalizer implements StreamNormalizer {
 
   private final Consumer<ModelEvent> sink;
   private final String idPrefix = "gemini_" + UUID.randomUUID().toString().substring(0, 8) + "_";
@@ -27,12 +34,15 @@ public final class GeminiStreamNormalizer {
   private long inputTokens = -1;
   private long outputTokens = -1;
   private boolean finished;
+  private OpenToolCall streaming;
+  private PartialArguments streamingArguments;
 
   public GeminiStreamNormalizer(Consumer<ModelEvent> sink) {
     this.sink = sink;
   }
 
   /** One SSE event of the response body. */
+  @Override
   public void accept(SseDecoder.Event event) {
     if (finished) {
       return;
@@ -64,6 +74,7 @@ public final class GeminiStreamNormalizer {
   }
 
   /** End of input: successful only after a chunk with {@code finishReason}. */
+  @Override
   public void end() {
     if (finished) {
       return;
@@ -83,12 +94,13 @@ public final class GeminiStreamNormalizer {
     if (candidate.getValue("content") instanceof JsonObject content
         && content.getValue("parts") instanceof JsonArray parts) {
       for (Object item : parts) {
-        if (item instanceof JsonObject part) {
+        if (item instanceof JsonObject part && !finished) {
           applyPart(part);
         }
       }
     }
-    if (candidate.getValue("finishReason") instanceof String reason) {
+    if (candidate.getValue("finishReason") instanceof String reason && !finished) {
+      closeStreamingCall();
       finishReason = reason;
     }
   }
@@ -101,15 +113,72 @@ public final class GeminiStreamNormalizer {
       sink.accept(new ModelEvent.TextDelta(text));
     }
     if (part.getValue("functionCall") instanceof JsonObject call) {
-      int ordinal = callCount++;
-      String id = call.getValue("id") instanceof String s && !s.isEmpty() ? s : idPrefix + ordinal;
-      String name = call.getValue("name") instanceof String s ? s : "";
-      JsonObject args = call.getValue("args") instanceof JsonObject a ? a : null;
-      sink.accept(new ModelEvent.ToolCallStart(ordinal, id, name));
-      if (args != null) {
-        sink.accept(new ModelEvent.ToolCallDelta(ordinal, id, args.encode(), true));
+      applyFunctionCall(call);
+    }
+  }
+
+  private void applyFunctionCall(JsonObject call) {
+    String name = call.getValue("name") instanceof String s && !s.isEmpty() ? s : null;
+    JsonArray partialArgs = call.getValue("partialArgs") instanceof JsonArray a ? a : null;
+    if (streaming != null && (name != null || partialArgs == null)) {
+      closeStreamingCall(); // {} closes it; a new name means its close never came
+      if (name == null || finished) {
+        return;
       }
-      sink.accept(new ModelEvent.ToolCallEnd(ordinal, id, name, args != null ? args.copy() : new JsonObject()));
+    }
+    if (streaming != null) {
+      applyPartialArgs(partialArgs);
+      return;
+    }
+    if (name == null) {
+      return; // a close with no call open
+    }
+    int ordinal = callCount++;
+    String id = call.getValue("id") instanceof String s && !s.isEmpty() ? s : idPrefix + ordinal;
+    OpenToolCall opened = OpenToolCall.started(ordinal, id, name, sink);
+    if (Boolean.TRUE.equals(call.getValue("willContinue")) || partialArgs != null) {
+      streaming = opened;
+      streamingArguments = new PartialArguments();
+      applyPartialArgs(partialArgs);
+      return;
+    }
+    if (call.getValue("args") instanceof JsonObject args) {
+      opened.append(args.encode(), true);
+    }
+    end(opened);
+  }
+
+  private void applyPartialArgs(JsonArray entries) {
+    if (entries == null) {
+      return;
+    }
+    for (Object entry : entries) {
+      if (entry instanceof JsonObject value) {
+        try {
+          streamingArguments.apply(value);
+        } catch (IllegalArgumentException e) {
+          fail(new ModelEvent.Error("invalid_tool_arguments",
+              "partialArgs of " + streaming.name() + " (" + streaming.callId() + "): " + e.getMessage(), false));
+          return;
+        }
+      }
+    }
+  }
+
+  private void closeStreamingCall() {
+    if (streaming == null || finished) {
+      return;
+    }
+    OpenToolCall call = streaming;
+    streaming = null;
+    call.append(streamingArguments.toJson().encode(), true);
+    end(call);
+  }
+
+  private void end(OpenToolCall call) {
+    ModelEvent.Error invalid = call.end(null);
+    if (invalid != null) {
+      fail(invalid);
     }
   }
 

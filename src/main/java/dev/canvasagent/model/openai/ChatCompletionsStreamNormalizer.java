@@ -1,8 +1,9 @@
 package dev.canvasagent.model.openai;
 
 import dev.canvasagent.model.ModelEvent;
+import dev.canvasagent.model.OpenToolCall;
+import dev.canvasagent.model.StreamNormalizer;
 import dev.canvasagent.model.ProviderErrors;
-import dev.canvasagent.model.ToolArguments;
 import dev.canvasagent.model.sse.SseDecoder;
 import io.vertx.core.json.DecodeException;
 import io.vertx.core.json.JsonArray;
@@ -26,27 +27,13 @@ import java.util.function.Consumer;
  * usage chunk follows the finish chunk. In-band {@code {"error":…}} payloads are terminal; anything
  * after a terminal event, a trailing {@code [DONE]} included, is ignored.
  */
-public final class ChatCompletionsStreamNormalizer {
-
-  private static final class Call {
-    final int ordinal;
-    String id;
-    String name;
-    final StringBuilder arguments = new StringBuilder();
-    final List<String> pendingFragments = new ArrayList<>();
-    boolean started;
-    boolean ended;
-
-    Call(int ordinal) {
-      this.ordinal = ordinal;
-    }
-  }
+public final class ChatCompletionsStreamNormalizer implements StreamNormalizer {
 
   private final Consumer<ModelEvent> sink;
-  private final List<Call> calls = new ArrayList<>();
-  private final Map<Integer, Call> callsByIndex = new HashMap<>();
-  private final Map<String, Call> callsById = new HashMap<>();
-  private Call lastCall;
+  private final List<OpenToolCall> calls = new ArrayList<>();
+  private final Map<Integer, OpenToolCall> callsByIndex = new HashMap<>();
+  private final Map<String, OpenToolCall> callsById = new HashMap<>();
+  private OpenToolCall lastCall;
   private String finishReason;
   private long inputTokens = -1;
   private long outputTokens = -1;
@@ -57,6 +44,7 @@ public final class ChatCompletionsStreamNormalizer {
   }
 
   /** One SSE event of the response body. */
+  @Override
   public void accept(SseDecoder.Event event) {
     if (finished) {
       return;
@@ -88,6 +76,7 @@ public final class ChatCompletionsStreamNormalizer {
   }
 
   /** End of input: successful only if a {@code finish_reason} was seen. */
+  @Override
   public void end() {
     if (finished) {
       return;
@@ -125,49 +114,31 @@ public final class ChatCompletionsStreamNormalizer {
     String name = function.getValue("name") instanceof String s && !s.isEmpty() ? s : null;
     String fragment = function.getValue("arguments") instanceof String s ? s : "";
 
-    Call call = correlate(index, id);
+    OpenToolCall call = correlate(index, id);
     if (call == null) {
       return;
     }
-    if (call.id == null && id != null) {
-      call.id = id;
+    if (call.callId() == null && id != null) {
       callsById.put(id, call);
     }
-    if (call.name == null && name != null) {
-      call.name = name;
-    }
-    if (!call.started && call.id != null && call.name != null) {
-      call.started = true;
-      sink.accept(new ModelEvent.ToolCallStart(call.ordinal, call.id, call.name));
-      for (String pending : call.pendingFragments) {
-        sink.accept(new ModelEvent.ToolCallDelta(call.ordinal, call.id, pending));
-      }
-      call.pendingFragments.clear();
-    }
-    if (!fragment.isEmpty()) {
-      call.arguments.append(fragment);
-      if (call.started) {
-        sink.accept(new ModelEvent.ToolCallDelta(call.ordinal, call.id, fragment));
-      } else {
-        call.pendingFragments.add(fragment);
-      }
-    }
+    call.identify(id, name);
+    call.append(fragment);
   }
 
   /** Finds the call a tool delta belongs to, opening a new one when the delta starts a call. */
-  private Call correlate(Integer index, String id) {
+  private OpenToolCall correlate(Integer index, String id) {
     if (id != null && callsById.containsKey(id)) {
       return callsById.get(id);
     }
-    Call byIndex = index != null ? callsByIndex.get(index) : lastCall;
-    boolean sameCall = byIndex != null && !byIndex.ended && (id == null || byIndex.id == null);
+    OpenToolCall byIndex = index != null ? callsByIndex.get(index) : lastCall;
+    boolean sameCall = byIndex != null && !byIndex.ended() && (id == null || byIndex.callId() == null);
     if (sameCall) {
       return byIndex;
     }
     if (id == null && index == null) {
       return null;
     }
-    Call call = new Call(calls.size());
+    OpenToolCall call = new OpenToolCall(calls.size(), sink);
     calls.add(call);
     if (index != null) {
       callsByIndex.put(index, call);
@@ -177,30 +148,13 @@ public final class ChatCompletionsStreamNormalizer {
   }
 
   private void endOpenCalls() {
-    for (Call call : calls) {
-      if (call.ended) {
-        continue;
-      }
-      if (!call.started) {
-        // a call whose id never came: give it one so it can still be answered
-        call.id = call.id != null ? call.id : "call_" + call.ordinal;
-        call.name = call.name != null ? call.name : "";
-        call.started = true;
-        sink.accept(new ModelEvent.ToolCallStart(call.ordinal, call.id, call.name));
-        for (String pending : call.pendingFragments) {
-          sink.accept(new ModelEvent.ToolCallDelta(call.ordinal, call.id, pending));
-        }
-        call.pendingFragments.clear();
-      }
-      JsonObject arguments;
-      try {
-        arguments = ToolArguments.parse(call.arguments.toString());
-      } catch (IllegalArgumentException e) {
-        fail(new ModelEvent.Error("invalid_tool_arguments", call.name + ": " + e.getMessage(), false));
+    for (OpenToolCall call : calls) {
+      // a call whose id never came is given one, so it can still be answered
+      ModelEvent.Error invalid = call.end(null);
+      if (invalid != null) {
+        fail(invalid);
         return;
       }
-      call.ended = true;
-      sink.accept(new ModelEvent.ToolCallEnd(call.ordinal, call.id, call.name, arguments));
     }
   }
 
@@ -228,7 +182,7 @@ public final class ChatCompletionsStreamNormalizer {
   }
 
   private String mapStopReason(String raw) {
-    boolean anyCompleted = calls.stream().anyMatch(c -> c.ended);
+    boolean anyCompleted = calls.stream().anyMatch(OpenToolCall::ended);
     String mapped =
         raw == null
             ? "end_turn"

@@ -1,6 +1,8 @@
 package dev.canvasagent.model.openai;
 
 import dev.canvasagent.model.ModelEvent;
+import dev.canvasagent.model.OpenToolCall;
+import dev.canvasagent.model.StreamNormalizer;
 import dev.canvasagent.model.ProviderErrors;
 import dev.canvasagent.model.sse.SseDecoder;
 import io.vertx.core.json.DecodeException;
@@ -19,10 +21,10 @@ import java.util.function.Consumer;
  * response.failed}, or the end of input before a terminal event ({@code stream_truncated}), ends it
  * with an {@link ModelEvent.Error}. Calls still open then are never ended.
  */
-public final class ResponsesStreamNormalizer {
+public final class ResponsesStreamNormalizer implements StreamNormalizer {
 
   private final Consumer<ModelEvent> sink;
-  private final Map<Integer, OpenCall> openCalls = new HashMap<>();
+  private final Map<Integer, OpenToolCall> openCalls = new HashMap<>();
   private int nextOrdinal;
   private int completedCalls;
   private boolean finished;
@@ -31,19 +33,7 @@ public final class ResponsesStreamNormalizer {
     this.sink = sink;
   }
 
-  private static final class OpenCall {
-    final int ordinal;
-    final String callId;
-    final String name;
-    final StringBuilder arguments = new StringBuilder();
-
-    OpenCall(int ordinal, String callId, String name) {
-      this.ordinal = ordinal;
-      this.callId = callId;
-      this.name = name;
-    }
-  }
-
+  @Override
   public void accept(SseDecoder.Event event) {
     if (finished) {
       return;
@@ -90,6 +80,7 @@ public final class ResponsesStreamNormalizer {
   }
 
   /** End of input: anything short of a terminal response event is a retryable truncation. */
+  @Override
   public void end() {
     if (!finished) {
       fail("stream_truncated", "The stream ended before response.completed", true);
@@ -100,35 +91,28 @@ public final class ResponsesStreamNormalizer {
     if (item == null || !"function_call".equals(item.getString("type"))) {
       return;
     }
-    OpenCall call = new OpenCall(nextOrdinal++, item.getString("call_id"), item.getString("name"));
-    openCalls.put(outputIndex, call);
-    sink.accept(new ModelEvent.ToolCallStart(call.ordinal, call.callId, call.name));
+    openCalls.put(outputIndex, OpenToolCall.started(nextOrdinal++, item.getString("call_id"), item.getString("name"), sink));
     argumentsDelta(outputIndex, item.getString("arguments", ""));
   }
 
   private void argumentsDelta(int outputIndex, String fragment) {
-    OpenCall call = openCalls.get(outputIndex);
-    if (call != null && !fragment.isEmpty()) {
-      call.arguments.append(fragment);
-      sink.accept(new ModelEvent.ToolCallDelta(call.ordinal, call.callId, fragment));
+    OpenToolCall call = openCalls.get(outputIndex);
+    if (call != null) {
+      call.append(fragment);
     }
   }
 
   private void itemDone(int outputIndex, JsonObject item) {
-    OpenCall call = openCalls.remove(outputIndex);
+    OpenToolCall call = openCalls.remove(outputIndex);
     if (call == null || item == null) {
       return;
     }
-    String text = item.getString("arguments", call.arguments.toString());
-    JsonObject arguments;
-    try {
-      arguments = text.isBlank() ? new JsonObject() : new JsonObject(text);
-    } catch (DecodeException | ClassCastException e) {
-      fail("invalid_tool_arguments", "Arguments of " + call.name + " (" + call.callId + ") are not a JSON object", false);
+    ModelEvent.Error invalid = call.end(item.getString("arguments"));
+    if (invalid != null) {
+      fail(invalid.errorType(), invalid.message(), false);
       return;
     }
     completedCalls++;
-    sink.accept(new ModelEvent.ToolCallEnd(call.ordinal, call.callId, call.name, arguments));
   }
 
   private void succeed(JsonObject response, String reason, String rawReason) {

@@ -1,0 +1,94 @@
+package dev.canvasagent.model.openai;
+
+import dev.canvasagent.model.ModelEvent;
+import dev.canvasagent.model.ModelRequest;
+import dev.canvasagent.model.StreamNormalizer;
+import dev.canvasagent.model.http.ProviderProtocol;
+import dev.canvasagent.model.http.ProviderRequest;
+import io.vertx.core.json.JsonArray;
+import io.vertx.core.json.JsonObject;
+import java.util.List;
+import java.util.Map;
+import java.util.function.Consumer;
+
+/**
+ * Chat Completions, {@code POST {base}/chat/completions} with {@code stream: true} and usage in the
+ * last chunk: {@code openai:<model>} against OpenAI, and {@code openai-compatible:<model>} against
+ * any server that speaks it (Ollama, llama.cpp, vLLM), where the key is optional and the answer
+ * cap is the widely supported {@code max_tokens}.
+ */
+public final class ChatCompletionsProtocol implements ProviderProtocol {
+  private final String id;
+  private final String baseUrl;
+  private final String apiKey;
+  private final boolean compatible;
+
+  private ChatCompletionsProtocol(String id, String baseUrl, String apiKey, boolean compatible) {
+    this.id = id;
+    this.baseUrl = baseUrl;
+    this.apiKey = apiKey;
+    this.compatible = compatible;
+  }
+
+  public static ChatCompletionsProtocol openai(String baseUrl, String apiKey) {
+    return new ChatCompletionsProtocol("openai", baseUrl, apiKey, false);
+  }
+
+  /** {@code apiKey} may be empty: no Authorization header is sent then. */
+  public static ChatCompletionsProtocol compatible(String baseUrl, String apiKey) {
+    return new ChatCompletionsProtocol("openai-compatible", baseUrl, apiKey, true);
+  }
+
+  @Override
+  public String id() {
+    return id;
+  }
+
+  @Override
+  public ProviderRequest request(String model, ModelRequest request) {
+    JsonArray content = new JsonArray();
+    if (!request.contextText().isEmpty()) {
+      content.add(text(request.contextText()));
+    }
+    if (request.screenshot() != null) {
+      content.add(new JsonObject().put("type", "image_url")
+          .put("image_url", new JsonObject().put("url", request.screenshot().dataUrl())));
+    }
+    content.add(text(request.userMessage()));
+    JsonObject body = new JsonObject()
+        .put("model", model)
+        .put("stream", true)
+        .put("stream_options", new JsonObject().put("include_usage", true))
+        .put("temperature", request.sampling().temperature())
+        .put(compatible ? "max_tokens" : "max_completion_tokens", request.sampling().maxOutputTokens())
+        .put("messages", new JsonArray()
+            .add(new JsonObject().put("role", "system").put("content", request.systemPrompt()))
+            .add(new JsonObject().put("role", "user").put("content", content)));
+    List<ModelRequest.Tool> declared = request.toolDeclarations();
+    if (!declared.isEmpty()) {
+      JsonArray tools = new JsonArray();
+      for (ModelRequest.Tool tool : declared) {
+        tools.add(new JsonObject().put("type", "function").put("function", new JsonObject()
+            .put("name", tool.name())
+            .put("description", tool.description())
+            .put("parameters", tool.parameters())));
+      }
+      body.put("tools", tools);
+      if (!compatible) {
+        // Ollama documents tool_choice as unsupported; the compatible servers default to auto anyway
+        body.put("tool_choice", "auto").put("parallel_tool_calls", true);
+      }
+    }
+    Map<String, String> headers = apiKey.isEmpty() ? Map.of() : Map.of("authorization", "Bearer " + apiKey);
+    return new ProviderRequest(baseUrl + "/chat/completions", headers, body);
+  }
+
+  @Override
+  public StreamNormalizer normalizer(Consumer<ModelEvent> sink) {
+    return new ChatCompletionsStreamNormalizer(sink);
+  }
+
+  private static JsonObject text(String text) {
+    return new JsonObject().put("type", "text").put("text", text);
+  }
+}

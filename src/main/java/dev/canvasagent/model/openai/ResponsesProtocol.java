@@ -1,0 +1,74 @@
+package dev.canvasagent.model.openai;
+
+import dev.canvasagent.model.ModelEvent;
+import dev.canvasagent.model.ModelRequest;
+import dev.canvasagent.model.StreamNormalizer;
+import dev.canvasagent.model.http.ProviderProtocol;
+import dev.canvasagent.model.http.ProviderRequest;
+import io.vertx.core.json.JsonArray;
+import io.vertx.core.json.JsonObject;
+import java.util.List;
+import java.util.Map;
+import java.util.function.Consumer;
+
+/**
+ * {@code openai-responses:<model>}: the Responses API, {@code POST {base}/responses} with {@code
+ * stream: true}, the system prompt as {@code instructions}, flat function tools, nothing stored.
+ */
+public final class ResponsesProtocol implements ProviderProtocol {
+  private final String baseUrl;
+  private final String apiKey;
+
+  public ResponsesProtocol(String baseUrl, String apiKey) {
+    this.baseUrl = baseUrl;
+    this.apiKey = apiKey;
+  }
+
+  @Override
+  public String id() {
+    return "openai-responses";
+  }
+
+  @Override
+  public ProviderRequest request(String model, ModelRequest request) {
+    JsonArray content = new JsonArray();
+    if (!request.contextText().isEmpty()) {
+      content.add(text(request.contextText()));
+    }
+    if (request.screenshot() != null) {
+      content.add(new JsonObject().put("type", "input_image").put("image_url", request.screenshot().dataUrl()));
+    }
+    content.add(text(request.userMessage()));
+    JsonObject body = new JsonObject()
+        .put("model", model)
+        .put("stream", true)
+        .put("store", false)
+        .put("instructions", request.systemPrompt())
+        .put("temperature", request.sampling().temperature())
+        .put("max_output_tokens", request.sampling().maxOutputTokens())
+        .put("input", new JsonArray().add(new JsonObject().put("role", "user").put("content", content)));
+    List<ModelRequest.Tool> declared = request.toolDeclarations();
+    if (!declared.isEmpty()) {
+      JsonArray tools = new JsonArray();
+      for (ModelRequest.Tool tool : declared) {
+        tools.add(new JsonObject()
+            .put("type", "function")
+            .put("name", tool.name())
+            .put("description", tool.description())
+            .put("parameters", tool.parameters())
+            .put("strict", false));
+      }
+      body.put("tools", tools).put("tool_choice", "auto").put("parallel_tool_calls", true);
+    }
+    return new ProviderRequest(baseUrl + "/responses", Map.of("authorization", "Bearer " + apiKey), body);
+  }
+
+  @Override
+  public StreamNormalizer normalizer(Consumer<ModelEvent> sink) {
+    return new ResponsesStreamNormalizer(sink);
+  }
+
+  private static JsonObject text(String text) {
+    return new JsonObject().put("type", "input_text").put("text", text);
+  }
+}
