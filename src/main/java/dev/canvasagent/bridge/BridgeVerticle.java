@@ -39,6 +39,8 @@ public final class BridgeVerticle extends CanvasVerticle {
   static final int TRANSCRIPT_BODY_LIMIT_BYTES = 32 * 1024;
   /** How far ahead of this server's clock an utterance's ts may be (clients' clocks drift). */
   static final long TRANSCRIPT_MAX_FUTURE_MS = 5 * 60 * 1000;
+  /** A session id as the run request schema takes it. */
+  static final java.util.regex.Pattern SESSION_ID = java.util.regex.Pattern.compile("[A-Za-z0-9_-]{1,64}");
 
   private final AppConfig config;
   private final ActionCatalog catalog;
@@ -93,6 +95,7 @@ public final class BridgeVerticle extends CanvasVerticle {
           }
         });
     router.get("/api/rooms/:roomId/revisions").handler(this::revisions);
+    router.get("/api/sessions/:sessionId/todos").handler(this::todos);
     // The SockJS event-bus bridge. Its xhr transports post what a browser sends to
     // /eventbus/<server>/<session>/xhr_send, and SockJS reads that from the routing context's body.
     // So that route alone gets a body handler, bounded like a WebSocket message; no other SockJS
@@ -321,6 +324,18 @@ public final class BridgeVerticle extends CanvasVerticle {
     JsonObject ask = new JsonObject().put("roomId", roomId).put("after", after).put("limit", limit.intValue());
     vertx.eventBus().<JsonObject>request(Address.PATCH_BOARD_REVISIONS, ask)
         .onSuccess(reply -> sendJson(ctx, 200, new JsonObject().put("ok", true).put("roomId", roomId).mergeIn(reply.body())))
+        .onFailure(error -> HttpErrors.send(ctx, error));
+  }
+
+  /** The agent's todo list of a session, in list order; 404 for a session the server does not know. */
+  private void todos(RoutingContext ctx) {
+    String sessionId = ctx.pathParam("sessionId");
+    if (sessionId == null || !SESSION_ID.matcher(sessionId).matches()) {
+      HttpErrors.send(ctx, FailureCode.INVALID_REQUEST, "sessionId must match " + SESSION_ID.pattern());
+      return;
+    }
+    vertx.eventBus().<JsonObject>request(Address.SCHEDULER_TODOS, new JsonObject().put("sessionId", sessionId))
+        .onSuccess(reply -> sendJson(ctx, 200, new JsonObject().put("ok", true).mergeIn(reply.body())))
         .onFailure(error -> HttpErrors.send(ctx, error));
   }
 

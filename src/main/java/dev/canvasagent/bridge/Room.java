@@ -139,9 +139,16 @@ final class Room {
     hostId = null;
   }
 
-  /** A room topic's message from the event bus, to the clients it is meant for. */
+  /**
+   * A room topic's message from the event bus, to the clients it is meant for. A partial envelope (an
+   * action still being written) is delivered once and forgotten: not replayed to reconnecting clients
+   * (the final envelope is, and supersedes it; partials would only crowd finals out of the buffer),
+   * and not awaited for an ack, so a host never owes one, is never re-sent one, and never times out
+   * on one. Its seq still counts as sent, so a client that acks it anyway is not refused.
+   */
   void publish(RoomTopic topic, JsonObject payload) {
-    RoomEvent event = new RoomEvent(REPLAYED.contains(topic) ? replay.nextId() : null, topic, payload);
+    boolean partial = topic == RoomTopic.AGENT_ACTION && Boolean.TRUE.equals(payload.getValue("partial"));
+    RoomEvent event = new RoomEvent(REPLAYED.contains(topic) && !partial ? replay.nextId() : null, topic, payload);
     if (event.id() != null) {
       replay.append(event);
     }
@@ -151,7 +158,11 @@ final class Room {
       deliverToAll(event);
     }
     if (topic == RoomTopic.AGENT_ACTION && hostId != null && config.ackRetries() >= 0) {
-      expectAck(event);
+      if (partial) {
+        noteSent(payload);
+      } else {
+        expectAck(event);
+      }
     }
   }
 
@@ -183,10 +194,15 @@ final class Room {
     }
   }
 
+  private long noteSent(JsonObject envelope) {
+    long seq = envelope.getLong("seq", 0L);
+    lastSeqBySession.merge(envelope.getString("sessionId"), seq, Math::max);
+    return seq;
+  }
+
   private void expectAck(RoomEvent event) {
     String sessionId = event.payload().getString("sessionId");
-    long seq = event.payload().getLong("seq", 0L);
-    lastSeqBySession.merge(sessionId, seq, Math::max);
+    long seq = noteSent(event.payload());
     PendingAck pending = new PendingAck(event);
     pendingAcks.put(ackKey(sessionId, seq), pending);
     arm(pending, sessionId, seq);

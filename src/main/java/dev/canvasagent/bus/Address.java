@@ -10,6 +10,21 @@ public final class Address {
   /** Scheduler: accept a run request, answer with its session id, queue it. */
   public static final String SCHEDULER_SUBMIT = "scheduler.submit";
 
+  /**
+   * Scheduler: one {@code todo} action of a running run ({@link TodoRequest}); answers with the change
+   * ({@code {op, todo}}), NOT_FOUND for an id the session does not have, nothing changed.
+   */
+  public static final String SCHEDULER_TODO = "scheduler.todo";
+
+  /**
+   * Scheduler: a running run asks for a follow-up run ({@link FollowUpRequest}); answers with the
+   * follow-up's run id and number, or QUEUE_FULL past the request's follow-up cap.
+   */
+  public static final String SCHEDULER_FOLLOW_UP = "scheduler.follow_up";
+
+  /** Scheduler: a session's todos ({@code {sessionId}} → {@code {todos}}), SESSION_NOT_FOUND for an unknown one. */
+  public static final String SCHEDULER_TODOS = "scheduler.todos";
+
   /** Runner: execute one run to its end and answer with its outcome. */
   public static final String RUNNER_RUN = "runner.run";
 

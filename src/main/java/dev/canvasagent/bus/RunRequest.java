@@ -7,18 +7,30 @@ import java.util.List;
 /**
  * One run for the runner: what a person asked, in which room and session, with which model.
  * {@code viewport} may be null; {@code selection} (shape ids as the person's client names them) is
- * null when the request did not say, and then the room's host's selection counts.
+ * null when the request did not say, and then the room's host's selection counts; {@code followUp}
+ * is null for a person's own request.
  */
 public record RunRequest(
-    String runId, String sessionId, String roomId, String message, String model, Viewport viewport, List<String> selection) {
+    String runId, String sessionId, String roomId, String message, String model, Viewport viewport, List<String> selection,
+    FollowUp followUp) {
 
   public RunRequest {
     selection = selection == null ? null : List.copyOf(selection);
   }
 
-  /** A run that says nothing about the selection. */
+  /** A person's request (not a follow-up) that says nothing about the selection. */
   public RunRequest(String runId, String sessionId, String roomId, String message, String model, Viewport viewport) {
-    this(runId, sessionId, roomId, message, model, viewport, null);
+    this(runId, sessionId, roomId, message, model, viewport, null, null);
+  }
+
+  /** A run that says nothing about the selection. */
+  public RunRequest(String runId, String sessionId, String roomId, String message, String model, Viewport viewport, FollowUp followUp) {
+    this(runId, sessionId, roomId, message, model, viewport, null, followUp);
+  }
+
+  /** The run id of the user request this run belongs to: its own, or the one it follows up. */
+  public String requestRunId() {
+    return followUp == null ? runId : followUp.requestRunId();
   }
 
   public JsonObject toJson() {
@@ -35,6 +47,9 @@ public record RunRequest(
     if (selection != null) {
       json.put("selection", new JsonArray(selection));
     }
+    if (followUp != null) {
+      json.put("followUp", followUp.toJson());
+    }
     return json;
   }
 
@@ -46,7 +61,8 @@ public record RunRequest(
         json.getString("message"),
         json.getString("model"),
         Viewport.fromJson(json.getJsonObject("viewport")),
-        selectionFrom(json));
+        selectionFrom(json),
+        FollowUp.fromJson(json.getJsonObject("followUp")));
   }
 
   /** The {@code selection} of a run request body or message, null when absent; the bridge has checked its shape. */

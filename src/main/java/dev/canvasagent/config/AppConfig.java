@@ -71,7 +71,11 @@ public record AppConfig(
 
   public record Followups(int lowActionThreshold, int maxFollowups) {}
 
-  public record Runner(int deadlineMs, int maxActions) {}
+  /**
+   * A run's deadline and action cap, and the least time between two partial envelopes of one action
+   * (0: no partial envelopes).
+   */
+  public record Runner(int deadlineMs, int maxActions, int partialIntervalMs) {}
 
   public record Scheduler(int maxQueueDepth) {}
 

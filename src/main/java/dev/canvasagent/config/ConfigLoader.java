@@ -67,6 +67,7 @@ public final class ConfigLoader {
           new EnvironmentKey("CANVAS_AGENT_PROMPT_CACHE_TTL_MS", "context.promptCacheTtlMs"),
           new EnvironmentKey("CANVAS_AGENT_RUN_DEADLINE_MS", "runner.deadlineMs"),
           new EnvironmentKey("CANVAS_AGENT_MAX_ACTIONS_PER_RUN", "runner.maxActions"),
+          new EnvironmentKey("CANVAS_AGENT_PARTIAL_INTERVAL_MS", "runner.partialIntervalMs"),
           new EnvironmentKey("CANVAS_AGENT_MAX_QUEUE_DEPTH", "scheduler.maxQueueDepth"),
           new EnvironmentKey("CANVAS_AGENT_UNIFIED", "flags.unified"),
           new EnvironmentKey("NEXT_PUBLIC_CANVAS_AGENT_CLIENT_ENABLED", "flags.clientAgentEnabled"),
@@ -218,7 +219,8 @@ public final class ConfigLoader {
             integer("followups.maxFollowups", 0, 20)),
         new AppConfig.Runner(
             integer("runner.deadlineMs", 1_000, 600_000),
-            integer("runner.maxActions", 1, 10_000)),
+            integer("runner.maxActions", 1, 10_000),
+            integer("runner.partialIntervalMs", 0, 60_000)),
         new AppConfig.Scheduler(integer("scheduler.maxQueueDepth", 1, 1_000)),
         context(),
         integer("context.shapeStateLimit", 0, 10 * 1024 * 1024),

@@ -24,6 +24,12 @@ import dev.canvasagent.runner.context.ChatRecorder;
 import dev.canvasagent.runner.context.ContextBuilder;
 import dev.canvasagent.runner.context.ContextGatherer;
 import dev.canvasagent.runner.context.ContextStats;
+import dev.canvasagent.runner.stream.ActionsArrayReader;
+import dev.canvasagent.runner.stream.EnumFields;
+import dev.canvasagent.runner.stream.MalformedActions;
+import dev.canvasagent.runner.stream.PartialGate;
+import dev.canvasagent.runner.stream.StreamedAction;
+import dev.canvasagent.runner.stream.ToolCallArgumentsReader;
 import dev.canvasagent.store.Store;
 import io.vertx.core.eventbus.DeliveryOptions;
 import io.vertx.core.Future;
@@ -34,21 +40,32 @@ import io.vertx.core.json.JsonArray;
 import io.vertx.core.json.JsonObject;
 import java.nio.charset.StandardCharsets;
 import java.util.ArrayList;
+import java.util.HashMap;
 import java.util.List;
-import java.util.concurrent.TimeUnit;
+import java.util.Map;
+import java.util.function.LongConsumer;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
 /**
- * One run, from context to its final status. Tool calls are handled strictly in the order the model
- * finished them, one at a time: sanitize against the current board, commit through the patch engine
- * against that board's revision (re-sanitizing on a conflict), take the session's next seq, publish.
- * Once the run is final nothing more is committed.
+ * One run, from context to its final status. Actions come as tool calls or as an actions JSON in the
+ * model's text, both read incrementally as they stream; they are handled strictly in the order the
+ * model finished them, one at a time: sanitize against the current board, commit through the patch
+ * engine against that board's revision (re-sanitizing on a conflict), take the session's next seq,
+ * publish. Board actions still being written go out as partial envelopes. Meta actions go to the
+ * scheduler as they come ({@link MetaActions}). Ending (done, error, deadline, cancel) first stops the
+ * model and lets the action in hand settle, so a diff already sent to the patch engine is published
+ * before the final status; nothing is committed after it. A run after which follow-ups of its user
+ * request are still to run ends {@code scheduled} instead of {@code done}, so {@code done} marks the
+ * end of the request. One {@code run.finished} line logs it.
  */
 final class Run {
   private static final Logger LOG = LoggerFactory.getLogger(Run.class);
   static final int MAX_COMMIT_ATTEMPTS = 3;
   static final int MAX_CHAT_TEXT_CHARS = 4_000;
+  /** How long an ending run waits for the action in hand (a commit under way) before its final status. */
+  static final long SETTLE_MS = 1_000;
+  private static final int MESSAGE_HASH_HEX_CHARS = 12;
 
   private final Vertx vertx;
   private final EventBus bus;
@@ -62,7 +79,15 @@ final class Run {
   private final ContextGatherer contextGatherer;
   private final ChatRecorder chat;
   private final Promise<JsonObject> outcome = Promise.promise();
-  private final StringBuilder assistantText = new StringBuilder();
+  /** The model's text: the actions JSON it may hold, and the prose around it. */
+  private final ActionsArrayReader textActions = new ActionsArrayReader();
+  private final Map<Integer, ToolCallArgumentsReader> toolCallArguments = new HashMap<>();
+  private final EnumFields enumFields;
+  private final PartialGate partials;
+  /** Seqs are taken one after the other, so an action's partials always get lower seqs than its final envelope. */
+  private Future<Void> seqQueue = Future.succeededFuture();
+  private boolean streamBroken;
+  private int partialEnvelopes;
 
   private Board board;
   /**
@@ -73,8 +98,11 @@ final class Run {
   /** What the model's context held, for the run's log line; null until the context is built. */
   private ContextStats contextStats;
   private final List<Deferred> deferred = new ArrayList<>();
-  /** todo, add_detail and review, for the scheduler. */
-  private final JsonArray agentRequests = new JsonArray();
+  private final MetaActions meta;
+  private final RunMetrics metrics = new RunMetrics();
+  /** Set when the run starts ending: from then on nothing new is committed. */
+  private boolean stopping;
+  private int followUpsWaiting;
   private int deduped;
   private Future<Void> pipeline = Future.succeededFuture();
   private ModelCall call;
@@ -83,8 +111,6 @@ final class Run {
   private int toolCalls;
   private int applied;
   private int dropped;
-  private final long startedAtNanos = System.nanoTime();
-  private long firstEnvelopeNanos;
 
   Run(Vertx vertx, RunRequest request, Store store, ModelRegistry models, ActionCatalog catalog,
       String systemPrompt, AppConfig config, ContextBuilder contextBuilder, ContextGatherer contextGatherer) {
@@ -99,10 +125,22 @@ final class Run {
     this.contextBuilder = contextBuilder;
     this.contextGatherer = contextGatherer;
     this.chat = new ChatRecorder(store.chats(), request.sessionId());
+    this.meta = new MetaActions(bus, request);
+    this.enumFields = new EnumFields(catalog);
+    this.partials = new PartialGate(config.runner().partialIntervalMs(), System::currentTimeMillis);
   }
 
   /** An action that names shapes not on the board yet, waiting for the create that makes them. */
   private record Deferred(AgentAction action, String reason) {}
+
+  /**
+   * The session's queue when this run started: how many runs waited (for the run log), and how many of
+   * them are follow-ups of the same user request (then this run ends {@code scheduled}, not {@code done}).
+   */
+  void observeQueue(int depth, int followUpsOfThisRequest) {
+    metrics.queueDepthAtStart(depth);
+    followUpsWaiting = followUpsOfThisRequest;
+  }
 
   Future<JsonObject> execute() {
     deadlineTimer = vertx.setTimer(config.runner().deadlineMs(), id -> finish(RunState.ERROR,
@@ -110,19 +148,23 @@ final class Run {
     status(RunState.WAITING_CONTEXT, null);
     loadBoard()
         .compose(loaded -> screenshot())
+        .onSuccess(shot -> metrics.promptCharacters(systemPrompt.length() + request.message().length()))
         .onSuccess(this::callModel)
         .onFailure(error -> finish(RunState.ERROR, failureReason(error)));
     return outcome.future();
   }
 
-  void cancel(String why) {
+  /** Ends the run as canceled; the future completes once its final status is out. */
+  Future<JsonObject> cancel(String why) {
     finish(RunState.CANCELED, reason("CANCELED", why));
+    return outcome.future();
   }
 
   private Future<Void> loadBoard() {
     return bus.<JsonObject>request(Address.PATCH_BOARD_GET, new JsonObject().put("roomId", request.roomId()))
         .map(reply -> {
           board = Board.fromJson(reply.body());
+          metrics.board(board.revision(), (int) board.records().keySet().stream().filter(id -> id.startsWith("shape:")).count());
           return null;
         });
   }
@@ -133,12 +175,16 @@ final class Run {
     long patience = (long) screenshot.timeoutMs() * (screenshot.retries() + 1)
         + (long) screenshot.retryDelayMs() * screenshot.retries() + 1_000;
     JsonObject ask = new JsonObject().put("roomId", request.roomId()).put("sessionId", request.sessionId())
-        .put("docVersion", String.valueOf(board.revision()));
+        .put("docVersion", String.valueOf(board.revision()))
+        .put("fresh", request.followUp() != null);
     if (request.viewport() != null) {
       ask.put("bounds", request.viewport().toJson());
     }
     return bus.<JsonObject>request(Address.SCREENSHOT_CAPTURE, ask, new DeliveryOptions().setSendTimeout(patience))
-        .map(reply -> reply.body())
+        .map(reply -> {
+          metrics.screenshot(reply.body());
+          return reply.body();
+        })
         .otherwise(error -> {
           LOG.atInfo().addKeyValue("runId", request.runId()).addKeyValue("reason", Failure.of(error).code())
               .log("context.text_only");
@@ -166,8 +212,11 @@ final class Run {
           }
           frame = context.frame();
           contextStats = context.stats();
+          metrics.contextStats(contextStats.promptTokenEstimate(), shapeCounts(contextStats), contextStats.imageBytes(),
+              contextStats.shapeStateStats().toJson());
           chat.user(request.message());
-          call = provider.get().stream(context.request(request.model(), systemPrompt, tools, ModelRequest.Sampling.DEFAULT), this::onModelEvent);
+          ModelRequest.Sampling sampling = request.followUp() == null ? ModelRequest.Sampling.DEFAULT : ModelRequest.Sampling.STRICT;
+          call = provider.get().stream(context.request(request.model(), systemPrompt, tools, sampling), this::onModelEvent);
         })
         .onFailure(error -> finish(RunState.ERROR, failureReason(error)));
   }
@@ -177,21 +226,44 @@ final class Run {
     return contextStats;
   }
 
+  /** The context's counts for the run log: shapes on the board, in view and sent, clusters, selection, cuts. */
+  private static JsonObject shapeCounts(ContextStats stats) {
+    return new JsonObject()
+        .put("board", stats.shapes())
+        .put("inView", stats.shapesInView())
+        .put("sent", stats.shapesSent())
+        .put("peripheralClusters", stats.peripheralClusters())
+        .put("selected", stats.selected())
+        .put("contextBytes", stats.contextBytes())
+        .put("cut", new JsonArray(stats.cut()))
+        .put("memoHit", stats.memoHit());
+  }
+
   private void onModelEvent(ModelEvent event) {
-    if (outcome.future().isComplete()) {
+    if (outcome.future().isComplete() || streamBroken) {
       return;
     }
+    metrics.modelEvent(event);
     if (!streaming) {
       streaming = true;
       status(RunState.STREAMING, null);
     }
     if (event instanceof ModelEvent.TextDelta text) {
-      if (assistantText.length() < MAX_CHAT_TEXT_CHARS) {
-        assistantText.append(text.text());
+      onText(text);
+    } else if (event instanceof ModelEvent.ToolCallStart start) {
+      if (previewable(toolCallId(start.ordinal()), start.name())) {
+        toolCallArguments.put(start.ordinal(), new ToolCallArgumentsReader(start.name()));
       }
+    } else if (event instanceof ModelEvent.ToolCallDelta delta) {
+      onToolCallDelta(delta);
     } else if (event instanceof ModelEvent.ToolCallEnd end) {
       onToolCall(end);
     } else if (event instanceof ModelEvent.Stop stop) {
+      textActions.finish();
+      if (textActions.problem().isPresent()) {
+        breakStream(textActions.problem().get());
+        return;
+      }
       pipeline.onSuccess(done -> {
         dropDeferred();
         postAssistantText();
@@ -203,19 +275,92 @@ final class Run {
     }
   }
 
+  /** Text: prose for the chat, or an actions JSON whose every completed action joins the pipeline. */
+  private void onText(ModelEvent.TextDelta text) {
+    for (StreamedAction action : textActions.feed(text.text())) {
+      String actionId = textActionId(action.index());
+      partials.close(actionId);
+      submit(new AgentAction(actionId, action.name(), action.params()));
+      if (outcome.future().isComplete() || streamBroken) {
+        return;
+      }
+    }
+    if (textActions.problem().isPresent()) {
+      breakStream(textActions.problem().get());
+      return;
+    }
+    textActions.writing().ifPresent(writing -> {
+      String actionId = textActionId(writing.index());
+      if (previewable(actionId, writing.verb())) {
+        textActions.partial(enumFields).ifPresent(action -> publishPartial(actionId, action.name(), action.params()));
+      }
+    });
+  }
+
+  private String textActionId(int index) {
+    return request.runId() + ":t" + index;
+  }
+
+  private String toolCallId(int ordinal) {
+    return request.runId() + ":" + ordinal;
+  }
+
+  /** An argument fragment: the snapshot it makes may go out as a partial envelope; the call's end decides. */
+  private void onToolCallDelta(ModelEvent.ToolCallDelta delta) {
+    ToolCallArgumentsReader reader = toolCallArguments.get(delta.ordinal());
+    if (reader == null) {
+      return;
+    }
+    try {
+      reader.feed(delta.argumentsDelta());
+    } catch (MalformedActions malformed) {
+      // No more partials for this call; its end carries the provider's verdict on the arguments.
+      toolCallArguments.remove(delta.ordinal());
+      LOG.atInfo().addKeyValue("runId", request.runId()).addKeyValue("ordinal", delta.ordinal())
+          .addKeyValue("reason", malformed.getMessage()).log("partial.unreadable_arguments");
+      return;
+    }
+    String actionId = toolCallId(delta.ordinal());
+    if (partials.due(actionId)) {
+      publishPartial(actionId, reader.name(), reader.snapshot(enumFields));
+    }
+  }
+
   private void onToolCall(ModelEvent.ToolCallEnd end) {
+    String actionId = toolCallId(end.ordinal());
+    partials.close(actionId);
+    ToolCallArgumentsReader reader = toolCallArguments.remove(end.ordinal());
+    if (reader != null && reader.arguments().filter(parsed -> !parsed.equals(end.arguments())).isPresent()) {
+      LOG.atWarn().addKeyValue("runId", request.runId()).addKeyValue("ordinal", end.ordinal())
+          .log("partial.arguments_disagree");
+    }
+    submit(new AgentAction(actionId, end.name(), end.arguments()));
+  }
+
+  /** One complete action, from a tool call or the text, into the pipeline (within the step cap). */
+  private void submit(AgentAction action) {
     toolCalls++;
     if (toolCalls > config.runner().maxActions()) {
       call.cancel();
+      streamBroken = true;
       pipeline.onSuccess(done -> {
         dropDeferred();
         finish(RunState.DONE, summary().put("stopReason", "step_cap").put("maxActions", config.runner().maxActions()));
       });
       return;
     }
-    AgentAction action = new AgentAction(request.runId() + ":" + end.ordinal(), end.name(), end.arguments());
     pipeline = pipeline.compose(previous -> outcome.future().isComplete() ? Future.succeededFuture() : handle(action, 1));
     pipeline.onFailure(error -> finish(RunState.ERROR, failureReason(error)));
+  }
+
+  /** The model's actions cannot be read: the stream stops, what was applied stays, the run ends in error. */
+  private void breakStream(String problem) {
+    streamBroken = true;
+    if (call != null) {
+      call.cancel();
+    }
+    pipeline.onComplete(done -> finish(RunState.ERROR,
+        reason("ACTIONS_MALFORMED", "the model's actions cannot be read: " + problem).put("applied", applied)));
   }
 
   private Future<Void> handle(AgentAction action, int attempt) {
@@ -256,17 +401,27 @@ final class Run {
     VerbKind kind = VerbKind.valueOf(sanitized.getString("kind"));
     if (kind == VerbKind.CHAT) {
       publishChat(action.params().getString("text"));
-      applied++;
+      countApplied();
       return Future.succeededFuture();
     }
-    if (outcome.future().isComplete()) {
+    if (stopping) {
       return Future.succeededFuture();
+    }
+    if (kind == VerbKind.AGENT) {
+      return meta.send(action).compose(result -> {
+        if (result == MetaActions.Outcome.DROPPED) {
+          dropped++;
+          return Future.succeededFuture();
+        }
+        if (result == MetaActions.Outcome.REFUSED) {
+          return Future.succeededFuture();
+        }
+        countApplied();
+        return publish(action, null, 0);
+      });
     }
     if (kind != VerbKind.BOARD) {
-      if (kind == VerbKind.AGENT) {
-        agentRequests.add(action.toJson());
-      }
-      applied++;
+      countApplied();
       return publish(action, null, 0);
     }
     RecordDiff diff = RecordDiff.fromJson(sanitized.getJsonObject("diff"));
@@ -279,7 +434,7 @@ final class Run {
         .compose(
             reply -> {
               board = board.apply(diff, reply.body().getLong("rev"));
-              applied++;
+              countApplied();
               return publish(action, diff, board.revision()).compose(published -> retryDeferred());
             },
             error -> {
@@ -327,19 +482,59 @@ final class Run {
    * (then even if the run ended meanwhile, so browsers stay in step), without for client-only actions.
    */
   private Future<Void> publish(AgentAction action, RecordDiff diff, long revision) {
-    return store.sessions().nextSeq(request.sessionId()).map(seq -> {
+    return withNextSeq(seq -> {
       ActionEnvelope envelope = new ActionEnvelope(request.sessionId(), seq, false, List.of(action),
           System.currentTimeMillis(), revision, diff == null ? null : diff.toJson());
       bus.publish(RoomTopic.AGENT_ACTION.address(request.roomId()), envelope.toJson());
-      if (firstEnvelopeNanos == 0) {
-        firstEnvelopeNanos = System.nanoTime();
-      }
-      return null;
+      metrics.envelopePublished();
     });
   }
 
+  /**
+   * A board action still being written, as an envelope with {@code partial: true}: its stable id and
+   * the params so far (the model's own, unsanitized), no rev or diff; only when they changed, never
+   * once the action is closed or the run final.
+   */
+  private void publishPartial(String actionId, String name, JsonObject params) {
+    if (!partials.offer(actionId, params)) {
+      return;
+    }
+    withNextSeq(seq -> {
+      if (outcome.future().isComplete() || !partials.isOpen(actionId)) {
+        return;
+      }
+      ActionEnvelope envelope = new ActionEnvelope(request.sessionId(), seq, true,
+          List.of(new AgentAction(actionId, name, params)), System.currentTimeMillis(), 0, null);
+      bus.publish(RoomTopic.AGENT_ACTION.address(request.roomId()), envelope.toJson());
+      partialEnvelopes++;
+    }).onFailure(error -> LOG.atInfo().addKeyValue("runId", request.runId())
+        .addKeyValue("reason", Failure.of(error).code()).log("partial.not_sent"));
+  }
+
+  /** Whether a snapshot of this action may go out now: a board verb, and its gate open (checked before making one). */
+  private boolean previewable(String actionId, String verb) {
+    return partials.due(actionId)
+        && catalog.entry(verb).map(entry -> entry.verb().kind() == VerbKind.BOARD).orElse(false);
+  }
+
+  /** Takes the session's next seq once every seq asked for before is taken and used, then uses it. */
+  private Future<Void> withNextSeq(LongConsumer send) {
+    Future<Void> sent = seqQueue
+        .transform(previous -> store.sessions().nextSeq(request.sessionId()))
+        .recover(error -> Failure.future(FailureCode.STORE_UNAVAILABLE, "could not take the session's next seq: " + error.getMessage()))
+        .map(seq -> {
+          send.accept(seq);
+          return null;
+        });
+    seqQueue = sent.transform(done -> Future.succeededFuture());
+    return sent;
+  }
+
   private void postAssistantText() {
-    String text = assistantText.toString().strip();
+    String text = textActions.prose();
+    if (text.length() > MAX_CHAT_TEXT_CHARS) {
+      text = text.substring(0, MAX_CHAT_TEXT_CHARS);
+    }
     if (!text.isEmpty()) {
       publishChat(text);
     }
@@ -351,38 +546,129 @@ final class Run {
     chat.assistant(text);
   }
 
+  private void countApplied() {
+    applied++;
+    metrics.applied();
+  }
+
+  /**
+   * Ends the run: stops the model, waits (at most {@link #SETTLE_MS}) for the action in hand, then
+   * publishes the final status and logs the run. DONE becomes SCHEDULED when follow-ups of the same
+   * user request are still to run (queued by this run or before it).
+   */
   private void finish(RunState state, JsonObject detail) {
-    if (outcome.future().isComplete()) {
+    if (stopping) {
       return;
     }
+    stopping = true;
     vertx.cancelTimer(deadlineTimer);
     if (call != null && state != RunState.DONE) {
       call.cancel();
     }
-    status(state, detail);
-    long elapsedMs = TimeUnit.NANOSECONDS.toMillis(System.nanoTime() - startedAtNanos);
-    var log = LOG.atInfo()
+    settled().onComplete(settled -> conclude(state, detail));
+  }
+
+  private Future<Void> settled() {
+    Future<Void> inHand = pipeline;
+    if (inHand.isComplete()) {
+      return Future.succeededFuture();
+    }
+    Promise<Void> settled = Promise.promise();
+    long timer = vertx.setTimer(SETTLE_MS, id -> settled.tryComplete());
+    inHand.onComplete(done -> {
+      vertx.cancelTimer(timer);
+      settled.tryComplete();
+    });
+    return settled.future();
+  }
+
+  private void conclude(RunState state, JsonObject detail) {
+    boolean moreToCome = meta.followUpsQueued() + followUpsWaiting > 0;
+    RunState published = state == RunState.DONE && moreToCome ? RunState.SCHEDULED : state;
+    JsonObject full = summary().mergeIn(detail == null ? new JsonObject() : detail);
+    if (state == RunState.ERROR) {
+      if (!full.containsKey("retryable")) {
+        full.put("retryable", retryable(full.getString("code")));
+      }
+      if (board != null) {
+        // What the board holds after the committed part of the run, so a client can check it is in step.
+        full.put("boardRevision", board.revision());
+      }
+    }
+    status(published, full);
+    log(published, full);
+    outcome.complete(full.copy().put("state", published.wireName()));
+  }
+
+  /** The one {@code run.finished} line: counts, times and sizes, never the message, chat or image. */
+  private void log(RunState state, JsonObject detail) {
+    long ttfbMs = metrics.ttfbMs();
+    var line = LOG.atInfo()
         .addKeyValue("roomId", request.roomId())
         .addKeyValue("sessionId", request.sessionId())
         .addKeyValue("runId", request.runId())
-        .addKeyValue("state", state.wireName())
+        .addKeyValue("model", request.model())
+        .addKeyValue("state", state.wireName());
+    for (String field : List.of("stopReason", "code")) {
+      if (detail.getString(field) != null) {
+        line = line.addKeyValue(field, detail.getString(field));
+      }
+    }
+    line = line
         .addKeyValue("toolCalls", toolCalls)
         .addKeyValue("applied", applied)
         .addKeyValue("dropped", dropped)
-        .addKeyValue("elapsedMs", elapsedMs);
-    if (firstEnvelopeNanos != 0) {
-      long ttfbMs = TimeUnit.NANOSECONDS.toMillis(firstEnvelopeNanos - startedAtNanos);
-      log = log.addKeyValue("ttfbMs", ttfbMs).addKeyValue("ttfbSloMet", ttfbMs <= config.ttfbSloMs());
+        .addKeyValue("deduped", deduped)
+        .addKeyValue("partialEnvelopes", partialEnvelopes)
+        .addKeyValue("followUpNumber", request.followUp() == null ? 0 : request.followUp().number())
+        .addKeyValue("followupsQueued", meta.followUpsQueued())
+        .addKeyValue("followupsRefused", meta.followUpsRefused())
+        .addKeyValue("todoChanges", meta.todoChanges())
+        .addKeyValue("elapsedMs", metrics.elapsedMs());
+    line = metrics.addTo(line);
+    if (ttfbMs >= 0) {
+      line = line.addKeyValue("ttfbSloMet", ttfbMs <= config.ttfbSloMs());
     }
-    log.log("run.finished");
-    outcome.complete(summary().put("state", state.wireName()));
+    if (config.model().debug()) {
+      // Debug may tell messages apart, never show them.
+      line = line.addKeyValue("messageChars", request.message().length())
+          .addKeyValue("messageSha256", sha256Prefix(request.message()));
+    }
+    line.log("run.finished");
+  }
+
+  private static String sha256Prefix(String text) {
+    try {
+      byte[] digest = java.security.MessageDigest.getInstance("SHA-256").digest(text.getBytes(java.nio.charset.StandardCharsets.UTF_8));
+      return java.util.HexFormat.of().formatHex(digest).substring(0, MESSAGE_HASH_HEX_CHARS);
+    } catch (java.security.NoSuchAlgorithmException e) {
+      throw new IllegalStateException("SHA-256 is part of every Java runtime", e);
+    }
+  }
+
+  /** Whether the same request may succeed if sent again: the failures that pass by themselves. */
+  private static boolean retryable(String code) {
+    return code != null && switch (code) {
+      case "TIMEOUT", "STORE_UNAVAILABLE", "NO_HOST", "SCREENSHOT_TIMEOUT", "QUEUE_FULL", "REVISION_CONFLICT" -> true;
+      default -> false;
+    };
   }
 
   private JsonObject summary() {
     JsonObject summary = new JsonObject().put("runId", request.runId()).put("applied", applied).put("dropped", dropped)
-        .put("deduped", deduped);
-    if (!agentRequests.isEmpty()) {
-      summary.put("agentRequests", agentRequests.copy());
+        .put("deduped", deduped)
+        .put("followups", request.followUp() == null ? 0 : request.followUp().number());
+    if (request.followUp() != null) {
+      summary.put("followUp", request.followUp().toJson());
+    }
+    if (meta.followUpsQueued() > 0) {
+      summary.put("followupsQueued", meta.followUps());
+    }
+    if (meta.followUpsRefused() > 0) {
+      summary.put("followupsRefused", meta.followUpsRefused());
+    }
+    if (meta.todoChanges() > 0) {
+      summary.put("todoChanges", meta.todoChanges());
     }
     return summary;
   }
@@ -396,7 +682,25 @@ final class Run {
     return reason(failure.code().name(), failure.getMessage()).put("applied", applied);
   }
 
+  /**
+   * Publishes a status with its detail; every detail names the run, and the early states say what
+   * they are about: the follow-up being run, the model called, the model's first event.
+   */
   private void status(RunState state, JsonObject detail) {
-    bus.publish(RoomTopic.AGENT_STATUS.address(request.roomId()), new AgentStatus(request.sessionId(), state, detail).toJson());
+    JsonObject full = detail == null ? new JsonObject() : detail;
+    if (!full.containsKey("runId")) {
+      full.put("runId", request.runId());
+    }
+    switch (state) {
+      case WAITING_CONTEXT -> {
+        if (request.followUp() != null) {
+          full.put("followUp", request.followUp().toJson());
+        }
+      }
+      case CALLING_MODEL -> full.put("model", request.model());
+      case STREAMING -> full.mergeIn(metrics.firstEventDetail());
+      default -> { }
+    }
+    bus.publish(RoomTopic.AGENT_STATUS.address(request.roomId()), new AgentStatus(request.sessionId(), state, full).toJson());
   }
 }

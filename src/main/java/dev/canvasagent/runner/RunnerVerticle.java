@@ -70,6 +70,7 @@ public final class RunnerVerticle extends CanvasVerticle {
   private void run(Message<JsonObject> message) {
     RunRequest request = RunRequest.fromJson(message.body());
     Run run = new Run(vertx, request, store, models, catalog, systemPrompt, config, contextBuilder, contextGatherer);
+    run.observeQueue(message.body().getInteger("queueDepthAtStart", 0), message.body().getInteger("followUpsWaiting", 0));
     active.put(request.runId(), run);
     run.execute()
         .onComplete(outcome -> {
@@ -85,8 +86,8 @@ public final class RunnerVerticle extends CanvasVerticle {
 
   @Override
   public Future<?> stop() {
-    active.values().forEach(run -> run.cancel("the server is shutting down"));
-    return Future.succeededFuture();
+    // Each run's final status goes out before the verticle (and its timers) go.
+    return Future.join(java.util.List.copyOf(active.values()).stream().map(run -> run.cancel("the server is shutting down")).toList());
   }
 
   @Override

@@ -1,13 +1,17 @@
 package dev.canvasagent.scheduler;
 
 import dev.canvasagent.bus.Address;
+import dev.canvasagent.bus.AgentChat;
 import dev.canvasagent.bus.AgentStatus;
 import dev.canvasagent.bus.CanvasVerticle;
 import dev.canvasagent.bus.Failure;
 import dev.canvasagent.bus.FailureCode;
+import dev.canvasagent.bus.FollowUp;
+import dev.canvasagent.bus.FollowUpRequest;
 import dev.canvasagent.bus.RoomTopic;
 import dev.canvasagent.bus.RunRequest;
 import dev.canvasagent.bus.RunState;
+import dev.canvasagent.bus.TodoRequest;
 import dev.canvasagent.bus.Viewport;
 import dev.canvasagent.config.AppConfig;
 import dev.canvasagent.model.ModelRegistry;
@@ -16,19 +20,23 @@ import dev.canvasagent.store.Store;
 import io.vertx.core.eventbus.DeliveryOptions;
 import io.vertx.core.Future;
 import io.vertx.core.eventbus.Message;
+import io.vertx.core.json.JsonArray;
 import io.vertx.core.json.JsonObject;
-import java.util.ArrayDeque;
-import java.util.Deque;
 import java.util.HashMap;
+import java.util.List;
 import java.util.Map;
 import java.util.UUID;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
 /**
- * Owns the agent sessions' queues. A submitted run is checked (model, session), its session stored,
- * and it is queued behind the session's running run (bounded depth); runs of one session execute one
- * at a time, in order.
+ * Owns the agent sessions' queues and todo lists. A submitted run is checked (model, session), its
+ * session stored, and it is queued behind the session's running run (bounded depth); runs of one
+ * session execute one at a time, in order. A running run's meta actions come here as they happen:
+ * {@code todo} changes the session's list (reflected on {@code agent:chat}); {@code add_detail} and
+ * {@code review} ask for follow-up runs, at most {@code followups.maxFollowups} per user request,
+ * queued when the asking run ends {@code done} (its final status is then {@code scheduled}) and
+ * dropped when it ends in error or is canceled.
  */
 public final class SchedulerVerticle extends CanvasVerticle {
   private static final Logger LOG = LoggerFactory.getLogger(SchedulerVerticle.class);
@@ -39,12 +47,7 @@ public final class SchedulerVerticle extends CanvasVerticle {
   private final ModelRegistry models;
   private final AppConfig config;
   private final Map<String, SessionQueue> queues = new HashMap<>();
-
-  /** A session's waiting runs and whether one is running. */
-  private static final class SessionQueue {
-    final Deque<RunRequest> waiting = new ArrayDeque<>();
-    boolean running;
-  }
+  private TodoCommands todoCommands;
 
   public SchedulerVerticle(Store store, ModelRegistry models, AppConfig config) {
     this.store = store;
@@ -59,7 +62,13 @@ public final class SchedulerVerticle extends CanvasVerticle {
 
   @Override
   protected Future<?> startVerticle() {
-    return vertx.eventBus().<JsonObject>consumer(Address.SCHEDULER_SUBMIT, this::submit).completion();
+    todoCommands = new TodoCommands(store.todos());
+    var bus = vertx.eventBus();
+    return Future.join(List.of(
+        bus.<JsonObject>consumer(Address.SCHEDULER_SUBMIT, this::submit).completion(),
+        bus.<JsonObject>consumer(Address.SCHEDULER_TODO, this::todo).completion(),
+        bus.<JsonObject>consumer(Address.SCHEDULER_FOLLOW_UP, this::followUp).completion(),
+        bus.<JsonObject>consumer(Address.SCHEDULER_TODOS, this::listTodos).completion()));
   }
 
   private void submit(Message<JsonObject> message) {
@@ -107,13 +116,13 @@ public final class SchedulerVerticle extends CanvasVerticle {
     }
     RunRequest run = new RunRequest(
         UUID.randomUUID().toString(), session.id(), session.roomId(), body.getString("message"), model,
-        Viewport.fromJson(body.getJsonObject("viewport")), RunRequest.selectionFrom(body));
+        Viewport.fromJson(body.getJsonObject("viewport")), RunRequest.selectionFrom(body), null);
     queue.waiting.add(run);
     LOG.atInfo().addKeyValue("roomId", run.roomId()).addKeyValue("sessionId", run.sessionId())
         .addKeyValue("runId", run.runId()).addKeyValue("model", model)
         .addKeyValue("messageChars", run.message().length()).addKeyValue("queued", queue.waiting.size())
         .log("run.submitted");
-    if (queue.running) {
+    if (queue.running()) {
       publishStatus(run, RunState.SCHEDULED, new JsonObject().put("runId", run.runId()).put("position", queue.waiting.size()));
     } else {
       vertx.runOnContext(next -> startNext(session.id()));
@@ -123,7 +132,7 @@ public final class SchedulerVerticle extends CanvasVerticle {
 
   private void startNext(String sessionId) {
     SessionQueue queue = queues.get(sessionId);
-    if (queue == null || queue.running) {
+    if (queue == null || queue.running()) {
       return;
     }
     RunRequest run = queue.waiting.poll();
@@ -131,20 +140,102 @@ public final class SchedulerVerticle extends CanvasVerticle {
       queues.remove(sessionId);
       return;
     }
-    queue.running = true;
+    ActiveRun active = new ActiveRun(run);
+    queue.active = active;
     DeliveryOptions options = new DeliveryOptions().setSendTimeout(config.runner().deadlineMs() + RUN_ANSWER_GRACE_MS);
-    vertx.eventBus().<JsonObject>request(Address.RUNNER_RUN, run.toJson(), options)
+    // Not part of the run request: the depth is for the run's log line; follow-ups of the same user
+    // request still waiting make the run end `scheduled` rather than `done`.
+    JsonObject ask = run.toJson().put("queueDepthAtStart", queue.waiting.size())
+        .put("followUpsWaiting", queue.waiting.stream().filter(waiting -> waiting.requestRunId().equals(run.requestRunId())).count());
+    vertx.eventBus().<JsonObject>request(Address.RUNNER_RUN, ask, options)
         .onComplete(outcome -> {
+          String state = null;
           if (outcome.failed()) {
             Failure failure = Failure.of(outcome.cause());
             LOG.atWarn().addKeyValue("sessionId", sessionId).addKeyValue("runId", run.runId())
                 .addKeyValue("code", failure.code()).log("run.failed");
             publishStatus(run, RunState.ERROR, new JsonObject().put("runId", run.runId())
                 .put("code", failure.code().name()).put("reason", failure.getMessage()));
+          } else {
+            state = outcome.result().body().getString("state");
           }
-          queue.running = false;
+          queue.active = null;
+          if (RunState.SCHEDULED.wireName().equals(state) || RunState.DONE.wireName().equals(state)) {
+            queue.enqueueFollowUps(run.requestRunId(), active.followUps);
+          } else if (!active.followUps.isEmpty()) {
+            LOG.atInfo().addKeyValue("sessionId", sessionId).addKeyValue("runId", run.runId())
+                .addKeyValue("state", state).addKeyValue("followUps", active.followUps.size()).log("followup.discarded");
+          }
+          queue.requestMayHaveEnded(run.requestRunId());
           startNext(sessionId);
         });
+  }
+
+  /** The run a meta action names, if it is its session's running run: a finished run changes nothing. */
+  private Future<ActiveRun> activeRun(String sessionId, String runId) {
+    SessionQueue queue = sessionId == null ? null : queues.get(sessionId);
+    if (queue == null || queue.active == null || !queue.active.run.runId().equals(runId)) {
+      return Failure.future(FailureCode.INVALID_REQUEST, "run " + runId + " is not running in session " + sessionId);
+    }
+    return Future.succeededFuture(queue.active);
+  }
+
+  private void todo(Message<JsonObject> message) {
+    TodoRequest request = TodoRequest.fromJson(message.body());
+    activeRun(request.sessionId(), request.runId())
+        .compose(active -> todoCommands.apply(request.sessionId(), request.params(), active.todoRefs))
+        .onSuccess(change -> {
+          vertx.eventBus().publish(RoomTopic.AGENT_CHAT.address(request.roomId()),
+              new AgentChat(request.sessionId(), "system", change.chatText(), change.toJson()).toJson());
+          message.reply(change.toJson());
+        })
+        .onFailure(error -> Failure.replyTo(message, error));
+  }
+
+  private void followUp(Message<JsonObject> message) {
+    FollowUpRequest request = FollowUpRequest.fromJson(message.body());
+    activeRun(request.sessionId(), request.runId()).compose(active -> {
+      SessionQueue queue = queues.get(request.sessionId());
+      String requestRunId = active.run.requestRunId();
+      int granted = queue.followUpsGranted(requestRunId);
+      int limit = config.followups().maxFollowups();
+      if (granted >= limit) {
+        return Failure.<JsonObject>future(FailureCode.QUEUE_FULL, "the user request " + requestRunId + " already had "
+            + granted + " follow-ups (limit " + limit + ", followups.maxFollowups)");
+      }
+      queue.grantFollowUp(requestRunId);
+      RunRequest next = new RunRequest(UUID.randomUUID().toString(), active.run.sessionId(), active.run.roomId(),
+          request.message(), active.run.model(),
+          request.viewport() != null ? request.viewport() : active.run.viewport(), active.run.selection(),
+          new FollowUp(requestRunId, active.run.runId(), granted + 1, request.reason()));
+      active.followUps.add(next);
+      LOG.atInfo().addKeyValue("sessionId", next.sessionId()).addKeyValue("runId", next.runId())
+          .addKeyValue("askedBy", active.run.runId()).addKeyValue("reason", request.reason())
+          .addKeyValue("number", granted + 1).log("followup.accepted");
+      return Future.succeededFuture(new JsonObject().put("runId", next.runId()).put("number", granted + 1)
+          .put("reason", request.reason()));
+    }).onSuccess(message::reply).onFailure(error -> Failure.replyTo(message, error));
+  }
+
+  /** {@code {sessionId}}: the session's todos in list order. */
+  private void listTodos(Message<JsonObject> message) {
+    String sessionId = message.body() == null ? null : message.body().getString("sessionId");
+    if (sessionId == null || sessionId.isBlank()) {
+      message.fail(FailureCode.INVALID_REQUEST.wire(), "sessionId must be a non-empty string");
+      return;
+    }
+    store.sessions().find(sessionId)
+        .recover(error -> Failure.future(FailureCode.STORE_UNAVAILABLE, "could not read the session: " + error.getMessage()))
+        .compose(found -> found.isEmpty()
+            ? Failure.future(FailureCode.SESSION_NOT_FOUND, "no session " + sessionId)
+            : store.todos().list(sessionId)
+                .recover(error -> Failure.future(FailureCode.STORE_UNAVAILABLE, "could not read the todos: " + error.getMessage())))
+        .onSuccess(todos -> {
+          JsonArray items = new JsonArray();
+          todos.forEach(todo -> items.add(todo.toJson()));
+          message.reply(new JsonObject().put("sessionId", sessionId).put("todos", items));
+        })
+        .onFailure(error -> Failure.replyTo(message, error));
   }
 
   private void publishStatus(RunRequest run, RunState state, JsonObject detail) {
@@ -154,7 +245,7 @@ public final class SchedulerVerticle extends CanvasVerticle {
 
   @Override
   protected Future<JsonObject> health() {
-    long running = queues.values().stream().filter(queue -> queue.running).count();
+    long running = queues.values().stream().filter(SessionQueue::running).count();
     long waiting = queues.values().stream().mapToLong(queue -> queue.waiting.size()).sum();
     return Future.succeededFuture(new JsonObject().put("ok", true).put("running", running).put("waiting", waiting));
   }

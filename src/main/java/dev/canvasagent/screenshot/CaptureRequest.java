@@ -6,10 +6,12 @@ import io.vertx.core.json.JsonObject;
 import java.util.Optional;
 
 /**
- * What a caller of {@code screenshot.capture} asks for: {@code {roomId, sessionId, bounds?, docVersion?}},
- * {@code docVersion} being the board revision as a string. Without it a capture is never reused.
+ * What a caller of {@code screenshot.capture} asks for: {@code {roomId, sessionId, bounds?, docVersion?,
+ * fresh?}}, {@code docVersion} being the board revision as a string. Without it a capture is never
+ * reused; with {@code fresh: true} (a follow-up pass) the host is asked again even when the cache holds
+ * that revision and bounds, and the new image replaces the cached one.
  */
-record CaptureRequest(String roomId, String sessionId, JsonObject bounds, String docVersion) {
+record CaptureRequest(String roomId, String sessionId, JsonObject bounds, String docVersion, boolean fresh) {
   static final int MAX_DOC_VERSION_CHARS = 128;
 
   /** The request, or a {@link Failure} with INVALID_REQUEST naming what is wrong. */
@@ -33,7 +35,11 @@ record CaptureRequest(String roomId, String sessionId, JsonObject bounds, String
         throw invalid("docVersion is longer than " + MAX_DOC_VERSION_CHARS + " characters");
       }
     }
-    return new CaptureRequest(roomId, sessionId, bounds, docVersion);
+    Object fresh = body.getValue("fresh");
+    if (fresh != null && !(fresh instanceof Boolean)) {
+      throw invalid("fresh must be true or false");
+    }
+    return new CaptureRequest(roomId, sessionId, bounds, docVersion, Boolean.TRUE.equals(fresh));
   }
 
   Optional<ScreenshotCache.Key> cacheKey() {

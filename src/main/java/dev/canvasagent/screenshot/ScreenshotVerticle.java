@@ -26,7 +26,7 @@ import org.slf4j.LoggerFactory;
 /**
  * The screenshot RPC. A capture ({@code screenshot.capture}, see {@link CaptureRequest}) is answered
  * from the {@link ScreenshotCache} when the same room, revision and bounds were captured within the
- * TTL; otherwise the room's host gets an {@code agent:screenshot_request} and the capture waits for
+ * TTL and the caller did not ask for a fresh one; otherwise the room's host gets an {@code agent:screenshot_request} and the capture waits for
  * the {@code agent:screenshot} with its {@code requestId}, with a timeout and bounded retries. Replies
  * are checked first ({@link ScreenshotReply}); a rejected one is logged and counted, and the capture
  * keeps waiting. A room without a host is refused at once with NO_HOST, and captures waiting on a room
@@ -129,7 +129,7 @@ public final class ScreenshotVerticle extends CanvasVerticle {
       return;
     }
     Optional<ScreenshotCache.Key> key = request.cacheKey();
-    Optional<JsonObject> cached = key.flatMap(cache::get);
+    Optional<JsonObject> cached = request.fresh() ? Optional.empty() : key.flatMap(cache::get);
     if (cached.isPresent()) {
       cacheHits++;
       message.reply(cached.get().copy().put("cached", true));

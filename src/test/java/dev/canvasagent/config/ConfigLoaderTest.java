@@ -63,7 +63,7 @@ class ConfigLoaderTest {
     assertEquals("5m", config.model().anthropicCacheTtl());
     assertEquals(new AppConfig.Screenshot(3500, 1, 450, 20_000, 2 * 1024 * 1024), config.screenshot());
     assertEquals(new AppConfig.Followups(6, 3), config.followups());
-    assertEquals(new AppConfig.Runner(60_000, 200), config.runner());
+    assertEquals(new AppConfig.Runner(60_000, 200, 100), config.runner());
     assertEquals(new AppConfig.Scheduler(8), config.scheduler());
     assertEquals(200, config.ttfbSloMs());
     assertEquals(4096, config.shapeStateLimitBytes());
@@ -147,6 +147,7 @@ class ConfigLoaderTest {
         override("CANVAS_AGENT_PROMPT_CACHE_TTL_MS", "0", c -> c.context().promptCacheTtlMs(), 0),
         override("CANVAS_AGENT_RUN_DEADLINE_MS", "30000", c -> c.runner().deadlineMs(), 30_000),
         override("CANVAS_AGENT_MAX_ACTIONS_PER_RUN", "50", c -> c.runner().maxActions(), 50),
+        override("CANVAS_AGENT_PARTIAL_INTERVAL_MS", "0", c -> c.runner().partialIntervalMs(), 0),
         override("CANVAS_AGENT_MAX_QUEUE_DEPTH", "4", c -> c.scheduler().maxQueueDepth(), 4),
         // The three retired flags accept only the one value this server supports (refusals are below).
         override("CANVAS_AGENT_UNIFIED", "1", c -> c.http().port(), 8080),
@@ -232,6 +233,8 @@ class ConfigLoaderTest {
         bad("CANVAS_AGENT_SCREENSHOT_MAX_BYTES", "512", "between 1024 and 16777216"),
         bad("CANVAS_AGENT_SCREENSHOT_MAX_BYTES", "33554432", "between 1024 and 16777216"),
         bad("CANVAS_AGENT_SCREENSHOT_MAX_BYTES", "2MiB", "integer"),
+        bad("CANVAS_AGENT_PARTIAL_INTERVAL_MS", "-1", "between 0 and 60000"),
+        bad("CANVAS_AGENT_PARTIAL_INTERVAL_MS", "fast", "integer"),
         bad("PORT", "abc", "integer"),
         bad("PORT", "70000", "65535"),
         bad("ANTHROPIC_CACHE_TTL", "2h", "5m"),

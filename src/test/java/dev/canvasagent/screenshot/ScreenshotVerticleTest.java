@@ -243,6 +243,30 @@ class ScreenshotVerticleTest {
   }
 
   @Test
+  void aFreshCaptureAsksTheHostEvenWhenTheCacheHoldsTheImageAndReplacesIt() {
+    List<JsonObject> requests = host((count, request) -> answer(request));
+    hostPresent("client-1", true);
+
+    capture(captureRequest("7", rectangle(0, 0, 400, 300)));
+    JsonObject fresh = capture(captureRequest("7", rectangle(0, 0, 400, 300)).put("fresh", true));
+    JsonObject after = capture(captureRequest("7", rectangle(0, 0, 400, 300)));
+
+    assertEquals(2, requests.size(), "the fresh capture went to the host; the one after it did not");
+    assertFalse(fresh.getBoolean("cached"));
+    assertTrue(after.getBoolean("cached"));
+    assertEquals(fresh.getString("requestId"), after.getString("requestId"), "the fresh image replaced the cached one");
+    assertEquals(1, health().getInteger("cacheEntries"));
+  }
+
+  @Test
+  void aFreshFlagThatIsNotABooleanIsRefused() {
+    hostPresent("client-1", true);
+    Throwable refused = Await.failure(bus.request(Address.SCREENSHOT_CAPTURE, captureRequest().put("fresh", "yes"), QUICK));
+    assertEquals(FailureCode.INVALID_REQUEST, failureCode(refused));
+    assertTrue(refused.getMessage().contains("fresh"), refused.getMessage());
+  }
+
+  @Test
   void aCaptureWithoutARevisionIsNeverReused() {
     List<JsonObject> requests = host((count, request) -> answer(request));
     hostPresent("client-1", true);

@@ -28,10 +28,15 @@ public final class TestServer {
     this.http = WebClient.create(vertx, new WebClientOptions().setDefaultHost("127.0.0.1").setDefaultPort(agent.port()));
   }
 
-  /** The embedded defaults on a random port, with extra environment variables. */
+  /**
+   * The embedded defaults on a random port, with extra environment variables. Partial envelopes are
+   * off unless a test turns them on ({@code CANVAS_AGENT_PARTIAL_INTERVAL_MS}): tests that count
+   * envelopes count the final ones, and the partial-envelope tests ask for partials themselves.
+   */
   public static AppConfig config(Map<String, String> environment) {
     Map<String, String> env = new HashMap<>(environment);
     env.putIfAbsent("PORT", "0");
+    env.putIfAbsent("CANVAS_AGENT_PARTIAL_INTERVAL_MS", "0");
     return ConfigLoader.load(env);
   }
 

@@ -1,0 +1,18 @@
+package dev.canvasagent.bus;
+
+import io.vertx.core.json.JsonObject;
+
+/**
+ * A running run's {@code todo} action for the scheduler: its sanitized {@code params} (see the catalog's
+ * {@code todo.json}) and which run, session and room it comes from.
+ */
+public record TodoRequest(String runId, String sessionId, String roomId, JsonObject params) {
+  public JsonObject toJson() {
+    return new JsonObject().put("runId", runId).put("sessionId", sessionId).put("roomId", roomId).put("params", params);
+  }
+
+  public static TodoRequest fromJson(JsonObject json) {
+    return new TodoRequest(json.getString("runId"), json.getString("sessionId"), json.getString("roomId"),
+        json.getJsonObject("params", new JsonObject()));
+  }
+}

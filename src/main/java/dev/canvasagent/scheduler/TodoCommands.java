@@ -1,0 +1,106 @@
+package dev.canvasagent.scheduler;
+
+import dev.canvasagent.bus.Failure;
+import dev.canvasagent.bus.FailureCode;
+import dev.canvasagent.store.TodoStore;
+import dev.canvasagent.store.TodoStore.Status;
+import dev.canvasagent.store.TodoStore.Todo;
+import io.vertx.core.Future;
+import io.vertx.core.json.JsonObject;
+import java.util.Map;
+
+/**
+ * Turns one {@code todo} action's params into a change of the session's list. Without {@code id} it
+ * adds an item (at the end unless {@code position} is given; a {@code status} other than open resolves
+ * it at once; {@code ref} names it for the rest of the run). With {@code id} (a stored id, or a ref of
+ * this run) it updates that item; an id the session does not have is NOT_FOUND and nothing changes.
+ */
+final class TodoCommands {
+  private final TodoStore todos;
+
+  TodoCommands(TodoStore todos) {
+    this.todos = todos;
+  }
+
+  /** What a todo action did: {@code op} is added, updated, resolved or reordered. */
+  record Change(String op, Todo todo) {
+    JsonObject toJson() {
+      return new JsonObject().put("op", op).put("item", todo.toJson());
+    }
+
+    /** The system line on {@code agent:chat}. */
+    String chatText() {
+      return switch (op) {
+        case "resolved" -> "todo " + todo.status().wireName() + ": " + todo.text();
+        case "reordered" -> "todo moved to " + todo.position() + ": " + todo.text();
+        default -> "todo " + op + ": " + todo.text();
+      };
+    }
+  }
+
+  Future<Change> apply(String sessionId, JsonObject params, Map<String, String> refs) {
+    String id = params.getString("id");
+    String text = params.getString("text");
+    String ref = params.getString("ref");
+    Integer position = params.getInteger("position");
+    Status status = null;
+    if (params.getString("status") != null) {
+      status = Status.fromWire(params.getString("status")).orElse(null);
+      if (status == null) {
+        return Failure.future(FailureCode.ACTION_INVALID, "todo status must be open, done or skipped");
+      }
+    }
+    if (id == null) {
+      if (text == null) {
+        return Failure.future(FailureCode.ACTION_INVALID, "a new todo needs a text; an update needs an id");
+      }
+      if (ref != null && refs.containsKey(ref)) {
+        return Failure.future(FailureCode.ACTION_INVALID, "ref '" + ref + "' already names a todo of this run");
+      }
+      return add(sessionId, text, status, position).map(todo -> {
+        if (ref != null) {
+          refs.put(ref, todo.id());
+        }
+        return new Change(todo.status() == Status.OPEN ? "added" : "resolved", todo);
+      });
+    }
+    if (ref != null) {
+      return Failure.future(FailureCode.ACTION_INVALID, "ref names a new todo; an update names only its id");
+    }
+    String storedId = refs.getOrDefault(id, id);
+    Status newStatus = status;
+    return stored(todos.update(sessionId, storedId, text, newStatus, position)).compose(updated -> {
+      if (updated.isEmpty()) {
+        return Failure.future(FailureCode.NOT_FOUND, "session " + sessionId + " has no todo '" + id + "'");
+      }
+      return Future.succeededFuture(new Change(op(text, newStatus, position), updated.get()));
+    });
+  }
+
+  private Future<Todo> add(String sessionId, String text, Status status, Integer position) {
+    Future<Integer> at = position != null
+        ? Future.succeededFuture(position)
+        : stored(todos.list(sessionId)).map(items -> items.stream().mapToInt(Todo::position).max().orElse(-1) + 1);
+    Future<Todo> added = at.compose(where -> stored(todos.add(sessionId, text, where)));
+    if (status == null || status == Status.OPEN) {
+      return added;
+    }
+    return added.compose(todo -> stored(todos.update(sessionId, todo.id(), null, status, null)).map(updated -> updated.orElse(todo)));
+  }
+
+  private static String op(String text, Status status, Integer position) {
+    if (status == Status.DONE || status == Status.SKIPPED) {
+      return "resolved";
+    }
+    if (text == null && status == null && position != null) {
+      return "reordered";
+    }
+    return "updated";
+  }
+
+  private static <T> Future<T> stored(Future<T> operation) {
+    return operation.recover(error -> error instanceof Failure
+        ? Future.failedFuture(error)
+        : Failure.future(FailureCode.STORE_UNAVAILABLE, "the todo store failed: " + error.getMessage()));
+  }
+}
