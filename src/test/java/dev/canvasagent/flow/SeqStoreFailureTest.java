@@ -73,12 +73,27 @@ class SeqStoreFailureTest {
               ? Future.failedFuture(new IllegalStateException("injected: the sessions table is gone"))
               : sessions.nextSeq(sessionId);
         }
+
+        @Override
+        public Future<Origin> fixOrigin(String sessionId, Origin proposed) {
+          return sessions.fixOrigin(sessionId, proposed);
+        }
       };
     }
 
     @Override
     public TodoStore todos() {
       return store.todos();
+    }
+
+    @Override
+    public dev.canvasagent.store.TranscriptStore transcripts() {
+      return store.transcripts();
+    }
+
+    @Override
+    public dev.canvasagent.store.ChatStore chats() {
+      return store.chats();
     }
 
     @Override
