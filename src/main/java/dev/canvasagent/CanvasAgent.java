@@ -59,9 +59,13 @@ public final class CanvasAgent {
    * own behind a real server, e.g. to see what a model is asked.
    */
   public static Future<CanvasAgent> start(Vertx vertx, AppConfig config, List<ModelProvider> extraProviders) {
+    FakeScenarios scenarios = FakeScenarios.load();
+    if (config.model().fakeTokenDelayMs().isPresent()) {
+      scenarios = scenarios.withChunkDelayMs(config.model().fakeTokenDelayMs().getAsInt());
+    }
     HttpProviders providers = HttpProviders.create(vertx, config);
     List<ModelProvider> all = new ArrayList<>(extraProviders);
-    all.add(new FakeModel(vertx, FakeScenarios.load()));
+    all.add(new FakeModel(vertx, scenarios));
     all.addAll(providers.providers());
     List<String> known = new ArrayList<>(List.of(FakeModel.MODEL));
     known.addAll(HttpProviders.KEYS);

@@ -1,6 +1,7 @@
 package dev.canvasagent.config;
 
 import java.util.Optional;
+import java.util.OptionalInt;
 
 /**
  * The server's whole configuration, checked: every value here is in range. Loaded by
@@ -31,7 +32,12 @@ public record AppConfig(
    */
   public record Bridge(int ackTimeoutMs, int ackRetries, int replayEvents, int maxMessageBytes, int messagesPerSecond) {}
 
-  public record Model(String defaultModel, boolean debug, boolean promptCacheDisabled, String anthropicCacheTtl) {}
+  /**
+   * Which model runs use by default, and provider knobs. {@code fakeTokenDelayMs}: the pause between
+   * {@code debug/fake}'s stream events, when set; otherwise its scenario file's {@code chunkDelayMs}.
+   */
+  public record Model(String defaultModel, boolean debug, boolean promptCacheDisabled, String anthropicCacheTtl,
+      OptionalInt fakeTokenDelayMs) {}
 
   /**
    * The HTTP model providers: where each is and its key; how often a call that failed before

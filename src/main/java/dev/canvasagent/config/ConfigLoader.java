@@ -54,6 +54,7 @@ public final class ConfigLoader {
           new EnvironmentKey("CANVAS_AGENT_MODEL_RETRIES", "providers.retries"),
           new EnvironmentKey("CANVAS_AGENT_MODEL_RETRY_MAX_DELAY_MS", "providers.retryMaxDelayMs"),
           new EnvironmentKey("CANVAS_AGENT_MODEL_IDLE_TIMEOUT_MS", "providers.idleTimeoutMs"),
+          new EnvironmentKey("CANVAS_AGENT_FAKE_TOKEN_DELAY_MS", "model.fakeTokenDelayMs"),
           new EnvironmentKey("CANVAS_AGENT_SCREENSHOT_TIMEOUT_MS", "screenshot.timeoutMs"),
           new EnvironmentKey("CANVAS_AGENT_SCREENSHOT_RETRIES", "screenshot.retries"),
           new EnvironmentKey("CANVAS_AGENT_SCREENSHOT_RETRY_DELAY_MS", "screenshot.retryDelayMs"),
@@ -199,7 +200,8 @@ public final class ConfigLoader {
             text("model.default"),
             bool("model.debug"),
             bool("model.disablePromptCache"),
-            oneOf("model.anthropicCacheTtl", Set.of("5m", "1h"))),
+            oneOf("model.anthropicCacheTtl", Set.of("5m", "1h")),
+            optionalInteger("model.fakeTokenDelayMs", 0, 10_000)),
         new AppConfig.Providers(
             endpoint("providers.anthropic"),
             endpoint("providers.openai"),
@@ -350,6 +352,15 @@ public final class ConfigLoader {
       throw bad(path, "must be between " + min + " and " + max);
     }
     return (int) parsed;
+  }
+
+  /** Empty when the value is blank (not set); otherwise an integer in range. */
+  private java.util.OptionalInt optionalInteger(String path, int min, int max) {
+    Object value = lookup(path);
+    if (value == null || (value instanceof String string && string.isBlank())) {
+      return java.util.OptionalInt.empty();
+    }
+    return java.util.OptionalInt.of(integer(path, min, max));
   }
 
   private boolean bool(String path) {

@@ -29,6 +29,11 @@ public final class ModelContext {
   public static final String CHAT = "chat";
   /** Array of {@code {speaker,text,ts}}: utterances of the transcript window, oldest first. */
   public static final String TRANSCRIPT = "transcript";
+  /**
+   * Object {@code {number, reason}}: present when the run is a follow-up the agent asked for
+   * ({@code add_detail}, {@code review}) rather than a person's request.
+   */
+  public static final String FOLLOW_UP = "followUp";
   /** String: the board revision the context was read at. */
   public static final String DOC_VERSION = "docVersion";
 }

@@ -223,7 +223,7 @@ class SockJSBridgeTest {
     assertEquals(12, rejected.size(), rejected.toString());
     rejected.forEach(error -> assertEquals(new JsonObject().put("type", "err").put("body", "rejected"), error.getJsonObject("error")));
 
-    String sessionId = postRun("draw a box");
+    String sessionId = postRun("a box for the roadmap");
     answerScreenshot(host, 1);
     for (int n = 1; n <= 3; n++) {
       JsonObject action = nth(host, address("agent:action"), n).getJsonObject("body");
@@ -360,7 +360,7 @@ class SockJSBridgeTest {
     Browser viewer = browsers.open("viewer", server.port(), "xhr-streaming");
     join(viewer);
 
-    String sessionId = postRun("draw a box");
+    String sessionId = postRun("a box for the roadmap");
     answerScreenshot(host, 1);
     for (long seq = 1; seq <= 3; seq++) {
       long unacked = seq;
@@ -383,7 +383,7 @@ class SockJSBridgeTest {
     startServer(Map.of("CANVAS_AGENT_ACK_TIMEOUT_MS", "60000"));
     Browser host = browsers.open("host", server.port(), "websocket");
     String hostId = join(host).getString("clientId");
-    String sessionId = postRun("draw a box");
+    String sessionId = postRun("a box for the roadmap");
     answerScreenshot(host, 1);
     host.awaitMessage(address("agent:status"), finalStatusOf(sessionId), "the run's end");
     List<JsonObject> actions = host.messages(address("agent:action"));

@@ -61,6 +61,7 @@ class ConfigLoaderTest {
     assertFalse(config.model().debug());
     assertFalse(config.model().promptCacheDisabled());
     assertEquals("5m", config.model().anthropicCacheTtl());
+    assertEquals(java.util.OptionalInt.empty(), config.model().fakeTokenDelayMs(), "unset: the scenario file paces the fake");
     assertEquals(new AppConfig.Screenshot(3500, 1, 450, 20_000, 2 * 1024 * 1024), config.screenshot());
     assertEquals(new AppConfig.Followups(6, 3), config.followups());
     assertEquals(new AppConfig.Runner(60_000, 200, 100), config.runner());
@@ -134,6 +135,7 @@ class ConfigLoaderTest {
         override("CANVAS_AGENT_MODEL_RETRIES", "0", c -> c.providers().retries(), 0),
         override("CANVAS_AGENT_MODEL_RETRY_MAX_DELAY_MS", "2000", c -> c.providers().retryMaxDelayMs(), 2000),
         override("CANVAS_AGENT_MODEL_IDLE_TIMEOUT_MS", "5000", c -> c.providers().idleTimeoutMs(), 5000),
+        override("CANVAS_AGENT_FAKE_TOKEN_DELAY_MS", "0", c -> c.model().fakeTokenDelayMs(), java.util.OptionalInt.of(0)),
         override("CANVAS_AGENT_SCREENSHOT_TIMEOUT_MS", "5000", c -> c.screenshot().timeoutMs(), 5000),
         override("CANVAS_AGENT_SCREENSHOT_RETRIES", "3", c -> c.screenshot().retries(), 3),
         override("CANVAS_AGENT_SCREENSHOT_RETRY_DELAY_MS", "100", c -> c.screenshot().retryDelayMs(), 100),
@@ -218,6 +220,12 @@ class ConfigLoaderTest {
   }
 
   @Test
+  void theConfigBlobSetsTheFakeTokenDelayAsANumber() {
+    assertEquals(java.util.OptionalInt.of(25),
+        load(Map.of(BLOB, "{\"model\":{\"fakeTokenDelayMs\":25}}")).model().fakeTokenDelayMs());
+  }
+
+  @Test
   void aBlankConfigBlobChangesNothing() {
     assertEquals(load(Map.of()), load(Map.of(BLOB, "  ")));
   }
@@ -244,6 +252,9 @@ class ConfigLoaderTest {
         bad("GEMINI_BASE_URL", "http://exa mple", "not a URL"),
         bad("CANVAS_AGENT_MODEL_RETRIES", "11", "between 0 and 10"),
         bad("CANVAS_AGENT_MODEL_IDLE_TIMEOUT_MS", "10", "between 1000 and 600000"),
+        bad("CANVAS_AGENT_FAKE_TOKEN_DELAY_MS", "-1", "between 0 and 10000"),
+        bad("CANVAS_AGENT_FAKE_TOKEN_DELAY_MS", "10001", "between 0 and 10000"),
+        bad("CANVAS_AGENT_FAKE_TOKEN_DELAY_MS", "fast", "integer"),
         bad("CANVAS_STEWARD_DEBUG", "maybe", "true or false"),
         bad("CANVAS_AGENT_UNIFIED", "false", "only true"),
         bad("NEXT_PUBLIC_CANVAS_AGENT_CLIENT_ENABLED", "true", "only false"),

@@ -62,7 +62,7 @@ abstract class RunFlowContract {
   @Test
   void aRunStreamsStatusesChatAndEnvelopesWithIncreasingSeqThenDone() {
     SseClient sse = server.events(roomId);
-    List<SseEvent> events = runToEnd(sse, new JsonObject().put("roomId", roomId).put("message", "draw a box"));
+    List<SseEvent> events = runToEnd(sse, new JsonObject().put("roomId", roomId).put("message", "a box for the roadmap"));
 
     List<String> states = events.stream().filter(e -> e.event().equals("agent:status"))
         .map(e -> e.data().getString("state")).toList();

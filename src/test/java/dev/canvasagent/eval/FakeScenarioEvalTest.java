@@ -1,0 +1,256 @@
+package dev.canvasagent.eval;
+
+import static dev.canvasagent.eval.EvalRoom.BoardView.prop;
+import static dev.canvasagent.eval.EvalRoom.BoardView.text;
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertTrue;
+
+import dev.canvasagent.board.geometry.Box;
+import dev.canvasagent.eval.EvalRoom.BoardView;
+import dev.canvasagent.eval.EvalRoom.RunResult;
+import dev.canvasagent.model.fake.FakeScenarios;
+import dev.canvasagent.support.Await;
+import dev.canvasagent.support.TestServer;
+import io.vertx.core.Vertx;
+import io.vertx.core.json.JsonObject;
+import io.vertx.junit5.VertxExtension;
+import java.util.Comparator;
+import java.util.List;
+import java.util.Map;
+import java.util.Set;
+import java.util.UUID;
+import java.util.stream.Collectors;
+import org.junit.jupiter.api.AfterEach;
+import org.junit.jupiter.api.BeforeEach;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.extension.ExtendWith;
+
+/**
+ * The eval suite's scripted half: every scenario of {@code conf/fake-model.json} runs through the real
+ * server (HTTP in, SSE out, sanitizer, patch engine, store) and the board it leaves is checked — which
+ * shapes, their kinds, texts, colors and how they sit relative to each other — and every record on it
+ * passes tldraw's own schema. A scenario added to the file without a case here fails
+ * {@link #everyScenarioHasAnEvalCase}.
+ */
+@ExtendWith(VertxExtension.class)
+class FakeScenarioEvalTest {
+  /** Each scenario's name and a message that plays it. */
+  static final Map<String, String> TRIGGERS = Map.ofEntries(
+      Map.entry("todos", "/todos for the diagram"),
+      Map.entry("detail", "/detail"),
+      Map.entry("json-actions", "/json please"),
+      Map.entry("json-malformed", "/json-malformed please"),
+      Map.entry("tour", "/tour please"),
+      Map.entry("brutalist-poster", "Draft a brutalist poster concept for the launch"),
+      Map.entry("clear", "/clear"),
+      Map.entry("model-error", "/fail now"),
+      Map.entry("invalid-action", "/invalid please"),
+      Map.entry("labeled-box", "a box for the roadmap"));
+
+  TestServer server;
+  EvalRoom room;
+
+  @BeforeEach
+  void start(Vertx vertx) {
+    // No pacing: the eval suite wants the answers, not the wait (still streamed, one event per task).
+    server = TestServer.start(vertx, TestServer.config(Map.of("CANVAS_AGENT_FAKE_TOKEN_DELAY_MS", "0")));
+    room = new EvalRoom(server, "eval-" + UUID.randomUUID().toString().substring(0, 8));
+  }
+
+  @AfterEach
+  void stop() {
+    room.close();
+    Await.result(server.stop());
+  }
+
+  @Test
+  void everyScenarioHasAnEvalCase() {
+    FakeScenarios scenarios = FakeScenarios.load();
+    Set<String> names = scenarios.scenarios().stream().map(FakeScenarios.Scenario::name).collect(Collectors.toSet());
+    assertEquals(names, TRIGGERS.keySet(), "each scenario of conf/fake-model.json needs a case in this class");
+    TRIGGERS.forEach((name, message) -> {
+      String played = scenarios.scripted(message).map(FakeScenarios.Scenario::name).orElse(scenarios.fallback(message).name());
+      assertEquals(name, played, "'" + message + "' plays " + name);
+    });
+  }
+
+  @Test
+  void thePosterLeavesAHeroABlockAVerticalDividerBetweenThemAndTheNotesAndThreeNotesInARow() {
+    RunResult result = room.runDone(TRIGGERS.get("brutalist-poster"));
+    assertEquals(0, result.detail().getInteger("dropped"), result.finalStatus().encode());
+    assertTrue(result.chat().stream().anyMatch(text -> text.startsWith("Poster drafted")), result.chat().toString());
+
+    BoardView board = room.board();
+    assertEquals(6, board.shapes().size(), "hero, block, divider, three notes");
+    JsonObject hero = board.only("text");
+    assertEquals("RAW. HONEST. LOUD.", text(hero));
+    assertEquals("xl", prop(hero, "size"));
+    assertEquals("sans", prop(hero, "font"));
+    assertEquals("black", prop(hero, "color"), "charcoal is black in tldraw");
+
+    JsonObject block = board.only("geo");
+    assertEquals("rectangle", prop(block, "geo"));
+    assertEquals("orange", prop(block, "color"), "brutalist orange");
+    assertEquals("solid", prop(block, "fill"));
+    assertEquals("mono", prop(block, "font"));
+    assertTrue(text(block).startsWith("Concrete, steel and type"), text(block));
+
+    JsonObject divider = board.only("line");
+    assertEquals("black", prop(divider, "color"));
+    assertEquals("xl", prop(divider, "size"));
+    Box line = board.bounds(divider);
+    assertTrue(line.width() < 1 && line.height() >= 300, "a vertical divider: " + line);
+
+    List<JsonObject> notes = board.ofType("note").stream()
+        .sorted(Comparator.comparingDouble(note -> board.bounds(note).minX())).toList();
+    assertEquals(3, notes.size());
+    assertEquals(List.of("orange", "grey", "black"), notes.stream().map(note -> prop(note, "color")).toList());
+    assertEquals(List.of("TYPE: heavy grotesk, all caps", "PALETTE: orange, concrete, ink", "GRID: hard edges, no rounding"),
+        notes.stream().map(EvalRoom.BoardView::text).toList());
+    for (int i = 0; i < notes.size(); i++) {
+      Box note = board.bounds(notes.get(i));
+      assertEquals(board.bounds(notes.get(0)).minY(), note.minY(), 0.001, "the notes share a row");
+      if (i > 0) {
+        assertTrue(board.bounds(notes.get(i - 1)).maxX() <= note.minX(), "side by side, apart");
+      }
+    }
+
+    Box heroBox = board.bounds(hero);
+    Box blockBox = board.bounds(block);
+    assertTrue(heroBox.maxY() <= blockBox.minY(), "the headline above its block");
+    assertTrue(heroBox.maxX() <= line.minX() && blockBox.maxX() <= line.minX(), "headline and block left of the divider");
+    assertTrue(line.maxX() <= board.bounds(notes.get(0)).minX(), "the notes right of it");
+    assertTrue(line.minY() <= heroBox.minY() && line.maxY() >= blockBox.maxY(), "the divider spans headline and block");
+  }
+
+  @Test
+  void theTourLeavesEveryKindOfShapeArrangedAsItsVerbsSaid() {
+    RunResult result = room.request(TRIGGERS.get("tour"));
+    assertEquals("done", result.state(), result.finalStatus().encode());
+    assertEquals(2, result.detail().getInteger("followups"), "add_detail and review");
+    assertEquals(0, result.events().stream().filter(event -> event.event().equals("agent:status"))
+        .mapToInt(event -> event.data().getJsonObject("detail", new JsonObject()).getInteger("dropped", 0)).sum());
+
+    BoardView board = room.board();
+    JsonObject hero = board.shape("hero").orElseThrow();
+    assertEquals("geo", hero.getString("type"));
+    assertEquals("violet", prop(hero, "color"), "the update streamed before its create waited for it: purple is violet");
+    assertEquals(360.0, hero.getJsonObject("props").getDouble("w"), 0.001, "300 scaled by 1.2");
+    assertEquals("/tour please", text(hero), "the message, substituted");
+
+    JsonObject caption = board.shape("cap").orElseThrow();
+    assertEquals("text", caption.getString("type"));
+    assertEquals("Caption, relabeled", text(caption));
+    assertEquals("shape:pair2", caption.getString("parentId"), "grouped with the note");
+    assertEquals("shape:pair2", board.shape("note1").orElseThrow().getString("parentId"));
+    assertEquals("group", board.shape("pair2").orElseThrow().getString("type"));
+    assertTrue(board.shape("pair").isEmpty(), "the first group was ungrouped");
+    assertTrue(board.shape("line1").isEmpty(), "the line was deleted");
+
+    assertEquals("A frame", text(board.shape("frame1").orElseThrow()));
+    assertEquals("next", text(board.shape("arrow1").orElseThrow()));
+    Set<String> linkEnds = board.bindings().stream().filter(binding -> binding.getString("fromId").equals("shape:link"))
+        .map(binding -> binding.getString("toId")).collect(Collectors.toSet());
+    assertEquals(Set.of("shape:hero", "shape:frame1"), linkEnds, "the link is bound at both ends");
+    assertEquals(2, board.ofType("draw").size(), "the scribble and the pen stroke");
+    assertEquals("A quiet note", text(board.withText("A quiet note")));
+
+    Box heroBox = board.bounds(hero);
+    Box scribble = board.bounds(board.shape("scribble").orElseThrow());
+    assertEquals(heroBox.maxX() + 40, scribble.minX(), 1, "placed right of the hero, 40 apart");
+    Box captionBox = board.bounds(caption);
+    assertTrue(captionBox.minY() >= heroBox.maxY(), "stacked under the hero");
+  }
+
+  @Test
+  void clearEmptiesABoardThePosterFilled() {
+    room.runDone(TRIGGERS.get("brutalist-poster"));
+    assertEquals(6, room.board().shapes().size());
+
+    room.runDone(TRIGGERS.get("clear"));
+    BoardView board = room.board();
+    assertEquals(List.of(), board.shapes());
+    assertEquals(List.of(), board.bindings());
+  }
+
+  @Test
+  void theTodoScenarioLeavesItsRectangleAndDropsOnlyTheUnknownTodo() {
+    RunResult result = room.runDone(TRIGGERS.get("todos"));
+    assertEquals(1, result.detail().getInteger("dropped"), "the update of a todo the session does not have");
+    BoardView board = room.board();
+    assertEquals(1, board.shapes().size());
+    assertEquals("Layout", text(board.only("geo")));
+  }
+
+  @Test
+  void theDetailScenarioRunsFollowUpsUpToTheCapAndDrawsNothing() {
+    RunResult result = room.request(TRIGGERS.get("detail"));
+    assertEquals("done", result.state(), result.finalStatus().encode());
+    assertEquals(3, result.detail().getInteger("followups"), "CANVAS_AGENT_MAX_FOLLOWUPS is 3");
+    assertEquals(4, result.chat().stream().filter("One more pass, please."::equals).count(), "the request and its three follow-ups");
+    assertEquals(0, room.board().revision());
+  }
+
+  @Test
+  void theJsonScenarioAppliesTheActionsWrittenInItsText() {
+    RunResult result = room.runDone(TRIGGERS.get("json-actions"));
+    assertEquals(0, result.detail().getInteger("dropped"), result.finalStatus().encode());
+    BoardView board = room.board();
+    assertEquals(2, board.shapes().size());
+    assertEquals("Caf\u00e9 \"A\"", text(board.only("geo")));
+    assertEquals("green", prop(board.only("geo"), "color"));
+    assertEquals("Read from text \u2713", text(board.only("note")));
+  }
+
+  @Test
+  void theMalformedJsonScenarioKeepsTheActionBeforeTheFaultAndEndsInError() {
+    RunResult result = room.run(TRIGGERS.get("json-malformed"));
+    assertEquals("error", result.state());
+    assertEquals("ACTIONS_MALFORMED", result.detail().getString("code"));
+    BoardView board = room.board();
+    assertEquals(1, board.shapes().size());
+    assertEquals("rectangle", prop(board.only("geo"), "geo"));
+  }
+
+  @Test
+  void aModelErrorLeavesTheBoardUntouched() {
+    RunResult result = room.run(TRIGGERS.get("model-error"));
+    assertEquals("error", result.state());
+    assertEquals("MODEL_ERROR", result.detail().getString("code"));
+    BoardView board = room.board();
+    assertEquals(0, board.revision());
+    assertEquals(List.of(), board.shapes());
+  }
+
+  @Test
+  void theInvalidScenarioLeavesOnlyItsValidRectangle() {
+    RunResult result = room.runDone(TRIGGERS.get("invalid-action"));
+    assertEquals(2, result.detail().getInteger("dropped"));
+    BoardView board = room.board();
+    JsonObject rectangle = board.only("geo");
+    assertEquals(1, board.shapes().size());
+    assertEquals("rectangle", prop(rectangle, "geo"));
+    assertEquals("/invalid please", text(rectangle));
+  }
+
+  @Test
+  void anyOtherMessageLeavesALabeledBoxANoteBesideItAndACaptionBelow() {
+    RunResult result = room.runDone(TRIGGERS.get("labeled-box"));
+    assertTrue(result.chat().stream().anyMatch(text -> text.startsWith("Drawing a labeled box")), result.chat().toString());
+    BoardView board = room.board();
+    assertEquals(3, board.shapes().size());
+    JsonObject box = board.only("geo");
+    assertEquals("rectangle", prop(box, "geo"));
+    assertEquals("blue", prop(box, "color"));
+    assertEquals("semi", prop(box, "fill"));
+    assertEquals("a box for the roadmap", text(box));
+    JsonObject note = board.only("note");
+    assertEquals("yellow", prop(note, "color"));
+    assertEquals("Next: refine", text(note));
+    JsonObject caption = board.only("text");
+    assertEquals("grey", prop(caption, "color"));
+    assertEquals("Drafted by debug/fake", text(caption));
+    assertTrue(board.bounds(box).maxX() <= board.bounds(note).minX(), "the note right of the box");
+    assertTrue(board.bounds(box).maxY() <= board.bounds(caption).minY(), "the caption below it");
+  }
+}
