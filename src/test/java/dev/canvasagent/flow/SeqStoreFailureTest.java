@@ -135,7 +135,7 @@ class SeqStoreFailureTest {
     }).completion());
 
     Await.result(vertx.eventBus().request(Address.SCHEDULER_SUBMIT,
-        new JsonObject().put("roomId", room).put("message", "draw a box").put("model", FakeModel.MODEL)));
+        new JsonObject().put("roomId", room).put("message", "a box for the roadmap").put("model", FakeModel.MODEL)));
     JsonObject status = Await.result(last.future());
 
     assertEquals("error", status.getString("state"), status.encode());

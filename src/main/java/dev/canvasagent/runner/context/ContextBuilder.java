@@ -53,7 +53,7 @@ public final class ContextBuilder {
 
   static List<PromptPart> standardParts() {
     return List.of(
-        new UserMessagePart(), new DocVersionPart(), new ViewportPart(), new SelectionPart(), new SelectedShapesPart(),
+        new UserMessagePart(), new FollowUpPart(), new DocVersionPart(), new ViewportPart(), new SelectionPart(), new SelectedShapesPart(),
         new BlurryShapesPart(), new TranscriptPart(), new ChatHistoryPart(), new TodosPart(),
         new PeripheralClustersPart(), new ShapeStatePart(), new ScreenshotPart());
   }

@@ -66,7 +66,7 @@ public final class ContextGatherer {
       Future<Origin> origin = origin(request, viewport);
       return Future.all(origin, transcript, chat, todos).map(all -> new ContextInputs(
           request.roomId(), request.sessionId(), request.message(), board, origin.result(), viewport, selection,
-          transcript.result(), chat.result(), todos.result(), screenshot));
+          transcript.result(), chat.result(), todos.result(), screenshot, request.followUp()));
     });
   }
 

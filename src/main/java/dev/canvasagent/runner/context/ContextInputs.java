@@ -1,6 +1,7 @@
 package dev.canvasagent.runner.context;
 
 import dev.canvasagent.board.Board;
+import dev.canvasagent.bus.FollowUp;
 import dev.canvasagent.bus.Viewport;
 import dev.canvasagent.store.ChatStore.ChatMessage;
 import dev.canvasagent.store.SessionStore.Origin;
@@ -17,6 +18,7 @@ import java.util.List;
  *     room's host gave one
  * @param selection record ids of selected shapes that are on the board, in the order given
  * @param screenshot the screenshot verticle's answer, or null (the run is text-only)
+ * @param followUp what made this run a follow-up, or null for a person's request
  */
 public record ContextInputs(
     String roomId,
@@ -29,7 +31,8 @@ public record ContextInputs(
     List<Utterance> transcript,
     List<ChatMessage> chat,
     List<Todo> todos,
-    JsonObject screenshot) {
+    JsonObject screenshot,
+    FollowUp followUp) {
 
   public ContextInputs {
     selection = List.copyOf(selection);

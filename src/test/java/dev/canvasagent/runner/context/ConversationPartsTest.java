@@ -42,6 +42,20 @@ class ConversationPartsTest {
   }
 
   @Test
+  void aFollowUpSaysWhichAndWhyAndAPersonsRequestHasNoSuchSection() {
+    PartOutput none = new FollowUpPart().render(new Inputs().scope(), 512);
+    assertNull(none.contextKey());
+
+    Inputs inputs = new Inputs().followUp(new dev.canvasagent.bus.FollowUp("run-1", "run-1", 2, "add_detail"));
+    PartOutput output = new FollowUpPart().render(inputs.scope(), 512);
+
+    assertEquals(ModelContext.FOLLOW_UP, output.contextKey());
+    assertEquals(new JsonObject().put("number", 2).put("reason", "add_detail"), output.json());
+    assertTrue(output.text().startsWith("## Follow-up\nThis is follow-up 2 (add_detail)"), output.text());
+    assertTrue(new FollowUpPart().render(inputs.scope(), 20).truncated(), "over its budget: left out, said so");
+  }
+
+  @Test
   void theTranscriptKeepsTheNewestUtterancesThatFit() {
     Inputs inputs = new Inputs();
     inputs.transcript = List.of(new Utterance("ana", "a".repeat(100), 1_000), new Utterance("ben", "second", 2_000),

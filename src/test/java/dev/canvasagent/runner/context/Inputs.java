@@ -22,9 +22,15 @@ final class Inputs {
   List<ChatMessage> chat = List.of();
   List<Todo> todos = List.of();
   JsonObject screenshot;
+  dev.canvasagent.bus.FollowUp followUp;
 
   Inputs board(Board value) {
     board = value;
+    return this;
+  }
+
+  Inputs followUp(dev.canvasagent.bus.FollowUp value) {
+    followUp = value;
     return this;
   }
 
@@ -44,7 +50,7 @@ final class Inputs {
   }
 
   ContextInputs build() {
-    return new ContextInputs(roomId, sessionId, message, board, origin, viewport, selection, transcript, chat, todos, screenshot);
+    return new ContextInputs(roomId, sessionId, message, board, origin, viewport, selection, transcript, chat, todos, screenshot, followUp);
   }
 
   /** The scope a part renders in: the inputs and a fresh frame at their origin. */
