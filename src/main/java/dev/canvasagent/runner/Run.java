@@ -583,6 +583,9 @@ final class Run {
   }
 
   private void conclude(RunState state, JsonObject detail) {
+    if (call != null) {
+      metrics.providerRetries(call.retries());
+    }
     boolean moreToCome = meta.followUpsQueued() + followUpsWaiting > 0;
     RunState published = state == RunState.DONE && moreToCome ? RunState.SCHEDULED : state;
     JsonObject full = summary().mergeIn(detail == null ? new JsonObject() : detail);
