@@ -51,12 +51,21 @@ public final class CanvasAgent {
   }
 
   public static Future<CanvasAgent> start(Vertx vertx, AppConfig config) {
+    return start(vertx, config, List.of());
+  }
+
+  /**
+   * With {@code extraProviders} consulted before the built-in ones: how a test puts a model of its
+   * own behind a real server, e.g. to see what a model is asked.
+   */
+  public static Future<CanvasAgent> start(Vertx vertx, AppConfig config, List<ModelProvider> extraProviders) {
     FakeScenarios scenarios = FakeScenarios.load();
     if (config.model().fakeTokenDelayMs().isPresent()) {
       scenarios = scenarios.withChunkDelayMs(config.model().fakeTokenDelayMs().getAsInt());
     }
     HttpProviders providers = HttpProviders.create(vertx, config);
-    List<ModelProvider> all = new ArrayList<>(List.of(new FakeModel(vertx, scenarios)));
+    List<ModelProvider> all = new ArrayList<>(extraProviders);
+    all.add(new FakeModel(vertx, scenarios));
     all.addAll(providers.providers());
     List<String> known = new ArrayList<>(List.of(FakeModel.MODEL));
     known.addAll(HttpProviders.KEYS);

@@ -35,6 +35,10 @@ public final class BridgeVerticle extends CanvasVerticle {
   static final int MAX_RECORDS_PER_CHANGE = 1_000;
   static final long HEALTH_PROBE_TIMEOUT_MS = 2_000;
   static final int MAX_REVISIONS_LIMIT = 500;
+  /** A transcript body: 4000 characters of text, each escaped at worst as six bytes, and the rest. */
+  static final int TRANSCRIPT_BODY_LIMIT_BYTES = 32 * 1024;
+  /** How far ahead of this server's clock an utterance's ts may be (clients' clocks drift). */
+  static final long TRANSCRIPT_MAX_FUTURE_MS = 5 * 60 * 1000;
   /** A session id as the run request schema takes it. */
   static final java.util.regex.Pattern SESSION_ID = java.util.regex.Pattern.compile("[A-Za-z0-9_-]{1,64}");
 
@@ -43,6 +47,7 @@ public final class BridgeVerticle extends CanvasVerticle {
   private final List<String> verticleNames;
   private final JsonSchemaFile runRequestSchema = JsonSchemaFile.load("api/run-request.json");
   private final JsonSchemaFile changeRequestSchema = JsonSchemaFile.load("api/change-request.json");
+  private final JsonSchemaFile transcriptSchema = JsonSchemaFile.load("api/transcript.json");
   private RoomHub hub;
   private InboundFrames inbound;
   private HttpServer server;
@@ -78,6 +83,17 @@ public final class BridgeVerticle extends CanvasVerticle {
     router.get("/api/rooms/:roomId/ws").handler(this::webSocket);
     router.post("/api/rooms/:roomId/changes").handler(body).handler(this::requireJson).handler(this::change);
     router.get("/api/rooms/:roomId/board").handler(this::board);
+    router.post("/api/rooms/:roomId/transcript")
+        .handler(BodyHandler.create(false).setBodyLimit(TRANSCRIPT_BODY_LIMIT_BYTES))
+        .handler(this::requireJson)
+        .handler(this::transcript)
+        .failureHandler(ctx -> {
+          if (ctx.statusCode() == 413) {
+            HttpErrors.send(ctx, FailureCode.BODY_TOO_LARGE, "a transcript body may not exceed " + TRANSCRIPT_BODY_LIMIT_BYTES + " bytes");
+          } else {
+            ctx.next();
+          }
+        });
     router.get("/api/rooms/:roomId/revisions").handler(this::revisions);
     router.get("/api/sessions/:sessionId/todos").handler(this::todos);
     // The SockJS event-bus bridge. Its xhr transports post what a browser sends to
@@ -258,6 +274,27 @@ public final class BridgeVerticle extends CanvasVerticle {
               .onComplete(current -> HttpErrors.send(ctx, FailureCode.REVISION_CONFLICT, error.getMessage(),
                   current.succeeded() ? new JsonObject().put("revision", current.result().body().getLong("rev")) : new JsonObject()));
         });
+  }
+
+  /** One utterance for the room's transcript: {@code {speaker, text, ts?}}. */
+  private void transcript(RoutingContext ctx) {
+    String roomId = roomId(ctx);
+    if (roomId == null) {
+      return;
+    }
+    JsonObject request = jsonBody(ctx, transcriptSchema);
+    if (request == null) {
+      return;
+    }
+    Long ts = request.getLong("ts");
+    if (ts != null && ts > System.currentTimeMillis() + TRANSCRIPT_MAX_FUTURE_MS) {
+      HttpErrors.send(ctx, FailureCode.INVALID_REQUEST, "#/ts: " + ts + " is more than "
+          + TRANSCRIPT_MAX_FUTURE_MS / 60_000 + " minutes in the future");
+      return;
+    }
+    vertx.eventBus().<JsonObject>request(Address.RUNNER_TRANSCRIPT_ADD, request.copy().put("roomId", roomId))
+        .onSuccess(reply -> sendJson(ctx, 201, new JsonObject().put("ok", true).put("roomId", roomId).put("utterance", reply.body())))
+        .onFailure(error -> HttpErrors.send(ctx, error));
   }
 
   private void board(RoutingContext ctx) {

@@ -28,6 +28,9 @@ public final class Address {
   /** Runner: execute one run to its end and answer with its outcome. */
   public static final String RUNNER_RUN = "runner.run";
 
+  /** Runner: store one utterance of a room's transcript ({@code {roomId, speaker, text, ts?}}), answer with it. */
+  public static final String RUNNER_TRANSCRIPT_ADD = "runner.transcript.add";
+
   /** Sanitizer: validate and normalize one action, answer with the record diff it makes. */
   public static final String SANITIZER_SANITIZE = "sanitizer.sanitize";
 

@@ -17,6 +17,7 @@ public record AppConfig(
     Followups followups,
     Runner runner,
     Scheduler scheduler,
+    Context context,
     int shapeStateLimitBytes,
     int ttfbSloMs,
     boolean themeEnabled,
@@ -84,13 +85,27 @@ public record AppConfig(
 
   public record Scheduler(int maxQueueDepth) {}
 
+  /**
+   * The prompt's context: how far back the transcript window reaches, how many chat messages it shows,
+   * how long and how many built parts are memoized, the byte budget of all text parts together and of
+   * each part by name ({@code context.budgets.<part>}; the shape state's is
+   * {@link AppConfig#shapeStateLimitBytes}).
+   */
+  public record Context(
+      int transcriptWindowMs, int chatMessages, int promptCacheTtlMs, int promptCacheEntries, int totalBudgetBytes,
+      java.util.Map<String, Integer> budgets) {
+    public Context {
+      budgets = java.util.Map.copyOf(budgets);
+    }
+  }
+
   public AppConfig withHttp(Http otherHttp) {
-    return new AppConfig(otherHttp, bridge, model, providers, screenshot, followups, runner, scheduler, shapeStateLimitBytes,
+    return new AppConfig(otherHttp, bridge, model, providers, screenshot, followups, runner, scheduler, context, shapeStateLimitBytes,
         ttfbSloMs, themeEnabled, database);
   }
 
   public AppConfig withDatabase(Optional<DatabaseConfig> otherDatabase) {
-    return new AppConfig(http, bridge, model, providers, screenshot, followups, runner, scheduler, shapeStateLimitBytes,
+    return new AppConfig(http, bridge, model, providers, screenshot, followups, runner, scheduler, context, shapeStateLimitBytes,
         ttfbSloMs, themeEnabled, otherDatabase);
   }
 }

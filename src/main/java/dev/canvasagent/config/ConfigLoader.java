@@ -64,6 +64,8 @@ public final class ConfigLoader {
           new EnvironmentKey("CANVAS_AGENT_MAX_FOLLOWUPS", "followups.maxFollowups"),
           new EnvironmentKey("CANVAS_AGENT_TTFB_SLO_MS", "slo.ttfbMs"),
           new EnvironmentKey("CANVAS_AGENT_SHAPE_STATE_LIMIT", "context.shapeStateLimit"),
+          new EnvironmentKey("CANVAS_AGENT_TRANSCRIPT_WINDOW_MS", "context.transcriptWindowMs"),
+          new EnvironmentKey("CANVAS_AGENT_PROMPT_CACHE_TTL_MS", "context.promptCacheTtlMs"),
           new EnvironmentKey("CANVAS_AGENT_RUN_DEADLINE_MS", "runner.deadlineMs"),
           new EnvironmentKey("CANVAS_AGENT_MAX_ACTIONS_PER_RUN", "runner.maxActions"),
           new EnvironmentKey("CANVAS_AGENT_PARTIAL_INTERVAL_MS", "runner.partialIntervalMs"),
@@ -222,10 +224,25 @@ public final class ConfigLoader {
             integer("runner.maxActions", 1, 10_000),
             integer("runner.partialIntervalMs", 0, 60_000)),
         new AppConfig.Scheduler(integer("scheduler.maxQueueDepth", 1, 1_000)),
+        context(),
         integer("context.shapeStateLimit", 0, 10 * 1024 * 1024),
         integer("slo.ttfbMs", 1, 60_000),
         bool("flags.themeEnabled"),
         database());
+  }
+
+  private AppConfig.Context context() {
+    Map<String, Integer> budgets = new java.util.TreeMap<>();
+    if (lookup("context.budgets") instanceof JsonObject parts) {
+      parts.fieldNames().forEach(part -> budgets.put(part, integer("context.budgets." + part, 0, 16 * 1024 * 1024)));
+    }
+    return new AppConfig.Context(
+        integer("context.transcriptWindowMs", 0, 24 * 60 * 60 * 1000),
+        integer("context.chatMessages", 0, 1_000),
+        integer("context.promptCacheTtlMs", 0, 60 * 60 * 1000),
+        integer("context.promptCacheEntries", 1, 100_000),
+        integer("context.totalBudgetBytes", 1_024, 16 * 1024 * 1024),
+        budgets);
   }
 
   /** A provider's base URL (an http or https URL, kept without a trailing slash; or empty) and API key. */

@@ -3,7 +3,6 @@ package dev.canvasagent.runner;
 import dev.canvasagent.board.Board;
 import dev.canvasagent.board.CoordinateFrame;
 import dev.canvasagent.board.RecordDiff;
-import dev.canvasagent.bus.ActionEnvelope;
 import dev.canvasagent.bus.Address;
 import dev.canvasagent.bus.AgentAction;
 import dev.canvasagent.bus.AgentChat;
@@ -20,24 +19,23 @@ import dev.canvasagent.model.ModelCall;
 import dev.canvasagent.model.ModelEvent;
 import dev.canvasagent.model.ModelRegistry;
 import dev.canvasagent.model.ModelRequest;
-import dev.canvasagent.runner.stream.ActionsArrayReader;
-import dev.canvasagent.runner.stream.EnumFields;
-import dev.canvasagent.runner.stream.MalformedActions;
+import dev.canvasagent.runner.context.ChatRecorder;
+import dev.canvasagent.runner.context.ContextBuilder;
+import dev.canvasagent.runner.context.ContextGatherer;
+import dev.canvasagent.runner.context.ContextStats;
+import dev.canvasagent.runner.stream.ActionStream;
 import dev.canvasagent.runner.stream.PartialGate;
-import dev.canvasagent.runner.stream.StreamedAction;
-import dev.canvasagent.runner.stream.ToolCallArgumentsReader;
 import dev.canvasagent.store.Store;
 import io.vertx.core.eventbus.DeliveryOptions;
 import io.vertx.core.Future;
 import io.vertx.core.Promise;
 import io.vertx.core.Vertx;
 import io.vertx.core.eventbus.EventBus;
+import io.vertx.core.json.JsonArray;
 import io.vertx.core.json.JsonObject;
+import java.nio.charset.StandardCharsets;
 import java.util.ArrayList;
-import java.util.HashMap;
 import java.util.List;
-import java.util.Map;
-import java.util.function.LongConsumer;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
@@ -69,23 +67,26 @@ final class Run {
   private final ActionCatalog catalog;
   private final String systemPrompt;
   private final AppConfig config;
+  private final ContextBuilder contextBuilder;
+  private final ContextGatherer contextGatherer;
+  private final ChatRecorder chat;
   private final Promise<JsonObject> outcome = Promise.promise();
-  /** The model's text: the actions JSON it may hold, and the prose around it. */
-  private final ActionsArrayReader textActions = new ActionsArrayReader();
-  private final Map<Integer, ToolCallArgumentsReader> toolCallArguments = new HashMap<>();
-  private final EnumFields enumFields;
-  private final PartialGate partials;
-  /** Seqs are taken one after the other, so an action's partials always get lower seqs than its final envelope. */
-  private Future<Void> seqQueue = Future.succeededFuture();
+  /** The model's stream read as actions (tool calls, or an actions JSON in its text) and previews. */
+  private final ActionStream actions;
+  private final EnvelopePublisher envelopes;
   private boolean streamBroken;
-  private int partialEnvelopes;
 
   private Board board;
-  /** The model's coordinates: relative to the top-left of the viewport the run was asked from. */
-  private final CoordinateFrame frame;
+  /**
+   * The model's coordinates: relative to the session's origin, with the rounding the context
+   * remembered. Set from the built context before the model is called, so before any action.
+   */
+  private CoordinateFrame frame = CoordinateFrame.atOrigin();
+  /** What the model's context held, for the run's log line; null until the context is built. */
+  private ContextStats contextStats;
   private final List<Deferred> deferred = new ArrayList<>();
   private final MetaActions meta;
-  private final RunMetrics metrics = new RunMetrics();
+  private final RunMetrics metrics;
   /** Set when the run starts ending: from then on nothing new is committed. */
   private boolean stopping;
   private int followUpsWaiting;
@@ -99,7 +100,7 @@ final class Run {
   private int dropped;
 
   Run(Vertx vertx, RunRequest request, Store store, ModelRegistry models, ActionCatalog catalog,
-      String systemPrompt, AppConfig config) {
+      String systemPrompt, AppConfig config, ContextBuilder contextBuilder, ContextGatherer contextGatherer) {
     this.vertx = vertx;
     this.bus = vertx.eventBus();
     this.request = request;
@@ -108,12 +109,31 @@ final class Run {
     this.catalog = catalog;
     this.systemPrompt = systemPrompt;
     this.config = config;
+    this.contextBuilder = contextBuilder;
+    this.contextGatherer = contextGatherer;
+    this.chat = new ChatRecorder(store.chats(), request.sessionId());
     this.meta = new MetaActions(bus, request);
-    this.enumFields = new EnumFields(catalog);
-    this.partials = new PartialGate(config.runner().partialIntervalMs(), System::currentTimeMillis);
-    this.frame = request.viewport() == null
-        ? CoordinateFrame.atOrigin()
-        : new CoordinateFrame(request.viewport().x(), request.viewport().y(), java.util.Map.of());
+    this.metrics = new RunMetrics();
+    this.envelopes = new EnvelopePublisher(bus, store.sessions(), request, metrics);
+    this.actions = new ActionStream(request.runId(), catalog,
+        new PartialGate(config.runner().partialIntervalMs(), System::currentTimeMillis), new ActionStream.Listener() {
+          @Override
+          public boolean action(AgentAction action) {
+            submit(action);
+            return !outcome.future().isComplete() && !streamBroken;
+          }
+
+          @Override
+          public void preview(String actionId, String verb, JsonObject params) {
+            envelopes.publishPartial(actionId, verb, params,
+                () -> !outcome.future().isComplete() && actions.isOpen(actionId));
+          }
+
+          @Override
+          public void unreadable(String problem) {
+            breakStream(problem);
+          }
+        });
   }
 
   /** An action that names shapes not on the board yet, waiting for the create that makes them. */
@@ -188,10 +208,41 @@ final class Run {
       finish(RunState.ERROR, reason(FailureCode.UNKNOWN_MODEL.name(), "unknown model '" + request.model() + "'"));
       return;
     }
-    String userMessage = request.viewport() == null
-        ? request.message()
-        : request.message() + "\n\nMy viewport: " + request.viewport().toJson().encode();
-    call = provider.get().stream(new ModelRequest(request.model(), systemPrompt, userMessage, catalog.describe()), this::onModelEvent);
+    JsonArray tools = catalog.describe();
+    int fixedPromptBytes = systemPrompt.getBytes(StandardCharsets.UTF_8).length + tools.encode().getBytes(StandardCharsets.UTF_8).length;
+    contextGatherer.gather(request, board, screenshot)
+        .map(inputs -> contextBuilder.build(inputs, fixedPromptBytes))
+        .onSuccess(context -> {
+          if (outcome.future().isComplete()) {
+            return;
+          }
+          frame = context.frame();
+          contextStats = context.stats();
+          metrics.contextStats(contextStats.promptTokenEstimate(), shapeCounts(contextStats), contextStats.imageBytes(),
+              contextStats.shapeStateStats().toJson());
+          chat.user(request.message());
+          ModelRequest.Sampling sampling = request.followUp() == null ? ModelRequest.Sampling.DEFAULT : ModelRequest.Sampling.STRICT;
+          call = provider.get().stream(context.request(request.model(), systemPrompt, tools, sampling), this::onModelEvent);
+        })
+        .onFailure(error -> finish(RunState.ERROR, failureReason(error)));
+  }
+
+  /** What the model's context held (sizes and counts only), or null when the run ended before the model was called. */
+  ContextStats contextStats() {
+    return contextStats;
+  }
+
+  /** The context's counts for the run log: shapes on the board, in view and sent, clusters, selection, cuts. */
+  private static JsonObject shapeCounts(ContextStats stats) {
+    return new JsonObject()
+        .put("board", stats.shapes())
+        .put("inView", stats.shapesInView())
+        .put("sent", stats.shapesSent())
+        .put("peripheralClusters", stats.peripheralClusters())
+        .put("selected", stats.selected())
+        .put("contextBytes", stats.contextBytes())
+        .put("cut", new JsonArray(stats.cut()))
+        .put("memoHit", stats.memoHit());
   }
 
   private void onModelEvent(ModelEvent event) {
@@ -204,19 +255,17 @@ final class Run {
       status(RunState.STREAMING, null);
     }
     if (event instanceof ModelEvent.TextDelta text) {
-      onText(text);
+      actions.text(text);
     } else if (event instanceof ModelEvent.ToolCallStart start) {
-      if (previewable(toolCallId(start.ordinal()), start.name())) {
-        toolCallArguments.put(start.ordinal(), new ToolCallArgumentsReader(start.name()));
-      }
+      actions.toolCallStart(start);
     } else if (event instanceof ModelEvent.ToolCallDelta delta) {
-      onToolCallDelta(delta);
+      actions.toolCallDelta(delta);
     } else if (event instanceof ModelEvent.ToolCallEnd end) {
-      onToolCall(end);
+      actions.toolCallEnd(end);
     } else if (event instanceof ModelEvent.Stop stop) {
-      textActions.finish();
-      if (textActions.problem().isPresent()) {
-        breakStream(textActions.problem().get());
+      var problem = actions.finish();
+      if (problem.isPresent()) {
+        breakStream(problem.get());
         return;
       }
       pipeline.onSuccess(done -> {
@@ -228,68 +277,6 @@ final class Run {
       pipeline.onComplete(done -> finish(RunState.ERROR,
           reason("MODEL_ERROR", error.errorType() + ": " + error.message()).put("retryable", error.retryable())));
     }
-  }
-
-  /** Text: prose for the chat, or an actions JSON whose every completed action joins the pipeline. */
-  private void onText(ModelEvent.TextDelta text) {
-    for (StreamedAction action : textActions.feed(text.text())) {
-      String actionId = textActionId(action.index());
-      partials.close(actionId);
-      submit(new AgentAction(actionId, action.name(), action.params()));
-      if (outcome.future().isComplete() || streamBroken) {
-        return;
-      }
-    }
-    if (textActions.problem().isPresent()) {
-      breakStream(textActions.problem().get());
-      return;
-    }
-    textActions.writing().ifPresent(writing -> {
-      String actionId = textActionId(writing.index());
-      if (previewable(actionId, writing.verb())) {
-        textActions.partial(enumFields).ifPresent(action -> publishPartial(actionId, action.name(), action.params()));
-      }
-    });
-  }
-
-  private String textActionId(int index) {
-    return request.runId() + ":t" + index;
-  }
-
-  private String toolCallId(int ordinal) {
-    return request.runId() + ":" + ordinal;
-  }
-
-  /** An argument fragment: the snapshot it makes may go out as a partial envelope; the call's end decides. */
-  private void onToolCallDelta(ModelEvent.ToolCallDelta delta) {
-    ToolCallArgumentsReader reader = toolCallArguments.get(delta.ordinal());
-    if (reader == null) {
-      return;
-    }
-    try {
-      reader.feed(delta.argumentsDelta());
-    } catch (MalformedActions malformed) {
-      // No more partials for this call; its end carries the provider's verdict on the arguments.
-      toolCallArguments.remove(delta.ordinal());
-      LOG.atInfo().addKeyValue("runId", request.runId()).addKeyValue("ordinal", delta.ordinal())
-          .addKeyValue("reason", malformed.getMessage()).log("partial.unreadable_arguments");
-      return;
-    }
-    String actionId = toolCallId(delta.ordinal());
-    if (partials.due(actionId)) {
-      publishPartial(actionId, reader.name(), reader.snapshot(enumFields));
-    }
-  }
-
-  private void onToolCall(ModelEvent.ToolCallEnd end) {
-    String actionId = toolCallId(end.ordinal());
-    partials.close(actionId);
-    ToolCallArgumentsReader reader = toolCallArguments.remove(end.ordinal());
-    if (reader != null && reader.arguments().filter(parsed -> !parsed.equals(end.arguments())).isPresent()) {
-      LOG.atWarn().addKeyValue("runId", request.runId()).addKeyValue("ordinal", end.ordinal())
-          .log("partial.arguments_disagree");
-    }
-    submit(new AgentAction(actionId, end.name(), end.arguments()));
   }
 
   /** One complete action, from a tool call or the text, into the pipeline (within the step cap). */
@@ -355,8 +342,7 @@ final class Run {
     AgentAction action = AgentAction.fromJson(sanitized.getJsonObject("action"));
     VerbKind kind = VerbKind.valueOf(sanitized.getString("kind"));
     if (kind == VerbKind.CHAT) {
-      bus.publish(RoomTopic.AGENT_CHAT.address(request.roomId()),
-          new AgentChat(request.sessionId(), "assistant", action.params().getString("text")).toJson());
+      publishChat(action.params().getString("text"));
       countApplied();
       return Future.succeededFuture();
     }
@@ -373,12 +359,12 @@ final class Run {
           return Future.succeededFuture();
         }
         countApplied();
-        return publish(action, null, 0);
+        return envelopes.publish(action, null, 0);
       });
     }
     if (kind != VerbKind.BOARD) {
       countApplied();
-      return publish(action, null, 0);
+      return envelopes.publish(action, null, 0);
     }
     RecordDiff diff = RecordDiff.fromJson(sanitized.getJsonObject("diff"));
     JsonObject commit = new JsonObject()
@@ -391,7 +377,7 @@ final class Run {
             reply -> {
               board = board.apply(diff, reply.body().getLong("rev"));
               countApplied();
-              return publish(action, diff, board.revision()).compose(published -> retryDeferred());
+              return envelopes.publish(action, diff, board.revision()).compose(published -> retryDeferred());
             },
             error -> {
               Failure failure = Failure.of(error);
@@ -433,67 +419,20 @@ final class Run {
     deferred.clear();
   }
 
-  /**
-   * Publishes the envelope of an applied action: with its revision and diff when it changed the board
-   * (then even if the run ended meanwhile, so browsers stay in step), without for client-only actions.
-   */
-  private Future<Void> publish(AgentAction action, RecordDiff diff, long revision) {
-    return withNextSeq(seq -> {
-      ActionEnvelope envelope = new ActionEnvelope(request.sessionId(), seq, false, List.of(action),
-          System.currentTimeMillis(), revision, diff == null ? null : diff.toJson());
-      bus.publish(RoomTopic.AGENT_ACTION.address(request.roomId()), envelope.toJson());
-      metrics.envelopePublished();
-    });
-  }
-
-  /**
-   * A board action still being written, as an envelope with {@code partial: true}: its stable id and
-   * the params so far (the model's own, unsanitized), no rev or diff; only when they changed, never
-   * once the action is closed or the run final.
-   */
-  private void publishPartial(String actionId, String name, JsonObject params) {
-    if (!partials.offer(actionId, params)) {
-      return;
-    }
-    withNextSeq(seq -> {
-      if (outcome.future().isComplete() || !partials.isOpen(actionId)) {
-        return;
-      }
-      ActionEnvelope envelope = new ActionEnvelope(request.sessionId(), seq, true,
-          List.of(new AgentAction(actionId, name, params)), System.currentTimeMillis(), 0, null);
-      bus.publish(RoomTopic.AGENT_ACTION.address(request.roomId()), envelope.toJson());
-      partialEnvelopes++;
-    }).onFailure(error -> LOG.atInfo().addKeyValue("runId", request.runId())
-        .addKeyValue("reason", Failure.of(error).code()).log("partial.not_sent"));
-  }
-
-  /** Whether a snapshot of this action may go out now: a board verb, and its gate open (checked before making one). */
-  private boolean previewable(String actionId, String verb) {
-    return partials.due(actionId)
-        && catalog.entry(verb).map(entry -> entry.verb().kind() == VerbKind.BOARD).orElse(false);
-  }
-
-  /** Takes the session's next seq once every seq asked for before is taken and used, then uses it. */
-  private Future<Void> withNextSeq(LongConsumer send) {
-    Future<Void> sent = seqQueue
-        .transform(previous -> store.sessions().nextSeq(request.sessionId()))
-        .recover(error -> Failure.future(FailureCode.STORE_UNAVAILABLE, "could not take the session's next seq: " + error.getMessage()))
-        .map(seq -> {
-          send.accept(seq);
-          return null;
-        });
-    seqQueue = sent.transform(done -> Future.succeededFuture());
-    return sent;
-  }
-
   private void postAssistantText() {
-    String text = textActions.prose();
+    String text = actions.prose();
     if (text.length() > MAX_CHAT_TEXT_CHARS) {
       text = text.substring(0, MAX_CHAT_TEXT_CHARS);
     }
     if (!text.isEmpty()) {
-      bus.publish(RoomTopic.AGENT_CHAT.address(request.roomId()), new AgentChat(request.sessionId(), "assistant", text).toJson());
+      publishChat(text);
     }
+  }
+
+  /** Says something on the room's {@code agent:chat} and keeps it in the session's chat history. */
+  private void publishChat(String text) {
+    bus.publish(RoomTopic.AGENT_CHAT.address(request.roomId()), new AgentChat(request.sessionId(), "assistant", text).toJson());
+    chat.assistant(text);
   }
 
   private void countApplied() {
@@ -533,6 +472,9 @@ final class Run {
   }
 
   private void conclude(RunState state, JsonObject detail) {
+    if (call != null) {
+      metrics.providerRetries(call.retries());
+    }
     boolean moreToCome = meta.followUpsQueued() + followUpsWaiting > 0;
     RunState published = state == RunState.DONE && moreToCome ? RunState.SCHEDULED : state;
     JsonObject full = summary().mergeIn(detail == null ? new JsonObject() : detail);
@@ -569,7 +511,7 @@ final class Run {
         .addKeyValue("applied", applied)
         .addKeyValue("dropped", dropped)
         .addKeyValue("deduped", deduped)
-        .addKeyValue("partialEnvelopes", partialEnvelopes)
+        .addKeyValue("partialEnvelopes", envelopes.partialEnvelopes())
         .addKeyValue("followUpNumber", request.followUp() == null ? 0 : request.followUp().number())
         .addKeyValue("followupsQueued", meta.followUpsQueued())
         .addKeyValue("followupsRefused", meta.followUpsRefused())

@@ -3,11 +3,15 @@ package dev.canvasagent.runner;
 import dev.canvasagent.bus.Address;
 import dev.canvasagent.bus.CanvasVerticle;
 import dev.canvasagent.bus.Failure;
+import dev.canvasagent.bus.FailureCode;
 import dev.canvasagent.bus.RunRequest;
 import dev.canvasagent.catalog.ActionCatalog;
 import dev.canvasagent.config.AppConfig;
 import dev.canvasagent.model.ModelRegistry;
+import dev.canvasagent.runner.context.ContextBuilder;
+import dev.canvasagent.runner.context.ContextGatherer;
 import dev.canvasagent.store.Store;
+import dev.canvasagent.store.TranscriptStore.Utterance;
 import io.vertx.core.Future;
 import io.vertx.core.eventbus.Message;
 import io.vertx.core.json.JsonObject;
@@ -17,7 +21,8 @@ import java.util.Map;
 /**
  * Executes runs: each {@code runner.run} request becomes a {@link Run} that gathers context, calls the
  * model with streaming, and turns every finished tool call into an envelope on the room's topics. The
- * answer is the run's outcome, sent when the run has reached a final state.
+ * answer is the run's outcome, sent when the run has reached a final state. It also keeps the rooms'
+ * transcripts ({@code runner.transcript.add}), which the context of its runs reads.
  */
 public final class RunnerVerticle extends CanvasVerticle {
   private final Store store;
@@ -26,6 +31,8 @@ public final class RunnerVerticle extends CanvasVerticle {
   private final AppConfig config;
   private final Map<String, Run> active = new HashMap<>();
   private String systemPrompt;
+  private ContextBuilder contextBuilder;
+  private ContextGatherer contextGatherer;
   private long finished;
 
   public RunnerVerticle(Store store, ModelRegistry models, ActionCatalog catalog, AppConfig config) {
@@ -43,12 +50,26 @@ public final class RunnerVerticle extends CanvasVerticle {
   @Override
   protected Future<?> startVerticle() {
     systemPrompt = SystemPrompt.build(catalog);
-    return vertx.eventBus().<JsonObject>consumer(Address.RUNNER_RUN, this::run).completion();
+    contextBuilder = ContextBuilder.create(config, System::currentTimeMillis);
+    contextGatherer = new ContextGatherer(vertx.eventBus(), store, config.context(), System::currentTimeMillis);
+    return Future.join(
+        vertx.eventBus().<JsonObject>consumer(Address.RUNNER_RUN, this::run).completion(),
+        vertx.eventBus().<JsonObject>consumer(Address.RUNNER_TRANSCRIPT_ADD, this::addUtterance).completion());
+  }
+
+  /** The bridge has checked the body against {@code api/transcript.json}; a missing ts is now. */
+  private void addUtterance(Message<JsonObject> message) {
+    JsonObject body = message.body();
+    Utterance utterance = new Utterance(body.getString("speaker"), body.getString("text"),
+        body.getLong("ts", System.currentTimeMillis()));
+    store.transcripts().add(body.getString("roomId"), utterance)
+        .onSuccess(stored -> message.reply(stored.toJson()))
+        .onFailure(error -> message.fail(FailureCode.STORE_UNAVAILABLE.wire(), "could not store the utterance: " + error.getMessage()));
   }
 
   private void run(Message<JsonObject> message) {
     RunRequest request = RunRequest.fromJson(message.body());
-    Run run = new Run(vertx, request, store, models, catalog, systemPrompt, config);
+    Run run = new Run(vertx, request, store, models, catalog, systemPrompt, config, contextBuilder, contextGatherer);
     run.observeQueue(message.body().getInteger("queueDepthAtStart", 0), message.body().getInteger("followUpsWaiting", 0));
     active.put(request.runId(), run);
     run.execute()

@@ -116,7 +116,7 @@ public final class SchedulerVerticle extends CanvasVerticle {
     }
     RunRequest run = new RunRequest(
         UUID.randomUUID().toString(), session.id(), session.roomId(), body.getString("message"), model,
-        Viewport.fromJson(body.getJsonObject("viewport")));
+        Viewport.fromJson(body.getJsonObject("viewport")), RunRequest.selectionFrom(body), null);
     queue.waiting.add(run);
     LOG.atInfo().addKeyValue("roomId", run.roomId()).addKeyValue("sessionId", run.sessionId())
         .addKeyValue("runId", run.runId()).addKeyValue("model", model)
@@ -206,7 +206,7 @@ public final class SchedulerVerticle extends CanvasVerticle {
       queue.grantFollowUp(requestRunId);
       RunRequest next = new RunRequest(UUID.randomUUID().toString(), active.run.sessionId(), active.run.roomId(),
           request.message(), active.run.model(),
-          request.viewport() != null ? request.viewport() : active.run.viewport(),
+          request.viewport() != null ? request.viewport() : active.run.viewport(), active.run.selection(),
           new FollowUp(requestRunId, active.run.runId(), granted + 1, request.reason()));
       active.followUps.add(next);
       LOG.atInfo().addKeyValue("sessionId", next.sessionId()).addKeyValue("runId", next.runId())

@@ -14,6 +14,18 @@ public interface SessionStore {
   /** The next envelope seq of the session: strictly increasing, never reused, across nodes. */
   Future<Long> nextSeq(String sessionId);
 
+  /**
+   * The session's coordinate origin (seed 002's "session origin"): the first call fixes it to
+   * {@code proposed}, every later call (on any node) gets that first origin back. Fails with
+   * {@link UnknownSession} for a session never created.
+   */
+  Future<Origin> fixOrigin(String sessionId, Origin proposed);
+
+  /** The page point the model's coordinates are relative to. */
+  record Origin(double x, double y) {
+    public static final Origin ZERO = new Origin(0, 0);
+  }
+
   record Session(String id, String roomId, String model, long createdAtMillis) {
     public JsonObject toJson() {
       return new JsonObject()

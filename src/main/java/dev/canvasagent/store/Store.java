@@ -3,9 +3,9 @@ package dev.canvasagent.store;
 import io.vertx.core.Future;
 
 /**
- * What the verticles keep: boards with every revision, and agent sessions. Two implementations pass
- * the same contract tests: {@code PgStore} (PostgreSQL, production and tests) and {@code MemoryStore}
- * (the embedded default). Consistency is decided by the store, conditional on the base revision, so
+ * What the verticles keep: boards with every revision, agent sessions with their todos and chat, and
+ * each room's transcript. Two implementations pass the same contract tests: {@code PgStore}
+ * (PostgreSQL, production and tests) and {@code MemoryStore} (the embedded default). Consistency is decided by the store, conditional on the base revision, so
  * two nodes sharing one PostgreSQL stay correct.
  */
 public interface Store {
@@ -14,6 +14,10 @@ public interface Store {
   SessionStore sessions();
 
   TodoStore todos();
+
+  TranscriptStore transcripts();
+
+  ChatStore chats();
 
   /** {@code memory} or {@code postgres}, for health and logs. */
   String kind();

@@ -96,7 +96,16 @@ class BadInputTest {
         Arguments.of("a viewport without h", "{\"roomId\":\"" + ROOM + "\",\"message\":\"hi\",\"viewport\":{\"x\":0,\"y\":0,\"w\":10}}", "INVALID_REQUEST", "h"),
         Arguments.of("a zero-width viewport", "{\"roomId\":\"" + ROOM + "\",\"message\":\"hi\",\"viewport\":{\"x\":0,\"y\":0,\"w\":0,\"h\":5}}", "INVALID_REQUEST", "w"),
         Arguments.of("an out-of-range viewport", "{\"roomId\":\"" + ROOM + "\",\"message\":\"hi\",\"viewport\":{\"x\":1e12,\"y\":0,\"w\":1,\"h\":5}}", "INVALID_REQUEST", "x"),
+        Arguments.of("a selection string", "{\"roomId\":\"" + ROOM + "\",\"message\":\"hi\",\"selection\":\"box1\"}", "INVALID_REQUEST", "selection"),
+        Arguments.of("a numeric selected id", "{\"roomId\":\"" + ROOM + "\",\"message\":\"hi\",\"selection\":[\"a\",7]}", "INVALID_REQUEST", "selection/1"),
+        Arguments.of("an empty selected id", "{\"roomId\":\"" + ROOM + "\",\"message\":\"hi\",\"selection\":[\"\"]}", "INVALID_REQUEST", "selection/0"),
+        Arguments.of("a 129-char selected id", "{\"roomId\":\"" + ROOM + "\",\"message\":\"hi\",\"selection\":[\"" + "s".repeat(129) + "\"]}", "INVALID_REQUEST", "selection/0"),
+        Arguments.of("1001 selected ids", "{\"roomId\":\"" + ROOM + "\",\"message\":\"hi\",\"selection\":" + ids(1001) + "}", "INVALID_REQUEST", "selection"),
         Arguments.of("a hostile sessionId", "{\"roomId\":\"" + ROOM + "\",\"message\":\"hi\",\"sessionId\":\"'; drop table x;--\"}", "INVALID_REQUEST", "sessionId"));
+  }
+
+  static String ids(int count) {
+    return new io.vertx.core.json.JsonArray(java.util.stream.IntStream.range(0, count).mapToObj(i -> "s" + i).toList()).encode();
   }
 
   @ParameterizedTest(name = "{0}")

@@ -68,6 +68,12 @@ class ConfigLoaderTest {
     assertEquals(new AppConfig.Scheduler(8), config.scheduler());
     assertEquals(200, config.ttfbSloMs());
     assertEquals(4096, config.shapeStateLimitBytes());
+    assertEquals(60_000, config.context().transcriptWindowMs());
+    assertEquals(120_000, config.context().promptCacheTtlMs());
+    assertEquals(64, config.context().promptCacheEntries());
+    assertEquals(20, config.context().chatMessages());
+    assertEquals(131_072, config.context().totalBudgetBytes());
+    assertEquals(49_152, config.context().budgets().get("blurryShapes"));
     assertTrue(config.themeEnabled());
     assertEquals(Optional.empty(), config.database(), "no database unless one is configured");
   }
@@ -139,6 +145,8 @@ class ConfigLoaderTest {
         override("CANVAS_AGENT_MAX_FOLLOWUPS", "5", c -> c.followups().maxFollowups(), 5),
         override("CANVAS_AGENT_TTFB_SLO_MS", "150", AppConfig::ttfbSloMs, 150),
         override("CANVAS_AGENT_SHAPE_STATE_LIMIT", "8192", AppConfig::shapeStateLimitBytes, 8192),
+        override("CANVAS_AGENT_TRANSCRIPT_WINDOW_MS", "30000", c -> c.context().transcriptWindowMs(), 30_000),
+        override("CANVAS_AGENT_PROMPT_CACHE_TTL_MS", "0", c -> c.context().promptCacheTtlMs(), 0),
         override("CANVAS_AGENT_RUN_DEADLINE_MS", "30000", c -> c.runner().deadlineMs(), 30_000),
         override("CANVAS_AGENT_MAX_ACTIONS_PER_RUN", "50", c -> c.runner().maxActions(), 50),
         override("CANVAS_AGENT_PARTIAL_INTERVAL_MS", "0", c -> c.runner().partialIntervalMs(), 0),
@@ -332,6 +340,18 @@ class ConfigLoaderTest {
 
     assertTrue(message.contains(BLOB), message);
     assertTrue(message.contains("'screenshot.timeoutSeconds'"), message);
+  }
+
+  @Test
+  void aPartBudgetIsSetThroughTheBlobAndAnUnknownPartIsRefused() {
+    AppConfig config = load(Map.of(BLOB, "{\"context\":{\"budgets\":{\"blurryShapes\":1024}}}"));
+    assertEquals(1024, config.context().budgets().get("blurryShapes"));
+    assertEquals(8192, config.context().budgets().get("chat"), "the other budgets keep their defaults");
+
+    String unknown = refused(Map.of(BLOB, "{\"context\":{\"budgets\":{\"blurry\":1024}}}")).getMessage();
+    assertTrue(unknown.contains("'context.budgets.blurry'"), unknown);
+    String negative = refused(Map.of(BLOB, "{\"context\":{\"budgets\":{\"chat\":-1}}}")).getMessage();
+    assertTrue(negative.contains("context.budgets.chat"), negative);
   }
 
   @Test

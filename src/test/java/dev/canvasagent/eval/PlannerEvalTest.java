@@ -21,7 +21,6 @@ import java.util.UUID;
 import java.util.stream.Collectors;
 import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.BeforeEach;
-import org.junit.jupiter.api.Disabled;
 import org.junit.jupiter.api.Nested;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.extension.ExtendWith;
@@ -154,13 +153,10 @@ class PlannerEvalTest {
   }
 
   /**
-   * Commands about the shapes already on the board. The planner reads them from the run's structured
-   * context ({@code ModelRequest.context()}: shapes, selection, viewport), which the context builder
-   * fills; until the runner passes it, the planner sees an empty board and answers "I can't see a
-   * shape to …", so these stay disabled. Each passes against a runner that does.
+   * Commands about the shapes already on the board, which the planner reads from the run's structured
+   * context ({@code ModelRequest.context()}: shapes, selection, viewport) as the context builder fills it.
    */
   @Nested
-  @Disabled("needs the runner to pass ModelRequest.context() (the context builder, issue 5)")
   class FollowUps {
     Box boxA() {
       BoardView board = room.board();

@@ -56,7 +56,7 @@ class PartialEnvelopesTest {
   @Test
   void partialsOfAnActionComeBeforeItsFinalEnvelopeWithLowerSeqs(Vertx vertx) {
     TestServer server = TestServer.start(vertx, TestServer.config(Map.of("CANVAS_AGENT_PARTIAL_INTERVAL_MS", "1")));
-    List<SseEvent> events = runToEnd(server, "partials-" + UUID.randomUUID(), "draw a box");
+    List<SseEvent> events = runToEnd(server, "partials-" + UUID.randomUUID(), "a box for the roadmap");
     assertEquals("done", events.get(events.size() - 1).data().getString("state"));
     List<JsonObject> envelopes = envelopes(events);
 
@@ -91,11 +91,11 @@ class PartialEnvelopesTest {
   void theBoardIsTheSameWithPartialsAndWithout(Vertx vertx) {
     // One server at a time: two on one Vert.x would share the event bus.
     TestServer withPartials = TestServer.start(vertx, TestServer.config(Map.of("CANVAS_AGENT_PARTIAL_INTERVAL_MS", "1")));
-    List<SseEvent> previewedRun = runToEnd(withPartials, "same", "draw a box");
+    List<SseEvent> previewedRun = runToEnd(withPartials, "same", "a box for the roadmap");
     JsonObject previewedBoard = withPartials.board("same");
     Await.result(withPartials.stop());
     TestServer without = TestServer.start(vertx, TestServer.config(Map.of("CANVAS_AGENT_PARTIAL_INTERVAL_MS", "0")));
-    List<SseEvent> plainRun = runToEnd(without, "same", "draw a box");
+    List<SseEvent> plainRun = runToEnd(without, "same", "a box for the roadmap");
     JsonObject plainBoard = without.board("same");
     Await.result(without.stop());
 

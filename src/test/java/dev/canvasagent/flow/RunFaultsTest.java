@@ -94,7 +94,7 @@ class RunFaultsTest {
     server = TestServer.start(vertx, TestServer.config(Map.of()));
     inject(vertx, Address.PATCH_BOARD_APPLY, 2, FailureCode.STORE_UNAVAILABLE);
     SseClient sse = server.events("patch-fault");
-    List<SseEvent> events = runToEnd(sse, "patch-fault", "draw a box");
+    List<SseEvent> events = runToEnd(sse, "patch-fault", "a box for the roadmap");
 
     JsonObject error = events.get(events.size() - 1).data();
     assertEquals("error", error.getString("state"), error.encode());
@@ -117,7 +117,7 @@ class RunFaultsTest {
     server = TestServer.start(vertx, TestServer.config(Map.of()));
     inject(vertx, Address.SANITIZER_SANITIZE, 1, FailureCode.INTERNAL);
     SseClient sse = server.events("sanitizer-fault");
-    List<SseEvent> events = runToEnd(sse, "sanitizer-fault", "draw a box");
+    List<SseEvent> events = runToEnd(sse, "sanitizer-fault", "a box for the roadmap");
 
     JsonObject detail = events.get(events.size() - 1).data().getJsonObject("detail");
     assertEquals("error", events.get(events.size() - 1).data().getString("state"));
@@ -134,7 +134,7 @@ class RunFaultsTest {
     server = TestServer.start(vertx, TestServer.config(Map.of("CANVAS_AGENT_RUN_DEADLINE_MS", "1000")));
     inject(vertx, Address.PATCH_BOARD_APPLY, 0, null);
     SseClient sse = server.events("patch-silent");
-    List<SseEvent> events = runToEnd(sse, "patch-silent", "draw a box");
+    List<SseEvent> events = runToEnd(sse, "patch-silent", "a box for the roadmap");
 
     JsonObject detail = events.get(events.size() - 1).data().getJsonObject("detail");
     assertEquals("error", events.get(events.size() - 1).data().getString("state"));
@@ -162,7 +162,7 @@ class RunFaultsTest {
     assertEquals(2, error.getJsonObject("detail").getJsonArray("followupsQueued").size(), "both were accepted before the failure");
 
     // The next request of the session runs next: the failed run's follow-ups were dropped.
-    String nextRunId = server.postRun(new JsonObject().put("roomId", "discard-room").put("message", "draw a box")
+    String nextRunId = server.postRun(new JsonObject().put("roomId", "discard-room").put("message", "a box for the roadmap")
         .put("sessionId", sessionId)).bodyAsJsonObject().getString("runId");
     List<SseEvent> all = Await.result(sse.awaitEvent(event -> event.event().equals("agent:status")
         && event.data().getString("state").equals("done")
@@ -205,7 +205,7 @@ class RunFaultsTest {
     this.vertx = vertx;
     server = TestServer.start(vertx, TestServer.config(Map.of()));
     SseClient sse = server.events("details");
-    List<SseEvent> events = runToEnd(sse, "details", "draw a box");
+    List<SseEvent> events = runToEnd(sse, "details", "a box for the roadmap");
     List<JsonObject> statuses = events.stream().filter(event -> event.event().equals("agent:status")).map(SseEvent::data).toList();
     String runId = statuses.get(0).getJsonObject("detail").getString("runId");
     assertTrue(statuses.stream().allMatch(status -> runId.equals(status.getJsonObject("detail").getString("runId"))));

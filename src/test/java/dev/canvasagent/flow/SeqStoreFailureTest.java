@@ -73,12 +73,27 @@ class SeqStoreFailureTest {
               ? Future.failedFuture(new IllegalStateException("injected: the sessions table is gone"))
               : sessions.nextSeq(sessionId);
         }
+
+        @Override
+        public Future<Origin> fixOrigin(String sessionId, Origin proposed) {
+          return sessions.fixOrigin(sessionId, proposed);
+        }
       };
     }
 
     @Override
     public TodoStore todos() {
       return store.todos();
+    }
+
+    @Override
+    public dev.canvasagent.store.TranscriptStore transcripts() {
+      return store.transcripts();
+    }
+
+    @Override
+    public dev.canvasagent.store.ChatStore chats() {
+      return store.chats();
     }
 
     @Override
@@ -120,7 +135,7 @@ class SeqStoreFailureTest {
     }).completion());
 
     Await.result(vertx.eventBus().request(Address.SCHEDULER_SUBMIT,
-        new JsonObject().put("roomId", room).put("message", "draw a box").put("model", FakeModel.MODEL)));
+        new JsonObject().put("roomId", room).put("message", "a box for the roadmap").put("model", FakeModel.MODEL)));
     JsonObject status = Await.result(last.future());
 
     assertEquals("error", status.getString("state"), status.encode());

@@ -7,8 +7,11 @@ import static org.junit.jupiter.api.Assertions.assertTrue;
 import dev.canvasagent.board.Board;
 import dev.canvasagent.board.RecordDiff;
 import dev.canvasagent.store.BoardStore.BoardRevision;
+import dev.canvasagent.store.ChatStore.ChatMessage;
+import dev.canvasagent.store.SessionStore.Origin;
 import dev.canvasagent.store.SessionStore.Session;
 import dev.canvasagent.store.TodoStore.Todo;
+import dev.canvasagent.store.TranscriptStore.Utterance;
 import dev.canvasagent.support.Await;
 import io.vertx.core.Future;
 import io.vertx.core.Vertx;
@@ -336,6 +339,101 @@ public abstract class StoreContract {
     assertEquals(Optional.empty(), Await.result(store.todos().update(owner.id(), "not-a-uuid", "x", null, null)));
     assertTrue(Await.result(store.todos().list(other.id())).isEmpty());
     assertEquals("mine", Await.result(store.todos().list(owner.id())).get(0).text());
+  }
+
+  // Session origins
+
+  @Test
+  void theFirstOriginOfASessionIsKeptAndLaterProposalsGetItBack() {
+    Session session = newSession();
+
+    assertEquals(new Origin(120.5, -40), Await.result(store.sessions().fixOrigin(session.id(), new Origin(120.5, -40))));
+    assertEquals(new Origin(120.5, -40), Await.result(store.sessions().fixOrigin(session.id(), new Origin(0, 0))));
+  }
+
+  @Test
+  void originsRacingOnOneSessionAllGetTheSameOne() {
+    Session session = newSession();
+    List<Future<Origin>> racing = IntStream.range(0, 20)
+        .mapToObj(i -> store.sessions().fixOrigin(session.id(), new Origin(i, i)))
+        .toList();
+    Set<Origin> answers = racing.stream().map(Await::result).collect(Collectors.toSet());
+
+    assertEquals(1, answers.size(), "every racer gets the one origin that won: " + answers);
+    assertEquals(answers.iterator().next(), Await.result(store.sessions().fixOrigin(session.id(), new Origin(999, 999))));
+  }
+
+  @Test
+  void sessionsKeepSeparateOrigins() {
+    Session one = newSession();
+    Session two = newSession();
+    Await.result(store.sessions().fixOrigin(one.id(), new Origin(1, 2)));
+
+    assertEquals(new Origin(3, 4), Await.result(store.sessions().fixOrigin(two.id(), new Origin(3, 4))));
+  }
+
+  @Test
+  void theOriginOfAnUnknownSessionFailsWithUnknownSession() {
+    assertInstanceOf(UnknownSession.class, Await.failure(store.sessions().fixOrigin(unique("nobody"), Origin.ZERO)));
+  }
+
+  // Transcripts
+
+  @Test
+  void aTranscriptWindowHasTheUtterancesSinceItsStartOldestFirst() {
+    TranscriptStore transcripts = store.transcripts();
+    Await.result(transcripts.add(roomId, new Utterance("ana", "too old", 1_000)));
+    Await.result(transcripts.add(roomId, new Utterance("ben", "third", 5_000)));
+    Await.result(transcripts.add(roomId, new Utterance("ana", "first", 2_000)));
+    Await.result(transcripts.add(roomId, new Utterance("ana", "second", 2_000)));
+
+    assertEquals(List.of(new Utterance("ana", "first", 2_000), new Utterance("ana", "second", 2_000), new Utterance("ben", "third", 5_000)),
+        Await.result(transcripts.since(roomId, 2_000, 100)));
+  }
+
+  @Test
+  void aTranscriptWindowOverItsLimitKeepsTheNewest() {
+    for (int i = 0; i < 5; i++) {
+      Await.result(store.transcripts().add(roomId, new Utterance("ana", "line " + i, 10_000 + i)));
+    }
+
+    assertEquals(List.of("line 3", "line 4"),
+        Await.result(store.transcripts().since(roomId, 0, 2)).stream().map(Utterance::text).toList());
+  }
+
+  @Test
+  void transcriptsOfOneRoomAreNotAnothersRoom() {
+    Await.result(store.transcripts().add(roomId, new Utterance("ana", "here", 3_000)));
+
+    assertTrue(Await.result(store.transcripts().since(unique("room"), 0, 100)).isEmpty());
+    assertEquals(1, Await.result(store.transcripts().since(roomId, 0, 100)).size());
+  }
+
+  // Chat
+
+  @Test
+  void chatHistoryIsTheLastMessagesOldestFirst() {
+    Session session = newSession();
+    ChatStore chats = store.chats();
+    Await.result(chats.append(session.id(), ChatMessage.USER, "draw a box"));
+    Await.result(chats.append(session.id(), ChatMessage.ASSISTANT, "drawing it"));
+    Await.result(chats.append(session.id(), ChatMessage.USER, "move it"));
+
+    List<ChatMessage> all = Await.result(chats.recent(session.id(), 10));
+    assertEquals(List.of("user:draw a box", "assistant:drawing it", "user:move it"),
+        all.stream().map(message -> message.role() + ":" + message.text()).toList());
+    assertEquals(List.of("drawing it", "move it"),
+        Await.result(chats.recent(session.id(), 2)).stream().map(ChatMessage::text).toList());
+    assertTrue(all.get(0).atMillis() > 0);
+  }
+
+  @Test
+  void chatHistoriesOfSessionsAreSeparate() {
+    Session one = newSession();
+    Session two = newSession();
+    Await.result(store.chats().append(one.id(), ChatMessage.USER, "mine"));
+
+    assertTrue(Await.result(store.chats().recent(two.id(), 10)).isEmpty());
   }
 
   @Test

@@ -41,7 +41,9 @@ public final class SseClient {
     HttpClient client = vertx.createHttpClient();
     SseClient sse = new SseClient(client);
     Promise<SseClient> subscribed = Promise.promise();
-    client.request(HttpMethod.GET, port, "127.0.0.1", path)
+    // On a Vert.x context, so the response's handlers are set in the task that receives its head: from
+    // a test thread a short error body could otherwise end before anyone listens, and never be seen.
+    vertx.getOrCreateContext().runOnContext(onContext -> client.request(HttpMethod.GET, port, "127.0.0.1", path)
         .compose(request -> {
           headers.forEach(request::putHeader);
           request.putHeader("accept", "text/event-stream");
@@ -61,7 +63,7 @@ public final class SseClient {
           response.endHandler(end -> sse.ended.tryComplete());
           response.exceptionHandler(error -> sse.ended.tryComplete());
         })
-        .onFailure(subscribed::tryFail);
+        .onFailure(subscribed::tryFail));
     return subscribed.future();
   }
 

@@ -45,7 +45,12 @@ public final class TestServer {
   }
 
   public static TestServer start(Vertx vertx, AppConfig config) {
-    return new TestServer(vertx, Await.result(CanvasAgent.start(vertx, config)), config);
+    return start(vertx, config, java.util.List.of());
+  }
+
+  /** With model providers of the test's own ahead of the built-in ones. */
+  public static TestServer start(Vertx vertx, AppConfig config, java.util.List<dev.canvasagent.model.ModelProvider> providers) {
+    return new TestServer(vertx, Await.result(CanvasAgent.start(vertx, config, providers)), config);
   }
 
   public int port() {

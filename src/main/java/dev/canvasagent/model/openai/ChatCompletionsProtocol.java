@@ -59,11 +59,13 @@ public final class ChatCompletionsProtocol implements ProviderProtocol {
         .put("model", model)
         .put("stream", true)
         .put("stream_options", new JsonObject().put("include_usage", true))
-        .put("temperature", request.sampling().temperature())
         .put(compatible ? "max_tokens" : "max_completion_tokens", request.sampling().maxOutputTokens())
         .put("messages", new JsonArray()
             .add(new JsonObject().put("role", "system").put("content", request.systemPrompt()))
             .add(new JsonObject().put("role", "user").put("content", content)));
+    if (compatible || ReasoningModels.acceptsTemperature(model)) {
+      body.put("temperature", request.sampling().temperature());
+    }
     List<ModelRequest.Tool> declared = request.toolDeclarations();
     if (!declared.isEmpty()) {
       JsonArray tools = new JsonArray();

@@ -44,9 +44,11 @@ public final class ResponsesProtocol implements ProviderProtocol {
         .put("stream", true)
         .put("store", false)
         .put("instructions", request.systemPrompt())
-        .put("temperature", request.sampling().temperature())
         .put("max_output_tokens", request.sampling().maxOutputTokens())
         .put("input", new JsonArray().add(new JsonObject().put("role", "user").put("content", content)));
+    if (ReasoningModels.acceptsTemperature(model)) {
+      body.put("temperature", request.sampling().temperature());
+    }
     List<ModelRequest.Tool> declared = request.toolDeclarations();
     if (!declared.isEmpty()) {
       JsonArray tools = new JsonArray();

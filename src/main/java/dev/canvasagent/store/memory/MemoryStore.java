@@ -3,10 +3,12 @@ package dev.canvasagent.store.memory;
 import dev.canvasagent.board.Board;
 import dev.canvasagent.board.RecordDiff;
 import dev.canvasagent.store.BoardStore;
+import dev.canvasagent.store.ChatStore;
 import dev.canvasagent.store.RevisionConflict;
 import dev.canvasagent.store.SessionStore;
 import dev.canvasagent.store.TodoStore;
 import dev.canvasagent.store.Store;
+import dev.canvasagent.store.TranscriptStore;
 import dev.canvasagent.store.UnknownSession;
 import io.vertx.core.Future;
 import java.util.ArrayList;
@@ -26,7 +28,10 @@ public final class MemoryStore implements Store, BoardStore, SessionStore {
   private final Map<String, List<BoardRevision>> revisions = new HashMap<>();
   private final Map<String, Session> sessions = new HashMap<>();
   private final Map<String, Long> lastSeqs = new HashMap<>();
+  private final Map<String, Origin> origins = new HashMap<>();
   private final MemoryTodoStore todos = new MemoryTodoStore();
+  private final MemoryTranscriptStore transcripts = new MemoryTranscriptStore();
+  private final MemoryChatStore chats = new MemoryChatStore();
 
   @Override
   public BoardStore boards() {
@@ -41,6 +46,16 @@ public final class MemoryStore implements Store, BoardStore, SessionStore {
   @Override
   public TodoStore todos() {
     return todos;
+  }
+
+  @Override
+  public TranscriptStore transcripts() {
+    return transcripts;
+  }
+
+  @Override
+  public ChatStore chats() {
+    return chats;
   }
 
   @Override
@@ -113,6 +128,16 @@ public final class MemoryStore implements Store, BoardStore, SessionStore {
         return Future.failedFuture(new UnknownSession(sessionId));
       }
       return Future.succeededFuture(lastSeqs.merge(sessionId, 1L, Long::sum));
+    }
+  }
+
+  @Override
+  public Future<Origin> fixOrigin(String sessionId, Origin proposed) {
+    synchronized (lock) {
+      if (!sessions.containsKey(sessionId)) {
+        return Future.failedFuture(new UnknownSession(sessionId));
+      }
+      return Future.succeededFuture(origins.computeIfAbsent(sessionId, id -> proposed));
     }
   }
 }

@@ -49,4 +49,17 @@ final class PgSessionStore implements SessionStore {
             ? Future.succeededFuture(rows.iterator().next().getLong("last_seq"))
             : Future.failedFuture(new UnknownSession(sessionId)));
   }
+
+  @Override
+  public Future<Origin> fixOrigin(String sessionId, Origin proposed) {
+    return pool.preparedQuery(Sql.FIX_SESSION_ORIGIN)
+        .execute(Tuple.of(sessionId, proposed.x(), proposed.y()))
+        .compose(rows -> {
+          if (rows.rowCount() != 1) {
+            return Future.failedFuture(new UnknownSession(sessionId));
+          }
+          Row row = rows.iterator().next();
+          return Future.succeededFuture(new Origin(row.getDouble("origin_x"), row.getDouble("origin_y")));
+        });
+  }
 }

@@ -2,9 +2,11 @@ package dev.canvasagent.store.pg;
 
 import dev.canvasagent.config.DatabaseConfig;
 import dev.canvasagent.store.BoardStore;
+import dev.canvasagent.store.ChatStore;
 import dev.canvasagent.store.SessionStore;
 import dev.canvasagent.store.Store;
 import dev.canvasagent.store.TodoStore;
+import dev.canvasagent.store.TranscriptStore;
 import io.vertx.core.Future;
 import io.vertx.core.Vertx;
 import io.vertx.pgclient.PgBuilder;
@@ -22,12 +24,16 @@ public final class PgStore implements Store {
   private final PgBoardStore boards;
   private final PgSessionStore sessions;
   private final PgTodoStore todos;
+  private final PgTranscriptStore transcripts;
+  private final PgChatStore chats;
 
   private PgStore(Pool pool) {
     this.pool = pool;
     this.boards = new PgBoardStore(pool);
     this.sessions = new PgSessionStore(pool);
     this.todos = new PgTodoStore(pool);
+    this.transcripts = new PgTranscriptStore(pool);
+    this.chats = new PgChatStore(pool);
   }
 
   public static Future<Store> open(Vertx vertx, DatabaseConfig config) {
@@ -66,6 +72,16 @@ public final class PgStore implements Store {
   @Override
   public TodoStore todos() {
     return todos;
+  }
+
+  @Override
+  public TranscriptStore transcripts() {
+    return transcripts;
+  }
+
+  @Override
+  public ChatStore chats() {
+    return chats;
   }
 
   @Override

@@ -43,6 +43,26 @@ final class Sql {
   static final String NEXT_SESSION_SEQ =
       "UPDATE canvas_agent_sessions SET last_seq = last_seq + 1 WHERE id = $1 RETURNING last_seq";
 
+  /** Sets the origin only while none is set; either way answers with the one the session keeps. */
+  static final String FIX_SESSION_ORIGIN =
+      "UPDATE canvas_agent_sessions SET origin_x = coalesce(origin_x, $2), origin_y = coalesce(origin_y, $3)"
+          + " WHERE id = $1 RETURNING origin_x, origin_y";
+
+  static final String INSERT_UTTERANCE =
+      "INSERT INTO canvas_transcripts (room_id, speaker, text, ts) VALUES ($1, $2, $3, $4)";
+
+  /** The newest {@code $3} utterances since {@code $2}, put back in time order by the caller. */
+  static final String LIST_UTTERANCES_SINCE =
+      "SELECT speaker, text, ts FROM canvas_transcripts WHERE room_id = $1 AND ts >= $2"
+          + " ORDER BY ts DESC, id DESC LIMIT $3";
+
+  static final String INSERT_CHAT_MESSAGE =
+      "INSERT INTO canvas_agent_chat (session_id, role, text) VALUES ($1, $2, $3) RETURNING created_at";
+
+  /** The newest {@code $2} messages, put back in order by the caller. */
+  static final String LIST_RECENT_CHAT =
+      "SELECT role, text, created_at FROM canvas_agent_chat WHERE session_id = $1 ORDER BY id DESC LIMIT $2";
+
   static final String TODO_COLUMNS = "id::text AS id, session_id, text, status, position, created_at, resolved_at";
 
   static final String LIST_TODOS =

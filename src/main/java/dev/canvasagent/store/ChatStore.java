@@ -1,0 +1,26 @@
+package dev.canvasagent.store;
+
+import io.vertx.core.Future;
+import io.vertx.core.json.JsonObject;
+import java.util.List;
+
+/**
+ * A session's chat history (seed 002's {@code chatHistory}): the person's messages and everything the
+ * agent said on {@code agent:chat}, in the order they were recorded.
+ */
+public interface ChatStore {
+  Future<ChatMessage> append(String sessionId, String role, String text);
+
+  /** The session's last {@code limit} messages, oldest first. */
+  Future<List<ChatMessage>> recent(String sessionId, int limit);
+
+  /** {@code role} is {@code user} or {@code assistant}. */
+  record ChatMessage(String role, String text, long atMillis) {
+    public static final String USER = "user";
+    public static final String ASSISTANT = "assistant";
+
+    public JsonObject toJson() {
+      return new JsonObject().put("role", role).put("text", text);
+    }
+  }
+}

@@ -1,0 +1,35 @@
+package dev.canvasagent.store.pg;
+
+import dev.canvasagent.store.TranscriptStore;
+import io.vertx.core.Future;
+import io.vertx.sqlclient.Pool;
+import io.vertx.sqlclient.Tuple;
+import java.util.ArrayList;
+import java.util.Collections;
+import java.util.List;
+
+/** Transcripts in {@code canvas_transcripts}. */
+final class PgTranscriptStore implements TranscriptStore {
+  private final Pool pool;
+
+  PgTranscriptStore(Pool pool) {
+    this.pool = pool;
+  }
+
+  @Override
+  public Future<Utterance> add(String roomId, Utterance utterance) {
+    return pool.preparedQuery(Sql.INSERT_UTTERANCE)
+        .execute(Tuple.of(roomId, utterance.speaker(), utterance.text(), utterance.tsMillis()))
+        .map(inserted -> utterance);
+  }
+
+  @Override
+  public Future<List<Utterance>> since(String roomId, long sinceMillis, int limit) {
+    return pool.preparedQuery(Sql.LIST_UTTERANCES_SINCE).execute(Tuple.of(roomId, sinceMillis, limit)).map(rows -> {
+      List<Utterance> newestFirst = new ArrayList<>();
+      rows.forEach(row -> newestFirst.add(new Utterance(row.getString("speaker"), row.getString("text"), row.getLong("ts"))));
+      Collections.reverse(newestFirst);
+      return newestFirst;
+    });
+  }
+}
