@@ -8,6 +8,7 @@ import dev.canvasagent.bus.RoomTopic;
 import dev.canvasagent.catalog.ActionCatalog;
 import dev.canvasagent.config.AppConfig;
 import dev.canvasagent.schema.JsonSchemaFile;
+import dev.canvasagent.store.TodoStore;
 import io.vertx.core.eventbus.DeliveryOptions;
 import io.vertx.core.Future;
 import io.vertx.core.http.HttpHeaders;
@@ -96,6 +97,7 @@ public final class BridgeVerticle extends CanvasVerticle {
         });
     router.get("/api/rooms/:roomId/revisions").handler(this::revisions);
     router.get("/api/sessions/:sessionId/todos").handler(this::todos);
+    new SessionRoutes(vertx).mount(router, body, this::requireJson);
     // The SockJS event-bus bridge. Its xhr transports post what a browser sends to
     // /eventbus/<server>/<session>/xhr_send, and SockJS reads that from the routing context's body.
     // So that route alone gets a body handler, bounded like a WebSocket message; no other SockJS
@@ -149,7 +151,7 @@ public final class BridgeVerticle extends CanvasVerticle {
   }
 
   /** The body as a JSON object that passes {@code schema}, or null after answering 400. */
-  private static JsonObject jsonBody(RoutingContext ctx, JsonSchemaFile schema) {
+  static JsonObject jsonBody(RoutingContext ctx, JsonSchemaFile schema) {
     JsonObject request;
     try {
       Object parsed = ctx.body().buffer() == null ? null : ctx.body().buffer().toJsonValue();
@@ -172,7 +174,7 @@ public final class BridgeVerticle extends CanvasVerticle {
 
   private void run(RoutingContext ctx) {
     JsonObject request = jsonBody(ctx, runRequestSchema);
-    if (request == null) {
+    if (request == null || SessionRoutes.withIdempotencyKey(ctx, request) == null) {
       return;
     }
     vertx.eventBus().<JsonObject>request(Address.SCHEDULER_SUBMIT, request)
@@ -283,7 +285,7 @@ public final class BridgeVerticle extends CanvasVerticle {
       return;
     }
     JsonObject request = jsonBody(ctx, transcriptSchema);
-    if (request == null) {
+    if (request == null || SessionRoutes.withIdempotencyKey(ctx, request) == null) {
       return;
     }
     Long ts = request.getLong("ts");
@@ -327,15 +329,30 @@ public final class BridgeVerticle extends CanvasVerticle {
         .onFailure(error -> HttpErrors.send(ctx, error));
   }
 
-  /** The agent's todo list of a session, in list order; 404 for a session the server does not know. */
+  /**
+   * The agent's todo list of a session, in list order, or only the items of one {@code ?status=};
+   * 404 for a session the server does not know.
+   */
   private void todos(RoutingContext ctx) {
     String sessionId = ctx.pathParam("sessionId");
     if (sessionId == null || !SESSION_ID.matcher(sessionId).matches()) {
       HttpErrors.send(ctx, FailureCode.INVALID_REQUEST, "sessionId must match " + SESSION_ID.pattern());
       return;
     }
+    List<String> statuses = ctx.queryParam("status");
+    if (statuses.size() > 1 || (statuses.size() == 1 && TodoStore.Status.fromWire(statuses.get(0)).isEmpty())) {
+      HttpErrors.send(ctx, FailureCode.INVALID_REQUEST, "status must be one of open, done, skipped");
+      return;
+    }
     vertx.eventBus().<JsonObject>request(Address.SCHEDULER_TODOS, new JsonObject().put("sessionId", sessionId))
-        .onSuccess(reply -> sendJson(ctx, 200, new JsonObject().put("ok", true).mergeIn(reply.body())))
+        .onSuccess(reply -> {
+          JsonObject answer = reply.body();
+          if (statuses.size() == 1) {
+            answer.put("todos", new io.vertx.core.json.JsonArray(answer.getJsonArray("todos").stream()
+                .filter(todo -> statuses.get(0).equals(((JsonObject) todo).getString("status"))).toList()));
+          }
+          sendJson(ctx, 200, new JsonObject().put("ok", true).mergeIn(answer));
+        })
         .onFailure(error -> HttpErrors.send(ctx, error));
   }
 
@@ -350,7 +367,7 @@ public final class BridgeVerticle extends CanvasVerticle {
   }
 
   /** The query parameter as a number in range, or null after answering 400. */
-  private static Long queryLong(RoutingContext ctx, String name, long fallback, long min, long max) {
+  static Long queryLong(RoutingContext ctx, String name, long fallback, long min, long max) {
     List<String> values = ctx.queryParam(name);
     if (values.isEmpty()) {
       return fallback;
@@ -397,7 +414,7 @@ public final class BridgeVerticle extends CanvasVerticle {
         .put("pendingAcks", hub.pendingAcks()));
   }
 
-  private static void sendJson(RoutingContext ctx, int status, JsonObject body) {
+  static void sendJson(RoutingContext ctx, int status, JsonObject body) {
     ctx.response().setStatusCode(status).putHeader("content-type", "application/json; charset=utf-8").end(body.encode());
   }
 

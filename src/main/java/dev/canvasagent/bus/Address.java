@@ -25,6 +25,28 @@ public final class Address {
   /** Scheduler: a session's todos ({@code {sessionId}} → {@code {todos}}), SESSION_NOT_FOUND for an unknown one. */
   public static final String SCHEDULER_TODOS = "scheduler.todos";
 
+  /**
+   * Scheduler: create a session ({@code {roomId, title?, model?, idempotencyKey?}}), answer with it; the
+   * same idempotency key in the same room answers the session it created the first time.
+   */
+  public static final String SCHEDULER_SESSION_CREATE = "scheduler.session.create";
+
+  /** Scheduler: a room's sessions ({@code {roomId, limit}}), the most recently active first. */
+  public static final String SCHEDULER_SESSION_LIST = "scheduler.session.list";
+
+  /**
+   * Scheduler: everything needed to resume a session ({@code {sessionId, roomId?}}): the session, its
+   * chat, todos, recent runs, the room's transcript and board revision. SESSION_NOT_FOUND, or
+   * SESSION_ROOM_MISMATCH when {@code roomId} is given and is not the session's.
+   */
+  public static final String SCHEDULER_SESSION_GET = "scheduler.session.get";
+
+  /** Scheduler: change a session's title, model or context items ({@code {sessionId, roomId?, …}}). */
+  public static final String SCHEDULER_SESSION_UPDATE = "scheduler.session.update";
+
+  /** Scheduler: delete a session and its atoms ({@code {sessionId, roomId?}}); SESSION_BUSY while a run of it is live. */
+  public static final String SCHEDULER_SESSION_DELETE = "scheduler.session.delete";
+
   /** Runner: execute one run to its end and answer with its outcome. */
   public static final String RUNNER_RUN = "runner.run";
 

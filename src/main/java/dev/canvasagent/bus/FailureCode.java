@@ -29,7 +29,9 @@ public enum FailureCode {
   DUPLICATE_CREATE(19),
   INVALID_RECORD(20),
   /** The model's provider is known but its API key or base URL is not set; the message names the variable. */
-  MODEL_NOT_CONFIGURED(21);
+  MODEL_NOT_CONFIGURED(21),
+  /** The session has a run queued or running, so it cannot be deleted now. */
+  SESSION_BUSY(22);
 
   private final int wire;
 

@@ -17,6 +17,7 @@ public record AppConfig(
     Followups followups,
     Runner runner,
     Scheduler scheduler,
+    Durability durability,
     Context context,
     int shapeStateLimitBytes,
     int ttfbSloMs,
@@ -86,6 +87,13 @@ public record AppConfig(
   public record Scheduler(int maxQueueDepth) {}
 
   /**
+   * Runs that outlive their node: how often the node holding a queued or running run renews its
+   * heartbeat (and the sweeper looks for stale ones), and how old a heartbeat may get before the run
+   * is marked {@code error} (INTERRUPTED).
+   */
+  public record Durability(int heartbeatMs, int interruptedAfterMs) {}
+
+  /**
    * The prompt's context: how far back the transcript window reaches, how many chat messages it shows,
    * how long and how many built parts are memoized, the byte budget of all text parts together and of
    * each part by name ({@code context.budgets.<part>}; the shape state's is
@@ -100,12 +108,12 @@ public record AppConfig(
   }
 
   public AppConfig withHttp(Http otherHttp) {
-    return new AppConfig(otherHttp, bridge, model, providers, screenshot, followups, runner, scheduler, context, shapeStateLimitBytes,
+    return new AppConfig(otherHttp, bridge, model, providers, screenshot, followups, runner, scheduler, durability, context, shapeStateLimitBytes,
         ttfbSloMs, themeEnabled, database);
   }
 
   public AppConfig withDatabase(Optional<DatabaseConfig> otherDatabase) {
-    return new AppConfig(http, bridge, model, providers, screenshot, followups, runner, scheduler, context, shapeStateLimitBytes,
+    return new AppConfig(http, bridge, model, providers, screenshot, followups, runner, scheduler, durability, context, shapeStateLimitBytes,
         ttfbSloMs, themeEnabled, otherDatabase);
   }
 }

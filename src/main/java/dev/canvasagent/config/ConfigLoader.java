@@ -70,6 +70,8 @@ public final class ConfigLoader {
           new EnvironmentKey("CANVAS_AGENT_MAX_ACTIONS_PER_RUN", "runner.maxActions"),
           new EnvironmentKey("CANVAS_AGENT_PARTIAL_INTERVAL_MS", "runner.partialIntervalMs"),
           new EnvironmentKey("CANVAS_AGENT_MAX_QUEUE_DEPTH", "scheduler.maxQueueDepth"),
+          new EnvironmentKey("CANVAS_AGENT_RUN_HEARTBEAT_MS", "durability.heartbeatMs"),
+          new EnvironmentKey("CANVAS_AGENT_RUN_INTERRUPTED_AFTER_MS", "durability.interruptedAfterMs"),
           new EnvironmentKey("CANVAS_AGENT_UNIFIED", "flags.unified"),
           new EnvironmentKey("NEXT_PUBLIC_CANVAS_AGENT_CLIENT_ENABLED", "flags.clientAgentEnabled"),
           new EnvironmentKey("NEXT_PUBLIC_CANVAS_AGENT_THEME_ENABLED", "flags.themeEnabled"),
@@ -224,11 +226,22 @@ public final class ConfigLoader {
             integer("runner.maxActions", 1, 10_000),
             integer("runner.partialIntervalMs", 0, 60_000)),
         new AppConfig.Scheduler(integer("scheduler.maxQueueDepth", 1, 1_000)),
+        durability(),
         context(),
         integer("context.shapeStateLimit", 0, 10 * 1024 * 1024),
         integer("slo.ttfbMs", 1, 60_000),
         bool("flags.themeEnabled"),
         database());
+  }
+
+  private AppConfig.Durability durability() {
+    int heartbeat = integer("durability.heartbeatMs", 100, 60_000);
+    int interruptedAfter = integer("durability.interruptedAfterMs", 500, 3_600_000);
+    if (interruptedAfter < 2 * heartbeat) {
+      // One late heartbeat must not make a live run look dead.
+      throw bad("durability.interruptedAfterMs", "must be at least twice durability.heartbeatMs (" + heartbeat + ")");
+    }
+    return new AppConfig.Durability(heartbeat, interruptedAfter);
   }
 
   private AppConfig.Context context() {

@@ -34,6 +34,12 @@ public final class ModelContext {
    * ({@code add_detail}, {@code review}) rather than a person's request.
    */
   public static final String FOLLOW_UP = "followUp";
+  /**
+   * Array of what a person pinned for the agent in the session, in the session's order:
+   * {@code {type: "shape", shape: {id,type,x,y,w,h,text,…}}} (a pinned shape no longer on the board is
+   * left out), {@code {type: "area", bounds: {x,y,w,h}}}, {@code {type: "point", x, y}}.
+   */
+  public static final String CONTEXT_ITEMS = "contextItems";
   /** String: the board revision the context was read at. */
   public static final String DOC_VERSION = "docVersion";
 }

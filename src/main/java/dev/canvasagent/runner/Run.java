@@ -487,9 +487,18 @@ final class Run {
         full.put("boardRevision", board.revision());
       }
     }
-    status(published, full);
-    log(published, full);
-    outcome.complete(full.copy().put("state", published.wireName()));
+    // What a client is told is committed first: the run's chat, then its final state in the run records.
+    chat.settled()
+        .compose(written -> store.runs().finish(request.runId(), published.wireName(), full))
+        .onComplete(recorded -> {
+          if (recorded.failed()) {
+            LOG.atWarn().addKeyValue("runId", request.runId()).addKeyValue("error", recorded.cause().getMessage())
+                .log("run.record_failed");
+          }
+          status(published, full);
+          log(published, full);
+          outcome.complete(full.copy().put("state", published.wireName()));
+        });
   }
 
   /** The one {@code run.finished} line: counts, times and sizes, never the message, chat or image. */

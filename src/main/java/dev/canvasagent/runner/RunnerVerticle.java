@@ -57,12 +57,15 @@ public final class RunnerVerticle extends CanvasVerticle {
         vertx.eventBus().<JsonObject>consumer(Address.RUNNER_TRANSCRIPT_ADD, this::addUtterance).completion());
   }
 
-  /** The bridge has checked the body against {@code api/transcript.json}; a missing ts is now. */
+  /**
+   * The bridge has checked the body against {@code api/transcript.json}; a missing ts is now. With an
+   * {@code idempotencyKey} the room already used, nothing is stored and the first utterance is the answer.
+   */
   private void addUtterance(Message<JsonObject> message) {
     JsonObject body = message.body();
     Utterance utterance = new Utterance(body.getString("speaker"), body.getString("text"),
         body.getLong("ts", System.currentTimeMillis()));
-    store.transcripts().add(body.getString("roomId"), utterance)
+    store.transcripts().add(body.getString("roomId"), utterance, body.getString("idempotencyKey"))
         .onSuccess(stored -> message.reply(stored.toJson()))
         .onFailure(error -> message.fail(FailureCode.STORE_UNAVAILABLE.wire(), "could not store the utterance: " + error.getMessage()));
   }

@@ -15,6 +15,7 @@ import dev.canvasagent.bus.TodoRequest;
 import dev.canvasagent.bus.Viewport;
 import dev.canvasagent.config.AppConfig;
 import dev.canvasagent.model.ModelRegistry;
+import dev.canvasagent.store.RunStore;
 import dev.canvasagent.store.SessionStore.Session;
 import dev.canvasagent.store.Store;
 import io.vertx.core.eventbus.DeliveryOptions;
@@ -25,6 +26,7 @@ import io.vertx.core.json.JsonObject;
 import java.util.HashMap;
 import java.util.List;
 import java.util.Map;
+import java.util.Optional;
 import java.util.UUID;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
@@ -48,6 +50,8 @@ public final class SchedulerVerticle extends CanvasVerticle {
   private final AppConfig config;
   private final Map<String, SessionQueue> queues = new HashMap<>();
   private TodoCommands todoCommands;
+  private RunJournal journal;
+  private InterruptedRunSweeper sweeper;
 
   public SchedulerVerticle(Store store, ModelRegistry models, AppConfig config) {
     this.store = store;
@@ -63,12 +67,18 @@ public final class SchedulerVerticle extends CanvasVerticle {
   @Override
   protected Future<?> startVerticle() {
     todoCommands = new TodoCommands(store.todos());
+    journal = new RunJournal(vertx, store.runs(), config.durability().heartbeatMs());
+    sweeper = new InterruptedRunSweeper(vertx, store.runs(), config.durability().heartbeatMs(),
+        config.durability().interruptedAfterMs());
     var bus = vertx.eventBus();
+    journal.startHeartbeats();
     return Future.join(List.of(
         bus.<JsonObject>consumer(Address.SCHEDULER_SUBMIT, this::submit).completion(),
         bus.<JsonObject>consumer(Address.SCHEDULER_TODO, this::todo).completion(),
         bus.<JsonObject>consumer(Address.SCHEDULER_FOLLOW_UP, this::followUp).completion(),
-        bus.<JsonObject>consumer(Address.SCHEDULER_TODOS, this::listTodos).completion()));
+        bus.<JsonObject>consumer(Address.SCHEDULER_TODOS, this::listTodos).completion(),
+        new SessionCommands(bus, store, models, config.model().defaultModel()).register(),
+        sweeper.start()));
   }
 
   private void submit(Message<JsonObject> message) {
@@ -84,15 +94,27 @@ public final class SchedulerVerticle extends CanvasVerticle {
       message.fail(FailureCode.MODEL_NOT_CONFIGURED.wire(), notConfigured.message());
       return;
     }
-    session(body.getString("sessionId"), roomId, model)
-        .compose(session -> enqueue(session, body, model))
+    // With an idempotency key the run and a session it creates get ids derived from the key, so a
+    // retry names the same ones: it is answered with the first run and nothing new is queued.
+    String key = body.getString("idempotencyKey");
+    String runId = key == null ? UUID.randomUUID().toString() : IdempotencyKeys.runId(roomId, key);
+    Future<Optional<RunStore.RunRecord>> earlier = key == null ? Future.succeededFuture(Optional.empty())
+        : store.runs().find(runId).recover(error -> Failure.future(FailureCode.STORE_UNAVAILABLE, "could not read the run: " + error.getMessage()));
+    earlier
+        .compose(first -> first.isPresent() ? Future.succeededFuture(accepted(first.get()))
+            : session(body.getString("sessionId"), roomId, model, key).compose(session -> enqueue(session, body, model, runId, key)))
         .onSuccess(message::reply)
         .onFailure(error -> Failure.replyTo(message, error));
   }
 
-  private Future<Session> session(String sessionId, String roomId, String model) {
+  private static JsonObject accepted(RunStore.RunRecord run) {
+    return new JsonObject().put("sessionId", run.sessionId()).put("runId", run.runId());
+  }
+
+  private Future<Session> session(String sessionId, String roomId, String model, String idempotencyKey) {
     if (sessionId == null) {
-      return store.sessions().create(new Session(UUID.randomUUID().toString(), roomId, model, System.currentTimeMillis()))
+      String newId = idempotencyKey == null ? UUID.randomUUID().toString() : IdempotencyKeys.sessionOfRun(roomId, idempotencyKey);
+      return store.sessions().create(new Session(newId, roomId, model, System.currentTimeMillis()))
           .recover(error -> Failure.future(FailureCode.STORE_UNAVAILABLE, "could not store the session: " + error.getMessage()));
     }
     return store.sessions().find(sessionId)
@@ -108,15 +130,23 @@ public final class SchedulerVerticle extends CanvasVerticle {
         });
   }
 
-  private Future<JsonObject> enqueue(Session session, JsonObject body, String model) {
-    SessionQueue queue = queues.computeIfAbsent(session.id(), id -> new SessionQueue());
-    if (queue.waiting.size() >= config.scheduler().maxQueueDepth()) {
+  private Future<JsonObject> enqueue(Session session, JsonObject body, String model, String runId, String idempotencyKey) {
+    SessionQueue waitingBefore = queues.get(session.id());
+    if (waitingBefore != null && waitingBefore.waiting.size() >= config.scheduler().maxQueueDepth()) {
       return Failure.future(FailureCode.QUEUE_FULL, "session " + session.id() + " already has "
-          + queue.waiting.size() + " runs waiting (limit " + config.scheduler().maxQueueDepth() + ")");
+          + waitingBefore.waiting.size() + " runs waiting (limit " + config.scheduler().maxQueueDepth() + ")");
     }
     RunRequest run = new RunRequest(
-        UUID.randomUUID().toString(), session.id(), session.roomId(), body.getString("message"), model,
+        runId, session.id(), session.roomId(), body.getString("message"), model,
         Viewport.fromJson(body.getJsonObject("viewport")), RunRequest.selectionFrom(body), null);
+    // Recorded before the client is told (the 202), so the run outlives this node in the store.
+    return journal.accepted(run, idempotencyKey).compose(recorded -> recorded.created()
+        ? Future.succeededFuture(queue(session, run, model))
+        : Future.succeededFuture(accepted(recorded.run())));
+  }
+
+  private JsonObject queue(Session session, RunRequest run, String model) {
+    SessionQueue queue = queues.computeIfAbsent(session.id(), id -> new SessionQueue());
     queue.waiting.add(run);
     LOG.atInfo().addKeyValue("roomId", run.roomId()).addKeyValue("sessionId", run.sessionId())
         .addKeyValue("runId", run.runId()).addKeyValue("model", model)
@@ -127,7 +157,7 @@ public final class SchedulerVerticle extends CanvasVerticle {
     } else {
       vertx.runOnContext(next -> startNext(session.id()));
     }
-    return Future.succeededFuture(new JsonObject().put("sessionId", session.id()).put("runId", run.runId()));
+    return new JsonObject().put("sessionId", session.id()).put("runId", run.runId());
   }
 
   private void startNext(String sessionId) {
@@ -147,16 +177,18 @@ public final class SchedulerVerticle extends CanvasVerticle {
     // request still waiting make the run end `scheduled` rather than `done`.
     JsonObject ask = run.toJson().put("queueDepthAtStart", queue.waiting.size())
         .put("followUpsWaiting", queue.waiting.stream().filter(waiting -> waiting.requestRunId().equals(run.requestRunId())).count());
-    vertx.eventBus().<JsonObject>request(Address.RUNNER_RUN, ask, options)
+    journal.started(run).compose(recorded -> vertx.eventBus().<JsonObject>request(Address.RUNNER_RUN, ask, options))
         .onComplete(outcome -> {
           String state = null;
           if (outcome.failed()) {
             Failure failure = Failure.of(outcome.cause());
             LOG.atWarn().addKeyValue("sessionId", sessionId).addKeyValue("runId", run.runId())
                 .addKeyValue("code", failure.code()).log("run.failed");
-            publishStatus(run, RunState.ERROR, new JsonObject().put("runId", run.runId())
-                .put("code", failure.code().name()).put("reason", failure.getMessage()));
+            JsonObject detail = new JsonObject().put("runId", run.runId())
+                .put("code", failure.code().name()).put("reason", failure.getMessage());
+            journal.ended(run, RunState.ERROR, detail).onComplete(recorded -> publishStatus(run, RunState.ERROR, detail));
           } else {
+            journal.forget(run);
             state = outcome.result().body().getString("state");
           }
           queue.active = null;
@@ -243,10 +275,30 @@ public final class SchedulerVerticle extends CanvasVerticle {
         new AgentStatus(run.sessionId(), state, detail).toJson());
   }
 
+  /**
+   * Runs still waiting here end with the server: recorded and published as canceled (a run this node
+   * was running is canceled by the runner), so a clean stop leaves no run to be swept as interrupted.
+   */
+  @Override
+  public Future<?> stop() {
+    journal.stop();
+    sweeper.stop();
+    List<Future<Void>> recorded = new java.util.ArrayList<>();
+    for (SessionQueue queue : queues.values()) {
+      for (RunRequest run : queue.waiting) {
+        JsonObject detail = new JsonObject().put("runId", run.runId()).put("code", "CANCELED").put("reason", "the server is shutting down");
+        recorded.add(journal.ended(run, RunState.CANCELED, detail).onComplete(done -> publishStatus(run, RunState.CANCELED, detail)));
+      }
+      queue.waiting.clear();
+    }
+    return Future.join(recorded);
+  }
+
   @Override
   protected Future<JsonObject> health() {
     long running = queues.values().stream().filter(SessionQueue::running).count();
     long waiting = queues.values().stream().mapToLong(queue -> queue.waiting.size()).sum();
-    return Future.succeededFuture(new JsonObject().put("ok", true).put("running", running).put("waiting", waiting));
+    return Future.succeededFuture(new JsonObject().put("ok", true).put("running", running).put("waiting", waiting)
+        .put("runsHeld", journal.held()).put("runsInterrupted", sweeper.swept()));
   }
 }

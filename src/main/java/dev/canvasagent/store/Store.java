@@ -3,8 +3,8 @@ package dev.canvasagent.store;
 import io.vertx.core.Future;
 
 /**
- * What the verticles keep: boards with every revision, agent sessions with their todos and chat, and
- * each room's transcript. Two implementations pass the same contract tests: {@code PgStore}
+ * What the verticles keep: boards with every revision, agent sessions with their todos, chat and runs,
+ * and each room's transcript. Two implementations pass the same contract tests: {@code PgStore}
  * (PostgreSQL, production and tests) and {@code MemoryStore} (the embedded default). Consistency is decided by the store, conditional on the base revision, so
  * two nodes sharing one PostgreSQL stay correct.
  */
@@ -18,6 +18,8 @@ public interface Store {
   TranscriptStore transcripts();
 
   ChatStore chats();
+
+  RunStore runs();
 
   /** {@code memory} or {@code postgres}, for health and logs. */
   String kind();

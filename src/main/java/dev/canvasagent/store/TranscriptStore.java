@@ -9,7 +9,15 @@ import java.util.List;
  * {@code POST /api/rooms/{roomId}/transcript}, read back as a time window for the prompt.
  */
 public interface TranscriptStore {
-  Future<Utterance> add(String roomId, Utterance utterance);
+  default Future<Utterance> add(String roomId, Utterance utterance) {
+    return add(roomId, utterance, null);
+  }
+
+  /**
+   * Adds the utterance; with an {@code idempotencyKey} (null: none) that the room already used, stores
+   * nothing and answers the utterance stored the first time.
+   */
+  Future<Utterance> add(String roomId, Utterance utterance, String idempotencyKey);
 
   /**
    * The room's utterances with {@code ts >= sinceMillis}, oldest first; when there are more than

@@ -78,7 +78,27 @@ class SeqStoreFailureTest {
         public Future<Origin> fixOrigin(String sessionId, Origin proposed) {
           return sessions.fixOrigin(sessionId, proposed);
         }
+
+        @Override
+        public Future<java.util.List<Session>> list(String roomId, int limit) {
+          return sessions.list(roomId, limit);
+        }
+
+        @Override
+        public Future<Optional<Session>> update(String sessionId, Changes changes) {
+          return sessions.update(sessionId, changes);
+        }
+
+        @Override
+        public Future<Deletion> delete(String sessionId) {
+          return sessions.delete(sessionId);
+        }
       };
+    }
+
+    @Override
+    public dev.canvasagent.store.RunStore runs() {
+      return store.runs();
     }
 
     @Override

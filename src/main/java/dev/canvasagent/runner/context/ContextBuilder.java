@@ -54,7 +54,7 @@ public final class ContextBuilder {
   static List<PromptPart> standardParts() {
     return List.of(
         new UserMessagePart(), new FollowUpPart(), new DocVersionPart(), new ViewportPart(), new SelectionPart(), new SelectedShapesPart(),
-        new BlurryShapesPart(), new TranscriptPart(), new ChatHistoryPart(), new TodosPart(),
+        new ContextItemsPart(), new BlurryShapesPart(), new TranscriptPart(), new ChatHistoryPart(), new TodosPart(),
         new PeripheralClustersPart(), new ShapeStatePart(), new ScreenshotPart());
   }
 

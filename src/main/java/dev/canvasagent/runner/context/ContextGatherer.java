@@ -28,7 +28,7 @@ import org.slf4j.LoggerFactory;
  * Collects what a run's context is made from. Viewport and selection come from the run request when
  * it gives them, else from the room's host client (its latest {@code canvas:viewport}); selected ids
  * not on the board are ignored. The session origin is fixed by the session's first run (the
- * viewport's top-left, else 0,0) and reused after. A store that cannot answer leaves its part empty
+ * viewport's top-left, else 0,0) and reused after. The session's context items are read every run. A store that cannot answer leaves its part empty
  * (logged) rather than failing the run.
  */
 public final class ContextGatherer {
@@ -60,13 +60,14 @@ public final class ContextGatherer {
     Future<List<Utterance>> transcript = transcript(request);
     Future<List<ChatMessage>> chat = chat(request);
     Future<List<Todo>> todos = todos(request);
+    Future<List<JsonObject>> contextItems = contextItems(request);
     return host.compose(view -> {
       Viewport viewport = request.viewport() != null ? request.viewport() : view.viewport();
       List<String> selection = onBoard(board, request.selection() != null ? request.selection() : view.selection());
       Future<Origin> origin = origin(request, viewport);
-      return Future.all(origin, transcript, chat, todos).map(all -> new ContextInputs(
+      return Future.all(origin, transcript, chat, todos, contextItems).map(all -> new ContextInputs(
           request.roomId(), request.sessionId(), request.message(), board, origin.result(), viewport, selection,
-          transcript.result(), chat.result(), todos.result(), screenshot, request.followUp()));
+          transcript.result(), chat.result(), todos.result(), screenshot, request.followUp(), contextItems.result()));
     });
   }
 
@@ -138,6 +139,14 @@ public final class ContextGatherer {
 
   private Future<List<Todo>> todos(RunRequest request) {
     return store.todos().list(request.sessionId()).otherwise(error -> unavailable(request, "todos", error));
+  }
+
+  /** The session's context items, read fresh every run (a person may change them between runs). */
+  private Future<List<JsonObject>> contextItems(RunRequest request) {
+    return store.sessions().find(request.sessionId())
+        .map(session -> session.map(found -> found.contextItems().stream()
+            .filter(JsonObject.class::isInstance).map(JsonObject.class::cast).toList()).orElse(List.of()))
+        .otherwise(error -> unavailable(request, "contextItems", error));
   }
 
   private static <T> List<T> unavailable(RunRequest request, String part, Throwable error) {

@@ -19,6 +19,8 @@ import java.util.List;
  * @param selection record ids of selected shapes that are on the board, in the order given
  * @param screenshot the screenshot verticle's answer, or null (the run is text-only)
  * @param followUp what made this run a follow-up, or null for a person's request
+ * @param contextItems what a person pinned for the agent in the session (seed 002's context items:
+ *     {@code {type: shape, shapeId}}, {@code {type: area, bounds}}, {@code {type: point, point}}), page coordinates
  */
 public record ContextInputs(
     String roomId,
@@ -32,9 +34,18 @@ public record ContextInputs(
     List<ChatMessage> chat,
     List<Todo> todos,
     JsonObject screenshot,
-    FollowUp followUp) {
+    FollowUp followUp,
+    List<JsonObject> contextItems) {
+
+  /** Without context items. */
+  public ContextInputs(String roomId, String sessionId, String message, Board board, Origin origin, Viewport viewport,
+      List<String> selection, List<Utterance> transcript, List<ChatMessage> chat, List<Todo> todos, JsonObject screenshot,
+      FollowUp followUp) {
+    this(roomId, sessionId, message, board, origin, viewport, selection, transcript, chat, todos, screenshot, followUp, List.of());
+  }
 
   public ContextInputs {
+    contextItems = contextItems.stream().map(JsonObject::copy).toList();
     selection = List.copyOf(selection);
     transcript = List.copyOf(transcript);
     chat = List.copyOf(chat);

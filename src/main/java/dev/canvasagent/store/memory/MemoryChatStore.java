@@ -39,4 +39,10 @@ final class MemoryChatStore implements ChatStore {
       return Future.succeededFuture(List.copyOf(history.subList(Math.max(0, history.size() - limit), history.size())));
     }
   }
+
+  void forget(String sessionId) {
+    synchronized (lock) {
+      sessions.remove(sessionId);
+    }
+  }
 }

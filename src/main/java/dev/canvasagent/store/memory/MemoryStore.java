@@ -5,20 +5,25 @@ import dev.canvasagent.board.RecordDiff;
 import dev.canvasagent.store.BoardStore;
 import dev.canvasagent.store.ChatStore;
 import dev.canvasagent.store.RevisionConflict;
+import dev.canvasagent.store.RunStore;
 import dev.canvasagent.store.SessionStore;
 import dev.canvasagent.store.TodoStore;
 import dev.canvasagent.store.Store;
 import dev.canvasagent.store.TranscriptStore;
 import dev.canvasagent.store.UnknownSession;
 import io.vertx.core.Future;
+import io.vertx.core.json.JsonObject;
 import java.util.ArrayList;
+import java.util.Collection;
+import java.util.Comparator;
 import java.util.HashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.Optional;
 
 /**
- * The embedded store: everything in this process's memory, gone when it stops. Verticles on different
+ * The embedded store: everything in this process's memory, gone when it stops (a restart forgets
+ * every session, board and run). Verticles on different
  * event loops share it, so every operation holds the store's lock for a few map operations (never
  * for I/O) and answers with an already-completed future.
  */
@@ -28,10 +33,11 @@ public final class MemoryStore implements Store, BoardStore, SessionStore {
   private final Map<String, List<BoardRevision>> revisions = new HashMap<>();
   private final Map<String, Session> sessions = new HashMap<>();
   private final Map<String, Long> lastSeqs = new HashMap<>();
-  private final Map<String, Origin> origins = new HashMap<>();
   private final MemoryTodoStore todos = new MemoryTodoStore();
   private final MemoryTranscriptStore transcripts = new MemoryTranscriptStore();
   private final MemoryChatStore chats = new MemoryChatStore();
+  private final MemoryRunStore runs = new MemoryRunStore(System::currentTimeMillis);
+  private final RunStore runStore = new Runs();
 
   @Override
   public BoardStore boards() {
@@ -56,6 +62,11 @@ public final class MemoryStore implements Store, BoardStore, SessionStore {
   @Override
   public ChatStore chats() {
     return chats;
+  }
+
+  @Override
+  public RunStore runs() {
+    return runStore;
   }
 
   @Override
@@ -122,6 +133,54 @@ public final class MemoryStore implements Store, BoardStore, SessionStore {
   }
 
   @Override
+  public Future<List<Session>> list(String roomId, int limit) {
+    synchronized (lock) {
+      return Future.succeededFuture(sessions.values().stream()
+          .filter(session -> session.roomId().equals(roomId))
+          .sorted(Comparator.comparingLong(Session::lastActiveAtMillis).thenComparingLong(Session::createdAtMillis).reversed()
+              .thenComparing(Session::id))
+          .limit(limit)
+          .toList());
+    }
+  }
+
+  @Override
+  public Future<Optional<Session>> update(String sessionId, Changes changes) {
+    synchronized (lock) {
+      Session session = sessions.get(sessionId);
+      if (session == null) {
+        return Future.succeededFuture(Optional.empty());
+      }
+      Session updated = new Session(session.id(), session.roomId(),
+          changes.title() == null ? session.title() : changes.title(),
+          changes.model() == null ? session.model() : changes.model(),
+          session.origin(),
+          changes.contextItems() == null ? session.contextItems() : changes.contextItems(),
+          session.createdAtMillis(), session.lastActiveAtMillis());
+      sessions.put(sessionId, updated);
+      return Future.succeededFuture(Optional.of(updated));
+    }
+  }
+
+  @Override
+  public Future<Deletion> delete(String sessionId) {
+    synchronized (lock) {
+      if (!sessions.containsKey(sessionId)) {
+        return Future.succeededFuture(Deletion.NOT_FOUND);
+      }
+      if (runs.hasLiveRun(sessionId)) {
+        return Future.succeededFuture(Deletion.BUSY);
+      }
+      sessions.remove(sessionId);
+      lastSeqs.remove(sessionId);
+      chats.forget(sessionId);
+      todos.forget(sessionId);
+      runs.forget(sessionId);
+      return Future.succeededFuture(Deletion.DELETED);
+    }
+  }
+
+  @Override
   public Future<Long> nextSeq(String sessionId) {
     synchronized (lock) {
       if (!sessions.containsKey(sessionId)) {
@@ -137,7 +196,70 @@ public final class MemoryStore implements Store, BoardStore, SessionStore {
       if (!sessions.containsKey(sessionId)) {
         return Future.failedFuture(new UnknownSession(sessionId));
       }
-      return Future.succeededFuture(origins.computeIfAbsent(sessionId, id -> proposed));
+      Session session = sessions.get(sessionId);
+      if (session.origin() != null) {
+        return Future.succeededFuture(session.origin());
+      }
+      sessions.put(sessionId, new Session(session.id(), session.roomId(), session.title(), session.model(), proposed,
+          session.contextItems(), session.createdAtMillis(), session.lastActiveAtMillis()));
+      return Future.succeededFuture(proposed);
+    }
+  }
+
+  private void touch(String sessionId) {
+    synchronized (lock) {
+      Session session = sessions.get(sessionId);
+      if (session != null) {
+        sessions.put(sessionId, new Session(session.id(), session.roomId(), session.title(), session.model(), session.origin(),
+            session.contextItems(), session.createdAtMillis(), Math.max(session.lastActiveAtMillis(), System.currentTimeMillis())));
+      }
+    }
+  }
+
+  /** The run records, checked against the sessions: a run of a session that is gone is refused. */
+  private final class Runs implements RunStore {
+    @Override
+    public Future<Accepted> accept(NewRun run) {
+      synchronized (lock) {
+        if (!sessions.containsKey(run.sessionId())) {
+          return Future.failedFuture(new UnknownSession(run.sessionId()));
+        }
+        Accepted accepted = runs.accept(run);
+        touch(run.sessionId());
+        return Future.succeededFuture(accepted);
+      }
+    }
+
+    @Override
+    public Future<Void> start(NewRun run) {
+      runs.start(run);
+      return Future.succeededFuture();
+    }
+
+    @Override
+    public Future<Boolean> finish(String runId, String state, JsonObject detail) {
+      return Future.succeededFuture(runs.finish(runId, state, detail));
+    }
+
+    @Override
+    public Future<Void> heartbeat(Collection<String> runIds) {
+      runs.heartbeat(runIds);
+      return Future.succeededFuture();
+    }
+
+    @Override
+    public Future<List<RunRecord>> sweepInterrupted(long staleAfterMs, JsonObject detail) {
+      return Future.succeededFuture(runs.sweepInterrupted(staleAfterMs, detail));
+    }
+
+    @Override
+    public Future<Optional<RunRecord>> find(String runId) {
+      return Future.succeededFuture(runs.find(runId));
+    }
+
+    @Override
+    public Future<List<RunRecord>> recent(String sessionId, int limit) {
+      return Future.succeededFuture(runs.recent(sessionId, limit));
     }
   }
 }

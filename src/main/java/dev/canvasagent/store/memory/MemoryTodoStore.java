@@ -57,4 +57,10 @@ final class MemoryTodoStore implements TodoStore {
       return Future.succeededFuture(Optional.of(updated));
     }
   }
+
+  void forget(String sessionId) {
+    synchronized (lock) {
+      todos.values().removeIf(todo -> todo.sessionId().equals(sessionId));
+    }
+  }
 }

@@ -20,10 +20,22 @@ final class MemoryTranscriptStore implements TranscriptStore {
 
   private final Object lock = new Object();
   private final Map<String, Deque<Utterance>> rooms = new HashMap<>();
+  /** The utterance first stored under each {@code (room, idempotency key)}: bounded like the rooms. */
+  private final Map<List<String>, Utterance> byKey = new java.util.LinkedHashMap<>();
 
   @Override
-  public Future<Utterance> add(String roomId, Utterance utterance) {
+  public Future<Utterance> add(String roomId, Utterance utterance, String idempotencyKey) {
     synchronized (lock) {
+      if (idempotencyKey != null) {
+        Utterance first = byKey.get(List.of(roomId, idempotencyKey));
+        if (first != null) {
+          return Future.succeededFuture(first);
+        }
+        byKey.put(List.of(roomId, idempotencyKey), utterance);
+        if (byKey.size() > KEPT_PER_ROOM) {
+          byKey.remove(byKey.keySet().iterator().next());
+        }
+      }
       Deque<Utterance> room = rooms.computeIfAbsent(roomId, id -> new ArrayDeque<>());
       room.addLast(utterance);
       if (room.size() > KEPT_PER_ROOM) {

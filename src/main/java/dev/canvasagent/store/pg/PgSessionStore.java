@@ -3,9 +3,13 @@ package dev.canvasagent.store.pg;
 import dev.canvasagent.store.SessionStore;
 import dev.canvasagent.store.UnknownSession;
 import io.vertx.core.Future;
+import io.vertx.core.json.JsonArray;
 import io.vertx.sqlclient.Pool;
 import io.vertx.sqlclient.Row;
+import io.vertx.sqlclient.SqlConnection;
 import io.vertx.sqlclient.Tuple;
+import java.util.ArrayList;
+import java.util.List;
 import java.util.Optional;
 
 /** Sessions in PostgreSQL; the envelope seq is advanced by the database, so two nodes never reuse one. */
@@ -21,7 +25,7 @@ final class PgSessionStore implements SessionStore {
     return pool.withTransaction(connection ->
             connection.preparedQuery(Sql.ENSURE_ROOM).execute(Tuple.of(session.roomId()))
                 .compose(ensured -> connection.preparedQuery(Sql.INSERT_SESSION)
-                    .execute(Tuple.of(session.id(), session.roomId(), session.model()))))
+                    .execute(Tuple.of(session.id(), session.roomId(), session.model(), session.title()))))
         .compose(inserted -> find(session.id()))
         .map(Optional::orElseThrow);
   }
@@ -33,12 +37,58 @@ final class PgSessionStore implements SessionStore {
         .map(rows -> rows.rowCount() == 0 ? Optional.empty() : Optional.of(toSession(rows.iterator().next())));
   }
 
+  @Override
+  public Future<List<Session>> list(String roomId, int limit) {
+    return pool.preparedQuery(Sql.LIST_SESSIONS).execute(Tuple.of(roomId, limit)).map(rows -> {
+      List<Session> sessions = new ArrayList<>();
+      rows.forEach(row -> sessions.add(toSession(row)));
+      return sessions;
+    });
+  }
+
+  @Override
+  public Future<Optional<Session>> update(String sessionId, Changes changes) {
+    Tuple arguments = Tuple.tuple().addString(sessionId).addString(changes.title()).addString(changes.model())
+        .addString(changes.contextItems() == null ? null : changes.contextItems().encode());
+    return pool.preparedQuery(Sql.UPDATE_SESSION).execute(arguments)
+        .map(rows -> rows.rowCount() == 0 ? Optional.empty() : Optional.of(toSession(rows.iterator().next())));
+  }
+
+  @Override
+  public Future<Deletion> delete(String sessionId) {
+    return pool.withTransaction(connection -> connection.preparedQuery(Sql.LOCK_SESSION).execute(Tuple.of(sessionId))
+        .compose(locked -> {
+          if (locked.rowCount() == 0) {
+            return Future.succeededFuture(Deletion.NOT_FOUND);
+          }
+          return connection.preparedQuery(Sql.COUNT_LIVE_RUNS_OF_SESSION).execute(Tuple.of(sessionId))
+              .compose(live -> live.iterator().next().getLong("live") > 0
+                  ? Future.succeededFuture(Deletion.BUSY)
+                  : deleteAtoms(connection, sessionId).map(deleted -> Deletion.DELETED));
+        }));
+  }
+
+  private static Future<Void> deleteAtoms(SqlConnection connection, String sessionId) {
+    Future<?> chain = Future.succeededFuture();
+    for (String statement : List.of(Sql.DELETE_SESSION_CHAT, Sql.DELETE_SESSION_TODOS, Sql.DELETE_SESSION_RUNS, Sql.DELETE_SESSION)) {
+      chain = chain.compose(previous -> connection.preparedQuery(statement).execute(Tuple.of(sessionId)));
+    }
+    return chain.mapEmpty();
+  }
+
   private static Session toSession(Row row) {
+    Double originX = row.getDouble("origin_x");
+    Double originY = row.getDouble("origin_y");
+    Object items = row.getJson("context_items");
     return new Session(
         row.getString("id"),
         row.getString("room_id"),
+        row.getString("title"),
         row.getString("model"),
-        row.getOffsetDateTime("created_at").toInstant().toEpochMilli());
+        originX == null || originY == null ? null : new Origin(originX, originY),
+        items instanceof JsonArray array ? array : new JsonArray(),
+        row.getOffsetDateTime("created_at").toInstant().toEpochMilli(),
+        row.getOffsetDateTime("last_active_at").toInstant().toEpochMilli());
   }
 
   @Override

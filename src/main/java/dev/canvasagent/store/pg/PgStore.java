@@ -3,6 +3,7 @@ package dev.canvasagent.store.pg;
 import dev.canvasagent.config.DatabaseConfig;
 import dev.canvasagent.store.BoardStore;
 import dev.canvasagent.store.ChatStore;
+import dev.canvasagent.store.RunStore;
 import dev.canvasagent.store.SessionStore;
 import dev.canvasagent.store.Store;
 import dev.canvasagent.store.TodoStore;
@@ -26,6 +27,7 @@ public final class PgStore implements Store {
   private final PgTodoStore todos;
   private final PgTranscriptStore transcripts;
   private final PgChatStore chats;
+  private final PgRunStore runs;
 
   private PgStore(Pool pool) {
     this.pool = pool;
@@ -34,6 +36,7 @@ public final class PgStore implements Store {
     this.todos = new PgTodoStore(pool);
     this.transcripts = new PgTranscriptStore(pool);
     this.chats = new PgChatStore(pool);
+    this.runs = new PgRunStore(pool);
   }
 
   public static Future<Store> open(Vertx vertx, DatabaseConfig config) {
@@ -82,6 +85,11 @@ public final class PgStore implements Store {
   @Override
   public ChatStore chats() {
     return chats;
+  }
+
+  @Override
+  public RunStore runs() {
+    return runs;
   }
 
   @Override

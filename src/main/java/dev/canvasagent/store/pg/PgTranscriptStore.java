@@ -17,10 +17,20 @@ final class PgTranscriptStore implements TranscriptStore {
   }
 
   @Override
-  public Future<Utterance> add(String roomId, Utterance utterance) {
-    return pool.preparedQuery(Sql.INSERT_UTTERANCE)
-        .execute(Tuple.of(roomId, utterance.speaker(), utterance.text(), utterance.tsMillis()))
-        .map(inserted -> utterance);
+  public Future<Utterance> add(String roomId, Utterance utterance, String idempotencyKey) {
+    if (idempotencyKey == null) {
+      return pool.preparedQuery(Sql.INSERT_UTTERANCE)
+          .execute(Tuple.of(roomId, utterance.speaker(), utterance.text(), utterance.tsMillis()))
+          .map(inserted -> utterance);
+    }
+    return pool.preparedQuery(Sql.INSERT_UTTERANCE_ONCE)
+        .execute(Tuple.of(roomId, utterance.speaker(), utterance.text(), utterance.tsMillis(), idempotencyKey))
+        .compose(inserted -> inserted.rowCount() == 1
+            ? Future.succeededFuture(utterance)
+            : pool.preparedQuery(Sql.FIND_UTTERANCE_BY_KEY).execute(Tuple.of(roomId, idempotencyKey)).map(found -> {
+              var row = found.iterator().next();
+              return new Utterance(row.getString("speaker"), row.getString("text"), row.getLong("ts"));
+            }));
   }
 
   @Override

@@ -34,11 +34,71 @@ final class Sql {
           + " WHERE room_id = $1 AND rev > $2 ORDER BY rev LIMIT $3";
 
   static final String INSERT_SESSION =
-      "INSERT INTO canvas_agent_sessions (id, room_id, model) VALUES ($1, $2, $3)"
+      "INSERT INTO canvas_agent_sessions (id, room_id, model, title) VALUES ($1, $2, $3, $4)"
           + " ON CONFLICT (id) DO NOTHING";
 
+  static final String SESSION_COLUMNS =
+      "id, room_id, title, model, origin_x, origin_y, context_items, created_at, last_active_at";
+
   static final String FIND_SESSION =
-      "SELECT id, room_id, model, created_at FROM canvas_agent_sessions WHERE id = $1";
+      "SELECT " + SESSION_COLUMNS + " FROM canvas_agent_sessions WHERE id = $1";
+
+  static final String LIST_SESSIONS =
+      "SELECT " + SESSION_COLUMNS + " FROM canvas_agent_sessions WHERE room_id = $1"
+          + " ORDER BY last_active_at DESC, created_at DESC, id LIMIT $2";
+
+  /** Null parameters keep the column. */
+  static final String UPDATE_SESSION =
+      "UPDATE canvas_agent_sessions SET title = coalesce($2, title), model = coalesce($3, model),"
+          + " context_items = coalesce($4::jsonb, context_items) WHERE id = $1 RETURNING " + SESSION_COLUMNS;
+
+  /** Holds the session while its atoms are deleted, so no run is accepted into it meanwhile. */
+  static final String LOCK_SESSION = "SELECT id FROM canvas_agent_sessions WHERE id = $1 FOR UPDATE";
+
+  static final String COUNT_LIVE_RUNS_OF_SESSION =
+      "SELECT count(*) AS live FROM canvas_agent_runs WHERE session_id = $1 AND state IN ('queued', 'running')";
+
+  static final String DELETE_SESSION_CHAT = "DELETE FROM canvas_agent_chat WHERE session_id = $1";
+
+  static final String DELETE_SESSION_TODOS = "DELETE FROM canvas_agent_todos WHERE session_id = $1";
+
+  static final String DELETE_SESSION_RUNS = "DELETE FROM canvas_agent_runs WHERE session_id = $1";
+
+  static final String DELETE_SESSION = "DELETE FROM canvas_agent_sessions WHERE id = $1";
+
+  static final String TOUCH_SESSION = "UPDATE canvas_agent_sessions SET last_active_at = now() WHERE id = $1";
+
+  static final String RUN_COLUMNS = "id, session_id, room_id, state, detail, message_chars, created_at, updated_at";
+
+  /** A run id already recorded (a retry) is left as it is. */
+  static final String INSERT_QUEUED_RUN =
+      "INSERT INTO canvas_agent_runs (id, session_id, room_id, idempotency_key, message_chars, state)"
+          + " VALUES ($1, $2, $3, $4, $5, 'queued') ON CONFLICT DO NOTHING RETURNING " + RUN_COLUMNS;
+
+  /** queued → running; a run never recorded (a follow-up) is recorded running; an ended one stays ended. */
+  static final String START_RUN =
+      "INSERT INTO canvas_agent_runs (id, session_id, room_id, message_chars, state) VALUES ($1, $2, $3, $4, 'running')"
+          + " ON CONFLICT (id) DO UPDATE SET state = 'running', updated_at = now(), heartbeat_at = now()"
+          + " WHERE canvas_agent_runs.state = 'queued'";
+
+  /** Only a live run ends: a run that already ended, or was swept as interrupted, keeps its state. */
+  static final String FINISH_RUN =
+      "UPDATE canvas_agent_runs SET state = $2, detail = $3::jsonb, updated_at = now()"
+          + " WHERE id = $1 AND state IN ('queued', 'running')";
+
+  static final String HEARTBEAT_RUNS =
+      "UPDATE canvas_agent_runs SET heartbeat_at = now() WHERE id = ANY($1) AND state IN ('queued', 'running')";
+
+  /** Decided by the database's clock, so every node sweeping agrees on what is stale. */
+  static final String SWEEP_INTERRUPTED_RUNS =
+      "UPDATE canvas_agent_runs SET state = 'error', detail = $2::jsonb || jsonb_build_object('runId', id), updated_at = now()"
+          + " WHERE state IN ('queued', 'running') AND heartbeat_at < now() - make_interval(secs => $1::double precision / 1000)"
+          + " RETURNING " + RUN_COLUMNS;
+
+  static final String FIND_RUN = "SELECT " + RUN_COLUMNS + " FROM canvas_agent_runs WHERE id = $1";
+
+  static final String RECENT_RUNS =
+      "SELECT " + RUN_COLUMNS + " FROM canvas_agent_runs WHERE session_id = $1 ORDER BY created_at DESC, id DESC LIMIT $2";
 
   static final String NEXT_SESSION_SEQ =
       "UPDATE canvas_agent_sessions SET last_seq = last_seq + 1 WHERE id = $1 RETURNING last_seq";
@@ -50,6 +110,14 @@ final class Sql {
 
   static final String INSERT_UTTERANCE =
       "INSERT INTO canvas_transcripts (room_id, speaker, text, ts) VALUES ($1, $2, $3, $4)";
+
+  /** Stores nothing when the room already used the key (answered by {@link #FIND_UTTERANCE_BY_KEY}). */
+  static final String INSERT_UTTERANCE_ONCE =
+      "INSERT INTO canvas_transcripts (room_id, speaker, text, ts, idempotency_key) VALUES ($1, $2, $3, $4, $5)"
+          + " ON CONFLICT (room_id, idempotency_key) WHERE idempotency_key IS NOT NULL DO NOTHING RETURNING speaker, text, ts";
+
+  static final String FIND_UTTERANCE_BY_KEY =
+      "SELECT speaker, text, ts FROM canvas_transcripts WHERE room_id = $1 AND idempotency_key = $2";
 
   /** The newest {@code $3} utterances since {@code $2}, put back in time order by the caller. */
   static final String LIST_UTTERANCES_SINCE =

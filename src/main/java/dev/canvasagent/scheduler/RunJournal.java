@@ -1,0 +1,110 @@
+package dev.canvasagent.scheduler;
+
+import dev.canvasagent.bus.Failure;
+import dev.canvasagent.bus.FailureCode;
+import dev.canvasagent.bus.RunRequest;
+import dev.canvasagent.bus.RunState;
+import dev.canvasagent.store.RunStore;
+import dev.canvasagent.store.UnknownSession;
+import io.vertx.core.Future;
+import io.vertx.core.Vertx;
+import io.vertx.core.json.JsonObject;
+import java.util.LinkedHashMap;
+import java.util.List;
+import java.util.Map;
+import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
+
+/**
+ * The scheduler's record of its runs in the store: {@code queued} when accepted (before the client is
+ * told), {@code running} when started; the runner writes the final state before it publishes it, and
+ * the journal writes it only when the runner could not. While this node holds a run (queued or
+ * running) it renews the run's heartbeat every {@code durability.heartbeatMs}, so that no node's
+ * sweeper takes it for the run of a dead node.
+ */
+final class RunJournal {
+  private static final Logger LOG = LoggerFactory.getLogger(RunJournal.class);
+
+  private final Vertx vertx;
+  private final RunStore runs;
+  private final long heartbeatMs;
+  /** The runs this node holds, by id, and whether each has started. */
+  private final Map<String, Boolean> held = new LinkedHashMap<>();
+  private long timer = -1;
+
+  RunJournal(Vertx vertx, RunStore runs, long heartbeatMs) {
+    this.vertx = vertx;
+    this.runs = runs;
+    this.heartbeatMs = heartbeatMs;
+  }
+
+  void startHeartbeats() {
+    timer = vertx.setPeriodic(heartbeatMs, id -> beat());
+  }
+
+  /**
+   * Records an accepted run as queued. When the run id was recorded before (a retried request), the
+   * answer is that first record and {@code created} is false: nothing new is queued.
+   */
+  Future<RunStore.Accepted> accepted(RunRequest run, String idempotencyKey) {
+    return runs.accept(newRun(run, idempotencyKey))
+        .recover(error -> error instanceof UnknownSession
+            ? Failure.future(FailureCode.SESSION_NOT_FOUND, error.getMessage())
+            : Failure.future(FailureCode.STORE_UNAVAILABLE, "could not record the run: " + error.getMessage()))
+        .onSuccess(accepted -> {
+          if (accepted.created()) {
+            held.put(run.runId(), false);
+          }
+        });
+  }
+
+  /** Marks the run running; a store failure is logged and the run goes on (the runner records its end). */
+  Future<Void> started(RunRequest run) {
+    held.put(run.runId(), true);
+    return runs.start(newRun(run, null)).otherwise(error -> {
+      LOG.atWarn().addKeyValue("runId", run.runId()).addKeyValue("error", error.getMessage()).log("run.record_failed");
+      return null;
+    });
+  }
+
+  /** The runner answered: it has recorded the final state itself. */
+  void forget(RunRequest run) {
+    held.remove(run.runId());
+  }
+
+  /** The run ended without the runner recording it (no answer, or it never started): record it here. */
+  Future<Void> ended(RunRequest run, RunState state, JsonObject detail) {
+    held.remove(run.runId());
+    return runs.finish(run.runId(), state.wireName(), detail).<Void>mapEmpty().otherwise(error -> {
+      LOG.atWarn().addKeyValue("runId", run.runId()).addKeyValue("error", error.getMessage()).log("run.record_failed");
+      return null;
+    });
+  }
+
+  /** The runs accepted here that have not started (held only in this node's memory). */
+  List<String> queuedHere() {
+    return held.entrySet().stream().filter(entry -> !entry.getValue()).map(Map.Entry::getKey).toList();
+  }
+
+  int held() {
+    return held.size();
+  }
+
+  private void beat() {
+    if (held.isEmpty()) {
+      return;
+    }
+    runs.heartbeat(List.copyOf(held.keySet())).onFailure(error ->
+        LOG.atWarn().addKeyValue("runs", held.size()).addKeyValue("error", error.getMessage()).log("run.heartbeat_failed"));
+  }
+
+  void stop() {
+    if (timer >= 0) {
+      vertx.cancelTimer(timer);
+    }
+  }
+
+  private static RunStore.NewRun newRun(RunRequest run, String idempotencyKey) {
+    return new RunStore.NewRun(run.runId(), run.sessionId(), run.roomId(), idempotencyKey, run.message().length());
+  }
+}

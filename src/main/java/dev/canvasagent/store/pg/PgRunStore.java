@@ -1,0 +1,105 @@
+package dev.canvasagent.store.pg;
+
+import dev.canvasagent.store.RunStore;
+import dev.canvasagent.store.UnknownSession;
+import io.vertx.core.Future;
+import io.vertx.core.json.JsonObject;
+import io.vertx.pgclient.PgException;
+import io.vertx.sqlclient.Pool;
+import io.vertx.sqlclient.Row;
+import io.vertx.sqlclient.RowSet;
+import io.vertx.sqlclient.Tuple;
+import java.util.ArrayList;
+import java.util.Collection;
+import java.util.List;
+import java.util.Optional;
+
+/**
+ * Runs in {@code canvas_agent_runs}. Every change of state is one statement conditional on the state
+ * it leaves, and staleness is judged by the database's clock, so nodes sharing the database agree.
+ */
+final class PgRunStore implements RunStore {
+  /** PostgreSQL's foreign_key_violation: the run's session is gone. */
+  private static final String FOREIGN_KEY_VIOLATION = "23503";
+
+  private final Pool pool;
+
+  PgRunStore(Pool pool) {
+    this.pool = pool;
+  }
+
+  @Override
+  public Future<Accepted> accept(NewRun run) {
+    Tuple arguments = Tuple.tuple().addString(run.runId()).addString(run.sessionId()).addString(run.roomId())
+        .addString(run.idempotencyKey()).addInteger(run.messageChars());
+    return pool.withTransaction(connection -> connection.preparedQuery(Sql.INSERT_QUEUED_RUN).execute(arguments)
+            .compose(inserted -> {
+              Future<Accepted> accepted = inserted.rowCount() == 1
+                  ? Future.succeededFuture(new Accepted(toRun(inserted.iterator().next()), true))
+                  : connection.preparedQuery(Sql.FIND_RUN).execute(Tuple.of(run.runId()))
+                      .map(found -> new Accepted(toRun(found.iterator().next()), false));
+              return accepted.compose(result -> connection.preparedQuery(Sql.TOUCH_SESSION).execute(Tuple.of(run.sessionId()))
+                  .map(touched -> result));
+            }))
+        .recover(error -> error instanceof PgException pg && FOREIGN_KEY_VIOLATION.equals(pg.getSqlState())
+            ? Future.failedFuture(new UnknownSession(run.sessionId()))
+            : Future.failedFuture(error));
+  }
+
+  @Override
+  public Future<Void> start(NewRun run) {
+    return pool.preparedQuery(Sql.START_RUN)
+        .execute(Tuple.of(run.runId(), run.sessionId(), run.roomId(), run.messageChars()))
+        .mapEmpty();
+  }
+
+  @Override
+  public Future<Boolean> finish(String runId, String state, JsonObject detail) {
+    return pool.preparedQuery(Sql.FINISH_RUN).execute(Tuple.of(runId, state, detail.encode()))
+        .map(rows -> rows.rowCount() == 1);
+  }
+
+  @Override
+  public Future<Void> heartbeat(Collection<String> runIds) {
+    if (runIds.isEmpty()) {
+      return Future.succeededFuture();
+    }
+    return pool.preparedQuery(Sql.HEARTBEAT_RUNS).execute(Tuple.tuple().addArrayOfString(runIds.toArray(String[]::new)))
+        .mapEmpty();
+  }
+
+  @Override
+  public Future<List<RunRecord>> sweepInterrupted(long staleAfterMs, JsonObject detail) {
+    return pool.preparedQuery(Sql.SWEEP_INTERRUPTED_RUNS).execute(Tuple.of(staleAfterMs, detail.encode())).map(PgRunStore::toRuns);
+  }
+
+  @Override
+  public Future<Optional<RunRecord>> find(String runId) {
+    return pool.preparedQuery(Sql.FIND_RUN).execute(Tuple.of(runId))
+        .map(rows -> rows.rowCount() == 0 ? Optional.empty() : Optional.of(toRun(rows.iterator().next())));
+  }
+
+  @Override
+  public Future<List<RunRecord>> recent(String sessionId, int limit) {
+    return pool.preparedQuery(Sql.RECENT_RUNS).execute(Tuple.of(sessionId, limit)).map(PgRunStore::toRuns);
+  }
+
+  private static List<RunRecord> toRuns(RowSet<Row> rows) {
+    List<RunRecord> runs = new ArrayList<>();
+    rows.forEach(row -> runs.add(toRun(row)));
+    return runs;
+  }
+
+  private static RunRecord toRun(Row row) {
+    Object detail = row.getJson("detail");
+    return new RunRecord(
+        row.getString("id"),
+        row.getString("session_id"),
+        row.getString("room_id"),
+        row.getString("state"),
+        detail instanceof JsonObject object ? object : new JsonObject(),
+        row.getInteger("message_chars"),
+        row.getOffsetDateTime("created_at").toInstant().toEpochMilli(),
+        row.getOffsetDateTime("updated_at").toInstant().toEpochMilli());
+  }
+}
