@@ -84,16 +84,12 @@ public final class SchedulerVerticle extends CanvasVerticle {
   private void submit(Message<JsonObject> message) {
     JsonObject body = message.body();
     String roomId = body.getString("roomId");
-    String model = body.getString("model", config.model().defaultModel());
-    ModelRegistry.Resolution resolution = models.resolve(model);
-    if (resolution instanceof ModelRegistry.Unknown unknown) {
-      message.fail(FailureCode.UNKNOWN_MODEL.wire(), unknown.message());
+    // The request's model, else the session's (a new session takes the default).
+    String requestedModel = body.getString("model");
+    if (requestedModel != null && !usable(requestedModel, message)) {
       return;
     }
-    if (resolution instanceof ModelRegistry.NotConfigured notConfigured) {
-      message.fail(FailureCode.MODEL_NOT_CONFIGURED.wire(), notConfigured.message());
-      return;
-    }
+    String model = requestedModel != null ? requestedModel : config.model().defaultModel();
     // With an idempotency key the run and a session it creates get ids derived from the key, so a
     // retry names the same ones: it is answered with the first run and nothing new is queued.
     String key = body.getString("idempotencyKey");
@@ -102,9 +98,29 @@ public final class SchedulerVerticle extends CanvasVerticle {
         : store.runs().find(runId).recover(error -> Failure.future(FailureCode.STORE_UNAVAILABLE, "could not read the run: " + error.getMessage()));
     earlier
         .compose(first -> first.isPresent() ? Future.succeededFuture(accepted(first.get()))
-            : session(body.getString("sessionId"), roomId, model, key).compose(session -> enqueue(session, body, model, runId, key)))
+            : session(body.getString("sessionId"), roomId, model, key).compose(session -> {
+              String runModel = requestedModel != null ? requestedModel : session.model();
+              return runModel.equals(model) || usable(runModel, null)
+                  ? enqueue(session, body, runModel, runId, key)
+                  : Failure.future(FailureCode.MODEL_NOT_CONFIGURED, "the session's model '" + runModel
+                      + "' cannot be used now; name a model in the run or change the session's");
+            }))
         .onSuccess(message::reply)
         .onFailure(error -> Failure.replyTo(message, error));
+  }
+
+  /** Whether this server can call {@code model}; if not and {@code message} is given, it is answered with why. */
+  private boolean usable(String model, Message<JsonObject> message) {
+    ModelRegistry.Resolution resolution = models.resolve(model);
+    if (resolution instanceof ModelRegistry.Ready) {
+      return true;
+    }
+    if (message != null) {
+      FailureCode code = resolution instanceof ModelRegistry.Unknown ? FailureCode.UNKNOWN_MODEL : FailureCode.MODEL_NOT_CONFIGURED;
+      message.fail(code.wire(), resolution instanceof ModelRegistry.Unknown unknown ? unknown.message()
+          : ((ModelRegistry.NotConfigured) resolution).message());
+    }
+    return false;
   }
 
   private static JsonObject accepted(RunStore.RunRecord run) {

@@ -151,6 +151,8 @@ class ConfigLoaderTest {
         override("CANVAS_AGENT_MAX_ACTIONS_PER_RUN", "50", c -> c.runner().maxActions(), 50),
         override("CANVAS_AGENT_PARTIAL_INTERVAL_MS", "0", c -> c.runner().partialIntervalMs(), 0),
         override("CANVAS_AGENT_MAX_QUEUE_DEPTH", "4", c -> c.scheduler().maxQueueDepth(), 4),
+        override("CANVAS_AGENT_RUN_HEARTBEAT_MS", "1000", c -> c.durability().heartbeatMs(), 1000),
+        override("CANVAS_AGENT_RUN_INTERRUPTED_AFTER_MS", "60000", c -> c.durability().interruptedAfterMs(), 60_000),
         // The three retired flags accept only the one value this server supports (refusals are below).
         override("CANVAS_AGENT_UNIFIED", "1", c -> c.http().port(), 8080),
         override("NEXT_PUBLIC_CANVAS_AGENT_CLIENT_ENABLED", "off", c -> c.http().port(), 8080),
@@ -258,7 +260,9 @@ class ConfigLoaderTest {
         bad("CANVAS_STEWARD_DEBUG", "maybe", "true or false"),
         bad("CANVAS_AGENT_UNIFIED", "false", "only true"),
         bad("NEXT_PUBLIC_CANVAS_AGENT_CLIENT_ENABLED", "true", "only false"),
-        bad("CANVAS_QUEUE_DIRECT_FALLBACK", "true", "only false"));
+        bad("CANVAS_QUEUE_DIRECT_FALLBACK", "true", "only false"),
+        bad("CANVAS_AGENT_RUN_HEARTBEAT_MS", "50", "between 100 and 60000"),
+        bad("CANVAS_AGENT_RUN_INTERRUPTED_AFTER_MS", "9000", "at least twice durability.heartbeatMs (5000)"));
   }
 
   static Arguments bad(String variable, String value, String why) {

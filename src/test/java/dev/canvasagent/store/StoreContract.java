@@ -1,6 +1,7 @@
 package dev.canvasagent.store;
 
 import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertFalse;
 import static org.junit.jupiter.api.Assertions.assertInstanceOf;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
@@ -10,11 +11,17 @@ import dev.canvasagent.store.BoardStore.BoardRevision;
 import dev.canvasagent.store.ChatStore.ChatMessage;
 import dev.canvasagent.store.SessionStore.Origin;
 import dev.canvasagent.store.SessionStore.Session;
+import dev.canvasagent.store.RunStore.Accepted;
+import dev.canvasagent.store.RunStore.NewRun;
+import dev.canvasagent.store.RunStore.RunRecord;
+import dev.canvasagent.store.SessionStore.Changes;
 import dev.canvasagent.store.TodoStore.Todo;
 import dev.canvasagent.store.TranscriptStore.Utterance;
 import dev.canvasagent.support.Await;
+import dev.canvasagent.support.Eventually;
 import io.vertx.core.Future;
 import io.vertx.core.Vertx;
+import io.vertx.core.json.JsonArray;
 import io.vertx.core.json.JsonObject;
 import io.vertx.junit5.VertxExtension;
 import java.util.List;
@@ -439,5 +446,197 @@ public abstract class StoreContract {
   @Test
   void theStoreIsReady() {
     Await.result(store.ping());
+  }
+
+  // Session atoms
+
+  @Test
+  void aNewSessionHasTheDefaultTitleNoOriginNoContextItemsAndWasActiveWhenCreated() {
+    Session session = newSession();
+
+    assertTrue(session.title().startsWith("Session 20"), session.title());
+    assertEquals(null, session.origin());
+    assertEquals(new JsonArray(), session.contextItems());
+    assertEquals(session.createdAtMillis(), session.lastActiveAtMillis());
+    assertEquals(new Origin(3, 4), Await.result(store.sessions().fixOrigin(session.id(), new Origin(3, 4))));
+    assertEquals(new Origin(3, 4), Await.result(store.sessions().find(session.id())).orElseThrow().origin(), "the chat origin is an atom");
+  }
+
+  @Test
+  void aRoomListsItsSessionsMostRecentlyActiveFirst() {
+    Session older = newSession();
+    Session newer = newSession();
+    Session elsewhere = Await.result(store.sessions().create(new Session(unique("session"), unique("room"), "debug/fake",
+        System.currentTimeMillis())));
+    Await.result(store.runs().accept(new NewRun(unique("run"), older.id(), roomId, null, 5)));
+
+    List<String> listed = Await.result(store.sessions().list(roomId, 10)).stream().map(Session::id).toList();
+
+    assertEquals(List.of(older.id(), newer.id()), listed, "a run made the older session the most recently active");
+    assertEquals(List.of(older.id()), Await.result(store.sessions().list(roomId, 1)).stream().map(Session::id).toList());
+    assertFalse(listed.contains(elsewhere.id()));
+  }
+
+  @Test
+  void anUpdateChangesOnlyWhatItGives() {
+    Session session = newSession();
+    JsonArray items = new JsonArray().add(new JsonObject().put("type", "point").put("point", new JsonObject().put("x", 1).put("y", 2)));
+
+    Session titled = Await.result(store.sessions().update(session.id(), new Changes("Roadmap", null, null))).orElseThrow();
+    Session pinned = Await.result(store.sessions().update(session.id(), new Changes(null, "other/model", items))).orElseThrow();
+
+    assertEquals("Roadmap", titled.title());
+    assertEquals("debug/fake", titled.model());
+    assertEquals("Roadmap", pinned.title());
+    assertEquals("other/model", pinned.model());
+    assertEquals(items, pinned.contextItems());
+    assertEquals(Optional.of(pinned), Await.result(store.sessions().find(session.id())));
+    assertEquals(Optional.empty(), Await.result(store.sessions().update(unique("nobody"), new Changes("x", null, null))));
+  }
+
+  @Test
+  void deletingASessionRemovesItsAtomsButNotTheRoomsBoardOrTranscript() {
+    Session session = newSession();
+    Session kept = newSession();
+    Await.result(store.chats().append(session.id(), ChatMessage.USER, "hello"));
+    Await.result(store.chats().append(kept.id(), ChatMessage.USER, "still here"));
+    Await.result(store.todos().add(session.id(), "a todo", 0));
+    String runId = unique("run");
+    Await.result(store.runs().accept(new NewRun(runId, session.id(), roomId, null, 5)));
+    Await.result(store.runs().finish(runId, "done", new JsonObject()));
+    commit(0, RecordDiff.putting(shape("shape:a", "a")));
+    Await.result(store.transcripts().add(roomId, new Utterance("ana", "kept", 1_700_000_000_000L)));
+
+    assertEquals(SessionStore.Deletion.DELETED, Await.result(store.sessions().delete(session.id())));
+
+    assertEquals(Optional.empty(), Await.result(store.sessions().find(session.id())));
+    assertTrue(Await.result(store.chats().recent(session.id(), 10)).isEmpty());
+    assertTrue(Await.result(store.todos().list(session.id())).isEmpty());
+    assertTrue(Await.result(store.runs().recent(session.id(), 10)).isEmpty());
+    assertEquals(Optional.empty(), Await.result(store.runs().find(runId)));
+    assertEquals(1, load().revision(), "the board is the room's");
+    assertEquals(1, Await.result(store.transcripts().since(roomId, 0, 10)).size(), "the transcript is the room's");
+    assertEquals(1, Await.result(store.chats().recent(kept.id(), 10)).size(), "other sessions are untouched");
+    assertEquals(SessionStore.Deletion.NOT_FOUND, Await.result(store.sessions().delete(session.id())));
+  }
+
+  @Test
+  void aSessionWithALiveRunIsNotDeleted() {
+    Session session = newSession();
+    String runId = unique("run");
+    Await.result(store.runs().accept(new NewRun(runId, session.id(), roomId, null, 5)));
+
+    assertEquals(SessionStore.Deletion.BUSY, Await.result(store.sessions().delete(session.id())));
+    assertTrue(Await.result(store.sessions().find(session.id())).isPresent());
+    assertEquals(1, Await.result(store.runs().recent(session.id(), 10)).size());
+
+    Await.result(store.runs().finish(runId, "done", new JsonObject()));
+    assertEquals(SessionStore.Deletion.DELETED, Await.result(store.sessions().delete(session.id())));
+  }
+
+  // Runs
+
+  @Test
+  void aRunIsRecordedQueuedThenRunningThenItsFinalStateOnce() {
+    Session session = newSession();
+    NewRun run = new NewRun(unique("run"), session.id(), roomId, null, 12);
+
+    Accepted accepted = Await.result(store.runs().accept(run));
+    assertTrue(accepted.created());
+    assertEquals(RunStore.QUEUED, accepted.run().state());
+    assertEquals(12, accepted.run().messageChars());
+
+    Await.result(store.runs().start(run));
+    assertEquals(RunStore.RUNNING, Await.result(store.runs().find(run.runId())).orElseThrow().state());
+
+    JsonObject detail = new JsonObject().put("runId", run.runId()).put("applied", 3);
+    assertTrue(Await.result(store.runs().finish(run.runId(), "done", detail)));
+    assertFalse(Await.result(store.runs().finish(run.runId(), "error", new JsonObject())), "an ended run stays ended");
+    Await.result(store.runs().start(run));
+
+    RunRecord ended = Await.result(store.runs().find(run.runId())).orElseThrow();
+    assertEquals("done", ended.state());
+    assertEquals(detail, ended.detail());
+  }
+
+  @Test
+  void acceptingTheSameRunAgainWritesNothingNewAndAnswersTheFirst() {
+    Session session = newSession();
+    NewRun run = new NewRun(unique("run"), session.id(), roomId, "key-1", 5);
+    RunRecord first = Await.result(store.runs().accept(run)).run();
+
+    Accepted again = Await.result(store.runs().accept(new NewRun(run.runId(), session.id(), roomId, "key-1", 99)));
+
+    assertFalse(again.created());
+    assertEquals(first, again.run());
+    assertEquals(1, Await.result(store.runs().recent(session.id(), 10)).size());
+  }
+
+  @Test
+  void aRunOfAnUnknownSessionIsRefused() {
+    Throwable failure = Await.failure(store.runs().accept(new NewRun(unique("run"), unique("nobody"), roomId, null, 1)));
+    assertInstanceOf(UnknownSession.class, failure);
+  }
+
+  @Test
+  void aFollowUpNeverAcceptedIsRecordedRunningWhenItStarts() {
+    Session session = newSession();
+    NewRun followUp = new NewRun(unique("run"), session.id(), roomId, null, 7);
+
+    Await.result(store.runs().start(followUp));
+
+    assertEquals(RunStore.RUNNING, Await.result(store.runs().find(followUp.runId())).orElseThrow().state());
+  }
+
+  @Test
+  void recentRunsAreTheNewestFirst() {
+    Session session = newSession();
+    List<String> ids = IntStream.range(0, 4).mapToObj(i -> unique("run")).toList();
+    ids.forEach(id -> Await.result(store.runs().accept(new NewRun(id, session.id(), roomId, null, 1))));
+
+    List<String> recent = Await.result(store.runs().recent(session.id(), 3)).stream().map(RunRecord::runId).toList();
+
+    assertEquals(List.of(ids.get(3), ids.get(2), ids.get(1)), recent);
+  }
+
+  @Test
+  void onlyLiveRunsWhoseHeartbeatStoppedAreSweptAsInterrupted(Vertx vertx) {
+    Session session = newSession();
+    NewRun live = new NewRun(unique("run"), session.id(), roomId, null, 1);
+    NewRun ended = new NewRun(unique("run"), session.id(), roomId, null, 1);
+    Await.result(store.runs().accept(live));
+    Await.result(store.runs().accept(ended));
+    Await.result(store.runs().finish(ended.runId(), "done", new JsonObject()));
+    JsonObject detail = new JsonObject().put("code", "INTERRUPTED");
+
+    assertTrue(Await.result(store.runs().sweepInterrupted(60_000, detail)).stream().noneMatch(run -> run.sessionId().equals(session.id())),
+        "a fresh heartbeat is not swept");
+    Await.result(store.runs().heartbeat(List.of(live.runId(), ended.runId())));
+
+    List<RunRecord> swept = new java.util.ArrayList<>();
+    Await.result(Eventually.holds(vertx, () -> store.runs().sweepInterrupted(1, detail).map(found -> {
+      swept.addAll(found.stream().filter(run -> run.sessionId().equals(session.id())).toList());
+      return !swept.isEmpty();
+    })));
+
+    assertEquals(List.of(live.runId()), swept.stream().map(RunRecord::runId).toList());
+    RunRecord interrupted = Await.result(store.runs().find(live.runId())).orElseThrow();
+    assertEquals("error", interrupted.state());
+    assertEquals(detail.copy().put("runId", live.runId()), interrupted.detail());
+    assertEquals("done", Await.result(store.runs().find(ended.runId())).orElseThrow().state());
+    assertFalse(Await.result(store.runs().finish(live.runId(), "done", new JsonObject())), "an interrupted run stays interrupted");
+  }
+
+  // Idempotent utterances
+
+  @Test
+  void anUtteranceWithAKeyTheRoomUsedIsStoredOnce() {
+    Utterance first = new Utterance("ana", "make it blue", 1_700_000_000_000L);
+
+    assertEquals(first, Await.result(store.transcripts().add(roomId, first, "say-1")));
+    assertEquals(first, Await.result(store.transcripts().add(roomId, new Utterance("ana", "make it blue", 1_700_000_000_500L), "say-1")));
+    Await.result(store.transcripts().add(unique("room"), first, "say-1"));
+
+    assertEquals(List.of(first), Await.result(store.transcripts().since(roomId, 0, 10)));
   }
 }

@@ -33,6 +33,12 @@ public final class MemoryStore implements Store, BoardStore, SessionStore {
   private final Map<String, List<BoardRevision>> revisions = new HashMap<>();
   private final Map<String, Session> sessions = new HashMap<>();
   private final Map<String, Long> lastSeqs = new HashMap<>();
+  /**
+   * The order sessions were last active in (created, or a run accepted): clocks tie within a
+   * millisecond, this never does.
+   */
+  private final Map<String, Long> activity = new HashMap<>();
+  private long lastActivity;
   private final MemoryTodoStore todos = new MemoryTodoStore();
   private final MemoryTranscriptStore transcripts = new MemoryTranscriptStore();
   private final MemoryChatStore chats = new MemoryChatStore();
@@ -121,7 +127,10 @@ public final class MemoryStore implements Store, BoardStore, SessionStore {
   @Override
   public Future<Session> create(Session session) {
     synchronized (lock) {
-      return Future.succeededFuture(sessions.computeIfAbsent(session.id(), id -> session));
+      return Future.succeededFuture(sessions.computeIfAbsent(session.id(), id -> {
+        activity.put(id, ++lastActivity);
+        return session;
+      }));
     }
   }
 
@@ -137,8 +146,7 @@ public final class MemoryStore implements Store, BoardStore, SessionStore {
     synchronized (lock) {
       return Future.succeededFuture(sessions.values().stream()
           .filter(session -> session.roomId().equals(roomId))
-          .sorted(Comparator.comparingLong(Session::lastActiveAtMillis).thenComparingLong(Session::createdAtMillis).reversed()
-              .thenComparing(Session::id))
+          .sorted(Comparator.comparingLong((Session session) -> activity.getOrDefault(session.id(), 0L)).reversed())
           .limit(limit)
           .toList());
     }
@@ -173,6 +181,7 @@ public final class MemoryStore implements Store, BoardStore, SessionStore {
       }
       sessions.remove(sessionId);
       lastSeqs.remove(sessionId);
+      activity.remove(sessionId);
       chats.forget(sessionId);
       todos.forget(sessionId);
       runs.forget(sessionId);
@@ -210,6 +219,7 @@ public final class MemoryStore implements Store, BoardStore, SessionStore {
     synchronized (lock) {
       Session session = sessions.get(sessionId);
       if (session != null) {
+        activity.put(sessionId, ++lastActivity);
         sessions.put(sessionId, new Session(session.id(), session.roomId(), session.title(), session.model(), session.origin(),
             session.contextItems(), session.createdAtMillis(), Math.max(session.lastActiveAtMillis(), System.currentTimeMillis())));
       }

@@ -55,7 +55,7 @@ final class PgRunStore implements RunStore {
 
   @Override
   public Future<Boolean> finish(String runId, String state, JsonObject detail) {
-    return pool.preparedQuery(Sql.FINISH_RUN).execute(Tuple.of(runId, state, detail.encode()))
+    return pool.preparedQuery(Sql.FINISH_RUN).execute(Tuple.of(runId, state, detail))
         .map(rows -> rows.rowCount() == 1);
   }
 
@@ -70,7 +70,7 @@ final class PgRunStore implements RunStore {
 
   @Override
   public Future<List<RunRecord>> sweepInterrupted(long staleAfterMs, JsonObject detail) {
-    return pool.preparedQuery(Sql.SWEEP_INTERRUPTED_RUNS).execute(Tuple.of(staleAfterMs, detail.encode())).map(PgRunStore::toRuns);
+    return pool.preparedQuery(Sql.SWEEP_INTERRUPTED_RUNS).execute(Tuple.of(staleAfterMs, detail)).map(PgRunStore::toRuns);
   }
 
   @Override

@@ -49,7 +49,7 @@ final class PgSessionStore implements SessionStore {
   @Override
   public Future<Optional<Session>> update(String sessionId, Changes changes) {
     Tuple arguments = Tuple.tuple().addString(sessionId).addString(changes.title()).addString(changes.model())
-        .addString(changes.contextItems() == null ? null : changes.contextItems().encode());
+        .addValue(changes.contextItems());
     return pool.preparedQuery(Sql.UPDATE_SESSION).execute(arguments)
         .map(rows -> rows.rowCount() == 0 ? Optional.empty() : Optional.of(toSession(rows.iterator().next())));
   }

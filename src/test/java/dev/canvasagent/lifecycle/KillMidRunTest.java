@@ -1,0 +1,157 @@
+package dev.canvasagent.lifecycle;
+
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertFalse;
+import static org.junit.jupiter.api.Assertions.assertTrue;
+
+import dev.canvasagent.App;
+import dev.canvasagent.config.DatabaseConfig;
+import dev.canvasagent.support.Await;
+import dev.canvasagent.support.Eventually;
+import dev.canvasagent.support.ServerProcess;
+import dev.canvasagent.support.SseClient;
+import dev.canvasagent.support.TestDatabase;
+import io.vertx.core.Future;
+import io.vertx.core.Vertx;
+import io.vertx.core.buffer.Buffer;
+import io.vertx.core.json.JsonObject;
+import io.vertx.ext.web.client.HttpResponse;
+import io.vertx.ext.web.client.WebClient;
+import io.vertx.ext.web.client.WebClientOptions;
+import io.vertx.junit5.VertxExtension;
+import java.util.HashMap;
+import java.util.List;
+import java.util.Map;
+import org.junit.jupiter.api.AfterEach;
+import org.junit.jupiter.api.BeforeEach;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.extension.ExtendWith;
+
+/**
+ * The server killed with SIGKILL in the middle of a run, then started again on the same PostgreSQL:
+ * the session, its todos, chat and transcript and the board's revisions are all there, and the run
+ * that was running — and the one queued behind it — show {@code error} INTERRUPTED instead of staying
+ * {@code running} forever. Both servers are real processes ({@code App.main} on the test classpath).
+ */
+@ExtendWith(VertxExtension.class)
+class KillMidRunTest {
+  static final List<String> MAIN = List.of("-cp", System.getProperty("java.class.path"), App.class.getName());
+  static final String ROOM = "killed";
+
+  DatabaseConfig database;
+
+  @BeforeEach
+  void createSchema() {
+    database = TestDatabase.freshSchema();
+  }
+
+  @AfterEach
+  void dropSchema() {
+    TestDatabase.drop(database);
+  }
+
+  Map<String, String> environment() {
+    Map<String, String> env = new HashMap<>();
+    env.put("PORT", "0");
+    env.put("PGHOST", database.host());
+    env.put("PGPORT", String.valueOf(database.port()));
+    env.put("PGDATABASE", database.database());
+    env.put("PGUSER", database.user());
+    env.put("PGPASSWORD", database.password());
+    env.put("CANVAS_AGENT_DB_SCHEMA", database.schema());
+    // Slow enough that a run is still streaming when the process dies; heartbeats that go stale fast.
+    env.put("CANVAS_AGENT_FAKE_TOKEN_DELAY_MS", "40");
+    env.put("CANVAS_AGENT_RUN_HEARTBEAT_MS", "200");
+    env.put("CANVAS_AGENT_RUN_INTERRUPTED_AFTER_MS", "1000");
+    return env;
+  }
+
+  static WebClient http(Vertx vertx, int port) {
+    return WebClient.create(vertx, new WebClientOptions().setDefaultHost("127.0.0.1").setDefaultPort(port));
+  }
+
+  static JsonObject accepted(HttpResponse<Buffer> response, int status) {
+    assertEquals(status, response.statusCode(), response.bodyAsString());
+    return response.bodyAsJsonObject();
+  }
+
+  @Test
+  void aRunInterruptedByKillShowsErrorAndEverythingCommittedIsThere(Vertx vertx) throws Exception {
+    String sessionId;
+    String killedRunId;
+    String queuedRunId;
+    long revisionSeen;
+    try (ServerProcess first = ServerProcess.java(MAIN, environment())) {
+      int port = first.awaitStartedPort();
+      WebClient http = http(vertx, port);
+      SseClient sse = Await.result(SseClient.connect(vertx, port, "/api/rooms/" + ROOM + "/events"));
+      accepted(Await.result(http.post("/api/rooms/" + ROOM + "/transcript").putHeader("Idempotency-Key", "said-1")
+          .sendJsonObject(new JsonObject().put("speaker", "ana").put("text", "todos first"))), 201);
+      JsonObject planned = accepted(Await.result(http.post("/api/canvas-agent/run")
+          .sendJsonObject(new JsonObject().put("roomId", ROOM).put("message", "/todos"))), 202);
+      sessionId = planned.getString("sessionId");
+      Await.result(sse.awaitEvent(event -> event.event().equals("agent:status") && event.data().getString("state").equals("done")));
+
+      JsonObject drawing = accepted(Await.result(http.post("/api/canvas-agent/run")
+          .sendJsonObject(new JsonObject().put("roomId", ROOM).put("sessionId", sessionId).put("message", "draw 3 red circles"))), 202);
+      killedRunId = drawing.getString("runId");
+      queuedRunId = accepted(Await.result(http.post("/api/canvas-agent/run")
+          .sendJsonObject(new JsonObject().put("roomId", ROOM).put("sessionId", sessionId).put("message", "draw a star"))), 202)
+          .getString("runId");
+      var seen = Await.result(sse.awaitEvent(event -> event.event().equals("agent:action") && event.data().containsKey("rev")
+          && event.data().getJsonArray("actions").getJsonObject(0).getString("id").startsWith(killedRunId)));
+      revisionSeen = seen.get(seen.size() - 1).data().getLong("rev");
+      first.close(); // SIGKILL: no shutdown hook, nothing flushed
+      first.awaitExit();
+      http.close();
+    }
+
+    try (ServerProcess second = ServerProcess.java(MAIN, environment())) {
+      int port = second.awaitStartedPort();
+      WebClient http = http(vertx, port);
+      JsonObject[] resumed = new JsonObject[1];
+      Await.result(Eventually.holds(vertx, () -> http.get("/api/sessions/" + sessionId).send().map(response -> {
+        resumed[0] = response.bodyAsJsonObject();
+        return resumed[0].getJsonArray("runs").stream().map(JsonObject.class::cast).noneMatch(run ->
+            List.of("queued", "running").contains(run.getString("state")));
+      })));
+
+      Map<String, JsonObject> runs = new HashMap<>();
+      resumed[0].getJsonArray("runs").forEach(run -> runs.put(((JsonObject) run).getString("runId"), (JsonObject) run));
+      assertEquals(3, runs.size(), resumed[0].encode());
+      for (String interrupted : List.of(killedRunId, queuedRunId)) {
+        JsonObject run = runs.get(interrupted);
+        assertEquals("error", run.getString("state"), run.encode());
+        assertEquals("INTERRUPTED", run.getJsonObject("detail").getString("code"), run.encode());
+        assertEquals(true, run.getJsonObject("detail").getBoolean("retryable"));
+      }
+      assertEquals("done", runs.values().stream().filter(run -> !List.of(killedRunId, queuedRunId).contains(run.getString("runId")))
+          .findFirst().orElseThrow().getString("state"));
+
+      assertFalse(resumed[0].getJsonArray("todos").isEmpty(), "the todos are there");
+      assertEquals(1, resumed[0].getJsonArray("transcript").size());
+      assertTrue(resumed[0].getJsonArray("chat").stream().map(JsonObject.class::cast)
+          .anyMatch(message -> message.getString("text").equals("/todos")), resumed[0].encode());
+      long revision = resumed[0].getLong("boardRevision");
+      assertTrue(revision >= revisionSeen, "every revision a client saw was committed: " + revision + " < " + revisionSeen);
+      JsonObject board = Await.result(http.get("/api/rooms/" + ROOM + "/board").send()).bodyAsJsonObject();
+      assertEquals(revision, board.getLong("revision"));
+      assertEquals(revision, Await.result(http.get("/api/rooms/" + ROOM + "/revisions?limit=500").send()).bodyAsJsonObject()
+          .getJsonArray("revisions").size(), "one stored revision per commit");
+
+      // The session goes on: a new run in it ends done.
+      SseClient sse = Await.result(SseClient.connect(vertx, port, "/api/rooms/" + ROOM + "/events"));
+      String next = accepted(Await.result(http.post("/api/canvas-agent/run")
+          .sendJsonObject(new JsonObject().put("roomId", ROOM).put("sessionId", sessionId).put("message", "draw a blue square"))), 202)
+          .getString("runId");
+      var ended = Await.result(sse.awaitEvent(event -> event.event().equals("agent:status")
+          && next.equals(event.data().getJsonObject("detail").getString("runId"))
+          && List.of("done", "error", "canceled").contains(event.data().getString("state"))));
+      assertEquals("done", ended.get(ended.size() - 1).data().getString("state"));
+      Await.result(Future.all(sse.close(), Future.succeededFuture()));
+      http.close();
+      second.terminate();
+      second.awaitExit();
+    }
+  }
+}

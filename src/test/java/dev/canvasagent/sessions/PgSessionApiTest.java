@@ -1,0 +1,33 @@
+package dev.canvasagent.sessions;
+
+import dev.canvasagent.config.DatabaseConfig;
+import dev.canvasagent.support.TestDatabase;
+import java.util.Optional;
+import org.junit.jupiter.api.AfterAll;
+import org.junit.jupiter.api.BeforeAll;
+
+class PgSessionApiTest extends SessionApiContract {
+  static DatabaseConfig database;
+
+  @BeforeAll
+  static void createSchema() {
+    database = TestDatabase.freshSchema();
+  }
+
+  @AfterAll
+  static void dropSchema() {
+    if (database != null) {
+      TestDatabase.drop(database);
+    }
+  }
+
+  @Override
+  Optional<DatabaseConfig> database() {
+    return Optional.of(database);
+  }
+
+  @Override
+  long rows(String table, String where) {
+    return TestDatabase.queryLong(database, "SELECT count(*) FROM " + database.schema() + "." + table + " WHERE " + where);
+  }
+}
