@@ -518,6 +518,10 @@ final class Run {
     boolean moreToCome = followUpsQueued() + followUpsWaiting > 0;
     RunState published = state == RunState.DONE && moreToCome ? RunState.SCHEDULED : state;
     JsonObject full = summary().mergeIn(detail == null ? new JsonObject() : detail);
+    if (!ruleFollowUps.isEmpty()) {
+      // The detail was taken before the scheduler's rules answered.
+      full.put("followupsQueued", summary().getJsonArray("followupsQueued"));
+    }
     if (state == RunState.ERROR) {
       if (!full.containsKey("retryable")) {
         full.put("retryable", retryable(full.getString("code")));
