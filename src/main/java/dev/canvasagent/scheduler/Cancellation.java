@@ -56,7 +56,7 @@ final class Cancellation {
         .addKeyValue("code", code).log("run.cancel_requested");
     vertx.eventBus().request(Address.RUNNER_CANCEL, cancel.toJson(), new DeliveryOptions().setSendTimeout(graceMs))
         .onFailure(error -> LOG.atInfo().addKeyValue("runId", cancel.runId())
-            .addKeyValue("code", Failure.of(error).code()).log("run.cancel_unanswered"));
+            .addKeyValue("code", Failure.of(error).code()).log("run.cancel_not_taken"));
     // The runner's answer to the run itself is what ends it here; this only covers a runner that never answers.
     vertx.setTimer(graceMs, id -> {
       if (!active.ended()) {
