@@ -10,6 +10,7 @@ import dev.canvasagent.bus.RunState;
 import io.vertx.core.Future;
 import io.vertx.core.Vertx;
 import io.vertx.core.eventbus.DeliveryOptions;
+import io.vertx.core.json.JsonArray;
 import io.vertx.core.json.JsonObject;
 import java.util.List;
 import java.util.function.Consumer;
@@ -74,6 +75,42 @@ final class Cancellation {
             + cancel.reason() + ")")
         .put("retryable", true));
     givenUp.accept(active);
+  }
+
+  /**
+   * {@code POST /api/canvas-agent/cancel}: drops every run waiting in the session and cancels the
+   * running one ({@code CANCELED}). Completes once that run has ended, with
+   * {@code {sessionId, canceled: {runId, state} | null, dropped: [runIds]}}. {@code queue} is null for a
+   * session with nothing running or waiting.
+   */
+  Future<JsonObject> cancelSession(String sessionId, SessionQueue queue) {
+    JsonArray dropped = new JsonArray();
+    JsonObject answer = new JsonObject().put("sessionId", sessionId).putNull("canceled").put("dropped", dropped);
+    if (queue == null) {
+      return Future.succeededFuture(answer);
+    }
+    dropWaiting(queue, waiting -> true, CANCELED, BY_REQUEST).forEach(run -> dropped.add(run.runId()));
+    ActiveRun active = queue.active;
+    if (active == null) {
+      return Future.succeededFuture(answer);
+    }
+    return cancelRunning(active, CANCELED, BY_REQUEST)
+        .map(state -> answer.put("canceled", new JsonObject().put("runId", active.run.runId()).put("state", state)));
+  }
+
+  /**
+   * A person's new message {@code newer} preempts the session's running run (unless it is already being
+   * canceled) and the follow-ups waiting, all of older requests: the person moved on. Earlier messages
+   * that have not started keep their turn.
+   */
+  void preemptFor(SessionQueue queue, RunRequest newer) {
+    ActiveRun running = queue.preemptable();
+    if (running == null) {
+      return;
+    }
+    String reason = "preempted by run " + newer.runId() + ", a newer message in the session";
+    dropWaiting(queue, waiting -> waiting.followUp() != null, PREEMPTED, reason);
+    cancelRunning(running, PREEMPTED, reason);
   }
 
   /** Takes the waiting runs {@code which} selects out of the queue, each announced {@code canceled}. */

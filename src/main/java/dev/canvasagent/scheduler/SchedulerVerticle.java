@@ -43,7 +43,10 @@ import org.slf4j.LoggerFactory;
  */
 public final class SchedulerVerticle extends CanvasVerticle {
   private static final Logger LOG = LoggerFactory.getLogger(SchedulerVerticle.class);
-  /** How long past the run deadline the scheduler waits for the runner's answer. */
+  /**
+   * How long past the watchdog and its cancel grace (or the runner's deadline, if longer) the scheduler
+   * waits for the runner's answer: the watchdog always acts first, this only catches a lost answer.
+   */
   static final long RUN_ANSWER_GRACE_MS = 5_000;
 
   private final Store store;
@@ -122,10 +125,7 @@ public final class SchedulerVerticle extends CanvasVerticle {
 
   private Future<JsonObject> enqueue(Session session, JsonObject body, String model) {
     SessionQueue queue = queues.computeIfAbsent(session.id(), id -> new SessionQueue());
-    // A person's new message preempts the running run, unless it is already being canceled, and the
-    // follow-ups waiting (all of older requests); earlier messages that have not started keep their turn.
-    ActiveRun preempted = queue.active != null && !queue.active.canceling() ? queue.active : null;
-    long wouldWait = queue.waiting.stream().filter(waiting -> preempted == null || waiting.followUp() == null).count();
+    long wouldWait = queue.waitingOnceAPersonArrives();
     if (wouldWait >= config.scheduler().maxQueueDepth()) {
       return Failure.future(FailureCode.QUEUE_FULL, "session " + session.id() + " already has "
           + wouldWait + " runs waiting (limit " + config.scheduler().maxQueueDepth() + ")");
@@ -133,11 +133,7 @@ public final class SchedulerVerticle extends CanvasVerticle {
     RunRequest run = new RunRequest(
         UUID.randomUUID().toString(), session.id(), session.roomId(), body.getString("message"), model,
         Viewport.fromJson(body.getJsonObject("viewport")), RunRequest.selectionFrom(body), null);
-    if (preempted != null) {
-      String reason = "preempted by run " + run.runId() + ", a newer message in the session";
-      cancellation.dropWaiting(queue, waiting -> waiting.followUp() != null, Cancellation.PREEMPTED, reason);
-      cancellation.cancelRunning(preempted, Cancellation.PREEMPTED, reason);
-    }
+    cancellation.preemptFor(queue, run);
     queue.enqueuePersonRun(run);
     LOG.atInfo().addKeyValue("roomId", run.roomId()).addKeyValue("sessionId", run.sessionId())
         .addKeyValue("runId", run.runId()).addKeyValue("model", model)
@@ -306,21 +302,7 @@ public final class SchedulerVerticle extends CanvasVerticle {
           if (found.isEmpty()) {
             return Failure.<JsonObject>future(FailureCode.SESSION_NOT_FOUND, "no session " + sessionId);
           }
-          SessionQueue queue = queues.get(sessionId);
-          JsonArray dropped = new JsonArray();
-          if (queue == null) {
-            return Future.succeededFuture(new JsonObject().put("sessionId", sessionId).putNull("canceled").put("dropped", dropped));
-          }
-          cancellation.dropWaiting(queue, waiting -> true, Cancellation.CANCELED, Cancellation.BY_REQUEST)
-              .forEach(run -> dropped.add(run.runId()));
-          ActiveRun active = queue.active;
-          if (active == null) {
-            return Future.succeededFuture(new JsonObject().put("sessionId", sessionId).putNull("canceled").put("dropped", dropped));
-          }
-          return cancellation.cancelRunning(active, Cancellation.CANCELED, Cancellation.BY_REQUEST)
-              .map(state -> new JsonObject().put("sessionId", sessionId)
-                  .put("canceled", new JsonObject().put("runId", active.run.runId()).put("state", state))
-                  .put("dropped", dropped));
+          return cancellation.cancelSession(sessionId, queues.get(sessionId));
         })
         .onSuccess(message::reply)
         .onFailure(error -> Failure.replyTo(message, error));

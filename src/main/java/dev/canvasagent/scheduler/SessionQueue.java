@@ -27,6 +27,20 @@ final class SessionQueue {
     return active != null;
   }
 
+  /** The running run, if a person's new message would preempt it: not when it is already being canceled. */
+  ActiveRun preemptable() {
+    return active != null && !active.canceling() ? active : null;
+  }
+
+  /**
+   * How many runs would wait ahead of a person's new message: the follow-ups waiting are not counted
+   * when that message preempts the running run, since they go with it.
+   */
+  long waitingOnceAPersonArrives() {
+    boolean preempts = preemptable() != null;
+    return waiting.stream().filter(run -> !preempts || run.followUp() == null).count();
+  }
+
   /** A person's run joins the end of the queue; its request starts with no follow-ups. */
   void enqueuePersonRun(RunRequest run) {
     requests.put(run.runId(), new RequestFollowUps(run.message()));
