@@ -40,6 +40,8 @@ public final class BridgeVerticle extends CanvasVerticle {
   static final int TRANSCRIPT_BODY_LIMIT_BYTES = 32 * 1024;
   /** How far ahead of this server's clock an utterance's ts may be (clients' clocks drift). */
   static final long TRANSCRIPT_MAX_FUTURE_MS = 5 * 60 * 1000;
+  /** A cancel body holds one session id. */
+  static final int CANCEL_BODY_LIMIT_BYTES = 4 * 1024;
   /** A session id as the run request schema takes it. */
   static final java.util.regex.Pattern SESSION_ID = java.util.regex.Pattern.compile("[A-Za-z0-9_-]{1,64}");
 
@@ -49,6 +51,7 @@ public final class BridgeVerticle extends CanvasVerticle {
   private final JsonSchemaFile runRequestSchema = JsonSchemaFile.load("api/run-request.json");
   private final JsonSchemaFile changeRequestSchema = JsonSchemaFile.load("api/change-request.json");
   private final JsonSchemaFile transcriptSchema = JsonSchemaFile.load("api/transcript.json");
+  private final JsonSchemaFile cancelSchema = JsonSchemaFile.load("api/cancel.json");
   private RoomHub hub;
   private InboundFrames inbound;
   private HttpServer server;
@@ -80,6 +83,17 @@ public final class BridgeVerticle extends CanvasVerticle {
     router.get("/health").handler(this::health);
     router.get("/api/catalog").handler(ctx -> sendJson(ctx, 200, new JsonObject().put("ok", true).put("verbs", catalog.describe())));
     router.post("/api/canvas-agent/run").handler(body).handler(this::requireJson).handler(this::run);
+    router.post("/api/canvas-agent/cancel")
+        .handler(BodyHandler.create(false).setBodyLimit(CANCEL_BODY_LIMIT_BYTES))
+        .handler(this::requireJson)
+        .handler(this::cancel)
+        .failureHandler(ctx -> {
+          if (ctx.statusCode() == 413) {
+            HttpErrors.send(ctx, FailureCode.BODY_TOO_LARGE, "a cancel body may not exceed " + CANCEL_BODY_LIMIT_BYTES + " bytes");
+          } else {
+            ctx.next();
+          }
+        });
     router.get("/api/rooms/:roomId/events").handler(this::events);
     router.get("/api/rooms/:roomId/ws").handler(this::webSocket);
     router.post("/api/rooms/:roomId/changes").handler(body).handler(this::requireJson).handler(this::change);
@@ -179,6 +193,17 @@ public final class BridgeVerticle extends CanvasVerticle {
     }
     vertx.eventBus().<JsonObject>request(Address.SCHEDULER_SUBMIT, request)
         .onSuccess(reply -> sendJson(ctx, 202, new JsonObject().put("ok", true).mergeIn(reply.body())))
+        .onFailure(error -> HttpErrors.send(ctx, error));
+  }
+
+  /** Cancels a session's work; answered once its running run has ended, with what was canceled. */
+  private void cancel(RoutingContext ctx) {
+    JsonObject request = jsonBody(ctx, cancelSchema);
+    if (request == null) {
+      return;
+    }
+    vertx.eventBus().<JsonObject>request(Address.SCHEDULER_CANCEL, request)
+        .onSuccess(reply -> sendJson(ctx, 200, new JsonObject().put("ok", true).mergeIn(reply.body())))
         .onFailure(error -> HttpErrors.send(ctx, error));
   }
 

@@ -47,8 +47,28 @@ public final class Address {
   /** Scheduler: delete a session and its atoms ({@code {sessionId, roomId?}}); SESSION_BUSY while a run of it is live. */
   public static final String SCHEDULER_SESSION_DELETE = "scheduler.session.delete";
 
+  /**
+   * Scheduler: a run about to end {@code done} asks which follow-ups the scheduler's rules add to its
+   * user request ({@link RunEnding}); answers {@code {followUps: [{runId, number, reason}]}}, empty when
+   * none.
+   */
+  public static final String SCHEDULER_RUN_ENDING = "scheduler.run_ending";
+
+  /**
+   * Scheduler: cancel a session's work ({@code {sessionId}}): the running run ends {@code canceled} and
+   * the runs waiting are dropped. Answers once the running run has ended, with what was canceled;
+   * SESSION_NOT_FOUND for an unknown session.
+   */
+  public static final String SCHEDULER_CANCEL = "scheduler.cancel";
+
   /** Runner: execute one run to its end and answer with its outcome. */
   public static final String RUNNER_RUN = "runner.run";
+
+  /**
+   * Runner: end a running run as {@code canceled} ({@link RunCancel}); answers with its outcome once
+   * its final status is out, NOT_FOUND when this runner has no such run.
+   */
+  public static final String RUNNER_CANCEL = "runner.cancel";
 
   /** Runner: store one utterance of a room's transcript ({@code {roomId, speaker, text, ts?}}), answer with it. */
   public static final String RUNNER_TRANSCRIPT_ADD = "runner.transcript.add";

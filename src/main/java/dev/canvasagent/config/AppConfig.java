@@ -80,11 +80,18 @@ public record AppConfig(
 
   /**
    * A run's deadline and action cap, and the least time between two partial envelopes of one action
-   * (0: no partial envelopes).
+   * (0: no partial envelopes). The deadline is the runner's own backstop: the scheduler's watchdog
+   * ({@link Scheduler#watchdogMs}) is the limit of a run, and the deadline (longer by default) ends a
+   * run whose scheduler is no longer there to cancel it.
    */
   public record Runner(int deadlineMs, int maxActions, int partialIntervalMs) {}
 
-  public record Scheduler(int maxQueueDepth) {}
+  /**
+   * How many runs may wait behind a session's running run; how long a run may take before the
+   * scheduler cancels it (the watchdog); how long the runner has to answer a cancel before the
+   * scheduler gives the run up as interrupted and moves the session's queue on.
+   */
+  public record Scheduler(int maxQueueDepth, int watchdogMs, int cancelGraceMs) {}
 
   /**
    * Runs that outlive their node: how often the node holding a queued or running run renews its

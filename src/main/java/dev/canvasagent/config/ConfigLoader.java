@@ -72,6 +72,7 @@ public final class ConfigLoader {
           new EnvironmentKey("CANVAS_AGENT_MAX_QUEUE_DEPTH", "scheduler.maxQueueDepth"),
           new EnvironmentKey("CANVAS_AGENT_RUN_HEARTBEAT_MS", "durability.heartbeatMs"),
           new EnvironmentKey("CANVAS_AGENT_RUN_INTERRUPTED_AFTER_MS", "durability.interruptedAfterMs"),
+          new EnvironmentKey("CANVAS_AGENT_RUN_WATCHDOG_MS", "scheduler.watchdogMs"),
           new EnvironmentKey("CANVAS_AGENT_UNIFIED", "flags.unified"),
           new EnvironmentKey("NEXT_PUBLIC_CANVAS_AGENT_CLIENT_ENABLED", "flags.clientAgentEnabled"),
           new EnvironmentKey("NEXT_PUBLIC_CANVAS_AGENT_THEME_ENABLED", "flags.themeEnabled"),
@@ -225,7 +226,11 @@ public final class ConfigLoader {
             integer("runner.deadlineMs", 1_000, 600_000),
             integer("runner.maxActions", 1, 10_000),
             integer("runner.partialIntervalMs", 0, 60_000)),
-        new AppConfig.Scheduler(integer("scheduler.maxQueueDepth", 1, 1_000)),
+        new AppConfig.Scheduler(
+            integer("scheduler.maxQueueDepth", 1, 1_000),
+            integer("scheduler.watchdogMs", 1_000, 600_000),
+            // Above the runner's settle time (1 s), so a healthy runner always answers a cancel in time.
+            integer("scheduler.cancelGraceMs", 2_000, 60_000)),
         durability(),
         context(),
         integer("context.shapeStateLimit", 0, 10 * 1024 * 1024),

@@ -20,7 +20,8 @@ import org.slf4j.LoggerFactory;
 /**
  * Puts a run's envelopes on the room's {@code agent:action}, each with the session's next seq. Seqs
  * are taken one after the other, so an action's partial envelopes always get lower seqs than its
- * final one.
+ * final one. Once the run's final status is out ({@code runOpen} false) nothing more is published,
+ * even an envelope whose seq was being taken.
  */
 final class EnvelopePublisher {
   private static final Logger LOG = LoggerFactory.getLogger(EnvelopePublisher.class);
@@ -29,14 +30,16 @@ final class EnvelopePublisher {
   private final SessionStore sessions;
   private final RunRequest request;
   private final RunMetrics metrics;
+  private final BooleanSupplier runOpen;
   private Future<Void> seqQueue = Future.succeededFuture();
   private int partialEnvelopes;
 
-  EnvelopePublisher(EventBus bus, SessionStore sessions, RunRequest request, RunMetrics metrics) {
+  EnvelopePublisher(EventBus bus, SessionStore sessions, RunRequest request, RunMetrics metrics, BooleanSupplier runOpen) {
     this.bus = bus;
     this.sessions = sessions;
     this.request = request;
     this.metrics = metrics;
+    this.runOpen = runOpen;
   }
 
   /**
@@ -46,6 +49,11 @@ final class EnvelopePublisher {
    */
   Future<Void> publish(AgentAction action, RecordDiff diff, long revision) {
     return withNextSeq(seq -> {
+      if (!runOpen.getAsBoolean()) {
+        LOG.atWarn().addKeyValue("runId", request.runId()).addKeyValue("actionId", action.id())
+            .log("envelope.after_final_status");
+        return;
+      }
       ActionEnvelope envelope = new ActionEnvelope(request.sessionId(), seq, false, List.of(action),
           System.currentTimeMillis(), revision, diff == null ? null : diff.toJson());
       bus.publish(RoomTopic.AGENT_ACTION.address(request.roomId()), envelope.toJson());

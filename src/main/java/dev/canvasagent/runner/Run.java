@@ -10,6 +10,7 @@ import dev.canvasagent.bus.AgentStatus;
 import dev.canvasagent.bus.Failure;
 import dev.canvasagent.bus.FailureCode;
 import dev.canvasagent.bus.RoomTopic;
+import dev.canvasagent.bus.RunEnding;
 import dev.canvasagent.bus.RunRequest;
 import dev.canvasagent.bus.RunState;
 import dev.canvasagent.catalog.ActionCatalog;
@@ -47,7 +48,9 @@ import org.slf4j.LoggerFactory;
  * publish. Board actions still being written go out as partial envelopes. Meta actions go to the
  * scheduler as they come ({@link MetaActions}). Ending (done, error, deadline, cancel) first stops the
  * model and lets the action in hand settle, so a diff already sent to the patch engine is published
- * before the final status; nothing is committed after it. A run after which follow-ups of its user
+ * before the final status; once the run is ending no new commit is sent, and once its final status
+ * is out nothing of it is published. A run about to end {@code done} asks the scheduler which
+ * follow-ups its rules add ({@code scheduler.run_ending}); a run after which follow-ups of its user
  * request are still to run ends {@code scheduled} instead of {@code done}, so {@code done} marks the
  * end of the request. One {@code run.finished} line logs it.
  */
@@ -58,6 +61,8 @@ final class Run {
   /** How long an ending run waits for the action in hand (a commit under way) before its final status. */
   static final long SETTLE_MS = 1_000;
   private static final int MESSAGE_HASH_HEX_CHARS = 12;
+  /** How long an ending run waits for the scheduler's rules before it ends {@code done} without them. */
+  static final long RULES_ANSWER_MS = 2_000;
 
   private final Vertx vertx;
   private final EventBus bus;
@@ -97,6 +102,10 @@ final class Run {
   private boolean streaming;
   private int toolCalls;
   private int applied;
+  /** Of {@link #applied}, the chat ({@code think}, {@code message}): not counted by the low-action rule. */
+  private int chatApplied;
+  /** {@code {runId, number, reason}} of the follow-ups the scheduler's rules added when this run ended. */
+  private final JsonArray ruleFollowUps = new JsonArray();
   private int dropped;
 
   Run(Vertx vertx, RunRequest request, Store store, ModelRegistry models, ActionCatalog catalog,
@@ -114,7 +123,7 @@ final class Run {
     this.chat = new ChatRecorder(store.chats(), request.sessionId());
     this.meta = new MetaActions(bus, request);
     this.metrics = new RunMetrics();
-    this.envelopes = new EnvelopePublisher(bus, store.sessions(), request, metrics);
+    this.envelopes = new EnvelopePublisher(bus, store.sessions(), request, metrics, () -> !outcome.future().isComplete());
     this.actions = new ActionStream(request.runId(), catalog,
         new PartialGate(config.runner().partialIntervalMs(), System::currentTimeMillis), new ActionStream.Listener() {
           @Override
@@ -162,7 +171,16 @@ final class Run {
 
   /** Ends the run as canceled; the future completes once its final status is out. */
   Future<JsonObject> cancel(String why) {
-    finish(RunState.CANCELED, reason("CANCELED", why));
+    return cancel("CANCELED", why);
+  }
+
+  /**
+   * Ends the run as canceled with {@code code} ({@code CANCELED}, {@code PREEMPTED}, {@code WATCHDOG})
+   * and a reason. From here no new commit is sent; an action already in the patch engine is published
+   * before the final status (waiting at most {@link #SETTLE_MS}). A run already ending ends as it was.
+   */
+  Future<JsonObject> cancel(String code, String why) {
+    finish(RunState.CANCELED, reason(code, why));
     return outcome.future();
   }
 
@@ -341,12 +359,14 @@ final class Run {
   private Future<Void> apply(AgentAction original, JsonObject sanitized, int attempt) {
     AgentAction action = AgentAction.fromJson(sanitized.getJsonObject("action"));
     VerbKind kind = VerbKind.valueOf(sanitized.getString("kind"));
+    if (stopping) {
+      // Ending: nothing new is said or committed, so nothing of the run follows its final status.
+      return Future.succeededFuture();
+    }
     if (kind == VerbKind.CHAT) {
       publishChat(action.params().getString("text"));
       countApplied();
-      return Future.succeededFuture();
-    }
-    if (stopping) {
+      chatApplied++;
       return Future.succeededFuture();
     }
     if (kind == VerbKind.AGENT) {
@@ -375,6 +395,13 @@ final class Run {
     return bus.<JsonObject>request(Address.PATCH_BOARD_APPLY, commit)
         .compose(
             reply -> {
+              if (outcome.future().isComplete()) {
+                // The patch engine took longer than the settle time: committed, but the final status is
+                // out, and nothing of the run is published after it.
+                LOG.atWarn().addKeyValue("runId", request.runId()).addKeyValue("rev", reply.body().getLong("rev"))
+                    .log("commit.after_final_status");
+                return Future.succeededFuture();
+              }
               board = board.apply(diff, reply.body().getLong("rev"));
               countApplied();
               return envelopes.publish(action, diff, board.revision()).compose(published -> retryDeferred());
@@ -472,12 +499,29 @@ final class Run {
   }
 
   private void conclude(RunState state, JsonObject detail) {
+    if (state != RunState.DONE) {
+      publishFinal(state, detail);
+      return;
+    }
+    RunEnding ending = new RunEnding(request.runId(), request.sessionId(), applied - chatApplied);
+    bus.<JsonObject>request(Address.SCHEDULER_RUN_ENDING, ending.toJson(), new DeliveryOptions().setSendTimeout(RULES_ANSWER_MS))
+        .onSuccess(reply -> ruleFollowUps.addAll(reply.body().getJsonArray("followUps", new JsonArray())))
+        .onFailure(error -> LOG.atWarn().addKeyValue("runId", request.runId())
+            .addKeyValue("code", Failure.of(error).code()).log("followup.rules_unanswered"))
+        .onComplete(asked -> publishFinal(state, detail));
+  }
+
+  private void publishFinal(RunState state, JsonObject detail) {
     if (call != null) {
       metrics.providerRetries(call.retries());
     }
-    boolean moreToCome = meta.followUpsQueued() + followUpsWaiting > 0;
+    boolean moreToCome = followUpsQueued() + followUpsWaiting > 0;
     RunState published = state == RunState.DONE && moreToCome ? RunState.SCHEDULED : state;
     JsonObject full = summary().mergeIn(detail == null ? new JsonObject() : detail);
+    if (!ruleFollowUps.isEmpty()) {
+      // The detail was taken before the scheduler's rules answered.
+      full.put("followupsQueued", summary().getJsonArray("followupsQueued"));
+    }
     if (state == RunState.ERROR) {
       if (!full.containsKey("retryable")) {
         full.put("retryable", retryable(full.getString("code")));
@@ -522,7 +566,7 @@ final class Run {
         .addKeyValue("deduped", deduped)
         .addKeyValue("partialEnvelopes", envelopes.partialEnvelopes())
         .addKeyValue("followUpNumber", request.followUp() == null ? 0 : request.followUp().number())
-        .addKeyValue("followupsQueued", meta.followUpsQueued())
+        .addKeyValue("followupsQueued", followUpsQueued())
         .addKeyValue("followupsRefused", meta.followUpsRefused())
         .addKeyValue("todoChanges", meta.todoChanges())
         .addKeyValue("elapsedMs", metrics.elapsedMs());
@@ -562,8 +606,8 @@ final class Run {
     if (request.followUp() != null) {
       summary.put("followUp", request.followUp().toJson());
     }
-    if (meta.followUpsQueued() > 0) {
-      summary.put("followupsQueued", meta.followUps());
+    if (followUpsQueued() > 0) {
+      summary.put("followupsQueued", meta.followUps().addAll(ruleFollowUps));
     }
     if (meta.followUpsRefused() > 0) {
       summary.put("followupsRefused", meta.followUpsRefused());
@@ -572,6 +616,11 @@ final class Run {
       summary.put("todoChanges", meta.todoChanges());
     }
     return summary;
+  }
+
+  /** The follow-ups this run queued: those it asked for, and those the scheduler's rules added. */
+  private int followUpsQueued() {
+    return meta.followUpsQueued() + ruleFollowUps.size();
   }
 
   private JsonObject reason(String code, String text) {

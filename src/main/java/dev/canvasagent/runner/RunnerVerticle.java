@@ -4,6 +4,7 @@ import dev.canvasagent.bus.Address;
 import dev.canvasagent.bus.CanvasVerticle;
 import dev.canvasagent.bus.Failure;
 import dev.canvasagent.bus.FailureCode;
+import dev.canvasagent.bus.RunCancel;
 import dev.canvasagent.bus.RunRequest;
 import dev.canvasagent.catalog.ActionCatalog;
 import dev.canvasagent.config.AppConfig;
@@ -21,7 +22,8 @@ import java.util.Map;
 /**
  * Executes runs: each {@code runner.run} request becomes a {@link Run} that gathers context, calls the
  * model with streaming, and turns every finished tool call into an envelope on the room's topics. The
- * answer is the run's outcome, sent when the run has reached a final state. It also keeps the rooms'
+ * answer is the run's outcome, sent when the run has reached a final state; {@code runner.cancel}
+ * ends a run early as {@code canceled}. It also keeps the rooms'
  * transcripts ({@code runner.transcript.add}), which the context of its runs reads.
  */
 public final class RunnerVerticle extends CanvasVerticle {
@@ -54,6 +56,7 @@ public final class RunnerVerticle extends CanvasVerticle {
     contextGatherer = new ContextGatherer(vertx.eventBus(), store, config.context(), System::currentTimeMillis);
     return Future.join(
         vertx.eventBus().<JsonObject>consumer(Address.RUNNER_RUN, this::run).completion(),
+        vertx.eventBus().<JsonObject>consumer(Address.RUNNER_CANCEL, this::cancel).completion(),
         vertx.eventBus().<JsonObject>consumer(Address.RUNNER_TRANSCRIPT_ADD, this::addUtterance).completion());
   }
 
@@ -85,6 +88,19 @@ public final class RunnerVerticle extends CanvasVerticle {
             Failure.replyTo(message, outcome.cause());
           }
         });
+  }
+
+  /** The scheduler cancels a run (cancel request, preemption, watchdog): answered once its final status is out. */
+  private void cancel(Message<JsonObject> message) {
+    RunCancel cancel = RunCancel.fromJson(message.body());
+    Run run = cancel.runId() == null ? null : active.get(cancel.runId());
+    if (run == null) {
+      message.fail(FailureCode.NOT_FOUND.wire(), "no run " + cancel.runId() + " is running here");
+      return;
+    }
+    run.cancel(cancel.code(), cancel.reason())
+        .onSuccess(message::reply)
+        .onFailure(error -> Failure.replyTo(message, error));
   }
 
   @Override

@@ -6,9 +6,9 @@ import dev.canvasagent.bus.AgentStatus;
 import dev.canvasagent.bus.CanvasVerticle;
 import dev.canvasagent.bus.Failure;
 import dev.canvasagent.bus.FailureCode;
-import dev.canvasagent.bus.FollowUp;
 import dev.canvasagent.bus.FollowUpRequest;
 import dev.canvasagent.bus.RoomTopic;
+import dev.canvasagent.bus.RunEnding;
 import dev.canvasagent.bus.RunRequest;
 import dev.canvasagent.bus.RunState;
 import dev.canvasagent.bus.TodoRequest;
@@ -34,15 +34,21 @@ import org.slf4j.LoggerFactory;
 /**
  * Owns the agent sessions' queues and todo lists. A submitted run is checked (model, session), its
  * session stored, and it is queued behind the session's running run (bounded depth); runs of one
- * session execute one at a time, in order. A running run's meta actions come here as they happen:
- * {@code todo} changes the session's list (reflected on {@code agent:chat}); {@code add_detail} and
- * {@code review} ask for follow-up runs, at most {@code followups.maxFollowups} per user request,
- * queued when the asking run ends {@code done} (its final status is then {@code scheduled}) and
- * dropped when it ends in error or is canceled.
+ * session execute one at a time, in order. A person's new message preempts the session's running run
+ * and drops its request's waiting follow-ups ({@link Cancellation}); {@code scheduler.cancel} ends a
+ * session's running run and drops its waiting ones; every run is watched ({@link Watchdog}). A running
+ * run's meta actions come here as they happen: {@code todo} changes the session's list (reflected on
+ * {@code agent:chat}); {@code add_detail} and {@code review} ask for follow-up runs, and a run about to
+ * end {@code done} may get one from the scheduler's rules ({@link FollowUpRules}), together at most
+ * {@code followups.maxFollowups} per user request, queued when the asking run ends {@code done} (its
+ * final status is then {@code scheduled}) and dropped when it ends in error or is canceled.
  */
 public final class SchedulerVerticle extends CanvasVerticle {
   private static final Logger LOG = LoggerFactory.getLogger(SchedulerVerticle.class);
-  /** How long past the run deadline the scheduler waits for the runner's answer. */
+  /**
+   * How long past the watchdog and its cancel grace (or the runner's deadline, if longer) the scheduler
+   * waits for the runner's answer: the watchdog always acts first, this only catches a lost answer.
+   */
   static final long RUN_ANSWER_GRACE_MS = 5_000;
 
   private final Store store;
@@ -52,6 +58,9 @@ public final class SchedulerVerticle extends CanvasVerticle {
   private TodoCommands todoCommands;
   private RunJournal journal;
   private InterruptedRunSweeper sweeper;
+  private FollowUpRules followUpRules;
+  private Watchdog watchdog;
+  private Cancellation cancellation;
 
   public SchedulerVerticle(Store store, ModelRegistry models, AppConfig config) {
     this.store = store;
@@ -70,10 +79,16 @@ public final class SchedulerVerticle extends CanvasVerticle {
     journal = new RunJournal(vertx, store.runs(), config.durability().heartbeatMs());
     sweeper = new InterruptedRunSweeper(vertx, store.runs(), config.durability().heartbeatMs(),
         config.durability().interruptedAfterMs());
+    followUpRules = new FollowUpRules(config.followups(), store.todos());
+    watchdog = new Watchdog(vertx, config.scheduler().watchdogMs());
+    cancellation = new Cancellation(vertx, config.scheduler().cancelGraceMs(), journal,
+        active -> settle(active.run.sessionId(), RunState.ERROR.wireName(), active));
     var bus = vertx.eventBus();
     journal.startHeartbeats();
     return Future.join(List.of(
         bus.<JsonObject>consumer(Address.SCHEDULER_SUBMIT, this::submit).completion(),
+        bus.<JsonObject>consumer(Address.SCHEDULER_RUN_ENDING, this::runEnding).completion(),
+        bus.<JsonObject>consumer(Address.SCHEDULER_CANCEL, this::cancel).completion(),
         bus.<JsonObject>consumer(Address.SCHEDULER_TODO, this::todo).completion(),
         bus.<JsonObject>consumer(Address.SCHEDULER_FOLLOW_UP, this::followUp).completion(),
         bus.<JsonObject>consumer(Address.SCHEDULER_TODOS, this::listTodos).completion(),
@@ -147,10 +162,11 @@ public final class SchedulerVerticle extends CanvasVerticle {
   }
 
   private Future<JsonObject> enqueue(Session session, JsonObject body, String model, String runId, String idempotencyKey) {
-    SessionQueue waitingBefore = queues.get(session.id());
-    if (waitingBefore != null && waitingBefore.waiting.size() >= config.scheduler().maxQueueDepth()) {
+    SessionQueue existing = queues.get(session.id());
+    long wouldWait = existing == null ? 0 : existing.waitingOnceAPersonArrives();
+    if (wouldWait >= config.scheduler().maxQueueDepth()) {
       return Failure.future(FailureCode.QUEUE_FULL, "session " + session.id() + " already has "
-          + waitingBefore.waiting.size() + " runs waiting (limit " + config.scheduler().maxQueueDepth() + ")");
+          + wouldWait + " runs waiting (limit " + config.scheduler().maxQueueDepth() + ")");
     }
     RunRequest run = new RunRequest(
         runId, session.id(), session.roomId(), body.getString("message"), model,
@@ -163,7 +179,8 @@ public final class SchedulerVerticle extends CanvasVerticle {
 
   private JsonObject queue(Session session, RunRequest run, String model) {
     SessionQueue queue = queues.computeIfAbsent(session.id(), id -> new SessionQueue());
-    queue.waiting.add(run);
+    cancellation.preemptFor(queue, run);
+    queue.enqueuePersonRun(run);
     LOG.atInfo().addKeyValue("roomId", run.roomId()).addKeyValue("sessionId", run.sessionId())
         .addKeyValue("runId", run.runId()).addKeyValue("model", model)
         .addKeyValue("messageChars", run.message().length()).addKeyValue("queued", queue.waiting.size())
@@ -188,14 +205,20 @@ public final class SchedulerVerticle extends CanvasVerticle {
     }
     ActiveRun active = new ActiveRun(run);
     queue.active = active;
-    DeliveryOptions options = new DeliveryOptions().setSendTimeout(config.runner().deadlineMs() + RUN_ANSWER_GRACE_MS);
+    watchdog.watch(active, reason -> cancellation.cancelRunning(active, Watchdog.CODE, reason));
+    // Past the watchdog and its grace, or the runner's own deadline: the watchdog always comes first.
+    long patience = Math.max(config.runner().deadlineMs(), (long) config.scheduler().watchdogMs() + config.scheduler().cancelGraceMs());
+    DeliveryOptions options = new DeliveryOptions().setSendTimeout(patience + RUN_ANSWER_GRACE_MS);
     // Not part of the run request: the depth is for the run's log line; follow-ups of the same user
     // request still waiting make the run end `scheduled` rather than `done`.
     JsonObject ask = run.toJson().put("queueDepthAtStart", queue.waiting.size())
         .put("followUpsWaiting", queue.waiting.stream().filter(waiting -> waiting.requestRunId().equals(run.requestRunId())).count());
     journal.started(run).compose(recorded -> vertx.eventBus().<JsonObject>request(Address.RUNNER_RUN, ask, options))
         .onComplete(outcome -> {
-          String state = null;
+          if (active.ended()) {
+            return;  // given up as interrupted: a late answer changes nothing
+          }
+          String state;
           if (outcome.failed()) {
             Failure failure = Failure.of(outcome.cause());
             LOG.atWarn().addKeyValue("sessionId", sessionId).addKeyValue("runId", run.runId())
@@ -203,20 +226,43 @@ public final class SchedulerVerticle extends CanvasVerticle {
             JsonObject detail = new JsonObject().put("runId", run.runId())
                 .put("code", failure.code().name()).put("reason", failure.getMessage());
             journal.ended(run, RunState.ERROR, detail).onComplete(recorded -> publishStatus(run, RunState.ERROR, detail));
+            state = RunState.ERROR.wireName();
           } else {
             journal.forget(run);
             state = outcome.result().body().getString("state");
           }
-          queue.active = null;
-          if (RunState.SCHEDULED.wireName().equals(state) || RunState.DONE.wireName().equals(state)) {
-            queue.enqueueFollowUps(run.requestRunId(), active.followUps);
-          } else if (!active.followUps.isEmpty()) {
-            LOG.atInfo().addKeyValue("sessionId", sessionId).addKeyValue("runId", run.runId())
-                .addKeyValue("state", state).addKeyValue("followUps", active.followUps.size()).log("followup.discarded");
-          }
-          queue.requestMayHaveEnded(run.requestRunId());
-          startNext(sessionId);
+          settle(sessionId, state, active);
         });
+  }
+
+  /**
+   * The run has ended (once: the runner's answer, or given up as interrupted). Its follow-ups are queued
+   * if it ended {@code done} or {@code scheduled} and nobody canceled it; otherwise dropped, those it had
+   * announced as queued with a {@code canceled} status. Then the session's next run starts.
+   */
+  private void settle(String sessionId, String state, ActiveRun active) {
+    if (!active.end(state)) {
+      return;
+    }
+    watchdog.release(active);
+    SessionQueue queue = queues.get(sessionId);
+    if (queue == null || queue.active != active) {
+      return;
+    }
+    queue.active = null;
+    RunRequest run = active.run;
+    boolean finished = RunState.SCHEDULED.wireName().equals(state) || RunState.DONE.wireName().equals(state);
+    if (finished && !active.canceling()) {
+      queue.enqueueFollowUps(run.requestRunId(), active.followUps);
+    } else if (!active.followUps.isEmpty()) {
+      if (finished) {
+        cancellation.announceDropped(active.followUps, active.cancel.code(), active.cancel.reason());
+      }
+      LOG.atInfo().addKeyValue("sessionId", sessionId).addKeyValue("runId", run.runId())
+          .addKeyValue("state", state).addKeyValue("followUps", active.followUps.size()).log("followup.discarded");
+    }
+    queue.requestMayHaveEnded(run.requestRunId());
+    startNext(sessionId);
   }
 
   /** The run a meta action names, if it is its session's running run: a finished run changes nothing. */
@@ -244,25 +290,70 @@ public final class SchedulerVerticle extends CanvasVerticle {
     FollowUpRequest request = FollowUpRequest.fromJson(message.body());
     activeRun(request.sessionId(), request.runId()).compose(active -> {
       SessionQueue queue = queues.get(request.sessionId());
-      String requestRunId = active.run.requestRunId();
-      int granted = queue.followUpsGranted(requestRunId);
-      int limit = config.followups().maxFollowups();
-      if (granted >= limit) {
-        return Failure.<JsonObject>future(FailureCode.QUEUE_FULL, "the user request " + requestRunId + " already had "
-            + granted + " follow-ups (limit " + limit + ", followups.maxFollowups)");
-      }
-      queue.grantFollowUp(requestRunId);
-      RunRequest next = new RunRequest(UUID.randomUUID().toString(), active.run.sessionId(), active.run.roomId(),
-          request.message(), active.run.model(),
-          request.viewport() != null ? request.viewport() : active.run.viewport(), active.run.selection(),
-          new FollowUp(requestRunId, active.run.runId(), granted + 1, request.reason()));
-      active.followUps.add(next);
-      LOG.atInfo().addKeyValue("sessionId", next.sessionId()).addKeyValue("runId", next.runId())
-          .addKeyValue("askedBy", active.run.runId()).addKeyValue("reason", request.reason())
-          .addKeyValue("number", granted + 1).log("followup.accepted");
-      return Future.succeededFuture(new JsonObject().put("runId", next.runId()).put("number", granted + 1)
-          .put("reason", request.reason()));
+      return grantFollowUp(queue, active, request.reason(), request.message(), request.viewport())
+          .map(Future::succeededFuture)
+          .orElseGet(() -> Failure.future(FailureCode.QUEUE_FULL, "the user request " + active.run.requestRunId()
+              + " already had " + queue.followUpsGranted(active.run.requestRunId()) + " follow-ups (limit "
+              + config.followups().maxFollowups() + ", followups.maxFollowups)"));
     }).onSuccess(message::reply).onFailure(error -> Failure.replyTo(message, error));
+  }
+
+  /** A follow-up within the request's cap, as {@code {runId, number, reason}}; empty past the cap. */
+  private java.util.Optional<JsonObject> grantFollowUp(SessionQueue queue, ActiveRun active, String reason, String text, Viewport viewport) {
+    return queue.grantFollowUp(active, reason, text, viewport, config.followups().maxFollowups()).map(next -> {
+      LOG.atInfo().addKeyValue("sessionId", next.sessionId()).addKeyValue("runId", next.runId())
+          .addKeyValue("askedBy", active.run.runId()).addKeyValue("reason", reason)
+          .addKeyValue("number", next.followUp().number()).log("followup.accepted");
+      return new JsonObject().put("runId", next.runId()).put("number", next.followUp().number()).put("reason", reason);
+    });
+  }
+
+  /**
+   * A run about to end {@code done} ({@link RunEnding}): the follow-up the scheduler's rules give it, if
+   * any and within the cap, answered as {@code {followUps: [{runId, number, reason}]}}. A run being
+   * canceled, or no longer running, gets none.
+   */
+  private void runEnding(Message<JsonObject> message) {
+    RunEnding ending = RunEnding.fromJson(message.body());
+    SessionQueue queue = ending.sessionId() == null ? null : queues.get(ending.sessionId());
+    ActiveRun active = queue == null ? null : queue.active;
+    if (active == null || !active.run.runId().equals(ending.runId()) || active.canceling()) {
+      message.reply(new JsonObject().put("followUps", new JsonArray()));
+      return;
+    }
+    followUpRules.judge(active, queue, ending.actionsApplied()).onComplete(judged -> {
+      JsonArray granted = new JsonArray();
+      if (judged.succeeded() && judged.result().isPresent() && !active.canceling() && !active.ended()) {
+        FollowUpRules.RuleFollowUp rule = judged.result().get();
+        grantFollowUp(queue, active, rule.reason(), rule.message(), null).ifPresentOrElse(granted::add,
+            () -> LOG.atInfo().addKeyValue("runId", active.run.runId()).addKeyValue("reason", rule.reason())
+                .addKeyValue("limit", config.followups().maxFollowups()).log("followup.refused"));
+      }
+      message.reply(new JsonObject().put("followUps", granted));
+    });
+  }
+
+  /**
+   * {@code {sessionId}}: ends the session's running run ({@code canceled}, code CANCELED) and drops the
+   * runs waiting (each announced {@code canceled}). Answers once the running run has ended:
+   * {@code {sessionId, canceled: {runId, state} | null, dropped: [runIds]}}.
+   */
+  private void cancel(Message<JsonObject> message) {
+    String sessionId = message.body() == null ? null : message.body().getString("sessionId");
+    if (sessionId == null || sessionId.isBlank()) {
+      message.fail(FailureCode.INVALID_REQUEST.wire(), "sessionId must be a non-empty string");
+      return;
+    }
+    store.sessions().find(sessionId)
+        .recover(error -> Failure.future(FailureCode.STORE_UNAVAILABLE, "could not read the session: " + error.getMessage()))
+        .compose(found -> {
+          if (found.isEmpty()) {
+            return Failure.<JsonObject>future(FailureCode.SESSION_NOT_FOUND, "no session " + sessionId);
+          }
+          return cancellation.cancelSession(sessionId, queues.get(sessionId));
+        })
+        .onSuccess(message::reply)
+        .onFailure(error -> Failure.replyTo(message, error));
   }
 
   /** {@code {sessionId}}: the session's todos in list order. */

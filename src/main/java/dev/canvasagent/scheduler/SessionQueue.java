@@ -1,32 +1,81 @@
 package dev.canvasagent.scheduler;
 
+import dev.canvasagent.bus.FollowUp;
 import dev.canvasagent.bus.RunRequest;
+import dev.canvasagent.bus.Viewport;
 import java.util.ArrayList;
 import java.util.HashMap;
+import java.util.Iterator;
 import java.util.LinkedList;
 import java.util.List;
 import java.util.ListIterator;
 import java.util.Map;
+import java.util.Optional;
+import java.util.UUID;
+import java.util.function.Predicate;
 
 /**
- * One session's runs: those waiting, in order, the one running, and how many follow-ups each user
- * request has been granted (a request's entry goes when its last run has ended).
+ * One session's runs: those waiting, in order, the one running, and what each user request has had of
+ * follow-ups (a request's entry goes when nothing of it runs or waits any more).
  */
 final class SessionQueue {
   final LinkedList<RunRequest> waiting = new LinkedList<>();
-  private final Map<String, Integer> followUpsByRequest = new HashMap<>();
+  private final Map<String, RequestFollowUps> requests = new HashMap<>();
   ActiveRun active;
 
   boolean running() {
     return active != null;
   }
 
-  int followUpsGranted(String requestRunId) {
-    return followUpsByRequest.getOrDefault(requestRunId, 0);
+  /** The running run, if a person's new message would preempt it: not when it is already being canceled. */
+  ActiveRun preemptable() {
+    return active != null && !active.canceling() ? active : null;
   }
 
-  void grantFollowUp(String requestRunId) {
-    followUpsByRequest.merge(requestRunId, 1, Integer::sum);
+  /**
+   * How many runs would wait ahead of a person's new message: the follow-ups waiting are not counted
+   * when that message preempts the running run, since they go with it.
+   */
+  long waitingOnceAPersonArrives() {
+    boolean preempts = preemptable() != null;
+    return waiting.stream().filter(run -> !preempts || run.followUp() == null).count();
+  }
+
+  /** A person's run joins the end of the queue; its request starts with no follow-ups. */
+  void enqueuePersonRun(RunRequest run) {
+    requests.put(run.runId(), new RequestFollowUps(run.message()));
+    waiting.add(run);
+  }
+
+  RequestFollowUps request(String requestRunId) {
+    return requests.computeIfAbsent(requestRunId, id -> new RequestFollowUps(""));
+  }
+
+  int followUpsGranted(String requestRunId) {
+    return request(requestRunId).granted();
+  }
+
+  /**
+   * A follow-up of the active run's user request, added to the follow-ups that run asked for; empty
+   * when the request already had {@code limit}.
+   */
+  Optional<RunRequest> grantFollowUp(ActiveRun asking, String reason, String message, Viewport viewport, int limit) {
+    RunRequest run = asking.run;
+    RequestFollowUps request = request(run.requestRunId());
+    if (request.granted() >= limit) {
+      return Optional.empty();
+    }
+    request.grant();
+    RunRequest next = new RunRequest(UUID.randomUUID().toString(), run.sessionId(), run.roomId(), message, run.model(),
+        viewport != null ? viewport : run.viewport(), run.selection(),
+        new FollowUp(run.requestRunId(), run.runId(), request.granted(), reason));
+    asking.followUps.add(next);
+    return Optional.of(next);
+  }
+
+  /** Whether runs of the user request wait in the queue. */
+  boolean hasWaiting(String requestRunId) {
+    return waiting.stream().anyMatch(run -> run.requestRunId().equals(requestRunId));
   }
 
   /**
@@ -47,10 +96,26 @@ final class SessionQueue {
     waiting.addAll(insertAt, new ArrayList<>(followUps));
   }
 
-  /** Forgets a request's follow-up count once nothing of it waits any more. */
+  /** Takes the waiting runs that {@code which} selects out of the queue, in their order. */
+  List<RunRequest> dropWaiting(Predicate<RunRequest> which) {
+    List<RunRequest> dropped = new ArrayList<>();
+    Iterator<RunRequest> runs = waiting.iterator();
+    while (runs.hasNext()) {
+      RunRequest run = runs.next();
+      if (which.test(run)) {
+        runs.remove();
+        dropped.add(run);
+      }
+    }
+    dropped.forEach(run -> requestMayHaveEnded(run.requestRunId()));
+    return dropped;
+  }
+
+  /** Forgets a request's follow-ups once nothing of it runs or waits any more. */
   void requestMayHaveEnded(String requestRunId) {
-    if (waiting.stream().noneMatch(run -> run.requestRunId().equals(requestRunId))) {
-      followUpsByRequest.remove(requestRunId);
+    boolean running = active != null && active.run.requestRunId().equals(requestRunId);
+    if (!running && !hasWaiting(requestRunId)) {
+      requests.remove(requestRunId);
     }
   }
 }

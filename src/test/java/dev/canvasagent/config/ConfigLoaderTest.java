@@ -64,8 +64,8 @@ class ConfigLoaderTest {
     assertEquals(java.util.OptionalInt.empty(), config.model().fakeTokenDelayMs(), "unset: the scenario file paces the fake");
     assertEquals(new AppConfig.Screenshot(3500, 1, 450, 20_000, 2 * 1024 * 1024), config.screenshot());
     assertEquals(new AppConfig.Followups(6, 3), config.followups());
-    assertEquals(new AppConfig.Runner(60_000, 200, 100), config.runner());
-    assertEquals(new AppConfig.Scheduler(8), config.scheduler());
+    assertEquals(new AppConfig.Runner(90_000, 200, 100), config.runner());
+    assertEquals(new AppConfig.Scheduler(8, 60_000, 5_000), config.scheduler());
     assertEquals(200, config.ttfbSloMs());
     assertEquals(4096, config.shapeStateLimitBytes());
     assertEquals(60_000, config.context().transcriptWindowMs());
@@ -153,6 +153,7 @@ class ConfigLoaderTest {
         override("CANVAS_AGENT_MAX_QUEUE_DEPTH", "4", c -> c.scheduler().maxQueueDepth(), 4),
         override("CANVAS_AGENT_RUN_HEARTBEAT_MS", "1000", c -> c.durability().heartbeatMs(), 1000),
         override("CANVAS_AGENT_RUN_INTERRUPTED_AFTER_MS", "60000", c -> c.durability().interruptedAfterMs(), 60_000),
+        override("CANVAS_AGENT_RUN_WATCHDOG_MS", "5000", c -> c.scheduler().watchdogMs(), 5_000),
         // The three retired flags accept only the one value this server supports (refusals are below).
         override("CANVAS_AGENT_UNIFIED", "1", c -> c.http().port(), 8080),
         override("NEXT_PUBLIC_CANVAS_AGENT_CLIENT_ENABLED", "off", c -> c.http().port(), 8080),
@@ -206,6 +207,14 @@ class ConfigLoaderTest {
   }
 
   @Test
+  void theCancelGraceIsSetInTheBlobAndMustLeaveTheRunnerTimeToSettle() {
+    assertEquals(3_000, load(Map.of(BLOB, "{\"scheduler\":{\"cancelGraceMs\":3000}}")).scheduler().cancelGraceMs());
+    String message = refused(Map.of(BLOB, "{\"scheduler\":{\"cancelGraceMs\":500}}")).getMessage();
+    assertTrue(message.contains("scheduler.cancelGraceMs = 500"), message);
+    assertTrue(message.contains("between 2000 and 60000"), message);
+  }
+
+  @Test
   void aBadScreenshotCacheTtlInTheBlobIsRefusedNamingThePathAndTheValue() {
     String message = refused(Map.of(BLOB, "{\"screenshot\":{\"cacheTtlMs\":60000}}")).getMessage();
 
@@ -244,6 +253,8 @@ class ConfigLoaderTest {
         bad("CANVAS_AGENT_SCREENSHOT_MAX_BYTES", "33554432", "between 1024 and 16777216"),
         bad("CANVAS_AGENT_SCREENSHOT_MAX_BYTES", "2MiB", "integer"),
         bad("CANVAS_AGENT_PARTIAL_INTERVAL_MS", "-1", "between 0 and 60000"),
+        bad("CANVAS_AGENT_RUN_WATCHDOG_MS", "999", "between 1000 and 600000"),
+        bad("CANVAS_AGENT_RUN_WATCHDOG_MS", "1m", "integer"),
         bad("CANVAS_AGENT_PARTIAL_INTERVAL_MS", "fast", "integer"),
         bad("PORT", "abc", "integer"),
         bad("PORT", "70000", "65535"),

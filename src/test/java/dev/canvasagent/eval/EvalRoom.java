@@ -56,22 +56,25 @@ final class EvalRoom {
     return run(new JsonObject().put("message", message));
   }
 
-  /** A run with extra request fields (a viewport); it must end done unless the caller checks otherwise. */
+  /**
+   * A run with extra request fields (a viewport), up to its own end: final, or {@code scheduled} when
+   * follow-ups are to come; it must end done unless the caller checks otherwise.
+   */
   RunResult run(JsonObject request) {
     var response = server.postRun(request.copy().put("roomId", roomId));
     assertEquals(202, response.statusCode(), response.bodyAsString());
     String sessionId = response.bodyAsJsonObject().getString("sessionId");
     String runId = response.bodyAsJsonObject().getString("runId");
-    List<SseEvent> all = Await.result(events.awaitEvent(event -> event.event().equals("agent:status")
+    java.util.function.Predicate<SseEvent> ends = event -> event.event().equals("agent:status")
         && sessionId.equals(event.data().getString("sessionId"))
-        && List.of("done", "error", "canceled").contains(event.data().getString("state"))
-        && runId.equals(event.data().getJsonObject("detail", new JsonObject()).getString("runId", runId))));
+        && List.of("scheduled", "done", "error", "canceled").contains(event.data().getString("state"))
+        && !event.data().getJsonObject("detail", new JsonObject()).containsKey("position")
+        && runId.equals(event.data().getJsonObject("detail", new JsonObject()).getString("runId", runId));
+    List<SseEvent> all = Await.result(events.awaitEvent(ends));
     List<SseEvent> mine = all.stream().filter(event -> sessionId.equals(event.data().getString("sessionId"))).toList();
     int end = mine.size();
     for (int i = 0; i < mine.size(); i++) {
-      SseEvent event = mine.get(i);
-      if (event.event().equals("agent:status") && List.of("done", "error", "canceled").contains(event.data().getString("state"))
-          && runId.equals(event.data().getJsonObject("detail", new JsonObject()).getString("runId", runId))) {
+      if (ends.test(mine.get(i))) {
         end = i + 1;
       }
     }

@@ -36,6 +36,7 @@ import org.junit.jupiter.api.extension.ExtendWith;
 class FakeScenarioEvalTest {
   /** Each scenario's name and a message that plays it. */
   static final Map<String, String> TRIGGERS = Map.ofEntries(
+      Map.entry("two-passes", "/two-passes"),
       Map.entry("todos", "/todos for the diagram"),
       Map.entry("detail", "/detail"),
       Map.entry("json-actions", "/json please"),
@@ -127,7 +128,7 @@ class FakeScenarioEvalTest {
   void theTourLeavesEveryKindOfShapeArrangedAsItsVerbsSaid() {
     RunResult result = room.request(TRIGGERS.get("tour"));
     assertEquals("done", result.state(), result.finalStatus().encode());
-    assertEquals(2, result.detail().getInteger("followups"), "add_detail and review");
+    assertEquals(3, result.detail().getInteger("followups"), "add_detail, review, and open_todos for the todo it left open");
     assertEquals(0, result.events().stream().filter(event -> event.event().equals("agent:status"))
         .mapToInt(event -> event.data().getJsonObject("detail", new JsonObject()).getInteger("dropped", 0)).sum());
 
@@ -174,8 +175,19 @@ class FakeScenarioEvalTest {
   }
 
   @Test
+  void theTwoPassesScenarioDrawsTwelveBoxesThenTwelveCirclesInItsFollowUps() {
+    RunResult result = room.request(TRIGGERS.get("two-passes"));
+    assertEquals("done", result.state(), result.finalStatus().encode());
+    assertEquals(2, result.detail().getInteger("followups"), result.finalStatus().encode());
+    BoardView board = room.board();
+    assertEquals(24, board.shapes().size());
+    assertEquals(12, board.ofType("geo").stream().filter(shape -> "ellipse".equals(prop(shape, "geo"))).count());
+  }
+
+  @Test
   void theTodoScenarioLeavesItsRectangleAndDropsOnlyTheUnknownTodo() {
-    RunResult result = room.runDone(TRIGGERS.get("todos"));
+    RunResult result = room.run(TRIGGERS.get("todos"));
+    assertEquals("scheduled", result.state(), "the open todo earns an open_todos follow-up: " + result.finalStatus().encode());
     assertEquals(1, result.detail().getInteger("dropped"), "the update of a todo the session does not have");
     BoardView board = room.board();
     assertEquals(1, board.shapes().size());

@@ -124,26 +124,4 @@ class FollowUpFlowTest {
     Await.result(sse.close());
     Await.result(server.stop());
   }
-
-  @Test
-  void aNewRequestWaitsBehindTheFollowUpsOfTheRequestBeforeIt(Vertx vertx) {
-    TestServer server = TestServer.start(vertx, TestServer.config(Map.of("CANVAS_AGENT_MAX_FOLLOWUPS", "1")));
-    SseClient sse = server.events("order-room");
-    var first = server.postRun(new JsonObject().put("roomId", "order-room").put("message", "/detail first"));
-    String sessionId = first.bodyAsJsonObject().getString("sessionId");
-    var second = server.postRun(new JsonObject().put("roomId", "order-room").put("message", "draw a box")
-        .put("sessionId", sessionId));
-    String secondRunId = second.bodyAsJsonObject().getString("runId");
-    List<SseEvent> events = Await.result(sse.awaitEvent(event -> event.event().equals("agent:status")
-        && event.data().getString("state").equals("done")
-        && event.data().getJsonObject("detail").getString("runId").equals(secondRunId)));
-    List<String> runsInOrder = new ArrayList<>();
-    statuses(events).stream().map(SseEvent::data).filter(data -> data.getString("state").equals("waiting_context"))
-        .forEach(data -> runsInOrder.add(data.getJsonObject("detail").getString("runId")));
-    assertEquals(3, runsInOrder.size(), runsInOrder.toString());
-    assertEquals(first.bodyAsJsonObject().getString("runId"), runsInOrder.get(0));
-    assertEquals(secondRunId, runsInOrder.get(2), "the follow-up of the first request ran before the second request");
-    Await.result(sse.close());
-    Await.result(server.stop());
-  }
 }

@@ -50,6 +50,14 @@ abstract class RunFlowContract {
         && List.of("done", "error", "canceled").contains(event.data().getString("state"));
   }
 
+  /** The status that ends the run {@code runId}: {@code scheduled} (follow-ups to come), or final. */
+  static Predicate<SseEvent> endOf(String runId) {
+    return event -> event.event().equals("agent:status")
+        && runId.equals(event.data().getJsonObject("detail", new JsonObject()).getString("runId"))
+        && List.of("scheduled", "done", "error", "canceled").contains(event.data().getString("state"))
+        && !event.data().getJsonObject("detail").containsKey("position");
+  }
+
   List<SseEvent> runToEnd(SseClient sse, JsonObject request) {
     var response = server.postRun(request);
     assertEquals(202, response.statusCode(), response.bodyAsString());

@@ -26,7 +26,8 @@ import org.junit.jupiter.api.extension.ExtendWith;
  * The agent's todo list through real runs: the scripted {@code /todos} run adds two items, resolves one
  * by the ref it gave it and names an id the session does not have; every change shows on
  * {@code agent:chat}, the bad update is dropped with nothing changed, and {@code GET
- * /api/sessions/{id}/todos} lists what the store holds.
+ * /api/sessions/{id}/todos} lists what the store holds. An item left open earns the request one
+ * {@code open_todos} follow-up, so the {@code /todos} run ends {@code scheduled}.
  */
 @ExtendWith(VertxExtension.class)
 abstract class TodoFlowContract {
@@ -66,10 +67,13 @@ abstract class TodoFlowContract {
     SseClient sse = server.events(roomId);
     List<SseEvent> events = runToEnd(sse, new JsonObject().put("roomId", roomId).put("message", "/todos plan it"));
     String sessionId = events.get(0).data().getString("sessionId");
+    String runId = events.get(0).data().getJsonObject("detail").getString("runId");
 
-    JsonObject done = events.get(events.size() - 1).data();
-    assertEquals("done", done.getString("state"), done.encode());
+    JsonObject done = events.stream().filter(RunFlowContract.endOf(runId)).findFirst().orElseThrow().data();
+    assertEquals("scheduled", done.getString("state"), done.encode());
     JsonObject detail = done.getJsonObject("detail");
+    assertEquals("open_todos", detail.getJsonArray("followupsQueued").getJsonObject(0).getString("reason"),
+        "an item is still open: " + detail.encode());
     assertEquals(4, detail.getInteger("applied"), "two adds, a shape, a resolve: " + detail.encode());
     assertEquals(1, detail.getInteger("dropped"), "the update of an id the session does not have");
     assertEquals(3, detail.getInteger("todoChanges"));
@@ -110,9 +114,7 @@ abstract class TodoFlowContract {
     String sessionId = first.get(0).data().getString("sessionId");
     var response = server.postRun(new JsonObject().put("roomId", roomId).put("message", "/todos two").put("sessionId", sessionId));
     String secondRunId = response.bodyAsJsonObject().getString("runId");
-    List<SseEvent> all = Await.result(sse.awaitEvent(event -> event.event().equals("agent:status")
-        && event.data().getString("state").equals("done")
-        && event.data().getJsonObject("detail").getString("runId").equals(secondRunId)));
+    List<SseEvent> all = Await.result(sse.awaitEvent(RunFlowContract.endOf(secondRunId)));
     JsonObject done = all.get(all.size() - 1).data().getJsonObject("detail");
     assertEquals(3, done.getInteger("todoChanges"), done.encode());
 

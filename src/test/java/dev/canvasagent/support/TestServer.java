@@ -31,12 +31,15 @@ public final class TestServer {
   /**
    * The embedded defaults on a random port, with extra environment variables. Partial envelopes are
    * off unless a test turns them on ({@code CANVAS_AGENT_PARTIAL_INTERVAL_MS}): tests that count
-   * envelopes count the final ones, and the partial-envelope tests ask for partials themselves.
+   * envelopes count the final ones, and the partial-envelope tests ask for partials themselves. The
+   * low-action rule is off too ({@code CANVAS_AGENT_LOW_ACTION_THRESHOLD=0}): most fake runs apply
+   * fewer than six actions, and the tests of that rule turn it on.
    */
   public static AppConfig config(Map<String, String> environment) {
     Map<String, String> env = new HashMap<>(environment);
     env.putIfAbsent("PORT", "0");
     env.putIfAbsent("CANVAS_AGENT_PARTIAL_INTERVAL_MS", "0");
+    env.putIfAbsent("CANVAS_AGENT_LOW_ACTION_THRESHOLD", "0");
     return ConfigLoader.load(env);
   }
 

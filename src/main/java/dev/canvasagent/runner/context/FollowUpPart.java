@@ -5,8 +5,9 @@ import dev.canvasagent.model.ModelContext;
 import io.vertx.core.json.JsonObject;
 
 /**
- * Tells the model that this run is a follow-up it asked for itself ({@code add_detail}, {@code
- * review}), so it adds to what is on the board instead of starting the request over.
+ * Tells the model that this run is a follow-up of an earlier request — one it asked for itself
+ * ({@code add_detail}, {@code review}) or one the scheduler's rules added ({@code low_actions}, {@code
+ * open_todos}) — so it adds to what is on the board instead of starting the request over.
  */
 final class FollowUpPart implements PromptPart {
   @Override
@@ -24,6 +25,14 @@ final class FollowUpPart implements PromptPart {
     return false;
   }
 
+  private static String why(String reason) {
+    return switch (reason) {
+      case "low_actions" -> "because the earlier run made few changes";
+      case "open_todos" -> "because your todo list still has open items";
+      default -> "asked for by you";
+    };
+  }
+
   @Override
   public PartOutput render(PartScope scope, int budgetBytes) {
     FollowUp followUp = scope.inputs().followUp();
@@ -31,8 +40,8 @@ final class FollowUpPart implements PromptPart {
       return PartOutput.empty(this);
     }
     String text = "## Follow-up\nThis is follow-up " + followUp.number() + " (" + followUp.reason()
-        + ") of an earlier request, asked for by you. The board already holds what the earlier runs drew:"
-        + " add only what is still missing, and answer without actions when nothing is.\n";
+        + ") of an earlier request, " + why(followUp.reason()) + ". The board already holds what the earlier runs"
+        + " drew: add only what is still missing, and answer without actions when nothing is.\n";
     if (PartOutput.utf8Length(text) > budgetBytes) {
       return PartOutput.empty(this).withTruncation();
     }

@@ -52,7 +52,10 @@ class ConversationPartsTest {
     assertEquals(ModelContext.FOLLOW_UP, output.contextKey());
     assertEquals(new JsonObject().put("number", 2).put("reason", "add_detail"), output.json());
     assertTrue(output.text().startsWith("## Follow-up\nThis is follow-up 2 (add_detail)"), output.text());
+    assertTrue(output.text().contains("asked for by you"), output.text());
     assertTrue(new FollowUpPart().render(inputs.scope(), 20).truncated(), "over its budget: left out, said so");
+    Inputs rule = new Inputs().followUp(new dev.canvasagent.bus.FollowUp("run-1", "run-1", 1, "low_actions"));
+    assertTrue(new FollowUpPart().render(rule.scope(), 512).text().contains("because the earlier run made few changes"));
   }
 
   @Test
