@@ -238,7 +238,11 @@ final class Run {
           contextStats = context.stats();
           metrics.contextStats(contextStats.promptTokenEstimate(), shapeCounts(contextStats), contextStats.imageBytes(),
               contextStats.shapeStateStats().toJson());
-          chat.user(request.message());
+          if (request.followUp() == null) {
+            chat.user(request.message());
+          } else {
+            chat.system(request.message());
+          }
           ModelRequest.Sampling sampling = request.followUp() == null ? ModelRequest.Sampling.DEFAULT : ModelRequest.Sampling.STRICT;
           call = provider.get().stream(context.request(request.model(), systemPrompt, tools, sampling), this::onModelEvent);
         })

@@ -139,6 +139,12 @@ abstract class CancelFlowContract {
 
     assertNothingAfterTheCancel(passes.boxesRunId(), passes.sessionId(), revisionsAtCancel);
     assertEquals(List.of(passes.requestRunId(), passes.boxesRunId()), started(sse.received()), "the dropped follow-up never started");
+    JsonArray runs = server.get("/api/sessions/" + passes.sessionId()).bodyAsJsonObject().getJsonArray("runs");
+    java.util.Map<String, String> states = new java.util.HashMap<>();
+    runs.forEach(run -> states.put(((JsonObject) run).getString("runId"), ((JsonObject) run).getString("state")));
+    assertEquals("canceled", states.get(passes.boxesRunId()), "the run record says how it ended: " + runs.encode());
+    assertTrue(states.values().stream().noneMatch(state -> state.equals("queued") || state.equals("running")),
+        "no record is left live to be swept as interrupted: " + runs.encode());
 
     // The session goes on with its next request.
     JsonObject next = post(new JsonObject().put("message", "draw a star").put("sessionId", passes.sessionId()));

@@ -77,14 +77,14 @@ abstract class SessionApiContract {
     return response.bodyAsJsonObject().getJsonArray("sessions").stream().map(s -> ((JsonObject) s).getString("id")).toList();
   }
 
-  /** Posts a run and waits for its final status; answers the run's {@code {sessionId, runId}}. */
+  /** Posts a run and waits for the final status of its request; answers the run's {@code {sessionId, runId}}. */
   JsonObject runToEnd(SseClient sse, JsonObject request) {
     var response = server.postRun(request);
     assertEquals(202, response.statusCode(), response.bodyAsString());
     JsonObject accepted = response.bodyAsJsonObject();
     Await.result(sse.awaitEvent(event -> event.event().equals("agent:status")
         && List.of("done", "error", "canceled").contains(event.data().getString("state"))
-        && accepted.getString("runId").equals(event.data().getJsonObject("detail").getString("runId"))));
+        && dev.canvasagent.support.Requests.ofRequest(event.data().getJsonObject("detail"), accepted.getString("runId"))));
     return accepted;
   }
 
@@ -151,10 +151,11 @@ abstract class SessionApiContract {
     assertFalse(resumed.getJsonArray("todos").isEmpty(), "the /todos run's list");
     assertEquals(server.get("/api/sessions/" + sessionId + "/todos").bodyAsJsonObject().getJsonArray("todos"), resumed.getJsonArray("todos"));
     JsonArray runs = resumed.getJsonArray("runs");
-    assertEquals(2, runs.size());
-    assertEquals(planned.getString("runId"), runs.getJsonObject(1).getString("runId"), "newest first");
+    assertTrue(runs.size() >= 2, "the two requests, and the follow-ups the open todos earned: " + runs.encode());
+    assertEquals(planned.getString("runId"), runs.getJsonObject(runs.size() - 1).getString("runId"), "newest first");
+    assertEquals("done", runs.getJsonObject(0).getString("state"), "the last request ended");
     for (Object run : runs) {
-      assertEquals("done", ((JsonObject) run).getString("state"), ((JsonObject) run).encode());
+      assertTrue(List.of("done", "scheduled").contains(((JsonObject) run).getString("state")), ((JsonObject) run).encode());
       assertEquals(((JsonObject) run).getString("runId"), ((JsonObject) run).getJsonObject("detail").getString("runId"));
     }
     assertEquals("let's plan", resumed.getJsonArray("transcript").getJsonObject(0).getString("text"));

@@ -48,7 +48,7 @@ class SessionResumeAfterRestartTest {
     assertEquals(202, response.statusCode(), response.bodyAsString());
     String runId = response.bodyAsJsonObject().getString("runId");
     List<SseEvent> events = Await.result(sse.awaitEvent(event -> event.event().equals("agent:status")
-        && runId.equals(event.data().getJsonObject("detail").getString("runId"))
+        && dev.canvasagent.support.Requests.ofRequest(event.data().getJsonObject("detail"), runId)
         && List.of("done", "error", "canceled").contains(event.data().getString("state"))));
     assertEquals("done", events.get(events.size() - 1).data().getString("state"));
     return events.stream().filter(event -> event.event().equals("agent:action")
@@ -82,7 +82,9 @@ class SessionResumeAfterRestartTest {
           .filter(message -> message.getString("role").equals("user")).map(message -> message.getString("text")).toList());
       assertEquals("a plan first", after.getJsonArray("transcript").getJsonObject(0).getString("text"));
       assertTrue(after.getLong("boardRevision") > 0);
-      assertEquals(List.of("done", "done"), after.getJsonArray("runs").stream().map(run -> ((JsonObject) run).getString("state")).toList());
+      List<String> states = after.getJsonArray("runs").stream().map(run -> ((JsonObject) run).getString("state")).toList();
+      assertEquals("done", states.get(0), "the last request ended: " + states);
+      assertTrue(states.stream().allMatch(state -> List.of("done", "scheduled").contains(state)), states.toString());
       assertEquals(List.of(sessionId), second.get("/api/sessions?roomId=" + ROOM).bodyAsJsonObject().getJsonArray("sessions")
           .stream().map(session -> ((JsonObject) session).getString("id")).toList());
 
@@ -94,7 +96,7 @@ class SessionResumeAfterRestartTest {
       JsonObject continued = second.get("/api/sessions/" + sessionId).bodyAsJsonObject();
       assertEquals(after.getJsonObject("session").getJsonObject("origin"), continued.getJsonObject("session").getJsonObject("origin"),
           "the origin is kept");
-      assertEquals(3, continued.getJsonArray("runs").size());
+      assertTrue(continued.getJsonArray("runs").size() > after.getJsonArray("runs").size(), "the new request's runs are added");
       assertTrue(continued.getJsonArray("chat").size() > after.getJsonArray("chat").size());
       Await.result(resumed.close());
     } finally {

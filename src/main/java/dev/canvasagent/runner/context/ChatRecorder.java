@@ -26,6 +26,10 @@ public final class ChatRecorder {
     record(ChatStore.ChatMessage.USER, text);
   }
 
+  public void system(String text) {
+    record(ChatStore.ChatMessage.SYSTEM, text);
+  }
+
   public void assistant(String text) {
     record(ChatStore.ChatMessage.ASSISTANT, text);
   }
