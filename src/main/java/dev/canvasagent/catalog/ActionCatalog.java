@@ -3,6 +3,7 @@ package dev.canvasagent.catalog;
 import dev.canvasagent.catalog.verbs.AddDetailVerb;
 import dev.canvasagent.catalog.verbs.AlignVerb;
 import dev.canvasagent.catalog.verbs.ApplyPresetVerb;
+import dev.canvasagent.catalog.verbs.BatchOperationsVerb;
 import dev.canvasagent.catalog.verbs.ClearVerb;
 import dev.canvasagent.catalog.verbs.CreateShapeVerb;
 import dev.canvasagent.catalog.verbs.DeleteShapeVerb;
@@ -53,6 +54,7 @@ public final class ActionCatalog {
   public static ActionCatalog standard() {
     return new ActionCatalog(List.of(
         new CreateShapeVerb(),
+        new BatchOperationsVerb(),
         new UpdateShapeVerb(),
         new DeleteShapeVerb(),
         new MoveVerb(),

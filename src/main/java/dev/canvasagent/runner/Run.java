@@ -107,6 +107,7 @@ final class Run {
   /** {@code {runId, number, reason}} of the follow-ups the scheduler's rules added when this run ended. */
   private final JsonArray ruleFollowUps = new JsonArray();
   private int dropped;
+  private final BatchIssues batchIssues = new BatchIssues();
 
   Run(Vertx vertx, RunRequest request, Store store, ModelRegistry models, ActionCatalog catalog,
       String systemPrompt, AppConfig config, ContextBuilder contextBuilder, ContextGatherer contextGatherer) {
@@ -408,6 +409,7 @@ final class Run {
               }
               board = board.apply(diff, reply.body().getLong("rev"));
               countApplied();
+              batchIssues.take(action).ifPresent(chat::system);
               return envelopes.publish(action, diff, board.revision()).compose(published -> retryDeferred());
             },
             error -> {
@@ -619,6 +621,7 @@ final class Run {
     if (meta.todoChanges() > 0) {
       summary.put("todoChanges", meta.todoChanges());
     }
+    batchIssues.addTo(summary);
     return summary;
   }
 

@@ -29,7 +29,12 @@ final class ArrowBindings {
     if (targetId == null || board.record(targetId).filter(record -> "shape".equals(record.getString("typeName"))).isEmpty()) {
       throw new ActionRejected("unknown shape '" + target + "'");
     }
-    return java.util.Optional.of(new JsonObject()
+    return java.util.Optional.of(binding(arrowId, terminal, targetId));
+  }
+
+  /** The binding of one end ({@code start} or {@code end}) of an arrow to a shape, which the caller has checked. */
+  static JsonObject binding(String arrowId, String terminal, String targetId) {
+    return new JsonObject()
         .put("id", "binding:" + ShapeIds.nanoid())
         .put("typeName", "binding")
         .put("type", "arrow")
@@ -41,6 +46,6 @@ final class ArrowBindings {
             .put("isExact", false)
             .put("isPrecise", false)
             .put("snap", "none"))
-        .put("meta", new JsonObject()));
+        .put("meta", new JsonObject());
   }
 }

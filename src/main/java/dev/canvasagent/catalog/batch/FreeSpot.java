@@ -1,0 +1,62 @@
+package dev.canvasagent.catalog.batch;
+
+import dev.canvasagent.board.geometry.Box;
+import dev.canvasagent.board.geometry.Vec;
+import java.util.ArrayList;
+import java.util.Comparator;
+import java.util.List;
+import java.util.TreeSet;
+
+/**
+ * Where a new group of shapes goes (R24, here viewport-aware): the spot nearest the anchor (the
+ * requester's viewport, top-left) at or right of and below it, where the group keeps {@code gap}
+ * from every shape already on the page. Candidates are the anchor and the right and bottom edges of
+ * the shapes (plus the gap); right of everything is always free, so there is always an answer.
+ */
+public final class FreeSpot {
+  /** Candidate lines each way, nearest the anchor first: bounds the work on a crowded board. */
+  static final int MAX_CANDIDATES = 64;
+
+  private FreeSpot() {}
+
+  public static Vec near(Vec anchor, Size group, List<Box> occupied, double gap) {
+    List<Double> xs = candidates(anchor.x(), occupied.stream().map(box -> box.maxX() + gap).toList());
+    List<Double> ys = candidates(anchor.y(), occupied.stream().map(box -> box.maxY() + gap).toList());
+    List<Vec> spots = new ArrayList<>();
+    for (double x : xs) {
+      for (double y : ys) {
+        spots.add(new Vec(x, y));
+      }
+    }
+    spots.sort(Comparator.<Vec>comparingDouble(spot -> (spot.x() - anchor.x()) + (spot.y() - anchor.y()))
+        .thenComparingDouble(Vec::y).thenComparingDouble(Vec::x));
+    for (Vec spot : spots) {
+      if (isFree(spot, group, occupied, gap)) {
+        return spot;
+      }
+    }
+    double right = anchor.x();
+    for (Box box : occupied) {
+      right = Math.max(right, box.maxX() + gap);
+    }
+    return new Vec(right, anchor.y());
+  }
+
+  private static List<Double> candidates(double anchor, List<Double> edges) {
+    TreeSet<Double> values = new TreeSet<>();
+    values.add(anchor);
+    edges.stream().filter(edge -> edge > anchor).forEach(values::add);
+    return values.stream().limit(MAX_CANDIDATES).toList();
+  }
+
+  static boolean isFree(Vec spot, Size group, List<Box> occupied, double gap) {
+    for (Box box : occupied) {
+      boolean apart = spot.x() + group.w() + gap <= box.minX() || box.maxX() + gap <= spot.x()
+          || spot.y() + group.h() + gap <= box.minY() || box.maxY() + gap <= spot.y();
+      if (!apart) {
+        return false;
+      }
+    }
+    return true;
+  }
+}
