@@ -11,7 +11,8 @@ import java.util.TreeSet;
  * Where a new group of shapes goes (R24, here viewport-aware): the spot nearest the anchor (the
  * requester's viewport, top-left) at or right of and below it, where the group keeps {@code gap}
  * from every shape already on the page. Candidates are the anchor and the right and bottom edges of
- * the shapes (plus the gap); right of everything is always free, so there is always an answer.
+ * the shapes (plus the gap), the nearest of them and the edge past all shapes; right of everything
+ * is always free, so there is always an answer.
  */
 public final class FreeSpot {
   /** Candidate lines each way, nearest the anchor first: bounds the work on a crowded board. */
@@ -46,7 +47,12 @@ public final class FreeSpot {
     TreeSet<Double> values = new TreeSet<>();
     values.add(anchor);
     edges.stream().filter(edge -> edge > anchor).forEach(values::add);
-    return values.stream().limit(MAX_CANDIDATES).toList();
+    List<Double> nearest = new ArrayList<>(values.stream().limit(MAX_CANDIDATES).toList());
+    // Past every shape is always a candidate, however many lie between.
+    if (!nearest.contains(values.last())) {
+      nearest.add(values.last());
+    }
+    return nearest;
   }
 
   static boolean isFree(Vec spot, Size group, List<Box> occupied, double gap) {
