@@ -20,7 +20,7 @@ import org.junit.jupiter.api.extension.ExtendWith;
 class CatalogEndpointTest {
   static final Set<String> VERBS = Set.of("create_shape", "update_shape", "delete_shape", "move", "resize", "rotate",
       "group", "ungroup", "align", "distribute", "stack", "reorder", "set_viewport", "think", "todo", "add_detail",
-      "apply_preset", "label", "place", "pen", "message", "review", "clear");
+      "apply_preset", "label", "place", "pen", "message", "review", "clear", "batch_operations");
 
   @Test
   void theCatalogDescribesEveryVerbWithASampleItsSchemaAccepts(Vertx vertx) {

@@ -145,6 +145,10 @@ class CatalogNeverThrowsTest {
     if (pattern.contains("shape:")) {
       return id();
     }
+    if (pattern.startsWith("^[a-z0-9_]")) {
+      // batch_operations' refs: a small pool, so refs collide and name each other.
+      return random.nextInt(40) == 0 ? hostileString() : "r" + random.nextInt(8);
+    }
     if (pattern.startsWith("^[A-Za-z0-9_-]")) {
       return random.nextInt(5) == 0 ? hostileString() : "id" + random.nextInt(1000);
     }
@@ -265,9 +269,31 @@ class CatalogNeverThrowsTest {
             object.put(property, valueFor(root, property, properties.getJsonObject(property), depth + 1));
           }
         }
+        addConditionallyRequired(root, schema, object, depth);
         yield object;
       }
     };
+  }
+
+  /**
+   * Draft-07 {@code allOf: [{if: {properties: {p: {const}}}, then: {required}}]} (batch_operations'
+   * ops): when the object has the {@code if}'s value, mostly also the fields its {@code then} requires.
+   */
+  void addConditionallyRequired(JsonObject root, JsonObject schema, JsonObject object, int depth) {
+    JsonObject properties = schema.getJsonObject("properties", new JsonObject());
+    for (Object item : schema.getJsonArray("allOf", new JsonArray())) {
+      JsonObject condition = (JsonObject) item;
+      JsonObject when = condition.getJsonObject("if", new JsonObject()).getJsonObject("properties", new JsonObject());
+      boolean applies = !when.isEmpty() && when.fieldNames().stream()
+          .allMatch(name -> java.util.Objects.equals(when.getJsonObject(name).getValue("const"), object.getValue(name)));
+      if (applies && random.nextInt(10) > 0) {
+        for (Object name : condition.getJsonObject("then", new JsonObject()).getJsonArray("required", new JsonArray())) {
+          if (!object.containsKey((String) name) && properties.containsKey((String) name)) {
+            object.put((String) name, valueFor(root, (String) name, properties.getJsonObject((String) name), depth + 1));
+          }
+        }
+      }
+    }
   }
 
   /** Replaces, removes or adds one value somewhere in the tree: any type at all, or a hostile one. */

@@ -104,7 +104,8 @@ class BoardPropertyTest {
     }
     assertTrue(committed > SEQUENCES * 10, "the sequences did change boards: " + committed + " commits");
     assertTrue(committedVerbs.containsAll(java.util.Set.of("create_shape", "update_shape", "delete_shape", "label", "pen",
-        "apply_preset", "move", "resize", "rotate", "align", "stack", "reorder", "group", "ungroup", "place", "clear")),
+        "apply_preset", "move", "resize", "rotate", "align", "stack", "reorder", "group", "ungroup", "place", "clear",
+        "batch_operations")),
         "every board verb committed at least once: " + committedVerbs);
     TldrawOracle.assertValid(new ArrayList<>(everyRecordPut.values()));
   }

@@ -22,18 +22,22 @@ final class RandomActions {
       "light-violet", "green", "nope");
 
   private final Random random;
+  /** Batches draw from their own stream, so adding them left the other verbs' sequences as they were. */
+  private final Random batchRandom;
 
   RandomActions(long seed) {
     this.random = new Random(seed);
+    this.batchRandom = new Random(~seed);
   }
 
   String verb() {
-    return VERBS.get(random.nextInt(VERBS.size()));
+    return batchRandom.nextInt(VERBS.size()) == 0 ? "batch_operations" : VERBS.get(random.nextInt(VERBS.size()));
   }
 
   JsonObject params(String verb, Board board) {
     return switch (verb) {
       case "create_shape" -> createShape();
+      case "batch_operations" -> batch();
       case "update_shape" -> new JsonObject().put("shapeId", shapeId(board)).put("x", number()).put("y", number())
           .put("text", "updated " + random.nextInt(100)).put("props", new JsonObject().put("color", pick(COLORS)).put("w", number()));
       case "delete_shape" -> new JsonObject().put("shapeIds", shapeIds(board, 1 + random.nextInt(3)));
@@ -71,6 +75,31 @@ final class RandomActions {
       case "add_detail" -> new JsonObject().put("intent", "more");
       default -> new JsonObject();
     };
+  }
+
+  /** A batch of a few objects and connectors; refs from a small pool, so some collide or name nothing. */
+  static final List<String> DIRECTIVES = List.of("swot-2x2", "columns", "journey-stages", "grid", "rows", "flowchart-top-down",
+      "flowchart-left-right", "freeform");
+
+  private JsonObject batch() {
+    io.vertx.core.json.JsonArray operations = new io.vertx.core.json.JsonArray();
+    int count = 1 + batchRandom.nextInt(8);
+    for (int i = 0; i < count; i++) {
+      String ref = "r" + batchRandom.nextInt(6);
+      JsonObject operation = switch (batchRandom.nextInt(5)) {
+        case 0 -> new JsonObject().put("op", "createFrame").put("name", "f" + i);
+        case 1 -> new JsonObject().put("op", "createNote").put("text", "n" + i);
+        case 2 -> new JsonObject().put("op", "createShape").put("text", "s" + i).put("w", 10 + batchRandom.nextInt(300));
+        case 3 -> new JsonObject().put("op", "createText").put("text", "t" + i);
+        default -> new JsonObject().put("op", "createConnector").put("fromRef", "r" + batchRandom.nextInt(6)).put("toRef", "r" + batchRandom.nextInt(6));
+      };
+      operation.put("ref", ref).put("color", COLORS.get(batchRandom.nextInt(COLORS.size())));
+      if (batchRandom.nextInt(3) == 0 && !"createConnector".equals(operation.getString("op"))) {
+        operation.put("parentRef", "r" + batchRandom.nextInt(6));
+      }
+      operations.add(operation);
+    }
+    return new JsonObject().put("operations", operations).put("layoutDirective", DIRECTIVES.get(batchRandom.nextInt(DIRECTIVES.size())));
   }
 
   private JsonObject createShape() {
