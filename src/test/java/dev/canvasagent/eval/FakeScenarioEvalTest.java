@@ -36,6 +36,7 @@ import org.junit.jupiter.api.extension.ExtendWith;
 class FakeScenarioEvalTest {
   /** Each scenario's name and a message that plays it. */
   static final Map<String, String> TRIGGERS = Map.ofEntries(
+      Map.entry("batch", "/batch"),
       Map.entry("two-passes", "/two-passes"),
       Map.entry("todos", "/todos for the diagram"),
       Map.entry("detail", "/detail"),
@@ -73,6 +74,82 @@ class FakeScenarioEvalTest {
       String played = scenarios.scripted(message).map(FakeScenarios.Scenario::name).orElse(scenarios.fallback(message).name());
       assertEquals(name, played, "'" + message + "' plays " + name);
     });
+  }
+
+  /** Seed 003's batchOperations end to end: four structures, each one action, one envelope and one revision. */
+  @Test
+  void theBatchScenarioLeavesASwotAKanbanAJourneyAndAFlowchartEachFromOneAtomicRevision() {
+    RunResult result = room.runDone(TRIGGERS.get("batch"));
+    assertEquals(0, result.detail().getInteger("dropped"), result.finalStatus().encode());
+    assertEquals(4, result.detail().getInteger("applied"), result.finalStatus().encode());
+    List<String> skipped = result.detail().getJsonArray("skipped").stream().map(issue -> ((JsonObject) issue).getString("ref")).toList();
+    assertEquals(List.of("note_rival", "conn_ghost"), skipped, "the duplicate ref and the connector to nothing, told back");
+    List<JsonObject> batches = result.events().stream().filter(event -> event.event().equals("agent:action"))
+        .flatMap(event -> event.data().getJsonArray("actions").stream().map(JsonObject.class::cast))
+        .filter(action -> "batch_operations".equals(action.getString("name"))).toList();
+    assertEquals(4, batches.size(), "one envelope per batch");
+    assertEquals("note_rival", batches.get(0).getJsonObject("params").getJsonObject("result").getJsonArray("skipped")
+        .getJsonObject(0).getString("ref"), "the envelope carries the action's result");
+
+    BoardView board = room.board();
+    assertEquals(4, board.revision(), "one board revision per batch");
+
+    // The SWOT: 2×2, each quadrant holding its notes.
+    Box strengths = board.bounds(board.withText("Strengths"));
+    Box weaknesses = board.bounds(board.withText("Weaknesses"));
+    Box opportunities = board.bounds(board.withText("Opportunities"));
+    Box threats = board.bounds(board.withText("Threats"));
+    assertEquals(strengths.minY(), weaknesses.minY(), 0.001);
+    assertEquals(opportunities.minY(), threats.minY(), 0.001);
+    assertEquals(strengths.minX(), opportunities.minX(), 0.001);
+    assertEquals(weaknesses.minX(), threats.minX(), 0.001);
+    assertEquals(board.withText("Strengths").getString("id"), board.withText("Loved brand").getString("parentId"));
+    assertEquals(board.withText("Strengths").getString("id"), board.withText("Fast team").getString("parentId"));
+    assertEquals(board.withText("Threats").getString("id"), board.withText("A new rival").getString("parentId"));
+    assertEquals("violet", prop(board.withText("New market"), "color"), "purple, an alias");
+    assertTrue(board.shapes().stream().noneMatch(shape -> "Duplicate ref".equals(text(shape))));
+    assertTrue(board.bounds(board.withText("Launch SWOT")).maxY() <= strengths.minY(), "the title above it");
+
+    // The kanban: columns left to right.
+    List<Box> columns = List.of("To do", "Doing", "Done").stream().map(name -> board.bounds(board.withText(name))).toList();
+    assertTrue(columns.get(0).maxX() < columns.get(1).minX() && columns.get(1).maxX() < columns.get(2).minX(), columns.toString());
+    assertEquals(columns.get(0).minY(), columns.get(2).minY(), 0.001);
+    assertEquals(board.withText("To do").getString("id"), board.withText("Plan the tests").getString("parentId"));
+
+    // The journey: stages left to right, linked by arrows bound to consecutive stages.
+    List<String> stages = List.of("Discover", "Try", "Buy").stream().map(name -> board.withText(name).getString("id")).toList();
+    Set<List<String>> links = board.ofType("arrow").stream().map(arrow -> ends(board, arrow))
+        .filter(ends -> stages.contains(ends.get(0))).collect(Collectors.toSet());
+    assertEquals(Set.of(List.of(stages.get(0), stages.get(1)), List.of(stages.get(1), stages.get(2))), links);
+
+    // The flowchart: Start above the check above its two outcomes; the retry loop does not break it.
+    Box start = board.bounds(board.withText("Start"));
+    Box check = board.bounds(board.withText("Valid?"));
+    Box save = board.bounds(board.withText("Save"));
+    Box fix = board.bounds(board.withText("Fix it"));
+    assertTrue(start.maxY() < check.minY() && check.maxY() < save.minY(), "roots above what depends on them");
+    assertEquals(save.minY(), fix.minY(), 0.001);
+    assertEquals("diamond", prop(board.withText("Valid?"), "geo"));
+    JsonObject retry = board.withText("retry");
+    assertEquals(List.of(board.withText("Fix it").getString("id"), board.withText("Valid?").getString("id")), ends(board, retry));
+    assertEquals(6, board.ofType("arrow").size(), "four connectors of the flowchart, two links of the journey");
+
+    // Each structure landed in free space: no two top-level objects overlap.
+    List<JsonObject> topLevel = board.shapes().stream().filter(shape -> "page:page".equals(shape.getString("parentId")))
+        .filter(shape -> !"arrow".equals(shape.getString("type"))).toList();
+    for (int i = 0; i < topLevel.size(); i++) {
+      for (int j = i + 1; j < topLevel.size(); j++) {
+        BoardView.assertApart(board.bounds(topLevel.get(i)), board.bounds(topLevel.get(j)));
+      }
+    }
+  }
+
+  /** The shape ids an arrow is bound to, start then end. */
+  static List<String> ends(BoardView board, JsonObject arrow) {
+    return List.of("start", "end").stream().map(terminal -> board.bindings().stream()
+        .filter(binding -> arrow.getString("id").equals(binding.getString("fromId")))
+        .filter(binding -> terminal.equals(binding.getJsonObject("props").getString("terminal")))
+        .map(binding -> binding.getString("toId")).findFirst().orElseThrow()).toList();
   }
 
   @Test
