@@ -32,12 +32,16 @@ public final class WsClient {
     WsClient ws = new WsClient(vertx.createWebSocketClient());
     WebSocketConnectOptions options = new WebSocketConnectOptions().setHost("127.0.0.1").setPort(port)
         .setURI("/api/rooms/" + roomId + "/ws" + (query == null ? "" : "?" + query));
-    return ws.client.connect(options).compose(socket -> {
+    // On a Vert.x context, so the socket's handlers are set in the task that completes the handshake:
+    // from a test thread the server's hello could arrive before anyone listens, and be lost.
+    Promise<WsClient> connected = Promise.promise();
+    vertx.getOrCreateContext().runOnContext(onContext -> ws.client.connect(options).compose(socket -> {
       ws.socket = socket;
       socket.textMessageHandler(text -> ws.receive(new JsonObject(text)));
       socket.closeHandler(end -> ws.closed.tryComplete(socket.closeStatusCode()));
       return ws.awaitFrame(frame -> "canvas:hello".equals(frame.getJsonObject("payload").getString("type")));
-    }).map(hello -> ws);
+    }).map(hello -> ws).onComplete(connected));
+    return connected.future();
   }
 
   public static Future<WsClient> connect(Vertx vertx, int port, String roomId) {
