@@ -164,6 +164,42 @@ class GitApplyConformanceTest {
     }
   }
 
+  @Test
+  void handwrittenEdgesAgreeWithGitApply() throws Exception {
+    var doc = "# Title\n\nalpha\nbeta\ngamma\ndelta\n";
+    var twice = "x\nk\ny\n1\n2\n3\nx\nk\ny\n";
+    String[][] edges = {
+      {twice, "@@ -4,3 +4,3 @@\n x\n-k\n+K\n y\n"},
+      {twice, "@@ -3,3 +3,3 @@\n x\n-k\n+K\n y\n"},
+      {"preface\n" + doc, "@@ -1,2 +1,2 @@\n-# Title\n+# New title\n \n"},
+      {doc + "epilogue\n", "@@ -5,2 +5,2 @@\n gamma\n-delta\n+DELTA\n"},
+      {"a\nb\n", "@@ -1,2 +1,2 @@\n a\n-b\n+b\n\\ No newline at end of file\n"},
+      {"a\nb", "@@ -1,2 +1,2 @@\n a\n-b\n\\ No newline at end of file\n+b\n"},
+      {"a\nb", "@@ -1,2 +1,2 @@\n a\n-b\n+c\n"},
+      {"one\r\ntwo\r\nthree\r\n", "@@ -1,3 +1,3 @@\n one\r\n-two\r\n+2\r\n three\r\n"},
+      {"one\r\ntwo\r\nthree\r\n", "@@ -1,3 +1,3 @@\n one\n-two\n+2\n three\n"},
+      {"", "@@ -0,0 +1,2 @@\n+first\n+second\n"},
+      {"a\nb\nc\nd\n", "@@ -1,2 +1,3 @@\n a\n+x\n b\n@@ -2,3 +3,3 @@\n x\n-b\n+y\n c\n"},
+      {"a\n\nc\n", "@@ -1,3 +1,3 @@\n a\n\n-c\n+C\n"},
+      // A context line without its newline matches a longer line mid-document, and git joins it.
+      {"a\nb  \nc\n", "@@ -2,2 +2,2 @@\n-a\n+A\n b\n\\ No newline at end of file\n"},
+      {"a\nb\nc\nd\ne\n", "@@ -3 +3 @@\n-c\n+C\n"},
+    };
+    var cases = new ArrayList<Case>();
+    for (int i = 0; i < edges.length; i++) {
+      var name = "edge" + i + ".md";
+      cases.add(new Case(name, edges[i][0], "--- a/" + name + "\n+++ b/" + name + "\n" + edges[i][1]));
+    }
+    var outcomes = gitApplyEach(cases);
+    var strict = new StrictPatch(MissingFinalNewline.CORRUPT);
+    for (var c : cases) {
+      var ours = strict.apply(c.target(), c.patch());
+      var theirs = outcomes.get(c.name());
+      var text = ours instanceof ApplyResult.Applied applied ? applied.text() : null;
+      assertEquals(theirs, text, describe(c, theirs, ours));
+    }
+  }
+
   /** One {@code git diff --no-index} of the two folders, cut into one patch per document. */
   private Map<Integer, String> diffs(int context) throws Exception {
     var run = git.run(temp, "diff", "--no-index", "--no-color", "--no-ext-diff", "--no-renames",
