@@ -1,0 +1,324 @@
+package dev.canvasagent.document.patch;
+
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertInstanceOf;
+import static org.junit.jupiter.api.Assertions.assertNotEquals;
+import static org.junit.jupiter.api.Assertions.assertTrue;
+
+import java.io.IOException;
+import java.nio.charset.StandardCharsets;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.util.ArrayList;
+import java.util.LinkedHashMap;
+import java.util.List;
+import java.util.Map;
+import java.util.Random;
+import java.util.regex.Pattern;
+import org.junit.jupiter.api.BeforeEach;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.io.TempDir;
+
+/**
+ * The strict patcher against real {@code git apply}: generated Markdown documents, random edits,
+ * patches written by {@code git diff --no-index} with 0, 1 and 3 lines of context, applied to the
+ * original document, to one with lines inserted (hunks land at offsets), to one with a line changed
+ * (hunks go stale) and to one holding the original twice (the nearest copy must win). Both must
+ * agree on every case: the same text when git applies the patch, a rejection when git refuses it.
+ * Git runs a handful of times in all (one diff per context size, one apply for every case).
+ */
+class GitApplyConformanceTest {
+  private static final long SEED = 0x5EED_0008L;
+  private static final int PAIRS = 450;
+  private static final int[] CONTEXT_SIZES = {0, 1, 3};
+  private static final Pattern FILE_HEADER =
+      Pattern.compile("^diff --git a/old/c(\\d+)\\.md b/new/c\\d+\\.md$", Pattern.MULTILINE);
+
+  private static final Pattern HUNK_HEADER =
+      Pattern.compile("^@@ -(\\d+)(,\\d+|) \\+(\\d+)(,\\d+|) @@", Pattern.MULTILINE);
+
+  enum Variant {
+    EXACT,
+    SHIFTED,
+    STALE,
+    DOUBLED,
+    /** The headers' line numbers are off by a few lines, as a model's often are. */
+    MISNUMBERED,
+    /** The original twice, the headers pointing midway: equally near copies, git takes the later. */
+    TIED
+  }
+
+  record Case(String name, String target, String patch) {}
+
+  @TempDir Path temp;
+  private GitCli git;
+
+  @BeforeEach
+  void git() throws IOException {
+    GitCli.requireGit();
+    git = new GitCli(Files.createDirectories(temp.resolve("home")));
+  }
+
+  @Test
+  void strictPatchAgreesWithGitApplyOnGeneratedDocuments() throws Exception {
+    var random = new Random(SEED);
+    var corpus = new MarkdownCorpus(random);
+    var edits = new RandomEdits(random, corpus);
+    var originals = new ArrayList<List<String>>();
+    var old = Files.createDirectories(temp.resolve("old"));
+    var edited = Files.createDirectories(temp.resolve("new"));
+    for (int i = 0; i < PAIRS; i++) {
+      var original = corpus.document();
+      originals.add(original);
+      write(old.resolve("c" + i + ".md"), MarkdownCorpus.text(original));
+      write(edited.resolve("c" + i + ".md"), MarkdownCorpus.text(edits.edit(original)));
+    }
+
+    var cases = new ArrayList<Case>();
+    for (int context : CONTEXT_SIZES) {
+      for (var patch : diffs(context).entrySet()) {
+        int index = patch.getKey();
+        for (var variant : Variant.values()) {
+          var name = "c" + index + "u" + context + variant.name().toLowerCase() + ".md";
+          var original = originals.get(index);
+          var target = MarkdownCorpus.text(variant(variant, original, random, corpus));
+          var text = renamed(patch.getValue(), index, name);
+          if (variant == Variant.MISNUMBERED) {
+            text = renumbered(text, random.nextBoolean() ? -1 - random.nextInt(6) : 1 + random.nextInt(6));
+          } else if (variant == Variant.TIED) {
+            text = renumbered(text, original.size() / 2);
+          }
+          cases.add(new Case(name, target, text));
+        }
+      }
+    }
+
+    var outcomes = gitApplyEach(cases);
+    var strict = new StrictPatch(MissingFinalNewline.CORRUPT);
+    var tolerant = new StrictPatch(MissingFinalNewline.TOLERATED);
+    var disagreements = new ArrayList<String>();
+    int rejected = 0;
+    int moved = 0;
+    for (var c : cases) {
+      var ours = strict.apply(c.target(), c.patch());
+      assertEquals(ours, tolerant.apply(c.target(), c.patch()), c.name());
+      var theirs = outcomes.get(c.name());
+      if (ours instanceof ApplyResult.Applied applied) {
+        moved += applied.placements().stream().anyMatch(p -> p.offset() != 0) ? 1 : 0;
+        if (!applied.text().equals(theirs)) {
+          disagreements.add(describe(c, theirs, ours));
+        }
+      } else {
+        rejected++;
+        if (theirs != null) {
+          disagreements.add(describe(c, theirs, ours));
+        }
+      }
+    }
+    assertTrue(disagreements.isEmpty(), disagreements.size() + " of " + cases.size()
+        + " cases differ from git apply; the first:\n" + String.join("\n\n",
+            disagreements.subList(0, Math.min(3, disagreements.size()))));
+    assertTrue(cases.size() > 6000, "too few cases: " + cases.size());
+    assertTrue(rejected > cases.size() / 20, "too few rejections exercised: " + rejected);
+    assertTrue(moved > cases.size() / 20, "too few hunks applied at an offset: " + moved);
+  }
+
+  @Test
+  void aPatchWhoseLastLineLacksItsNewlineIsCorruptForGitAndForTheStrictParser() throws Exception {
+    var random = new Random(SEED + 1);
+    var corpus = new MarkdownCorpus(random);
+    var edits = new RandomEdits(random, corpus);
+    var old = Files.createDirectories(temp.resolve("old"));
+    var edited = Files.createDirectories(temp.resolve("new"));
+    var originals = new ArrayList<String>();
+    for (int i = 0; i < 40; i++) {
+      var original = corpus.document();
+      originals.add(MarkdownCorpus.text(original));
+      write(old.resolve("c" + i + ".md"), originals.get(i));
+      write(edited.resolve("c" + i + ".md"), MarkdownCorpus.text(edits.edit(original)));
+    }
+    var intact = new ArrayList<Case>();
+    for (var patch : diffs(3).entrySet()) {
+      int index = patch.getKey();
+      var text = renamed(patch.getValue(), index, "t" + index + ".md");
+      if (!text.endsWith("of file\n")) {
+        intact.add(new Case("t" + index + ".md", originals.get(index), text));
+      }
+    }
+    var applied = gitApplyEach(intact);
+    var strict = new StrictPatch(MissingFinalNewline.CORRUPT);
+    var tolerant = new StrictPatch(MissingFinalNewline.TOLERATED);
+    for (var c : intact.subList(0, Math.min(15, intact.size()))) {
+      var cut = c.patch().substring(0, c.patch().length() - 1);
+      var directory = Files.createDirectories(temp.resolve("cut-" + c.name()));
+      write(directory.resolve(c.name()), c.target());
+      write(temp.resolve("cut-" + c.name() + ".patch"), cut);
+      var run = git.run(directory, "apply", "../cut-" + c.name() + ".patch");
+      assertNotEquals(0, run.exitCode(), c.name());
+      assertTrue(run.stderr().contains("corrupt patch"), run.stderr());
+
+      var refused = assertInstanceOf(ApplyResult.Rejected.class, strict.apply(c.target(), cut));
+      assertEquals(RejectionReason.MISSING_FINAL_NEWLINE, refused.rejection().reason());
+      var forgiven = assertInstanceOf(ApplyResult.Applied.class, tolerant.apply(c.target(), cut));
+      assertEquals(applied.get(c.name()), forgiven.text(), c.name());
+    }
+  }
+
+  @Test
+  void handwrittenEdgesAgreeWithGitApply() throws Exception {
+    var doc = "# Title\n\nalpha\nbeta\ngamma\ndelta\n";
+    var twice = "x\nk\ny\n1\n2\n3\nx\nk\ny\n";
+    String[][] edges = {
+      {twice, "@@ -4,3 +4,3 @@\n x\n-k\n+K\n y\n"},
+      {twice, "@@ -3,3 +3,3 @@\n x\n-k\n+K\n y\n"},
+      {"preface\n" + doc, "@@ -1,2 +1,2 @@\n-# Title\n+# New title\n \n"},
+      {doc + "epilogue\n", "@@ -5,2 +5,2 @@\n gamma\n-delta\n+DELTA\n"},
+      {"a\nb\n", "@@ -1,2 +1,2 @@\n a\n-b\n+b\n\\ No newline at end of file\n"},
+      {"a\nb", "@@ -1,2 +1,2 @@\n a\n-b\n\\ No newline at end of file\n+b\n"},
+      {"a\nb", "@@ -1,2 +1,2 @@\n a\n-b\n+c\n"},
+      {"one\r\ntwo\r\nthree\r\n", "@@ -1,3 +1,3 @@\n one\r\n-two\r\n+2\r\n three\r\n"},
+      {"one\r\ntwo\r\nthree\r\n", "@@ -1,3 +1,3 @@\n one\n-two\n+2\n three\n"},
+      {"", "@@ -0,0 +1,2 @@\n+first\n+second\n"},
+      {"a\nb\nc\nd\n", "@@ -1,2 +1,3 @@\n a\n+x\n b\n@@ -2,3 +3,3 @@\n x\n-b\n+y\n c\n"},
+      {"a\n\nc\n", "@@ -1,3 +1,3 @@\n a\n\n-c\n+C\n"},
+      // A context line without its newline matches a longer line mid-document, and git joins it.
+      {"a\nb  \nc\n", "@@ -2,2 +2,2 @@\n-a\n+A\n b\n\\ No newline at end of file\n"},
+      {"a\nb\nc\nd\ne\n", "@@ -3 +3 @@\n-c\n+C\n"},
+    };
+    var cases = new ArrayList<Case>();
+    for (int i = 0; i < edges.length; i++) {
+      var name = "edge" + i + ".md";
+      cases.add(new Case(name, edges[i][0], "--- a/" + name + "\n+++ b/" + name + "\n" + edges[i][1]));
+    }
+    var outcomes = gitApplyEach(cases);
+    var strict = new StrictPatch(MissingFinalNewline.CORRUPT);
+    for (var c : cases) {
+      var ours = strict.apply(c.target(), c.patch());
+      var theirs = outcomes.get(c.name());
+      var text = ours instanceof ApplyResult.Applied applied ? applied.text() : null;
+      assertEquals(theirs, text, describe(c, theirs, ours));
+    }
+  }
+
+  /** One {@code git diff --no-index} of the two folders, cut into one patch per document. */
+  private Map<Integer, String> diffs(int context) throws Exception {
+    var run = git.run(temp, "diff", "--no-index", "--no-color", "--no-ext-diff", "--no-renames",
+        "-U" + context, "old", "new");
+    assertTrue(run.exitCode() <= 1, run.stderr());
+    var out = run.out();
+    var patches = new LinkedHashMap<Integer, String>();
+    var matcher = FILE_HEADER.matcher(out);
+    int start = -1;
+    int index = -1;
+    while (matcher.find()) {
+      if (start >= 0) {
+        patches.put(index, out.substring(start, matcher.start()));
+      }
+      start = matcher.start();
+      index = Integer.parseInt(matcher.group(1));
+    }
+    if (start >= 0) {
+      patches.put(index, out.substring(start));
+    }
+    return patches;
+  }
+
+  /** The patch addressed to the case's own file, so that one git apply serves every case. */
+  private static String renamed(String patch, int index, String name) {
+    int body = patch.indexOf("\n@@");
+    var header = patch.substring(0, body)
+        .replace("a/old/c" + index + ".md", "a/" + name)
+        .replace("b/new/c" + index + ".md", "b/" + name);
+    return header + patch.substring(body);
+  }
+
+  /** Every hunk header moved by {@code delta} lines (never below line 1). */
+  private static String renumbered(String patch, int delta) {
+    return HUNK_HEADER.matcher(patch).replaceAll(m -> "@@ -" + shift(m.group(1), delta)
+        + m.group(2) + " +" + shift(m.group(3), delta) + m.group(4) + " @@");
+  }
+
+  private static String shift(String start, int delta) {
+    int line = Integer.parseInt(start);
+    return String.valueOf(line == 0 ? 0 : Math.max(1, line + delta));
+  }
+
+  /** Each case's outcome with git: the new text, or null when git rejected the patch. */
+  private Map<String, String> gitApplyEach(List<Case> cases) throws Exception {
+    var directory = Files.createDirectories(temp.resolve("apply-" + System.nanoTime()));
+    var all = new StringBuilder();
+    for (var c : cases) {
+      write(directory.resolve(c.name()), c.target());
+      all.append(c.patch());
+    }
+    var patchFile = directory.resolveSibling(directory.getFileName() + ".patch");
+    write(patchFile, all.toString());
+    // --reject goes on past a failing file (writing its .rej) instead of stopping at the first.
+    var run = git.run(directory, "apply", "--reject", "../" + patchFile.getFileName());
+    assertTrue(run.exitCode() <= 1, run.stderr());
+    var outcomes = new LinkedHashMap<String, String>();
+    for (var c : cases) {
+      var rejects = directory.resolve(c.name() + ".rej");
+      outcomes.put(c.name(), Files.exists(rejects) ? null : read(directory.resolve(c.name())));
+    }
+    return outcomes;
+  }
+
+  private static List<String> variant(
+      Variant variant, List<String> original, Random random, MarkdownCorpus corpus) {
+    var lines = new ArrayList<>(original);
+    var eol = lines.stream().anyMatch(l -> l.endsWith("\r\n")) ? "\r\n" : "\n";
+    switch (variant) {
+      case EXACT -> {}
+      case SHIFTED -> {
+        lines.addAll(0, corpus.freshLines(1 + random.nextInt(12), eol));
+        int more = random.nextInt(3);
+        for (int i = 0; i < more; i++) {
+          lines.add(random.nextInt(lines.size()), corpus.line() + eol);
+        }
+      }
+      case STALE -> {
+        if (!lines.isEmpty()) {
+          int at = random.nextInt(lines.size());
+          var end = lines.get(at).endsWith("\r\n") ? "\r\n" : lines.get(at).endsWith("\n") ? "\n" : "";
+          lines.set(at, corpus.line() + " (changed)" + end);
+        }
+      }
+      case MISNUMBERED -> {}
+      case TIED -> {
+        var first = new ArrayList<>(original);
+        if (!first.isEmpty() && !first.get(first.size() - 1).endsWith("\n")) {
+          first.set(first.size() - 1, first.get(first.size() - 1) + eol);
+        }
+        lines = first;
+        lines.addAll(original);
+      }
+      case DOUBLED -> {
+        var first = new ArrayList<>(original);
+        if (!first.isEmpty() && !first.get(first.size() - 1).endsWith("\n")) {
+          first.set(first.size() - 1, first.get(first.size() - 1) + eol);
+        }
+        lines = new ArrayList<>(corpus.freshLines(random.nextInt(6), eol));
+        lines.addAll(first);
+        lines.addAll(corpus.freshLines(random.nextInt(6), eol));
+        lines.addAll(original);
+      }
+      default -> throw new IllegalStateException();
+    }
+    return lines;
+  }
+
+  private static String describe(Case c, String theirs, ApplyResult ours) {
+    return "case " + c.name() + "\n--- document:\n" + c.target() + "\n--- patch:\n" + c.patch()
+        + "\n--- git apply: " + (theirs == null ? "rejected" : "\n" + theirs) + "\n--- ours: "
+        + (ours instanceof ApplyResult.Applied a ? "\n" + a.text() : ours);
+  }
+
+  private static void write(Path file, String text) throws IOException {
+    Files.write(file, text.getBytes(StandardCharsets.UTF_8));
+  }
+
+  private static String read(Path file) throws IOException {
+    return new String(Files.readAllBytes(file), StandardCharsets.UTF_8);
+  }
+}
