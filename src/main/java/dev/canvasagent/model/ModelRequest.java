@@ -9,7 +9,7 @@ import java.util.Objects;
 /**
  * What a provider is asked. Providers render it the same way: {@code systemPrompt} (stable across
  * runs, so it is the cacheable prefix), then one user turn made of {@code contextText}, the {@code
- * screenshot} when there is one, and {@code userMessage} last.
+ * screenshot} when there is one, and {@code userMessage} last; then the later {@code turns}, if any.
  *
  * @param model the registry key the run asked for, e.g. {@code anthropic:claude-sonnet-4-5} or
  *     {@code debug/fake}
@@ -21,6 +21,10 @@ import java.util.Objects;
  * @param sampling how to sample
  * @param context the same context as structured JSON, for providers that read it rather than text
  *     ({@code debug/fake}'s planner); see {@code ModelContext} for its keys
+ * @param turns the conversation after the first user turn, oldest first (assistant answers with
+ *     their tool calls, tool results, later user messages); empty for a single-turn request. Providers
+ *     render them after the first user turn, so the system prompt, tools and first turn stay a stable
+ *     cacheable prefix as turns are added.
  */
 public record ModelRequest(
     String model,
@@ -30,7 +34,8 @@ public record ModelRequest(
     Image screenshot,
     JsonArray tools,
     Sampling sampling,
-    JsonObject context) {
+    JsonObject context,
+    List<Turn> turns) {
 
   public ModelRequest {
     Objects.requireNonNull(model, "model");
@@ -40,11 +45,25 @@ public record ModelRequest(
     tools = tools == null ? new JsonArray() : tools;
     sampling = sampling == null ? Sampling.DEFAULT : sampling;
     context = context == null ? new JsonObject() : context;
+    turns = turns == null ? List.of() : List.copyOf(turns);
+  }
+
+  /** A single-turn request. */
+  public ModelRequest(String model, String systemPrompt, String contextText, String userMessage, Image screenshot,
+      JsonArray tools, Sampling sampling, JsonObject context) {
+    this(model, systemPrompt, contextText, userMessage, screenshot, tools, sampling, context, List.of());
   }
 
   /** A request with no context parts, no screenshot and default sampling. */
   public ModelRequest(String model, String systemPrompt, String userMessage, JsonArray tools) {
     this(model, systemPrompt, "", userMessage, null, tools, Sampling.DEFAULT, new JsonObject());
+  }
+
+  /** This request with {@code more} appended to its turns. */
+  public ModelRequest plus(List<Turn> more) {
+    List<Turn> all = new ArrayList<>(turns);
+    all.addAll(more);
+    return new ModelRequest(model, systemPrompt, contextText, userMessage, screenshot, tools, sampling, context, all);
   }
 
   /**

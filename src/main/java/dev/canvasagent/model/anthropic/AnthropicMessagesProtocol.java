@@ -3,6 +3,7 @@ package dev.canvasagent.model.anthropic;
 import dev.canvasagent.model.ModelEvent;
 import dev.canvasagent.model.ModelRequest;
 import dev.canvasagent.model.StreamNormalizer;
+import dev.canvasagent.model.Turn;
 import dev.canvasagent.model.http.ProviderProtocol;
 import dev.canvasagent.model.http.ProviderRequest;
 import io.vertx.core.json.JsonArray;
@@ -15,6 +16,10 @@ import java.util.function.Consumer;
  * {@code anthropic:<model>}: the Messages API, {@code POST {base}/v1/messages} with {@code stream:
  * true}. The system prompt and the tools are the stable prefix, so both carry {@code cache_control}
  * (on the system block and on the last tool) unless prompt caching is off ({@code cacheTtl} null).
+ * Later turns render as {@code assistant} messages with {@code tool_use} blocks and {@code user}
+ * messages with {@code tool_result} blocks ({@code is_error} for a failed call); the last block of a
+ * multi-turn conversation carries a third {@code cache_control}, so each step of a tool loop reads
+ * the previous step's prefix from the cache.
  */
 public final class AnthropicMessagesProtocol implements ProviderProtocol {
   public static final String VERSION = "2023-06-01";
@@ -57,7 +62,7 @@ public final class AnthropicMessagesProtocol implements ProviderProtocol {
         .put("temperature", Math.min(1.0, request.sampling().temperature()))
         .put("stream", true)
         .put("system", new JsonArray().add(system))
-        .put("messages", new JsonArray().add(new JsonObject().put("role", "user").put("content", content)));
+        .put("messages", messages(content, request.turns()));
     List<ModelRequest.Tool> declared = request.toolDeclarations();
     if (!declared.isEmpty()) {
       JsonArray tools = new JsonArray();
@@ -77,6 +82,43 @@ public final class AnthropicMessagesProtocol implements ProviderProtocol {
   @Override
   public StreamNormalizer normalizer(Consumer<ModelEvent> sink) {
     return new AnthropicStreamNormalizer(sink);
+  }
+
+  private JsonArray messages(JsonArray firstTurn, List<Turn> turns) {
+    JsonArray messages = new JsonArray().add(new JsonObject().put("role", "user").put("content", firstTurn));
+    for (Turn turn : turns) {
+      JsonArray content = new JsonArray();
+      String role = "user";
+      if (turn instanceof Turn.User user) {
+        content.add(text(user.text()));
+      } else if (turn instanceof Turn.Assistant assistant) {
+        role = "assistant";
+        if (!assistant.text().isEmpty()) {
+          content.add(text(assistant.text())); // Anthropic refuses empty text blocks
+        }
+        for (Turn.ToolCall call : assistant.calls()) {
+          content.add(new JsonObject().put("type", "tool_use").put("id", call.callId()).put("name", call.name())
+              .put("input", call.arguments()));
+        }
+      } else if (turn instanceof Turn.ToolResults results) {
+        for (Turn.ToolResult result : results.results()) {
+          JsonObject block = new JsonObject().put("type", "tool_result").put("tool_use_id", result.callId())
+              .put("content", result.isError() ? result.error() : result.result().encode());
+          if (result.isError()) {
+            block.put("is_error", true);
+          }
+          content.add(block);
+        }
+      }
+      if (!content.isEmpty()) {
+        messages.add(new JsonObject().put("role", role).put("content", content));
+      }
+    }
+    if (!turns.isEmpty()) {
+      JsonArray last = messages.getJsonObject(messages.size() - 1).getJsonArray("content");
+      cache(last.getJsonObject(last.size() - 1));
+    }
+    return messages;
   }
 
   private void cache(JsonObject block) {

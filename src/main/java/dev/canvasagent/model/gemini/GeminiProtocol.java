@@ -3,6 +3,7 @@ package dev.canvasagent.model.gemini;
 import dev.canvasagent.model.ModelEvent;
 import dev.canvasagent.model.ModelRequest;
 import dev.canvasagent.model.StreamNormalizer;
+import dev.canvasagent.model.Turn;
 import dev.canvasagent.model.http.ProviderProtocol;
 import dev.canvasagent.model.http.ProviderRequest;
 import io.vertx.core.json.JsonArray;
@@ -17,7 +18,10 @@ import java.util.function.Consumer;
  * {@code google:<model>}: Gemini, {@code POST {base}/v1beta/models/<model>:streamGenerateContent?alt=sse}
  * with the key in {@code x-goog-api-key}. Tools are declared with {@code parametersJsonSchema}
  * (JSON Schema, mutually exclusive with the OpenAPI-style {@code parameters}), converted by
- * {@link GeminiSchema}.
+ * {@link GeminiSchema}. Later turns render as {@code model} contents with {@code functionCall} parts
+ * ({@code args} as an object) and {@code user} contents with one {@code functionResponse} part per
+ * result ({@code name}, {@code response}: the result object, or {@code {"error": …}}); a call id goes
+ * back only when Gemini sent one, not when the normalizer made it up.
  */
 public final class GeminiProtocol implements ProviderProtocol {
   private final String baseUrl;
@@ -48,7 +52,7 @@ public final class GeminiProtocol implements ProviderProtocol {
     JsonObject body = new JsonObject()
         .put("systemInstruction", new JsonObject().put("parts",
             new JsonArray().add(new JsonObject().put("text", request.systemPrompt()))))
-        .put("contents", new JsonArray().add(new JsonObject().put("role", "user").put("parts", parts)))
+        .put("contents", contents(parts, request.turns()))
         .put("generationConfig", new JsonObject()
             .put("temperature", request.sampling().temperature())
             .put("maxOutputTokens", request.sampling().maxOutputTokens()));
@@ -68,6 +72,44 @@ public final class GeminiProtocol implements ProviderProtocol {
     String url = baseUrl + "/v1beta/models/" + URLEncoder.encode(name, StandardCharsets.UTF_8)
         + ":streamGenerateContent?alt=sse";
     return new ProviderRequest(url, Map.of("x-goog-api-key", apiKey), body);
+  }
+
+  private static JsonArray contents(JsonArray firstTurn, List<Turn> turns) {
+    JsonArray contents = new JsonArray().add(new JsonObject().put("role", "user").put("parts", firstTurn));
+    for (Turn turn : turns) {
+      JsonArray parts = new JsonArray();
+      String role = "user";
+      if (turn instanceof Turn.User user) {
+        parts.add(new JsonObject().put("text", user.text()));
+      } else if (turn instanceof Turn.Assistant assistant) {
+        role = "model";
+        if (!assistant.text().isEmpty()) {
+          parts.add(new JsonObject().put("text", assistant.text()));
+        }
+        for (Turn.ToolCall call : assistant.calls()) {
+          JsonObject functionCall = new JsonObject().put("name", call.name()).put("args", call.arguments());
+          withId(functionCall, call.callId());
+          parts.add(new JsonObject().put("functionCall", functionCall));
+        }
+      } else if (turn instanceof Turn.ToolResults results) {
+        for (Turn.ToolResult result : results.results()) {
+          JsonObject response = result.isError() ? new JsonObject().put("error", result.error()) : result.result();
+          JsonObject functionResponse = new JsonObject().put("name", result.name()).put("response", response);
+          withId(functionResponse, result.callId());
+          parts.add(new JsonObject().put("functionResponse", functionResponse));
+        }
+      }
+      if (!parts.isEmpty()) {
+        contents.add(new JsonObject().put("role", role).put("parts", parts));
+      }
+    }
+    return contents;
+  }
+
+  private static void withId(JsonObject part, String callId) {
+    if (!callId.startsWith(GeminiStreamNormalizer.GENERATED_ID_PREFIX)) {
+      part.put("id", callId);
+    }
   }
 
   @Override

@@ -28,7 +28,10 @@ import java.util.function.Consumer;
 public final class GeminiStreamNormalizer implements StreamNormalizer {
 
   private final Consumer<ModelEvent> sink;
-  private final String idPrefix = "gemini_" + UUID.randomUUID().toString().substring(0, 8) + "_";
+  /** How the ids this normalizer makes up begin (Gemini usually sends none); never sent back to Gemini. */
+  public static final String GENERATED_ID_PREFIX = "gemini_";
+
+  private final String idPrefix = GENERATED_ID_PREFIX + UUID.randomUUID().toString().substring(0, 8) + "_";
   private int callCount;
   private String finishReason;
   private long inputTokens = -1;

@@ -3,6 +3,7 @@ package dev.canvasagent.model.openai;
 import dev.canvasagent.model.ModelEvent;
 import dev.canvasagent.model.ModelRequest;
 import dev.canvasagent.model.StreamNormalizer;
+import dev.canvasagent.model.Turn;
 import dev.canvasagent.model.http.ProviderProtocol;
 import dev.canvasagent.model.http.ProviderRequest;
 import io.vertx.core.json.JsonArray;
@@ -14,6 +15,10 @@ import java.util.function.Consumer;
 /**
  * {@code openai-responses:<model>}: the Responses API, {@code POST {base}/responses} with {@code
  * stream: true}, the system prompt as {@code instructions}, flat function tools, nothing stored.
+ * Since nothing is stored there is no {@code previous_response_id}: later turns are sent whole as
+ * input items, an assistant {@code message}, one {@code function_call} item per call ({@code
+ * call_id}, {@code name}, arguments as a JSON string) and one {@code function_call_output} per
+ * result ({@code call_id}, {@code output}: the result's JSON, or its {@code Error: …} text).
  */
 public final class ResponsesProtocol implements ProviderProtocol {
   private final String baseUrl;
@@ -45,7 +50,7 @@ public final class ResponsesProtocol implements ProviderProtocol {
         .put("store", false)
         .put("instructions", request.systemPrompt())
         .put("max_output_tokens", request.sampling().maxOutputTokens())
-        .put("input", new JsonArray().add(new JsonObject().put("role", "user").put("content", content)));
+        .put("input", input(content, request.turns()));
     if (ReasoningModels.acceptsTemperature(model)) {
       body.put("temperature", request.sampling().temperature());
     }
@@ -68,6 +73,30 @@ public final class ResponsesProtocol implements ProviderProtocol {
   @Override
   public StreamNormalizer normalizer(Consumer<ModelEvent> sink) {
     return new ResponsesStreamNormalizer(sink);
+  }
+
+  private static JsonArray input(JsonArray firstTurn, List<Turn> turns) {
+    JsonArray input = new JsonArray().add(new JsonObject().put("role", "user").put("content", firstTurn));
+    for (Turn turn : turns) {
+      if (turn instanceof Turn.User user) {
+        input.add(new JsonObject().put("role", "user").put("content", new JsonArray().add(text(user.text()))));
+      } else if (turn instanceof Turn.Assistant assistant) {
+        if (!assistant.text().isEmpty()) {
+          input.add(new JsonObject().put("type", "message").put("role", "assistant").put("content",
+              new JsonArray().add(new JsonObject().put("type", "output_text").put("text", assistant.text()))));
+        }
+        for (Turn.ToolCall call : assistant.calls()) {
+          input.add(new JsonObject().put("type", "function_call").put("call_id", call.callId())
+              .put("name", call.name()).put("arguments", call.arguments().encode()));
+        }
+      } else if (turn instanceof Turn.ToolResults results) {
+        for (Turn.ToolResult result : results.results()) {
+          input.add(new JsonObject().put("type", "function_call_output").put("call_id", result.callId())
+              .put("output", result.text()));
+        }
+      }
+    }
+    return input;
   }
 
   private static JsonObject text(String text) {
