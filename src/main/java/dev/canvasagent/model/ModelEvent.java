@@ -22,7 +22,16 @@ public sealed interface ModelEvent {
     }
   }
 
-  record ToolCallEnd(int ordinal, String callId, String name, JsonObject arguments) implements ModelEvent {}
+  /**
+   * A finished call. {@code signature} is an opaque token the provider wants back with this call
+   * when the conversation continues (Gemini's {@code thoughtSignature}), or null.
+   */
+  record ToolCallEnd(int ordinal, String callId, String name, JsonObject arguments, String signature)
+      implements ModelEvent {
+    public ToolCallEnd(int ordinal, String callId, String name, JsonObject arguments) {
+      this(ordinal, callId, name, arguments, null);
+    }
+  }
 
   /**
    * Token counts as the provider reported them (last value wins). Cache reads and writes and

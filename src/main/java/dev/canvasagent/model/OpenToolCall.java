@@ -20,6 +20,7 @@ public final class OpenToolCall {
   private String name;
   private boolean started;
   private boolean ended;
+  private String signature;
 
   public OpenToolCall(int ordinal, Consumer<ModelEvent> sink) {
     this.ordinal = ordinal;
@@ -96,6 +97,11 @@ public final class OpenToolCall {
    *
    * @return the error to end the stream with when the arguments are not a JSON object, else null
    */
+  /** Keeps the provider's opaque token for this call, to hand back with it in the next turn. */
+  public void sign(String signature) {
+    this.signature = signature;
+  }
+
   public ModelEvent.Error end(String authoritative) {
     if (ended) {
       return null;
@@ -115,7 +121,7 @@ public final class OpenToolCall {
           "Arguments of " + name + " (" + callId + ") are not a JSON object", false);
     }
     ended = true;
-    sink.accept(new ModelEvent.ToolCallEnd(ordinal, callId, name, parsed));
+    sink.accept(new ModelEvent.ToolCallEnd(ordinal, callId, name, parsed, signature));
     return null;
   }
 

@@ -32,12 +32,20 @@ public sealed interface Turn {
     }
   }
 
-  /** A finished tool call: the provider's call id, the tool's name and its parsed arguments. */
-  record ToolCall(String callId, String name, JsonObject arguments) {
+  /**
+   * A finished tool call: the provider's call id, the tool's name, its parsed arguments, and the
+   * provider's opaque token to send back with it ({@code signature}, Gemini's {@code
+   * thoughtSignature}), or null.
+   */
+  record ToolCall(String callId, String name, JsonObject arguments, String signature) {
     public ToolCall {
       Objects.requireNonNull(callId, "callId");
       Objects.requireNonNull(name, "name");
       arguments = arguments == null ? new JsonObject() : arguments;
+    }
+
+    public ToolCall(String callId, String name, JsonObject arguments) {
+      this(callId, name, arguments, null);
     }
   }
 

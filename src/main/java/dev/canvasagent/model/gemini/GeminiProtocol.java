@@ -21,7 +21,8 @@ import java.util.function.Consumer;
  * {@link GeminiSchema}. Later turns render as {@code model} contents with {@code functionCall} parts
  * ({@code args} as an object) and {@code user} contents with one {@code functionResponse} part per
  * result ({@code name}, {@code response}: the result object, or {@code {"error": …}}); a call id goes
- * back only when Gemini sent one, not when the normalizer made it up.
+ * back only when Gemini sent one, not when the normalizer made it up, and a call's {@code
+ * thoughtSignature} goes back on its part (mandatory for Gemini 3 function calling).
  */
 public final class GeminiProtocol implements ProviderProtocol {
   private final String baseUrl;
@@ -89,7 +90,11 @@ public final class GeminiProtocol implements ProviderProtocol {
         for (Turn.ToolCall call : assistant.calls()) {
           JsonObject functionCall = new JsonObject().put("name", call.name()).put("args", call.arguments());
           withId(functionCall, call.callId());
-          parts.add(new JsonObject().put("functionCall", functionCall));
+          JsonObject part = new JsonObject().put("functionCall", functionCall);
+          if (call.signature() != null) {
+            part.put("thoughtSignature", call.signature());
+          }
+          parts.add(part);
         }
       } else if (turn instanceof Turn.ToolResults results) {
         for (Turn.ToolResult result : results.results()) {

@@ -116,11 +116,11 @@ public final class GeminiStreamNormalizer implements StreamNormalizer {
       sink.accept(new ModelEvent.TextDelta(text));
     }
     if (part.getValue("functionCall") instanceof JsonObject call) {
-      applyFunctionCall(call);
+      applyFunctionCall(call, part.getValue("thoughtSignature") instanceof String s && !s.isEmpty() ? s : null);
     }
   }
 
-  private void applyFunctionCall(JsonObject call) {
+  private void applyFunctionCall(JsonObject call, String signature) {
     String name = call.getValue("name") instanceof String s && !s.isEmpty() ? s : null;
     JsonArray partialArgs = call.getValue("partialArgs") instanceof JsonArray a ? a : null;
     if (streaming != null && (name != null || partialArgs == null)) {
@@ -139,6 +139,8 @@ public final class GeminiStreamNormalizer implements StreamNormalizer {
     int ordinal = callCount++;
     String id = call.getValue("id") instanceof String s && !s.isEmpty() ? s : idPrefix + ordinal;
     OpenToolCall opened = OpenToolCall.started(ordinal, id, name, sink);
+    // Gemini 3 refuses a conversation whose function calls come back without their signatures
+    opened.sign(signature);
     if (Boolean.TRUE.equals(call.getValue("willContinue")) || partialArgs != null) {
       streaming = opened;
       streamingArguments = new PartialArguments();

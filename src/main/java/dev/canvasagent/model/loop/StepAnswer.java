@@ -20,7 +20,7 @@ final class StepAnswer {
     if (event instanceof ModelEvent.TextDelta delta) {
       text.append(delta.text());
     } else if (event instanceof ModelEvent.ToolCallEnd end) {
-      calls.add(new Turn.ToolCall(end.callId(), end.name(), end.arguments()));
+      calls.add(new Turn.ToolCall(end.callId(), end.name(), end.arguments(), end.signature()));
     } else if (event instanceof ModelEvent.Usage reported) {
       usage = reported;
     } else if (event instanceof ModelEvent.Stop || event instanceof ModelEvent.Error) {

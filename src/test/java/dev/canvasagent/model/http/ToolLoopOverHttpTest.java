@@ -6,6 +6,7 @@ import static org.junit.jupiter.api.Assertions.assertInstanceOf;
 import static org.junit.jupiter.api.Assertions.assertNull;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
+import dev.canvasagent.model.ModelEvent;
 import dev.canvasagent.model.ModelProvider;
 import dev.canvasagent.model.Turn;
 import dev.canvasagent.model.loop.ToolLoop;
@@ -216,9 +217,10 @@ class ToolLoopOverHttpTest {
     assertEquals(first.getJsonArray("contents").getJsonObject(0), contents.getJsonObject(0));
     assertEquals(new JsonObject().put("role", "model").put("parts", new JsonArray()
         .add(new JsonObject().put("text", FIRST_TEXT))
-        .add(new JsonObject().put("functionCall", new JsonObject().put("name", "create_shape").put("args", RECTANGLE)))
+        .add(new JsonObject().put("functionCall", new JsonObject().put("name", "create_shape").put("args", RECTANGLE))
+            .put("thoughtSignature", "c2lnLXN0dWI="))
         .add(new JsonObject().put("functionCall", new JsonObject().put("name", "create_shape").put("args", NOTE)))),
-        contents.getJsonObject(1), "args as an object; no made-up ids sent back");
+        contents.getJsonObject(1), "args as an object; the signature back on its part; no made-up ids sent back");
     assertEquals(new JsonObject().put("role", "user").put("parts", new JsonArray()
         .add(new JsonObject().put("functionResponse", new JsonObject().put("name", "create_shape").put("response", CREATED)))
         .add(new JsonObject().put("functionResponse", new JsonObject().put("name", "create_shape")
@@ -266,13 +268,15 @@ class ToolLoopOverHttpTest {
   void anInterruptDuringAModelCallCancelsIt() {
     Flavour responses = Flavour.all().get(2);
     byte[] text = ProviderCalls.resource("loop/openai-responses-text.sse");
-    stub.then(Stream.whole(responses.answerBytes())).then(Stream.hangingAfter(text, 200));
+    // the second answer streams its first words, then hangs
+    int hangAt = new String(text, StandardCharsets.UTF_8).indexOf("the note failed.");
+    stub.then(Stream.whole(responses.answerBytes())).then(Stream.hangingAfter(text, hangAt));
     Future<Void> closed = stub.nextHangingStreamClosed();
     ToolLoopRun[] run = new ToolLoopRun[1];
     ToolLoop loop = new ToolLoop(provider(responses), this::execute, 5, new ToolLoopListener() {
       @Override
-      public void stepStarted(int step) {
-        if (step == 2) {
+      public void modelEvent(int step, ModelEvent event) {
+        if (step == 2 && event instanceof ModelEvent.TextDelta) {
           run[0].interrupt();
         }
       }
@@ -284,6 +288,7 @@ class ToolLoopOverHttpTest {
     assertEquals(ToolLoopResult.Stop.INTERRUPTED, result.stop());
     assertEquals(2, result.steps());
     assertEquals(2, ran.size());
+    assertEquals(2, result.turns().size(), "the interrupted answer is not part of the conversation");
     Await.result(closed);
   }
 
