@@ -5,6 +5,7 @@ import dev.canvasagent.model.ModelContext;
 import dev.canvasagent.model.ModelEvent;
 import dev.canvasagent.model.ModelProvider;
 import dev.canvasagent.model.ModelRequest;
+import dev.canvasagent.model.Turn;
 import dev.canvasagent.model.fake.planner.CommandPlanner;
 import io.vertx.core.Vertx;
 import java.util.function.Consumer;
@@ -53,13 +54,32 @@ public final class FakeModel implements ModelProvider {
 
   static final String NOTHING_TO_ADD = "Nothing to add: the board already does what was asked.";
 
-  /** Scripted scenario, else the planner, else the fallback scenario (or, for a follow-up, no action). */
+  /**
+   * After tool results (a tool loop's later step), a summary of them in words, so a loop over {@code
+   * debug/fake} ends after one round of calls; otherwise the scripted scenario, else the planner,
+   * else the fallback scenario (or, for a follow-up, no action).
+   */
   FakeAnswer answer(ModelRequest request, String message) {
+    if (!request.turns().isEmpty() && request.turns().get(request.turns().size() - 1) instanceof Turn.ToolResults results) {
+      return FakeAnswer.say(summary(results));
+    }
     String excerpt = message.length() > MESSAGE_EXCERPT_CHARS ? message.substring(0, MESSAGE_EXCERPT_CHARS) : message;
     boolean followUp = request.context().containsKey(ModelContext.FOLLOW_UP);
     return scenarios.scripted(message).map(scenario -> scenario.answer(excerpt))
         .or(() -> planner.plan(message, request.context()))
         .orElseGet(() -> followUp ? FakeAnswer.say(NOTHING_TO_ADD) : scenarios.fallback(message).answer(excerpt));
+  }
+
+  static String summary(Turn.ToolResults results) {
+    long failed = results.results().stream().filter(Turn.ToolResult::isError).count();
+    int count = results.results().size();
+    String ran = "Done: " + count + (count == 1 ? " tool call ran" : " tool calls ran");
+    if (failed == 0) {
+      return ran + ".";
+    }
+    String firstError = results.results().stream().filter(Turn.ToolResult::isError).findFirst()
+        .map(Turn.ToolResult::error).orElse("");
+    return ran + ", " + failed + " failed (" + firstError + ").";
   }
 
   /**
