@@ -21,6 +21,8 @@ import java.util.regex.Pattern;
  */
 final class DocumentRoutes {
   static final Pattern DOC_ID = Pattern.compile("[A-Za-z0-9_-]{1,64}");
+  static final int DEFAULT_REVISIONS = 50;
+  static final int MAX_REVISIONS = 500;
   static final Pattern TOOL = Pattern.compile("[a-z_]{1,64}");
 
   private final Vertx vertx;
@@ -49,6 +51,7 @@ final class DocumentRoutes {
         new JsonObject().put("ok", true).put("tools", catalog.describe())));
     router.post("/api/docs").handler(body).handler(requireJson).handler(this::create).failureHandler(tooLarge);
     router.get("/api/docs/:docId").handler(this::get);
+    router.get("/api/docs/:docId/revisions").handler(this::revisions);
     router.put("/api/docs/:docId").handler(body).handler(requireJson).handler(this::edit).failureHandler(tooLarge);
     router.post("/api/docs/:docId/lease/preempt").handler(this::preempt);
     router.post("/api/docs/:docId/tools/:tool").handler(body).handler(requireJson).handler(this::tool).failureHandler(tooLarge);
@@ -70,6 +73,14 @@ final class DocumentRoutes {
     String docId = docId(ctx);
     if (docId != null) {
       forward(ctx, Address.DOC_GET, new JsonObject().put("docId", docId), 200);
+    }
+  }
+
+  private void revisions(RoutingContext ctx) {
+    String docId = docId(ctx);
+    Long limit = docId == null ? null : BridgeVerticle.queryLong(ctx, "limit", DEFAULT_REVISIONS, 1, MAX_REVISIONS);
+    if (limit != null) {
+      forward(ctx, Address.DOC_REVISIONS, new JsonObject().put("docId", docId).put("limit", limit.intValue()), 200);
     }
   }
 

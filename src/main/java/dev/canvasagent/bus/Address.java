@@ -117,6 +117,9 @@ public final class Address {
    */
   public static final String DOC_EDIT = "doc.edit";
 
+  /** Lease manager: a document's revisions and recorded diffs, the newest first ({@code {docId, limit}}). */
+  public static final String DOC_REVISIONS = "doc.revisions";
+
   /** Lease manager: void the document's lease now ({@code {docId}}), epoch + 1. */
   public static final String DOC_PREEMPT = "doc.preempt";
 

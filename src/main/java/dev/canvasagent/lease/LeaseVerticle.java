@@ -33,6 +33,7 @@ public final class LeaseVerticle extends CanvasVerticle {
   private final AppConfig.Documents config;
   private final DocumentToolCatalog catalog;
   private DocumentTools tools;
+  private LeaseWatch watch;
 
   public LeaseVerticle(Store store, AppConfig.Documents config, DocumentToolCatalog catalog) {
     this.documents = store.documents();
@@ -47,10 +48,12 @@ public final class LeaseVerticle extends CanvasVerticle {
 
   @Override
   protected Future<?> startVerticle() {
+    watch = new LeaseWatch(vertx, documents, this::announce);
     tools = new DocumentTools(documents, catalog, config.leaseTtlMs(), config.maxContentBytes(), this::publish);
     return Future.all(
         consume(Address.DOC_CREATE, this::create),
         consume(Address.DOC_GET, this::get),
+        consume(Address.DOC_REVISIONS, this::revisions),
         consume(Address.DOC_EDIT, this::edit),
         consume(Address.DOC_PREEMPT, this::preempt),
         consume(Address.DOC_TOOL, ask -> tools.call(ask.getString("docId"), ask.getString("tool"), ask.getJsonObject("args"))));
@@ -96,6 +99,17 @@ public final class LeaseVerticle extends CanvasVerticle {
         })));
   }
 
+  private Future<JsonObject> revisions(JsonObject ask) {
+    String docId = ask.getString("docId");
+    int limit = ask.getInteger("limit");
+    return documents.find(docId).compose(found -> found.isEmpty()
+        ? Failure.future(FailureCode.NOT_FOUND, "no document " + docId)
+        : documents.revisions(docId, limit).compose(revisions -> documents.diffs(docId, limit).map(diffs -> new JsonObject()
+            .put("id", docId)
+            .put("revisions", new io.vertx.core.json.JsonArray(revisions.stream().map(DocumentStore.Revision::toJson).toList()))
+            .put("diffs", new io.vertx.core.json.JsonArray(diffs.stream().map(DocumentStore.DiffRecord::toJson).toList())))));
+  }
+
   /** A person's edit: committed only on the current base revision, and it voids any agent lease (epoch + 1). */
   private Future<JsonObject> edit(JsonObject ask) {
     String docId = ask.getString("docId");
@@ -120,7 +134,19 @@ public final class LeaseVerticle extends CanvasVerticle {
     }));
   }
 
+  /** Publishes a lease change and keeps the expiry watch in step with it. */
   private void publish(DocumentTools.LeaseEvent event) {
+    if (event.lease().live()) {
+      watch.watch(event.roomId(), event.lease());
+    } else {
+      watch.cancel(event.docId());
+    }
+    announce(event);
+  }
+
+  private void announce(DocumentTools.LeaseEvent event) {
+    LOG.atInfo().addKeyValue("docId", event.docId()).addKeyValue("state", event.state())
+        .addKeyValue("epoch", event.lease().epoch()).log("document.lease");
     vertx.eventBus().publish(RoomTopic.DOC_LEASE.address(event.roomId()), event.lease().toJson()
         .put("type", "doc:lease").put("docId", event.docId()).put("state", event.state()));
   }
