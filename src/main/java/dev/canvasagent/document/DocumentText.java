@@ -67,6 +67,22 @@ public record DocumentText(List<String> lines, boolean finalNewline) {
     }
   }
 
+  /**
+   * Why {@code text} cannot be a document's content, if it cannot: more than {@code maxBytes} of UTF-8
+   * (BODY_TOO_LARGE), or a NUL character, which PostgreSQL text cannot hold and Markdown never needs.
+   */
+  public static java.util.Optional<dev.canvasagent.bus.Failure> refusal(String text, int maxBytes) {
+    if (text.indexOf('\u0000') >= 0) {
+      return java.util.Optional.of(new dev.canvasagent.bus.Failure(dev.canvasagent.bus.FailureCode.INVALID_REQUEST,
+          "a document may not contain the NUL character (U+0000)"));
+    }
+    if (text.length() > maxBytes / 3 && text.getBytes(StandardCharsets.UTF_8).length > maxBytes) {
+      return java.util.Optional.of(new dev.canvasagent.bus.Failure(dev.canvasagent.bus.FailureCode.BODY_TOO_LARGE,
+          "a document may not exceed " + maxBytes + " bytes of UTF-8"));
+    }
+    return java.util.Optional.empty();
+  }
+
   public static int lineCount(String text) {
     return of(text).lineCount();
   }

@@ -15,7 +15,6 @@ import dev.canvasagent.store.DocumentStore.Lease;
 import io.vertx.core.Future;
 import io.vertx.core.json.JsonArray;
 import io.vertx.core.json.JsonObject;
-import java.nio.charset.StandardCharsets;
 import java.util.UUID;
 import java.util.function.Consumer;
 import java.util.function.Function;
@@ -155,9 +154,9 @@ public final class DocumentTools {
   private Future<JsonObject> write(String docId, JsonObject args, Function<Document, Change> change) {
     return commit(docId, agent(args, args.getString("base_revision_id")), new Edit.Rewrite(document -> {
       Change computed = change.apply(document);
-      if (computed.content().getBytes(StandardCharsets.UTF_8).length > maxContentBytes) {
-        throw new Failure(FailureCode.BODY_TOO_LARGE, "the document would exceed " + maxContentBytes + " bytes");
-      }
+      DocumentText.refusal(computed.content(), maxContentBytes).ifPresent(refusal -> {
+        throw refusal;
+      });
       return computed;
     }));
   }

@@ -78,8 +78,9 @@ public final class LeaseVerticle extends CanvasVerticle {
 
   private Future<JsonObject> create(JsonObject ask) {
     String content = ask.getString("content");
-    if (content.getBytes(java.nio.charset.StandardCharsets.UTF_8).length > config.maxContentBytes()) {
-      return Failure.future(FailureCode.BODY_TOO_LARGE, "content may not exceed " + config.maxContentBytes() + " bytes");
+    var refusal = dev.canvasagent.document.DocumentText.refusal(content, config.maxContentBytes());
+    if (refusal.isPresent()) {
+      return Future.failedFuture(refusal.get());
     }
     return documents.create(new NewDocument(ask.getString("id"), ask.getString("roomId"), ask.getString("title"), content, "person"))
         .map(document -> {
@@ -114,8 +115,9 @@ public final class LeaseVerticle extends CanvasVerticle {
   private Future<JsonObject> edit(JsonObject ask) {
     String docId = ask.getString("docId");
     String content = ask.getString("content");
-    if (content.getBytes(java.nio.charset.StandardCharsets.UTF_8).length > config.maxContentBytes()) {
-      return Failure.future(FailureCode.BODY_TOO_LARGE, "content may not exceed " + config.maxContentBytes() + " bytes");
+    var refusal = dev.canvasagent.document.DocumentText.refusal(content, config.maxContentBytes());
+    if (refusal.isPresent()) {
+      return Future.failedFuture(refusal.get());
     }
     Guard guard = new Guard.Person(ask.getString("baseRevisionId"), "person");
     Edit edit = new Edit.Rewrite(document -> new DocumentStore.Change(content, "edit", null, null, null, null, null, new JsonObject()));

@@ -284,6 +284,18 @@ class DocumentHttpTest {
     refused(tool(docId, "canvas_insert_lines", leased(lease).put("insert_after_line", 0).put("content", "y".repeat(1_048_577))), 413, "BODY_TOO_LARGE");
     refused(Await.result(server.http().put("/api/docs/" + docId).putHeader("content-type", "application/json")
         .sendJsonObject(new JsonObject().put("content", "x"))), 400, "INVALID_REQUEST");
+    String revision = document(docId).getString("revisionId");
+    refused(Await.result(server.http().put("/api/docs/" + docId).putHeader("content-type", "application/json")
+        .sendJsonObject(new JsonObject().put("content", "x".repeat(1_048_577)).put("baseRevisionId", revision))), 413, "BODY_TOO_LARGE");
+    refused(Await.result(server.http().put("/api/docs/" + docId).putHeader("content-type", "application/json")
+        .sendJsonObject(new JsonObject().put("content", "nul\u0000").put("baseRevisionId", revision))), 400, "INVALID_REQUEST");
+    refused(post("/api/docs", new JsonObject().put("content", "nul\u0000")), 400, "INVALID_REQUEST");
+    refused(tool(docId, "canvas_insert_lines", leased(lease).put("insert_after_line", 0).put("content", "\u0000")), 400, "INVALID_REQUEST");
+    refused(Await.result(server.http().put("/api/docs/" + docId).putHeader("content-type", "text/plain")
+        .sendBuffer(Buffer.buffer("x"))), 415, "UNSUPPORTED_MEDIA_TYPE");
+    refused(post("/api/docs/doc-missing/lease/preempt", new JsonObject()), 404, "NOT_FOUND");
+    refused(server.get("/api/docs/" + docId + "/revisions?limit=0"), 400, "INVALID_REQUEST");
+    assertTrue(document(docId).getJsonObject("lease").getBoolean("held"), "refusals do not preempt the lease");
     assertEquals(before, stored(docId));
     assertEquals(TEXT, document(docId).getString("content"));
   }

@@ -176,6 +176,31 @@ public abstract class DocumentStoreContract {
   }
 
   @Test
+  void ofManyConcurrentCheckOutsExactlyOneWins() {
+    List<Future<Lease>> attempts = java.util.stream.IntStream.range(0, 8)
+        .mapToObj(i -> documents.checkOut(docId, "lease-" + i, "agent " + i, TTL)).toList();
+    Await.result(Future.join(attempts).otherwiseEmpty());
+    assertEquals(1, attempts.stream().filter(Future::succeeded).count());
+    attempts.stream().filter(Future::failed).forEach(lost -> assertEquals(FailureCode.LOCK_NOT_AVAILABLE, ((Failure) lost.cause()).code()));
+  }
+
+  @Test
+  void aWriteRacingAPreemptionEitherCommitsBeforeItOrFailsStale() {
+    Lease lease = checkOut();
+    Future<DocumentStore.Committed> write = documents.commit(docId, agent(lease), set("raced\n"));
+    Future<Lease> preempted = documents.preempt(docId);
+    Await.result(Future.join(write, preempted).otherwiseEmpty());
+    assertEquals(lease.epoch() + 1, Await.result(preempted).epoch());
+    if (write.succeeded()) {
+      assertEquals("raced\n", current().content());
+    } else {
+      assertEquals(FailureCode.STALE_EPOCH, ((Failure) write.cause()).code());
+      assertEquals("a\nb\nc\n", current().content());
+    }
+    assertEquals(FailureCode.STALE_EPOCH, code(documents.commit(docId, agent(lease), set("after\n"))));
+  }
+
+  @Test
   void unknownDocumentsAreNotFound() {
     assertTrue(Await.result(documents.find("doc-none")).isEmpty());
     assertEquals(FailureCode.NOT_FOUND, code(documents.checkOut("doc-none", "l", "a", TTL)));
