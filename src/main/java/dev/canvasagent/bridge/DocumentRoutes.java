@@ -123,7 +123,7 @@ final class DocumentRoutes {
           + "; GET /api/docs/tools lists them");
       return;
     }
-    JsonObject args = BridgeVerticle.jsonBody(ctx, JsonSchemaFile.load("doctools/" + tool + ".json"));
+    JsonObject args = BridgeVerticle.jsonBody(ctx, catalog.schema(tool).orElseThrow());
     if (args != null) {
       forward(ctx, Address.DOC_TOOL, new JsonObject().put("docId", docId).put("tool", tool).put("args", args), 200);
     }

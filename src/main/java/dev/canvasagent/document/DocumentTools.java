@@ -87,7 +87,7 @@ public final class DocumentTools {
       case "canvas_get_selection_context":
         return read(docId, args, document -> SelectionContext.of(document.content(), args));
       case "canvas_get_diff":
-        return read(docId, args, document -> document).compose(answer -> diff(docId, args));
+        return read(docId, args, document -> new JsonObject()).compose(leaseChecked -> diff(docId, args));
       case "canvas_apply_patch":
         return write(docId, args, document -> patch(document, args));
       case "canvas_replace_lines":
