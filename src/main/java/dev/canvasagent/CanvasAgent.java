@@ -89,7 +89,7 @@ public final class CanvasAgent {
           new PatchEngineVerticle(store),
           new SanitizerVerticle(catalog, config.themeEnabled()),
           new ScreenshotVerticle(config.screenshot()),
-          new LeaseVerticle(),
+          new LeaseVerticle(store, config.documents(), new dev.canvasagent.document.DocumentToolCatalog()),
           new RunnerVerticle(store, models, catalog, config),
           new SchedulerVerticle(store, models, config)));
       List<String> names = new ArrayList<>(verticles.stream().map(CanvasVerticle::name).toList());

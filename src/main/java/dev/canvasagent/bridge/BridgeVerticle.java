@@ -7,6 +7,7 @@ import dev.canvasagent.bus.RoomId;
 import dev.canvasagent.bus.RoomTopic;
 import dev.canvasagent.catalog.ActionCatalog;
 import dev.canvasagent.config.AppConfig;
+import dev.canvasagent.document.DocumentToolCatalog;
 import dev.canvasagent.schema.JsonSchemaFile;
 import dev.canvasagent.store.TodoStore;
 import io.vertx.core.eventbus.DeliveryOptions;
@@ -47,6 +48,7 @@ public final class BridgeVerticle extends CanvasVerticle {
 
   private final AppConfig config;
   private final ActionCatalog catalog;
+  private final DocumentToolCatalog documentTools = new DocumentToolCatalog();
   private final List<String> verticleNames;
   private final JsonSchemaFile runRequestSchema = JsonSchemaFile.load("api/run-request.json");
   private final JsonSchemaFile changeRequestSchema = JsonSchemaFile.load("api/change-request.json");
@@ -112,6 +114,7 @@ public final class BridgeVerticle extends CanvasVerticle {
     router.get("/api/rooms/:roomId/revisions").handler(this::revisions);
     router.get("/api/sessions/:sessionId/todos").handler(this::todos);
     new SessionRoutes(vertx).mount(router, body, this::requireJson);
+    new DocumentRoutes(vertx, documentTools, config.documents().maxContentBytes()).mount(router, this::requireJson);
     // The SockJS event-bus bridge. Its xhr transports post what a browser sends to
     // /eventbus/<server>/<session>/xhr_send, and SockJS reads that from the routing context's body.
     // So that route alone gets a body handler, bounded like a WebSocket message; no other SockJS

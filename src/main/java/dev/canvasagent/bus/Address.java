@@ -105,6 +105,27 @@ public final class Address {
    */
   public static final String BRIDGE_SOCKJS_HANDLED = "bridge.sockjs.handled";
 
+  /** Lease manager: create a document ({@code {id, roomId, title, content}}), answer {@code {id, revisionId}}. */
+  public static final String DOC_CREATE = "doc.create";
+
+  /** Lease manager: a document with its lease ({@code {docId}}); NOT_FOUND for an unknown one. */
+  public static final String DOC_GET = "doc.get";
+
+  /**
+   * Lease manager: a person's edit ({@code {docId, content, baseRevisionId}}); REVISION_CONFLICT from a stale
+   * base. It preempts any agent lease in the same write.
+   */
+  public static final String DOC_EDIT = "doc.edit";
+
+  /** Lease manager: a document's revisions and recorded diffs, the newest first ({@code {docId, limit}}). */
+  public static final String DOC_REVISIONS = "doc.revisions";
+
+  /** Lease manager: void the document's lease now ({@code {docId}}), epoch + 1. */
+  public static final String DOC_PREEMPT = "doc.preempt";
+
+  /** Lease manager: one document tool call ({@code {docId, tool, args}}), answered with the tool's result. */
+  public static final String DOC_TOOL = "doc.tool";
+
   /** Health probe of one verticle: {@code health.<verticle name>}. */
   public static String health(String verticleName) {
     return "health." + verticleName;

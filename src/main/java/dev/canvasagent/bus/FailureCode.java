@@ -31,7 +31,17 @@ public enum FailureCode {
   /** The model's provider is known but its API key or base URL is not set; the message names the variable. */
   MODEL_NOT_CONFIGURED(21),
   /** The session has a run queued or running, so it cannot be deleted now. */
-  SESSION_BUSY(22);
+  SESSION_BUSY(22),
+  /** A document's lease is held by another live lease. */
+  LOCK_NOT_AVAILABLE(23),
+  /** The lease id is not the document's current lease. */
+  LOCK_NOT_OWNED(24),
+  /** The lease ran out before this call. */
+  LEASE_EXPIRED(25),
+  /** The epoch (fencing token) is older than the document's: the lease was preempted. */
+  STALE_EPOCH(26),
+  /** A patch that does not apply cleanly; the message names the hunk and why. */
+  PATCH_REJECTED(27);
 
   private final int wire;
 

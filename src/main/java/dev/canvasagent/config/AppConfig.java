@@ -19,6 +19,7 @@ public record AppConfig(
     Scheduler scheduler,
     Durability durability,
     Context context,
+    Documents documents,
     int shapeStateLimitBytes,
     int ttfbSloMs,
     boolean themeEnabled,
@@ -114,13 +115,16 @@ public record AppConfig(
     }
   }
 
+  /** Documents: how long a lease lasts without agent activity, and the largest content a document may have. */
+  public record Documents(int leaseTtlMs, int maxContentBytes) {}
+
   public AppConfig withHttp(Http otherHttp) {
-    return new AppConfig(otherHttp, bridge, model, providers, screenshot, followups, runner, scheduler, durability, context, shapeStateLimitBytes,
+    return new AppConfig(otherHttp, bridge, model, providers, screenshot, followups, runner, scheduler, durability, context, documents, shapeStateLimitBytes,
         ttfbSloMs, themeEnabled, database);
   }
 
   public AppConfig withDatabase(Optional<DatabaseConfig> otherDatabase) {
-    return new AppConfig(http, bridge, model, providers, screenshot, followups, runner, scheduler, durability, context, shapeStateLimitBytes,
+    return new AppConfig(http, bridge, model, providers, screenshot, followups, runner, scheduler, durability, context, documents, shapeStateLimitBytes,
         ttfbSloMs, themeEnabled, otherDatabase);
   }
 }

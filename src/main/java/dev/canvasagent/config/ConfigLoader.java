@@ -71,6 +71,8 @@ public final class ConfigLoader {
           new EnvironmentKey("CANVAS_AGENT_PARTIAL_INTERVAL_MS", "runner.partialIntervalMs"),
           new EnvironmentKey("CANVAS_AGENT_MAX_QUEUE_DEPTH", "scheduler.maxQueueDepth"),
           new EnvironmentKey("CANVAS_AGENT_RUN_HEARTBEAT_MS", "durability.heartbeatMs"),
+          new EnvironmentKey("CANVAS_AGENT_LEASE_TTL_MS", "documents.leaseTtlMs"),
+          new EnvironmentKey("CANVAS_AGENT_DOCUMENT_MAX_BYTES", "documents.maxContentBytes"),
           new EnvironmentKey("CANVAS_AGENT_RUN_INTERRUPTED_AFTER_MS", "durability.interruptedAfterMs"),
           new EnvironmentKey("CANVAS_AGENT_RUN_WATCHDOG_MS", "scheduler.watchdogMs"),
           new EnvironmentKey("CANVAS_AGENT_UNIFIED", "flags.unified"),
@@ -233,6 +235,9 @@ public final class ConfigLoader {
             integer("scheduler.cancelGraceMs", 2_000, 60_000)),
         durability(),
         context(),
+        new AppConfig.Documents(
+            integer("documents.leaseTtlMs", 100, 600_000),
+            integer("documents.maxContentBytes", 1_024, 16 * 1024 * 1024)),
         integer("context.shapeStateLimit", 0, 10 * 1024 * 1024),
         integer("slo.ttfbMs", 1, 60_000),
         bool("flags.themeEnabled"),

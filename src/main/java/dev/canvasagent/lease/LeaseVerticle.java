@@ -1,14 +1,46 @@
 package dev.canvasagent.lease;
 
+import dev.canvasagent.bus.Address;
 import dev.canvasagent.bus.CanvasVerticle;
+import dev.canvasagent.bus.Failure;
+import dev.canvasagent.bus.FailureCode;
+import dev.canvasagent.bus.RoomTopic;
+import dev.canvasagent.config.AppConfig;
+import dev.canvasagent.document.DocumentToolCatalog;
+import dev.canvasagent.document.DocumentTools;
+import dev.canvasagent.store.DocumentStore;
+import dev.canvasagent.store.DocumentStore.Edit;
+import dev.canvasagent.store.DocumentStore.Guard;
+import dev.canvasagent.store.DocumentStore.NewDocument;
+import dev.canvasagent.store.Store;
 import io.vertx.core.Future;
+import io.vertx.core.eventbus.Message;
+import io.vertx.core.json.JsonObject;
+import java.util.function.Function;
+import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
 
 /**
- * The lease manager: exclusive, expiring leases on documents, with an epoch every write must carry.
- * Documents do not exist in this server yet, so it takes no lease requests; it is deployed so that
- * the topology, health and shutdown already include it.
+ * The lease manager, and the owner of documents: it creates and reads them, takes a person's edits
+ * (which preempt any agent lease), and runs the document tools under exclusive, expiring leases whose
+ * epoch every agent write carries. Lease and epoch live in the store, so any node may serve any call.
+ * Lease changes go out on the document's room as {@code doc:lease}.
  */
 public final class LeaseVerticle extends CanvasVerticle {
+  private static final Logger LOG = LoggerFactory.getLogger(LeaseVerticle.class);
+
+  private final DocumentStore documents;
+  private final AppConfig.Documents config;
+  private final DocumentToolCatalog catalog;
+  private DocumentTools tools;
+  private LeaseWatch watch;
+
+  public LeaseVerticle(Store store, AppConfig.Documents config, DocumentToolCatalog catalog) {
+    this.documents = store.documents();
+    this.config = config;
+    this.catalog = catalog;
+  }
+
   @Override
   public String name() {
     return "lease";
@@ -16,6 +48,108 @@ public final class LeaseVerticle extends CanvasVerticle {
 
   @Override
   protected Future<?> startVerticle() {
-    return Future.succeededFuture();
+    watch = new LeaseWatch(vertx, documents, this::announce);
+    tools = new DocumentTools(documents, catalog, config.leaseTtlMs(), config.maxContentBytes(), this::publish);
+    return Future.all(
+        consume(Address.DOC_CREATE, this::create),
+        consume(Address.DOC_GET, this::get),
+        consume(Address.DOC_REVISIONS, this::revisions),
+        consume(Address.DOC_EDIT, this::edit),
+        consume(Address.DOC_PREEMPT, this::preempt),
+        consume(Address.DOC_TOOL, ask -> tools.call(ask.getString("docId"), ask.getString("tool"), ask.getJsonObject("args"))));
+  }
+
+  private Future<?> consume(String address, Function<JsonObject, Future<JsonObject>> handler) {
+    return vertx.eventBus().<JsonObject>consumer(address, (Message<JsonObject> message) -> {
+      Future<JsonObject> answer;
+      try {
+        answer = handler.apply(message.body());
+      } catch (RuntimeException refused) {
+        answer = Future.failedFuture(refused);
+      }
+      answer.onSuccess(message::reply).onFailure(error -> {
+        if (!(error instanceof Failure)) {
+          LOG.atError().addKeyValue("address", address).setCause(error).log("document.failed");
+        }
+        Failure.replyTo(message, error);
+      });
+    }).completion();
+  }
+
+  private Future<JsonObject> create(JsonObject ask) {
+    String content = ask.getString("content");
+    var refusal = dev.canvasagent.document.DocumentText.refusal(content, config.maxContentBytes());
+    if (refusal.isPresent()) {
+      return Future.failedFuture(refusal.get());
+    }
+    return documents.create(new NewDocument(ask.getString("id"), ask.getString("roomId"), ask.getString("title"), content, "person"))
+        .map(document -> {
+          LOG.atInfo().addKeyValue("docId", document.id()).addKeyValue("roomId", document.roomId()).log("document.created");
+          return new JsonObject().put("id", document.id()).put("roomId", document.roomId()).put("revisionId", document.revisionId());
+        });
+  }
+
+  private Future<JsonObject> get(JsonObject ask) {
+    String docId = ask.getString("docId");
+    return documents.find(docId).compose(found -> found.isEmpty()
+        ? Failure.future(FailureCode.NOT_FOUND, "no document " + docId)
+        : documents.lease(docId).compose(lease -> documents.snapshots(docId).map(snapshots -> {
+          JsonObject answer = found.get().toJson().put("lease", lease.orElseThrow().toJson());
+          answer.put("snapshots", new io.vertx.core.json.JsonArray(snapshots.stream().map(DocumentStore.Snapshot::toJson).toList()));
+          return answer;
+        })));
+  }
+
+  private Future<JsonObject> revisions(JsonObject ask) {
+    String docId = ask.getString("docId");
+    int limit = ask.getInteger("limit");
+    return documents.find(docId).compose(found -> found.isEmpty()
+        ? Failure.future(FailureCode.NOT_FOUND, "no document " + docId)
+        : documents.revisions(docId, limit).compose(revisions -> documents.diffs(docId, limit).map(diffs -> new JsonObject()
+            .put("id", docId)
+            .put("revisions", new io.vertx.core.json.JsonArray(revisions.stream().map(DocumentStore.Revision::toJson).toList()))
+            .put("diffs", new io.vertx.core.json.JsonArray(diffs.stream().map(DocumentStore.DiffRecord::toJson).toList())))));
+  }
+
+  /** A person's edit: committed only on the current base revision, and it voids any agent lease (epoch + 1). */
+  private Future<JsonObject> edit(JsonObject ask) {
+    String docId = ask.getString("docId");
+    String content = ask.getString("content");
+    var refusal = dev.canvasagent.document.DocumentText.refusal(content, config.maxContentBytes());
+    if (refusal.isPresent()) {
+      return Future.failedFuture(refusal.get());
+    }
+    Guard guard = new Guard.Person(ask.getString("baseRevisionId"), "person");
+    Edit edit = new Edit.Rewrite(document -> new DocumentStore.Change(content, "edit", null, null, null, null, null, new JsonObject()));
+    return documents.commit(docId, guard, edit).map(committed -> {
+      publish(new DocumentTools.LeaseEvent(committed.document().roomId(), docId, "preempted", committed.lease()));
+      return new JsonObject().put("id", docId).put("revisionId", committed.document().revisionId())
+          .put("changed", committed.changed()).put("lease", committed.lease().toJson());
+    });
+  }
+
+  private Future<JsonObject> preempt(JsonObject ask) {
+    String docId = ask.getString("docId");
+    return documents.preempt(docId).compose(lease -> documents.find(docId).map(found -> {
+      publish(new DocumentTools.LeaseEvent(found.orElseThrow().roomId(), docId, "preempted", lease));
+      return new JsonObject().put("id", docId).put("lease", lease.toJson());
+    }));
+  }
+
+  /** Publishes a lease change and keeps the expiry watch in step with it. */
+  private void publish(DocumentTools.LeaseEvent event) {
+    if (event.lease().live()) {
+      watch.watch(event.roomId(), event.lease());
+    } else {
+      watch.cancel(event.docId());
+    }
+    announce(event);
+  }
+
+  private void announce(DocumentTools.LeaseEvent event) {
+    LOG.atInfo().addKeyValue("docId", event.docId()).addKeyValue("state", event.state())
+        .addKeyValue("epoch", event.lease().epoch()).log("document.lease");
+    vertx.eventBus().publish(RoomTopic.DOC_LEASE.address(event.roomId()), event.lease().toJson()
+        .put("type", "doc:lease").put("docId", event.docId()).put("state", event.state()));
   }
 }

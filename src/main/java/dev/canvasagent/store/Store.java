@@ -21,6 +21,9 @@ public interface Store {
 
   RunStore runs();
 
+  /** Markdown documents, their revisions and their leases. */
+  DocumentStore documents();
+
   /** {@code memory} or {@code postgres}, for health and logs. */
   String kind();
 

@@ -102,6 +102,11 @@ class SeqStoreFailureTest {
     }
 
     @Override
+    public dev.canvasagent.store.DocumentStore documents() {
+      return store.documents();
+    }
+
+    @Override
     public TodoStore todos() {
       return store.todos();
     }

@@ -4,6 +4,7 @@ import dev.canvasagent.board.Board;
 import dev.canvasagent.board.RecordDiff;
 import dev.canvasagent.store.BoardStore;
 import dev.canvasagent.store.ChatStore;
+import dev.canvasagent.store.DocumentStore;
 import dev.canvasagent.store.RevisionConflict;
 import dev.canvasagent.store.RunStore;
 import dev.canvasagent.store.SessionStore;
@@ -44,6 +45,7 @@ public final class MemoryStore implements Store, BoardStore, SessionStore {
   private final MemoryChatStore chats = new MemoryChatStore();
   private final MemoryRunStore runs = new MemoryRunStore(System::currentTimeMillis);
   private final RunStore runStore = new Runs();
+  private final MemoryDocumentStore documents = new MemoryDocumentStore(System::currentTimeMillis);
 
   @Override
   public BoardStore boards() {
@@ -73,6 +75,11 @@ public final class MemoryStore implements Store, BoardStore, SessionStore {
   @Override
   public RunStore runs() {
     return runStore;
+  }
+
+  @Override
+  public DocumentStore documents() {
+    return documents;
   }
 
   @Override

@@ -3,6 +3,7 @@ package dev.canvasagent.store.pg;
 import dev.canvasagent.config.DatabaseConfig;
 import dev.canvasagent.store.BoardStore;
 import dev.canvasagent.store.ChatStore;
+import dev.canvasagent.store.DocumentStore;
 import dev.canvasagent.store.RunStore;
 import dev.canvasagent.store.SessionStore;
 import dev.canvasagent.store.Store;
@@ -28,6 +29,7 @@ public final class PgStore implements Store {
   private final PgTranscriptStore transcripts;
   private final PgChatStore chats;
   private final PgRunStore runs;
+  private final PgDocumentStore documents;
 
   private PgStore(Pool pool) {
     this.pool = pool;
@@ -37,6 +39,7 @@ public final class PgStore implements Store {
     this.transcripts = new PgTranscriptStore(pool);
     this.chats = new PgChatStore(pool);
     this.runs = new PgRunStore(pool);
+    this.documents = new PgDocumentStore(pool);
   }
 
   public static Future<Store> open(Vertx vertx, DatabaseConfig config) {
@@ -90,6 +93,11 @@ public final class PgStore implements Store {
   @Override
   public RunStore runs() {
     return runs;
+  }
+
+  @Override
+  public DocumentStore documents() {
+    return documents;
   }
 
   @Override

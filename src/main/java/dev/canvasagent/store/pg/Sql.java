@@ -151,4 +151,70 @@ final class Sql {
           + " WHERE session_id = $1 AND id::text = $2 RETURNING " + TODO_COLUMNS;
 
   static final String PING = "SELECT 1";
+
+  // Documents (V5). Times travel as epoch milliseconds; "now" is always the database's clock, so every
+  // node judges lease expiry the same way.
+  private static final String DOCUMENT_COLUMNS =
+      "d.id, d.room_id, d.title, d.content, d.revision_id, d.version, d.undo_stack, d.redo_stack,"
+          + " (extract(epoch from d.created_at) * 1000)::bigint AS created_ms,"
+          + " (extract(epoch from d.updated_at) * 1000)::bigint AS updated_ms,"
+          + " l.lease_id, l.holder, (extract(epoch from l.expires_at) * 1000)::bigint AS expires_ms, l.epoch,"
+          + " (extract(epoch from clock_timestamp()) * 1000)::bigint AS now_ms";
+
+  static final String INSERT_DOCUMENT =
+      "INSERT INTO canvas_documents (id, room_id, title, content, revision_id) VALUES ($1, $2, $3, $4, $5)";
+
+  static final String INSERT_DOCUMENT_LEASE = "INSERT INTO canvas_document_leases (doc_id) VALUES ($1)";
+
+  static final String FIND_DOCUMENT =
+      "SELECT " + DOCUMENT_COLUMNS + " FROM canvas_documents d JOIN canvas_document_leases l ON l.doc_id = d.id WHERE d.id = $1";
+
+  /** The document and its lease, locked until the write's transaction ends. */
+  static final String LOCK_DOCUMENT = FIND_DOCUMENT + " FOR UPDATE OF d, l";
+
+  /** Writes the next version only from the version the transaction read (belt and braces beside the lock). */
+  static final String UPDATE_DOCUMENT =
+      "UPDATE canvas_documents SET content = $2, revision_id = $3, version = version + 1, undo_stack = $4::jsonb,"
+          + " redo_stack = $5::jsonb, updated_at = to_timestamp($7::bigint / 1000.0) WHERE id = $1 AND version = $6";
+
+  static final String INSERT_DOCUMENT_REVISION =
+      "INSERT INTO canvas_document_revisions (doc_id, version, revision_id, content, author) VALUES ($1, $2, $3, $4, $5)";
+
+  static final String INSERT_DOCUMENT_DIFF =
+      "INSERT INTO canvas_document_diffs (doc_id, version, operation, start_line, end_line, before_content,"
+          + " after_content, reason, author) VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9)";
+
+  static final String SET_DOCUMENT_LEASE =
+      "UPDATE canvas_document_leases SET lease_id = $2, holder = $3,"
+          + " expires_at = CASE WHEN $4::bigint IS NULL THEN NULL ELSE to_timestamp($4::bigint / 1000.0) END, epoch = $5"
+          + " WHERE doc_id = $1";
+
+  static final String FIND_DOCUMENT_LEASE =
+      "SELECT lease_id, holder, (extract(epoch from expires_at) * 1000)::bigint AS expires_ms, epoch,"
+          + " (extract(epoch from clock_timestamp()) * 1000)::bigint AS now_ms FROM canvas_document_leases WHERE doc_id = $1";
+
+  static final String DOCUMENT_REVISION_CONTENT =
+      "SELECT content FROM canvas_document_revisions WHERE doc_id = $1 AND revision_id = $2 ORDER BY version DESC LIMIT 1";
+
+  static final String LIST_DOCUMENT_REVISIONS =
+      "SELECT version, revision_id, author, (extract(epoch from created_at) * 1000)::bigint AS created_ms"
+          + " FROM canvas_document_revisions WHERE doc_id = $1 ORDER BY version DESC LIMIT $2";
+
+  static final String LIST_DOCUMENT_DIFFS =
+      "SELECT version, operation, start_line, end_line, before_content, after_content, reason, author,"
+          + " (extract(epoch from created_at) * 1000)::bigint AS created_ms"
+          + " FROM canvas_document_diffs WHERE doc_id = $1 ORDER BY version DESC LIMIT $2";
+
+  private static final String SNAPSHOT_COLUMNS =
+      "id, doc_id, revision_id, label, description, line_count, (extract(epoch from created_at) * 1000)::bigint AS created_ms";
+
+  static final String LIST_DOCUMENT_SNAPSHOTS =
+      "SELECT " + SNAPSHOT_COLUMNS + " FROM canvas_document_snapshots WHERE doc_id = $1 ORDER BY created_at DESC, id DESC";
+
+  static final String FIND_DOCUMENT_SNAPSHOT =
+      "SELECT " + SNAPSHOT_COLUMNS + " FROM canvas_document_snapshots WHERE doc_id = $1 AND id = $2";
+
+  static final String INSERT_DOCUMENT_SNAPSHOT =
+      "INSERT INTO canvas_document_snapshots (id, doc_id, revision_id, label, description, line_count)"
+          + " VALUES ($1, $2, $3, $4, $5, $6) RETURNING " + SNAPSHOT_COLUMNS;
 }

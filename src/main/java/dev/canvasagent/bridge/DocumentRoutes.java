@@ -1,0 +1,146 @@
+package dev.canvasagent.bridge;
+
+import dev.canvasagent.bus.Address;
+import dev.canvasagent.bus.Failure;
+import dev.canvasagent.bus.FailureCode;
+import dev.canvasagent.document.DocumentToolCatalog;
+import dev.canvasagent.schema.JsonSchemaFile;
+import io.vertx.core.Handler;
+import io.vertx.core.Vertx;
+import io.vertx.core.json.JsonObject;
+import io.vertx.ext.web.Router;
+import io.vertx.ext.web.RoutingContext;
+import io.vertx.ext.web.handler.BodyHandler;
+import java.util.UUID;
+import java.util.regex.Pattern;
+
+/**
+ * {@code /api/docs}: create, read and edit Markdown documents, preempt their lease, and call the
+ * document tools ({@code POST /api/docs/{id}/tools/{tool}}, arguments checked by the lease manager
+ * against {@code doctools/<tool>.json}; {@code GET /api/docs/tools} lists them).
+ */
+final class DocumentRoutes {
+  static final Pattern DOC_ID = Pattern.compile("[A-Za-z0-9_-]{1,64}");
+  static final int DEFAULT_REVISIONS = 50;
+  static final int MAX_REVISIONS = 500;
+  static final Pattern TOOL = Pattern.compile("[a-z_]{1,64}");
+
+  private final Vertx vertx;
+  private final DocumentToolCatalog catalog;
+  private final int bodyLimitBytes;
+  private final JsonSchemaFile createSchema = JsonSchemaFile.load("api/doc-create.json");
+  private final JsonSchemaFile editSchema = JsonSchemaFile.load("api/doc-edit.json");
+
+  /** {@code maxContentBytes}: the largest document; a body may hold it JSON-escaped. */
+  DocumentRoutes(Vertx vertx, DocumentToolCatalog catalog, int maxContentBytes) {
+    this.vertx = vertx;
+    this.catalog = catalog;
+    this.bodyLimitBytes = maxContentBytes * 2 + 64 * 1024;
+  }
+
+  void mount(Router router, Handler<RoutingContext> requireJson) {
+    BodyHandler body = BodyHandler.create(false).setBodyLimit(bodyLimitBytes);
+    Handler<RoutingContext> tooLarge = ctx -> {
+      if (ctx.statusCode() == 413) {
+        HttpErrors.send(ctx, FailureCode.BODY_TOO_LARGE, "a document body may not exceed " + bodyLimitBytes + " bytes");
+      } else {
+        ctx.next();
+      }
+    };
+    router.get("/api/docs/tools").handler(ctx -> BridgeVerticle.sendJson(ctx, 200,
+        new JsonObject().put("ok", true).put("tools", catalog.describe())));
+    router.post("/api/docs").handler(body).handler(requireJson).handler(this::create).failureHandler(tooLarge);
+    router.get("/api/docs/:docId").handler(this::get);
+    router.get("/api/docs/:docId/revisions").handler(this::revisions);
+    router.put("/api/docs/:docId").handler(body).handler(requireJson).handler(this::edit).failureHandler(tooLarge);
+    router.post("/api/docs/:docId/lease/preempt").handler(this::preempt);
+    router.post("/api/docs/:docId/tools/:tool").handler(body).handler(requireJson).handler(this::tool).failureHandler(tooLarge);
+  }
+
+  private void create(RoutingContext ctx) {
+    JsonObject request = BridgeVerticle.jsonBody(ctx, createSchema);
+    if (request == null) {
+      return;
+    }
+    String id = "doc-" + UUID.randomUUID();
+    // A document without a room is its own room: its lease changes go out on room.<docId>.doc:lease.
+    JsonObject ask = new JsonObject().put("id", id).put("roomId", request.getString("roomId", id))
+        .put("title", request.getString("title", "Untitled")).put("content", request.getString("content"));
+    forward(ctx, Address.DOC_CREATE, ask, 201);
+  }
+
+  private void get(RoutingContext ctx) {
+    String docId = docId(ctx);
+    if (docId != null) {
+      forward(ctx, Address.DOC_GET, new JsonObject().put("docId", docId), 200);
+    }
+  }
+
+  private void revisions(RoutingContext ctx) {
+    String docId = docId(ctx);
+    Long limit = docId == null ? null : BridgeVerticle.queryLong(ctx, "limit", DEFAULT_REVISIONS, 1, MAX_REVISIONS);
+    if (limit != null) {
+      forward(ctx, Address.DOC_REVISIONS, new JsonObject().put("docId", docId).put("limit", limit.intValue()), 200);
+    }
+  }
+
+  private void edit(RoutingContext ctx) {
+    String docId = docId(ctx);
+    JsonObject request = docId == null ? null : BridgeVerticle.jsonBody(ctx, editSchema);
+    if (request == null) {
+      return;
+    }
+    vertx.eventBus().<JsonObject>request(Address.DOC_EDIT, request.put("docId", docId))
+        .onSuccess(reply -> BridgeVerticle.sendJson(ctx, 200, new JsonObject().put("ok", true).mergeIn(reply.body())))
+        .onFailure(error -> {
+          if (Failure.of(error).code() != FailureCode.REVISION_CONFLICT) {
+            HttpErrors.send(ctx, error);
+            return;
+          }
+          // Tell the person where the document is now, so the editor can rebase.
+          vertx.eventBus().<JsonObject>request(Address.DOC_GET, new JsonObject().put("docId", docId))
+              .onComplete(current -> HttpErrors.send(ctx, FailureCode.REVISION_CONFLICT, Failure.of(error).getMessage(),
+                  current.succeeded() ? new JsonObject().put("revisionId", current.result().body().getString("revisionId"))
+                      : new JsonObject()));
+        });
+  }
+
+  private void preempt(RoutingContext ctx) {
+    String docId = docId(ctx);
+    if (docId != null) {
+      forward(ctx, Address.DOC_PREEMPT, new JsonObject().put("docId", docId), 200);
+    }
+  }
+
+  private void tool(RoutingContext ctx) {
+    String docId = docId(ctx);
+    if (docId == null) {
+      return;
+    }
+    String tool = ctx.pathParam("tool");
+    if (!TOOL.matcher(tool).matches() || catalog.schema(tool).isEmpty()) {
+      HttpErrors.send(ctx, FailureCode.NOT_FOUND, "no document tool " + (tool.length() > 64 ? tool.substring(0, 64) : tool)
+          + "; GET /api/docs/tools lists them");
+      return;
+    }
+    JsonObject args = BridgeVerticle.jsonBody(ctx, catalog.schema(tool).orElseThrow());
+    if (args != null) {
+      forward(ctx, Address.DOC_TOOL, new JsonObject().put("docId", docId).put("tool", tool).put("args", args), 200);
+    }
+  }
+
+  private static String docId(RoutingContext ctx) {
+    String docId = ctx.pathParam("docId");
+    if (docId == null || !DOC_ID.matcher(docId).matches()) {
+      HttpErrors.send(ctx, FailureCode.INVALID_REQUEST, "the document id must match " + DOC_ID.pattern());
+      return null;
+    }
+    return docId;
+  }
+
+  private void forward(RoutingContext ctx, String address, JsonObject ask, int status) {
+    vertx.eventBus().<JsonObject>request(address, ask)
+        .onSuccess(reply -> BridgeVerticle.sendJson(ctx, status, new JsonObject().put("ok", true).mergeIn(reply.body())))
+        .onFailure(error -> HttpErrors.send(ctx, error));
+  }
+}

@@ -1,0 +1,304 @@
+package dev.canvasagent.document;
+
+import dev.canvasagent.bus.Failure;
+import dev.canvasagent.bus.FailureCode;
+import dev.canvasagent.document.patch.ApplyResult;
+import dev.canvasagent.document.patch.MissingFinalNewline;
+import dev.canvasagent.document.patch.StrictPatch;
+import dev.canvasagent.store.DocumentStore;
+import dev.canvasagent.store.DocumentStore.Change;
+import dev.canvasagent.store.DocumentStore.Committed;
+import dev.canvasagent.store.DocumentStore.Document;
+import dev.canvasagent.store.DocumentStore.Edit;
+import dev.canvasagent.store.DocumentStore.Guard;
+import dev.canvasagent.store.DocumentStore.Lease;
+import io.vertx.core.Future;
+import io.vertx.core.json.JsonArray;
+import io.vertx.core.json.JsonObject;
+import java.util.UUID;
+import java.util.function.Consumer;
+import java.util.function.Function;
+import java.util.regex.Matcher;
+import java.util.regex.Pattern;
+
+/**
+ * Runs one document tool call: arguments checked against the tool's schema, the lease checked (and
+ * renewed: every call that carries the lease is agent activity), the work done in the store's one
+ * step. Every answer carries {@code revision_id}.
+ */
+public final class DocumentTools {
+  /** How long one grep or regex search-and-replace may run. */
+  public static final long REGEX_BUDGET_MS = 250;
+  static final int DEFAULT_GREP_RESULTS = 200;
+
+  private final DocumentStore store;
+  private final DocumentToolCatalog catalog;
+  private final long leaseTtlMs;
+  private final int maxContentBytes;
+  private final Consumer<LeaseEvent> leaseEvents;
+  private final StrictPatch patches = new StrictPatch(MissingFinalNewline.TOLERATED);
+
+  /** A lease change for the lock indicator: {@code state} held, renewed, released or preempted. */
+  public record LeaseEvent(String roomId, String docId, String state, Lease lease) {}
+
+  public DocumentTools(DocumentStore store, DocumentToolCatalog catalog, long leaseTtlMs, int maxContentBytes,
+      Consumer<LeaseEvent> leaseEvents) {
+    this.store = store;
+    this.catalog = catalog;
+    this.leaseTtlMs = leaseTtlMs;
+    this.maxContentBytes = maxContentBytes;
+    this.leaseEvents = leaseEvents;
+  }
+
+  public Future<JsonObject> call(String docId, String tool, JsonObject args) {
+    var schema = catalog.schema(tool);
+    if (schema.isEmpty()) {
+      return Failure.future(FailureCode.NOT_FOUND, "no document tool " + tool + "; GET /api/docs/tools lists them");
+    }
+    var violations = schema.get().violations(args);
+    if (violations.isPresent()) {
+      return Failure.future(FailureCode.INVALID_REQUEST, tool + ": " + violations.get());
+    }
+    try {
+      return dispatch(docId, tool, args);
+    } catch (Failure refused) {
+      return Future.failedFuture(refused);
+    }
+  }
+
+  private Future<JsonObject> dispatch(String docId, String tool, JsonObject args) {
+    switch (tool) {
+      case "canvas_check_out":
+        return checkOut(docId, args.getString("holder", "agent"));
+      case "canvas_renew_lease":
+        return store.renew(docId, agent(args, null)).compose(lease -> withRevision(docId, lease, "renewed"));
+      case "canvas_check_in":
+        return store.checkIn(docId, agent(args, null)).compose(lease -> withRevision(docId, lease, "released")
+            .map(answer -> answer.put("released", true)));
+      case "canvas_grep":
+        return read(docId, args, document -> grep(document, args));
+      case "canvas_read_lines":
+        return read(docId, args, document -> readLines(document, args.getInteger("start_line"), args.getInteger("end_line")));
+      case "canvas_read_all":
+        return read(docId, args, document -> new JsonObject().put("content", document.content())
+            .put("line_count", DocumentText.lineCount(document.content())));
+      case "canvas_get_content":
+        return read(docId, args, document -> content(document, args));
+      case "canvas_get_selection_context":
+        return read(docId, args, document -> SelectionContext.of(document.content(), args));
+      case "canvas_get_diff":
+        return read(docId, args, document -> new JsonObject()).compose(leaseChecked -> diff(docId, args));
+      case "canvas_apply_patch":
+        return write(docId, args, document -> patch(document, args));
+      case "canvas_replace_lines":
+        return write(docId, args, document -> LineEdits.replace(document.content(), args.getInteger("start_line"),
+            args.getInteger("end_line"), args.getString("new_content"), args.getString("reason")));
+      case "canvas_insert_lines":
+        return write(docId, args, document -> LineEdits.insert(document.content(), args.getInteger("insert_after_line"),
+            args.getString("content"), args.getString("reason")));
+      case "canvas_delete_lines":
+        return write(docId, args, document -> LineEdits.delete(document.content(), args.getInteger("start_line"),
+            args.getInteger("end_line"), args.getString("reason")));
+      case "canvas_search_replace":
+        return write(docId, args, document -> searchReplace(document, args));
+      case "canvas_save_snapshot":
+        return store.saveSnapshot(docId, agent(args, null), "snap-" + UUID.randomUUID(), args.getString("label"),
+            args.getString("description")).map(snapshot -> snapshot.toJson().put("ok", true));
+      case "canvas_revert_to_snapshot":
+        return commit(docId, agent(args, null), new Edit.Revert(args.getString("snapshot_id")));
+      case "canvas_undo":
+        return commit(docId, agent(args, null), new Edit.Undo());
+      case "canvas_redo":
+        return commit(docId, agent(args, null), new Edit.Redo());
+      default:
+        return Failure.future(FailureCode.NOT_FOUND, "no document tool " + tool);
+    }
+  }
+
+  private Future<JsonObject> checkOut(String docId, String holder) {
+    String leaseId = "lease-" + UUID.randomUUID();
+    return store.checkOut(docId, leaseId, holder, leaseTtlMs).compose(lease -> store.find(docId).map(found -> {
+      Document document = found.orElseThrow();
+      leaseEvents.accept(new LeaseEvent(document.roomId(), docId, "held", lease));
+      return new JsonObject().put("lease_id", lease.leaseId()).put("revision_id_at_checkout", document.revisionId())
+          .put("canvas_epoch", lease.epoch()).put("expires_at", lease.expiresAtMillis()).put("revision_id", document.revisionId());
+    }));
+  }
+
+  private Future<JsonObject> withRevision(String docId, Lease lease, String state) {
+    return store.find(docId).map(found -> {
+      Document document = found.orElseThrow();
+      leaseEvents.accept(new LeaseEvent(document.roomId(), docId, state, lease));
+      return lease.toJson().put("revision_id", document.revisionId());
+    });
+  }
+
+  private Guard.Agent agent(JsonObject args, String baseRevisionId) {
+    Integer epoch = args.getInteger("canvas_epoch");
+    return new Guard.Agent(args.getString("lease_id"), epoch == null ? null : epoch.longValue(), baseRevisionId, leaseTtlMs, "agent");
+  }
+
+  /** A read: with a lease, the lease is checked and renewed first; without one, the document is read as it is. */
+  private Future<JsonObject> read(String docId, JsonObject args, Function<Document, Object> work) {
+    Future<?> renewed = args.getString("lease_id") == null ? Future.succeededFuture() : store.renew(docId, agent(args, null));
+    return renewed.compose(ok -> store.find(docId)).compose(found -> {
+      if (found.isEmpty()) {
+        return Failure.future(FailureCode.NOT_FOUND, "no document " + docId);
+      }
+      Object answer = work.apply(found.get());
+      JsonObject json = answer instanceof JsonObject object ? object : new JsonObject();
+      return Future.succeededFuture(json.put("revision_id", found.get().revisionId()));
+    });
+  }
+
+  private Future<JsonObject> write(String docId, JsonObject args, Function<Document, Change> change) {
+    return commit(docId, agent(args, args.getString("base_revision_id")), new Edit.Rewrite(document -> {
+      Change computed = change.apply(document);
+      DocumentText.refusal(computed.content(), maxContentBytes).ifPresent(refusal -> {
+        throw refusal;
+      });
+      return computed;
+    }));
+  }
+
+  private Future<JsonObject> commit(String docId, Guard.Agent guard, Edit edit) {
+    return store.commit(docId, guard, edit).map(DocumentTools::answer);
+  }
+
+  static JsonObject answer(Committed committed) {
+    JsonObject answer = committed.details().copy()
+        .put("ok", true)
+        .put("changed", committed.changed())
+        .put("revision_id", committed.document().revisionId())
+        .put("new_revision_id", committed.document().revisionId())
+        .put("line_count", DocumentText.lineCount(committed.document().content()))
+        .put("undo_depth", committed.document().undoStack().size())
+        .put("redo_depth", committed.document().redoStack().size());
+    if (committed.lease().live()) {
+      answer.put("expires_at", committed.lease().expiresAtMillis());
+    }
+    return answer;
+  }
+
+  private Change patch(Document document, JsonObject args) {
+    ApplyResult result = patches.apply(document.content(), args.getString("patch"));
+    if (result instanceof ApplyResult.Rejected rejected) {
+      var rejection = rejected.rejection();
+      throw new Failure(FailureCode.PATCH_REJECTED, rejection.reason() + ": " + rejection.message());
+    }
+    ApplyResult.Applied applied = (ApplyResult.Applied) result;
+    JsonArray placements = new JsonArray();
+    applied.placements().forEach(placement -> placements.add(new JsonObject().put("hunk", placement.hunk())
+        .put("expected_line", placement.expectedLine()).put("applied_line", placement.appliedLine())
+        .put("offset", placement.offset())));
+    Integer first = applied.placements().isEmpty() ? null : applied.placements().get(0).appliedLine();
+    return new Change(applied.text(), "patch", first, null, null, args.getString("patch"), args.getString("reason"),
+        new JsonObject().put("applied_hunks", applied.placements().size()).put("placements", placements));
+  }
+
+  private JsonObject grep(Document document, JsonObject args) {
+    Pattern pattern = BoundedRegex.compile(args.getString("query"), args.getBoolean("regex", false),
+        args.getBoolean("case_sensitive", true));
+    int limit = args.getInteger("max_results", DEFAULT_GREP_RESULTS);
+    long deadline = System.nanoTime() + REGEX_BUDGET_MS * 1_000_000;
+    JsonArray matches = new JsonArray();
+    boolean truncated = false;
+    var lines = DocumentText.of(document.content()).lines();
+    for (int i = 0; i < lines.size(); i++) {
+      if (pattern.matcher(BoundedRegex.withDeadline(lines.get(i), deadline, REGEX_BUDGET_MS)).find()) {
+        if (matches.size() == limit) {
+          truncated = true;
+          break;
+        }
+        matches.add(new JsonObject().put("line", i + 1).put("text", lines.get(i)));
+      }
+    }
+    return new JsonObject().put("matches", matches).put("truncated", truncated);
+  }
+
+  private static JsonObject readLines(Document document, int start, int end) {
+    DocumentText text = DocumentText.of(document.content());
+    LineEdits.checkRange(text, start, end);
+    JsonArray lines = new JsonArray();
+    for (int line = start; line <= end; line++) {
+      lines.add(new JsonObject().put("line", line).put("text", text.lines().get(line - 1)));
+    }
+    return new JsonObject().put("lines", lines).put("text", text.slice(start, end)).put("line_count", text.lineCount());
+  }
+
+  private static JsonObject content(Document document, JsonObject args) {
+    DocumentText text = DocumentText.of(document.content());
+    int start = args.getInteger("start_line", 1);
+    int end = args.getInteger("end_line", text.lineCount());
+    if (text.lineCount() == 0) {
+      return new JsonObject().put("content", "").put("line_count", 0).put("numbered_lines", new JsonArray());
+    }
+    LineEdits.checkRange(text, start, end);
+    JsonArray numbered = new JsonArray();
+    for (int line = start; line <= end; line++) {
+      numbered.add(new JsonObject().put("number", line).put("content", text.lines().get(line - 1)));
+    }
+    return new JsonObject().put("content", text.slice(start, end)).put("line_count", text.lineCount())
+        .put("numbered_lines", numbered);
+  }
+
+  private Change searchReplace(Document document, JsonObject args) {
+    boolean regex = args.getBoolean("regex", false);
+    Pattern pattern = BoundedRegex.compile(args.getString("search_pattern"), regex, args.getBoolean("case_sensitive", true));
+    int max = args.getInteger("max_replacements", 0);
+    String replacement = regex ? args.getString("replace_with") : Matcher.quoteReplacement(args.getString("replace_with"));
+    long deadline = System.nanoTime() + REGEX_BUDGET_MS * 1_000_000;
+    String content = document.content();
+    Matcher matcher = pattern.matcher(BoundedRegex.withDeadline(content, deadline, REGEX_BUDGET_MS));
+    StringBuilder out = new StringBuilder();
+    int count = 0;
+    try {
+      while ((max == 0 || count < max) && matcher.find()) {
+        matcher.appendReplacement(out, replacement);
+        count++;
+      }
+    } catch (IllegalArgumentException | IndexOutOfBoundsException badReplacement) {
+      throw new Failure(FailureCode.INVALID_REQUEST, "replace_with: " + badReplacement.getMessage());
+    }
+    matcher.appendTail(out);
+    return new Change(out.toString(), "search_replace", null, null, args.getString("search_pattern"),
+        args.getString("replace_with"), args.getString("reason"), new JsonObject().put("replacements", count));
+  }
+
+  private Future<JsonObject> diff(String docId, JsonObject args) {
+    Future<String> from;
+    String snapshotId = args.getString("snapshot_id");
+    if (args.getString("from_revision_id") != null) {
+      from = revision(docId, args.getString("from_revision_id"));
+    } else {
+      from = store.snapshots(docId).compose(snapshots -> {
+        var chosen = snapshotId == null ? snapshots.stream().findFirst()
+            : snapshots.stream().filter(snapshot -> snapshot.id().equals(snapshotId)).findFirst();
+        if (snapshotId != null && chosen.isEmpty()) {
+          return Failure.future(FailureCode.NOT_FOUND, "no snapshot " + snapshotId + " of this document");
+        }
+        if (chosen.isPresent()) {
+          return revision(docId, chosen.get().revisionId());
+        }
+        return store.revisions(docId, Integer.MAX_VALUE).compose(all -> revision(docId, all.get(all.size() - 1).revisionId()));
+      });
+    }
+    return from.compose(before -> store.find(docId).compose(current -> {
+      String toId = args.getString("to_revision_id");
+      Future<String> to = toId == null ? Future.succeededFuture(current.orElseThrow().content()) : revision(docId, toId);
+      return to.map(after -> {
+        JsonObject answer = new JsonObject().put("revision_id", current.orElseThrow().revisionId())
+            .put("from_revision_id", DocumentText.revisionId(before)).put("to_revision_id", DocumentText.revisionId(after));
+        if ("split".equals(args.getString("format", "unified"))) {
+          return answer.put("format", "split").put("changes", DocumentDiffs.split(before, after));
+        }
+        return answer.put("format", "unified").put("diff", DocumentDiffs.unified(before, after, args.getInteger("context_lines", 3)));
+      });
+    }));
+  }
+
+  private Future<String> revision(String docId, String revisionId) {
+    return store.content(docId, revisionId).compose(content -> content.isPresent() ? Future.succeededFuture(content.get())
+        : Failure.future(FailureCode.NOT_FOUND, "the document never had revision " + revisionId));
+  }
+}

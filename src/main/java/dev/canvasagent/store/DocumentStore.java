@@ -1,0 +1,141 @@
+package dev.canvasagent.store;
+
+import io.vertx.core.Future;
+import io.vertx.core.json.JsonObject;
+import java.util.List;
+import java.util.Optional;
+import java.util.function.Function;
+
+/**
+ * Markdown documents, their revision history, snapshots, diffs, undo/redo stacks and their one lease.
+ * Every write is checked and committed in one step (one transaction in PostgreSQL, under one lock in
+ * memory): the guard (lease, epoch, base revision) is judged against the state the write changes, so
+ * a write from a preempted agent can never commit. Refusals are {@code bus.Failure}s with the code the
+ * client sees; nothing is written when one is raised.
+ */
+public interface DocumentStore {
+  /** Creates the document at its first revision, with a free lease at epoch 0. */
+  Future<Document> create(NewDocument document);
+
+  Future<Optional<Document>> find(String docId);
+
+  /** The content a revision of the document had; empty when the document never had it. */
+  Future<Optional<String>> content(String docId, String revisionId);
+
+  /** The document's revisions, the newest first, at most {@code limit}. */
+  Future<List<Revision>> revisions(String docId, int limit);
+
+  /** The recorded diffs, the newest first, at most {@code limit}. */
+  Future<List<DiffRecord>> diffs(String docId, int limit);
+
+  /** The snapshots, the newest first. */
+  Future<List<Snapshot>> snapshots(String docId);
+
+  /**
+   * Checks {@code guard} and applies {@code edit} as one step; a change of content makes a new revision
+   * (pushing the old one on the undo stack unless the edit is an undo or redo). An edit that leaves the
+   * content as it is writes nothing but still counts as the lease holder's activity.
+   */
+  Future<Committed> commit(String docId, Guard guard, Edit edit);
+
+  /** Saves the current revision as a snapshot, under the same guard rules as a write. */
+  Future<Snapshot> saveSnapshot(String docId, Guard.Agent guard, String snapshotId, String label, String description);
+
+  /** Takes the free (or expired) lease; LOCK_NOT_AVAILABLE while another lease is live. */
+  Future<Lease> checkOut(String docId, String leaseId, String holder, long ttlMs);
+
+  /** Extends the lease by {@code ttlMs} from now (the guard's checks apply). */
+  Future<Lease> renew(String docId, Guard.Agent guard);
+
+  /** Releases the lease (the guard's checks apply, except that an expired own lease may be released). */
+  Future<Lease> checkIn(String docId, Guard.Agent guard);
+
+  /** Voids any lease and increments the epoch, so every later write of the old holder fails STALE_EPOCH. */
+  Future<Lease> preempt(String docId);
+
+  /** The lease as it is now; {@code live} judged by the store's clock. */
+  Future<Optional<Lease>> lease(String docId);
+
+  record NewDocument(String id, String roomId, String title, String content, String author) {}
+
+  record Document(String id, String roomId, String title, String content, String revisionId, long version,
+      List<String> undoStack, List<String> redoStack, long createdAtMillis, long updatedAtMillis) {
+    public Document {
+      undoStack = List.copyOf(undoStack);
+      redoStack = List.copyOf(redoStack);
+    }
+
+    public JsonObject toJson() {
+      return new JsonObject().put("id", id).put("roomId", roomId).put("title", title).put("content", content)
+          .put("revisionId", revisionId).put("version", version).put("undoDepth", undoStack.size())
+          .put("redoDepth", redoStack.size()).put("createdAt", createdAtMillis).put("updatedAt", updatedAtMillis);
+    }
+  }
+
+  record Revision(long version, String revisionId, String author, long createdAtMillis) {
+    public JsonObject toJson() {
+      return new JsonObject().put("version", version).put("revisionId", revisionId).put("author", author)
+          .put("createdAt", createdAtMillis);
+    }
+  }
+
+  /** What one write changed: the operation, the 1-based lines it touched, the text before and after, why. */
+  record DiffRecord(long version, String operation, Integer startLine, Integer endLine, String before, String after,
+      String reason, String author, long createdAtMillis) {
+    public JsonObject toJson() {
+      return new JsonObject().put("version", version).put("operation", operation).put("start_line", startLine)
+          .put("end_line", endLine).put("before", before).put("after", after).put("reason", reason)
+          .put("author", author).put("created_at", createdAtMillis);
+    }
+  }
+
+  record Snapshot(String id, String docId, String revisionId, String label, String description, int lineCount,
+      long createdAtMillis) {
+    public JsonObject toJson() {
+      return new JsonObject().put("snapshot_id", id).put("revision_id", revisionId).put("label", label)
+          .put("description", description).put("line_count", lineCount).put("created_at", createdAtMillis);
+    }
+  }
+
+  /** A document's lease: {@code leaseId} null when free; {@code live} when held and not expired. */
+  record Lease(String docId, String leaseId, String holder, Long expiresAtMillis, long epoch, boolean live) {
+    public JsonObject toJson() {
+      return new JsonObject().put("lease_id", live ? leaseId : null).put("holder", live ? holder : null)
+          .put("expires_at", live ? expiresAtMillis : null).put("canvas_epoch", epoch).put("held", live);
+    }
+  }
+
+  /** Who writes, and on what condition. */
+  sealed interface Guard {
+    /**
+     * An agent holding a lease. {@code epoch} (the fencing token) and {@code baseRevisionId} are checked
+     * when given; a write renews the lease by {@code ttlMs}.
+     */
+    record Agent(String leaseId, Long epoch, String baseRevisionId, long ttlMs, String author) implements Guard {}
+
+    /** A person: wins over any agent lease (void, epoch + 1); {@code baseRevisionId} must be current. */
+    record Person(String baseRevisionId, String author) implements Guard {}
+
+    String author();
+  }
+
+  /** What a write does to the content. */
+  sealed interface Edit {
+    /** New content computed from the current document (inside the write's transaction; may throw a Failure). */
+    record Rewrite(Function<Document, Change> change) implements Edit {}
+
+    record Undo() implements Edit {}
+
+    record Redo() implements Edit {}
+
+    /** Back to a snapshot's content, as a new revision (undoable). */
+    record Revert(String snapshotId) implements Edit {}
+  }
+
+  /** A computed change and what the tool reports about it beyond the revision. */
+  record Change(String content, String operation, Integer startLine, Integer endLine, String before, String after,
+      String reason, JsonObject details) {}
+
+  /** The document after the write, the diff recorded (null when nothing changed), and the lease after it. */
+  record Committed(Document document, DiffRecord diff, JsonObject details, Lease lease, boolean changed) {}
+}

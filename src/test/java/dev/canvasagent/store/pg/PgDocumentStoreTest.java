@@ -1,0 +1,32 @@
+package dev.canvasagent.store.pg;
+
+import dev.canvasagent.config.DatabaseConfig;
+import dev.canvasagent.store.DocumentStoreContract;
+import dev.canvasagent.store.Store;
+import dev.canvasagent.support.Await;
+import dev.canvasagent.support.TestDatabase;
+import io.vertx.core.Vertx;
+import org.junit.jupiter.api.AfterAll;
+import org.junit.jupiter.api.BeforeAll;
+
+/** The document store contract against PostgreSQL, in a schema of this class's own. */
+class PgDocumentStoreTest extends DocumentStoreContract {
+  static DatabaseConfig database;
+
+  @BeforeAll
+  static void createSchema() {
+    database = TestDatabase.freshSchema();
+  }
+
+  @AfterAll
+  static void dropSchema() {
+    if (database != null) {
+      TestDatabase.drop(database);
+    }
+  }
+
+  @Override
+  protected Store createStore(Vertx vertx) {
+    return Await.result(PgStore.open(vertx, database));
+  }
+}
