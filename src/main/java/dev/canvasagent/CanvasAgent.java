@@ -5,6 +5,8 @@ import dev.canvasagent.bus.CanvasVerticle;
 import dev.canvasagent.catalog.ActionCatalog;
 import dev.canvasagent.config.AppConfig;
 import dev.canvasagent.config.ConfigException;
+import dev.canvasagent.document.DocumentToolCatalog;
+import dev.canvasagent.document.agent.DocumentAgentVerticle;
 import dev.canvasagent.lease.LeaseVerticle;
 import dev.canvasagent.model.HttpProviders;
 import dev.canvasagent.model.ModelProvider;
@@ -85,11 +87,13 @@ public final class CanvasAgent {
                 "startup failed: cannot open the PostgreSQL store at " + config.database().get() + ": " + error.getMessage(), error)))
         : Future.succeededFuture(new MemoryStore());
     return opened.recover(error -> providers.close().transform(closed -> Future.failedFuture(error))).compose(store -> {
+      DocumentToolCatalog documentTools = new DocumentToolCatalog();
       List<CanvasVerticle> verticles = new ArrayList<>(List.of(
           new PatchEngineVerticle(store),
           new SanitizerVerticle(catalog, config.themeEnabled()),
           new ScreenshotVerticle(config.screenshot()),
-          new LeaseVerticle(store, config.documents(), new dev.canvasagent.document.DocumentToolCatalog()),
+          new LeaseVerticle(store, config.documents(), documentTools),
+          new DocumentAgentVerticle(models, config.model().defaultModel(), config.documents(), documentTools),
           new RunnerVerticle(store, models, catalog, config),
           new SchedulerVerticle(store, models, config)));
       List<String> names = new ArrayList<>(verticles.stream().map(CanvasVerticle::name).toList());

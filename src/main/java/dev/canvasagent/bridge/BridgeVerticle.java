@@ -114,7 +114,7 @@ public final class BridgeVerticle extends CanvasVerticle {
     router.get("/api/rooms/:roomId/revisions").handler(this::revisions);
     router.get("/api/sessions/:sessionId/todos").handler(this::todos);
     new SessionRoutes(vertx).mount(router, body, this::requireJson);
-    new DocumentRoutes(vertx, documentTools, config.documents().maxContentBytes()).mount(router, this::requireJson);
+    new DocumentRoutes(vertx, documentTools, config.documents().maxContentBytes(), config.documents().agentTimeoutMs()).mount(router, this::requireJson);
     // The SockJS event-bus bridge. Its xhr transports post what a browser sends to
     // /eventbus/<server>/<session>/xhr_send, and SockJS reads that from the routing context's body.
     // So that route alone gets a body handler, bounded like a WebSocket message; no other SockJS

@@ -30,10 +30,21 @@ final class DocumentRoutes {
   private final int bodyLimitBytes;
   private final JsonSchemaFile createSchema = JsonSchemaFile.load("api/doc-create.json");
   private final JsonSchemaFile editSchema = JsonSchemaFile.load("api/doc-edit.json");
+  private final JsonSchemaFile agentSchema = JsonSchemaFile.load("api/doc-agent.json");
+  private final JsonSchemaFile editRequestSchema = JsonSchemaFile.load("api/edit-request.json");
+  private final long delegationTimeoutMs;
 
   /** {@code maxContentBytes}: the largest document; a body may hold it JSON-escaped. */
-  DocumentRoutes(Vertx vertx, DocumentToolCatalog catalog, int maxContentBytes) {
+  /** The largest instruction body: an instruction, its context and a few short fields. */
+  static final int AGENT_BODY_LIMIT_BYTES = 256 * 1024;
+
+  /**
+   * {@code maxContentBytes}: the largest document; a body may hold it JSON-escaped. {@code
+   * agentTimeoutMs}: how long a document-agent loop may run, so a delegation waits a little longer.
+   */
+  DocumentRoutes(Vertx vertx, DocumentToolCatalog catalog, int maxContentBytes, long agentTimeoutMs) {
     this.vertx = vertx;
+    this.delegationTimeoutMs = agentTimeoutMs + 5_000;
     this.catalog = catalog;
     this.bodyLimitBytes = maxContentBytes * 2 + 64 * 1024;
   }
@@ -55,6 +66,17 @@ final class DocumentRoutes {
     router.put("/api/docs/:docId").handler(body).handler(requireJson).handler(this::edit).failureHandler(tooLarge);
     router.post("/api/docs/:docId/lease/preempt").handler(this::preempt);
     router.post("/api/docs/:docId/tools/:tool").handler(body).handler(requireJson).handler(this::tool).failureHandler(tooLarge);
+    BodyHandler agentBody = BodyHandler.create(false).setBodyLimit(AGENT_BODY_LIMIT_BYTES);
+    Handler<RoutingContext> agentTooLarge = ctx -> {
+      if (ctx.statusCode() == 413) {
+        HttpErrors.send(ctx, FailureCode.BODY_TOO_LARGE, "an instruction body may not exceed " + AGENT_BODY_LIMIT_BYTES + " bytes");
+      } else {
+        ctx.next();
+      }
+    };
+    router.post("/api/docs/:docId/agent").handler(agentBody).handler(requireJson).handler(this::agent).failureHandler(agentTooLarge);
+    router.post("/api/canvas-agent/edit-request").handler(agentBody).handler(requireJson).handler(this::editRequest)
+        .failureHandler(agentTooLarge);
   }
 
   private void create(RoutingContext ctx) {
@@ -127,6 +149,36 @@ final class DocumentRoutes {
     if (args != null) {
       forward(ctx, Address.DOC_TOOL, new JsonObject().put("docId", docId).put("tool", tool).put("args", args), 200);
     }
+  }
+
+  /** Starts the document agent: 202 once it holds the lease; the loop reports on the room's topics. */
+  private void agent(RoutingContext ctx) {
+    String docId = docId(ctx);
+    JsonObject request = docId == null ? null : BridgeVerticle.jsonBody(ctx, agentSchema);
+    if (request == null) {
+      return;
+    }
+    if (request.getString("instruction").isBlank()) {
+      HttpErrors.send(ctx, FailureCode.INVALID_REQUEST, "instruction must not be blank");
+      return;
+    }
+    forward(ctx, Address.DOC_AGENT, request.put("docId", docId), 202);
+  }
+
+  /** {@code canvas_agent_edit_request}: runs the document agent to its end and answers the change. */
+  private void editRequest(RoutingContext ctx) {
+    JsonObject request = BridgeVerticle.jsonBody(ctx, editRequestSchema);
+    if (request == null) {
+      return;
+    }
+    if (request.getString("instruction").isBlank()) {
+      HttpErrors.send(ctx, FailureCode.INVALID_REQUEST, "instruction must not be blank");
+      return;
+    }
+    vertx.eventBus().<JsonObject>request(Address.DOC_AGENT_EDIT_REQUEST, request,
+            new io.vertx.core.eventbus.DeliveryOptions().setSendTimeout(delegationTimeoutMs))
+        .onSuccess(reply -> BridgeVerticle.sendJson(ctx, 200, new JsonObject().put("ok", true).mergeIn(reply.body())))
+        .onFailure(error -> HttpErrors.send(ctx, error));
   }
 
   private static String docId(RoutingContext ctx) {

@@ -126,6 +126,19 @@ public final class Address {
   /** Lease manager: one document tool call ({@code {docId, tool, args}}), answered with the tool's result. */
   public static final String DOC_TOOL = "doc.tool";
 
+  /**
+   * Document agent: start a tool loop on a document ({@code {docId, instruction, model?, sessionId?}}),
+   * answered once the lease is held ({@code {runId, docId, sessionId, leaseId, state}}); the loop goes on
+   * and reports on the document room's {@code agent:status} and {@code agent:chat}.
+   */
+  public static final String DOC_AGENT = "doc.agent";
+
+  /**
+   * Document agent: a primary agent's delegated edit ({@code {canvas_session_id, instruction, context?}}),
+   * answered when the loop ends with a summary of the change.
+   */
+  public static final String DOC_AGENT_EDIT_REQUEST = "doc.agent.edit_request";
+
   /** Health probe of one verticle: {@code health.<verticle name>}. */
   public static String health(String verticleName) {
     return "health." + verticleName;

@@ -115,8 +115,11 @@ public record AppConfig(
     }
   }
 
-  /** Documents: how long a lease lasts without agent activity, and the largest content a document may have. */
-  public record Documents(int leaseTtlMs, int maxContentBytes) {}
+  /**
+   * Documents: how long a lease lasts without agent activity, the largest content a document may have,
+   * how many times the document agent may ask its model in one loop, and how long one loop may run.
+   */
+  public record Documents(int leaseTtlMs, int maxContentBytes, int agentMaxSteps, int agentTimeoutMs) {}
 
   public AppConfig withHttp(Http otherHttp) {
     return new AppConfig(otherHttp, bridge, model, providers, screenshot, followups, runner, scheduler, durability, context, documents, shapeStateLimitBytes,

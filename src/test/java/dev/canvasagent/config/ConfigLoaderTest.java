@@ -154,6 +154,8 @@ class ConfigLoaderTest {
         override("CANVAS_AGENT_RUN_HEARTBEAT_MS", "1000", c -> c.durability().heartbeatMs(), 1000),
         override("CANVAS_AGENT_LEASE_TTL_MS", "2000", c -> c.documents().leaseTtlMs(), 2000),
         override("CANVAS_AGENT_DOCUMENT_MAX_BYTES", "4096", c -> c.documents().maxContentBytes(), 4096),
+        override("CANVAS_AGENT_DOC_AGENT_MAX_STEPS", "3", c -> c.documents().agentMaxSteps(), 3),
+        override("CANVAS_AGENT_DOC_AGENT_TIMEOUT_MS", "5000", c -> c.documents().agentTimeoutMs(), 5000),
         override("CANVAS_AGENT_RUN_INTERRUPTED_AFTER_MS", "60000", c -> c.durability().interruptedAfterMs(), 60_000),
         override("CANVAS_AGENT_RUN_WATCHDOG_MS", "5000", c -> c.scheduler().watchdogMs(), 5_000),
         // The three retired flags accept only the one value this server supports (refusals are below).
@@ -276,6 +278,7 @@ class ConfigLoaderTest {
         bad("CANVAS_QUEUE_DIRECT_FALLBACK", "true", "only false"),
         bad("CANVAS_AGENT_RUN_HEARTBEAT_MS", "50", "between 100 and 60000"),
         bad("CANVAS_AGENT_LEASE_TTL_MS", "10", "between 100 and 600000"),
+        bad("CANVAS_AGENT_DOC_AGENT_MAX_STEPS", "0", "between 1 and 100"),
         bad("CANVAS_AGENT_RUN_INTERRUPTED_AFTER_MS", "9000", "at least twice durability.heartbeatMs (5000)"));
   }
 

@@ -36,10 +36,10 @@ class LifecycleTest {
     assertEquals("up", health.getString("status"));
     assertEquals(new JsonObject().put("kind", "memory").put("ok", true), health.getJsonObject("store"));
     JsonObject verticles = health.getJsonObject("verticles");
-    for (String name : new String[] {"bridge", "runner", "scheduler", "sanitizer", "screenshot", "lease", "patch-engine"}) {
+    for (String name : new String[] {"bridge", "runner", "scheduler", "sanitizer", "screenshot", "lease", "docagent", "patch-engine"}) {
       assertTrue(verticles.getJsonObject(name).getBoolean("ok"), name + " is healthy");
     }
-    assertEquals(7, verticles.size());
+    assertEquals(8, verticles.size());
     Await.result(server.stop());
   }
 

@@ -55,11 +55,15 @@ public final class FakeModel implements ModelProvider {
   static final String NOTHING_TO_ADD = "Nothing to add: the board already does what was asked.";
 
   /**
-   * After tool results (a tool loop's later step), a summary of them in words, so a loop over {@code
+   * A {@code /doc-fix} command gets its scripted document loop ({@link DocFix}). After tool results (a tool loop's later step), a summary of them in words, so a loop over {@code
    * debug/fake} ends after one round of calls; otherwise the scripted scenario, else the planner,
    * else the fallback scenario (or, for a follow-up, no action).
    */
   FakeAnswer answer(ModelRequest request, String message) {
+    var docFix = DocFix.answer(request, message);
+    if (docFix.isPresent()) {
+      return docFix.get();
+    }
     if (!request.turns().isEmpty() && request.turns().get(request.turns().size() - 1) instanceof Turn.ToolResults results) {
       return FakeAnswer.say(summary(results));
     }

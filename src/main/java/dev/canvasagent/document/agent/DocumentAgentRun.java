@@ -1,0 +1,264 @@
+package dev.canvasagent.document.agent;
+
+import dev.canvasagent.bus.Address;
+import dev.canvasagent.bus.AgentChat;
+import dev.canvasagent.bus.AgentStatus;
+import dev.canvasagent.bus.Failure;
+import dev.canvasagent.bus.FailureCode;
+import dev.canvasagent.bus.RoomTopic;
+import dev.canvasagent.bus.RunState;
+import dev.canvasagent.document.DocumentToolCatalog;
+import dev.canvasagent.model.ModelContext;
+import dev.canvasagent.model.ModelProvider;
+import dev.canvasagent.model.ModelRequest;
+import dev.canvasagent.model.Turn;
+import dev.canvasagent.model.loop.ToolLoop;
+import dev.canvasagent.model.loop.ToolLoopListener;
+import dev.canvasagent.model.loop.ToolLoopResult;
+import dev.canvasagent.model.loop.ToolLoopRun;
+import io.vertx.core.Future;
+import io.vertx.core.Promise;
+import io.vertx.core.Vertx;
+import io.vertx.core.eventbus.Message;
+import io.vertx.core.eventbus.MessageConsumer;
+import io.vertx.core.json.JsonArray;
+import io.vertx.core.json.JsonObject;
+import java.util.Set;
+import java.util.UUID;
+import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
+
+/**
+ * One document-agent loop: check the document out (refused at once when someone holds it), tell the
+ * session what the person changed since the agent last looked, run the tool loop with the lease
+ * filled into every call, stop when the person preempts, the lease is lost or the time is up, and
+ * always check in. The end goes out on the room's {@code agent:status} and {@code agent:chat} and
+ * completes {@link #outcome()}. Runs on the agent verticle's context.
+ */
+final class DocumentAgentRun {
+  private static final Logger LOG = LoggerFactory.getLogger(DocumentAgentRun.class);
+  private static final Set<FailureCode> LEASE_LOST = Set.of(FailureCode.STALE_EPOCH, FailureCode.LEASE_EXPIRED,
+      FailureCode.LOCK_NOT_OWNED);
+
+  private final Vertx vertx;
+  private final AgentSession session;
+  private final ModelProvider provider;
+  private final String model;
+  private final String userText;
+  private final String instruction;
+  private final JsonArray tools;
+  private final Set<String> offered;
+  private final int maxSteps;
+  private final long timeoutMs;
+  private final String runId = "docrun-" + UUID.randomUUID();
+  private final Promise<JsonObject> outcome = Promise.promise();
+  private String roomId;
+  private String revisionBefore;
+  private String leaseId;
+  private long epoch;
+  private String lastWriteRevision;
+  private ToolLoopRun loop;
+  private MessageConsumer<JsonObject> leaseWatch;
+  private long timer = -1;
+  private boolean interrupted;
+  private String interruptedBy;
+
+  /** {@code userText}: the instruction as the model reads it (a delegation adds its context). */
+  DocumentAgentRun(Vertx vertx, AgentSession session, ModelProvider provider, String model, String instruction,
+      String userText, JsonArray tools, int maxSteps, long timeoutMs) {
+    this.vertx = vertx;
+    this.session = session;
+    this.provider = provider;
+    this.model = model;
+    this.instruction = instruction;
+    this.userText = userText;
+    this.tools = tools;
+    this.offered = Set.copyOf(tools.stream().map(tool -> ((JsonObject) tool).getString("name")).toList());
+    this.maxSteps = maxSteps;
+    this.timeoutMs = timeoutMs;
+  }
+
+  /** The end of the loop: what changed and how it stopped; never fails. */
+  Future<JsonObject> outcome() {
+    return outcome.future();
+  }
+
+  /** Checks out and starts the loop; answers what started, or fails (NOT_FOUND, LOCK_NOT_AVAILABLE…) having changed nothing. */
+  Future<JsonObject> begin() {
+    String docId = session.docId();
+    return request(Address.DOC_GET, new JsonObject().put("docId", docId)).compose(document -> {
+      roomId = document.getString("roomId");
+      return tool("canvas_check_out", new JsonObject().put("holder", "document agent " + session.sessionId()));
+    }).compose(lease -> {
+      leaseId = lease.getString("lease_id");
+      epoch = lease.getLong("canvas_epoch");
+      revisionBefore = lease.getString("revision_id_at_checkout");
+      watchLease();
+      return personChanges().onFailure(error -> checkIn());
+    }).map(personDiff -> {
+      if (!personDiff.isEmpty()) {
+        session.addUser(CanvasUpdate.message(personDiff));
+      }
+      session.addUser(userText);
+      startLoop();
+      LOG.atInfo().addKeyValue("runId", runId).addKeyValue("docId", docId).addKeyValue("sessionId", session.sessionId())
+          .addKeyValue("model", model).log("doc_agent.started");
+      return new JsonObject().put("runId", runId).put("docId", docId).put("sessionId", session.sessionId())
+          .put("roomId", roomId).put("model", model).put("leaseId", leaseId).put("canvasEpoch", epoch)
+          .put("revisionId", revisionBefore).put("state", "running");
+    });
+  }
+
+  /** What the person changed since the agent last saw the document, as a unified diff ("" when nothing). */
+  private Future<String> personChanges() {
+    String seen = session.lastSeenRevisionId();
+    if (seen == null || seen.equals(revisionBefore)) {
+      return Future.succeededFuture("");
+    }
+    return tool("canvas_get_diff", new JsonObject().put("from_revision_id", seen).put("to_revision_id", revisionBefore))
+        .map(diff -> diff.getString("diff", ""));
+  }
+
+  private void watchLease() {
+    leaseWatch = vertx.eventBus().consumer(RoomTopic.DOC_LEASE.address(roomId), (Message<JsonObject> event) -> {
+      JsonObject change = event.body();
+      String state = change.getString("state");
+      if (session.docId().equals(change.getString("docId")) && ("preempted".equals(state) || "expired".equals(state))) {
+        interrupt(state);
+      }
+    });
+    timer = vertx.setTimer(timeoutMs, fired -> interrupt("timeout"));
+  }
+
+  private void interrupt(String why) {
+    if (!interrupted) {
+      interrupted = true;
+      interruptedBy = why;
+      if (loop != null) {
+        loop.interrupt();
+      }
+    }
+  }
+
+  private void startLoop() {
+    AgentSession.Conversation conversation = session.conversation();
+    JsonObject context = new JsonObject().put(ModelContext.MESSAGE, instruction).put("docId", session.docId());
+    ModelRequest first = new ModelRequest(model, DocumentAgentPrompt.SYSTEM, "", conversation.firstUserMessage(), null,
+        tools, ModelRequest.Sampling.STRICT, context, conversation.turns());
+    ToolLoopListener listener = new ToolLoopListener() {
+      @Override
+      public void stepStarted(int step) {
+        status(RunState.CALLING_MODEL, new JsonObject().put("step", step));
+      }
+    };
+    loop = new ToolLoop(provider, this::execute, maxSteps, listener).start(vertx, first);
+    if (interrupted) {
+      loop.interrupt();
+    }
+    loop.result().onComplete(done -> finish(done.result()));
+  }
+
+  /** Runs one call the model asked for, with the lease the server holds. */
+  private Future<JsonObject> execute(Turn.ToolCall call) {
+    if (!offered.contains(call.name())) {
+      return Future.failedFuture(call.name() + " is not offered to the document agent; the server holds the lease");
+    }
+    JsonObject args = call.arguments().copy().put("lease_id", leaseId).put("canvas_epoch", epoch);
+    return tool(call.name(), args).map(result -> {
+      if (DocumentToolCatalog.WRITE_TOOLS.contains(call.name()) && result.getBoolean("changed", false)) {
+        lastWriteRevision = result.getString("new_revision_id");
+      }
+      return result;
+    }).recover(error -> {
+      Failure failure = Failure.of(error);
+      if (LEASE_LOST.contains(failure.code())) {
+        interrupt("lease_lost");
+      }
+      return Future.failedFuture(failure.code().name() + ": " + failure.getMessage());
+    });
+  }
+
+  private void finish(ToolLoopResult result) {
+    vertx.cancelTimer(timer);
+    if (leaseWatch != null) {
+      leaseWatch.unregister();
+    }
+    String agentRevision = lastWriteRevision == null ? revisionBefore : lastWriteRevision;
+    checkIn().transform(checkedIn -> agentRevision.equals(revisionBefore) ? Future.succeededFuture("")
+            : tool("canvas_get_diff", new JsonObject().put("from_revision_id", revisionBefore).put("to_revision_id", agentRevision))
+                .map(diff -> diff.getString("diff", "")))
+        .compose(diff -> request(Address.DOC_GET, new JsonObject().put("docId", session.docId()))
+            .map(document -> ended(result, diff, agentRevision, document.getString("revisionId"))))
+        .onFailure(error -> LOG.atError().addKeyValue("runId", runId).setCause(error).log("doc_agent.finish_failed"))
+        .recover(error -> Future.succeededFuture(ended(result, "", agentRevision, null)))
+        .onSuccess(outcome::complete);
+  }
+
+  private JsonObject ended(ToolLoopResult result, String agentDiff, String agentRevision, String revisionAfter) {
+    session.addLoop(result.turns());
+    if (!agentDiff.isEmpty()) {
+      session.addUser(CanvasUpdate.message(agentDiff));
+    }
+    session.seen(agentRevision);
+    String stop = result.stop().wireName();
+    JsonObject answer = new JsonObject().put("runId", runId).put("docId", session.docId())
+        .put("sessionId", session.sessionId()).put("stop", stop).put("steps", result.steps())
+        .put("toolCalls", result.executed().size())
+        .put("failedToolCalls", result.executed().stream().filter(run -> run.result().isError()).count())
+        .put("revisionBefore", revisionBefore).put("revisionAfter", revisionAfter).put("agentRevision", agentRevision)
+        .put("changed", !agentDiff.isEmpty()).put("diff", agentDiff).put("diffStats", DiffStats.of(agentDiff).toJson())
+        .put("finalText", result.finalText());
+    if (interruptedBy != null) {
+      answer.put("interruptedBy", interruptedBy);
+    }
+    if (result.error() != null) {
+      answer.put("error", new JsonObject().put("type", result.error().errorType()).put("message", result.error().message()));
+    }
+    publish(RoomTopic.AGENT_CHAT, new AgentChat(session.sessionId(), "assistant", summary(result)).toJson()
+        .put("docId", session.docId()));
+    RunState state = switch (result.stop()) {
+      case DONE, STEP_CAP -> RunState.DONE;
+      case INTERRUPTED -> RunState.CANCELED;
+      case ERROR -> RunState.ERROR;
+    };
+    status(state, answer.copy());
+    LOG.atInfo().addKeyValue("runId", runId).addKeyValue("docId", session.docId()).addKeyValue("stop", stop)
+        .addKeyValue("steps", result.steps()).addKeyValue("toolCalls", result.executed().size())
+        .addKeyValue("changed", !agentDiff.isEmpty()).log("doc_agent.ended");
+    return answer;
+  }
+
+  private String summary(ToolLoopResult result) {
+    return switch (result.stop()) {
+      case DONE -> result.finalText().isBlank() ? "Done." : result.finalText();
+      case STEP_CAP -> "Stopped after " + result.steps() + " steps (the step cap); "
+          + result.executed().size() + " tool calls ran.";
+      case INTERRUPTED -> "Stopped: " + ("timeout".equals(interruptedBy) ? "the time limit was reached"
+          : "the lease was taken back") + "; " + result.executed().size() + " tool calls ran.";
+      case ERROR -> "The model failed: " + (result.error() == null ? "unknown error" : result.error().message());
+    };
+  }
+
+  private void status(RunState state, JsonObject detail) {
+    publish(RoomTopic.AGENT_STATUS, new AgentStatus(session.sessionId(), state, detail.put("docId", session.docId())
+        .put("runId", runId)).toJson());
+  }
+
+  private void publish(RoomTopic topic, JsonObject payload) {
+    vertx.eventBus().publish(topic.address(roomId), payload);
+  }
+
+  /** Checks in; a lease already lost (preempted, expired) is no error here. */
+  private Future<Void> checkIn() {
+    return tool("canvas_check_in", new JsonObject().put("lease_id", leaseId).put("canvas_epoch", epoch))
+        .<Void>mapEmpty().otherwiseEmpty();
+  }
+
+  private Future<JsonObject> tool(String name, JsonObject args) {
+    return request(Address.DOC_TOOL, new JsonObject().put("docId", session.docId()).put("tool", name).put("args", args));
+  }
+
+  private Future<JsonObject> request(String address, JsonObject body) {
+    return vertx.eventBus().<JsonObject>request(address, body).map(Message::body);
+  }
+}

@@ -1,0 +1,129 @@
+package dev.canvasagent.document.agent;
+
+import dev.canvasagent.bus.Address;
+import dev.canvasagent.bus.CanvasVerticle;
+import dev.canvasagent.bus.Failure;
+import dev.canvasagent.bus.FailureCode;
+import dev.canvasagent.config.AppConfig;
+import dev.canvasagent.document.DocumentToolCatalog;
+import dev.canvasagent.model.ModelProvider;
+import dev.canvasagent.model.ModelRegistry;
+import io.vertx.core.Future;
+import io.vertx.core.eventbus.Message;
+import io.vertx.core.json.JsonArray;
+import io.vertx.core.json.JsonObject;
+import java.util.LinkedHashMap;
+import java.util.Map;
+import java.util.function.Function;
+import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
+
+/**
+ * The document agent: runs a tool loop over a document's read and write tools for a person's
+ * instruction ({@link Address#DOC_AGENT}, answered once the loop has started) or a primary agent's
+ * delegated edit ({@link Address#DOC_AGENT_EDIT_REQUEST}, answered when it ends). Its sessions (the
+ * conversation and the revision the agent last saw) live in this verticle's memory.
+ */
+public final class DocumentAgentVerticle extends CanvasVerticle {
+  private static final Logger LOG = LoggerFactory.getLogger(DocumentAgentVerticle.class);
+  /** Sessions kept; the least recently used one is forgotten past this. */
+  static final int MAX_SESSIONS = 1_000;
+
+  private final ModelRegistry models;
+  private final String defaultModel;
+  private final AppConfig.Documents config;
+  private final JsonArray tools;
+  private final Map<String, AgentSession> sessions = new LinkedHashMap<>(16, 0.75f, true) {
+    @Override
+    protected boolean removeEldestEntry(Map.Entry<String, AgentSession> eldest) {
+      return size() > MAX_SESSIONS;
+    }
+  };
+
+  public DocumentAgentVerticle(ModelRegistry models, String defaultModel, AppConfig.Documents config,
+      DocumentToolCatalog catalog) {
+    this.models = models;
+    this.defaultModel = defaultModel;
+    this.config = config;
+    this.tools = DocumentAgentPrompt.tools(catalog);
+  }
+
+  @Override
+  public String name() {
+    return "docagent";
+  }
+
+  @Override
+  protected Future<?> startVerticle() {
+    return Future.all(consume(Address.DOC_AGENT, this::instruct), consume(Address.DOC_AGENT_EDIT_REQUEST, this::delegate));
+  }
+
+  /** {@code {docId, instruction, model?, sessionId?}}: the session defaults to the document's own. */
+  private Future<JsonObject> instruct(JsonObject ask) {
+    String docId = ask.getString("docId");
+    String sessionId = ask.getString("sessionId", docId);
+    String instruction = ask.getString("instruction");
+    return start(docId, sessionId, instruction, instruction, ask.getString("model")).map(run -> run.started);
+  }
+
+  /**
+   * {@code {canvas_session_id, instruction, context?, model?}}: the session names a document-agent
+   * session, or else a document (whose own session is then used); answered with the change.
+   */
+  private Future<JsonObject> delegate(JsonObject ask) {
+    String sessionId = ask.getString("canvas_session_id");
+    AgentSession known = sessions.get(sessionId);
+    String docId = known == null ? sessionId : known.docId();
+    String instruction = ask.getString("instruction");
+    Object context = ask.getValue("context");
+    String userText = context == null || context instanceof String text && text.isBlank() ? instruction
+        : instruction + "\n\nContext from the primary agent:\n" + (context instanceof JsonObject json ? json.encodePrettily() : context);
+    return start(docId, sessionId, instruction, userText, ask.getString("model"))
+        .compose(started -> started.run.outcome().map(outcome -> outcome.put("canvas_session_id", sessionId)));
+  }
+
+  private record Started(DocumentAgentRun run, JsonObject started) {}
+
+  private Future<Started> start(String docId, String sessionId, String instruction, String userText, String model) {
+    if (instruction == null || instruction.isBlank()) {
+      return Failure.future(FailureCode.INVALID_REQUEST, "instruction must not be empty");
+    }
+    String key = model == null ? defaultModel : model;
+    ModelRegistry.Resolution resolution = models.resolve(key);
+    if (resolution instanceof ModelRegistry.Unknown unknown) {
+      return Failure.future(FailureCode.UNKNOWN_MODEL, unknown.message());
+    }
+    if (resolution instanceof ModelRegistry.NotConfigured notConfigured) {
+      return Failure.future(FailureCode.MODEL_NOT_CONFIGURED, notConfigured.message());
+    }
+    ModelProvider provider = ((ModelRegistry.Ready) resolution).provider();
+    AgentSession existing = sessions.get(sessionId);
+    if (existing != null && !existing.docId().equals(docId)) {
+      return Failure.future(FailureCode.INVALID_REQUEST, "session " + sessionId + " belongs to another document");
+    }
+    AgentSession session = existing == null ? new AgentSession(docId, sessionId) : existing;
+    DocumentAgentRun run = new DocumentAgentRun(vertx, session, provider, key, instruction, userText, tools,
+        config.agentMaxSteps(), config.agentTimeoutMs());
+    return run.begin().map(started -> {
+      sessions.put(sessionId, session);
+      return new Started(run, started);
+    });
+  }
+
+  private Future<?> consume(String address, Function<JsonObject, Future<JsonObject>> handler) {
+    return vertx.eventBus().<JsonObject>consumer(address, (Message<JsonObject> message) -> {
+      Future<JsonObject> answer;
+      try {
+        answer = handler.apply(message.body());
+      } catch (RuntimeException refused) {
+        answer = Future.failedFuture(refused);
+      }
+      answer.onSuccess(message::reply).onFailure(error -> {
+        if (!(error instanceof Failure) && !(error instanceof io.vertx.core.eventbus.ReplyException)) {
+          LOG.atError().addKeyValue("address", address).setCause(error).log("doc_agent.failed");
+        }
+        Failure.replyTo(message, error);
+      });
+    }).completion();
+  }
+}
