@@ -199,6 +199,28 @@ class DocumentAgentTest {
   }
 
   @Test
+  void aLoopPastItsTimeIsInterruptedAndChecksIn() {
+    Vertx own = Vertx.vertx();
+    SilentModel silent = new SilentModel();
+    TestServer timed = TestServer.start(own, TestServer.config(Map.of("CANVAS_AGENT_DOC_AGENT_TIMEOUT_MS", "1000")), List.of(silent));
+    try {
+      String docId = create(timed, TEXT);
+      SseClient room = timed.events(docId);
+      JsonObject started = instruct(timed, docId, new JsonObject().put("instruction", "anything").put("model", SilentModel.MODEL));
+      assertTrue(document(timed, docId).getJsonObject("lease").getBoolean("held"), "the lease is held during the loop");
+      JsonObject status = ended(room, started.getString("runId"));
+      assertEquals("canceled", status.getString("state"), status.encode());
+      assertEquals("timeout", status.getJsonObject("detail").getString("interruptedBy"));
+      Await.result(silent.canceled());
+      assertFalse(document(timed, docId).getJsonObject("lease").getBoolean("held"));
+      Await.result(room.close());
+    } finally {
+      Await.result(timed.stop());
+      Await.result(own.close());
+    }
+  }
+
+  @Test
   void aDelegatedEditRequestAnswersASummaryOfTheChange() {
     String docId = create(server, TEXT);
     String before = document(server, docId).getString("revisionId");
