@@ -35,7 +35,10 @@ import java.util.regex.Pattern;
  *       before it, so that no hunk is where its header says and every one is found by searching;
  *   <li>{@code grep-literal} and {@code grep-regex}: {@code canvas_grep} through
  *       {@link DocumentTools#call} (schema check, in-memory store, the line split and the bounded
- *       regex, as the event bus runs it) over a 1 MB Markdown document.
+ *       regex, as the event bus runs it) over a 1 MB Markdown document;
+ *   <li>{@code http-grep-literal} and {@code http-grep-regex}: the same two calls end to end, {@code POST
+ *       /api/docs/{id}/tools/canvas_grep} to the fat jar running as a server of its own ({@link
+ *       DocsOverHttp}); {@code -Dbench.docs.skipHttp=true} leaves them out.
  * </ul>
  *
  * Every case is checked before it is timed (the patch's result against the diff's input; the grep's
@@ -108,24 +111,42 @@ public final class DocsBench {
     cases.put("grep-regex", new Case(new JsonObject().put("lines", big.lines().count()).put("bytes", bytes(big))
         .put("query", REGEX).put("matches", regexMatches),
         () -> grep(tools, docId, regexArgs)));
+    DocsOverHttp http = null;
+    if (!Boolean.getBoolean("bench.docs.skipHttp")) {
+      http = DocsOverHttp.start(Path.of(System.getProperty("bench.jar", "target/canvas-agent.jar")),
+          System.getProperty("bench.serverHeap", "512m"), output.toAbsolutePath().getParent().resolve("docs-server.log"), big);
+      DocsOverHttp server = http;
+      checkedHttpGrep(server, literalArgs, literalMatches);
+      checkedHttpGrep(server, regexArgs, regexMatches);
+      cases.put("http-grep-literal", new Case(cases.get("grep-literal").input(),
+          () -> server.tool("canvas_grep", literalArgs).getJsonArray("matches").size()));
+      cases.put("http-grep-regex", new Case(cases.get("grep-regex").input(),
+          () -> server.tool("canvas_grep", regexArgs).getJsonArray("matches").size()));
+    }
 
     long sink = 0;
     JsonObject results = new JsonObject();
     long[] machineBefore = ProcCpu.machineTicks();
     long ownBefore = ProcCpu.processTicks(ProcessHandle.current().pid());
-    for (Map.Entry<String, Case> entry : cases.entrySet()) {
-      LongSupplier operation = entry.getValue().operation();
-      long warmupEnd = System.nanoTime() + warmupMillis * 1_000_000L;
-      while (System.nanoTime() < warmupEnd) {
-        sink += operation.getAsLong();
+    try {
+      for (Map.Entry<String, Case> entry : cases.entrySet()) {
+        LongSupplier operation = entry.getValue().operation();
+        long warmupEnd = System.nanoTime() + warmupMillis * 1_000_000L;
+        while (System.nanoTime() < warmupEnd) {
+          sink += operation.getAsLong();
+        }
+        long[] nanos = new long[samples];
+        for (int i = 0; i < samples; i++) {
+          long start = System.nanoTime();
+          sink += operation.getAsLong();
+          nanos[i] = System.nanoTime() - start;
+        }
+        results.put(entry.getKey(), entry.getValue().input().copy().put("micros", new NanoLatencies(nanos).toJson()));
       }
-      long[] nanos = new long[samples];
-      for (int i = 0; i < samples; i++) {
-        long start = System.nanoTime();
-        sink += operation.getAsLong();
-        nanos[i] = System.nanoTime() - start;
+    } finally {
+      if (http != null) {
+        http.close();
       }
-      results.put(entry.getKey(), entry.getValue().input().copy().put("micros", new NanoLatencies(nanos).toJson()));
     }
     long[] machineAfter = ProcCpu.machineTicks();
     long own = ProcCpu.processTicks(ProcessHandle.current().pid()) - ownBefore;
@@ -216,6 +237,14 @@ public final class DocsBench {
     return matches;
   }
 
+  private static void checkedHttpGrep(DocsOverHttp http, JsonObject args, int expected) {
+    JsonObject answer = http.tool("canvas_grep", args);
+    if (answer.getJsonArray("matches").size() != expected || answer.getBoolean("truncated")) {
+      throw new IllegalStateException("POST canvas_grep " + args.getString("query") + ": "
+          + answer.getJsonArray("matches").size() + " matches over HTTP, " + expected + " in process");
+    }
+  }
+
   private static long applied(ApplyResult result) {
     return ((ApplyResult.Applied) result).text().length();
   }
@@ -245,34 +274,34 @@ public final class DocsBench {
 
   private static String cpuModel() {
     try {
-      return Files.readAllLines(Path.of("/proc/cpuinfo")).stream().filter(line -> line.startsWith("model name"))
-          .map(line -> line.substring(line.indexOf(':') + 1).trim()).findFirst().orElse("unknown");
-    } catch (Exception e) {
-      return "unknown";
+        return Files.readAllLines(Path.of("/proc/cpuinfo")).stream().filter(line -> line.startsWith("model name"))
+            .map(line -> line.substring(line.indexOf(':') + 1).trim()).findFirst().orElse("unknown");
+      } catch (Exception e) {
+        return "unknown";
+      }
     }
-  }
 
-  private static String summary(JsonObject report, Path output) {
-    StringBuilder out = new StringBuilder();
-    JsonObject machine = report.getJsonObject("machine");
-    JsonObject settings = report.getJsonObject("settings");
-    out.append(String.format(Locale.ROOT, "canvas-agent document tools: %d timed calls per case after %d ms warm-up%n",
-        settings.getInteger("samples"), settings.getInteger("warmupMillis")));
-    out.append(String.format(Locale.ROOT,
-        "machine     %d cores (%s); %s; load before %s, after %s; cpu this bench %.0f%%, other processes %.0f%% (100%% = one core)%n",
-        machine.getInteger("cores"), machine.getString("cpu"), machine.getString("java"),
-        machine.getString("loadAverageBefore"), machine.getString("loadAverageAfter"),
-        machine.getDouble("benchCpuPercent"), machine.getDouble("otherProcessesCpuPercent")));
-    JsonObject cases = report.getJsonObject("cases");
-    for (String name : cases.fieldNames()) {
-      JsonObject result = cases.getJsonObject(name);
-      JsonObject micros = result.getJsonObject("micros");
+    private static String summary(JsonObject report, Path output) {
+      StringBuilder out = new StringBuilder();
+      JsonObject machine = report.getJsonObject("machine");
+      JsonObject settings = report.getJsonObject("settings");
+      out.append(String.format(Locale.ROOT, "canvas-agent document tools: %d timed calls per case after %d ms warm-up%n",
+          settings.getInteger("samples"), settings.getInteger("warmupMillis")));
       out.append(String.format(Locale.ROOT,
-          "  %-13s %6d lines %,9d bytes: p50 %,9.1f µs  p90 %,9.1f  p99 %,9.1f  max %,9.1f  mean %,9.1f%n",
-          name, result.getLong("lines"), result.getLong("bytes"), micros.getDouble("p50"), micros.getDouble("p90"),
-          micros.getDouble("p99"), micros.getDouble("max"), micros.getDouble("mean")));
+          "machine     %d cores (%s); %s; load before %s, after %s; cpu this bench %.0f%%, other processes %.0f%% (100%% = one core)%n",
+          machine.getInteger("cores"), machine.getString("cpu"), machine.getString("java"),
+          machine.getString("loadAverageBefore"), machine.getString("loadAverageAfter"),
+          machine.getDouble("benchCpuPercent"), machine.getDouble("otherProcessesCpuPercent")));
+      JsonObject cases = report.getJsonObject("cases");
+      for (String name : cases.fieldNames()) {
+        JsonObject result = cases.getJsonObject(name);
+        JsonObject micros = result.getJsonObject("micros");
+        out.append(String.format(Locale.ROOT,
+            "  %-17s %6d lines %,9d bytes: p50 %,9.1f µs  p90 %,9.1f  p99 %,9.1f  max %,9.1f  mean %,9.1f%n",
+            name, result.getLong("lines"), result.getLong("bytes"), micros.getDouble("p50"), micros.getDouble("p90"),
+            micros.getDouble("p99"), micros.getDouble("max"), micros.getDouble("mean")));
+      }
+      out.append("report      ").append(output).append('\n');
+      return out.toString();
     }
-    out.append("report      ").append(output).append('\n');
-    return out.toString();
   }
-}
