@@ -136,12 +136,15 @@ public final class DocsBench {
           sink += operation.getAsLong();
         }
         long[] nanos = new long[samples];
+        long[] caseMachineBefore = ProcCpu.machineTicks();
+        long caseOwnBefore = ProcCpu.processTicks(ProcessHandle.current().pid());
         for (int i = 0; i < samples; i++) {
           long start = System.nanoTime();
           sink += operation.getAsLong();
           nanos[i] = System.nanoTime() - start;
         }
-        results.put(entry.getKey(), entry.getValue().input().copy().put("micros", new NanoLatencies(nanos).toJson()));
+        results.put(entry.getKey(), entry.getValue().input().copy().put("micros", new NanoLatencies(nanos).toJson())
+            .put("otherProcessesCpuPercent", otherPercent(caseMachineBefore, caseOwnBefore)));
       }
     } finally {
       if (http != null) {
@@ -266,6 +269,20 @@ public final class DocsBench {
 
   private static JsonArray offsets(List<HunkPlacement> placements) {
     return new JsonArray(placements.stream().map(HunkPlacement::offset).distinct().toList());
+  }
+
+  /**
+   * The CPU the rest of the machine used while a case was timed, in percent of one core: the server
+   * during the HTTP cases, anything else (another build, say) otherwise.
+   */
+  private static double otherPercent(long[] machineBefore, long ownBefore) {
+    long[] machineAfter = ProcCpu.machineTicks();
+    long own = ProcCpu.processTicks(ProcessHandle.current().pid()) - ownBefore;
+    double coreTicks = (machineAfter[1] - machineBefore[1]) / (double) Runtime.getRuntime().availableProcessors();
+    if (coreTicks <= 0) {
+      return 0;
+    }
+    return Percentiles.round(Math.max(0, 100.0 * (machineAfter[0] - machineBefore[0] - own) / coreTicks));
   }
 
   private static int bytes(String text) {
