@@ -65,6 +65,10 @@ final class DocsOverHttp implements AutoCloseable {
     }
   }
 
+  long serverPid() {
+    return server.pid();
+  }
+
   @Override
   public void close() {
     server.close();
