@@ -136,15 +136,17 @@ public final class DocsBench {
           sink += operation.getAsLong();
         }
         long[] nanos = new long[samples];
+        List<Long> ours = http == null ? List.of(ProcessHandle.current().pid())
+            : List.of(ProcessHandle.current().pid(), http.serverPid());
         long[] caseMachineBefore = ProcCpu.machineTicks();
-        long caseOwnBefore = ProcCpu.processTicks(ProcessHandle.current().pid());
+        long caseOursBefore = ticks(ours);
         for (int i = 0; i < samples; i++) {
           long start = System.nanoTime();
           sink += operation.getAsLong();
           nanos[i] = System.nanoTime() - start;
         }
         results.put(entry.getKey(), entry.getValue().input().copy().put("micros", new NanoLatencies(nanos).toJson())
-            .put("otherProcessesCpuPercent", otherPercent(caseMachineBefore, caseOwnBefore)));
+            .put("otherProcessesCpuPercent", otherPercent(caseMachineBefore, ticks(ours) - caseOursBefore)));
       }
     } finally {
       if (http != null) {
@@ -271,13 +273,16 @@ public final class DocsBench {
     return new JsonArray(placements.stream().map(HunkPlacement::offset).distinct().toList());
   }
 
+  private static long ticks(List<Long> pids) {
+    return pids.stream().mapToLong(ProcCpu::processTicks).sum();
+  }
+
   /**
-   * The CPU the rest of the machine used while a case was timed, in percent of one core: the server
-   * during the HTTP cases, anything else (another build, say) otherwise.
+   * The CPU the rest of the machine (not this JVM, not the bench's server) used while a case was
+   * timed, in percent of one core: another build, say, that the figures would suffer from.
    */
-  private static double otherPercent(long[] machineBefore, long ownBefore) {
+  private static double otherPercent(long[] machineBefore, long own) {
     long[] machineAfter = ProcCpu.machineTicks();
-    long own = ProcCpu.processTicks(ProcessHandle.current().pid()) - ownBefore;
     double coreTicks = (machineAfter[1] - machineBefore[1]) / (double) Runtime.getRuntime().availableProcessors();
     if (coreTicks <= 0) {
       return 0;
