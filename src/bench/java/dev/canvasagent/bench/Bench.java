@@ -6,7 +6,7 @@ import java.util.Locale;
 
 /**
  * What {@code ./mvnw -Pbench -DskipTests verify} runs: the benchmarks named in {@code -Dbench.which}
- * (comma-separated: {@code fanout}, {@code run}, {@code parse}, or {@code all}; {@code fanout} by
+ * (comma-separated: {@code fanout}, {@code run}, {@code parse}, {@code docs}, or {@code all}; {@code fanout} by
  * default), one after another, each with a server of its own where it needs one.
  */
 public final class Bench {
@@ -22,6 +22,7 @@ public final class Bench {
         case "fanout" -> FanOutBench.execute();
         case "run" -> RunLatencyBench.execute();
         case "parse" -> ParseThroughputBench.execute();
+        case "docs" -> DocsBench.execute();
         default -> throw new IllegalStateException(name);
       };
       status = Math.max(status, result);
@@ -37,11 +38,11 @@ public final class Bench {
         continue;
       }
       if (name.equals("all")) {
-        names.addAll(List.of("fanout", "run", "parse"));
-      } else if (List.of("fanout", "run", "parse").contains(name)) {
+        names.addAll(List.of("fanout", "run", "parse", "docs"));
+      } else if (List.of("fanout", "run", "parse", "docs").contains(name)) {
         names.add(name);
       } else {
-        throw new IllegalArgumentException("bench.which: '" + name + "' is none of fanout, run, parse, all");
+        throw new IllegalArgumentException("bench.which: '" + name + "' is none of fanout, run, parse, docs, all");
       }
     }
     if (names.isEmpty()) {
