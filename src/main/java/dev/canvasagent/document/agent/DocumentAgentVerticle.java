@@ -21,8 +21,11 @@ import org.slf4j.LoggerFactory;
 /**
  * The document agent: runs a tool loop over a document's read and write tools for a person's
  * instruction ({@link Address#DOC_AGENT}, answered once the loop has started) or a primary agent's
- * delegated edit ({@link Address#DOC_AGENT_EDIT_REQUEST}, answered when it ends). Its sessions (the
- * conversation and the revision the agent last saw) live in this verticle's memory.
+ * delegated edit ({@link Address#DOC_AGENT_EDIT_REQUEST}, answered when it ends). A person's
+ * instruction preempts whoever holds the document's lease (seed 004: a person's message voids the
+ * lease at once, epoch + 1) and starts once this node's loop on the document has ended; a delegated
+ * edit is refused with LOCK_NOT_AVAILABLE instead. Its sessions (the conversation and the revision
+ * the agent last saw) live in this verticle's memory.
  */
 public final class DocumentAgentVerticle extends CanvasVerticle {
   private static final Logger LOG = LoggerFactory.getLogger(DocumentAgentVerticle.class);
@@ -39,6 +42,9 @@ public final class DocumentAgentVerticle extends CanvasVerticle {
       return size() > MAX_SESSIONS;
     }
   };
+
+  /** The loop running on this node for each document. */
+  private final Map<String, DocumentAgentRun> running = new java.util.HashMap<>();
 
   public DocumentAgentVerticle(ModelRegistry models, String defaultModel, AppConfig.Documents config,
       DocumentToolCatalog catalog) {
@@ -63,7 +69,32 @@ public final class DocumentAgentVerticle extends CanvasVerticle {
     String docId = ask.getString("docId");
     String sessionId = ask.getString("sessionId", docId);
     String instruction = ask.getString("instruction");
-    return start(docId, sessionId, instruction, instruction, ask.getString("model")).map(run -> run.started);
+    return provider(instruction, ask.getString("model"))
+        .compose(checked -> preemptForPerson(docId))
+        .compose(cleared -> start(docId, sessionId, instruction, instruction, ask.getString("model")))
+        .map(run -> run.started);
+  }
+
+  /**
+   * A person's message preempts: a held lease is voided (whoever holds it; their later writes fail
+   * STALE_EPOCH), and this node's loop on the document, interrupted by that, is let finish first.
+   */
+  private Future<Void> preemptForPerson(String docId) {
+    return vertx.eventBus().<JsonObject>request(Address.DOC_GET, new JsonObject().put("docId", docId))
+        .compose(reply -> {
+          JsonObject lease = reply.body().getJsonObject("lease");
+          boolean held = lease != null && lease.getBoolean("held", false);
+          Future<Void> voided = held
+              ? vertx.eventBus().request(Address.DOC_PREEMPT, new JsonObject().put("docId", docId)).mapEmpty()
+              : Future.succeededFuture();
+          return voided.compose(done -> {
+            DocumentAgentRun previous = running.get(docId);
+            if (previous != null) {
+              LOG.atInfo().addKeyValue("docId", docId).log("doc_agent.preempted_by_person");
+            }
+            return previous == null ? Future.<Void>succeededFuture() : previous.outcome().transform(ended -> Future.<Void>succeededFuture());
+          });
+        });
   }
 
   /**
@@ -84,7 +115,8 @@ public final class DocumentAgentVerticle extends CanvasVerticle {
 
   private record Started(DocumentAgentRun run, JsonObject started) {}
 
-  private Future<Started> start(String docId, String sessionId, String instruction, String userText, String model) {
+  /** The model to call, or why not; checked before anything changes. */
+  private Future<ModelProvider> provider(String instruction, String model) {
     if (instruction == null || instruction.isBlank()) {
       return Failure.future(FailureCode.INVALID_REQUEST, "instruction must not be empty");
     }
@@ -96,7 +128,16 @@ public final class DocumentAgentVerticle extends CanvasVerticle {
     if (resolution instanceof ModelRegistry.NotConfigured notConfigured) {
       return Failure.future(FailureCode.MODEL_NOT_CONFIGURED, notConfigured.message());
     }
-    ModelProvider provider = ((ModelRegistry.Ready) resolution).provider();
+    return Future.succeededFuture(((ModelRegistry.Ready) resolution).provider());
+  }
+
+  private Future<Started> start(String docId, String sessionId, String instruction, String userText, String model) {
+    return provider(instruction, model).compose(provider -> start(docId, sessionId, instruction, userText, model, provider));
+  }
+
+  private Future<Started> start(String docId, String sessionId, String instruction, String userText, String model,
+      ModelProvider provider) {
+    String key = model == null ? defaultModel : model;
     AgentSession existing = sessions.get(sessionId);
     if (existing != null && !existing.docId().equals(docId)) {
       return Failure.future(FailureCode.INVALID_REQUEST, "session " + sessionId + " belongs to another document");
@@ -106,6 +147,8 @@ public final class DocumentAgentVerticle extends CanvasVerticle {
         config.agentMaxSteps(), config.agentTimeoutMs());
     return run.begin().map(started -> {
       sessions.put(sessionId, session);
+      running.put(docId, run);
+      run.outcome().onComplete(ended -> running.remove(docId, run));
       return new Started(run, started);
     });
   }

@@ -138,12 +138,32 @@ class DocumentAgentTest {
   }
 
   @Test
-  void aHeldLeaseRefusesTheAgentAtOnceAndChangesNothing() {
+  void aPersonsInstructionPreemptsWhoeverHoldsTheLease() {
+    String docId = create(server, TEXT);
+    JsonObject lease = post(server, "/api/docs/" + docId + "/tools/canvas_check_out", new JsonObject().put("holder", "other"))
+        .bodyAsJsonObject();
+    SseClient room = server.events(docId);
+
+    JsonObject started = instruct(server, docId, new JsonObject().put("instruction", "/doc-fix teh => the").put("model", "debug/fake"));
+
+    assertTrue(started.getLong("canvasEpoch") > lease.getLong("canvas_epoch"), "the person's message voided the lease: epoch + 1");
+    assertEquals("done", ended(room, started.getString("runId")).getString("state"));
+    assertEquals(TEXT.replace("teh intro", "the intro"), document(server, docId).getString("content"));
+    HttpResponse<Buffer> late = post(server, "/api/docs/" + docId + "/tools/canvas_replace_lines", new JsonObject()
+        .put("start_line", 1).put("end_line", 1).put("new_content", "# stale\n")
+        .put("lease_id", lease.getString("lease_id")).put("canvas_epoch", lease.getLong("canvas_epoch")));
+    assertEquals(409, late.statusCode(), late.bodyAsString());
+    assertEquals(TEXT.replace("teh intro", "the intro"), document(server, docId).getString("content"), "the old holder wrote nothing");
+    Await.result(room.close());
+  }
+
+  @Test
+  void aDelegatedEditMeetsAHeldLeaseWithLockNotAvailableAndChangesNothing() {
     String docId = create(server, TEXT);
     HttpResponse<Buffer> lease = post(server, "/api/docs/" + docId + "/tools/canvas_check_out", new JsonObject().put("holder", "other"));
     assertEquals(200, lease.statusCode(), lease.bodyAsString());
-    refused(post(server, "/api/docs/" + docId + "/agent", new JsonObject().put("instruction", "/doc-fix teh => the")
-        .put("model", "debug/fake")), 409, "LOCK_NOT_AVAILABLE");
+    refused(post(server, "/api/canvas-agent/edit-request", new JsonObject().put("canvas_session_id", docId)
+        .put("instruction", "/doc-fix teh => the").put("model", "debug/fake")), 409, "LOCK_NOT_AVAILABLE");
     assertEquals(TEXT, document(server, docId).getString("content"));
     assertEquals(lease.bodyAsJsonObject().getString("lease_id"), document(server, docId).getJsonObject("lease").getString("lease_id"));
     assertEquals(1, revisionCount(docId));
