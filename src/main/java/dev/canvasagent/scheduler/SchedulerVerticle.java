@@ -148,17 +148,7 @@ public final class SchedulerVerticle extends CanvasVerticle {
       return store.sessions().create(new Session(newId, roomId, model, System.currentTimeMillis()))
           .recover(error -> Failure.future(FailureCode.STORE_UNAVAILABLE, "could not store the session: " + error.getMessage()));
     }
-    return store.sessions().find(sessionId)
-        .recover(error -> Failure.future(FailureCode.STORE_UNAVAILABLE, "could not read the session: " + error.getMessage()))
-        .compose(found -> {
-          if (found.isEmpty()) {
-            return Failure.future(FailureCode.SESSION_NOT_FOUND, "no session " + sessionId);
-          }
-          if (!found.get().roomId().equals(roomId)) {
-            return Failure.future(FailureCode.SESSION_ROOM_MISMATCH, "session " + sessionId + " belongs to another room");
-          }
-          return Future.succeededFuture(found.get());
-        });
+    return SessionLookup.existing(store.sessions(), sessionId, roomId);
   }
 
   private Future<JsonObject> enqueue(Session session, JsonObject body, String model, String runId, String idempotencyKey) {
@@ -344,14 +334,8 @@ public final class SchedulerVerticle extends CanvasVerticle {
       message.fail(FailureCode.INVALID_REQUEST.wire(), "sessionId must be a non-empty string");
       return;
     }
-    store.sessions().find(sessionId)
-        .recover(error -> Failure.future(FailureCode.STORE_UNAVAILABLE, "could not read the session: " + error.getMessage()))
-        .compose(found -> {
-          if (found.isEmpty()) {
-            return Failure.<JsonObject>future(FailureCode.SESSION_NOT_FOUND, "no session " + sessionId);
-          }
-          return cancellation.cancelSession(sessionId, queues.get(sessionId));
-        })
+    SessionLookup.existing(store.sessions(), sessionId, null)
+        .compose(found -> cancellation.cancelSession(sessionId, queues.get(sessionId)))
         .onSuccess(message::reply)
         .onFailure(error -> Failure.replyTo(message, error));
   }
@@ -363,12 +347,9 @@ public final class SchedulerVerticle extends CanvasVerticle {
       message.fail(FailureCode.INVALID_REQUEST.wire(), "sessionId must be a non-empty string");
       return;
     }
-    store.sessions().find(sessionId)
-        .recover(error -> Failure.future(FailureCode.STORE_UNAVAILABLE, "could not read the session: " + error.getMessage()))
-        .compose(found -> found.isEmpty()
-            ? Failure.future(FailureCode.SESSION_NOT_FOUND, "no session " + sessionId)
-            : store.todos().list(sessionId)
-                .recover(error -> Failure.future(FailureCode.STORE_UNAVAILABLE, "could not read the todos: " + error.getMessage())))
+    SessionLookup.existing(store.sessions(), sessionId, null)
+        .compose(found -> store.todos().list(sessionId)
+            .recover(error -> Failure.future(FailureCode.STORE_UNAVAILABLE, "could not read the todos: " + error.getMessage())))
         .onSuccess(todos -> {
           JsonArray items = new JsonArray();
           todos.forEach(todo -> items.add(todo.toJson()));

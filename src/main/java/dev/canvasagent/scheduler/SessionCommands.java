@@ -153,15 +153,7 @@ final class SessionCommands {
   }
 
   private Future<Session> session(String sessionId, String roomId) {
-    return stored(store.sessions().find(sessionId), "read the session").compose(found -> {
-      if (found.isEmpty()) {
-        return Failure.future(FailureCode.SESSION_NOT_FOUND, "no session " + sessionId);
-      }
-      if (roomId != null && !found.get().roomId().equals(roomId)) {
-        return Failure.future(FailureCode.SESSION_ROOM_MISMATCH, "session " + sessionId + " belongs to another room");
-      }
-      return Future.succeededFuture(found.get());
-    });
+    return SessionLookup.existing(store.sessions(), sessionId, roomId);
   }
 
   private Future<Void> knownModel(String model) {
