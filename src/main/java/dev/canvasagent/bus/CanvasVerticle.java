@@ -2,14 +2,21 @@ package dev.canvasagent.bus;
 
 import io.vertx.core.Future;
 import io.vertx.core.VerticleBase;
+import io.vertx.core.eventbus.Message;
 import io.vertx.core.eventbus.MessageConsumer;
+import io.vertx.core.eventbus.ReplyException;
 import io.vertx.core.json.JsonObject;
+import java.util.function.Function;
+import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
 
 /**
  * A verticle of the server: it answers its health probe ({@code health.<name>}) beside its own work,
  * and counts as started only once both are registered.
  */
 public abstract class CanvasVerticle extends VerticleBase {
+  private static final Logger LOG = LoggerFactory.getLogger(CanvasVerticle.class);
+
   /** The verticle's name in health reports and logs. */
   public abstract String name();
 
@@ -19,6 +26,29 @@ public abstract class CanvasVerticle extends VerticleBase {
   /** What the verticle reports about itself; {@code ok:false} marks it unhealthy. */
   protected Future<JsonObject> health() {
     return Future.succeededFuture(new JsonObject().put("ok", true));
+  }
+
+  /**
+   * Answers requests on {@code address} with {@code handler}: its result is the reply, its failure
+   * the coded failure reply ({@link Failure#replyTo}); a handler that throws is answered as failing.
+   * A failure that is neither a {@link Failure} nor another verticle's coded reply is a bug here, and
+   * logged ({@code <name>.failed}).
+   */
+  protected final Future<?> answer(String address, Function<JsonObject, Future<JsonObject>> handler) {
+    return vertx.eventBus().<JsonObject>consumer(address, (Message<JsonObject> message) -> {
+      Future<JsonObject> answer;
+      try {
+        answer = handler.apply(message.body());
+      } catch (RuntimeException refused) {
+        answer = Future.failedFuture(refused);
+      }
+      answer.onSuccess(message::reply).onFailure(error -> {
+        if (!(error instanceof Failure) && !(error instanceof ReplyException)) {
+          LOG.atError().addKeyValue("verticle", name()).addKeyValue("address", address).setCause(error).log(name() + ".failed");
+        }
+        Failure.replyTo(message, error);
+      });
+    }).completion();
   }
 
   @Override

@@ -14,9 +14,7 @@ import dev.canvasagent.store.DocumentStore.Guard;
 import dev.canvasagent.store.DocumentStore.NewDocument;
 import dev.canvasagent.store.Store;
 import io.vertx.core.Future;
-import io.vertx.core.eventbus.Message;
 import io.vertx.core.json.JsonObject;
-import java.util.function.Function;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
@@ -51,29 +49,12 @@ public final class LeaseVerticle extends CanvasVerticle {
     watch = new LeaseWatch(vertx, documents, this::announce);
     tools = new DocumentTools(documents, catalog, config.leaseTtlMs(), config.maxContentBytes(), this::publish);
     return Future.all(
-        consume(Address.DOC_CREATE, this::create),
-        consume(Address.DOC_GET, this::get),
-        consume(Address.DOC_REVISIONS, this::revisions),
-        consume(Address.DOC_EDIT, this::edit),
-        consume(Address.DOC_PREEMPT, this::preempt),
-        consume(Address.DOC_TOOL, ask -> tools.call(ask.getString("docId"), ask.getString("tool"), ask.getJsonObject("args"))));
-  }
-
-  private Future<?> consume(String address, Function<JsonObject, Future<JsonObject>> handler) {
-    return vertx.eventBus().<JsonObject>consumer(address, (Message<JsonObject> message) -> {
-      Future<JsonObject> answer;
-      try {
-        answer = handler.apply(message.body());
-      } catch (RuntimeException refused) {
-        answer = Future.failedFuture(refused);
-      }
-      answer.onSuccess(message::reply).onFailure(error -> {
-        if (!(error instanceof Failure)) {
-          LOG.atError().addKeyValue("address", address).setCause(error).log("document.failed");
-        }
-        Failure.replyTo(message, error);
-      });
-    }).completion();
+        answer(Address.DOC_CREATE, this::create),
+        answer(Address.DOC_GET, this::get),
+        answer(Address.DOC_REVISIONS, this::revisions),
+        answer(Address.DOC_EDIT, this::edit),
+        answer(Address.DOC_PREEMPT, this::preempt),
+        answer(Address.DOC_TOOL, ask -> tools.call(ask.getString("docId"), ask.getString("tool"), ask.getJsonObject("args"))));
   }
 
   private Future<JsonObject> create(JsonObject ask) {

@@ -9,12 +9,10 @@ import dev.canvasagent.document.DocumentToolCatalog;
 import dev.canvasagent.model.ModelProvider;
 import dev.canvasagent.model.ModelRegistry;
 import io.vertx.core.Future;
-import io.vertx.core.eventbus.Message;
 import io.vertx.core.json.JsonArray;
 import io.vertx.core.json.JsonObject;
 import java.util.LinkedHashMap;
 import java.util.Map;
-import java.util.function.Function;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
@@ -61,7 +59,7 @@ public final class DocumentAgentVerticle extends CanvasVerticle {
 
   @Override
   protected Future<?> startVerticle() {
-    return Future.all(consume(Address.DOC_AGENT, this::instruct), consume(Address.DOC_AGENT_EDIT_REQUEST, this::delegate));
+    return Future.all(answer(Address.DOC_AGENT, this::instruct), answer(Address.DOC_AGENT_EDIT_REQUEST, this::delegate));
   }
 
   /** {@code {docId, instruction, model?, sessionId?}}: the session defaults to the document's own. */
@@ -151,22 +149,5 @@ public final class DocumentAgentVerticle extends CanvasVerticle {
       run.outcome().onComplete(ended -> running.remove(docId, run));
       return new Started(run, started);
     });
-  }
-
-  private Future<?> consume(String address, Function<JsonObject, Future<JsonObject>> handler) {
-    return vertx.eventBus().<JsonObject>consumer(address, (Message<JsonObject> message) -> {
-      Future<JsonObject> answer;
-      try {
-        answer = handler.apply(message.body());
-      } catch (RuntimeException refused) {
-        answer = Future.failedFuture(refused);
-      }
-      answer.onSuccess(message::reply).onFailure(error -> {
-        if (!(error instanceof Failure) && !(error instanceof io.vertx.core.eventbus.ReplyException)) {
-          LOG.atError().addKeyValue("address", address).setCause(error).log("doc_agent.failed");
-        }
-        Failure.replyTo(message, error);
-      });
-    }).completion();
   }
 }
