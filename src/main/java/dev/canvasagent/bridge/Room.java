@@ -227,10 +227,10 @@ final class Room {
       pendingAcks.remove(key);
       LOG.atWarn().addKeyValue("roomId", roomId).addKeyValue("sessionId", sessionId).addKeyValue("seq", seq)
           .log("ack.failed");
-      vertx.eventBus().publish(RoomTopic.AGENT_STATUS.address(roomId), new AgentStatus(sessionId, RunState.ERROR,
+      new AgentStatus(sessionId, RunState.ERROR,
           new JsonObject().put("code", "ACK_TIMEOUT").put("seq", seq).put("clientId", hostId)
               .put("reason", "the host did not acknowledge seq " + seq + " after " + (pending.resent + 1) + " deliveries"))
-          .toJson());
+          .publish(vertx.eventBus(), roomId);
     });
   }
 

@@ -1,5 +1,6 @@
 package dev.canvasagent.bus;
 
+import io.vertx.core.eventbus.EventBus;
 import io.vertx.core.json.JsonObject;
 
 /** The {@code agent:status} payload; {@code detail} may be null. */
@@ -14,5 +15,10 @@ public record AgentStatus(String sessionId, RunState state, JsonObject detail) {
       json.put("detail", detail);
     }
     return json;
+  }
+
+  /** Publishes this status on the room's {@code agent:status} topic. */
+  public void publish(EventBus bus, String roomId) {
+    bus.publish(RoomTopic.AGENT_STATUS.address(roomId), toJson());
   }
 }

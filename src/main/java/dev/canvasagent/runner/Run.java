@@ -658,6 +658,6 @@ final class Run {
       case STREAMING -> full.mergeIn(metrics.firstEventDetail());
       default -> { }
     }
-    bus.publish(RoomTopic.AGENT_STATUS.address(request.roomId()), new AgentStatus(request.sessionId(), state, full).toJson());
+    new AgentStatus(request.sessionId(), state, full).publish(bus, request.roomId());
   }
 }

@@ -3,7 +3,6 @@ package dev.canvasagent.scheduler;
 import dev.canvasagent.bus.Address;
 import dev.canvasagent.bus.AgentStatus;
 import dev.canvasagent.bus.Failure;
-import dev.canvasagent.bus.RoomTopic;
 import dev.canvasagent.bus.RunCancel;
 import dev.canvasagent.bus.RunRequest;
 import dev.canvasagent.bus.RunState;
@@ -147,6 +146,6 @@ final class Cancellation {
   }
 
   private void publish(RunRequest run, RunState state, JsonObject detail) {
-    vertx.eventBus().publish(RoomTopic.AGENT_STATUS.address(run.roomId()), new AgentStatus(run.sessionId(), state, detail).toJson());
+    new AgentStatus(run.sessionId(), state, detail).publish(vertx.eventBus(), run.roomId());
   }
 }

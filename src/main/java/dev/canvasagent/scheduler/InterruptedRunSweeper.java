@@ -1,7 +1,6 @@
 package dev.canvasagent.scheduler;
 
 import dev.canvasagent.bus.AgentStatus;
-import dev.canvasagent.bus.RoomTopic;
 import dev.canvasagent.bus.RunState;
 import dev.canvasagent.store.RunStore;
 import io.vertx.core.Future;
@@ -65,8 +64,7 @@ final class InterruptedRunSweeper {
     swept++;
     LOG.atWarn().addKeyValue("roomId", run.roomId()).addKeyValue("sessionId", run.sessionId())
         .addKeyValue("runId", run.runId()).addKeyValue("code", CODE).log("run.interrupted");
-    vertx.eventBus().publish(RoomTopic.AGENT_STATUS.address(run.roomId()),
-        new AgentStatus(run.sessionId(), RunState.ERROR, run.detail()).toJson());
+    new AgentStatus(run.sessionId(), RunState.ERROR, run.detail()).publish(vertx.eventBus(), run.roomId());
   }
 
   long swept() {

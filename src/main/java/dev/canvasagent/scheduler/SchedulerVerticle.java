@@ -359,8 +359,7 @@ public final class SchedulerVerticle extends CanvasVerticle {
   }
 
   private void publishStatus(RunRequest run, RunState state, JsonObject detail) {
-    vertx.eventBus().publish(RoomTopic.AGENT_STATUS.address(run.roomId()),
-        new AgentStatus(run.sessionId(), state, detail).toJson());
+    new AgentStatus(run.sessionId(), state, detail).publish(vertx.eventBus(), run.roomId());
   }
 
   /**
