@@ -34,7 +34,6 @@ import io.vertx.core.Vertx;
 import io.vertx.core.eventbus.EventBus;
 import io.vertx.core.json.JsonArray;
 import io.vertx.core.json.JsonObject;
-import java.nio.charset.StandardCharsets;
 import java.util.ArrayList;
 import java.util.List;
 import org.slf4j.Logger;
@@ -70,7 +69,7 @@ final class Run {
   private final Store store;
   private final ModelRegistry models;
   private final ActionCatalog catalog;
-  private final String systemPrompt;
+  private final FixedPrompt prompt;
   private final AppConfig config;
   private final ContextBuilder contextBuilder;
   private final ContextGatherer contextGatherer;
@@ -110,14 +109,14 @@ final class Run {
   private final BatchIssues batchIssues = new BatchIssues();
 
   Run(Vertx vertx, RunRequest request, Store store, ModelRegistry models, ActionCatalog catalog,
-      String systemPrompt, AppConfig config, ContextBuilder contextBuilder, ContextGatherer contextGatherer) {
+      FixedPrompt prompt, AppConfig config, ContextBuilder contextBuilder, ContextGatherer contextGatherer) {
     this.vertx = vertx;
     this.bus = vertx.eventBus();
     this.request = request;
     this.store = store;
     this.models = models;
     this.catalog = catalog;
-    this.systemPrompt = systemPrompt;
+    this.prompt = prompt;
     this.config = config;
     this.contextBuilder = contextBuilder;
     this.contextGatherer = contextGatherer;
@@ -164,7 +163,7 @@ final class Run {
     status(RunState.WAITING_CONTEXT, null);
     loadBoard()
         .compose(loaded -> screenshot())
-        .onSuccess(shot -> metrics.promptCharacters(systemPrompt.length() + request.message().length()))
+        .onSuccess(shot -> metrics.promptCharacters(prompt.system().length() + request.message().length()))
         .onSuccess(this::callModel)
         .onFailure(error -> finish(RunState.ERROR, failureReason(error)));
     return outcome.future();
@@ -227,10 +226,8 @@ final class Run {
       finish(RunState.ERROR, reason(FailureCode.UNKNOWN_MODEL.name(), "unknown model '" + request.model() + "'"));
       return;
     }
-    JsonArray tools = catalog.describe();
-    int fixedPromptBytes = systemPrompt.getBytes(StandardCharsets.UTF_8).length + tools.encode().getBytes(StandardCharsets.UTF_8).length;
     contextGatherer.gather(request, board, screenshot)
-        .map(inputs -> contextBuilder.build(inputs, fixedPromptBytes))
+        .map(inputs -> contextBuilder.build(inputs, prompt.bytes()))
         .onSuccess(context -> {
           if (outcome.future().isComplete()) {
             return;
@@ -245,7 +242,7 @@ final class Run {
             chat.system(request.message());
           }
           ModelRequest.Sampling sampling = request.followUp() == null ? ModelRequest.Sampling.DEFAULT : ModelRequest.Sampling.STRICT;
-          call = provider.get().stream(context.request(request.model(), systemPrompt, tools, sampling), this::onModelEvent);
+          call = provider.get().stream(context.request(request.model(), prompt.system(), prompt.tools(), sampling), this::onModelEvent);
         })
         .onFailure(error -> finish(RunState.ERROR, failureReason(error)));
   }

@@ -32,7 +32,7 @@ public final class RunnerVerticle extends CanvasVerticle {
   private final ActionCatalog catalog;
   private final AppConfig config;
   private final Map<String, Run> active = new HashMap<>();
-  private String systemPrompt;
+  private FixedPrompt prompt;
   private ContextBuilder contextBuilder;
   private ContextGatherer contextGatherer;
   private long finished;
@@ -51,7 +51,7 @@ public final class RunnerVerticle extends CanvasVerticle {
 
   @Override
   protected Future<?> startVerticle() {
-    systemPrompt = SystemPrompt.build(catalog);
+    prompt = FixedPrompt.of(catalog);
     contextBuilder = ContextBuilder.create(config, System::currentTimeMillis);
     contextGatherer = new ContextGatherer(vertx.eventBus(), store, config.context(), System::currentTimeMillis);
     return Future.join(
@@ -75,7 +75,7 @@ public final class RunnerVerticle extends CanvasVerticle {
 
   private void run(Message<JsonObject> message) {
     RunRequest request = RunRequest.fromJson(message.body());
-    Run run = new Run(vertx, request, store, models, catalog, systemPrompt, config, contextBuilder, contextGatherer);
+    Run run = new Run(vertx, request, store, models, catalog, prompt, config, contextBuilder, contextGatherer);
     run.observeQueue(message.body().getInteger("queueDepthAtStart", 0), message.body().getInteger("followUpsWaiting", 0));
     active.put(request.runId(), run);
     run.execute()
