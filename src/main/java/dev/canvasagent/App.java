@@ -1,6 +1,7 @@
 package dev.canvasagent;
 
 import ch.qos.logback.classic.Level;
+import dev.canvasagent.auth.MintToken;
 import dev.canvasagent.config.AppConfig;
 import dev.canvasagent.config.ConfigException;
 import dev.canvasagent.config.ConfigLoader;
@@ -26,6 +27,15 @@ public final class App {
       config = ConfigLoader.fromEnvironment();
     } catch (ConfigException bad) {
       System.err.println(bad.getMessage());
+      System.exit(2);
+      return;
+    }
+    if (args.length > 0 && args[0].equals("mint-token")) {
+      System.exit(MintToken.run(java.util.List.of(args).subList(1, args.length), config, System.out, System.err));
+      return;
+    }
+    if (args.length > 0) {
+      System.err.println("unknown command " + args[0] + "; the server takes none, or: mint-token --help");
       System.exit(2);
       return;
     }

@@ -1,5 +1,6 @@
 package dev.canvasagent;
 
+import dev.canvasagent.auth.AccessTokens;
 import dev.canvasagent.bridge.BridgeVerticle;
 import dev.canvasagent.bus.CanvasVerticle;
 import dev.canvasagent.catalog.ActionCatalog;
@@ -25,6 +26,7 @@ import io.vertx.core.Future;
 import io.vertx.core.Vertx;
 import java.util.ArrayList;
 import java.util.List;
+import java.util.Optional;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
@@ -80,6 +82,16 @@ public final class CanvasAgent {
       return providers.close().transform(closed -> Future.failedFuture(new ConfigException(
           "bad configuration: model.default (CANVAS_STEWARD_MODEL) = '" + config.model().defaultModel() + "': " + why)));
     }
+    Optional<AccessTokens> tokens;
+    try {
+      tokens = config.auth().enabled() ? Optional.of(AccessTokens.create(vertx, config.auth())) : Optional.empty();
+    } catch (ConfigException unusable) {
+      return providers.close().transform(closed -> Future.failedFuture(unusable));
+    }
+    if (tokens.isEmpty()) {
+      LOG.atWarn().addKeyValue("host", config.http().host())
+          .log("auth.off: no CANVAS_AGENT_JWT_SECRET, so anyone who can reach this loopback address may read and drive every room");
+    }
     ActionCatalog catalog = ActionCatalog.standard();
     Future<Store> opened = config.database().isPresent()
         ? PgStore.open(vertx, config.database().get())
@@ -98,7 +110,7 @@ public final class CanvasAgent {
           new SchedulerVerticle(store, models, config)));
       List<String> names = new ArrayList<>(verticles.stream().map(CanvasVerticle::name).toList());
       names.add(0, "bridge");
-      BridgeVerticle bridge = new BridgeVerticle(config, catalog, names);
+      BridgeVerticle bridge = new BridgeVerticle(config, catalog, names, tokens);
       verticles.add(bridge);
       List<String> deployed = new ArrayList<>();
       Future<Void> chain = Future.succeededFuture();

@@ -24,6 +24,10 @@ import java.util.UUID;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
+import java.util.Optional;
+import dev.canvasagent.auth.AccessTokens;
+import dev.canvasagent.auth.Grant;
+import dev.canvasagent.auth.Role;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
@@ -50,6 +54,8 @@ public final class BridgeVerticle extends CanvasVerticle {
   private final ActionCatalog catalog;
   private final DocumentToolCatalog documentTools = new DocumentToolCatalog();
   private final List<String> verticleNames;
+  private final Optional<AccessTokens> tokens;
+  private EdgeAccess access;
   private final JsonSchemaFile runRequestSchema = JsonSchemaFile.load("api/run-request.json");
   private final JsonSchemaFile changeRequestSchema = JsonSchemaFile.load("api/change-request.json");
   private final JsonSchemaFile transcriptSchema = JsonSchemaFile.load("api/transcript.json");
@@ -58,11 +64,15 @@ public final class BridgeVerticle extends CanvasVerticle {
   private InboundFrames inbound;
   private HttpServer server;
 
-  /** {@code verticleNames}: the verticles whose health {@code GET /health} reports, this one included. */
-  public BridgeVerticle(AppConfig config, ActionCatalog catalog, List<String> verticleNames) {
+  /**
+   * {@code verticleNames}: the verticles whose health {@code GET /health} reports, this one included;
+   * {@code tokens}: the token verifier, empty when auth is off.
+   */
+  public BridgeVerticle(AppConfig config, ActionCatalog catalog, List<String> verticleNames, Optional<AccessTokens> tokens) {
     this.config = config;
     this.catalog = catalog;
     this.verticleNames = List.copyOf(verticleNames);
+    this.tokens = tokens;
   }
 
   @Override
@@ -79,10 +89,15 @@ public final class BridgeVerticle extends CanvasVerticle {
   protected Future<?> startVerticle() {
     hub = new RoomHub(vertx, config.bridge());
     inbound = new InboundFrames(vertx);
+    access = new EdgeAccess(vertx, tokens);
     Router router = Router.router(vertx);
     BodyHandler body = BodyHandler.create(false).setBodyLimit(config.http().bodyLimitBytes());
 
+    // A load balancer's probe carries no token: /health tells only whether the verticles are up.
     router.get("/health").handler(this::health);
+    // Every other route is under /api or /eventbus. /api is authenticated here, before any body is
+    // read; the SockJS bridge checks the token of each message itself (SockJSBridge).
+    router.route("/api/*").handler(access::authenticate);
     router.get("/api/catalog").handler(ctx -> sendJson(ctx, 200, new JsonObject().put("ok", true).put("verbs", catalog.describe())));
     router.post("/api/canvas-agent/run").handler(body).handler(this::requireJson).handler(this::run);
     router.post("/api/canvas-agent/cancel")
@@ -113,8 +128,8 @@ public final class BridgeVerticle extends CanvasVerticle {
         });
     router.get("/api/rooms/:roomId/revisions").handler(this::revisions);
     router.get("/api/sessions/:sessionId/todos").handler(this::todos);
-    new SessionRoutes(vertx).mount(router, body, this::requireJson);
-    new DocumentRoutes(vertx, documentTools, config.documents().maxContentBytes(), config.documents().agentTimeoutMs()).mount(router, this::requireJson);
+    new SessionRoutes(vertx, access).mount(router, body, this::requireJson);
+    new DocumentRoutes(vertx, access, documentTools, config.documents().maxContentBytes(), config.documents().agentTimeoutMs()).mount(router, this::requireJson);
     // The SockJS event-bus bridge. Its xhr transports post what a browser sends to
     // /eventbus/<server>/<session>/xhr_send, and SockJS reads that from the routing context's body.
     // So that route alone gets a body handler, bounded like a WebSocket message; no other SockJS
@@ -129,7 +144,7 @@ public final class BridgeVerticle extends CanvasVerticle {
           ctx.response().putHeader(HttpHeaders.CONNECTION, HttpHeaders.CLOSE);
           ctx.next();
         });
-    router.route("/eventbus/*").subRouter(new SockJSBridge(vertx, hub, inbound, config.bridge()).router());
+    router.route("/eventbus/*").subRouter(new SockJSBridge(vertx, hub, inbound, config.bridge(), tokens).router());
 
     router.errorHandler(404, ctx ->
         HttpErrors.send(ctx, FailureCode.NOT_FOUND, "no route for " + ctx.request().method() + " " + ctx.request().path()));
@@ -191,7 +206,8 @@ public final class BridgeVerticle extends CanvasVerticle {
 
   private void run(RoutingContext ctx) {
     JsonObject request = jsonBody(ctx, runRequestSchema);
-    if (request == null || SessionRoutes.withIdempotencyKey(ctx, request) == null) {
+    if (request == null || !EdgeAccess.room(ctx, Role.EDITOR, request.getString("roomId"))
+        || SessionRoutes.withIdempotencyKey(ctx, request) == null) {
       return;
     }
     vertx.eventBus().<JsonObject>request(Address.SCHEDULER_SUBMIT, request)
@@ -205,19 +221,25 @@ public final class BridgeVerticle extends CanvasVerticle {
     if (request == null) {
       return;
     }
-    vertx.eventBus().<JsonObject>request(Address.SCHEDULER_CANCEL, request)
-        .onSuccess(reply -> sendJson(ctx, 200, new JsonObject().put("ok", true).mergeIn(reply.body())))
-        .onFailure(error -> HttpErrors.send(ctx, error));
+    access.session(ctx, Role.EDITOR, request.getString("sessionId"), () ->
+        vertx.eventBus().<JsonObject>request(Address.SCHEDULER_CANCEL, request)
+            .onSuccess(reply -> sendJson(ctx, 200, new JsonObject().put("ok", true).mergeIn(reply.body())))
+            .onFailure(error -> HttpErrors.send(ctx, error)));
   }
 
   private void events(RoutingContext ctx) {
     String roomId = roomId(ctx);
-    if (roomId == null) {
+    if (roomId == null || !EdgeAccess.room(ctx, Role.VIEWER, roomId)) {
       return;
     }
     String clientId = "sse-" + UUID.randomUUID();
-    SseStream stream = new SseStream(vertx, ctx.response(), roomId, clientId, () -> hub.leave(roomId, clientId));
+    long[] expiry = {-1};
+    SseStream stream = new SseStream(vertx, ctx.response(), roomId, clientId, () -> {
+      vertx.cancelTimer(expiry[0]);
+      hub.leave(roomId, clientId);
+    });
     stream.open();
+    expiry[0] = closeAtExpiry(EdgeAccess.grant(ctx), stream);
     hub.join(roomId, stream, ctx.request().getHeader("last-event-id"))
         .onSuccess(joined -> stream.greet(config.http().sseHeartbeatMs()))
         .onFailure(error -> stream.close("could not join the room"));
@@ -226,15 +248,18 @@ public final class BridgeVerticle extends CanvasVerticle {
   /** {@code /api/rooms/{roomId}/ws}: frames {@code {topic, payload}} both ways; {@code ?lastEventId=} resumes. */
   private void webSocket(RoutingContext ctx) {
     String roomId = roomId(ctx);
-    if (roomId == null) {
+    if (roomId == null || !EdgeAccess.room(ctx, Role.VIEWER, roomId)) {
       return;
     }
+    Grant grant = EdgeAccess.grant(ctx);
     String lastEventId = ctx.request().getParam("lastEventId");
     ctx.request().toWebSocket().onSuccess(socket -> {
       String clientId = "ws-" + UUID.randomUUID();
-      WebSocketClient client = new WebSocketClient(socket, roomId, clientId);
+      WebSocketClient client = new WebSocketClient(socket, roomId, clientId, grant.allowsRoom(roomId, Role.EDITOR));
+      long expiry = closeAtExpiry(grant, client);
       MessageRate rate = new MessageRate(config.bridge().messagesPerSecond());
       socket.closeHandler(closed -> {
+        vertx.cancelTimer(expiry);
         client.markClosed();
         hub.leave(roomId, clientId);
       });
@@ -277,7 +302,7 @@ public final class BridgeVerticle extends CanvasVerticle {
   /** A person's edit: {@code {baseRevision, put, remove}}, applied whole or not at all. */
   private void change(RoutingContext ctx) {
     String roomId = roomId(ctx);
-    if (roomId == null) {
+    if (roomId == null || !EdgeAccess.room(ctx, Role.EDITOR, roomId)) {
       return;
     }
     JsonObject request = jsonBody(ctx, changeRequestSchema);
@@ -309,7 +334,7 @@ public final class BridgeVerticle extends CanvasVerticle {
   /** One utterance for the room's transcript: {@code {speaker, text, ts?}}. */
   private void transcript(RoutingContext ctx) {
     String roomId = roomId(ctx);
-    if (roomId == null) {
+    if (roomId == null || !EdgeAccess.room(ctx, Role.EDITOR, roomId)) {
       return;
     }
     JsonObject request = jsonBody(ctx, transcriptSchema);
@@ -329,7 +354,7 @@ public final class BridgeVerticle extends CanvasVerticle {
 
   private void board(RoutingContext ctx) {
     String roomId = roomId(ctx);
-    if (roomId == null) {
+    if (roomId == null || !EdgeAccess.room(ctx, Role.VIEWER, roomId)) {
       return;
     }
     vertx.eventBus().<JsonObject>request(Address.PATCH_BOARD_GET, new JsonObject().put("roomId", roomId))
@@ -343,7 +368,7 @@ public final class BridgeVerticle extends CanvasVerticle {
 
   private void revisions(RoutingContext ctx) {
     String roomId = roomId(ctx);
-    if (roomId == null) {
+    if (roomId == null || !EdgeAccess.room(ctx, Role.VIEWER, roomId)) {
       return;
     }
     Long after = queryLong(ctx, "after", 0, 0, Long.MAX_VALUE);
@@ -372,7 +397,7 @@ public final class BridgeVerticle extends CanvasVerticle {
       HttpErrors.send(ctx, FailureCode.INVALID_REQUEST, "status must be one of open, done, skipped");
       return;
     }
-    vertx.eventBus().<JsonObject>request(Address.SCHEDULER_TODOS, new JsonObject().put("sessionId", sessionId))
+    access.session(ctx, Role.VIEWER, sessionId, () -> vertx.eventBus().<JsonObject>request(Address.SCHEDULER_TODOS, new JsonObject().put("sessionId", sessionId))
         .onSuccess(reply -> {
           JsonObject answer = reply.body();
           if (statuses.size() == 1) {
@@ -381,7 +406,13 @@ public final class BridgeVerticle extends CanvasVerticle {
           }
           sendJson(ctx, 200, new JsonObject().put("ok", true).mergeIn(answer));
         })
-        .onFailure(error -> HttpErrors.send(ctx, error));
+        .onFailure(error -> HttpErrors.send(ctx, error)));
+  }
+
+  /** A stream opened with a token ends when the token does: the client reconnects with a fresh one. */
+  private long closeAtExpiry(Grant grant, RoomClient client) {
+    return grant.expiry().map(expiresAt -> vertx.setTimer(Math.max(1, expiresAt - System.currentTimeMillis()),
+        expired -> client.close("the access token has expired"))).orElse(-1L);
   }
 
   /** The path's room id, or null after answering 400. */

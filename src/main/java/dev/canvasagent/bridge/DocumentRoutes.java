@@ -1,5 +1,6 @@
 package dev.canvasagent.bridge;
 
+import dev.canvasagent.auth.Role;
 import dev.canvasagent.bus.Address;
 import dev.canvasagent.bus.Failure;
 import dev.canvasagent.bus.FailureCode;
@@ -26,6 +27,7 @@ final class DocumentRoutes {
   static final Pattern TOOL = Pattern.compile("[a-z_]{1,64}");
 
   private final Vertx vertx;
+  private final EdgeAccess access;
   private final DocumentToolCatalog catalog;
   private final int bodyLimitBytes;
   private final JsonSchemaFile createSchema = JsonSchemaFile.load("api/doc-create.json");
@@ -42,8 +44,9 @@ final class DocumentRoutes {
    * {@code maxContentBytes}: the largest document; a body may hold it JSON-escaped. {@code
    * agentTimeoutMs}: how long a document-agent loop may run, so a delegation waits a little longer.
    */
-  DocumentRoutes(Vertx vertx, DocumentToolCatalog catalog, int maxContentBytes, long agentTimeoutMs) {
+  DocumentRoutes(Vertx vertx, EdgeAccess access, DocumentToolCatalog catalog, int maxContentBytes, long agentTimeoutMs) {
     this.vertx = vertx;
+    this.access = access;
     this.delegationTimeoutMs = agentTimeoutMs + 5_000;
     this.catalog = catalog;
     this.bodyLimitBytes = maxContentBytes * 2 + 64 * 1024;
@@ -84,6 +87,15 @@ final class DocumentRoutes {
     if (request == null) {
       return;
     }
+    String roomId = request.getString("roomId");
+    if (roomId == null && !EdgeAccess.grant(ctx).allowsNewStandaloneDocument()) {
+      HttpErrors.send(ctx, FailureCode.FORBIDDEN, "a document without a room becomes a room of its own, which this token could not use;"
+          + " give the roomId of a room this token edits");
+      return;
+    }
+    if (roomId != null && !EdgeAccess.room(ctx, Role.EDITOR, roomId)) {
+      return;
+    }
     String id = "doc-" + UUID.randomUUID();
     // A document without a room is its own room: its lease changes go out on room.<docId>.doc:lease.
     JsonObject ask = new JsonObject().put("id", id).put("roomId", request.getString("roomId", id))
@@ -94,7 +106,7 @@ final class DocumentRoutes {
   private void get(RoutingContext ctx) {
     String docId = docId(ctx);
     if (docId != null) {
-      forward(ctx, Address.DOC_GET, new JsonObject().put("docId", docId), 200);
+      access.document(ctx, Role.VIEWER, docId, () -> forward(ctx, Address.DOC_GET, new JsonObject().put("docId", docId), 200));
     }
   }
 
@@ -102,7 +114,8 @@ final class DocumentRoutes {
     String docId = docId(ctx);
     Long limit = docId == null ? null : BridgeVerticle.queryLong(ctx, "limit", DEFAULT_REVISIONS, 1, MAX_REVISIONS);
     if (limit != null) {
-      forward(ctx, Address.DOC_REVISIONS, new JsonObject().put("docId", docId).put("limit", limit.intValue()), 200);
+      access.document(ctx, Role.VIEWER, docId,
+          () -> forward(ctx, Address.DOC_REVISIONS, new JsonObject().put("docId", docId).put("limit", limit.intValue()), 200));
     }
   }
 
@@ -112,6 +125,10 @@ final class DocumentRoutes {
     if (request == null) {
       return;
     }
+    access.document(ctx, Role.EDITOR, docId, () -> edit(ctx, docId, request));
+  }
+
+  private void edit(RoutingContext ctx, String docId, JsonObject request) {
     vertx.eventBus().<JsonObject>request(Address.DOC_EDIT, request.put("docId", docId))
         .onSuccess(reply -> BridgeVerticle.sendJson(ctx, 200, new JsonObject().put("ok", true).mergeIn(reply.body())))
         .onFailure(error -> {
@@ -130,7 +147,7 @@ final class DocumentRoutes {
   private void preempt(RoutingContext ctx) {
     String docId = docId(ctx);
     if (docId != null) {
-      forward(ctx, Address.DOC_PREEMPT, new JsonObject().put("docId", docId), 200);
+      access.document(ctx, Role.EDITOR, docId, () -> forward(ctx, Address.DOC_PREEMPT, new JsonObject().put("docId", docId), 200));
     }
   }
 
@@ -147,7 +164,8 @@ final class DocumentRoutes {
     }
     JsonObject args = BridgeVerticle.jsonBody(ctx, catalog.schema(tool).orElseThrow());
     if (args != null) {
-      forward(ctx, Address.DOC_TOOL, new JsonObject().put("docId", docId).put("tool", tool).put("args", args), 200);
+      access.document(ctx, Role.EDITOR, docId,
+          () -> forward(ctx, Address.DOC_TOOL, new JsonObject().put("docId", docId).put("tool", tool).put("args", args), 200));
     }
   }
 
@@ -162,7 +180,7 @@ final class DocumentRoutes {
       HttpErrors.send(ctx, FailureCode.INVALID_REQUEST, "instruction must not be blank");
       return;
     }
-    forward(ctx, Address.DOC_AGENT, request.put("docId", docId), 202);
+    access.document(ctx, Role.EDITOR, docId, () -> forward(ctx, Address.DOC_AGENT, request.put("docId", docId), 202));
   }
 
   /** {@code canvas_agent_edit_request}: runs the document agent to its end and answers the change. */
@@ -175,10 +193,11 @@ final class DocumentRoutes {
       HttpErrors.send(ctx, FailureCode.INVALID_REQUEST, "instruction must not be blank");
       return;
     }
-    vertx.eventBus().<JsonObject>request(Address.DOC_AGENT_EDIT_REQUEST, request,
-            new io.vertx.core.eventbus.DeliveryOptions().setSendTimeout(delegationTimeoutMs))
-        .onSuccess(reply -> BridgeVerticle.sendJson(ctx, 200, new JsonObject().put("ok", true).mergeIn(reply.body())))
-        .onFailure(error -> HttpErrors.send(ctx, error));
+    access.agentSession(ctx, Role.EDITOR, request.getString("canvas_session_id"), () ->
+        vertx.eventBus().<JsonObject>request(Address.DOC_AGENT_EDIT_REQUEST, request,
+                new io.vertx.core.eventbus.DeliveryOptions().setSendTimeout(delegationTimeoutMs))
+            .onSuccess(reply -> BridgeVerticle.sendJson(ctx, 200, new JsonObject().put("ok", true).mergeIn(reply.body())))
+            .onFailure(error -> HttpErrors.send(ctx, error)));
   }
 
   private static String docId(RoutingContext ctx) {

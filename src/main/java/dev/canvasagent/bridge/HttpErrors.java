@@ -19,7 +19,9 @@ final class HttpErrors {
           STALE_EPOCH -> 409;
       case BODY_TOO_LARGE -> 413;
       case UNSUPPORTED_MEDIA_TYPE -> 415;
-      case QUEUE_FULL -> 429;
+      case QUEUE_FULL, RATE_LIMITED -> 429;
+      case UNAUTHENTICATED, TOKEN_EXPIRED -> 401;
+      case FORBIDDEN, ORIGIN_NOT_ALLOWED -> 403;
       case INTERNAL -> 500;
       case NO_HOST, STORE_UNAVAILABLE -> 503;
       case SCREENSHOT_TIMEOUT, TIMEOUT -> 504;

@@ -52,6 +52,9 @@ final class InboundFrames {
 
   /** One topic and payload from a client of {@code room}. */
   Future<Refusal> handle(RoomClient client, Room room, String topicName, JsonObject payload) {
+    if (!client.mayEdit()) {
+      return refuse("FORBIDDEN", "this connection's token is a viewer's: it may listen, not send");
+    }
     RoomTopic topic = schemas.keySet().stream().filter(candidate -> candidate.wireName().equals(topicName)).findFirst().orElse(null);
     if (topic == null) {
       return refuse("UNKNOWN_TOPIC", "clients may send agent:ack, agent:screenshot, canvas:viewport or canvas:change, not '"

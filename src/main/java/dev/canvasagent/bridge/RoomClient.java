@@ -15,6 +15,12 @@ interface RoomClient {
   boolean canHost();
 
   /**
+   * Whether its token lets it send into the room (acks, screenshots, viewports, changes): an editor's
+   * connection. A viewer's only listens, and so never hosts.
+   */
+  boolean mayEdit();
+
+  /**
    * Sends one event. Returns false when the client is gone or cannot keep up; the client has then
    * been closed, never buffered without bound.
    */

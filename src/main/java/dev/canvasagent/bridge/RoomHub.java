@@ -172,6 +172,11 @@ final class RoomHub {
     }
 
     @Override
+    public boolean mayEdit() {
+      return client.mayEdit();
+    }
+
+    @Override
     public boolean canHost() {
       return client.canHost();
     }

@@ -1,5 +1,6 @@
 package dev.canvasagent.bridge;
 
+import dev.canvasagent.auth.Role;
 import dev.canvasagent.bus.Address;
 import dev.canvasagent.bus.FailureCode;
 import dev.canvasagent.bus.RoomId;
@@ -25,11 +26,13 @@ final class SessionRoutes {
   static final Pattern IDEMPOTENCY_KEY = Pattern.compile("[A-Za-z0-9_.:-]{1,128}");
 
   private final Vertx vertx;
+  private final EdgeAccess access;
   private final JsonSchemaFile createSchema = JsonSchemaFile.load("api/session-create.json");
   private final JsonSchemaFile updateSchema = JsonSchemaFile.load("api/session-update.json");
 
-  SessionRoutes(Vertx vertx) {
+  SessionRoutes(Vertx vertx, EdgeAccess access) {
     this.vertx = vertx;
+    this.access = access;
   }
 
   void mount(Router router, BodyHandler body, io.vertx.core.Handler<RoutingContext> requireJson) {
@@ -58,7 +61,8 @@ final class SessionRoutes {
 
   private void create(RoutingContext ctx) {
     JsonObject request = BridgeVerticle.jsonBody(ctx, createSchema);
-    JsonObject ask = request == null ? null : withIdempotencyKey(ctx, request);
+    JsonObject ask = request == null || !EdgeAccess.room(ctx, Role.EDITOR, request.getString("roomId"))
+        ? null : withIdempotencyKey(ctx, request);
     if (ask != null) {
       forward(ctx, Address.SCHEDULER_SESSION_CREATE, ask, 201);
     }
@@ -71,7 +75,7 @@ final class SessionRoutes {
       return;
     }
     Long limit = BridgeVerticle.queryLong(ctx, "limit", DEFAULT_LIST_LIMIT, 1, MAX_LIST_LIMIT);
-    if (limit != null) {
+    if (limit != null && EdgeAccess.room(ctx, Role.VIEWER, rooms.get(0))) {
       forward(ctx, Address.SCHEDULER_SESSION_LIST, new JsonObject().put("roomId", rooms.get(0)).put("limit", limit.intValue()), 200);
     }
   }
@@ -79,7 +83,7 @@ final class SessionRoutes {
   private void resume(RoutingContext ctx) {
     JsonObject ask = sessionAsk(ctx);
     if (ask != null) {
-      forward(ctx, Address.SCHEDULER_SESSION_GET, ask, 200);
+      access.session(ctx, Role.VIEWER, ask.getString("sessionId"), () -> forward(ctx, Address.SCHEDULER_SESSION_GET, ask, 200));
     }
   }
 
@@ -87,14 +91,15 @@ final class SessionRoutes {
     JsonObject ask = sessionAsk(ctx);
     JsonObject request = ask == null ? null : BridgeVerticle.jsonBody(ctx, updateSchema);
     if (request != null) {
-      forward(ctx, Address.SCHEDULER_SESSION_UPDATE, request.mergeIn(ask), 200);
+      access.session(ctx, Role.EDITOR, ask.getString("sessionId"),
+          () -> forward(ctx, Address.SCHEDULER_SESSION_UPDATE, request.mergeIn(ask), 200));
     }
   }
 
   private void delete(RoutingContext ctx) {
     JsonObject ask = sessionAsk(ctx);
     if (ask != null) {
-      forward(ctx, Address.SCHEDULER_SESSION_DELETE, ask, 200);
+      access.session(ctx, Role.EDITOR, ask.getString("sessionId"), () -> forward(ctx, Address.SCHEDULER_SESSION_DELETE, ask, 200));
     }
   }
 

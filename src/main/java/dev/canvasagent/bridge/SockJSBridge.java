@@ -1,6 +1,11 @@
 package dev.canvasagent.bridge;
 
+import dev.canvasagent.auth.AccessTokens;
+import dev.canvasagent.auth.Grant;
+import dev.canvasagent.auth.Role;
 import dev.canvasagent.bus.Address;
+import dev.canvasagent.bus.Failure;
+import io.vertx.core.Future;
 import dev.canvasagent.bus.FailureCode;
 import dev.canvasagent.bus.RoomId;
 import dev.canvasagent.bus.RoomTopic;
@@ -70,6 +75,7 @@ final class SockJSBridge {
   private final RoomHub hub;
   private final InboundFrames inbound;
   private final AppConfig.Bridge config;
+  private final Optional<AccessTokens> tokens;
   private final Map<SockJSSocket, SockJSClient> clients = new HashMap<>();
 
   /** A room topic's address, taken apart. */
@@ -87,11 +93,12 @@ final class SockJSBridge {
     }
   }
 
-  SockJSBridge(Vertx vertx, RoomHub hub, InboundFrames inbound, AppConfig.Bridge config) {
+  SockJSBridge(Vertx vertx, RoomHub hub, InboundFrames inbound, AppConfig.Bridge config, Optional<AccessTokens> tokens) {
     this.vertx = vertx;
     this.hub = hub;
     this.inbound = inbound;
     this.config = config;
+    this.tokens = tokens;
   }
 
   /** The SockJS routes, to mount with {@code router.route("/eventbus/*").subRouter(...)}. */
@@ -144,12 +151,25 @@ final class SockJSBridge {
     }
     String roomId = address.get().roomId();
     RoomTopic topic = address.get().topic();
+    if (client.roomId() != null && !client.roomId().equals(roomId)) {
+      refuse(event, client, null, InboundFrames.Refusal.of("OTHER_ROOM", "this connection belongs to room " + client.roomId()));
+      return;
+    }
+    authorize(event, client, roomId, Role.VIEWER).onComplete(authorized -> {
+      if (authorized.failed()) {
+        refuse(event, client, null, refusal(authorized.cause()));
+      } else if (!client.isClosed()) {
+        register(event, client, roomId, topic);
+      } else {
+        event.complete(false);
+      }
+    });
+  }
+
+  private void register(BridgeEvent event, SockJSClient client, String roomId, RoomTopic topic) {
     if (client.roomId() == null) {
       client.register(topic);
       join(event, client, roomId);
-    } else if (!client.roomId().equals(roomId)) {
-      refuse(event, client, null, InboundFrames.Refusal.of("OTHER_ROOM", "this connection belongs to room " + client.roomId()));
-      return;
     } else {
       client.register(topic);
       client.room().onSuccess(room -> room.hostingChanged(client.clientId()));
@@ -233,6 +253,17 @@ final class SockJSBridge {
           "more than " + config.messagesPerSecond() + " messages a second; this one was dropped"));
       return;
     }
+    authorize(event, client, roomId, Role.EDITOR).onComplete(authorized -> {
+      if (authorized.failed()) {
+        refuse(event, client, replyAddress, refusal(authorized.cause()));
+      } else {
+        handle(event, client, replyAddress, roomId, topic);
+      }
+    });
+  }
+
+  private void handle(BridgeEvent event, SockJSClient client, String replyAddress, String roomId, RoomTopic topic) {
+    JsonObject raw = event.getRawMessage();
     if (!(raw.getValue("body") instanceof JsonObject payload)) {
       refuse(event, client, replyAddress, InboundFrames.Refusal.of("INVALID_PAYLOAD", topic.wireName() + ": the body must be a JSON object"));
       return;
@@ -248,6 +279,38 @@ final class SockJSBridge {
             accept(event, client, replyAddress, roomId, topic);
           }
         });
+  }
+
+  /**
+   * The message's token ({@code headers.authorization: "Bearer <jwt>"}, as the official client's
+   * {@code defaultHeaders} sends on every message) allows {@code needed} in the room. The connection
+   * takes the role and expiry of its latest accepted token: a viewer's connection never hosts, and a
+   * connection whose token runs out is closed.
+   */
+  private Future<Grant> authorize(BridgeEvent event, SockJSClient client, String roomId, Role needed) {
+    if (tokens.isEmpty()) {
+      client.mayEdit(true);
+      return Future.succeededFuture(Grant.open());
+    }
+    JsonObject headers = event.getRawMessage().getValue("headers") instanceof JsonObject given ? given : new JsonObject();
+    if (!(headers.getValue("authorization") instanceof String header) || !header.regionMatches(true, 0, "Bearer ", 0, 7)) {
+      return Failure.future(FailureCode.UNAUTHENTICATED, "each message needs headers.authorization: 'Bearer <token>'");
+    }
+    return client.verified(header.substring(7).strip(), tokens.get())
+        .compose(grant -> EdgeAccess.check(grant, roomId, needed).map(allowed -> {
+          boolean hadEditor = client.mayEdit();
+          client.mayEdit(grant.allowsRoom(roomId, Role.EDITOR));
+          client.expiresAt(vertx, grant);
+          if (hadEditor != client.mayEdit() && client.roomId() != null) {
+            client.room().onSuccess(room -> room.hostingChanged(client.clientId()));
+          }
+          return grant;
+        }));
+  }
+
+  private static InboundFrames.Refusal refusal(Throwable error) {
+    Failure failure = Failure.of(error);
+    return InboundFrames.Refusal.of(failure.code().name(), failure.getMessage());
   }
 
   private void accept(BridgeEvent event, SockJSClient client, String replyAddress, String roomId, RoomTopic topic) {

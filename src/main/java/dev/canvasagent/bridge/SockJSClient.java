@@ -1,5 +1,9 @@
 package dev.canvasagent.bridge;
 
+import dev.canvasagent.auth.AccessTokens;
+import dev.canvasagent.auth.Grant;
+import io.vertx.core.Vertx;
+
 import dev.canvasagent.bus.RoomTopic;
 import io.vertx.core.Future;
 import io.vertx.core.json.JsonObject;
@@ -36,6 +40,12 @@ final class SockJSClient implements RoomClient {
   private boolean catchingUp;
   private long pendingChars;
   private boolean closed;
+  private boolean mayEdit;
+  /** The last token this connection presented and its grant, so a page's every message is not verified anew. */
+  private String lastToken;
+  private Grant lastGrant;
+  private long expiryTimer = -1;
+  private Vertx timers;
 
   SockJSClient(SockJSSocket socket, String clientId, int maxPendingChars, MessageRate rate) {
     this.socket = socket;
@@ -61,7 +71,17 @@ final class SockJSClient implements RoomClient {
    */
   @Override
   public boolean canHost() {
-    return registered.containsAll(HOST_TOPICS);
+    return mayEdit && registered.containsAll(HOST_TOPICS);
+  }
+
+  /** From the token of its latest accepted registration or message. */
+  @Override
+  public boolean mayEdit() {
+    return mayEdit;
+  }
+
+  void mayEdit(boolean mayEdit) {
+    this.mayEdit = mayEdit;
   }
 
   /** The room of its first registration, or null before it registered anything. */
@@ -144,5 +164,30 @@ final class SockJSClient implements RoomClient {
   /** The socket closed (by the browser, the network, the bridge's ping timeout or {@link #close}). */
   void markClosed() {
     closed = true;
+    if (timers != null) {
+      timers.cancelTimer(expiryTimer);
+    }
+  }
+
+  /** The grant of {@code token}: the last one's again while it has not expired, else verified. */
+  Future<Grant> verified(String token, AccessTokens tokens) {
+    if (token.equals(lastToken) && !lastGrant.expired(System.currentTimeMillis())) {
+      return Future.succeededFuture(lastGrant);
+    }
+    return tokens.verify(token).onSuccess(grant -> {
+      lastToken = token;
+      lastGrant = grant;
+    });
+  }
+
+  /** Closes the connection when {@code grant} expires, unless a later token moves that on. */
+  void expiresAt(Vertx vertx, Grant grant) {
+    if (grant.expiry().isEmpty() || closed) {
+      return;
+    }
+    timers = vertx;
+    vertx.cancelTimer(expiryTimer);
+    expiryTimer = vertx.setTimer(Math.max(1, grant.expiresAtMillis() - System.currentTimeMillis()),
+        expired -> close("the access token has expired"));
   }
 }

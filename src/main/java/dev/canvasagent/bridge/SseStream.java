@@ -66,6 +66,11 @@ final class SseStream implements RoomClient {
   }
 
   @Override
+  public boolean mayEdit() {
+    return false;
+  }
+
+  @Override
   public boolean deliver(RoomEvent event) {
     // A slice per client: one copy of the bytes, but each write reads them from the start.
     return write(event.sseChunk().slice());

@@ -20,12 +20,14 @@ final class WebSocketClient implements RoomClient {
   private final ServerWebSocket socket;
   private final String roomId;
   private final String clientId;
+  private final boolean mayEdit;
   private boolean closed;
 
-  WebSocketClient(ServerWebSocket socket, String roomId, String clientId) {
+  WebSocketClient(ServerWebSocket socket, String roomId, String clientId, boolean mayEdit) {
     this.socket = socket;
     this.roomId = roomId;
     this.clientId = clientId;
+    this.mayEdit = mayEdit;
   }
 
   @Override
@@ -40,7 +42,12 @@ final class WebSocketClient implements RoomClient {
 
   @Override
   public boolean canHost() {
-    return true;
+    return mayEdit;
+  }
+
+  @Override
+  public boolean mayEdit() {
+    return mayEdit;
   }
 
   @Override

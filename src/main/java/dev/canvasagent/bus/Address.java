@@ -41,6 +41,9 @@ public final class Address {
    */
   public static final String SCHEDULER_SESSION_GET = "scheduler.session.get";
 
+  /** Scheduler: the room a session belongs to ({@code {sessionId}} → {@code {sessionId, roomId}}), for access checks. */
+  public static final String SCHEDULER_SESSION_ROOM = "scheduler.session.room";
+
   /** Scheduler: change a session's title, model or context items ({@code {sessionId, roomId?, …}}). */
   public static final String SCHEDULER_SESSION_UPDATE = "scheduler.session.update";
 
@@ -111,6 +114,9 @@ public final class Address {
   /** Lease manager: a document with its lease ({@code {docId}}); NOT_FOUND for an unknown one. */
   public static final String DOC_GET = "doc.get";
 
+  /** Lease manager: the room a document belongs to ({@code {docId}} → {@code {docId, roomId}}), for access checks. */
+  public static final String DOC_ROOM = "doc.room";
+
   /**
    * Lease manager: a person's edit ({@code {docId, content, baseRevisionId}}); REVISION_CONFLICT from a stale
    * base. It preempts any agent lease in the same write.
@@ -138,6 +144,12 @@ public final class Address {
    * answered when the loop ends with a summary of the change.
    */
   public static final String DOC_AGENT_EDIT_REQUEST = "doc.agent.edit_request";
+
+  /**
+   * Document agent: the document a delegated edit's session works on ({@code {canvas_session_id}} →
+   * {@code {docId}}; an unknown session names a document itself), for access checks.
+   */
+  public static final String DOC_AGENT_SESSION_DOCUMENT = "doc.agent.session_document";
 
   /** Health probe of one verticle: {@code health.<verticle name>}. */
   public static String health(String verticleName) {

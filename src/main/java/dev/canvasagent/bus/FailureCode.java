@@ -41,7 +41,17 @@ public enum FailureCode {
   /** The epoch (fencing token) is older than the document's: the lease was preempted. */
   STALE_EPOCH(26),
   /** A patch that does not apply cleanly; the message names the hunk and why. */
-  PATCH_REJECTED(27);
+  PATCH_REJECTED(27),
+  /** No access token, or one that is not valid (bad signature, malformed, missing claims). */
+  UNAUTHENTICATED(28),
+  /** The access token's expiry has passed: get a new one. */
+  TOKEN_EXPIRED(29),
+  /** A valid token that does not allow this: another room, or a role below the one needed. */
+  FORBIDDEN(30),
+  /** Over one of the client's or the room's limits; the answer says when to try again. */
+  RATE_LIMITED(31),
+  /** A browser page from an origin that is neither this server's nor on the allow-list. */
+  ORIGIN_NOT_ALLOWED(32);
 
   private final int wire;
 

@@ -10,6 +10,8 @@ import java.util.OptionalInt;
  */
 public record AppConfig(
     Http http,
+    Auth auth,
+    Limits limits,
     Bridge bridge,
     Model model,
     Providers providers,
@@ -25,7 +27,43 @@ public record AppConfig(
     boolean themeEnabled,
     Optional<DatabaseConfig> database) {
 
-  public record Http(String host, int port, int bodyLimitBytes, int sseHeartbeatMs) {}
+  /** {@code corsOrigins}: the other origins browsers may call from (none: only the server's own). */
+  public record Http(String host, int port, int bodyLimitBytes, int sseHeartbeatMs, java.util.List<String> corsOrigins) {
+    public Http {
+      corsOrigins = java.util.List.copyOf(corsOrigins);
+    }
+  }
+
+  /**
+   * How access tokens are checked: an HS256 {@code jwtSecret}, or a {@code jwtPublicKey} (PEM) signing
+   * with {@code jwtAlgorithm}. Neither set: auth is off (allowed on loopback only). The secret is never
+   * shown by {@link #toString()}.
+   */
+  public record Auth(String jwtSecret, String jwtPublicKey, String jwtAlgorithm) {
+    public boolean enabled() {
+      return !jwtSecret.isEmpty() || !jwtPublicKey.isEmpty();
+    }
+
+    @Override
+    public String toString() {
+      return "Auth[jwtSecret=" + (jwtSecret.isEmpty() ? "" : "<redacted>") + ", jwtPublicKey="
+          + (jwtPublicKey.isEmpty() ? "" : "<set>") + ", jwtAlgorithm=" + jwtAlgorithm + "]";
+    }
+  }
+
+  /**
+   * What one client (a token's subject, or an address when auth is off) and one room may use:
+   * runs a minute (each), HTTP requests a second, a room's inbound messages a second, screenshot
+   * bytes a minute, open streams per remote address, and rooms joined at once.
+   */
+  public record Limits(
+      int runsPerMinute,
+      int roomRunsPerMinute,
+      int requestsPerSecond,
+      int roomMessagesPerSecond,
+      int screenshotBytesPerMinute,
+      int connectionsPerAddress,
+      int roomsPerClient) {}
 
   /**
    * Delivery to browsers: how long the host has to ack an envelope and how often it is re-sent, how
@@ -122,12 +160,12 @@ public record AppConfig(
   public record Documents(int leaseTtlMs, int maxContentBytes, int agentMaxSteps, int agentTimeoutMs) {}
 
   public AppConfig withHttp(Http otherHttp) {
-    return new AppConfig(otherHttp, bridge, model, providers, screenshot, followups, runner, scheduler, durability, context, documents, shapeStateLimitBytes,
+    return new AppConfig(otherHttp, auth, limits, bridge, model, providers, screenshot, followups, runner, scheduler, durability, context, documents, shapeStateLimitBytes,
         ttfbSloMs, themeEnabled, database);
   }
 
   public AppConfig withDatabase(Optional<DatabaseConfig> otherDatabase) {
-    return new AppConfig(http, bridge, model, providers, screenshot, followups, runner, scheduler, durability, context, documents, shapeStateLimitBytes,
+    return new AppConfig(http, auth, limits, bridge, model, providers, screenshot, followups, runner, scheduler, durability, context, documents, shapeStateLimitBytes,
         ttfbSloMs, themeEnabled, otherDatabase);
   }
 }

@@ -23,6 +23,10 @@ public final class ConfigLoader {
   static final String DEFAULTS_RESOURCE = "conf/config.json";
   static final String BLOB_VARIABLE = "CANVAS_AGENT_CONFIG";
   private static final Pattern SCHEMA_NAME = Pattern.compile("[a-z_][a-z0-9_]{0,62}");
+  private static final Pattern ORIGIN = Pattern.compile("https?://[A-Za-z0-9.-]+(:[0-9]{1,5})?|https?://\\[[0-9A-Fa-f:.]+\\](:[0-9]{1,5})?");
+  private static final Pattern IP_LITERAL = Pattern.compile("[0-9.]+|[0-9A-Fa-f:.]*:[0-9A-Fa-f:.]*");
+  /** What a configured public key may sign with. */
+  private static final Set<String> PUBLIC_KEY_ALGORITHMS = Set.of("RS256", "RS384", "RS512", "PS256", "PS384", "PS512", "ES256", "ES384", "ES512");
 
   /** An environment variable and the config path it sets. */
   record EnvironmentKey(String variable, String path) {}
@@ -34,6 +38,17 @@ public final class ConfigLoader {
           new EnvironmentKey("PORT", "http.port"),
           new EnvironmentKey("CANVAS_AGENT_BODY_LIMIT_BYTES", "http.bodyLimitBytes"),
           new EnvironmentKey("CANVAS_AGENT_SSE_HEARTBEAT_MS", "http.sseHeartbeatMs"),
+          new EnvironmentKey("CANVAS_AGENT_CORS_ORIGINS", "http.corsOrigins"),
+          new EnvironmentKey("CANVAS_AGENT_JWT_SECRET", "auth.jwtSecret"),
+          new EnvironmentKey("CANVAS_AGENT_JWT_PUBLIC_KEY", "auth.jwtPublicKey"),
+          new EnvironmentKey("CANVAS_AGENT_JWT_ALGORITHM", "auth.jwtAlgorithm"),
+          new EnvironmentKey("CANVAS_AGENT_RUNS_PER_MINUTE", "limits.runsPerMinute"),
+          new EnvironmentKey("CANVAS_AGENT_ROOM_RUNS_PER_MINUTE", "limits.roomRunsPerMinute"),
+          new EnvironmentKey("CANVAS_AGENT_REQUESTS_PER_SECOND", "limits.requestsPerSecond"),
+          new EnvironmentKey("CANVAS_AGENT_ROOM_MESSAGES_PER_SECOND", "limits.roomMessagesPerSecond"),
+          new EnvironmentKey("CANVAS_AGENT_SCREENSHOT_BYTES_PER_MINUTE", "limits.screenshotBytesPerMinute"),
+          new EnvironmentKey("CANVAS_AGENT_CONNECTIONS_PER_ADDRESS", "limits.connectionsPerAddress"),
+          new EnvironmentKey("CANVAS_AGENT_ROOMS_PER_CLIENT", "limits.roomsPerClient"),
           new EnvironmentKey("CANVAS_AGENT_ACK_TIMEOUT_MS", "bridge.ackTimeoutMs"),
           new EnvironmentKey("CANVAS_AGENT_ACK_RETRIES", "bridge.ackRetries"),
           new EnvironmentKey("CANVAS_AGENT_REPLAY_EVENTS", "bridge.replayEvents"),
@@ -92,7 +107,7 @@ public final class ConfigLoader {
           new EnvironmentKey("CANVAS_AGENT_DB_MAX_WAIT_QUEUE", "database.maxWaitQueueSize"));
 
   private static final Set<String> SECRET_PATHS = Set.of(
-      "database.password", "database.url", "providers.anthropic.apiKey", "providers.openai.apiKey",
+      "database.password", "database.url", "auth.jwtSecret", "providers.anthropic.apiKey", "providers.openai.apiKey",
       "providers.gemini.apiKey", "providers.openaiCompatible.apiKey");
 
   private final JsonObject values;
@@ -196,7 +211,17 @@ public final class ConfigLoader {
             text("http.host"),
             integer("http.port", 0, 65_535),
             integer("http.bodyLimitBytes", 1_024, 64 * 1024 * 1024),
-            integer("http.sseHeartbeatMs", 100, 300_000)),
+            integer("http.sseHeartbeatMs", 100, 300_000),
+            corsOrigins()),
+        auth(),
+        new AppConfig.Limits(
+            integer("limits.runsPerMinute", 1, 100_000),
+            integer("limits.roomRunsPerMinute", 1, 100_000),
+            integer("limits.requestsPerSecond", 1, 100_000),
+            integer("limits.roomMessagesPerSecond", 1, 1_000_000),
+            integer("limits.screenshotBytesPerMinute", 1_024, Integer.MAX_VALUE),
+            integer("limits.connectionsPerAddress", 1, 100_000),
+            integer("limits.roomsPerClient", 1, 100_000)),
         new AppConfig.Bridge(
             integer("bridge.ackTimeoutMs", 100, 60_000),
             integer("bridge.ackRetries", 0, 10),
@@ -246,6 +271,70 @@ public final class ConfigLoader {
         integer("slo.ttfbMs", 1, 60_000),
         bool("flags.themeEnabled"),
         database());
+  }
+
+  /**
+   * The origins browsers may call from, besides the server's own: each {@code scheme://host[:port]},
+   * comma-separated. A wildcard is refused: with bearer tokens in browsers it would hand any site the
+   * page's access.
+   */
+  private java.util.List<String> corsOrigins() {
+    String text = text("http.corsOrigins", true);
+    java.util.List<String> origins = new java.util.ArrayList<>();
+    for (String part : text.split(",")) {
+      String origin = part.strip();
+      if (origin.isEmpty()) {
+        continue;
+      }
+      if (!ORIGIN.matcher(origin).matches()) {
+        throw bad("http.corsOrigins", "'" + origin + "' is not an origin: give scheme://host[:port], no path, no wildcard");
+      }
+      origins.add(origin.toLowerCase(java.util.Locale.ROOT));
+    }
+    return origins;
+  }
+
+  /**
+   * Tokens: an HS256 secret (at least 32 bytes, as RFC 7518 asks of HS256 keys) or a public key (PEM)
+   * with its algorithm, not both. Neither: auth is off, which only a loopback address may serve.
+   */
+  private AppConfig.Auth auth() {
+    String secret = text("auth.jwtSecret", true);
+    String publicKey = text("auth.jwtPublicKey", true);
+    String algorithm = oneOf("auth.jwtAlgorithm", PUBLIC_KEY_ALGORITHMS);
+    if (!secret.isEmpty() && !publicKey.isEmpty()) {
+      throw bad("auth.jwtPublicKey", "set either auth.jwtSecret (CANVAS_AGENT_JWT_SECRET) or a public key, not both");
+    }
+    if (!secret.isEmpty() && secret.getBytes(StandardCharsets.UTF_8).length < 32) {
+      throw bad("auth.jwtSecret", "an HS256 secret must be at least 32 bytes");
+    }
+    if (!publicKey.isEmpty() && !publicKey.contains("-----BEGIN PUBLIC KEY-----")) {
+      throw bad("auth.jwtPublicKey", "must be a PEM public key (-----BEGIN PUBLIC KEY-----)");
+    }
+    AppConfig.Auth auth = new AppConfig.Auth(secret, publicKey, algorithm);
+    String host = text("http.host");
+    if (!auth.enabled() && !isLoopback(host)) {
+      throw bad("http.host", "serving " + host + " without tokens would let anyone who can reach it read and drive every room;"
+          + " set CANVAS_AGENT_JWT_SECRET (or CANVAS_AGENT_JWT_PUBLIC_KEY), or bind to 127.0.0.1");
+    }
+    return auth;
+  }
+
+  /** Loopback without asking DNS: {@code localhost}, {@code 127.0.0.0/8} and {@code ::1}. */
+  static boolean isLoopback(String host) {
+    String bare = host.startsWith("[") && host.endsWith("]") ? host.substring(1, host.length() - 1) : host;
+    if (bare.equalsIgnoreCase("localhost")) {
+      return true;
+    }
+    if (!IP_LITERAL.matcher(bare).matches()) {
+      return false;
+    }
+    try {
+      // An IP literal is parsed, never looked up.
+      return java.net.InetAddress.getByName(bare).isLoopbackAddress();
+    } catch (java.net.UnknownHostException notAnAddress) {
+      return false;
+    }
   }
 
   private AppConfig.Durability durability() {

@@ -48,13 +48,14 @@ public final class LeaseVerticle extends CanvasVerticle {
   protected Future<?> startVerticle() {
     watch = new LeaseWatch(vertx, documents, this::announce);
     tools = new DocumentTools(documents, catalog, config.leaseTtlMs(), config.maxContentBytes(), this::publish);
-    return Future.all(
+    return Future.all(java.util.List.of(
         answer(Address.DOC_CREATE, this::create),
         answer(Address.DOC_GET, this::get),
+        answer(Address.DOC_ROOM, this::room),
         answer(Address.DOC_REVISIONS, this::revisions),
         answer(Address.DOC_EDIT, this::edit),
         answer(Address.DOC_PREEMPT, this::preempt),
-        answer(Address.DOC_TOOL, ask -> tools.call(ask.getString("docId"), ask.getString("tool"), ask.getJsonObject("args"))));
+        answer(Address.DOC_TOOL, ask -> tools.call(ask.getString("docId"), ask.getString("tool"), ask.getJsonObject("args")))));
   }
 
   private Future<JsonObject> create(JsonObject ask) {
@@ -68,6 +69,13 @@ public final class LeaseVerticle extends CanvasVerticle {
           LOG.atInfo().addKeyValue("docId", document.id()).addKeyValue("roomId", document.roomId()).log("document.created");
           return new JsonObject().put("id", document.id()).put("roomId", document.roomId()).put("revisionId", document.revisionId());
         });
+  }
+
+  private Future<JsonObject> room(JsonObject ask) {
+    String docId = ask.getString("docId");
+    return documents.find(docId).compose(found -> found.isEmpty()
+        ? Failure.future(FailureCode.NOT_FOUND, "no document " + docId)
+        : Future.succeededFuture(new JsonObject().put("docId", docId).put("roomId", found.get().roomId())));
   }
 
   private Future<JsonObject> get(JsonObject ask) {

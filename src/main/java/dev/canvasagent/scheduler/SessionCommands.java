@@ -49,6 +49,7 @@ final class SessionCommands {
         bus.<JsonObject>consumer(Address.SCHEDULER_SESSION_CREATE, message -> answer(message, this::create)).completion(),
         bus.<JsonObject>consumer(Address.SCHEDULER_SESSION_LIST, message -> answer(message, this::list)).completion(),
         bus.<JsonObject>consumer(Address.SCHEDULER_SESSION_GET, message -> answer(message, this::resume)).completion(),
+        bus.<JsonObject>consumer(Address.SCHEDULER_SESSION_ROOM, message -> answer(message, this::room)).completion(),
         bus.<JsonObject>consumer(Address.SCHEDULER_SESSION_UPDATE, message -> answer(message, this::update)).completion(),
         bus.<JsonObject>consumer(Address.SCHEDULER_SESSION_DELETE, message -> answer(message, this::delete)).completion()));
   }
@@ -92,6 +93,12 @@ final class SessionCommands {
       sessions.forEach(session -> items.add(session.toJson()));
       return new JsonObject().put("roomId", roomId).put("sessions", items);
     });
+  }
+
+  /** {@code {sessionId}} → {@code {sessionId, roomId}}. */
+  private Future<JsonObject> room(JsonObject body) {
+    String sessionId = body.getString("sessionId");
+    return session(sessionId, null).map(session -> new JsonObject().put("sessionId", sessionId).put("roomId", session.roomId()));
   }
 
   /**

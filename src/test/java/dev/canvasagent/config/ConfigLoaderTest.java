@@ -104,12 +104,35 @@ class ConfigLoaderTest {
     return new EnvCase(environment, config -> config.database().map(read).orElse(null), expected);
   }
 
+  static final String SECRET = "a-test-secret-of-at-least-32-bytes!!";
+
+  /** The variable under test first: {@link EnvCase#variable()} names the case by it. */
+  static Map<String, String> ordered(String variable, String value, String otherVariable, String otherValue) {
+    Map<String, String> environment = new java.util.LinkedHashMap<>();
+    environment.put(variable, value);
+    environment.put(otherVariable, otherValue);
+    return environment;
+  }
+
   static List<EnvCase> overrides() {
     return List.of(
-        override("HOST", "0.0.0.0", c -> c.http().host(), "0.0.0.0"),
+        new EnvCase(ordered("HOST", "0.0.0.0", "CANVAS_AGENT_JWT_SECRET", SECRET), c -> c.http().host(), "0.0.0.0"),
         override("PORT", "9090", c -> c.http().port(), 9090),
         override("CANVAS_AGENT_BODY_LIMIT_BYTES", "2048", c -> c.http().bodyLimitBytes(), 2048),
         override("CANVAS_AGENT_SSE_HEARTBEAT_MS", "5000", c -> c.http().sseHeartbeatMs(), 5000),
+        override("CANVAS_AGENT_CORS_ORIGINS", "https://app.example.com, http://localhost:5173",
+            c -> c.http().corsOrigins(), List.of("https://app.example.com", "http://localhost:5173")),
+        override("CANVAS_AGENT_JWT_SECRET", SECRET, c -> c.auth().jwtSecret(), SECRET),
+        override("CANVAS_AGENT_JWT_PUBLIC_KEY", "-----BEGIN PUBLIC KEY-----\nMFkw\n-----END PUBLIC KEY-----",
+            c -> c.auth().enabled(), true),
+        override("CANVAS_AGENT_JWT_ALGORITHM", "ES256", c -> c.auth().jwtAlgorithm(), "ES256"),
+        override("CANVAS_AGENT_RUNS_PER_MINUTE", "5", c -> c.limits().runsPerMinute(), 5),
+        override("CANVAS_AGENT_ROOM_RUNS_PER_MINUTE", "7", c -> c.limits().roomRunsPerMinute(), 7),
+        override("CANVAS_AGENT_REQUESTS_PER_SECOND", "9", c -> c.limits().requestsPerSecond(), 9),
+        override("CANVAS_AGENT_ROOM_MESSAGES_PER_SECOND", "11", c -> c.limits().roomMessagesPerSecond(), 11),
+        override("CANVAS_AGENT_SCREENSHOT_BYTES_PER_MINUTE", "2048", c -> c.limits().screenshotBytesPerMinute(), 2048),
+        override("CANVAS_AGENT_CONNECTIONS_PER_ADDRESS", "3", c -> c.limits().connectionsPerAddress(), 3),
+        override("CANVAS_AGENT_ROOMS_PER_CLIENT", "4", c -> c.limits().roomsPerClient(), 4),
         override("CANVAS_AGENT_ACK_TIMEOUT_MS", "1500", c -> c.bridge().ackTimeoutMs(), 1500),
         override("CANVAS_AGENT_ACK_RETRIES", "4", c -> c.bridge().ackRetries(), 4),
         override("CANVAS_AGENT_REPLAY_EVENTS", "50", c -> c.bridge().replayEvents(), 50),

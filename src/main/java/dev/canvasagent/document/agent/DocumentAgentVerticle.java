@@ -59,7 +59,15 @@ public final class DocumentAgentVerticle extends CanvasVerticle {
 
   @Override
   protected Future<?> startVerticle() {
-    return Future.all(answer(Address.DOC_AGENT, this::instruct), answer(Address.DOC_AGENT_EDIT_REQUEST, this::delegate));
+    return Future.all(answer(Address.DOC_AGENT, this::instruct), answer(Address.DOC_AGENT_EDIT_REQUEST, this::delegate),
+        answer(Address.DOC_AGENT_SESSION_DOCUMENT, this::sessionDocument));
+  }
+
+  /** {@code {canvas_session_id}} → {@code {docId}}: the session's document, or the id itself for a session not yet known. */
+  private Future<JsonObject> sessionDocument(JsonObject ask) {
+    String sessionId = ask.getString("canvas_session_id");
+    AgentSession known = sessions.get(sessionId);
+    return Future.succeededFuture(new JsonObject().put("docId", known == null ? sessionId : known.docId()));
   }
 
   /** {@code {docId, instruction, model?, sessionId?}}: the session defaults to the document's own. */

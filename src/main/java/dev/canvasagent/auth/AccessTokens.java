@@ -1,0 +1,112 @@
+package dev.canvasagent.auth;
+
+import dev.canvasagent.bus.Failure;
+import dev.canvasagent.bus.FailureCode;
+import dev.canvasagent.config.AppConfig;
+import dev.canvasagent.config.ConfigException;
+import io.vertx.core.Future;
+import io.vertx.core.Vertx;
+import io.vertx.core.json.JsonArray;
+import io.vertx.core.json.JsonObject;
+import io.vertx.ext.auth.JWTOptions;
+import io.vertx.ext.auth.PubSecKeyOptions;
+import io.vertx.ext.auth.authentication.TokenCredentials;
+import io.vertx.ext.auth.jwt.JWTAuth;
+import io.vertx.ext.auth.jwt.JWTAuthOptions;
+import java.time.Duration;
+import java.util.Collection;
+import java.util.List;
+
+/**
+ * Access tokens: JWTs checked with vertx-auth-jwt against the configured HS256 secret or public key,
+ * and turned into {@link Grant}s. Failures are {@code UNAUTHENTICATED} or {@code TOKEN_EXPIRED}; their
+ * messages never quote the token.
+ */
+public final class AccessTokens {
+  /** The longest token, in characters: far above any real one, and a bound on what is parsed. */
+  public static final int MAX_TOKEN_LENGTH = 8 * 1024;
+  /** Clocks of token issuers and of this server drift a little. */
+  static final int LEEWAY_SECONDS = 5;
+  static final String SECRET_ALGORITHM = "HS256";
+
+  private final JWTAuth jwt;
+  private final boolean canMint;
+
+  private AccessTokens(JWTAuth jwt, boolean canMint) {
+    this.jwt = jwt;
+    this.canMint = canMint;
+  }
+
+  /** The verifier of {@code auth}; a public key that does not load stops startup. */
+  public static AccessTokens create(Vertx vertx, AppConfig.Auth auth) {
+    if (!auth.enabled()) {
+      throw new IllegalArgumentException("auth is off: there is nothing to verify tokens with");
+    }
+    boolean secret = !auth.jwtSecret().isEmpty();
+    PubSecKeyOptions key = secret
+        ? new PubSecKeyOptions().setAlgorithm(SECRET_ALGORITHM).setBuffer(auth.jwtSecret())
+        : new PubSecKeyOptions().setAlgorithm(auth.jwtAlgorithm()).setBuffer(auth.jwtPublicKey());
+    JWTAuthOptions options = new JWTAuthOptions().addPubSecKey(key)
+        .setJWTOptions(new JWTOptions().setLeeway(LEEWAY_SECONDS)
+            .setAlgorithm(secret ? SECRET_ALGORITHM : auth.jwtAlgorithm()));
+    try {
+      return new AccessTokens(JWTAuth.create(vertx, options), secret);
+    } catch (RuntimeException unusable) {
+      throw new ConfigException("bad configuration: auth.jwtPublicKey (CANVAS_AGENT_JWT_PUBLIC_KEY) does not load as a "
+          + auth.jwtAlgorithm() + " public key: " + unusable.getClass().getSimpleName());
+    }
+  }
+
+  /** The grant a token carries; fails UNAUTHENTICATED or TOKEN_EXPIRED. */
+  public Future<Grant> verify(String token) {
+    if (token == null || token.isEmpty()) {
+      return Failure.future(FailureCode.UNAUTHENTICATED, "an access token is required");
+    }
+    if (token.length() > MAX_TOKEN_LENGTH) {
+      return Failure.future(FailureCode.UNAUTHENTICATED, "the access token is longer than " + MAX_TOKEN_LENGTH + " characters");
+    }
+    return jwt.authenticate(new TokenCredentials(token))
+        .recover(error -> {
+          String why = String.valueOf(error.getMessage());
+          return why.toLowerCase(java.util.Locale.ROOT).contains("expired")
+              ? Failure.future(FailureCode.TOKEN_EXPIRED, "the access token has expired")
+              : Failure.future(FailureCode.UNAUTHENTICATED, "the access token is not valid");
+        })
+        .compose(user -> {
+          try {
+            // The decoded payload: the principal alone lacks exp and iat, which Vert.x keeps among the attributes.
+            JsonObject claims = user.attributes().getJsonObject("accessToken", user.principal());
+            return Future.succeededFuture(Grant.fromClaims(claims));
+          } catch (Grant.InvalidClaims invalid) {
+            return Failure.future(FailureCode.UNAUTHENTICATED, "the access token's claims are not usable: " + invalid.getMessage());
+          }
+        });
+  }
+
+  /**
+   * A token for {@code subject} in {@code rooms} (and {@code documents}) as {@code role}, valid for
+   * {@code ttl}: what {@code canvas-agent.jar mint-token} prints. Only a secret can sign; a server
+   * configured with a public key verifies tokens its issuer signs.
+   */
+  public String mint(String subject, Collection<String> rooms, Collection<String> documents, Role role, Duration ttl) {
+    if (!canMint) {
+      throw new IllegalStateException("this server verifies with a public key; tokens come from the key's issuer");
+    }
+    JsonObject claims = new JsonObject()
+        .put(Grant.ROOMS_CLAIM, new JsonArray(List.copyOf(rooms)))
+        .put(Grant.ROLE_CLAIM, role.wireName());
+    if (!documents.isEmpty()) {
+      claims.put(Grant.DOCUMENTS_CLAIM, new JsonArray(List.copyOf(documents)));
+    }
+    return jwt.generateToken(claims, new JWTOptions().setAlgorithm(SECRET_ALGORITHM).setSubject(subject)
+        .setExpiresInSeconds((int) Math.max(1, ttl.toSeconds())));
+  }
+
+  /** A token with exactly {@code claims}, signed: for tokens a test needs in odd shapes (expired, without a role). */
+  public String sign(JsonObject claims) {
+    if (!canMint) {
+      throw new IllegalStateException("this server verifies with a public key");
+    }
+    return jwt.generateToken(claims, new JWTOptions().setAlgorithm(SECRET_ALGORITHM));
+  }
+}

@@ -1,0 +1,197 @@
+package dev.canvasagent.bridge;
+
+import dev.canvasagent.auth.AccessTokens;
+import dev.canvasagent.auth.Grant;
+import dev.canvasagent.auth.Role;
+import dev.canvasagent.bus.Address;
+import dev.canvasagent.bus.Failure;
+import dev.canvasagent.bus.FailureCode;
+import io.vertx.core.Future;
+import io.vertx.core.Vertx;
+import io.vertx.core.http.HttpHeaders;
+import io.vertx.core.http.HttpMethod;
+import io.vertx.core.json.JsonObject;
+import io.vertx.ext.web.RoutingContext;
+import java.util.List;
+import java.util.Optional;
+import java.util.function.Consumer;
+import java.util.regex.Pattern;
+
+/**
+ * Who may do what at the edge. Every {@code /api} request is authenticated first ({@link
+ * #authenticate}): a bearer token in {@code Authorization}, or, on the two streaming routes that
+ * browsers open without headers (SSE and WebSocket), an {@code access_token} query parameter. Each
+ * route then asks for a role in the room, session or document it touches ({@link #room},
+ * {@link #session}, {@link #document}) before it does anything. With auth off (loopback, no secret)
+ * every request holds {@link Grant#open()}, and nothing is looked up.
+ */
+final class EdgeAccess {
+  static final String GRANT_KEY = "canvas.grant";
+  static final String TOKEN_PARAMETER = "access_token";
+  /** The routes browsers open without being able to set headers. */
+  private static final Pattern STREAM_PATH = Pattern.compile("/api/rooms/[^/]+/(events|ws)");
+
+  private final Vertx vertx;
+  private final Optional<AccessTokens> tokens;
+
+  EdgeAccess(Vertx vertx, Optional<AccessTokens> tokens) {
+    this.vertx = vertx;
+    this.tokens = tokens;
+  }
+
+  boolean enabled() {
+    return tokens.isPresent();
+  }
+
+  /** The first handler of every {@code /api} route: 401 without a valid token, else the grant is put on the context. */
+  void authenticate(RoutingContext ctx) {
+    if (tokens.isEmpty()) {
+      ctx.put(GRANT_KEY, Grant.open());
+      ctx.next();
+      return;
+    }
+    Optional<String> token = token(ctx);
+    if (token.isEmpty()) {
+      return;
+    }
+    tokens.get().verify(token.get()).onComplete(verified -> {
+      if (verified.failed()) {
+        refuse(ctx, verified.cause());
+        return;
+      }
+      ctx.put(GRANT_KEY, verified.result());
+      ctx.next();
+    });
+  }
+
+  /** The request's token, or empty after answering 401 (two tokens, or a malformed header, or none). */
+  private Optional<String> token(RoutingContext ctx) {
+    List<String> headers = ctx.request().headers().getAll(HttpHeaders.AUTHORIZATION);
+    List<String> parameters = ctx.queryParam(TOKEN_PARAMETER);
+    boolean queryAllowed = ctx.request().method() == HttpMethod.GET && STREAM_PATH.matcher(ctx.request().path()).matches();
+    if (!parameters.isEmpty() && !queryAllowed) {
+      unauthenticated(ctx, "an access_token query parameter is accepted only by the event stream and the WebSocket; send Authorization: Bearer");
+      return Optional.empty();
+    }
+    if (headers.size() + parameters.size() > 1) {
+      unauthenticated(ctx, "send one access token, not " + (headers.size() + parameters.size()));
+      return Optional.empty();
+    }
+    if (headers.size() == 1) {
+      String header = headers.get(0);
+      if (header.length() < 8 || !header.regionMatches(true, 0, "Bearer ", 0, 7)) {
+        unauthenticated(ctx, "Authorization must be 'Bearer <token>'");
+        return Optional.empty();
+      }
+      return Optional.of(header.substring(7).strip());
+    }
+    if (parameters.size() == 1) {
+      return Optional.of(parameters.get(0));
+    }
+    unauthenticated(ctx, "an access token is required: Authorization: Bearer <token>"
+        + (queryAllowed ? " or ?access_token=<token>" : ""));
+    return Optional.empty();
+  }
+
+  static Grant grant(RoutingContext ctx) {
+    Grant grant = ctx.get(GRANT_KEY);
+    if (grant == null) {
+      throw new IllegalStateException("route " + ctx.request().path() + " was not authenticated");
+    }
+    return grant;
+  }
+
+  /** True when the request may act as {@code needed} in {@code roomId}; otherwise it has been answered 403. */
+  static boolean room(RoutingContext ctx, Role needed, String roomId) {
+    if (grant(ctx).allowsRoom(roomId, needed)) {
+      return true;
+    }
+    forbidden(ctx, needed, "room " + roomId);
+    return false;
+  }
+
+  /** Runs {@code allowed} when the request may act as {@code needed} in the session's room; else answers 403 or 404. */
+  void session(RoutingContext ctx, Role needed, String sessionId, Runnable allowed) {
+    Grant grant = grant(ctx);
+    if (tokens.isEmpty() || grant.role() == Role.ADMIN) {
+      allowed.run();
+      return;
+    }
+    lookup(ctx, Address.SCHEDULER_SESSION_ROOM, new JsonObject().put("sessionId", sessionId), answer -> {
+      if (grant.allowsRoom(answer.getString("roomId"), needed)) {
+        allowed.run();
+      } else {
+        forbidden(ctx, needed, "session " + sessionId + "'s room");
+      }
+    });
+  }
+
+  /** Runs {@code allowed} when the request may act as {@code needed} on the document; else answers 403 or 404. */
+  void document(RoutingContext ctx, Role needed, String docId, Runnable allowed) {
+    Grant grant = grant(ctx);
+    if (tokens.isEmpty() || grant.role() == Role.ADMIN) {
+      allowed.run();
+      return;
+    }
+    if (!grant.role().includes(needed)) {
+      forbidden(ctx, needed, "document " + docId);
+      return;
+    }
+    if (grant.documents().contains(docId) || grant.documents().contains(Grant.EVERY) || grant.rooms().contains(Grant.EVERY)) {
+      allowed.run();
+      return;
+    }
+    lookup(ctx, Address.DOC_ROOM, new JsonObject().put("docId", docId), answer -> {
+      if (grant.allowsDocument(docId, answer.getString("roomId"), needed)) {
+        allowed.run();
+      } else {
+        forbidden(ctx, needed, "document " + docId);
+      }
+    });
+  }
+
+  /** The document a document-agent session works on, then {@link #document}. */
+  void agentSession(RoutingContext ctx, Role needed, String canvasSessionId, Runnable allowed) {
+    if (tokens.isEmpty() || grant(ctx).role() == Role.ADMIN) {
+      allowed.run();
+      return;
+    }
+    lookup(ctx, Address.DOC_AGENT_SESSION_DOCUMENT, new JsonObject().put("canvas_session_id", canvasSessionId),
+        answer -> document(ctx, needed, answer.getString("docId"), allowed));
+  }
+
+  private void lookup(RoutingContext ctx, String address, JsonObject ask, Consumer<JsonObject> found) {
+    vertx.eventBus().<JsonObject>request(address, ask)
+        .onSuccess(reply -> found.accept(reply.body()))
+        .onFailure(error -> HttpErrors.send(ctx, error));
+  }
+
+  private static void forbidden(RoutingContext ctx, Role needed, String what) {
+    Grant grant = grant(ctx);
+    HttpErrors.send(ctx, FailureCode.FORBIDDEN, grant.role().includes(needed)
+        ? "this token does not grant " + what
+        : "this needs the " + needed.wireName() + " role in " + what + "; this token is " + grant.role().wireName());
+  }
+
+  private static void unauthenticated(RoutingContext ctx, String why) {
+    refuse(ctx, new Failure(FailureCode.UNAUTHENTICATED, why));
+  }
+
+  /** 401 with the challenge RFC 6750 asks for. */
+  static void refuse(RoutingContext ctx, Throwable error) {
+    Failure failure = Failure.of(error);
+    if (!ctx.response().headWritten()) {
+      ctx.response().putHeader("WWW-Authenticate", failure.code() == FailureCode.TOKEN_EXPIRED
+          ? "Bearer error=\"invalid_token\", error_description=\"the token has expired\""
+          : "Bearer");
+    }
+    HttpErrors.send(ctx, failure);
+  }
+
+  /** The grant's room check for a client joined over a stream. */
+  static Future<Void> check(Grant grant, String roomId, Role needed) {
+    return grant.allowsRoom(roomId, needed)
+        ? Future.succeededFuture()
+        : Failure.future(FailureCode.FORBIDDEN, "this token does not grant the " + needed.wireName() + " role in room " + roomId);
+  }
+}

@@ -1,0 +1,56 @@
+package dev.canvasagent.support;
+
+import dev.canvasagent.auth.AccessTokens;
+import dev.canvasagent.auth.Role;
+import dev.canvasagent.config.AppConfig;
+import io.vertx.core.Vertx;
+import io.vertx.core.json.JsonArray;
+import io.vertx.core.json.JsonObject;
+import java.time.Duration;
+import java.util.List;
+import java.util.Map;
+
+/** Tokens for a server started with {@link #ENVIRONMENT}: signed with the same secret, as {@code mint-token} signs them. */
+public final class TestTokens {
+  public static final String SECRET = "canvas-agent-test-secret-0123456789abcdef";
+  /** Turns auth on. */
+  public static final Map<String, String> ENVIRONMENT = Map.of("CANVAS_AGENT_JWT_SECRET", SECRET);
+
+  private final AccessTokens tokens;
+
+  public TestTokens(Vertx vertx) {
+    this.tokens = AccessTokens.create(vertx, new AppConfig.Auth(SECRET, "", "RS256"));
+  }
+
+  public String token(String subject, Role role, String... rooms) {
+    return tokens.mint(subject, List.of(rooms), List.of(), role, Duration.ofHours(1));
+  }
+
+  public String editor(String... rooms) {
+    return token("editor", Role.EDITOR, rooms);
+  }
+
+  public String viewer(String... rooms) {
+    return token("viewer", Role.VIEWER, rooms);
+  }
+
+  public String admin() {
+    return token("admin", Role.ADMIN);
+  }
+
+  /** An editor's token for {@code rooms} that expired ten minutes ago. */
+  public String expired(String... rooms) {
+    long now = System.currentTimeMillis() / 1000;
+    return tokens.sign(new JsonObject().put("sub", "late").put("role", "editor").put("rooms", new JsonArray(List.of(rooms)))
+        .put("iat", now - 3600).put("exp", now - 600));
+  }
+
+  /** A token with exactly these claims. */
+  public String signed(JsonObject claims) {
+    return tokens.sign(claims);
+  }
+
+  public static String bearer(String token) {
+    return "Bearer " + token;
+  }
+}
