@@ -54,13 +54,16 @@ public final class App {
     }
     Runtime.getRuntime().addShutdownHook(new Thread(() -> shutdown(vertx, agent), "canvas-agent-shutdown"));
     String base = "http://" + config.http().host() + ":" + agent.port();
+    // With auth on, the hints show where the token goes; the token itself is the reader's.
+    String bearer = config.auth().enabled() ? "-H \"authorization: Bearer $TOKEN\" " : "";
     LOG.atInfo()
         .addKeyValue("url", base)
         .addKeyValue("store", agent.storeKind())
         .addKeyValue("model", config.model().defaultModel())
+        .addKeyValue("auth", config.auth().enabled() ? "on" : "off")
         .addKeyValue("health", base + "/health")
-        .addKeyValue("events", "curl -N " + base + "/api/rooms/demo/events")
-        .addKeyValue("run", "curl -H 'content-type: application/json' -d '{\"roomId\":\"demo\",\"message\":\"draw a box\"}' "
+        .addKeyValue("events", "curl -N " + bearer + base + "/api/rooms/demo/events")
+        .addKeyValue("run", "curl " + bearer + "-H 'content-type: application/json' -d '{\"roomId\":\"demo\",\"message\":\"draw a box\"}' "
             + base + "/api/canvas-agent/run")
         .log("server.started");
   }
