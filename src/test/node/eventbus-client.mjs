@@ -3,19 +3,22 @@
 // EventBus per named client. One JSON command per stdin line; everything the clients see comes back
 // as one JSON event per stdout line, tagged with the client's name.
 //
-//   {"op":"open","client":"a","url":"http://127.0.0.1:8080/eventbus","transport":"xhr-polling"}
+//   {"op":"open","client":"a","url":"http://127.0.0.1:8080/eventbus","transport":"xhr-polling","defaultHeaders":{}?}
 //                                  -> {"client":"a","event":"open","transport":"xhr-polling"}
+//   {"op":"defaultHeaders","client":"a","headers":{...}|null}
+//                                  the client's defaultHeaders, which it merges into every register,
+//                                  unregister, send and publish (how a page sends its access token)
 //   {"op":"register","client":"a","address":"room.r.agent:action","headers":{}?}
 //                                  -> {"client":"a","event":"message","address",body,headers} per message
 //                                     {"client":"a","event":"handler_error","address",error} on an err for it
 //   {"op":"registerAll","client":"a","registrations":[{"address","headers"?},...]}
 //                                  -> the same, registered one after another in one go, as a page does
 //                                     in its onopen (every handler exists before any reply arrives)
-//   {"op":"send","client":"a","address":...,"body":...,"ref":"1"}        (with a reply handler)
+//   {"op":"send","client":"a","address":...,"body":...,"headers":{}?,"ref":"1"}   (with a reply handler)
 //                                  -> {"client":"a","event":"reply","ref":"1",body}
 //                                     {"client":"a","event":"reply_error","ref":"1",error:{failureCode,failureType,message}}
 //   {"op":"send","client":"a","address":...,"body":...}                   (no reply handler)
-//   {"op":"publish","client":"a","address":...,"body":...}
+//   {"op":"publish","client":"a","address":...,"body":...,"headers":{}?}
 //   {"op":"unregister","client":"a","address":...}
 //   {"op":"close","client":"a"}    -> {"client":"a","event":"closed",code,reason}
 //
@@ -36,8 +39,9 @@ function emit(client, event, fields = {}) {
   process.stdout.write(JSON.stringify({ client, event, ...fields }) + '\n')
 }
 
-function open({ client, url, transport }) {
+function open({ client, url, transport, defaultHeaders }) {
   const eb = new EventBus(url, { transports: [transport] })
+  eb.defaultHeaders = defaultHeaders ?? null
   clients.set(client, eb)
   eb.onopen = () => emit(client, 'open', { transport: eb.sockJSConn.transport })
   eb.onclose = (event) => emit(client, 'closed', { code: event?.code, reason: event?.reason })
@@ -64,6 +68,9 @@ function register({ client, address, headers }) {
 const commands = {
   open,
   register,
+  defaultHeaders({ client, headers }) {
+    clients.get(client).defaultHeaders = headers ?? null
+  },
   registerAll({ client, registrations }) {
     for (const { address, headers } of registrations) {
       register({ client, address, headers })
@@ -75,13 +82,13 @@ const commands = {
       eb.unregisterHandler(address, handler)
     }
   },
-  send({ client, address, body, ref }) {
+  send({ client, address, body, headers, ref }) {
     const eb = clients.get(client)
     if (ref === undefined) {
-      eb.send(address, body, {})
+      eb.send(address, body, headers ?? {})
       return
     }
-    eb.send(address, body, {}, (error, reply) => {
+    eb.send(address, body, headers ?? {}, (error, reply) => {
       if (error) {
         emit(client, 'reply_error', { ref, error })
       } else {
@@ -89,8 +96,8 @@ const commands = {
       }
     })
   },
-  publish({ client, address, body }) {
-    clients.get(client).publish(address, body, {})
+  publish({ client, address, body, headers }) {
+    clients.get(client).publish(address, body, headers ?? {})
   },
   close({ client }) {
     clients.get(client).close()

@@ -3,18 +3,24 @@ package dev.canvasagent;
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
+import dev.canvasagent.auth.AccessTokens;
+import dev.canvasagent.auth.Grant;
+import dev.canvasagent.auth.Role;
+import dev.canvasagent.config.AppConfig;
 import dev.canvasagent.config.DatabaseConfig;
 import dev.canvasagent.support.Await;
 import dev.canvasagent.support.ServerProcess;
 import dev.canvasagent.support.SseClient;
 import dev.canvasagent.support.SseClient.SseEvent;
 import dev.canvasagent.support.TestDatabase;
+import dev.canvasagent.support.TestTokens;
 import io.vertx.core.Vertx;
 import io.vertx.core.json.JsonObject;
 import io.vertx.ext.web.client.WebClient;
 import io.vertx.junit5.VertxExtension;
 import java.util.List;
 import java.util.Map;
+import java.util.Set;
 import java.util.regex.Pattern;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.extension.ExtendWith;
@@ -22,7 +28,7 @@ import org.junit.jupiter.api.extension.ExtendWith;
 /**
  * The packaged jar ({@code java -jar target/canvas-agent.jar}) after {@code package}: it serves with
  * the embedded defaults, and against PostgreSQL it migrates the schema from inside the jar and leaves
- * a run's revisions there.
+ * a run's revisions there; {@code mint-token} prints a development token.
  */
 @ExtendWith(VertxExtension.class)
 class FatJarIT {
@@ -37,6 +43,28 @@ class FatJarIT {
       assertEquals("memory", health.getJsonObject("store").getString("kind"));
       server.terminate();
       assertEquals(143, server.awaitExit());
+    }
+  }
+
+  /** The documented {@code java -jar target/canvas-agent.jar mint-token ...}: a token signed with the secret, or exit 2. */
+  @Test
+  void theJarMintsADevelopmentToken(Vertx vertx) throws Exception {
+    Map<String, String> env = Map.of("CANVAS_AGENT_JWT_SECRET", TestTokens.SECRET);
+    List<String> mint = List.of("-jar", "target/canvas-agent.jar", "mint-token", "--sub", "dev", "--room", "demo", "--role", "viewer");
+    String token;
+    try (ServerProcess command = ServerProcess.java(mint, env)) {
+      assertEquals(0, command.awaitExit());
+      List<String> lines = command.remainingOutput().lines().filter(line -> line.matches("[\\w-]+\\.[\\w-]+\\.[\\w-]+")).toList();
+      assertEquals(1, lines.size(), lines.toString());
+      token = lines.get(0);
+    }
+    Grant grant = Await.result(AccessTokens.create(vertx, new AppConfig.Auth(TestTokens.SECRET, "", "RS256")).verify(token));
+    assertEquals("dev", grant.subject());
+    assertEquals(Set.of("demo"), grant.rooms());
+    assertEquals(Role.VIEWER, grant.role());
+    try (ServerProcess command = ServerProcess.java(List.of("-jar", "target/canvas-agent.jar", "mint-token", "--sub", "dev", "--role", "owner"), env)) {
+      assertEquals(2, command.awaitExit());
+      assertTrue(command.remainingOutput().contains("--role must be viewer, editor or admin"));
     }
   }
 

@@ -10,6 +10,7 @@ import io.vertx.core.json.JsonArray;
 import io.vertx.core.json.JsonObject;
 import io.vertx.ext.auth.JWTOptions;
 import io.vertx.ext.auth.PubSecKeyOptions;
+import io.vertx.ext.auth.User;
 import io.vertx.ext.auth.authentication.TokenCredentials;
 import io.vertx.ext.auth.jwt.JWTAuth;
 import io.vertx.ext.auth.jwt.JWTAuthOptions;
@@ -46,8 +47,10 @@ public final class AccessTokens {
     PubSecKeyOptions key = secret
         ? new PubSecKeyOptions().setAlgorithm(SECRET_ALGORITHM).setBuffer(auth.jwtSecret())
         : new PubSecKeyOptions().setAlgorithm(auth.jwtAlgorithm()).setBuffer(auth.jwtPublicKey());
+    // Vert.x checks the signature; the times are checked in verify, which can tell an expired token
+    // (TOKEN_EXPIRED: get a new one) from one not valid yet, which Vert.x reports alike.
     JWTAuthOptions options = new JWTAuthOptions().addPubSecKey(key)
-        .setJWTOptions(new JWTOptions().setLeeway(LEEWAY_SECONDS)
+        .setJWTOptions(new JWTOptions().setLeeway(LEEWAY_SECONDS).setIgnoreExpiration(true)
             .setAlgorithm(secret ? SECRET_ALGORITHM : auth.jwtAlgorithm()));
     try {
       return new AccessTokens(JWTAuth.create(vertx, options), secret);
@@ -65,22 +68,43 @@ public final class AccessTokens {
     if (token.length() > MAX_TOKEN_LENGTH) {
       return Failure.future(FailureCode.UNAUTHENTICATED, "the access token is longer than " + MAX_TOKEN_LENGTH + " characters");
     }
-    return jwt.authenticate(new TokenCredentials(token))
-        .recover(error -> {
-          String why = String.valueOf(error.getMessage());
-          return why.toLowerCase(java.util.Locale.ROOT).contains("expired")
-              ? Failure.future(FailureCode.TOKEN_EXPIRED, "the access token has expired")
-              : Failure.future(FailureCode.UNAUTHENTICATED, "the access token is not valid");
-        })
+    Future<User> authenticated;
+    try {
+      authenticated = jwt.authenticate(new TokenCredentials(token));
+    } catch (RuntimeException malformed) {
+      // vertx-auth-jwt throws, rather than fails, on a signed claim of the wrong type (exp: null).
+      return Failure.future(FailureCode.UNAUTHENTICATED, "the access token is not valid");
+    }
+    return authenticated
+        .recover(error -> Failure.future(FailureCode.UNAUTHENTICATED, "the access token is not valid"))
         .compose(user -> {
+          // The decoded payload: the principal alone lacks exp and iat, which Vert.x keeps among the attributes.
+          JsonObject claims = user.attributes().getJsonObject("accessToken", user.principal());
+          Grant grant;
           try {
-            // The decoded payload: the principal alone lacks exp and iat, which Vert.x keeps among the attributes.
-            JsonObject claims = user.attributes().getJsonObject("accessToken", user.principal());
-            return Future.succeededFuture(Grant.fromClaims(claims));
+            grant = Grant.fromClaims(claims);
           } catch (Grant.InvalidClaims invalid) {
             return Failure.future(FailureCode.UNAUTHENTICATED, "the access token's claims are not usable: " + invalid.getMessage());
           }
+          return timely(claims, System.currentTimeMillis() / 1000).map(valid -> grant);
         });
+  }
+
+  /**
+   * Whether a token is valid at {@code nowSeconds}, give or take the leeway: not before its
+   * {@code nbf} or {@code iat}, and not at or after its {@code exp}. {@link Grant#fromClaims} has
+   * checked that these are numbers.
+   */
+  static Future<Void> timely(JsonObject claims, long nowSeconds) {
+    for (String claim : List.of("nbf", "iat")) {
+      if (claims.getValue(claim) instanceof Number from && from.longValue() > nowSeconds + LEEWAY_SECONDS) {
+        return Failure.future(FailureCode.UNAUTHENTICATED, "the access token is not valid yet (" + claim + " is in the future)");
+      }
+    }
+    if (nowSeconds - LEEWAY_SECONDS >= ((Number) claims.getValue("exp")).longValue()) {
+      return Failure.future(FailureCode.TOKEN_EXPIRED, "the access token has expired");
+    }
+    return Future.succeededFuture();
   }
 
   /**

@@ -36,6 +36,11 @@ public record Grant(String subject, Set<String> rooms, Set<String> documents, Ro
     if (!(claims.getValue("exp") instanceof Number exp)) {
       throw new InvalidClaims("exp must be a number: tokens without an expiry are not accepted");
     }
+    for (String time : new String[] {"nbf", "iat"}) {
+      if (claims.containsKey(time) && !(claims.getValue(time) instanceof Number)) {
+        throw new InvalidClaims(time + " must be a number of seconds");
+      }
+    }
     Role role = Role.fromWire(claims.getValue(ROLE_CLAIM))
         .orElseThrow(() -> new InvalidClaims("role must be viewer, editor or admin"));
     Set<String> rooms = names(claims, ROOMS_CLAIM);

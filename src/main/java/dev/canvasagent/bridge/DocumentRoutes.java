@@ -180,7 +180,8 @@ final class DocumentRoutes {
       HttpErrors.send(ctx, FailureCode.INVALID_REQUEST, "instruction must not be blank");
       return;
     }
-    access.document(ctx, Role.EDITOR, docId, () -> forward(ctx, Address.DOC_AGENT, request.put("docId", docId), 202));
+    access.document(ctx, Role.EDITOR, docId, () -> access.ownSessionName(ctx, docId, request.getString("sessionId"),
+        () -> forward(ctx, Address.DOC_AGENT, request.put("docId", docId), 202)));
   }
 
   /** {@code canvas_agent_edit_request}: runs the document agent to its end and answers the change. */

@@ -160,6 +160,28 @@ final class EdgeAccess {
         answer -> document(ctx, needed, answer.getString("docId"), allowed));
   }
 
+  /**
+   * Runs {@code allowed} unless {@code sessionId} names another document. A document's own agent
+   * session is named after it, and a delegated edit finds its document by session: a session on this
+   * document named after another would take that name, so the other document's agent could no longer
+   * start and its delegated edits would come here.
+   */
+  void ownSessionName(RoutingContext ctx, String docId, String sessionId, Runnable allowed) {
+    if (sessionId == null || sessionId.equals(docId)) {
+      allowed.run();
+      return;
+    }
+    vertx.eventBus().<JsonObject>request(Address.DOC_ROOM, new JsonObject().put("docId", sessionId)).onComplete(found -> {
+      if (found.succeeded()) {
+        HttpErrors.send(ctx, FailureCode.INVALID_REQUEST, "sessionId " + sessionId + " is another document's own session");
+      } else if (Failure.of(found.cause()).code() == FailureCode.NOT_FOUND) {
+        allowed.run();
+      } else {
+        HttpErrors.send(ctx, found.cause());
+      }
+    });
+  }
+
   private void lookup(RoutingContext ctx, String address, JsonObject ask, Consumer<JsonObject> found) {
     vertx.eventBus().<JsonObject>request(address, ask)
         .onSuccess(reply -> found.accept(reply.body()))

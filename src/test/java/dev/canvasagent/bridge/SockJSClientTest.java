@@ -113,11 +113,13 @@ class SockJSClientTest {
   }
 
   @Test
-  void itCanHostOnceItListensToEnvelopesAndScreenshotRequests() {
+  void itCanHostOnceItListensToEnvelopesAndScreenshotRequestsWithAnEditorsToken() {
     assertFalse(client.canHost());
     client.register(RoomTopic.AGENT_ACTION);
     assertFalse(client.canHost());
     client.register(RoomTopic.AGENT_SCREENSHOT_REQUEST);
+    assertFalse(client.canHost(), "a viewer's connection listens, and never hosts");
+    client.mayEdit(true);
     assertTrue(client.canHost());
     client.unregister(RoomTopic.AGENT_ACTION);
     assertFalse(client.canHost());

@@ -57,8 +57,16 @@ public final class SockJSBrowsers implements AutoCloseable {
 
   /** A client named {@code name} on {@code http://127.0.0.1:<port>/eventbus}, once its SockJS connection is open. */
   public Browser open(String name, int port, String transport) {
+    return open(name, port, transport, null);
+  }
+
+  /**
+   * The same, with the client's {@code defaultHeaders} set before it connects: they go with every
+   * register, unregister, send and publish, as a page sends its {@code authorization}.
+   */
+  public Browser open(String name, int port, String transport, JsonObject defaultHeaders) {
     command(new JsonObject().put("op", "open").put("client", name)
-        .put("url", "http://127.0.0.1:" + port + "/eventbus").put("transport", transport));
+        .put("url", "http://127.0.0.1:" + port + "/eventbus").put("transport", transport).put("defaultHeaders", defaultHeaders));
     JsonObject opened = await(name, event -> List.of("open", "closed").contains(event.getString("event")), "its connection to open");
     if (!"open".equals(opened.getString("event"))) {
       throw new AssertionError(name + " could not connect over " + transport + ": " + opened.encode() + "\nstderr:\n" + errors);
@@ -85,6 +93,11 @@ public final class SockJSBrowsers implements AutoCloseable {
       register(address, new JsonObject());
     }
 
+    /** Replaces the client's {@code defaultHeaders} (null: none) for what it sends from now on. */
+    public void defaultHeaders(JsonObject headers) {
+      command(new JsonObject().put("op", "defaultHeaders").put("client", name).put("headers", headers));
+    }
+
     public void register(String address, JsonObject headers) {
       command(new JsonObject().put("op", "register").put("client", name).put("address", address).put("headers", headers));
     }
@@ -104,13 +117,23 @@ public final class SockJSBrowsers implements AutoCloseable {
 
     /** Sends with a reply handler; the {@code reply} or {@code reply_error} event it gets. */
     public JsonObject send(String address, Object body) {
+      return send(address, body, new JsonObject());
+    }
+
+    /** Sends with {@code headers} (merged over the client's defaults) and a reply handler; the reply event. */
+    public JsonObject send(String address, Object body, JsonObject headers) {
       String ref = String.valueOf(nextRef());
-      command(new JsonObject().put("op", "send").put("client", name).put("address", address).put("body", body).put("ref", ref));
+      command(new JsonObject().put("op", "send").put("client", name).put("address", address).put("body", body)
+          .put("headers", headers).put("ref", ref));
       return await(event -> ref.equals(event.getString("ref")), "the reply to " + address);
     }
 
     public void publish(String address, Object body) {
-      command(new JsonObject().put("op", "publish").put("client", name).put("address", address).put("body", body));
+      publish(address, body, new JsonObject());
+    }
+
+    public void publish(String address, Object body, JsonObject headers) {
+      command(new JsonObject().put("op", "publish").put("client", name).put("address", address).put("body", body).put("headers", headers));
     }
 
     /** Closes the connection, once it is closed. */

@@ -56,6 +56,21 @@ public final class TestDatabase {
     }
   }
 
+  /** The first column of every row of a query, as text, over JDBC, on the test thread. */
+  public static java.util.List<String> queryStrings(DatabaseConfig config, String sql) {
+    try (Connection connection = DriverManager.getConnection(config.jdbcUrl(), config.user(), config.password());
+        Statement statement = connection.createStatement();
+        var rows = statement.executeQuery(sql)) {
+      java.util.List<String> values = new java.util.ArrayList<>();
+      while (rows.next()) {
+        values.add(rows.getString(1));
+      }
+      return values;
+    } catch (SQLException e) {
+      throw new IllegalStateException(e);
+    }
+  }
+
   private static void requireReachable(DatabaseConfig config) {
     DriverManager.setLoginTimeout(5);
     try (Connection connection = DriverManager.getConnection(config.jdbcUrl(), config.user(), config.password())) {

@@ -38,6 +38,16 @@ public final class TestTokens {
     return token("admin", Role.ADMIN);
   }
 
+  /** A token for {@code documents} alone (no room), as {@code role}. */
+  public String forDocuments(Role role, String... documents) {
+    return tokens.mint("writer", List.of(), List.of(documents), role, Duration.ofHours(1));
+  }
+
+  /** A token for {@code rooms} that stops working {@code ttl} from now. */
+  public String lasting(Duration ttl, Role role, String... rooms) {
+    return tokens.mint("brief", List.of(rooms), List.of(), role, ttl);
+  }
+
   /** An editor's token for {@code rooms} that expired ten minutes ago. */
   public String expired(String... rooms) {
     long now = System.currentTimeMillis() / 1000;

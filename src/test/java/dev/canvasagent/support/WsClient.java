@@ -29,9 +29,15 @@ public final class WsClient {
 
   /** Connects and waits for the server's hello ({@code canvas:host} with {@code type: canvas:hello}). */
   public static Future<WsClient> connect(Vertx vertx, int port, String roomId, String query) {
+    return connect(vertx, port, roomId, query, java.util.Map.of());
+  }
+
+  /** With request headers on the upgrade (an {@code Authorization}); a refused upgrade fails with its status. */
+  public static Future<WsClient> connect(Vertx vertx, int port, String roomId, String query, java.util.Map<String, String> headers) {
     WsClient ws = new WsClient(vertx.createWebSocketClient());
     WebSocketConnectOptions options = new WebSocketConnectOptions().setHost("127.0.0.1").setPort(port)
         .setURI("/api/rooms/" + roomId + "/ws" + (query == null ? "" : "?" + query));
+    headers.forEach(options::addHeader);
     // On a Vert.x context, so the socket's handlers are set in the task that completes the handshake:
     // from a test thread the server's hello could arrive before anyone listens, and be lost.
     Promise<WsClient> connected = Promise.promise();
@@ -40,7 +46,7 @@ public final class WsClient {
       socket.textMessageHandler(text -> ws.receive(new JsonObject(text)));
       socket.closeHandler(end -> ws.closed.tryComplete(socket.closeStatusCode()));
       return ws.awaitFrame(frame -> "canvas:hello".equals(frame.getJsonObject("payload").getString("type")));
-    }).map(hello -> ws).onComplete(connected));
+    }).map(hello -> ws).onFailure(refused -> ws.client.close()).onComplete(connected));
     return connected.future();
   }
 

@@ -1,0 +1,534 @@
+package dev.canvasagent.security;
+
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertTrue;
+
+import dev.canvasagent.auth.Role;
+import dev.canvasagent.bus.Address;
+import dev.canvasagent.config.DatabaseConfig;
+import dev.canvasagent.support.Await;
+import dev.canvasagent.support.SseClient;
+import dev.canvasagent.support.TestDatabase;
+import dev.canvasagent.support.TestServer;
+import dev.canvasagent.support.TestShapes;
+import dev.canvasagent.support.TestTokens;
+import dev.canvasagent.support.WsClient;
+import io.vertx.core.Handler;
+import io.vertx.core.Vertx;
+import io.vertx.core.buffer.Buffer;
+import io.vertx.core.eventbus.DeliveryContext;
+import io.vertx.core.http.HttpMethod;
+import io.vertx.core.json.JsonArray;
+import io.vertx.core.json.JsonObject;
+import io.vertx.ext.auth.JWTOptions;
+import io.vertx.ext.auth.PubSecKeyOptions;
+import io.vertx.ext.auth.jwt.JWTAuth;
+import io.vertx.ext.auth.jwt.JWTAuthOptions;
+import io.vertx.ext.web.client.HttpRequest;
+import io.vertx.ext.web.client.HttpResponse;
+import java.io.IOException;
+import java.nio.charset.StandardCharsets;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.util.ArrayList;
+import java.util.Base64;
+import java.util.List;
+import java.util.Map;
+import java.util.Optional;
+import java.util.Queue;
+import java.util.Set;
+import java.util.TreeSet;
+import java.util.UUID;
+import java.util.concurrent.ConcurrentLinkedQueue;
+import java.util.function.Function;
+import java.util.regex.Matcher;
+import java.util.regex.Pattern;
+import java.util.stream.Collectors;
+import java.util.stream.Stream;
+import org.junit.jupiter.api.AfterAll;
+import org.junit.jupiter.api.BeforeAll;
+import org.junit.jupiter.api.MethodOrderer;
+import org.junit.jupiter.api.Order;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.TestInstance;
+import org.junit.jupiter.api.TestMethodOrder;
+import org.junit.jupiter.params.ParameterizedTest;
+import org.junit.jupiter.params.provider.MethodSource;
+
+/**
+ * Every {@code /api} route (the table {@link #ROUTES}) against every token that must not get in: none,
+ * an expired one, a malformed or forged one, a viewer's where an editor is needed, another room's and
+ * another document's. Each is answered 401 (with {@code WWW-Authenticate}) or 403, and changes nothing:
+ * the store's tables, what an admin reads back, and the bus (no command is sent, so no run starts) are
+ * the same after as before. Then a viewer reads, and an editor of a room and an admin may use every
+ * route. PostgreSQL, so the store itself can be compared.
+ */
+@TestInstance(TestInstance.Lifecycle.PER_CLASS)
+@TestMethodOrder(MethodOrderer.OrderAnnotation.class)
+class HttpAccessTest {
+  static final String ROOM = "access-a";
+  static final String OTHER_ROOM = "access-b";
+  static final String TOOL = "canvas_check_out";
+  static final String DOCUMENT_TEXT = "teh first line\nthe second line\n";
+
+  /** What a route asks of a token in the room, session or document it touches. */
+  enum Need { TOKEN, VIEWER, EDITOR }
+
+  /** How a client opens it: a request, or a stream a browser keeps open. */
+  enum Kind { PLAIN, EVENTS, WEBSOCKET }
+
+  /**
+   * One route as the router declares it ({@code :roomId}, {@code :sessionId}, {@code :docId},
+   * {@code :tool} filled in from a {@link Target}), what it needs, what it answers one who may, and
+   * the body such a person sends.
+   */
+  record Route(String method, String path, String query, Need need, Kind kind, int allowed, Function<Target, JsonObject> body) {
+    String name() {
+      return method + " " + path;
+    }
+
+    String uri(Target target) {
+      String uri = path.replace(":roomId", target.roomId).replace(":sessionId", target.sessionId)
+          .replace(":docId", target.docId).replace(":tool", TOOL);
+      return query == null ? uri : uri + "?" + query.replace(":roomId", target.roomId);
+    }
+
+    @Override
+    public String toString() {
+      return name();
+    }
+  }
+
+  static Route route(String method, String path, Need need, int allowed) {
+    return new Route(method, path, null, need, Kind.PLAIN, allowed, null);
+  }
+
+  static Route route(String method, String path, Need need, int allowed, Function<Target, JsonObject> body) {
+    return new Route(method, path, null, need, Kind.PLAIN, allowed, body);
+  }
+
+  /**
+   * Every {@code /api} route, one row each; {@link #theTableHasARowForEveryRouteTheServerDeclares}
+   * fails on a route without one. In an order one person could use them in one room: the last rows
+   * start work that goes on after the answer.
+   */
+  static final List<Route> ROUTES = List.of(
+      route("GET", "/api/catalog", Need.TOKEN, 200),
+      route("GET", "/api/docs/tools", Need.TOKEN, 200),
+      route("GET", "/api/rooms/:roomId/board", Need.VIEWER, 200),
+      route("GET", "/api/rooms/:roomId/revisions", Need.VIEWER, 200),
+      route("POST", "/api/rooms/:roomId/changes", Need.EDITOR, 200, target -> new JsonObject()
+          .put("baseRevision", target.boardRevision())
+          .put("put", new JsonArray().add(TestShapes.geo("person-" + UUID.randomUUID(), 500, 500, 40, 40)))),
+      route("POST", "/api/rooms/:roomId/transcript", Need.EDITOR, 201,
+          target -> new JsonObject().put("speaker", "ana").put("text", "make the box blue")),
+      new Route("GET", "/api/rooms/:roomId/events", null, Need.VIEWER, Kind.EVENTS, 200, null),
+      new Route("GET", "/api/rooms/:roomId/ws", null, Need.VIEWER, Kind.WEBSOCKET, 101, null),
+      route("POST", "/api/sessions", Need.EDITOR, 201, target -> new JsonObject().put("roomId", target.roomId).put("title", "another")),
+      new Route("GET", "/api/sessions", "roomId=:roomId", Need.VIEWER, Kind.PLAIN, 200, null),
+      route("GET", "/api/sessions/:sessionId", Need.VIEWER, 200),
+      route("GET", "/api/sessions/:sessionId/todos", Need.VIEWER, 200),
+      route("PATCH", "/api/sessions/:sessionId", Need.EDITOR, 200, target -> new JsonObject().put("title", "renamed")),
+      route("POST", "/api/docs", Need.EDITOR, 201, target -> new JsonObject().put("roomId", target.roomId).put("content", "notes\n")),
+      route("GET", "/api/docs/:docId", Need.VIEWER, 200),
+      route("GET", "/api/docs/:docId/revisions", Need.VIEWER, 200),
+      route("PUT", "/api/docs/:docId", Need.EDITOR, 200,
+          target -> new JsonObject().put("content", DOCUMENT_TEXT + "a third line\n").put("baseRevisionId", target.documentRevision())),
+      route("POST", "/api/docs/:docId/tools/:tool", Need.EDITOR, 200, target -> new JsonObject().put("holder", "access-test")),
+      route("POST", "/api/docs/:docId/lease/preempt", Need.EDITOR, 200),
+      route("POST", "/api/canvas-agent/edit-request", Need.EDITOR, 200, target -> new JsonObject()
+          .put("canvas_session_id", target.docId).put("instruction", "/doc-fix teh => the").put("model", "debug/fake")),
+      route("POST", "/api/docs/:docId/agent", Need.EDITOR, 202,
+          target -> new JsonObject().put("instruction", "/doc-fix second => 2nd").put("model", "debug/fake")),
+      route("POST", "/api/canvas-agent/run", Need.EDITOR, 202,
+          target -> new JsonObject().put("roomId", target.roomId).put("message", "a box for the roadmap")),
+      route("POST", "/api/canvas-agent/cancel", Need.EDITOR, 200, target -> new JsonObject().put("sessionId", target.sessionId)),
+      route("DELETE", "/api/sessions/:sessionId", Need.EDITOR, 200));
+
+  /** The bus addresses a refused request may still use: the look-ups that find a session's or a document's room. */
+  static final Set<String> LOOKUPS = Set.of(Address.SCHEDULER_SESSION_ROOM, Address.DOC_ROOM, Address.DOC_AGENT_SESSION_DOCUMENT);
+
+  Vertx vertx;
+  DatabaseConfig database;
+  TestServer server;
+  TestTokens tokens;
+  String admin;
+  Target here;
+  Target there;
+  final Queue<String> sent = new ConcurrentLinkedQueue<>();
+  volatile boolean recording;
+  final Handler<DeliveryContext<Object>> interceptor = delivery -> {
+    if (recording) {
+      sent.add(delivery.message().address());
+    }
+    delivery.next();
+  };
+
+  /** A room with a session that has run, a document and a transcript line: what the routes touch. */
+  final class Target {
+    final String roomId;
+    final String sessionId;
+    final String docId;
+
+    Target(String roomId) {
+      this.roomId = roomId;
+      SseClient events = Await.result(SseClient.connect(vertx, server.port(), "/api/rooms/" + roomId + "/events",
+          Map.of("authorization", TestTokens.bearer(admin))));
+      HttpResponse<Buffer> run = send(HttpMethod.POST, "/api/canvas-agent/run", admin,
+          new JsonObject().put("roomId", roomId).put("message", "a box for the roadmap"));
+      assertEquals(202, run.statusCode(), run.bodyAsString());
+      sessionId = run.bodyAsJsonObject().getString("sessionId");
+      Await.result(events.awaitEvent(event -> "agent:status".equals(event.event()) && sessionId.equals(event.data().getString("sessionId"))
+          && Set.of("done", "error", "canceled").contains(event.data().getString("state"))));
+      Await.result(events.close());
+      HttpResponse<Buffer> said = send(HttpMethod.POST, "/api/rooms/" + roomId + "/transcript", admin,
+          new JsonObject().put("speaker", "bo").put("text", "start with the roadmap"));
+      assertEquals(201, said.statusCode(), said.bodyAsString());
+      HttpResponse<Buffer> created = send(HttpMethod.POST, "/api/docs", admin, new JsonObject().put("roomId", roomId).put("content", DOCUMENT_TEXT));
+      assertEquals(201, created.statusCode(), created.bodyAsString());
+      docId = created.bodyAsJsonObject().getString("id");
+    }
+
+    long boardRevision() {
+      return read("/api/rooms/" + roomId + "/board").getLong("revision");
+    }
+
+    String documentRevision() {
+      return read("/api/docs/" + docId).getString("revisionId");
+    }
+
+    /** Everything an admin can read about it. */
+    JsonObject readBack() {
+      JsonObject state = new JsonObject();
+      for (String path : List.of("/api/rooms/" + roomId + "/board", "/api/rooms/" + roomId + "/revisions", "/api/sessions?roomId=" + roomId,
+          "/api/sessions/" + sessionId, "/api/sessions/" + sessionId + "/todos", "/api/docs/" + docId, "/api/docs/" + docId + "/revisions")) {
+        state.put(path, read(path));
+      }
+      return state;
+    }
+  }
+
+  @BeforeAll
+  void start() {
+    vertx = Vertx.vertx();
+    database = TestDatabase.freshSchema();
+    server = TestServer.start(vertx, TestServer.config(TestTokens.ENVIRONMENT).withDatabase(Optional.of(database)));
+    tokens = new TestTokens(vertx);
+    admin = tokens.admin();
+    here = new Target(ROOM);
+    there = new Target(OTHER_ROOM);
+    vertx.eventBus().addOutboundInterceptor(interceptor);
+  }
+
+  @AfterAll
+  void stop() {
+    if (server != null) {
+      vertx.eventBus().removeOutboundInterceptor(interceptor);
+      Await.result(server.stop());
+      Await.result(vertx.close());
+    }
+    if (database != null) {
+      TestDatabase.drop(database);
+    }
+  }
+
+  static Stream<Route> routes() {
+    return ROUTES.stream();
+  }
+
+  /** How a request presents (or fails to present) a token: its headers and query. */
+  record Credential(String name, List<Map.Entry<String, String>> headers, String query) {
+    static Credential bearer(String name, String token) {
+      return header(name, TestTokens.bearer(token));
+    }
+
+    static Credential header(String name, String authorization) {
+      return new Credential(name, List.of(Map.entry("authorization", authorization)), null);
+    }
+
+    static Credential none() {
+      return new Credential("no token", List.of(), null);
+    }
+
+    Map<String, String> headerMap() {
+      return headers.stream().collect(Collectors.toMap(Map.Entry::getKey, Map.Entry::getValue));
+    }
+
+    @Override
+    public String toString() {
+      return name;
+    }
+  }
+
+  record Refusal(Credential credential, int status, String code) {}
+
+  /** Every way of not presenting one valid token, and the code it earns; all 401. */
+  List<Refusal> unauthenticated(Route route) {
+    String valid = tokens.editor(ROOM);
+    long now = System.currentTimeMillis() / 1000;
+    JsonObject claims = new JsonObject().put("sub", "odd").put("role", "editor").put("rooms", new JsonArray().add(ROOM)).put("exp", now + 3600);
+    List<Refusal> refusals = new ArrayList<>(List.of(
+        new Refusal(Credential.none(), 401, "UNAUTHENTICATED"),
+        new Refusal(Credential.bearer("expired", tokens.expired(ROOM)), 401, "TOKEN_EXPIRED"),
+        new Refusal(new Credential("two Authorization headers",
+            List.of(Map.entry("authorization", TestTokens.bearer(valid)), Map.entry("authorization", TestTokens.bearer(valid))), null),
+            401, "UNAUTHENTICATED"),
+        new Refusal(new Credential("a header and access_token", List.of(Map.entry("authorization", TestTokens.bearer(valid))), "access_token=" + valid),
+            401, "UNAUTHENTICATED"),
+        new Refusal(Credential.header("the Basic scheme", "Basic dXNlcjpwYXNzd29yZA=="), 401, "UNAUTHENTICATED"),
+        new Refusal(Credential.header("Bearer without a token", "Bearer"), 401, "UNAUTHENTICATED"),
+        new Refusal(Credential.header("Bearer and blanks", "Bearer    "), 401, "UNAUTHENTICATED"),
+        new Refusal(Credential.header("a token without Bearer", valid), 401, "UNAUTHENTICATED"),
+        new Refusal(Credential.bearer("not a JWT", "not-a-jwt"), 401, "UNAUTHENTICATED"),
+        new Refusal(Credential.bearer("a cut signature", valid.substring(0, valid.length() - 3)), 401, "UNAUTHENTICATED"),
+        new Refusal(Credential.bearer("another secret's signature", signed("HS256", "another-secret-of-at-least-32-bytes-000", claims)),
+            401, "UNAUTHENTICATED"),
+        new Refusal(Credential.bearer("HS512 with the right secret", signed("HS512", TestTokens.SECRET, claims)), 401, "UNAUTHENTICATED"),
+        new Refusal(Credential.bearer("alg none", unsigned(claims)), 401, "UNAUTHENTICATED"),
+        new Refusal(Credential.bearer("no exp", tokens.signed(without(claims, "exp"))), 401, "UNAUTHENTICATED"),
+        new Refusal(Credential.bearer("exp null", tokens.signed(claims.copy().put("exp", null))), 401, "UNAUTHENTICATED"),
+        new Refusal(Credential.bearer("exp not a number", tokens.signed(claims.copy().put("exp", "tomorrow"))), 401, "UNAUTHENTICATED"),
+        new Refusal(Credential.bearer("nbf not a number", tokens.signed(claims.copy().put("nbf", "now"))), 401, "UNAUTHENTICATED"),
+        new Refusal(Credential.bearer("an unknown role", tokens.signed(claims.copy().put("role", "owner"))), 401, "UNAUTHENTICATED"),
+        new Refusal(Credential.bearer("no role", tokens.signed(without(claims, "role"))), 401, "UNAUTHENTICATED"),
+        new Refusal(Credential.bearer("no sub", tokens.signed(without(claims, "sub"))), 401, "UNAUTHENTICATED"),
+        new Refusal(Credential.bearer("rooms not a list", tokens.signed(claims.copy().put("rooms", ROOM))), 401, "UNAUTHENTICATED"),
+        new Refusal(Credential.bearer("not valid yet", tokens.signed(claims.copy().put("nbf", now + 600))), 401, "UNAUTHENTICATED"),
+        new Refusal(Credential.bearer("issued in the future", tokens.signed(claims.copy().put("iat", now + 600))), 401, "UNAUTHENTICATED"),
+        new Refusal(Credential.bearer("too long", "x".repeat(9_000)), 401, "UNAUTHENTICATED")));
+    if (route.kind() == Kind.PLAIN) {
+      refusals.add(new Refusal(new Credential("access_token off the streams", List.of(), "access_token=" + valid), 401, "UNAUTHENTICATED"));
+    }
+    return refusals;
+  }
+
+  /** Valid tokens that do not reach this route's room, session or document. */
+  List<Refusal> forbidden(Route route) {
+    if (route.need() == Need.TOKEN) {
+      return List.of();
+    }
+    List<Refusal> refusals = new ArrayList<>(List.of(
+        new Refusal(Credential.bearer("another room's editor", tokens.editor(OTHER_ROOM)), 403, "FORBIDDEN"),
+        new Refusal(Credential.bearer("another document's editor", tokens.forDocuments(Role.EDITOR, there.docId)), 403, "FORBIDDEN"),
+        new Refusal(Credential.bearer("another room's viewer", tokens.viewer(OTHER_ROOM)), 403, "FORBIDDEN")));
+    if (route.need() == Need.EDITOR) {
+      refusals.add(new Refusal(Credential.bearer("the room's viewer", tokens.viewer(ROOM)), 403, "FORBIDDEN"));
+      refusals.add(new Refusal(Credential.bearer("the document's viewer", tokens.forDocuments(Role.VIEWER, here.docId)), 403, "FORBIDDEN"));
+    }
+    return refusals;
+  }
+
+  @Order(1)
+  @ParameterizedTest(name = "{0}")
+  @MethodSource("routes")
+  void withoutATokenThatReachesItARouteAnswers401Or403AndChangesNothing(Route route) {
+    JsonObject before = state();
+    List<Refusal> refusals = new ArrayList<>(unauthenticated(route));
+    refusals.addAll(forbidden(route));
+    for (Refusal refusal : refusals) {
+      JsonObject body = route.body() == null ? null : route.body().apply(here);
+      sent.clear();
+      recording = true;
+      HttpResponse<Buffer> response = request(route, here, refusal.credential(), body);
+      recording = false;
+      String what = route + " with " + refusal.credential() + ": ";
+      assertEquals(refusal.status(), response.statusCode(), what + response.bodyAsString());
+      assertEquals(refusal.code(), response.bodyAsJsonObject().getJsonObject("error").getString("code"), what + response.bodyAsString());
+      if (refusal.status() == 401) {
+        String challenge = response.getHeader("WWW-Authenticate");
+        assertTrue(challenge != null && challenge.startsWith("Bearer"), what + "WWW-Authenticate is " + challenge);
+        assertEquals(refusal.code().equals("TOKEN_EXPIRED"), challenge.contains("error=\"invalid_token\""), what + challenge);
+      }
+      List<String> commands = sent.stream().filter(address -> !LOOKUPS.contains(address) && !isReply(address)).toList();
+      assertEquals(List.of(), commands, what + "nothing but a room look-up may go on the bus");
+    }
+    assertEquals(before, state(), route + ": a refused request changes nothing");
+
+    if (route.need() != Need.EDITOR) {
+      // A viewer's token suffices here, and reading changes nothing either.
+      assertEquals(route.allowed(), use(route, here, tokens.viewer(ROOM)), route + " with the room's viewer");
+      if (route.path().startsWith("/api/docs/:docId") || route.need() == Need.TOKEN) {
+        assertEquals(route.allowed(), use(route, here, tokens.forDocuments(Role.VIEWER, here.docId)), route + " with the document's viewer");
+      }
+      assertEquals(before, state(), route + ": reading changes nothing");
+    }
+  }
+
+  static boolean isReply(String address) {
+    return !address.contains(".") || address.startsWith("__vertx.");
+  }
+
+  @Order(2)
+  @Test
+  void aTokenForOneRoomReachesNoOtherThroughTheBodyOrTheQuery() {
+    JsonObject before = state();
+    String otherEditor = tokens.editor(OTHER_ROOM);
+    refused(send(HttpMethod.POST, "/api/canvas-agent/run", otherEditor,
+        new JsonObject().put("roomId", OTHER_ROOM).put("sessionId", here.sessionId).put("message", "into the other room's session")),
+        409, "SESSION_ROOM_MISMATCH");
+    refused(send(HttpMethod.GET, "/api/sessions/" + here.sessionId + "?roomId=" + OTHER_ROOM, otherEditor, null), 403, "FORBIDDEN");
+    refused(send(HttpMethod.PATCH, "/api/sessions/" + here.sessionId + "?roomId=" + OTHER_ROOM, otherEditor,
+        new JsonObject().put("title", "mine now")), 403, "FORBIDDEN");
+    // A document without a room becomes a room of its own, which only an every-room token could use.
+    refused(send(HttpMethod.POST, "/api/docs", tokens.editor(ROOM), new JsonObject().put("content", "loose\n")), 403, "FORBIDDEN");
+    assertEquals(before, state());
+  }
+
+  @Order(3)
+  @Test
+  void aDocumentsTokenCannotNameItsAgentSessionAfterAnotherDocument() {
+    // The document agent's sessions share one namespace, and a document's own session is named after it.
+    HttpResponse<Buffer> squat = send(HttpMethod.POST, "/api/docs/" + there.docId + "/agent", tokens.forDocuments(Role.EDITOR, there.docId),
+        new JsonObject().put("instruction", "/doc-fix teh => the").put("model", "debug/fake").put("sessionId", here.docId));
+    refused(squat, 400, "INVALID_REQUEST");
+    HttpResponse<Buffer> own = send(HttpMethod.POST, "/api/docs/" + here.docId + "/agent", tokens.editor(ROOM),
+        new JsonObject().put("instruction", "/doc-fix teh => the").put("model", "debug/fake"));
+    assertEquals(202, own.statusCode(), own.bodyAsString());
+    assertEquals(here.docId, own.bodyAsJsonObject().getString("sessionId"));
+  }
+
+  @Order(4)
+  @Test
+  void healthIsPublicAndAnUnknownApiPathStillWantsAToken() {
+    HttpResponse<Buffer> health = Await.result(server.http().get("/health").send());
+    assertEquals(200, health.statusCode(), health.bodyAsString());
+    refused(Await.result(server.http().get("/api/nothing-here").send()), 401, "UNAUTHENTICATED");
+    refused(send(HttpMethod.GET, "/api/nothing-here", tokens.viewer(ROOM), null), 404, "NOT_FOUND");
+  }
+
+  @Order(5)
+  @Test
+  void theTableHasARowForEveryRouteTheServerDeclares() throws IOException {
+    // The router is built inside BridgeVerticle and not reachable from here, so its declarations are
+    // read from the source: a route added anywhere without a row in ROUTES fails this test.
+    Pattern declaration = Pattern.compile("router\\s*\\.\\s*(get|post|put|patch|delete|head|options|route)(WithRegex)?\\(\"(/api[^\"]*)\"\\)");
+    Set<String> declared = new TreeSet<>();
+    try (Stream<Path> files = Files.walk(Path.of("src/main/java"))) {
+      for (Path file : files.filter(path -> path.toString().endsWith(".java")).toList()) {
+        Matcher found = declaration.matcher(Files.readString(file, StandardCharsets.UTF_8));
+        while (found.find()) {
+          declared.add(found.group(1).toUpperCase(java.util.Locale.ROOT) + (found.group(2) == null ? "" : " regex") + " " + found.group(3));
+        }
+      }
+    }
+    assertTrue(declared.remove("ROUTE /api/*"), "every /api route is authenticated by one handler on /api/*: " + declared);
+    assertEquals(declared, ROUTES.stream().map(Route::name).collect(Collectors.toCollection(TreeSet::new)));
+  }
+
+  @Order(6)
+  @Test
+  void anEditorOfARoomMayUseEveryRouteInIt() {
+    everyRouteSucceeds(new Target("access-editor"), tokens.editor("access-editor"));
+  }
+
+  @Order(7)
+  @Test
+  void anAdminMayUseEveryRouteWhateverItsTokenLists() {
+    everyRouteSucceeds(new Target("access-admin"), admin);
+  }
+
+  @Order(8)
+  @Test
+  void anEditorOfADocumentAloneMayUseTheDocumentsRoutesAndNoRoomsOnes() {
+    Target target = new Target("access-writer");
+    String writer = tokens.forDocuments(Role.EDITOR, target.docId);
+    for (Route route : ROUTES) {
+      boolean documents = route.path().startsWith("/api/docs/:docId") || route.path().equals("/api/canvas-agent/edit-request");
+      if (documents || route.need() == Need.TOKEN) {
+        assertEquals(route.allowed(), use(route, target, writer), route.toString());
+      } else {
+        refused(request(route, target, Credential.bearer("the document's editor", writer), route.body() == null ? null : route.body().apply(target)),
+            403, "FORBIDDEN");
+      }
+    }
+  }
+
+  void everyRouteSucceeds(Target target, String token) {
+    for (Route route : ROUTES) {
+      assertEquals(route.allowed(), use(route, target, token), route.toString());
+    }
+  }
+
+  /** What the route answers {@code token}; a stream is opened, seen to work, and closed. */
+  int use(Route route, Target target, String token) {
+    Map<String, String> authorization = Map.of("authorization", TestTokens.bearer(token));
+    return switch (route.kind()) {
+      case EVENTS -> {
+        SseClient events = Await.result(SseClient.connect(vertx, server.port(), route.uri(target), authorization));
+        Await.result(events.close());
+        yield 200;
+      }
+      case WEBSOCKET -> {
+        WsClient socket = Await.result(WsClient.connect(vertx, server.port(), target.roomId, null, authorization));
+        Await.result(socket.close());
+        yield 101;
+      }
+      case PLAIN -> {
+        HttpResponse<Buffer> response = request(route, target, Credential.bearer("token", token),
+            route.body() == null ? null : route.body().apply(target));
+        assertTrue(response.statusCode() < 300, route + ": " + response.bodyAsString());
+        yield response.statusCode();
+      }
+    };
+  }
+
+  HttpResponse<Buffer> request(Route route, Target target, Credential credential, JsonObject body) {
+    String uri = route.uri(target);
+    if (credential.query() != null) {
+      uri += (uri.contains("?") ? "&" : "?") + credential.query();
+    }
+    HttpRequest<Buffer> request = server.http().request(HttpMethod.valueOf(route.method()), uri);
+    for (Map.Entry<String, String> header : credential.headers()) {
+      request.headers().add(header.getKey(), header.getValue());
+    }
+    return Await.result(body == null ? request.send() : request.sendJsonObject(body));
+  }
+
+  HttpResponse<Buffer> send(HttpMethod method, String uri, String token, JsonObject body) {
+    HttpRequest<Buffer> request = server.http().request(method, uri).putHeader("authorization", TestTokens.bearer(token));
+    return Await.result(body == null ? request.send() : request.sendJsonObject(body));
+  }
+
+  JsonObject read(String path) {
+    HttpResponse<Buffer> response = send(HttpMethod.GET, path, admin, null);
+    assertEquals(200, response.statusCode(), path + ": " + response.bodyAsString());
+    return response.bodyAsJsonObject();
+  }
+
+  static void refused(HttpResponse<Buffer> response, int status, String code) {
+    assertEquals(status, response.statusCode(), response.bodyAsString());
+    if (code != null) {
+      assertEquals(code, response.bodyAsJsonObject().getJsonObject("error").getString("code"), response.bodyAsString());
+    }
+  }
+
+  /** The store, table by table, and what an admin reads of both rooms. */
+  JsonObject state() {
+    JsonObject tables = new JsonObject();
+    for (String table : TestDatabase.queryStrings(database, "SELECT table_name FROM information_schema.tables WHERE table_schema = '"
+        + database.schema() + "' AND table_type = 'BASE TABLE' ORDER BY table_name")) {
+      tables.put(table, TestDatabase.queryStrings(database, "SELECT md5(coalesce(string_agg(row::text, '|' ORDER BY row::text), ''))"
+          + " FROM " + database.schema() + "." + table + " row").get(0));
+    }
+    return new JsonObject().put("store", tables).put(ROOM, here.readBack()).put(OTHER_ROOM, there.readBack());
+  }
+
+  static JsonObject without(JsonObject claims, String name) {
+    JsonObject copy = claims.copy();
+    copy.remove(name);
+    return copy;
+  }
+
+  /** A token signed with {@code algorithm} and {@code secret}: right claims, wrong key or algorithm. */
+  String signed(String algorithm, String secret, JsonObject claims) {
+    JWTAuth other = JWTAuth.create(vertx, new JWTAuthOptions().addPubSecKey(new PubSecKeyOptions().setAlgorithm(algorithm).setBuffer(secret)));
+    return other.generateToken(claims, new JWTOptions().setAlgorithm(algorithm));
+  }
+
+  /** The same claims with {@code alg: none} and no signature. */
+  static String unsigned(JsonObject claims) {
+    Base64.Encoder base64 = Base64.getUrlEncoder().withoutPadding();
+    return base64.encodeToString("{\"alg\":\"none\",\"typ\":\"JWT\"}".getBytes(StandardCharsets.UTF_8)) + "."
+        + base64.encodeToString(claims.encode().getBytes(StandardCharsets.UTF_8)) + ".";
+  }
+}
