@@ -25,14 +25,16 @@ final class InboundFrames {
   }
 
   private final Vertx vertx;
+  private final EdgeLimits limits;
   private final Map<RoomTopic, JsonSchemaFile> schemas = Map.of(
       RoomTopic.AGENT_ACK, JsonSchemaFile.load("api/ack.json"),
       RoomTopic.AGENT_SCREENSHOT, JsonSchemaFile.load("api/screenshot.json"),
       RoomTopic.CANVAS_VIEWPORT, JsonSchemaFile.load("api/viewport.json"),
       RoomTopic.CANVAS_CHANGE, JsonSchemaFile.load("api/change-request.json"));
 
-  InboundFrames(Vertx vertx) {
+  InboundFrames(Vertx vertx, EdgeLimits limits) {
     this.vertx = vertx;
+    this.limits = limits;
   }
 
   /** A frame as text ({@code {topic, payload}}); completes with a refusal, or null when accepted. */
@@ -88,6 +90,12 @@ final class InboundFrames {
   private Future<Refusal> screenshot(RoomClient client, Room room, JsonObject screenshot) {
     if (!room.hostId().map(client.clientId()::equals).orElse(false)) {
       return refuse("NOT_HOST", "only the room's host answers screenshot requests");
+    }
+    // The data URL is ASCII (base64), so its length is its size in bytes.
+    Object dataUrl = screenshot.getJsonObject("image").getValue("dataUrl");
+    var over = limits.screenshot(client.limitKey(), dataUrl instanceof String text ? text.length() : 0);
+    if (over.isPresent()) {
+      return Future.succeededFuture(EdgeLimits.refusal(over.get()));
     }
     vertx.eventBus().publish(RoomTopic.AGENT_SCREENSHOT.address(room.roomId()), screenshot.copy().put("clientId", client.clientId()));
     return Future.succeededFuture();
