@@ -96,6 +96,9 @@ public final class BridgeVerticle extends CanvasVerticle {
     Router router = Router.router(vertx);
     BodyHandler body = BodyHandler.create(false).setBodyLimit(config.http().bodyLimitBytes());
 
+    // Before any route: a browser page from another origin is refused, a listed one gets CORS.
+    router.route().handler(new OriginGuard(config.http().corsOrigins()));
+
     // A load balancer's probe carries no token: /health tells only whether the verticles are up.
     router.get("/health").handler(this::health);
     // Every other route is under /api or /eventbus. /api is authenticated here, before any body is
