@@ -12,6 +12,8 @@ import dev.canvasagent.schema.JsonSchemaFile;
 import dev.canvasagent.store.TodoStore;
 import io.vertx.core.eventbus.DeliveryOptions;
 import io.vertx.core.Future;
+import io.netty.handler.codec.http.websocketx.CorruptedWebSocketFrameException;
+import io.netty.handler.codec.http.websocketx.WebSocketCloseStatus;
 import io.vertx.core.http.HttpHeaders;
 import io.vertx.core.http.HttpServer;
 import io.vertx.core.http.HttpServerOptions;
@@ -295,8 +297,10 @@ public final class BridgeVerticle extends CanvasVerticle {
       socket.exceptionHandler(error -> {
         LOG.atInfo().addKeyValue("roomId", roomId).addKeyValue("clientId", clientId)
             .addKeyValue("error", String.valueOf(error.getMessage())).log("ws.error");
-        // Vert.x reports a message over the size limit as an error and keeps reading; the protocol says 1009.
-        if (String.valueOf(error.getMessage()).contains("max message size")) {
+        // Vert.x reports a message over the size limit as an error and keeps reading, and a single frame
+        // over it as a corrupt frame; the protocol says 1009 for both.
+        if (String.valueOf(error.getMessage()).contains("max message size")
+            || error instanceof CorruptedWebSocketFrameException corrupt && corrupt.closeStatus() == WebSocketCloseStatus.MESSAGE_TOO_BIG) {
           client.closeTooBig(config.bridge().maxMessageBytes());
         }
       });
