@@ -107,10 +107,13 @@ class EdgeLimitsTest {
   }
 
   @Test
-  void aRunTheSchedulerRefusesDoesNotCount() {
+  void aRunRefusedBeforeItStartsDoesNotCount() {
     start(Map.of("CANVAS_AGENT_RUNS_PER_MINUTE", "1"));
     HttpResponse<Buffer> unknown = run(new JsonObject().put("roomId", roomId).put("message", "hi").put("sessionId", "no-such-session"), null);
     assertEquals(404, unknown.statusCode(), unknown.bodyAsString());
+    String docId = post("/api/docs", new JsonObject().put("roomId", roomId).put("content", "a line\n")).bodyAsJsonObject().getString("id");
+    HttpResponse<Buffer> noModel = post("/api/docs/" + docId + "/agent", new JsonObject().put("instruction", "x").put("model", "nobody:model"));
+    assertEquals(400, noModel.statusCode(), noModel.bodyAsString());
     assertEquals(202, run(roomId, null).statusCode());
     assertLimited(run(roomId, null), "CANVAS_AGENT_RUNS_PER_MINUTE", 60);
   }
