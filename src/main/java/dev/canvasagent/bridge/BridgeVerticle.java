@@ -321,11 +321,6 @@ public final class BridgeVerticle extends CanvasVerticle {
                 "more than " + config.bridge().messagesPerSecond() + " messages a second; this one was dropped").payload());
             return;
           }
-          Optional<RateLimit.Over> crowded = limits.roomMessage(roomId);
-          if (crowded.isPresent()) {
-            client.sendDirect(RoomTopic.ERROR, EdgeLimits.refusal(crowded.get()).payload());
-            return;
-          }
           inbound.handleText(client, room, text).onSuccess(refusal -> {
             if (refusal != null) {
               client.sendDirect(RoomTopic.ERROR, refusal.payload());

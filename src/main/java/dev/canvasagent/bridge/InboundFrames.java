@@ -57,6 +57,11 @@ final class InboundFrames {
     if (!client.mayEdit()) {
       return refuse("FORBIDDEN", "this connection's token is a viewer's: it may listen, not send");
     }
+    // Counted once the sender may send, so listeners cannot use up the room's allowance.
+    var crowded = limits.roomMessage(room.roomId());
+    if (crowded.isPresent()) {
+      return Future.succeededFuture(EdgeLimits.refusal(crowded.get()));
+    }
     RoomTopic topic = schemas.keySet().stream().filter(candidate -> candidate.wireName().equals(topicName)).findFirst().orElse(null);
     if (topic == null) {
       return refuse("UNKNOWN_TOPIC", "clients may send agent:ack, agent:screenshot, canvas:viewport or canvas:change, not '"

@@ -281,11 +281,6 @@ final class SockJSBridge {
           "more than " + config.messagesPerSecond() + " messages a second; this one was dropped"));
       return;
     }
-    Optional<RateLimit.Over> crowded = limits.roomMessage(roomId);
-    if (crowded.isPresent()) {
-      refuse(event, client, replyAddress, EdgeLimits.refusal(crowded.get()));
-      return;
-    }
     authorize(event, client, roomId, Role.EDITOR).onComplete(authorized -> {
       if (authorized.failed()) {
         refuse(event, client, replyAddress, refusal(authorized.cause()));

@@ -257,6 +257,29 @@ class EdgeLimitsTest {
   }
 
   @Test
+  void aViewersMessagesDoNotUseUpTheRoomsAllowance() {
+    Map<String, String> environment = new HashMap<>(TestTokens.ENVIRONMENT);
+    environment.putAll(Map.of("CANVAS_AGENT_ROOM_MESSAGES_PER_SECOND", "1", "CANVAS_AGENT_CLIENT_MESSAGES_PER_SECOND", "1000"));
+    start(environment);
+    TestTokens tokens = new TestTokens(vertx);
+    WsClient viewer = Await.result(WsClient.connect(vertx, server.port(), roomId, "access_token=" + tokens.viewer(roomId)));
+    WsClient editor = Await.result(WsClient.connect(vertx, server.port(), roomId, "access_token=" + tokens.editor(roomId)));
+    JsonObject viewport = new JsonObject().put("bounds", new JsonObject().put("x", 0).put("y", 0).put("w", 1).put("h", 1));
+    for (int i = 0; i < 30; i++) {
+      viewer.send("canvas:viewport", viewport);
+    }
+    List<JsonObject> refused = Await.result(viewer.awaitFrame(frame -> viewer.received().stream()
+        .filter(each -> "error".equals(each.getString("topic"))).count() >= 30));
+    assertTrue(refused.stream().filter(frame -> "error".equals(frame.getString("topic")))
+        .allMatch(frame -> "FORBIDDEN".equals(frame.getJsonObject("payload").getString("code"))));
+    editor.send("agent:ack", new JsonObject().put("type", "agent:ack").put("sessionId", "none").put("seq", 1)
+        .put("clientId", editor.clientId()));
+    Await.result(editor.awaitTopic("error", payload -> "ACK_UNKNOWN".equals(payload.getString("code"))));
+    Await.result(viewer.close());
+    Await.result(editor.close());
+  }
+
+  @Test
   void aClientsScreenshotBytesAMinuteAreLimitedAndARefusedScreenshotIsNotPassedOn() {
     start(Map.of("CANVAS_AGENT_SCREENSHOT_BYTES_PER_MINUTE", "1024"));
     WsClient host = Await.result(WsClient.connect(vertx, server.port(), roomId));
