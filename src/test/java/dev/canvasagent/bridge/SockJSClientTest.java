@@ -114,6 +114,8 @@ class SockJSClientTest {
 
   @Test
   void itCanHostOnceItListensToEnvelopesAndScreenshotRequests() {
+    // An editor's connection: a viewer's never hosts.
+    client.mayEdit(true);
     assertFalse(client.canHost());
     client.register(RoomTopic.AGENT_ACTION);
     assertFalse(client.canHost());
