@@ -12,6 +12,8 @@ import dev.canvasagent.schema.JsonSchemaFile;
 import dev.canvasagent.store.TodoStore;
 import io.vertx.core.eventbus.DeliveryOptions;
 import io.vertx.core.Future;
+import io.netty.handler.codec.http.websocketx.CorruptedWebSocketFrameException;
+import io.netty.handler.codec.http.websocketx.WebSocketCloseStatus;
 import io.vertx.core.http.HttpHeaders;
 import io.vertx.core.http.HttpServer;
 import io.vertx.core.http.HttpServerOptions;
@@ -56,6 +58,7 @@ public final class BridgeVerticle extends CanvasVerticle {
   private final List<String> verticleNames;
   private final Optional<AccessTokens> tokens;
   private EdgeAccess access;
+  private EdgeLimits limits;
   private final JsonSchemaFile runRequestSchema = JsonSchemaFile.load("api/run-request.json");
   private final JsonSchemaFile changeRequestSchema = JsonSchemaFile.load("api/change-request.json");
   private final JsonSchemaFile transcriptSchema = JsonSchemaFile.load("api/transcript.json");
@@ -88,16 +91,22 @@ public final class BridgeVerticle extends CanvasVerticle {
   @Override
   protected Future<?> startVerticle() {
     hub = new RoomHub(vertx, config.bridge());
-    inbound = new InboundFrames(vertx);
+    limits = new EdgeLimits(vertx, config.limits(), tokens.isPresent());
+    limits.start();
+    inbound = new InboundFrames(vertx, limits);
     access = new EdgeAccess(vertx, tokens);
     Router router = Router.router(vertx);
     BodyHandler body = BodyHandler.create(false).setBodyLimit(config.http().bodyLimitBytes());
+
+    // Before any route: a browser page from another origin is refused, a listed one gets CORS.
+    router.route().handler(new OriginGuard(config.http().corsOrigins()));
 
     // A load balancer's probe carries no token: /health tells only whether the verticles are up.
     router.get("/health").handler(this::health);
     // Every other route is under /api or /eventbus. /api is authenticated here, before any body is
     // read; the SockJS bridge checks the token of each message itself (SockJSBridge).
     router.route("/api/*").handler(access::authenticate);
+    router.route("/api/*").handler(limits::countRequest);
     router.get("/api/catalog").handler(ctx -> sendJson(ctx, 200, new JsonObject().put("ok", true).put("verbs", catalog.describe())));
     router.post("/api/canvas-agent/run").handler(body).handler(this::requireJson).handler(this::run);
     router.post("/api/canvas-agent/cancel")
@@ -129,13 +138,21 @@ public final class BridgeVerticle extends CanvasVerticle {
     router.get("/api/rooms/:roomId/revisions").handler(this::revisions);
     router.get("/api/sessions/:sessionId/todos").handler(this::todos);
     new SessionRoutes(vertx, access).mount(router, body, this::requireJson);
-    new DocumentRoutes(vertx, access, documentTools, config.documents().maxContentBytes(), config.documents().agentTimeoutMs()).mount(router, this::requireJson);
+    new DocumentRoutes(vertx, access, limits, documentTools, config.documents().maxContentBytes(), config.documents().agentTimeoutMs()).mount(router, this::requireJson);
     // The SockJS event-bus bridge. Its xhr transports post what a browser sends to
     // /eventbus/<server>/<session>/xhr_send, and SockJS reads that from the routing context's body.
     // So that route alone gets a body handler, bounded like a WebSocket message; no other SockJS
     // route reads a body.
     router.postWithRegex("/eventbus/[^/.]+/[^/.]+/xhr_send")
-        .handler(BodyHandler.create(false).setBodyLimit(config.bridge().maxMessageBytes()));
+        .handler(BodyHandler.create(false).setBodyLimit(config.bridge().maxMessageBytes()))
+        .failureHandler(ctx -> {
+          if (ctx.statusCode() == 413) {
+            HttpErrors.send(ctx, FailureCode.BODY_TOO_LARGE, "a SockJS message may not exceed " + config.bridge().maxMessageBytes()
+                + " bytes (CANVAS_AGENT_MAX_MESSAGE_BYTES)");
+          } else {
+            ctx.next();
+          }
+        });
     // SockJS closes the connection after every poll and every full stream (vert-x3/vertx-web#2862)
     // without saying so. A client or proxy that reuses the connection then sends its next request into
     // a closing socket. Saying it spares them the reset.
@@ -144,7 +161,7 @@ public final class BridgeVerticle extends CanvasVerticle {
           ctx.response().putHeader(HttpHeaders.CONNECTION, HttpHeaders.CLOSE);
           ctx.next();
         });
-    router.route("/eventbus/*").subRouter(new SockJSBridge(vertx, hub, inbound, config.bridge(), tokens).router());
+    router.route("/eventbus/*").subRouter(new SockJSBridge(vertx, hub, inbound, limits, config.bridge(), tokens).router());
 
     router.errorHandler(404, ctx ->
         HttpErrors.send(ctx, FailureCode.NOT_FOUND, "no route for " + ctx.request().method() + " " + ctx.request().path()));
@@ -207,12 +224,15 @@ public final class BridgeVerticle extends CanvasVerticle {
   private void run(RoutingContext ctx) {
     JsonObject request = jsonBody(ctx, runRequestSchema);
     if (request == null || !EdgeAccess.room(ctx, Role.EDITOR, request.getString("roomId"))
-        || SessionRoutes.withIdempotencyKey(ctx, request) == null) {
+        || SessionRoutes.withIdempotencyKey(ctx, request) == null || !limits.takeRun(ctx, request.getString("roomId"))) {
       return;
     }
     vertx.eventBus().<JsonObject>request(Address.SCHEDULER_SUBMIT, request)
         .onSuccess(reply -> sendJson(ctx, 202, new JsonObject().put("ok", true).mergeIn(reply.body())))
-        .onFailure(error -> HttpErrors.send(ctx, error));
+        .onFailure(error -> {
+          limits.giveBackRun(ctx, request.getString("roomId"));
+          HttpErrors.send(ctx, error);
+        });
   }
 
   /** Cancels a session's work; answered once its running run has ended, with what was canceled. */
@@ -232,9 +252,14 @@ public final class BridgeVerticle extends CanvasVerticle {
     if (roomId == null || !EdgeAccess.room(ctx, Role.VIEWER, roomId)) {
       return;
     }
+    EdgeLimits.Hold hold = limits.openStream(ctx, roomId);
+    if (hold == null) {
+      return;
+    }
     String clientId = "sse-" + UUID.randomUUID();
     long[] expiry = {-1};
     SseStream stream = new SseStream(vertx, ctx.response(), roomId, clientId, () -> {
+      hold.release();
       vertx.cancelTimer(expiry[0]);
       hub.leave(roomId, clientId);
     });
@@ -252,13 +277,19 @@ public final class BridgeVerticle extends CanvasVerticle {
       return;
     }
     Grant grant = EdgeAccess.grant(ctx);
+    EdgeLimits.Hold hold = limits.openStream(ctx, roomId);
+    if (hold == null) {
+      return;
+    }
+    String limitKey = limits.client(ctx);
     String lastEventId = ctx.request().getParam("lastEventId");
-    ctx.request().toWebSocket().onSuccess(socket -> {
+    ctx.request().toWebSocket().onFailure(notUpgraded -> hold.release()).onSuccess(socket -> {
       String clientId = "ws-" + UUID.randomUUID();
-      WebSocketClient client = new WebSocketClient(socket, roomId, clientId, grant.allowsRoom(roomId, Role.EDITOR));
+      WebSocketClient client = new WebSocketClient(socket, roomId, clientId, grant.allowsRoom(roomId, Role.EDITOR), limitKey);
       long expiry = closeAtExpiry(grant, client);
       MessageRate rate = new MessageRate(config.bridge().messagesPerSecond());
       socket.closeHandler(closed -> {
+        hold.release();
         vertx.cancelTimer(expiry);
         client.markClosed();
         hub.leave(roomId, clientId);
@@ -266,8 +297,10 @@ public final class BridgeVerticle extends CanvasVerticle {
       socket.exceptionHandler(error -> {
         LOG.atInfo().addKeyValue("roomId", roomId).addKeyValue("clientId", clientId)
             .addKeyValue("error", String.valueOf(error.getMessage())).log("ws.error");
-        // Vert.x reports a message over the size limit as an error and keeps reading; the protocol says 1009.
-        if (String.valueOf(error.getMessage()).contains("max message size")) {
+        // Vert.x reports a message over the size limit as an error and keeps reading, and a single frame
+        // over it as a corrupt frame; the protocol says 1009 for both.
+        if (String.valueOf(error.getMessage()).contains("max message size")
+            || error instanceof CorruptedWebSocketFrameException corrupt && corrupt.closeStatus() == WebSocketCloseStatus.MESSAGE_TOO_BIG) {
           client.closeTooBig(config.bridge().maxMessageBytes());
         }
       });
@@ -479,6 +512,7 @@ public final class BridgeVerticle extends CanvasVerticle {
 
   @Override
   public Future<?> stop() {
+    limits.stop();
     hub.closeAll("the server is shutting down");
     return server == null ? Future.succeededFuture() : server.close();
   }

@@ -6,6 +6,7 @@ import dev.canvasagent.bus.Failure;
 import dev.canvasagent.bus.FailureCode;
 import dev.canvasagent.document.DocumentToolCatalog;
 import dev.canvasagent.schema.JsonSchemaFile;
+import io.vertx.core.Future;
 import io.vertx.core.Handler;
 import io.vertx.core.Vertx;
 import io.vertx.core.json.JsonObject;
@@ -13,6 +14,7 @@ import io.vertx.ext.web.Router;
 import io.vertx.ext.web.RoutingContext;
 import io.vertx.ext.web.handler.BodyHandler;
 import java.util.UUID;
+import java.util.function.Supplier;
 import java.util.regex.Pattern;
 
 /**
@@ -28,6 +30,7 @@ final class DocumentRoutes {
 
   private final Vertx vertx;
   private final EdgeAccess access;
+  private final EdgeLimits limits;
   private final DocumentToolCatalog catalog;
   private final int bodyLimitBytes;
   private final JsonSchemaFile createSchema = JsonSchemaFile.load("api/doc-create.json");
@@ -44,9 +47,11 @@ final class DocumentRoutes {
    * {@code maxContentBytes}: the largest document; a body may hold it JSON-escaped. {@code
    * agentTimeoutMs}: how long a document-agent loop may run, so a delegation waits a little longer.
    */
-  DocumentRoutes(Vertx vertx, EdgeAccess access, DocumentToolCatalog catalog, int maxContentBytes, long agentTimeoutMs) {
+  DocumentRoutes(Vertx vertx, EdgeAccess access, EdgeLimits limits, DocumentToolCatalog catalog, int maxContentBytes,
+      long agentTimeoutMs) {
     this.vertx = vertx;
     this.access = access;
+    this.limits = limits;
     this.delegationTimeoutMs = agentTimeoutMs + 5_000;
     this.catalog = catalog;
     this.bodyLimitBytes = maxContentBytes * 2 + 64 * 1024;
@@ -181,7 +186,8 @@ final class DocumentRoutes {
       return;
     }
     access.document(ctx, Role.EDITOR, docId, () -> access.ownSessionName(ctx, docId, request.getString("sessionId"),
-        () -> forward(ctx, Address.DOC_AGENT, request.put("docId", docId), 202)));
+        () -> asRun(ctx, documentRoom(docId),
+            () -> forward(ctx, Address.DOC_AGENT, request.put("docId", docId), 202))));
   }
 
   /** {@code canvas_agent_edit_request}: runs the document agent to its end and answers the change. */
@@ -194,11 +200,40 @@ final class DocumentRoutes {
       HttpErrors.send(ctx, FailureCode.INVALID_REQUEST, "instruction must not be blank");
       return;
     }
-    access.agentSession(ctx, Role.EDITOR, request.getString("canvas_session_id"), () ->
-        vertx.eventBus().<JsonObject>request(Address.DOC_AGENT_EDIT_REQUEST, request,
-                new io.vertx.core.eventbus.DeliveryOptions().setSendTimeout(delegationTimeoutMs))
-            .onSuccess(reply -> BridgeVerticle.sendJson(ctx, 200, new JsonObject().put("ok", true).mergeIn(reply.body())))
-            .onFailure(error -> HttpErrors.send(ctx, error)));
+    String sessionId = request.getString("canvas_session_id");
+    access.agentSession(ctx, Role.EDITOR, sessionId, () -> asRun(ctx, sessionRoom(sessionId), () -> {
+      vertx.eventBus().<JsonObject>request(Address.DOC_AGENT_EDIT_REQUEST, request,
+              new io.vertx.core.eventbus.DeliveryOptions().setSendTimeout(delegationTimeoutMs))
+          .onSuccess(reply -> BridgeVerticle.sendJson(ctx, 200, new JsonObject().put("ok", true).mergeIn(reply.body())))
+          .onFailure(error -> HttpErrors.send(ctx, error));
+      // It answers when the run has ended, so a failure may come after the model has run: it still counts.
+      return Future.succeededFuture();
+    }));
+  }
+
+  /** The room a document belongs to, whose run limit its agent counts against. */
+  private Future<String> documentRoom(String docId) {
+    return vertx.eventBus().<JsonObject>request(Address.DOC_ROOM, new JsonObject().put("docId", docId))
+        .map(reply -> reply.body().getString("roomId"));
+  }
+
+  /** The room of a document-agent session's document. */
+  private Future<String> sessionRoom(String canvasSessionId) {
+    return vertx.eventBus().<JsonObject>request(Address.DOC_AGENT_SESSION_DOCUMENT, new JsonObject().put("canvas_session_id", canvasSessionId))
+        .compose(session -> documentRoom(session.body().getString("docId")));
+  }
+
+  /**
+   * The document agent starts a model run as {@code POST /api/canvas-agent/run} does, so it counts as one
+   * against the client's and the room's run limits. {@code start} answers the request and returns
+   * whether the run started: one refused before it started (a held lease, an unknown model) gives it back.
+   */
+  private void asRun(RoutingContext ctx, Future<String> room, Supplier<Future<?>> start) {
+    room.onFailure(error -> HttpErrors.send(ctx, error)).onSuccess(roomId -> {
+      if (limits.takeRun(ctx, roomId)) {
+        start.get().onFailure(refused -> limits.giveBackRun(ctx, roomId));
+      }
+    });
   }
 
   private static String docId(RoutingContext ctx) {
@@ -210,8 +245,9 @@ final class DocumentRoutes {
     return docId;
   }
 
-  private void forward(RoutingContext ctx, String address, JsonObject ask, int status) {
-    vertx.eventBus().<JsonObject>request(address, ask)
+  /** Answers the request with the bus's reply; returns that reply. */
+  private Future<?> forward(RoutingContext ctx, String address, JsonObject ask, int status) {
+    return vertx.eventBus().<JsonObject>request(address, ask)
         .onSuccess(reply -> BridgeVerticle.sendJson(ctx, status, new JsonObject().put("ok", true).mergeIn(reply.body())))
         .onFailure(error -> HttpErrors.send(ctx, error));
   }

@@ -25,14 +25,16 @@ final class InboundFrames {
   }
 
   private final Vertx vertx;
+  private final EdgeLimits limits;
   private final Map<RoomTopic, JsonSchemaFile> schemas = Map.of(
       RoomTopic.AGENT_ACK, JsonSchemaFile.load("api/ack.json"),
       RoomTopic.AGENT_SCREENSHOT, JsonSchemaFile.load("api/screenshot.json"),
       RoomTopic.CANVAS_VIEWPORT, JsonSchemaFile.load("api/viewport.json"),
       RoomTopic.CANVAS_CHANGE, JsonSchemaFile.load("api/change-request.json"));
 
-  InboundFrames(Vertx vertx) {
+  InboundFrames(Vertx vertx, EdgeLimits limits) {
     this.vertx = vertx;
+    this.limits = limits;
   }
 
   /** A frame as text ({@code {topic, payload}}); completes with a refusal, or null when accepted. */
@@ -54,6 +56,11 @@ final class InboundFrames {
   Future<Refusal> handle(RoomClient client, Room room, String topicName, JsonObject payload) {
     if (!client.mayEdit()) {
       return refuse("FORBIDDEN", "this connection's token is a viewer's: it may listen, not send");
+    }
+    // Counted once the sender may send, so listeners cannot use up the room's allowance.
+    var crowded = limits.roomMessage(room.roomId());
+    if (crowded.isPresent()) {
+      return Future.succeededFuture(EdgeLimits.refusal(crowded.get()));
     }
     RoomTopic topic = schemas.keySet().stream().filter(candidate -> candidate.wireName().equals(topicName)).findFirst().orElse(null);
     if (topic == null) {
@@ -88,6 +95,12 @@ final class InboundFrames {
   private Future<Refusal> screenshot(RoomClient client, Room room, JsonObject screenshot) {
     if (!room.hostId().map(client.clientId()::equals).orElse(false)) {
       return refuse("NOT_HOST", "only the room's host answers screenshot requests");
+    }
+    // The data URL is ASCII (base64), so its length is its size in bytes.
+    Object dataUrl = screenshot.getJsonObject("image").getValue("dataUrl");
+    var over = limits.screenshot(client.limitKey(), dataUrl instanceof String text ? text.length() : 0);
+    if (over.isPresent()) {
+      return Future.succeededFuture(EdgeLimits.refusal(over.get()));
     }
     vertx.eventBus().publish(RoomTopic.AGENT_SCREENSHOT.address(room.roomId()), screenshot.copy().put("clientId", client.clientId()));
     return Future.succeededFuture();

@@ -21,6 +21,14 @@ interface RoomClient {
   boolean mayEdit();
 
   /**
+   * The client its messages count against in the edge limits ({@link EdgeLimits#client}): a token's
+   * subject or an address. A transport that sends nothing counts only the connection itself.
+   */
+  default String limitKey() {
+    return clientId();
+  }
+
+  /**
    * Sends one event. Returns false when the client is gone or cannot keep up; the client has then
    * been closed, never buffered without bound.
    */

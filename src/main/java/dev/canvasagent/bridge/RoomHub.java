@@ -177,6 +177,11 @@ final class RoomHub {
     }
 
     @Override
+    public String limitKey() {
+      return client.limitKey();
+    }
+
+    @Override
     public boolean canHost() {
       return client.canHost();
     }

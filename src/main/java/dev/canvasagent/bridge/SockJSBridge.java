@@ -74,6 +74,7 @@ final class SockJSBridge {
   private final Vertx vertx;
   private final RoomHub hub;
   private final InboundFrames inbound;
+  private final EdgeLimits limits;
   private final AppConfig.Bridge config;
   private final Optional<AccessTokens> tokens;
   private final Map<SockJSSocket, SockJSClient> clients = new HashMap<>();
@@ -93,10 +94,12 @@ final class SockJSBridge {
     }
   }
 
-  SockJSBridge(Vertx vertx, RoomHub hub, InboundFrames inbound, AppConfig.Bridge config, Optional<AccessTokens> tokens) {
+  SockJSBridge(Vertx vertx, RoomHub hub, InboundFrames inbound, EdgeLimits limits, AppConfig.Bridge config,
+      Optional<AccessTokens> tokens) {
     this.vertx = vertx;
     this.hub = hub;
     this.inbound = inbound;
+    this.limits = limits;
     this.config = config;
     this.tokens = tokens;
   }
@@ -121,11 +124,7 @@ final class SockJSBridge {
   void onBridgeEvent(BridgeEvent event) {
     SockJSClient client = clients.get(event.socket());
     switch (event.type()) {
-      case SOCKET_CREATED -> {
-        clients.put(event.socket(), new SockJSClient(event.socket(), "sockjs-" + UUID.randomUUID(),
-            config.maxMessageBytes(), new MessageRate(config.messagesPerSecond())));
-        event.complete(true);
-      }
+      case SOCKET_CREATED -> created(event);
       case REGISTER -> register(event, client);
       case UNREGISTER -> unregister(event, client);
       case SEND, PUBLISH -> inbound(event, client);
@@ -139,6 +138,26 @@ final class SockJSBridge {
       // SOCKET_IDLE: no ping within the ping timeout; completing with true lets the bridge close it.
       default -> event.complete(true);
     }
+  }
+
+  /** A new connection, unless its address already has as many open as it may: then it is told why and closed. */
+  private void created(BridgeEvent event) {
+    EdgeLimits.Hold hold = new EdgeLimits.Hold();
+    Optional<RateLimit.Over> crowded = limits.openSocket(event.socket().remoteAddress(), hold);
+    if (crowded.isPresent()) {
+      event.socket().write(new JsonObject().put("type", "err").put("body", "rejected")
+          .put("failureCode", FailureCode.RATE_LIMITED.wire()).put("failureType", "RECIPIENT_FAILURE")
+          .put("message", FailureCode.RATE_LIMITED.name() + ": " + crowded.get().message()).encode());
+      LOG.atInfo().addKeyValue("type", event.type()).addKeyValue("code", FailureCode.RATE_LIMITED.name()).log("sockjs.refused");
+      // The bridge closes a socket whose creation is refused.
+      event.complete(false);
+      return;
+    }
+    SockJSClient client = new SockJSClient(event.socket(), "sockjs-" + UUID.randomUUID(),
+        config.maxMessageBytes(), new MessageRate(config.messagesPerSecond()));
+    client.holds(hold);
+    clients.put(event.socket(), client);
+    event.complete(true);
   }
 
   private void register(BridgeEvent event, SockJSClient client) {
@@ -159,15 +178,24 @@ final class SockJSBridge {
       if (authorized.failed()) {
         refuse(event, client, null, refusal(authorized.cause()));
       } else if (!client.isClosed()) {
-        register(event, client, roomId, topic);
+        register(event, client, roomId, topic, authorized.result());
       } else {
         event.complete(false);
       }
     });
   }
 
-  private void register(BridgeEvent event, SockJSClient client, String roomId, RoomTopic topic) {
+  private void register(BridgeEvent event, SockJSClient client, String roomId, RoomTopic topic, Grant grant) {
     if (client.roomId() == null) {
+      // The first registration joins the room: one more room for this client, unless it has too many.
+      String limitKey = limits.client(grant, event.socket().remoteAddress());
+      Optional<RateLimit.Over> crowded = limits.joinRoom(limitKey, roomId, client.hold());
+      if (crowded.isPresent()) {
+        // Told on the address being registered, so the page's handler for it hears why.
+        refuse(event, client, topic.address(roomId), EdgeLimits.refusal(crowded.get()));
+        return;
+      }
+      client.limitKey(limitKey);
       client.register(topic);
       join(event, client, roomId);
     } else {
@@ -346,6 +374,7 @@ final class SockJSBridge {
   private void closed(SockJSSocket socket) {
     SockJSClient client = clients.remove(socket);
     if (client != null) {
+      client.hold().release();
       client.markClosed();
       if (client.roomId() != null) {
         hub.leave(client.roomId(), client.clientId());

@@ -46,6 +46,9 @@ final class SockJSClient implements RoomClient {
   private Grant lastGrant;
   private long expiryTimer = -1;
   private Vertx timers;
+  /** Its share of the open-connection counts, and the client its messages count against once joined. */
+  private EdgeLimits.Hold hold = new EdgeLimits.Hold();
+  private String limitKey;
 
   SockJSClient(SockJSSocket socket, String clientId, int maxPendingChars, MessageRate rate) {
     this.socket = socket;
@@ -110,6 +113,23 @@ final class SockJSClient implements RoomClient {
 
   MessageRate rate() {
     return rate;
+  }
+
+  void holds(EdgeLimits.Hold hold) {
+    this.hold = hold;
+  }
+
+  EdgeLimits.Hold hold() {
+    return hold;
+  }
+
+  void limitKey(String limitKey) {
+    this.limitKey = limitKey;
+  }
+
+  @Override
+  public String limitKey() {
+    return limitKey == null ? clientId : limitKey;
   }
 
   void register(RoomTopic topic) {

@@ -21,13 +21,20 @@ final class WebSocketClient implements RoomClient {
   private final String roomId;
   private final String clientId;
   private final boolean mayEdit;
+  private final String limitKey;
   private boolean closed;
 
-  WebSocketClient(ServerWebSocket socket, String roomId, String clientId, boolean mayEdit) {
+  WebSocketClient(ServerWebSocket socket, String roomId, String clientId, boolean mayEdit, String limitKey) {
     this.socket = socket;
     this.roomId = roomId;
     this.clientId = clientId;
     this.mayEdit = mayEdit;
+    this.limitKey = limitKey;
+  }
+
+  @Override
+  public String limitKey() {
+    return limitKey;
   }
 
   @Override

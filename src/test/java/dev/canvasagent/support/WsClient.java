@@ -5,6 +5,7 @@ import io.vertx.core.Promise;
 import io.vertx.core.Vertx;
 import io.vertx.core.http.WebSocket;
 import io.vertx.core.http.WebSocketClient;
+import io.vertx.core.http.WebSocketClientOptions;
 import io.vertx.core.http.WebSocketConnectOptions;
 import io.vertx.core.json.JsonObject;
 import java.util.ArrayList;
@@ -29,12 +30,22 @@ public final class WsClient {
 
   /** Connects and waits for the server's hello ({@code canvas:host} with {@code type: canvas:hello}). */
   public static Future<WsClient> connect(Vertx vertx, int port, String roomId, String query) {
-    return connect(vertx, port, roomId, query, java.util.Map.of());
+    return connect(vertx, new WebSocketClientOptions(), port, roomId, query, java.util.Map.of());
   }
 
   /** With request headers on the upgrade (an {@code Authorization}); a refused upgrade fails with its status. */
   public static Future<WsClient> connect(Vertx vertx, int port, String roomId, String query, java.util.Map<String, String> headers) {
-    WsClient ws = new WsClient(vertx.createWebSocketClient());
+    return connect(vertx, new WebSocketClientOptions(), port, roomId, query, headers);
+  }
+
+  /** With client options of its own, e.g. a local address to connect from. */
+  public static Future<WsClient> connect(Vertx vertx, WebSocketClientOptions clientOptions, int port, String roomId, String query) {
+    return connect(vertx, clientOptions, port, roomId, query, java.util.Map.of());
+  }
+
+  private static Future<WsClient> connect(Vertx vertx, WebSocketClientOptions clientOptions, int port, String roomId, String query,
+      java.util.Map<String, String> headers) {
+    WsClient ws = new WsClient(vertx.createWebSocketClient(clientOptions));
     WebSocketConnectOptions options = new WebSocketConnectOptions().setHost("127.0.0.1").setPort(port)
         .setURI("/api/rooms/" + roomId + "/ws" + (query == null ? "" : "?" + query));
     headers.forEach(options::addHeader);

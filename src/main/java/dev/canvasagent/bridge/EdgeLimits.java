@@ -1,0 +1,210 @@
+package dev.canvasagent.bridge;
+
+import dev.canvasagent.auth.Grant;
+import dev.canvasagent.bus.FailureCode;
+import dev.canvasagent.config.AppConfig;
+import io.vertx.core.Vertx;
+import io.vertx.core.net.SocketAddress;
+import io.vertx.ext.web.RoutingContext;
+import java.time.Duration;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.Optional;
+import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
+
+/**
+ * What one client and one room may use of this node ({@link AppConfig.Limits}). A client is the token's
+ * subject when auth is on, else the remote address of the connection. {@code X-Forwarded-For} is not
+ * read: any client could write it. Over a limit, an HTTP request is answered 429 with {@code
+ * Retry-After} and {@code RATE_LIMITED}, and a message or connection is refused with the same code;
+ * nothing else is touched. Every count is this node's own and lives on the bridge's event loop.
+ */
+final class EdgeLimits {
+  private static final Logger LOG = LoggerFactory.getLogger(EdgeLimits.class);
+  /** Keys one rate limit tracks at most: far above a node's clients or rooms, and a bound on memory. */
+  static final int MAX_KEYS = 100_000;
+  /** How often keys whose allowance has refilled are forgotten. */
+  static final long EVICT_EVERY_MS = 30_000;
+  static final String RETRY_AFTER = "Retry-After";
+
+  private final Vertx vertx;
+  private final boolean byToken;
+  private final RateLimit runs;
+  private final RateLimit roomRuns;
+  private final RateLimit requests;
+  private final RateLimit roomMessages;
+  private final RateLimit screenshotBytes;
+  private final OpenConnections connections;
+  private long evictTimer = -1;
+
+  /** What one open stream holds of the counts, given back once when it closes. */
+  static final class Hold {
+    private final List<Runnable> releases = new ArrayList<>(2);
+    private boolean released;
+
+    private void add(Runnable release) {
+      if (released) {
+        release.run();
+      } else {
+        releases.add(release);
+      }
+    }
+
+    void release() {
+      if (!released) {
+        released = true;
+        releases.forEach(Runnable::run);
+        releases.clear();
+      }
+    }
+  }
+
+  /** {@code byToken}: auth is on, so a client is its token's subject rather than its address. */
+  EdgeLimits(Vertx vertx, AppConfig.Limits limits, boolean byToken) {
+    this.vertx = vertx;
+    this.byToken = byToken;
+    Duration minute = Duration.ofMinutes(1);
+    Duration second = Duration.ofSeconds(1);
+    this.runs = new RateLimit("runs a minute from this client (CANVAS_AGENT_RUNS_PER_MINUTE)", limits.runsPerMinute(), minute, MAX_KEYS);
+    this.roomRuns = new RateLimit("runs a minute in this room (CANVAS_AGENT_ROOM_RUNS_PER_MINUTE)", limits.roomRunsPerMinute(), minute, MAX_KEYS);
+    this.requests = new RateLimit("API requests a second from this client (CANVAS_AGENT_REQUESTS_PER_SECOND)",
+        limits.requestsPerSecond(), second, MAX_KEYS);
+    this.roomMessages = new RateLimit("messages a second into this room (CANVAS_AGENT_ROOM_MESSAGES_PER_SECOND)",
+        limits.roomMessagesPerSecond(), second, MAX_KEYS);
+    this.screenshotBytes = new RateLimit("screenshot bytes a minute from this client (CANVAS_AGENT_SCREENSHOT_BYTES_PER_MINUTE)",
+        limits.screenshotBytesPerMinute(), minute, MAX_KEYS);
+    this.connections = new OpenConnections(limits.connectionsPerAddress(), limits.roomsPerClient());
+  }
+
+  void start() {
+    evictTimer = vertx.setPeriodic(EVICT_EVERY_MS, tick -> {
+      for (RateLimit limit : List.of(runs, roomRuns, requests, roomMessages, screenshotBytes)) {
+        limit.evictIdle();
+      }
+    });
+  }
+
+  void stop() {
+    vertx.cancelTimer(evictTimer);
+  }
+
+  /** The client a request counts against. */
+  String client(RoutingContext ctx) {
+    return client(EdgeAccess.grant(ctx), ctx.request().remoteAddress());
+  }
+
+  /** The client a connection with {@code grant} from {@code remote} counts against. */
+  String client(Grant grant, SocketAddress remote) {
+    return byToken ? "subject:" + grant.subject() : "address:" + address(remote);
+  }
+
+  static String address(SocketAddress remote) {
+    return remote == null || remote.hostAddress() == null ? "unknown" : remote.hostAddress();
+  }
+
+  /** After authentication on every {@code /api} route: one of the client's requests a second. */
+  void countRequest(RoutingContext ctx) {
+    Optional<RateLimit.Over> over = requests.take(client(ctx), 1);
+    if (over.isPresent()) {
+      refuse(ctx, over.get());
+    } else {
+      ctx.next();
+    }
+  }
+
+  /**
+   * One run from the request's client in {@code roomId}, counted against both limits or neither;
+   * false after answering 429.
+   */
+  boolean takeRun(RoutingContext ctx, String roomId) {
+    String client = client(ctx);
+    Optional<RateLimit.Over> over = runs.check(client, 1).or(() -> roomRuns.check(roomId, 1));
+    if (over.isPresent()) {
+      LOG.atInfo().addKeyValue("roomId", roomId).addKeyValue("path", ctx.request().path()).log("edge.runs_limited");
+      refuse(ctx, over.get());
+      return false;
+    }
+    runs.take(client, 1);
+    roomRuns.take(roomId, 1);
+    return true;
+  }
+
+  /** A run {@link #takeRun} counted was refused further in (a busy session, a full queue): it does not count. */
+  void giveBackRun(RoutingContext ctx, String roomId) {
+    runs.giveBack(client(ctx), 1);
+    roomRuns.giveBack(roomId, 1);
+  }
+
+  /** An event stream or WebSocket of {@code roomId} about to open: what it holds, or null after answering 429. */
+  Hold openStream(RoutingContext ctx, String roomId) {
+    String address = address(ctx.request().remoteAddress());
+    String client = client(ctx);
+    Optional<RateLimit.Over> over = connections.checkAddress(address).or(() -> connections.checkRoom(client, roomId));
+    if (over.isPresent()) {
+      LOG.atInfo().addKeyValue("roomId", roomId).addKeyValue("path", ctx.request().path()).log("edge.stream_refused");
+      refuse(ctx, over.get());
+      return null;
+    }
+    Hold hold = new Hold();
+    open(address, hold);
+    join(client, roomId, hold);
+    return hold;
+  }
+
+  /** A SockJS connection from {@code remote} opening: counted in {@code hold}, or refused. */
+  Optional<RateLimit.Over> openSocket(SocketAddress remote, Hold hold) {
+    String address = address(remote);
+    Optional<RateLimit.Over> over = connections.checkAddress(address);
+    if (over.isEmpty()) {
+      open(address, hold);
+    }
+    return over;
+  }
+
+  /** A SockJS connection joining its room (its first registration): counted in {@code hold}, or refused. */
+  Optional<RateLimit.Over> joinRoom(String client, String roomId, Hold hold) {
+    Optional<RateLimit.Over> over = connections.checkRoom(client, roomId);
+    if (over.isEmpty()) {
+      join(client, roomId, hold);
+    }
+    return over;
+  }
+
+  /** One inbound message (WebSocket frame, SockJS send) into {@code roomId}, whoever sent it. */
+  Optional<RateLimit.Over> roomMessage(String roomId) {
+    return roomMessages.take(roomId, 1);
+  }
+
+  /** A screenshot of {@code bytes} (its data URL's length) from {@code client}. */
+  Optional<RateLimit.Over> screenshot(String client, long bytes) {
+    return screenshotBytes.take(client, bytes);
+  }
+
+  private void open(String address, Hold hold) {
+    connections.openFrom(address);
+    hold.add(() -> connections.closedFrom(address));
+  }
+
+  private void join(String client, String roomId, Hold hold) {
+    connections.joined(client, roomId);
+    hold.add(() -> connections.left(client, roomId));
+  }
+
+  /** 429 with {@code Retry-After} in whole seconds. */
+  static void refuse(RoutingContext ctx, RateLimit.Over over) {
+    LOG.atDebug().addKeyValue("path", ctx.request().path()).addKeyValue("retryAfterSeconds", over.retryAfterSeconds())
+        .log("edge.rate_limited");
+    if (!ctx.response().headWritten()) {
+      ctx.response().putHeader(RETRY_AFTER, String.valueOf(over.retryAfterSeconds()));
+    }
+    HttpErrors.send(ctx, FailureCode.RATE_LIMITED, over.message());
+  }
+
+  /** The error frame of a refused message: {@code RATE_LIMITED}, the message, and {@code retryAfterSeconds}. */
+  static InboundFrames.Refusal refusal(RateLimit.Over over) {
+    InboundFrames.Refusal refusal = InboundFrames.Refusal.of(FailureCode.RATE_LIMITED.name(), over.message());
+    refusal.payload().put("retryAfterSeconds", over.retryAfterSeconds());
+    return refusal;
+  }
+}
