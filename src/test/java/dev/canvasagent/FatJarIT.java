@@ -9,6 +9,7 @@ import dev.canvasagent.support.ServerProcess;
 import dev.canvasagent.support.SseClient;
 import dev.canvasagent.support.SseClient.SseEvent;
 import dev.canvasagent.support.TestDatabase;
+import dev.canvasagent.support.WebBuild;
 import io.vertx.core.Vertx;
 import io.vertx.core.json.JsonObject;
 import io.vertx.ext.web.client.WebClient;
@@ -35,6 +36,14 @@ class FatJarIT {
       JsonObject health = Await.result(WebClient.create(vertx).get(port, "127.0.0.1", "/health").send()).bodyAsJsonObject();
       assertEquals("up", health.getString("status"));
       assertEquals("memory", health.getJsonObject("store").getString("kind"));
+      // The browser client comes from inside the jar: the page, or the note that this build has none.
+      var page = Await.result(WebClient.create(vertx).get(port, "127.0.0.1", "/").send());
+      if (WebBuild.built()) {
+        assertEquals(200, page.statusCode());
+        assertTrue(page.bodyAsString().contains("<div id=\"root\">"), page.bodyAsString());
+      } else {
+        assertTrue(page.bodyAsString().contains("The web client was not built"), page.bodyAsString());
+      }
       server.terminate();
       assertEquals(143, server.awaitExit());
     }
