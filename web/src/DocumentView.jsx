@@ -147,11 +147,11 @@ export function DocumentView({ client, api, roomId, initialDocId, onDocument }) 
         title={heldByOther ? 'Assistant editing canvas…' : 'Nobody holds the lease'}>
         {heldByOther ? (
           <>
-            <span>🔒 Assistant editing canvas… <span className="muted">({lease.holder})</span></span>
+            <span><strong>Locked:</strong> Assistant editing canvas… <span className="muted">({lease.holder})</span></span>
             <button onClick={takeControl} data-testid="take-control">Take control</button>
           </>
         ) : (
-          <span>🔓 free to edit</span>
+          <span>Free to edit</span>
         )}
       </div>
       <textarea className={`markdown ${heldByOther ? 'locked' : ''}`} data-testid="markdown" value={draft}

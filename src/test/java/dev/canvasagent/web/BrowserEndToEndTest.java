@@ -1,0 +1,288 @@
+package dev.canvasagent.web;
+
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertFalse;
+import static org.junit.jupiter.api.Assertions.assertTrue;
+
+import dev.canvasagent.support.Await;
+import dev.canvasagent.support.BrowserPages;
+import dev.canvasagent.support.BrowserPages.Page;
+import dev.canvasagent.support.SseClient;
+import dev.canvasagent.support.TestServer;
+import dev.canvasagent.support.WebBuild;
+import io.vertx.core.Vertx;
+import io.vertx.core.buffer.Buffer;
+import io.vertx.core.json.JsonArray;
+import io.vertx.core.json.JsonObject;
+import io.vertx.ext.web.client.HttpResponse;
+import java.io.IOException;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.util.ArrayList;
+import java.util.Base64;
+import java.util.Comparator;
+import java.util.List;
+import java.util.Map;
+import org.junit.jupiter.api.AfterAll;
+import org.junit.jupiter.api.AfterEach;
+import org.junit.jupiter.api.BeforeAll;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.TestInstance;
+
+/**
+ * The reference client in real headless Chromium against the real server: the page served at /, its
+ * tldraw editor, the SockJS bridge with the official client, the agent's runs with the scripted
+ * `debug/fake` model. Each scenario works in a room of its own and saves a screenshot of its pages in
+ * {@code target/e2e-screenshots/}. No page may request anything but the server.
+ */
+@TestInstance(TestInstance.Lifecycle.PER_CLASS)
+class BrowserEndToEndTest {
+  static final Path SCREENSHOTS = Path.of("target", "e2e-screenshots");
+  /** The page is ready: connected, the board loaded, its client id known. */
+  static final String READY = "window.canvasAgent?.status?.state === 'open' && window.canvasAgent.status.revision !== null"
+      + " && window.canvasAgent.connection.clientId !== null";
+
+  Vertx vertx;
+  TestServer server;
+  BrowserPages browser;
+  final List<Page> open = new ArrayList<>();
+
+  @BeforeAll
+  void start() {
+    WebBuild.require();
+    browser = BrowserPages.start();
+    vertx = Vertx.vertx();
+    // Partial envelopes on, and the fake model slow enough that a run can be cut in the middle.
+    server = TestServer.start(vertx, TestServer.config(Map.of(
+        "CANVAS_AGENT_PARTIAL_INTERVAL_MS", "100",
+        "CANVAS_AGENT_FAKE_TOKEN_DELAY_MS", "30")));
+  }
+
+  @AfterEach
+  void closePages() {
+    for (Page page : open) {
+      List<String> elsewhere = page.requests().stream().filter(url -> !fromServer(url)).toList();
+      assertEquals(List.of(), elsewhere, page.name() + " requested something other than the server");
+      assertEquals(List.of(), page.errors(), page.name() + " logged errors");
+      page.close();
+    }
+    open.clear();
+  }
+
+  @AfterAll
+  void stop() {
+    if (browser != null) {
+      browser.close();
+    }
+    if (server != null) {
+      Await.result(server.stop());
+      Await.result(vertx.close());
+    }
+  }
+
+  @Test
+  void aPromptDrawsShapesInTheEditor() {
+    Page page = openRoom("prompt", "e2e-prompt");
+    page.fill("[data-testid=prompt]", "draw a blue rectangle labeled A");
+    page.press("[data-testid=prompt]", "Enter");
+    page.waitFor("document.querySelector('[data-testid=agent-status]')?.dataset.state === 'done'", "done status in the chat panel");
+    JsonArray board = awaitServerBoard(page, "e2e-prompt");
+    JsonObject rectangle = board.stream().map(JsonObject.class::cast)
+        .filter(record -> "geo".equals(record.getString("type"))).findFirst().orElseThrow();
+    assertEquals("rectangle", rectangle.getJsonObject("props").getString("geo"));
+    assertEquals("blue", rectangle.getJsonObject("props").getString("color"));
+    assertTrue(rectangle.getJsonObject("props").getJsonObject("richText").encode().contains("\"text\":\"A\""), rectangle.encode());
+    // The editor shows it: tldraw renders the shape, labeled.
+    page.waitFor("document.querySelector('.tl-shape[data-shape-type=geo]')?.textContent.includes('A')", "the rectangle on the canvas");
+    JsonArray chat = page.evalArray("[...document.querySelectorAll('[data-testid=messages] .text')].map(e => e.textContent)");
+    assertEquals("draw a blue rectangle labeled A", chat.getString(0));
+    assertTrue(chat.size() >= 2, "the agent answered in the chat: " + chat);
+    page.screenshot(SCREENSHOTS.resolve("prompt-draws-a-blue-rectangle.png"));
+  }
+
+  @Test
+  void twoPagesInOneRoomHoldTheSameBoardAfterARun() {
+    Page first = openRoom("first", "e2e-two");
+    Page second = openRoom("second", "e2e-two");
+    SseClient events = server.events("e2e-two");
+    String sessionId = startRun("e2e-two", "/poster");
+    awaitDone(events, sessionId);
+    JsonArray board = awaitServerBoard(first, "e2e-two");
+    assertEquals(board, awaitServerBoard(second, "e2e-two"));
+    assertTrue(board.size() >= 4, "the poster has shapes: " + board.size());
+    // Previews of partial envelopes were drawn, and none is left.
+    assertTrue(((Number) first.eval("window.canvasAgent.executor.previews.count")).intValue() > 0, "previews were drawn");
+    assertEquals(0, ((Number) first.eval("window.canvasAgent.editor.getCurrentPageShapeIds().size")).intValue() - board.stream()
+        .filter(record -> "shape".equals(((JsonObject) record).getString("typeName"))).count());
+    first.screenshot(SCREENSHOTS.resolve("two-pages-first.png"));
+    second.screenshot(SCREENSHOTS.resolve("two-pages-second.png"));
+    Await.result(events.close());
+  }
+
+  @Test
+  void theHostAnswersAScreenshotRequest() throws IOException {
+    Page page = openRoom("host", "e2e-screenshot");
+    page.waitFor("window.canvasAgent.status.isHost", "this page to host the room");
+    SseClient events = server.events("e2e-screenshot");
+    awaitDone(events, startRun("e2e-screenshot", "draw 3 red circles"));
+    awaitServerBoard(page, "e2e-screenshot");
+    // A second run sees the first one's circles in its screenshot.
+    awaitDone(events, startRun("e2e-screenshot", "draw a green star"));
+    awaitServerBoard(page, "e2e-screenshot");
+    JsonObject answered = page.evalObject("window.canvasAgent.screenshots");
+    assertTrue(answered.getInteger("answered") >= 2, answered.encode());
+    assertEquals(0, answered.getInteger("failed"));
+    JsonObject health = server.get("/health").bodyAsJsonObject().getJsonObject("verticles").getJsonObject("screenshot");
+    assertTrue(health.getLong("captured") >= 2, health.encode());
+    assertTrue(health.getJsonObject("rejected").stream().allMatch(entry -> ((Number) entry.getValue()).longValue() == 0), health.encode());
+    // What the agent saw: a PNG whose longest side is at most 800 px.
+    String dataUrl = answered.getJsonObject("last").getString("dataUrl");
+    byte[] png = Base64.getDecoder().decode(dataUrl.substring(dataUrl.indexOf(',') + 1));
+    Files.createDirectories(SCREENSHOTS);
+    Files.write(SCREENSHOTS.resolve("screenshot-the-agent-saw.png"), png);
+    int width = readInt(png, 16);
+    int height = readInt(png, 20);
+    assertTrue(width > 0 && height > 0 && Math.max(width, height) <= 800, width + "x" + height);
+    page.screenshot(SCREENSHOTS.resolve("screenshot-host-page.png"));
+    Await.result(events.close());
+  }
+
+  @Test
+  void aPersonsEditInOnePageAppearsInTheOther() {
+    Page drawing = openRoom("drawing", "e2e-edit");
+    Page watching = openRoom("watching", "e2e-edit");
+    drawing.click("[data-testid='tools.rectangle']");
+    drawing.drag(300, 300, 520, 440);
+    drawing.waitFor("window.canvasAgent.board().some(r => r.type === 'geo')", "the drawn rectangle in the drawing page");
+    String id = (String) drawing.eval("window.canvasAgent.board().find(r => r.type === 'geo').id");
+    watching.waitFor("window.canvasAgent.board().some(r => r.id === '" + id + "')", "the person's rectangle in the other page");
+    JsonArray board = awaitServerBoard(drawing, "e2e-edit");
+    assertEquals(board, awaitServerBoard(watching, "e2e-edit"));
+    assertEquals(1, board.size());
+    // Moved, the shape moves in the other page too.
+    drawing.eval("window.canvasAgent.editor.updateShape({ id: '" + id + "', type: 'geo', x: 40, y: 60 }) && true");
+    watching.waitFor("window.canvasAgent.board().find(r => r.id === '" + id + "')?.x === 40", "the move in the other page");
+    assertEquals(awaitServerBoard(drawing, "e2e-edit"), awaitServerBoard(watching, "e2e-edit"));
+    assertEquals(40, awaitServerBoard(watching, "e2e-edit").getJsonObject(0).getInteger("x"));
+    drawing.screenshot(SCREENSHOTS.resolve("person-edit-drawing-page.png"));
+    watching.screenshot(SCREENSHOTS.resolve("person-edit-watching-page.png"));
+  }
+
+  @Test
+  void aConnectionCutMidRunLosesAndDoublesNothing() {
+    Page cut = openRoom("cut", "e2e-cut");
+    cut.waitFor("window.canvasAgent.status.isHost", "the first page to host");
+    Page steady = openRoom("steady", "e2e-cut");
+    SseClient events = server.events("e2e-cut");
+    String sessionId = startRun("e2e-cut", "/tour");
+    cut.waitFor("window.canvasAgent.executor.stats.applied >= 2", "the run's first actions");
+    cut.offline(true);
+    cut.eval("window.canvasAgent.connection.drop()");
+    cut.waitFor("window.canvasAgent.status.state !== 'open'", "the connection to drop");
+    int appliedWhenCut = ((Number) steady.eval("window.canvasAgent.executor.stats.applied")).intValue();
+    // The run goes on without the cut page, which the other page now hosts.
+    steady.waitFor("window.canvasAgent.status.isHost && window.canvasAgent.executor.stats.applied >= " + (appliedWhenCut + 3),
+        "the run to go on while the first page is away");
+    cut.offline(false);
+    awaitDone(events, sessionId);
+    cut.waitFor("window.canvasAgent.status.state === 'open' && window.canvasAgent.status.connects >= 2", "the page to reconnect");
+    JsonArray board = awaitServerBoard(steady, "e2e-cut");
+    assertEquals(board, awaitServerBoard(cut, "e2e-cut"));
+    assertTrue(board.size() >= 10, "the tour drew its shapes: " + board.size());
+    // Nothing applied twice: every action the cut page applied was new to it, and every shape it shows is the server's.
+    JsonObject stats = cut.evalObject("window.canvasAgent.executor.stats");
+    long shapes = board.stream().filter(record -> "shape".equals(((JsonObject) record).getString("typeName"))).count();
+    assertEquals(shapes, ((Number) cut.eval("window.canvasAgent.editor.getCurrentPageShapeIds().size")).longValue());
+    assertTrue(stats.getInteger("applied") > 0, stats.encode());
+    cut.screenshot(SCREENSHOTS.resolve("connection-cut-reconnected-page.png"));
+    steady.screenshot(SCREENSHOTS.resolve("connection-cut-steady-page.png"));
+    Await.result(events.close());
+  }
+
+  @Test
+  void theDocumentViewShowsTheLockWhileTheAgentHoldsTheLease() {
+    JsonObject created = post("/api/docs", new JsonObject().put("roomId", "e2e-doc").put("title", "Plan")
+        .put("content", "# Plan\n\nDraft one\nDraft two\n"));
+    String docId = created.getString("id");
+    Page page = browser.open("doc", base() + "/?room=e2e-doc&doc=" + docId);
+    open.add(page);
+    page.waitFor(READY + " && document.querySelector('[data-testid=lease]')?.dataset.held === 'false'", "the document, unlocked");
+    page.eval("window.leaseStates = []; window.canvasAgent.subscribe((topic, body) => topic === 'doc:lease' && window.leaseStates.push(body.state)); true");
+
+    // The agent holds the lease: the view is locked, and shows the agent's edits as they land.
+    JsonObject lease = post("/api/docs/" + docId + "/tools/canvas_check_out", new JsonObject().put("holder", "document agent e2e"));
+    page.waitFor("document.querySelector('[data-testid=lease]')?.dataset.held === 'true'", "the lock indicator");
+    assertEquals(Boolean.TRUE, page.eval("document.querySelector('[data-testid=markdown]').readOnly"));
+    post("/api/docs/" + docId + "/tools/canvas_replace_lines", new JsonObject().put("start_line", 3).put("end_line", 3)
+        .put("new_content", "Agent line").put("lease_id", lease.getString("lease_id")).put("canvas_epoch", lease.getLong("canvas_epoch")));
+    page.waitFor("document.querySelector('[data-testid=markdown]').value.includes('Agent line')", "the agent's edit in the view");
+    page.screenshot(SCREENSHOTS.resolve("document-locked-while-the-agent-holds-the-lease.png"));
+
+    // "Take control" preempts the lease: the view is free again and the agent's lease is void.
+    page.click("[data-testid=take-control]");
+    page.waitFor("document.querySelector('[data-testid=lease]')?.dataset.held === 'false'", "the lock to go");
+    assertFalse(get("/api/docs/" + docId).getJsonObject("lease").getBoolean("held"));
+
+    // The document agent itself: the page hears its lease taken and given back, and shows its edit.
+    HttpResponse<Buffer> agent = Await.result(server.http().post("/api/docs/" + docId + "/agent")
+        .sendJsonObject(new JsonObject().put("instruction", "/doc-fix Draft two => Final two")));
+    assertEquals(202, agent.statusCode(), agent.bodyAsString());
+    page.waitFor("document.querySelector('[data-testid=markdown]').value.includes('Final two')", "the document agent's edit");
+    page.waitFor("window.leaseStates.includes('held') && window.leaseStates.includes('released')", "the agent's lease, held then released");
+    page.waitFor("document.querySelector('[data-testid=lease]')?.dataset.held === 'false'", "the view unlocked after the agent");
+    page.screenshot(SCREENSHOTS.resolve("document-after-the-agent.png"));
+  }
+
+  private Page openRoom(String name, String roomId) {
+    Page page = browser.open(name, base() + "/?room=" + roomId);
+    open.add(page);
+    page.waitFor(READY, "a connected page with its board");
+    return page;
+  }
+
+  /**
+   * The server's board once the page holds its revision (the run is over: nothing moves it any more),
+   * checked equal to the page's own: shapes and bindings, record for record.
+   */
+  private JsonArray awaitServerBoard(Page page, String roomId) {
+    JsonObject board = server.board(roomId);
+    page.waitFor("window.canvasAgent.status.revision === " + board.getLong("revision"), "board revision " + board.getLong("revision"));
+    JsonArray records = new JsonArray(board.getJsonArray("records").stream().map(JsonObject.class::cast)
+        .sorted(Comparator.comparing(record -> record.getString("id"))).map(Object.class::cast).toList());
+    assertEquals(records, page.evalArray("window.canvasAgent.board()"), page.name() + " holds the server's board");
+    return records;
+  }
+
+  private String startRun(String roomId, String message) {
+    HttpResponse<Buffer> accepted = server.postRun(new JsonObject().put("roomId", roomId).put("message", message));
+    assertEquals(202, accepted.statusCode(), accepted.bodyAsString());
+    return accepted.bodyAsJsonObject().getString("sessionId");
+  }
+
+  private static void awaitDone(SseClient events, String sessionId) {
+    Await.result(events.awaitEvent(event -> "agent:status".equals(event.event())
+        && sessionId.equals(event.data().getString("sessionId")) && "done".equals(event.data().getString("state"))));
+  }
+
+  private JsonObject post(String path, JsonObject body) {
+    HttpResponse<Buffer> response = Await.result(server.http().post(path).sendJsonObject(body));
+    assertTrue(response.statusCode() < 300, path + ": " + response.bodyAsString());
+    return response.bodyAsJsonObject();
+  }
+
+  private JsonObject get(String path) {
+    return server.get(path).bodyAsJsonObject();
+  }
+
+  private String base() {
+    return "http://127.0.0.1:" + server.port();
+  }
+
+  private boolean fromServer(String url) {
+    return url.startsWith(base() + "/") || url.startsWith("blob:" + base() + "/") || url.startsWith("data:");
+  }
+
+  private static int readInt(byte[] bytes, int at) {
+    return ((bytes[at] & 0xff) << 24) | ((bytes[at + 1] & 0xff) << 16) | ((bytes[at + 2] & 0xff) << 8) | (bytes[at + 3] & 0xff);
+  }
+}
