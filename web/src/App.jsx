@@ -16,11 +16,15 @@ export function App({ params }) {
   const [client, setClient] = useState(null)
   const [status, setStatus] = useState({ state: 'connecting', isHost: false, revision: null })
   const [tab, setTab] = useState(params.docId ? 'document' : 'agent')
+  const [notice, setNotice] = useState(null)
 
   useEffect(() => {
     if (!editor) return undefined
     const room = new RoomClient({ editor, api, roomId: params.roomId, token: params.token })
-    const unsubscribe = room.subscribe((topic, body) => topic === 'status' && setStatus(body))
+    const unsubscribe = room.subscribe((topic, body) => {
+      if (topic === 'status') setStatus(body)
+      if (topic === 'notice') setNotice(body.text)
+    })
     room.start()
     window.canvasAgent = room
     setClient(room)
@@ -38,6 +42,7 @@ export function App({ params }) {
         <span className="room" title="the room (?room=)">room {params.roomId}</span>
         <ConnectionBadge status={status} />
         <span className="revision" data-testid="revision">board rev {status.revision ?? '…'}</span>
+        {notice && <span className="notice" data-testid="notice" onClick={() => setNotice(null)} title="dismiss">{notice}</span>}
       </header>
       <main className="main">
         <section className="canvas" data-testid="canvas">

@@ -23,13 +23,14 @@ const REMEMBERED_ACTIONS = 5000
  * sent are left as the person has them (`pendingLocal`); their change, once committed, wins anyway.
  */
 export class BoardExecutor {
-  constructor({ editor, api, roomId, connection, pendingLocal = () => false, onChange = () => {} }) {
+  constructor({ editor, api, roomId, connection, pendingLocal = () => false, onChange = () => {}, onLoadFailed = () => {} }) {
     this.editor = editor
     this.api = api
     this.roomId = roomId
     this.connection = connection
     this.pendingLocal = pendingLocal
     this.onChange = onChange
+    this.onLoadFailed = onLoadFailed
     this.revision = null
     this.loading = null
     this.waiting = []
@@ -47,8 +48,11 @@ export class BoardExecutor {
       .then((board) => this.replaceBoard(board.records, board.revision))
       .catch((error) => {
         console.warn('[canvas-agent] could not load the board', error)
+        this.onLoadFailed(error)
         // Try again shortly: the events keep waiting.
-        return new Promise((resolve) => setTimeout(resolve, 1000)).then(() => {
+        // A refused token will not get better soon; anything else may.
+        const delay = error.status === 401 || error.status === 403 ? 5000 : 1000
+        return new Promise((resolve) => setTimeout(resolve, delay)).then(() => {
           this.loading = null
           return this.load()
         })

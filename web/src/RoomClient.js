@@ -33,6 +33,11 @@ export class RoomClient {
         this.update({ revision })
         this.sender?.boardMoved()
       },
+      onLoadFailed: (error) => this.emit('notice', {
+        text: error.status === 401 || error.status === 403
+          ? `The server wants an access token for room ${roomId}: open this page with ?token=… (${error.code})`
+          : `The board could not be loaded: ${error.message}; trying again`,
+      }),
     })
     this.sender = new ChangeSender({
       editor,

@@ -9,6 +9,7 @@ import dev.canvasagent.support.BrowserPages;
 import dev.canvasagent.support.BrowserPages.Page;
 import dev.canvasagent.support.SseClient;
 import dev.canvasagent.support.TestServer;
+import dev.canvasagent.support.TestTokens;
 import dev.canvasagent.support.WebBuild;
 import io.vertx.core.Vertx;
 import io.vertx.core.buffer.Buffer;
@@ -231,6 +232,39 @@ class BrowserEndToEndTest {
     page.waitFor("window.leaseStates.includes('held') && window.leaseStates.includes('released')", "the agent's lease, held then released");
     page.waitFor("document.querySelector('[data-testid=lease]')?.dataset.held === 'false'", "the view unlocked after the agent");
     page.screenshot(SCREENSHOTS.resolve("document-after-the-agent.png"));
+  }
+
+  @Test
+  void withAuthOnThePageUsesItsTokenForTheApiAndTheBus() {
+    // A Vert.x of its own: two servers on one event bus would answer each other's requests.
+    Vertx securedVertx = Vertx.vertx();
+    TestServer secured = TestServer.start(securedVertx, TestServer.config(TestTokens.ENVIRONMENT));
+    try {
+      String token = new TestTokens(vertx).editor("e2e-auth");
+      String base = "http://127.0.0.1:" + secured.port();
+      Page refused = browser.open("no-token", base + "/?room=e2e-auth");
+      refused.waitFor("document.querySelector('[data-testid=notice]')?.textContent.includes('?token=')", "the notice asking for a token");
+      refused.screenshot(SCREENSHOTS.resolve("auth-page-without-a-token.png"));
+      refused.close();
+
+      Page page = browser.open("token", base + "/?room=e2e-auth&token=" + token);
+      page.waitFor(READY + " && window.canvasAgent.status.isHost", "a connected host page with its token");
+      page.fill("[data-testid=prompt]", "draw a blue rectangle labeled A");
+      page.press("[data-testid=prompt]", "Enter");
+      page.waitFor("document.querySelector('[data-testid=agent-status]')?.dataset.state === 'done'", "done status in the chat panel");
+      JsonObject board = Await.result(secured.http().get("/api/rooms/e2e-auth/board")
+          .putHeader("authorization", TestTokens.bearer(token)).send()).bodyAsJsonObject();
+      page.waitFor("window.canvasAgent.status.revision === " + board.getLong("revision"), "the run's revision");
+      assertEquals(board.getJsonArray("records").size(), page.evalArray("window.canvasAgent.board()").size());
+      // It hosted: the run's screenshot request reached it over the bus, answered with its token.
+      assertTrue(((Number) page.eval("window.canvasAgent.screenshots.answered")).intValue() >= 1);
+      assertEquals(List.of(), page.errors());
+      page.screenshot(SCREENSHOTS.resolve("auth-page-with-a-token.png"));
+      page.close();
+    } finally {
+      Await.result(secured.stop());
+      Await.result(securedVertx.close());
+    }
   }
 
   private Page openRoom(String name, String roomId) {
