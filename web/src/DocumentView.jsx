@@ -158,11 +158,11 @@ export function DocumentView({ client, api, roomId, initialDocId, onDocument }) 
         readOnly={heldByOther} title={heldByOther ? 'Assistant editing canvas…' : 'Markdown'}
         onChange={(e) => { setDraft(e.target.value); setDirty(true) }} />
       <div className="row">
-        <button onClick={save} disabled={!dirty || heldByOther}>Save</button>
+        <button onClick={save} disabled={!dirty || heldByOther} data-testid="save">Save</button>
         <button onClick={() => { setDirty(false); dirtyRef.current = false; load() }}>Reload</button>
-        <button onClick={() => withLease('canvas_undo')} disabled={heldByOther || !doc?.undoDepth}>Undo</button>
-        <button onClick={() => withLease('canvas_redo')} disabled={heldByOther || !doc?.redoDepth}>Redo</button>
-        <button onClick={showDiff}>Diff</button>
+        <button onClick={() => withLease('canvas_undo')} disabled={heldByOther || !doc?.undoDepth} data-testid="undo">Undo</button>
+        <button onClick={() => withLease('canvas_redo')} disabled={heldByOther || !doc?.redoDepth} data-testid="redo">Redo</button>
+        <button onClick={showDiff} data-testid="show-diff">Diff</button>
       </div>
       <form className="row" onSubmit={askAgent}>
         <input value={instruction} onChange={(e) => setInstruction(e.target.value)} placeholder="Ask the document agent…"
@@ -182,11 +182,11 @@ export function DocumentView({ client, api, roomId, initialDocId, onDocument }) 
           ))}
         </pre>
       )}
-      <div className="snapshots">
+      <div className="snapshots" data-testid="snapshots">
         <div className="row">
           <strong>Snapshots</strong>
           <button onClick={() => withLease('canvas_save_snapshot', { label: `snapshot ${new Date().toLocaleTimeString()}` })}
-            disabled={heldByOther}>Save snapshot</button>
+            disabled={heldByOther} data-testid="save-snapshot">Save snapshot</button>
         </div>
         <ul>
           {(doc?.snapshots ?? []).map((snapshot) => (
