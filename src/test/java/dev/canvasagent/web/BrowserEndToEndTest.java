@@ -127,7 +127,11 @@ class BrowserEndToEndTest {
     Page agentSide = openRoom("agent-side", "e2e-both");
     Page person = openRoom("person", "e2e-both");
     SseClient events = server.events("e2e-both");
-    String sessionId = startRun("e2e-both", "/tour");
+    // The run starts from the other page's prompt box, whose chat panel follows it.
+    agentSide.fill("[data-testid=prompt]", "/tour");
+    agentSide.press("[data-testid=prompt]", "Enter");
+    agentSide.waitFor("new URL(location.href).searchParams.get('session')", "the page's session");
+    String sessionId = (String) agentSide.eval("new URL(location.href).searchParams.get('session')");
     person.waitFor("window.canvasAgent.executor.stats.applied >= 2", "the agent's first actions");
     person.click("[data-testid='tools.rectangle']");
     person.drag(700, 520, 820, 620);
@@ -139,6 +143,10 @@ class BrowserEndToEndTest {
     JsonArray board = awaitSameBoard("e2e-both", person, agentSide);
     assertTrue(board.stream().map(JsonObject.class::cast).anyMatch(record -> drawn.equals(record.getString("id"))),
         "the person's rectangle is on the server's board");
+    // The agent's todo list, in the panel of the page that asked.
+    agentSide.waitFor("document.querySelectorAll('[data-testid=todos] li').length > 0", "the session's todo list");
+    JsonArray todos = server.get("/api/sessions/" + sessionId + "/todos").bodyAsJsonObject().getJsonArray("todos");
+    assertEquals(todos.size(), ((Number) agentSide.eval("document.querySelectorAll('[data-testid=todos] li').length")).intValue());
     JsonObject sent = person.evalObject("window.canvasAgent.sender.stats");
     assertEquals(0, sent.getInteger("refused"), sent.encode());
     person.screenshot(SCREENSHOTS.resolve("person-and-agent-person-page.png"));
@@ -167,6 +175,13 @@ class BrowserEndToEndTest {
         + " && document.querySelectorAll('[data-testid=session-picker] option').length === 3", "a new session in the picker");
     assertEquals(0, ((Number) again.eval("document.querySelectorAll('[data-testid=messages] li').length")).intValue());
     again.screenshot(SCREENSHOTS.resolve("session-new.png"));
+    // A run in the new session, stopped from its status line.
+    again.fill("[data-testid=prompt]", "/tour");
+    again.press("[data-testid=prompt]", "Enter");
+    again.waitFor("document.querySelector('[data-testid=agent-status]')?.dataset.state === 'streaming'", "the run streaming");
+    again.click("[data-testid=agent-status] button");
+    again.waitFor("document.querySelector('[data-testid=agent-status]')?.dataset.state === 'canceled'", "the run canceled");
+    again.screenshot(SCREENSHOTS.resolve("session-new-run-stopped.png"));
     again.eval("(() => { const picker = document.querySelector('[data-testid=session-picker]');"
         + " const set = Object.getOwnPropertyDescriptor(HTMLSelectElement.prototype, 'value').set;"
         + " set.call(picker, '" + sessionId + "'); picker.dispatchEvent(new Event('change', { bubbles: true })); return true })()");
