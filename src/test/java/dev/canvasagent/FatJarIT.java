@@ -9,7 +9,6 @@ import dev.canvasagent.support.ServerProcess;
 import dev.canvasagent.support.SseClient;
 import dev.canvasagent.support.SseClient.SseEvent;
 import dev.canvasagent.support.TestDatabase;
-import dev.canvasagent.support.WebBuild;
 import io.vertx.core.Vertx;
 import io.vertx.core.json.JsonObject;
 import io.vertx.ext.web.client.WebClient;
@@ -38,7 +37,7 @@ class FatJarIT {
       assertEquals("memory", health.getJsonObject("store").getString("kind"));
       // The browser client comes from inside the jar: the page, or the note that this build has none.
       var page = Await.result(WebClient.create(vertx).get(port, "127.0.0.1", "/").send());
-      if (WebBuild.built()) {
+      if (dev.canvasagent.support.WebBuild.built()) {
         assertEquals(200, page.statusCode());
         assertTrue(page.bodyAsString().contains("<div id=\"root\">"), page.bodyAsString());
       } else {

@@ -146,9 +146,9 @@ public final class BridgeVerticle extends CanvasVerticle {
           ctx.next();
         });
     router.route("/eventbus/*").subRouter(new SockJSBridge(vertx, hub, inbound, config.bridge(), tokens).router());
+
     // The browser client, after every other route: it never answers for /api, /eventbus or /health.
     new PageRoutes(PageRoutes.WEBROOT).mount(router);
-
     router.errorHandler(404, ctx ->
         HttpErrors.send(ctx, FailureCode.NOT_FOUND, "no route for " + ctx.request().method() + " " + ctx.request().path()));
     router.errorHandler(405, ctx ->
