@@ -105,6 +105,40 @@ class BrowserEndToEndTest {
   }
 
   @Test
+  void thePageAppliesEachActionOnceAndReloadsTheBoardOnAGap() {
+    Page page = openRoom("executor", "e2e-executor");
+    SseClient events = server.events("e2e-executor");
+    String sessionId = startRun("e2e-executor", "draw 3 red circles");
+    awaitDone(events, sessionId);
+    JsonArray board = awaitSameBoard("e2e-executor", page);
+    JsonObject envelope = events.received().stream()
+        .filter(event -> "agent:action".equals(event.event()) && event.data().containsKey("rev")).findFirst().orElseThrow().data();
+    String handle = "(message) => window.canvasAgent.executor.handle('agent:action', message)";
+
+    // The same envelope again (a re-send whose ack was lost): ignored, acked again.
+    JsonObject before = page.evalObject("({...window.canvasAgent.executor.stats})");
+    page.eval("(" + handle + ")(" + envelope.encode() + ") ?? true");
+    // The same actions under a newer seq: each action id is applied once per session.
+    page.eval("(" + handle + ")(" + envelope.copy().put("seq", envelope.getLong("seq") + 1000).encode() + ") ?? true");
+    JsonObject after = page.evalObject("({...window.canvasAgent.executor.stats})");
+    assertEquals(before.getInteger("ignored") + 1, after.getInteger("ignored"));
+    assertEquals(before.getInteger("applied"), after.getInteger("applied"));
+    assertEquals(before.getInteger("acks") + 2, after.getInteger("acks"), "the host acks both");
+    assertEquals(board, page.evalArray("window.canvasAgent.board()"));
+
+    // A change two revisions ahead means one was missed: the page loads the board instead of applying it.
+    long revision = ((Number) page.eval("window.canvasAgent.status.revision")).longValue();
+    JsonObject stray = board.getJsonObject(0).copy().put("x", 12345);
+    page.eval("window.canvasAgent.executor.handle('canvas:change', " + new JsonObject().put("type", "canvas:change")
+        .put("revision", revision + 2).put("author", "person")
+        .put("diff", new JsonObject().put("put", new JsonArray().add(stray)).put("remove", new JsonArray())).encode() + ") ?? true");
+    page.waitFor("window.canvasAgent.executor.stats.reloads === " + (before.getInteger("reloads") + 1)
+        + " && !window.canvasAgent.executor.loading", "the board loaded again");
+    assertEquals(board, awaitSameBoard("e2e-executor", page), "the stray record was never applied");
+    Await.result(events.close());
+  }
+
+  @Test
   void twoPagesInOneRoomHoldTheSameBoardAfterARun() {
     Page first = openRoom("first", "e2e-two");
     Page second = openRoom("second", "e2e-two");
