@@ -41,6 +41,14 @@ class FatJarIT {
       JsonObject health = Await.result(WebClient.create(vertx).get(port, "127.0.0.1", "/health").send()).bodyAsJsonObject();
       assertEquals("up", health.getString("status"));
       assertEquals("memory", health.getJsonObject("store").getString("kind"));
+      // The browser client comes from inside the jar: the page, or the note that this build has none.
+      var page = Await.result(WebClient.create(vertx).get(port, "127.0.0.1", "/").send());
+      if (dev.canvasagent.support.WebBuild.built()) {
+        assertEquals(200, page.statusCode());
+        assertTrue(page.bodyAsString().contains("<div id=\"root\">"), page.bodyAsString());
+      } else {
+        assertTrue(page.bodyAsString().contains("The web client was not built"), page.bodyAsString());
+      }
       server.terminate();
       assertEquals(143, server.awaitExit());
     }

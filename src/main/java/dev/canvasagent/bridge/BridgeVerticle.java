@@ -103,8 +103,9 @@ public final class BridgeVerticle extends CanvasVerticle {
 
     // A load balancer's probe carries no token: /health tells only whether the verticles are up.
     router.get("/health").handler(this::health);
-    // Every other route is under /api or /eventbus. /api is authenticated here, before any body is
-    // read; the SockJS bridge checks the token of each message itself (SockJSBridge).
+    // The API is under /api and the bus under /eventbus; the browser client's page and assets, public
+    // like any web page, are everything else (PageRoutes). /api is authenticated here, before any body
+    // is read; the SockJS bridge checks the token of each message itself (SockJSBridge).
     router.route("/api/*").handler(access::authenticate);
     router.route("/api/*").handler(limits::countRequest);
     router.get("/api/catalog").handler(ctx -> sendJson(ctx, 200, new JsonObject().put("ok", true).put("verbs", catalog.describe())));
@@ -163,6 +164,8 @@ public final class BridgeVerticle extends CanvasVerticle {
         });
     router.route("/eventbus/*").subRouter(new SockJSBridge(vertx, hub, inbound, limits, config.bridge(), tokens).router());
 
+    // The browser client, after every other route: it never answers for /api, /eventbus or /health.
+    new PageRoutes(PageRoutes.WEBROOT).mount(router);
     router.errorHandler(404, ctx ->
         HttpErrors.send(ctx, FailureCode.NOT_FOUND, "no route for " + ctx.request().method() + " " + ctx.request().path()));
     router.errorHandler(405, ctx ->

@@ -1,0 +1,204 @@
+import { useCallback, useEffect, useRef, useState } from 'react'
+
+const PAGE_HOLDER = `person ${Math.random().toString(36).slice(2, 10)}`
+const STARTER = (title) => `# ${title}\n\nWrite here, or ask the document agent.\n`
+
+/**
+ * A Markdown document of the room (`?doc=`): its text, which a person edits and saves (a save
+ * preempts the agent, as seed 004 says), the lease lock indicator while anyone else holds the lease
+ * (`doc:lease`; "Take control" preempts it), the document agent's instruction box and status, the diff
+ * since the latest snapshot, snapshots, and undo/redo. Snapshots, revert, undo and redo are write tools:
+ * the page checks the lease out for the one call and in again.
+ */
+export function DocumentView({ client, api, roomId, initialDocId, onDocument }) {
+  const [docId, setDocId] = useState(initialDocId)
+  const [doc, setDoc] = useState(null)
+  const [draft, setDraft] = useState('')
+  const [dirty, setDirty] = useState(false)
+  const [lease, setLease] = useState(null)
+  const [diff, setDiff] = useState(null)
+  const [agent, setAgent] = useState(null)
+  const [instruction, setInstruction] = useState('')
+  const [title, setTitle] = useState('Notes')
+  const [error, setError] = useState(null)
+  const dirtyRef = useRef(dirty)
+  dirtyRef.current = dirty
+
+  const load = useCallback((id = docId) => {
+    if (!id) return Promise.resolve()
+    return api.document(id).then((answer) => {
+      setDoc(answer)
+      setLease(answer.lease)
+      if (!dirtyRef.current) setDraft(answer.content)
+    }).catch((failure) => setError(failure.message))
+  }, [api, docId])
+
+  useEffect(() => { load() }, [load])
+
+  const heldByOther = !!lease?.held && lease.holder !== PAGE_HOLDER
+
+  useEffect(() => client.subscribe((topic, body) => {
+    if (topic === 'doc:lease' && body.docId === docId) {
+      setLease(body)
+      if (!body.held) load()
+    } else if (topic === 'agent:status' && body.detail?.docId === docId) {
+      setAgent((previous) => ({ ...previous, state: body.state, detail: body.detail }))
+      if (['done', 'canceled', 'error'].includes(body.state)) load()
+    } else if (topic === 'agent:chat' && body.docId === docId) {
+      setAgent((previous) => ({ ...previous, text: body.message.text }))
+    }
+  }), [client, docId, load])
+
+  // While someone else edits, show their progress.
+  useEffect(() => {
+    if (!heldByOther) return undefined
+    const timer = setInterval(() => load(), 1000)
+    return () => clearInterval(timer)
+  }, [heldByOther, load])
+
+  function open(id) {
+    setDocId(id)
+    onDocument(id)
+    setDoc(null)
+    setDirty(false)
+    setDiff(null)
+    setAgent(null)
+  }
+
+  async function act(what) {
+    setError(null)
+    try {
+      await what()
+    } catch (failure) {
+      setError(failure.code === 'LOCK_NOT_AVAILABLE' ? 'The agent holds the document: take control first.' : failure.message)
+    }
+  }
+
+  const create = () => act(async () => {
+    const created = await api.createDocument(roomId, title, STARTER(title))
+    open(created.id)
+  })
+
+  const save = () => act(async () => {
+    try {
+      await api.editDocument(docId, draft, doc.revisionId)
+      setDirty(false)
+      dirtyRef.current = false
+      await load()
+    } catch (failure) {
+      if (failure.code === 'REVISION_CONFLICT') throw new Error('The document changed meanwhile: reload it, then edit again.')
+      throw failure
+    }
+  })
+
+  const takeControl = () => act(async () => {
+    await api.preemptLease(docId)
+    await load()
+  })
+
+  const askAgent = (event) => {
+    event.preventDefault()
+    if (!instruction.trim()) return
+    act(async () => {
+      setAgent({ state: 'starting' })
+      await api.documentAgent(docId, instruction.trim())
+      setInstruction('')
+    })
+  }
+
+  /** One write tool under a lease of this page's own, checked in again whatever happens. */
+  const withLease = (tool, args = {}) => act(async () => {
+    const checkout = await api.documentTool(docId, 'canvas_check_out', { holder: PAGE_HOLDER })
+    const held = { lease_id: checkout.lease_id, canvas_epoch: checkout.canvas_epoch }
+    try {
+      await api.documentTool(docId, tool, { ...args, ...held })
+    } finally {
+      await api.documentTool(docId, 'canvas_check_in', held).catch(() => {})
+      await load()
+    }
+  })
+
+  const showDiff = () => act(async () => {
+    const answer = await api.documentTool(docId, 'canvas_get_diff', {})
+    setDiff(answer.diff ?? '')
+  })
+
+  if (!docId) {
+    return (
+      <div className="document empty">
+        <p>No document open. Create one in this room, or open one with <code>?doc=&lt;id&gt;</code>.</p>
+        <div className="row">
+          <input value={title} onChange={(e) => setTitle(e.target.value)} aria-label="title" />
+          <button onClick={create} data-testid="create-document">Create document</button>
+        </div>
+        {error && <div className="error">{error}</div>}
+      </div>
+    )
+  }
+
+  return (
+    <div className="document" data-testid="document">
+      <div className="doc-head">
+        <strong>{doc?.title ?? docId}</strong>
+        <span className="muted">rev {doc?.revisionId?.slice(0, 8) ?? '…'} · v{doc?.version ?? '…'}</span>
+        <button onClick={() => open(null)} title="close this document">×</button>
+      </div>
+      <div className={`lock ${heldByOther ? 'held' : 'free'}`} data-testid="lease" data-held={heldByOther ? 'true' : 'false'}
+        title={heldByOther ? 'Assistant editing canvas…' : 'Nobody holds the lease'}>
+        {heldByOther ? (
+          <>
+            <span><strong>Locked:</strong> Assistant editing canvas… <span className="muted">({lease.holder})</span></span>
+            <button onClick={takeControl} data-testid="take-control">Take control</button>
+          </>
+        ) : (
+          <span>Free to edit</span>
+        )}
+      </div>
+      <textarea className={`markdown ${heldByOther ? 'locked' : ''}`} data-testid="markdown" value={draft}
+        readOnly={heldByOther} title={heldByOther ? 'Assistant editing canvas…' : 'Markdown'}
+        onChange={(e) => { setDraft(e.target.value); setDirty(true) }} />
+      <div className="row">
+        <button onClick={save} disabled={!dirty || heldByOther} data-testid="save">Save</button>
+        <button onClick={() => { setDirty(false); dirtyRef.current = false; load() }}>Reload</button>
+        <button onClick={() => withLease('canvas_undo')} disabled={heldByOther || !doc?.undoDepth} data-testid="undo">Undo</button>
+        <button onClick={() => withLease('canvas_redo')} disabled={heldByOther || !doc?.redoDepth} data-testid="redo">Redo</button>
+        <button onClick={showDiff} data-testid="show-diff">Diff</button>
+      </div>
+      <form className="row" onSubmit={askAgent}>
+        <input value={instruction} onChange={(e) => setInstruction(e.target.value)} placeholder="Ask the document agent…"
+          data-testid="doc-instruction" />
+        <button type="submit" disabled={!instruction.trim()}>Ask</button>
+      </form>
+      {agent && (
+        <div className="doc-agent" data-testid="doc-agent">
+          document agent: {agent.state}{agent.detail?.diffStats ? ` · +${agent.detail.diffStats.added} −${agent.detail.diffStats.removed}` : ''}
+          {agent.text && <div className="muted">{agent.text}</div>}
+        </div>
+      )}
+      {diff !== null && (
+        <pre className="diff" data-testid="diff">
+          {diff === '' ? 'No changes since the latest snapshot.' : diff.split('\n').map((line, index) => (
+            <div key={index} className={line.startsWith('+') ? 'add' : line.startsWith('-') ? 'del' : line.startsWith('@@') ? 'hunk' : ''}>{line || ' '}</div>
+          ))}
+        </pre>
+      )}
+      <div className="snapshots" data-testid="snapshots">
+        <div className="row">
+          <strong>Snapshots</strong>
+          <button onClick={() => withLease('canvas_save_snapshot', { label: `snapshot ${new Date().toLocaleTimeString()}` })}
+            disabled={heldByOther} data-testid="save-snapshot">Save snapshot</button>
+        </div>
+        <ul>
+          {(doc?.snapshots ?? []).map((snapshot) => (
+            <li key={snapshot.snapshot_id}>
+              {snapshot.label ?? snapshot.snapshot_id} <span className="muted">{snapshot.line_count} lines</span>
+              <button onClick={() => withLease('canvas_revert_to_snapshot', { snapshot_id: snapshot.snapshot_id })}
+                disabled={heldByOther}>Revert</button>
+            </li>
+          ))}
+        </ul>
+      </div>
+      {error && <div className="error" data-testid="doc-error">{error}</div>}
+    </div>
+  )
+}
