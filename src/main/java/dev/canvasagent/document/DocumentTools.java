@@ -87,7 +87,8 @@ public final class DocumentTools {
       case "canvas_get_selection_context":
         return read(docId, args, document -> SelectionContext.of(document.content(), args));
       case "canvas_get_diff":
-        return renewedAfter(docId, args, diff(docId, args));
+        return renewedAfter(docId, args, store.find(docId).compose(found -> found.isEmpty()
+            ? Failure.future(FailureCode.NOT_FOUND, "no document " + docId) : diff(docId, args)));
       case "canvas_apply_patch":
         return write(docId, args, document -> patch(document, args));
       case "canvas_replace_lines":

@@ -311,6 +311,7 @@ class DocumentHttpTest {
 
     refused(tool(docId, "canvas_read_lines", leased(lease).put("start_line", 50).put("end_line", 60)), 400, "INVALID_REQUEST");
     refused(tool(docId, "canvas_get_diff", leased(lease).put("from_revision_id", "0123456789abcdef")), 404, "NOT_FOUND");
+    refused(tool("doc-missing", "canvas_get_diff", new JsonObject()), 404, "NOT_FOUND");
     assertEquals(expiresAt, document(docId).getJsonObject("lease").getLong("expires_at"), "the refusals renewed nothing");
 
     ok(tool(docId, "canvas_read_lines", leased(lease).put("start_line", 1).put("end_line", 1)));
