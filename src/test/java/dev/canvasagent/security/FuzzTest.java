@@ -95,8 +95,8 @@ class FuzzTest {
     JsonArray tools = server.get("/api/docs/tools").bodyAsJsonObject().getJsonArray("tools");
     FuzzFixture fixture = FuzzFixture.create(vertx, room, tools);
     FuzzFindings findings = new FuzzFindings("HTTP", seed());
-    List<HttpFuzz.Target> targets = HttpFuzz.targets(fixture, bodies);
-    Map<HttpFuzz.Target, Integer> counts = new HashMap<>();
+    List<HttpTargets.Target> targets = HttpTargets.targets(fixture, bodies);
+    Map<HttpTargets.Target, Integer> counts = new HashMap<>();
     // The document tools share one endpoint: each gets half the cases of the others.
     targets.forEach(target -> counts.put(target, target.name().contains("/tools/") ? Math.max(1, cases / 2) : cases));
     new HttpFuzz(vertx, server.port(), fixture, new StateFingerprint(vertx, extraState), bodies, findings).run(targets, counts);
