@@ -184,7 +184,9 @@ public final class BridgeVerticle extends CanvasVerticle {
         .setMaxInitialLineLength(8 * 1024)
         .setMaxHeaderSize(16 * 1024)
         .setMaxWebSocketMessageSize(config.bridge().maxMessageBytes())
-        .setMaxWebSocketFrameSize(Math.min(config.bridge().maxMessageBytes(), 65_536));
+        // Browsers send each message as one frame: a frame may be as large as a message, or every
+        // message over the frame limit (a screenshot, say) would drop its connection.
+        .setMaxWebSocketFrameSize(config.bridge().maxMessageBytes());
     Future<?> viewports = vertx.eventBus().<JsonObject>consumer(Address.BRIDGE_VIEWPORTS, message -> message.reply(
         hub.room(message.body().getString("roomId")).map(Room::viewports)
             .orElseGet(() -> new JsonObject().put("roomId", message.body().getString("roomId")).put("viewports", new io.vertx.core.json.JsonArray()))))

@@ -43,8 +43,14 @@ final class EdgeAccess {
     return tokens.isPresent();
   }
 
-  /** The first handler of every {@code /api} route: 401 without a valid token, else the grant is put on the context. */
+  /**
+   * The first handler of every {@code /api} route: 400 for a query string that does not decode, 401
+   * without a valid token, else the grant is put on the context.
+   */
   void authenticate(RoutingContext ctx) {
+    if (!queryDecodes(ctx)) {
+      return;
+    }
     if (tokens.isEmpty()) {
       ctx.put(GRANT_KEY, Grant.open());
       ctx.next();
@@ -62,6 +68,21 @@ final class EdgeAccess {
       ctx.put(GRANT_KEY, verified.result());
       ctx.next();
     });
+  }
+
+  /**
+   * Whether the query string decodes; if not, it has been answered 400. Left to the router, the
+   * decoding failure would be logged with its message, which quotes the whole URI: an
+   * {@code access_token} in it would be in the log.
+   */
+  private static boolean queryDecodes(RoutingContext ctx) {
+    try {
+      ctx.queryParams();
+      return true;
+    } catch (RuntimeException undecodable) {
+      HttpErrors.send(ctx, FailureCode.INVALID_REQUEST, "the query string is not valid percent-encoding");
+      return false;
+    }
   }
 
   /** The request's token, or empty after answering 401 (two tokens, or a malformed header, or none). */

@@ -1,5 +1,6 @@
 package dev.canvasagent.config;
 
+import com.fasterxml.jackson.core.JsonProcessingException;
 import io.vertx.core.json.DecodeException;
 import io.vertx.core.json.JsonObject;
 import io.vertx.pgclient.PgConnectOptions;
@@ -153,7 +154,11 @@ public final class ConfigLoader {
     try {
       return new JsonObject(blob);
     } catch (DecodeException | ClassCastException e) {
-      throw new ConfigException(BLOB_VARIABLE + " is not a JSON object: " + e.getMessage());
+      // Not the parser's message: it quotes the text it stopped at, which may be a secret written without quotes.
+      String where = e.getCause() instanceof JsonProcessingException parse && parse.getLocation() != null
+          ? " (it stops making sense at line " + parse.getLocation().getLineNr() + ", column " + parse.getLocation().getColumnNr() + ")"
+          : "";
+      throw new ConfigException(BLOB_VARIABLE + " is not a JSON object" + where);
     }
   }
 
@@ -499,7 +504,15 @@ public final class ConfigLoader {
 
   private ConfigException bad(String path, String problem) {
     Object value = SECRET_PATHS.contains(path) ? "<redacted>" : lookup(path);
+    if (path.endsWith(".baseUrl") && value instanceof String url) {
+      value = withoutSecrets(url);
+    }
     String shown = value instanceof String ? "'" + value + "'" : String.valueOf(value);
     return new ConfigException("bad configuration: " + sources.get(path) + " = " + shown + ": " + problem);
+  }
+
+  /** A URL as an error message may show it: its credentials and its query (where some providers take the key) left out. */
+  static String withoutSecrets(String url) {
+    return url.replaceFirst("(?<=//)[^/?#]*@", "<redacted>@").replaceFirst("[?#].*", "?<redacted>");
   }
 }

@@ -23,8 +23,8 @@ import java.util.regex.Pattern;
 
 /**
  * Runs one document tool call: arguments checked against the tool's schema, the lease checked (and
- * renewed: every call that carries the lease is agent activity), the work done in the store's one
- * step. Every answer carries {@code revision_id}.
+ * renewed: every call that carries the lease is agent activity, and a refused call renews nothing),
+ * the work done in the store's one step. Every answer carries {@code revision_id}.
  */
 public final class DocumentTools {
   /** How long one grep or regex search-and-replace may run. */
@@ -87,7 +87,8 @@ public final class DocumentTools {
       case "canvas_get_selection_context":
         return read(docId, args, document -> SelectionContext.of(document.content(), args));
       case "canvas_get_diff":
-        return read(docId, args, document -> new JsonObject()).compose(leaseChecked -> diff(docId, args));
+        return renewedAfter(docId, args, store.find(docId).compose(found -> found.isEmpty()
+            ? Failure.future(FailureCode.NOT_FOUND, "no document " + docId) : diff(docId, args)));
       case "canvas_apply_patch":
         return write(docId, args, document -> patch(document, args));
       case "canvas_replace_lines":
@@ -138,17 +139,27 @@ public final class DocumentTools {
     return new Guard.Agent(args.getString("lease_id"), epoch == null ? null : epoch.longValue(), baseRevisionId, leaseTtlMs, "agent");
   }
 
-  /** A read: with a lease, the lease is checked and renewed first; without one, the document is read as it is. */
+  /**
+   * A read: the work on the document as it is, then, when the call carries the lease, the lease checked
+   * and renewed. A read that is refused (lines outside the document, an unknown revision) renews
+   * nothing: a refusal leaves the state as it was. Reads need no lease, so doing the work first
+   * shows a caller with a bad lease nothing it could not read without one.
+   */
   private Future<JsonObject> read(String docId, JsonObject args, Function<Document, Object> work) {
-    Future<?> renewed = args.getString("lease_id") == null ? Future.succeededFuture() : store.renew(docId, agent(args, null));
-    return renewed.compose(ok -> store.find(docId)).compose(found -> {
+    return renewedAfter(docId, args, store.find(docId).compose(found -> {
       if (found.isEmpty()) {
         return Failure.future(FailureCode.NOT_FOUND, "no document " + docId);
       }
       Object answer = work.apply(found.get());
       JsonObject json = answer instanceof JsonObject object ? object : new JsonObject();
       return Future.succeededFuture(json.put("revision_id", found.get().revisionId()));
-    });
+    }));
+  }
+
+  /** {@code answer}, once the lease the call carries (if any) is renewed. */
+  private Future<JsonObject> renewedAfter(String docId, JsonObject args, Future<JsonObject> answer) {
+    return answer.compose(json -> args.getString("lease_id") == null ? Future.succeededFuture(json)
+        : store.renew(docId, agent(args, null)).map(renewed -> json));
   }
 
   private Future<JsonObject> write(String docId, JsonObject args, Function<Document, Change> change) {

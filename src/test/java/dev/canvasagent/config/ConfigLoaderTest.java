@@ -288,7 +288,6 @@ class ConfigLoaderTest {
         bad("ANTHROPIC_CACHE_TTL", "2h", "5m"),
         bad("ANTHROPIC_BASE_URL", "api.anthropic.com", "http:// or https://"),
         bad("OPENAI_BASE_URL", "ftp://files.example/v1", "http:// or https://"),
-        bad("OPENAI_COMPATIBLE_BASE_URL", "http://127.0.0.1:11434/v1?x=1", "no query"),
         bad("GEMINI_BASE_URL", "http://exa mple", "not a URL"),
         bad("CANVAS_AGENT_MODEL_RETRIES", "11", "between 0 and 10"),
         bad("CANVAS_AGENT_MODEL_IDLE_TIMEOUT_MS", "10", "between 1000 and 600000"),
@@ -376,6 +375,27 @@ class ConfigLoaderTest {
 
     assertTrue(message.contains(BLOB), message);
     assertFalse(message.contains("hunter2"), message);
+  }
+
+  /** The parser quotes the text it stops at: a secret written without quotes must not be in the message. */
+  @Test
+  void aBlobWithAnUnquotedSecretIsRefusedWithoutShowingIt() {
+    String message = refused(Map.of(BLOB, "{\"auth\":{\"jwtSecret\": hunter2hunter2hunter2hunter2hunter2}}")).getMessage();
+
+    assertTrue(message.contains(BLOB + " is not a JSON object (it stops making sense at line 1, column"), message);
+    assertFalse(message.contains("hunter2"), message);
+  }
+
+  /** Credentials or a key in a provider's base URL are refused, and left out of the message. */
+  @Test
+  void aBaseUrlWithCredentialsOrAQueryIsRefusedWithoutShowingThem() {
+    String credentials = refused(Map.of("OPENAI_BASE_URL", "https://user:sk-hunter2@api.example.com/v1")).getMessage();
+    String query = refused(Map.of("GEMINI_BASE_URL", "https://generativelanguage.example.com/v1beta?key=hunter2")).getMessage();
+
+    assertTrue(credentials.contains("OPENAI_BASE_URL = 'https://<redacted>@api.example.com/v1'"), credentials);
+    assertTrue(query.contains("GEMINI_BASE_URL = 'https://generativelanguage.example.com/v1beta?<redacted>'"), query);
+    assertTrue(query.contains("no query"), query);
+    assertFalse(credentials.contains("hunter2") || query.contains("hunter2"), credentials + " / " + query);
   }
 
   @Test

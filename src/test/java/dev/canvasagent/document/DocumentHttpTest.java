@@ -300,6 +300,24 @@ class DocumentHttpTest {
     assertEquals(TEXT, document(docId).getString("content"));
   }
 
+  /** Found by the fuzz pass: a read carrying the lease used to renew it before the read was refused. */
+  @Test
+  void aRefusedReadRenewsNoLease() {
+    String docId = create(TEXT);
+    JsonObject lease = checkOut(docId);
+    long expiresAt = document(docId).getJsonObject("lease").getLong("expires_at");
+    // Let the clock move on, so a renewal would show in expires_at.
+    Await.result(vertx.timer(20));
+
+    refused(tool(docId, "canvas_read_lines", leased(lease).put("start_line", 50).put("end_line", 60)), 400, "INVALID_REQUEST");
+    refused(tool(docId, "canvas_get_diff", leased(lease).put("from_revision_id", "0123456789abcdef")), 404, "NOT_FOUND");
+    refused(tool("doc-missing", "canvas_get_diff", new JsonObject()), 404, "NOT_FOUND");
+    assertEquals(expiresAt, document(docId).getJsonObject("lease").getLong("expires_at"), "the refusals renewed nothing");
+
+    ok(tool(docId, "canvas_read_lines", leased(lease).put("start_line", 1).put("end_line", 1)));
+    assertTrue(document(docId).getJsonObject("lease").getLong("expires_at") > expiresAt, "an answered read renews the lease");
+  }
+
   @Test
   void theToolsAreListedWithTheirSchemas() {
     JsonObject tools = ok(server.get("/api/docs/tools"));
