@@ -106,6 +106,7 @@ public final class BridgeVerticle extends CanvasVerticle {
     // The API is under /api and the bus under /eventbus; the browser client's page and assets, public
     // like any web page, are everything else (PageRoutes). /api is authenticated here, before any body
     // is read; the SockJS bridge checks the token of each message itself (SockJSBridge).
+    router.route("/api/*").handler(limits::screenUnauthenticated);
     router.route("/api/*").handler(access::authenticate);
     router.route("/api/*").handler(limits::countRequest);
     router.get("/api/catalog").handler(ctx -> sendJson(ctx, 200, new JsonObject().put("ok", true).put("verbs", catalog.describe())));

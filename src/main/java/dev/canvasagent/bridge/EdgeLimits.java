@@ -35,6 +35,7 @@ final class EdgeLimits {
   private final RateLimit requests;
   private final RateLimit roomMessages;
   private final RateLimit screenshotBytes;
+  private final RateLimit refusedTokens;
   private final OpenConnections connections;
   private long evictTimer = -1;
 
@@ -74,12 +75,16 @@ final class EdgeLimits {
         limits.roomMessagesPerSecond(), second, MAX_KEYS);
     this.screenshotBytes = new RateLimit("screenshot bytes a minute from this client (CANVAS_AGENT_SCREENSHOT_BYTES_PER_MINUTE)",
         limits.screenshotBytesPerMinute(), minute, MAX_KEYS);
+    // A request without a valid token has no subject to count against: its address pays instead, so a
+    // flood of bad tokens is bounded like anyone's requests.
+    this.refusedTokens = new RateLimit("requests refused 401 a second from this address (CANVAS_AGENT_REQUESTS_PER_SECOND)",
+        limits.requestsPerSecond(), second, MAX_KEYS);
     this.connections = new OpenConnections(limits.connectionsPerAddress(), limits.roomsPerClient());
   }
 
   void start() {
     evictTimer = vertx.setPeriodic(EVICT_EVERY_MS, tick -> {
-      for (RateLimit limit : List.of(runs, roomRuns, requests, roomMessages, screenshotBytes)) {
+      for (RateLimit limit : List.of(runs, roomRuns, requests, roomMessages, screenshotBytes, refusedTokens)) {
         limit.evictIdle();
       }
     });
@@ -101,6 +106,30 @@ final class EdgeLimits {
 
   static String address(SocketAddress remote) {
     return remote == null || remote.hostAddress() == null ? "unknown" : remote.hostAddress();
+  }
+
+  /**
+   * Before authentication on every {@code /api} route, with auth on: an address whose requests were
+   * refused 401 more than the allowance a second gets 429 until its allowance refills. Each 401 it
+   * gets is counted once the answer is written.
+   */
+  void screenUnauthenticated(RoutingContext ctx) {
+    if (!byToken) {
+      ctx.next();
+      return;
+    }
+    String address = address(ctx.request().remoteAddress());
+    Optional<RateLimit.Over> over = refusedTokens.check(address, 1);
+    if (over.isPresent()) {
+      refuse(ctx, over.get());
+      return;
+    }
+    ctx.addHeadersEndHandler(written -> {
+      if (ctx.response().getStatusCode() == 401) {
+        refusedTokens.take(address, 1);
+      }
+    });
+    ctx.next();
   }
 
   /** After authentication on every {@code /api} route: one of the client's requests a second. */

@@ -167,6 +167,22 @@ class EdgeLimitsTest {
   }
 
   @Test
+  void anAddressWhoseTokensAreRefusedIsLimitedWithoutATokenToCountAgainst() {
+    start(Map.of("CANVAS_AGENT_REQUESTS_PER_SECOND", "1", "CANVAS_AGENT_JWT_SECRET", TestTokens.SECRET));
+    List<Future<HttpResponse<Buffer>>> burst = IntStream.range(0, 20)
+        .mapToObj(i -> server.http().get("/api/rooms/" + roomId + "/board").putHeader("authorization", "Bearer not-a-token").send())
+        .toList();
+    Await.result(Future.join(burst));
+    List<HttpResponse<Buffer>> answers = burst.stream().map(Future::result).toList();
+    List<HttpResponse<Buffer>> limited = answers.stream().filter(response -> response.statusCode() == 429).toList();
+    assertTrue(!limited.isEmpty() && answers.stream().anyMatch(response -> response.statusCode() == 401),
+        limited.size() + " of 20 refused 429, the rest 401");
+    assertTrue(answers.stream().allMatch(response -> response.statusCode() == 401 || response.statusCode() == 429));
+    limited.forEach(response -> assertLimited(response, "refused 401", 1));
+    assertEquals(200, server.get("/health").statusCode());
+  }
+
+  @Test
   void anAddressHasSoManyOpenConnectionsOnEveryTransport() {
     start(Map.of("CANVAS_AGENT_CONNECTIONS_PER_ADDRESS", "2"));
     SseClient first = server.events(roomId);
