@@ -99,7 +99,7 @@ public final class BridgeVerticle extends CanvasVerticle {
     BodyHandler body = BodyHandler.create(false).setBodyLimit(config.http().bodyLimitBytes());
 
     // Before any route: a browser page from another origin is refused, a listed one gets CORS.
-    router.route().handler(new OriginGuard(config.http().corsOrigins()));
+    router.route().handler(new OriginGuard(config.http().corsOrigins(), tokens.isEmpty()));
 
     // A load balancer's probe carries no token: /health tells only whether the verticles are up.
     router.get("/health").handler(this::health);

@@ -1,5 +1,6 @@
 package dev.canvasagent.bridge;
 
+import dev.canvasagent.config.Loopback;
 import dev.canvasagent.bus.FailureCode;
 import io.vertx.core.Handler;
 import io.vertx.core.http.HttpHeaders;
@@ -34,6 +35,7 @@ final class OriginGuard implements Handler<RoutingContext> {
   /** As browsers write them: lower case, without a default port. */
   private final Set<String> allowed;
   private final Optional<CorsHandler> cors;
+  private final boolean loopbackHostsOnly;
 
   /** A scheme, host and port, compared as browsers compare origins. */
   record Origin(String scheme, String host, int port) {
@@ -66,8 +68,14 @@ final class OriginGuard implements Handler<RoutingContext> {
     }
   }
 
-  /** {@code allowedOrigins}: validated {@code scheme://host[:port]} from the configuration. */
-  OriginGuard(List<String> allowedOrigins) {
+  /**
+   * {@code allowedOrigins}: validated {@code scheme://host[:port]} from the configuration.
+   * {@code loopbackHostsOnly}: auth is off, so only requests addressed to a loopback name are served.
+   * A website whose DNS name is rebound to 127.0.0.1 is its own origin to the browser; its requests
+   * name its host, and that is how they are told apart.
+   */
+  OriginGuard(List<String> allowedOrigins, boolean loopbackHostsOnly) {
+    this.loopbackHostsOnly = loopbackHostsOnly;
     this.allowed = allowedOrigins.stream().map(origin -> Origin.parse(origin)
         .orElseThrow(() -> new IllegalArgumentException("not an origin: " + origin)).serialized())
         .collect(java.util.stream.Collectors.toUnmodifiableSet());
@@ -81,6 +89,12 @@ final class OriginGuard implements Handler<RoutingContext> {
 
   @Override
   public void handle(RoutingContext ctx) {
+    HostAndPort authority = ctx.request().authority();
+    if (loopbackHostsOnly && authority != null && !Loopback.isLoopback(authority.host())) {
+      HttpErrors.send(ctx, FailureCode.HOST_NOT_ALLOWED, "with auth off this server answers only requests addressed to localhost,"
+          + " 127.0.0.1 or ::1; set CANVAS_AGENT_JWT_SECRET to serve other names");
+      return;
+    }
     String header = ctx.request().getHeader(HttpHeaders.ORIGIN);
     if (header == null) {
       ctx.next();

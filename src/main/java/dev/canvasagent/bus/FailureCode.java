@@ -51,7 +51,9 @@ public enum FailureCode {
   /** Over one of the client's or the room's limits; the answer says when to try again. */
   RATE_LIMITED(31),
   /** A browser page from an origin that is neither this server's nor on the allow-list. */
-  ORIGIN_NOT_ALLOWED(32);
+  ORIGIN_NOT_ALLOWED(32),
+  /** With auth off, a request addressed to a name that is not loopback: a rebound DNS name, most likely. */
+  HOST_NOT_ALLOWED(33);
 
   private final int wire;
 

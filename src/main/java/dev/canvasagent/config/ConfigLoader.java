@@ -25,7 +25,6 @@ public final class ConfigLoader {
   static final String BLOB_VARIABLE = "CANVAS_AGENT_CONFIG";
   private static final Pattern SCHEMA_NAME = Pattern.compile("[a-z_][a-z0-9_]{0,62}");
   private static final Pattern ORIGIN = Pattern.compile("https?://[A-Za-z0-9.-]+(:[0-9]{1,5})?|https?://\\[[0-9A-Fa-f:.]+\\](:[0-9]{1,5})?");
-  private static final Pattern IP_LITERAL = Pattern.compile("[0-9.]+|[0-9A-Fa-f:.]*:[0-9A-Fa-f:.]*");
   /** What a configured public key may sign with. */
   private static final Set<String> PUBLIC_KEY_ALGORITHMS = Set.of("RS256", "RS384", "RS512", "PS256", "PS384", "PS512", "ES256", "ES384", "ES512");
 
@@ -318,28 +317,11 @@ public final class ConfigLoader {
     }
     AppConfig.Auth auth = new AppConfig.Auth(secret, publicKey, algorithm);
     String host = text("http.host");
-    if (!auth.enabled() && !isLoopback(host)) {
+    if (!auth.enabled() && !Loopback.isLoopback(host)) {
       throw bad("http.host", "serving " + host + " without tokens would let anyone who can reach it read and drive every room;"
           + " set CANVAS_AGENT_JWT_SECRET (or CANVAS_AGENT_JWT_PUBLIC_KEY), or bind to 127.0.0.1");
     }
     return auth;
-  }
-
-  /** Loopback without asking DNS: {@code localhost}, {@code 127.0.0.0/8} and {@code ::1}. */
-  static boolean isLoopback(String host) {
-    String bare = host.startsWith("[") && host.endsWith("]") ? host.substring(1, host.length() - 1) : host;
-    if (bare.equalsIgnoreCase("localhost")) {
-      return true;
-    }
-    if (!IP_LITERAL.matcher(bare).matches()) {
-      return false;
-    }
-    try {
-      // An IP literal is parsed, never looked up.
-      return java.net.InetAddress.getByName(bare).isLoopbackAddress();
-    } catch (java.net.UnknownHostException notAnAddress) {
-      return false;
-    }
   }
 
   private AppConfig.Durability durability() {

@@ -105,6 +105,37 @@ class OriginsTest {
     assertEquals(0, sessions(), "a foreign page started nothing");
   }
 
+  /**
+   * A website whose name is rebound to 127.0.0.1 is same-origin to the browser, so Origin alone cannot
+   * tell it apart; with auth off its requests name a host that is not loopback, and are refused.
+   */
+  @Test
+  void withAuthOffOnlyRequestsAddressedToLoopbackNamesAreServed() {
+    start("");
+    for (String path : List.of("/api/catalog", "/health", "/api/rooms/" + roomId + "/board", "/")) {
+      HttpResponse<Buffer> rebound = Await.result(server.http().get(path).virtualHost("rebound.example")
+          .putHeader("Origin", "http://rebound.example:" + server.port()).send());
+      assertEquals(403, rebound.statusCode(), path + ": " + rebound.bodyAsString());
+      assertEquals("HOST_NOT_ALLOWED", rebound.bodyAsJsonObject().getJsonObject("error").getString("code"));
+    }
+    HttpResponse<Buffer> run = Await.result(server.http().post("/api/canvas-agent/run").virtualHost("rebound.example")
+        .sendJsonObject(new JsonObject().put("roomId", roomId).put("message", "draw a box")));
+    assertEquals(403, run.statusCode());
+    assertEquals(0, server.get("/api/sessions?roomId=" + roomId).bodyAsJsonObject().getJsonArray("sessions").size(),
+        "the refused run made no session");
+    for (String name : List.of("localhost", "127.0.0.1", "127.0.0.2", "[::1]")) {
+      HttpResponse<Buffer> loopback = Await.result(server.http().get("/api/catalog").virtualHost(name).send());
+      assertEquals(200, loopback.statusCode(), name);
+    }
+  }
+
+  @Test
+  void withAuthOnAnyHostNameIsServed() {
+    server = TestServer.start(vertx, TestServer.config(dev.canvasagent.support.TestTokens.ENVIRONMENT));
+    HttpResponse<Buffer> named = Await.result(server.http().get("/health").virtualHost("canvas.example").send());
+    assertEquals(200, named.statusCode(), named.bodyAsString());
+  }
+
   @Test
   void aForeignPageCannotOpenTheWebSocketOrTheEventBus() {
     start("");
