@@ -91,7 +91,7 @@ class LifecycleTest {
       firstBytes.tryComplete();
       socket.pause();
     });
-    Await.result(socket.write("GET /api/rooms/" + room + "/events HTTP/1.1\r\nHost: test\r\nAccept: text/event-stream\r\n\r\n"));
+    Await.result(socket.write("GET /api/rooms/" + room + "/events HTTP/1.1\r\nHost: 127.0.0.1\r\nAccept: text/event-stream\r\n\r\n"));
     Await.result(firstBytes.future());
     assertEquals(1, sseStreams(server));
 
@@ -111,7 +111,7 @@ class LifecycleTest {
       upgraded.tryComplete();
       socket.pause();
     });
-    Await.result(socket.write("GET /api/rooms/" + room + "/ws HTTP/1.1\r\nHost: test\r\nUpgrade: websocket\r\n"
+    Await.result(socket.write("GET /api/rooms/" + room + "/ws HTTP/1.1\r\nHost: 127.0.0.1\r\nUpgrade: websocket\r\n"
         + "Connection: Upgrade\r\nSec-WebSocket-Key: dGhlIHNhbXBsZSBub25jZQ==\r\nSec-WebSocket-Version: 13\r\n\r\n"));
     Await.result(upgraded.future());
     awaitBridgeClients(vertx, server, 1);
