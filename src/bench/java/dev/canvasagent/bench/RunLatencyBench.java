@@ -64,7 +64,10 @@ public final class RunLatencyBench {
       server = BenchServer.start(settings.jar(), settings.serverHeap(), settings.serverJvmOptions(), Map.of(
           "ANTHROPIC_BASE_URL", stub.baseUrl(),
           "ANTHROPIC_API_KEY", "bench-stub-accepts-any-key",
-          "CANVAS_AGENT_PARTIAL_INTERVAL_MS", Integer.toString(settings.partialIntervalMs())), log);
+          "CANVAS_AGENT_PARTIAL_INTERVAL_MS", Integer.toString(settings.partialIntervalMs()),
+          // The benchmark's answer applies three actions; the low-action rule would queue a follow-up
+          // after each run, which then ends "scheduled", and measure the follow-ups as well.
+          "CANVAS_AGENT_LOW_ACTION_THRESHOLD", "0"), log);
       Runtime.getRuntime().addShutdownHook(new Thread(server::close, "bench-stop-server"));
       int port = server.awaitPort(START_SECONDS);
       JsonObject report = run(settings, vertx, server, stub, port, answer, loadBefore, log);
