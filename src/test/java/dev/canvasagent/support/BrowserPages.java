@@ -167,15 +167,7 @@ public final class BrowserPages implements AutoCloseable {
     synchronized (this) {
       ref = ++refs;
     }
-    try {
-      synchronized (commands) {
-        commands.write(command.put("ref", ref).encode());
-        commands.write('\n');
-        commands.flush();
-      }
-    } catch (IOException e) {
-      throw new IllegalStateException("the browser driver is not reading commands; stderr:\n" + errors, e);
-    }
+    NodeProcesses.send(commands, command.put("ref", ref), errors);
     JsonObject answer = await(ref, waitMs, command.getString("op") + " " + command.getString("page"));
     if (!answer.getBoolean("ok", false)) {
       throw new AssertionError(command.getString("op") + " failed in " + command.getString("page") + ": " + answer.getString("error"));
@@ -223,18 +215,7 @@ public final class BrowserPages implements AutoCloseable {
 
   @Override
   public void close() {
-    try {
-      commands.close();
-    } catch (IOException ignored) {
-      // the process is gone already
-    }
-    try {
-      if (!process.waitFor(20, TimeUnit.SECONDS)) {
-        process.destroyForcibly().waitFor(10, TimeUnit.SECONDS);
-      }
-    } catch (InterruptedException e) {
-      process.destroyForcibly();
-      Thread.currentThread().interrupt();
-    }
+    // Chromium takes longer than a plain script to shut its pages down.
+    NodeProcesses.stop(process, commands, 20);
   }
 }

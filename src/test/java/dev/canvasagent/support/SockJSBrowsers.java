@@ -178,15 +178,7 @@ public final class SockJSBrowsers implements AutoCloseable {
   }
 
   private void command(JsonObject command) {
-    try {
-      synchronized (commands) {
-        commands.write(command.encode());
-        commands.write('\n');
-        commands.flush();
-      }
-    } catch (IOException e) {
-      throw new IllegalStateException("the Node client is not reading commands; stderr:\n" + errors, e);
-    }
+    NodeProcesses.send(commands, command, errors);
   }
 
   private synchronized JsonObject await(String client, Predicate<JsonObject> until, String what) {
@@ -219,19 +211,7 @@ public final class SockJSBrowsers implements AutoCloseable {
 
   @Override
   public void close() {
-    try {
-      commands.close();
-    } catch (IOException ignored) {
-      // the process is gone already
-    }
-    try {
-      if (!process.waitFor(10, TimeUnit.SECONDS)) {
-        process.destroyForcibly().waitFor(10, TimeUnit.SECONDS);
-      }
-    } catch (InterruptedException e) {
-      process.destroyForcibly();
-      Thread.currentThread().interrupt();
-    }
+    NodeProcesses.stop(process, commands, 10);
   }
 
   private void readEvents(InputStream output) {
