@@ -1,5 +1,6 @@
 package dev.canvasagent.bench;
 
+import dev.canvasagent.support.TestServer;
 import java.io.BufferedReader;
 import java.io.IOException;
 import java.io.InputStream;
@@ -49,16 +50,6 @@ final class BenchServer implements AutoCloseable {
     this.process = process;
   }
 
-  /** The edge limits at the largest values the configuration takes. */
-  static final Map<String, String> LIFTED_LIMITS = Map.of(
-      "CANVAS_AGENT_RUNS_PER_MINUTE", "100000",
-      "CANVAS_AGENT_ROOM_RUNS_PER_MINUTE", "100000",
-      "CANVAS_AGENT_REQUESTS_PER_SECOND", "100000",
-      "CANVAS_AGENT_ROOM_MESSAGES_PER_SECOND", "1000000",
-      "CANVAS_AGENT_SCREENSHOT_BYTES_PER_MINUTE", String.valueOf(Integer.MAX_VALUE),
-      "CANVAS_AGENT_CONNECTIONS_PER_ADDRESS", "100000",
-      "CANVAS_AGENT_ROOMS_PER_CLIENT", "100000");
-
   static BenchServer start(Path jar, String heap, List<String> jvmOptions, Path log) throws IOException {
     return start(jar, heap, jvmOptions, Map.of(), log);
   }
@@ -81,7 +72,7 @@ final class BenchServer implements AutoCloseable {
     env.put("PORT", "0");
     // Every load driver is one client on one address: the edge limits, which exist to stop one client
     // from crowding out the others, would measure themselves. A benchmark may still set them.
-    env.putAll(LIFTED_LIMITS);
+    env.putAll(TestServer.UNLIMITED);
     env.putAll(environment);
     BenchServer server = new BenchServer(builder.start());
     Files.createDirectories(log.toAbsolutePath().getParent());
