@@ -273,6 +273,16 @@ final class FuzzBodies {
     return choices.get(random.nextInt(choices.size()));
   }
 
+  /** 1 to {@code max} random bytes: a binary frame. */
+  byte[] bytes(int max) {
+    byte[] bytes = new byte[1 + random.nextInt(max)];
+    for (int i = 0; i < bytes.length; i++) {
+      // one draw per byte, as the fuzz's seeds were recorded with
+      bytes[i] = (byte) random.nextInt(256);
+    }
+    return bytes;
+  }
+
   int nextInt(int bound) {
     return random.nextInt(bound);
   }

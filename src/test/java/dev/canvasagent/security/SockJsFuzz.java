@@ -83,10 +83,7 @@ final class SockJsFuzz extends FrameFuzz {
       message.put("headers", headers);
       return new Frame(kind, "headers " + HttpFuzz.shorten(String.valueOf(headers)), message.encode(), null);
     } else if (pick < 94) {
-      byte[] bytes = new byte[1 + bodies.nextInt(64)];
-      for (int i = 0; i < bytes.length; i++) {
-        bytes[i] = (byte) bodies.nextInt(256);
-      }
+      byte[] bytes = bodies.bytes(64);
       return new Frame("sockjs binary", bytes.length + " random bytes", null, Buffer.buffer(bytes));
     } else if (pick < 99) {
       String text = bodies.pick(List.of("", " ", "null", "[]", "[\"a\"]", "\"frame\"", "{", "{\"type\":7}", "{\"type\":\"send\"}", "\u0000"));

@@ -62,10 +62,7 @@ final class WebSocketFuzz extends FrameFuzz {
       frame.put("topic", value);
       return new Frame("ws frame", "topic " + HttpFuzz.shorten(String.valueOf(value)), frame.encode(), null);
     } else if (pick < 93) {
-      byte[] bytes = new byte[1 + bodies.nextInt(64)];
-      for (int i = 0; i < bytes.length; i++) {
-        bytes[i] = (byte) bodies.nextInt(256);
-      }
+      byte[] bytes = bodies.bytes(64);
       return new Frame("ws binary", bytes.length + " random bytes", null, Buffer.buffer(bytes));
     } else if (pick < 98) {
       String text = bodies.pick(List.of("", " ", "null", "[]", "\"frame\"", "{", "}", "{\"topic\":\"agent:ack\"}", "\u0000"));
