@@ -84,12 +84,22 @@ class BrowserEndToEndTest {
     }
   }
 
+  /** Types a prompt into the chat panel and sends it, as a person does. */
+  static void ask(Page page, String prompt) {
+    page.fill("[data-testid=prompt]", prompt);
+    page.press("[data-testid=prompt]", "Enter");
+  }
+
+  /** Waits until the chat panel shows the agent in {@code state}. */
+  static void awaitAgentState(Page page, String state, String what) {
+    page.waitFor("document.querySelector('[data-testid=agent-status]')?.dataset.state === '" + state + "'", what);
+  }
+
   @Test
   void aPromptDrawsShapesInTheEditor() {
     Page page = openRoom("prompt", "e2e-prompt");
-    page.fill("[data-testid=prompt]", "draw a blue rectangle labeled A");
-    page.press("[data-testid=prompt]", "Enter");
-    page.waitFor("document.querySelector('[data-testid=agent-status]')?.dataset.state === 'done'", "done status in the chat panel");
+    ask(page, "draw a blue rectangle labeled A");
+    awaitAgentState(page, "done", "done status in the chat panel");
     JsonArray board = awaitSameBoard("e2e-prompt", page);
     JsonObject rectangle = board.stream().map(JsonObject.class::cast)
         .filter(record -> "geo".equals(record.getString("type"))).findFirst().orElseThrow();
@@ -162,8 +172,7 @@ class BrowserEndToEndTest {
     Page person = openRoom("person", "e2e-both");
     SseClient events = server.events("e2e-both");
     // The run starts from the other page's prompt box, whose chat panel follows it.
-    agentSide.fill("[data-testid=prompt]", "/tour");
-    agentSide.press("[data-testid=prompt]", "Enter");
+    ask(agentSide, "/tour");
     agentSide.waitFor("new URL(location.href).searchParams.get('session')", "the page's session");
     String sessionId = (String) agentSide.eval("new URL(location.href).searchParams.get('session')");
     person.waitFor("window.canvasAgent.executor.stats.applied >= 2", "the agent's first actions");
@@ -191,9 +200,8 @@ class BrowserEndToEndTest {
   @Test
   void aSessionIsResumedWithItsChatAndANewOneStartsEmpty() {
     Page first = openRoom("first-visit", "e2e-session");
-    first.fill("[data-testid=prompt]", "draw a blue rectangle labeled A");
-    first.press("[data-testid=prompt]", "Enter");
-    first.waitFor("document.querySelector('[data-testid=agent-status]')?.dataset.state === 'done'", "the run to end");
+    ask(first, "draw a blue rectangle labeled A");
+    awaitAgentState(first, "done", "the run to end");
     String sessionId = (String) first.eval("new URL(location.href).searchParams.get('session')");
     assertTrue(sessionId != null && !sessionId.isEmpty(), "the page's address names its session");
     first.close();
@@ -210,11 +218,10 @@ class BrowserEndToEndTest {
     assertEquals(0, ((Number) again.eval("document.querySelectorAll('[data-testid=messages] li').length")).intValue());
     again.screenshot(SCREENSHOTS.resolve("session-new.png"));
     // A run in the new session, stopped from its status line.
-    again.fill("[data-testid=prompt]", "/tour");
-    again.press("[data-testid=prompt]", "Enter");
-    again.waitFor("document.querySelector('[data-testid=agent-status]')?.dataset.state === 'streaming'", "the run streaming");
+    ask(again, "/tour");
+    awaitAgentState(again, "streaming", "the run streaming");
     again.click("[data-testid=agent-status] button");
-    again.waitFor("document.querySelector('[data-testid=agent-status]')?.dataset.state === 'canceled'", "the run canceled");
+    awaitAgentState(again, "canceled", "the run canceled");
     again.screenshot(SCREENSHOTS.resolve("session-new-run-stopped.png"));
     again.eval("(() => { const picker = document.querySelector('[data-testid=session-picker]');"
         + " const set = Object.getOwnPropertyDescriptor(HTMLSelectElement.prototype, 'value').set;"
@@ -366,9 +373,8 @@ class BrowserEndToEndTest {
 
       Page page = browser.open("token", base + "/?room=e2e-auth&token=" + token);
       page.waitFor(READY + " && window.canvasAgent.status.isHost", "a connected host page with its token");
-      page.fill("[data-testid=prompt]", "draw a blue rectangle labeled A");
-      page.press("[data-testid=prompt]", "Enter");
-      page.waitFor("document.querySelector('[data-testid=agent-status]')?.dataset.state === 'done'", "done status in the chat panel");
+      ask(page, "draw a blue rectangle labeled A");
+      awaitAgentState(page, "done", "done status in the chat panel");
       JsonObject board = Await.result(secured.http().get("/api/rooms/e2e-auth/board")
           .putHeader("authorization", TestTokens.bearer(token)).send()).bodyAsJsonObject();
       page.waitFor("window.canvasAgent.status.revision === " + board.getLong("revision"), "the run's revision");
