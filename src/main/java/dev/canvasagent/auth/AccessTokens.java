@@ -32,10 +32,12 @@ public final class AccessTokens {
 
   private final JWTAuth jwt;
   private final boolean canMint;
+  private final long maxLifetimeSeconds;
 
-  private AccessTokens(JWTAuth jwt, boolean canMint) {
+  private AccessTokens(JWTAuth jwt, boolean canMint, long maxLifetimeSeconds) {
     this.jwt = jwt;
     this.canMint = canMint;
+    this.maxLifetimeSeconds = maxLifetimeSeconds;
   }
 
   /** The verifier of {@code auth}; a public key that does not load stops startup. */
@@ -53,7 +55,7 @@ public final class AccessTokens {
         .setJWTOptions(new JWTOptions().setLeeway(LEEWAY_SECONDS).setIgnoreExpiration(true)
             .setAlgorithm(secret ? SECRET_ALGORITHM : auth.jwtAlgorithm()));
     try {
-      return new AccessTokens(JWTAuth.create(vertx, options), secret);
+      return new AccessTokens(JWTAuth.create(vertx, options), secret, auth.maxTokenLifetimeSeconds());
     } catch (RuntimeException unusable) {
       throw new ConfigException("bad configuration: auth.jwtPublicKey (CANVAS_AGENT_JWT_PUBLIC_KEY) does not load as a "
           + auth.jwtAlgorithm() + " public key: " + unusable.getClass().getSimpleName());
@@ -67,6 +69,11 @@ public final class AccessTokens {
     }
     if (token.length() > MAX_TOKEN_LENGTH) {
       return Failure.future(FailureCode.UNAUTHENTICATED, "the access token is longer than " + MAX_TOKEN_LENGTH + " characters");
+    }
+    if (JoseHeader.namesCriticalExtensions(token)) {
+      // RFC 7515 §4.1.11: a recipient that does not understand every extension crit names must refuse
+      // the token, and this server understands none.
+      return Failure.future(FailureCode.UNAUTHENTICATED, "the access token's header names critical extensions (crit) this server does not support");
     }
     Future<User> authenticated;
     try {
@@ -86,23 +93,29 @@ public final class AccessTokens {
           } catch (Grant.InvalidClaims invalid) {
             return Failure.future(FailureCode.UNAUTHENTICATED, "the access token's claims are not usable: " + invalid.getMessage());
           }
-          return timely(claims, System.currentTimeMillis() / 1000).map(valid -> grant);
+          return timely(claims, System.currentTimeMillis() / 1000, maxLifetimeSeconds).map(valid -> grant);
         });
   }
 
   /**
    * Whether a token is valid at {@code nowSeconds}, give or take the leeway: not before its
-   * {@code nbf} or {@code iat}, and not at or after its {@code exp}. {@link Grant#fromClaims} has
-   * checked that these are numbers.
+   * {@code nbf} or {@code iat}, not at or after its {@code exp}, and not valid for longer than
+   * {@code maxLifetimeSeconds} from now: a token that never expires cannot be taken back.
+   * {@link Grant#fromClaims} has checked that these are whole numbers of seconds in range.
    */
-  static Future<Void> timely(JsonObject claims, long nowSeconds) {
+  static Future<Void> timely(JsonObject claims, long nowSeconds, long maxLifetimeSeconds) {
     for (String claim : List.of("nbf", "iat")) {
-      if (claims.getValue(claim) instanceof Number from && from.longValue() > nowSeconds + LEEWAY_SECONDS) {
+      if (claims.containsKey(claim) && NumericDate.of(claims.getValue(claim)).getAsLong() > nowSeconds + LEEWAY_SECONDS) {
         return Failure.future(FailureCode.UNAUTHENTICATED, "the access token is not valid yet (" + claim + " is in the future)");
       }
     }
-    if (nowSeconds - LEEWAY_SECONDS >= ((Number) claims.getValue("exp")).longValue()) {
+    long exp = NumericDate.of(claims.getValue("exp")).getAsLong();
+    if (nowSeconds - LEEWAY_SECONDS >= exp) {
       return Failure.future(FailureCode.TOKEN_EXPIRED, "the access token has expired");
+    }
+    if (exp - nowSeconds > maxLifetimeSeconds + LEEWAY_SECONDS) {
+      return Failure.future(FailureCode.UNAUTHENTICATED, "the access token is valid for more than " + maxLifetimeSeconds
+          + " seconds from now (CANVAS_AGENT_JWT_MAX_LIFETIME_SECONDS); ask its issuer for a shorter-lived one");
     }
     return Future.succeededFuture();
   }

@@ -33,19 +33,18 @@ public record Grant(String subject, Set<String> rooms, Set<String> documents, Ro
     if (!(claims.getValue("sub") instanceof String subject) || subject.isBlank() || subject.length() > 200) {
       throw new InvalidClaims("sub must be a string of 1 to 200 characters");
     }
-    if (!(claims.getValue("exp") instanceof Number exp)) {
-      throw new InvalidClaims("exp must be a number: tokens without an expiry are not accepted");
-    }
+    long exp = NumericDate.of(claims.getValue("exp"))
+        .orElseThrow(() -> new InvalidClaims("exp must be a whole number of seconds: tokens without an expiry are not accepted"));
     for (String time : new String[] {"nbf", "iat"}) {
-      if (claims.containsKey(time) && !(claims.getValue(time) instanceof Number)) {
-        throw new InvalidClaims(time + " must be a number of seconds");
+      if (claims.containsKey(time) && NumericDate.of(claims.getValue(time)).isEmpty()) {
+        throw new InvalidClaims(time + " must be a whole number of seconds");
       }
     }
     Role role = Role.fromWire(claims.getValue(ROLE_CLAIM))
         .orElseThrow(() -> new InvalidClaims("role must be viewer, editor or admin"));
     Set<String> rooms = names(claims, ROOMS_CLAIM);
     Set<String> documents = names(claims, DOCUMENTS_CLAIM);
-    return new Grant(subject, rooms, documents, role, exp.longValue() * 1000);
+    return new Grant(subject, rooms, documents, role, NumericDate.millis(exp));
   }
 
   private static Set<String> names(JsonObject claims, String claim) throws InvalidClaims {

@@ -101,7 +101,8 @@ public final class BridgeVerticle extends CanvasVerticle {
     // Before any route: a browser page from another origin is refused, a listed one gets CORS.
     router.route().handler(new OriginGuard(config.http().corsOrigins(), tokens.isEmpty()));
 
-    // A load balancer's probe carries no token: /health tells only whether the verticles are up.
+    // A load balancer's probe carries no token: /health tells it only whether the verticles are up;
+    // with auth on, the counters behind that answer are an admin's to see.
     router.get("/health").handler(this::health);
     // The API is under /api and the bus under /eventbus; the browser client's page and assets, public
     // like any web page, are everything else (PageRoutes). /api is authenticated here, before any body
@@ -497,13 +498,28 @@ public final class BridgeVerticle extends CanvasVerticle {
           new JsonObject().put("ok", false).put("error", "the patch engine did not report the store"));
       boolean ok = verticles.stream().allMatch(entry -> ((JsonObject) entry.getValue()).getBoolean("ok", false))
           && store.getBoolean("ok", false);
-      sendJson(ctx, ok ? 200 : 503, new JsonObject()
-          .put("ok", ok)
-          .put("status", ok ? "up" : "down")
-          .put("store", store)
-          .put("model", config.model().defaultModel())
-          .put("verticles", verticles));
+      JsonObject answer = new JsonObject().put("ok", ok).put("status", ok ? "up" : "down");
+      showsHealthDetails(ctx).onComplete(details -> sendJson(ctx, ok ? 200 : 503, details.succeeded() && details.result()
+          ? answer.put("store", store).put("model", config.model().defaultModel()).put("verticles", verticles)
+          : answer));
     });
+  }
+
+  /**
+   * Whether {@code /health} may show its details: the verticles' activity counters (clients, rooms,
+   * commits, runs, queues) and the store's state. With auth on they are the whole server's activity,
+   * so only an admin's token sees them; a probe without one gets up or down. With auth off every
+   * caller is on loopback and holds the open grant.
+   */
+  private Future<Boolean> showsHealthDetails(RoutingContext ctx) {
+    if (tokens.isEmpty()) {
+      return Future.succeededFuture(true);
+    }
+    List<String> headers = ctx.request().headers().getAll(HttpHeaders.AUTHORIZATION);
+    if (headers.size() != 1 || !headers.get(0).regionMatches(true, 0, "Bearer ", 0, 7)) {
+      return Future.succeededFuture(false);
+    }
+    return tokens.get().verify(headers.get(0).substring(7).strip()).map(grant -> grant.role() == Role.ADMIN);
   }
 
   @Override

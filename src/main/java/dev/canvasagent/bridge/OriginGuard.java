@@ -90,9 +90,12 @@ final class OriginGuard implements Handler<RoutingContext> {
   @Override
   public void handle(RoutingContext ctx) {
     HostAndPort authority = ctx.request().authority();
-    if (loopbackHostsOnly && authority != null && !Loopback.isLoopback(authority.host())) {
-      HttpErrors.send(ctx, FailureCode.HOST_NOT_ALLOWED, "with auth off this server answers only requests addressed to localhost,"
-          + " 127.0.0.1 or ::1; set CANVAS_AGENT_JWT_SECRET to serve other names");
+    // A request without a Host (HTTP/1.0 allows it) names no host to check: with auth off it is refused
+    // like one that names another host, or it would be the one way past this check.
+    if (loopbackHostsOnly && (authority == null || !Loopback.isLoopback(authority.host()))) {
+      HttpErrors.send(ctx, FailureCode.HOST_NOT_ALLOWED, (authority == null ? "the request has no Host header; " : "")
+          + "with auth off this server answers only requests addressed to localhost, 127.0.0.1 or ::1;"
+          + " set CANVAS_AGENT_JWT_SECRET to serve other names");
       return;
     }
     String header = ctx.request().getHeader(HttpHeaders.ORIGIN);

@@ -39,7 +39,14 @@ public record AppConfig(
    * with {@code jwtAlgorithm}. Neither set: auth is off (allowed on loopback only). The secret is never
    * shown by {@link #toString()}.
    */
-  public record Auth(String jwtSecret, String jwtPublicKey, String jwtAlgorithm) {
+  public record Auth(String jwtSecret, String jwtPublicKey, String jwtAlgorithm, long maxTokenLifetimeSeconds) {
+    /** The longest a token may still be valid for when it is presented: what {@code mint-token} can issue. */
+    public static final long DEFAULT_MAX_TOKEN_LIFETIME_SECONDS = 30L * 24 * 3600;
+
+    public Auth(String jwtSecret, String jwtPublicKey, String jwtAlgorithm) {
+      this(jwtSecret, jwtPublicKey, jwtAlgorithm, DEFAULT_MAX_TOKEN_LIFETIME_SECONDS);
+    }
+
     public boolean enabled() {
       return !jwtSecret.isEmpty() || !jwtPublicKey.isEmpty();
     }
@@ -47,7 +54,8 @@ public record AppConfig(
     @Override
     public String toString() {
       return "Auth[jwtSecret=" + (jwtSecret.isEmpty() ? "" : "<redacted>") + ", jwtPublicKey="
-          + (jwtPublicKey.isEmpty() ? "" : "<set>") + ", jwtAlgorithm=" + jwtAlgorithm + "]";
+          + (jwtPublicKey.isEmpty() ? "" : "<set>") + ", jwtAlgorithm=" + jwtAlgorithm
+          + ", maxTokenLifetimeSeconds=" + maxTokenLifetimeSeconds + "]";
     }
   }
 

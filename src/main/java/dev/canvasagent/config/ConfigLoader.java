@@ -26,6 +26,8 @@ public final class ConfigLoader {
   private static final Pattern SCHEMA_NAME = Pattern.compile("[a-z_][a-z0-9_]{0,62}");
   private static final Pattern ORIGIN = Pattern.compile("https?://[A-Za-z0-9.-]+(:[0-9]{1,5})?|https?://\\[[0-9A-Fa-f:.]+\\](:[0-9]{1,5})?");
   /** What a configured public key may sign with. */
+  /** A year and a day: tokens meant to last longer belong to a revocation scheme this server does not have. */
+  static final int MAX_TOKEN_LIFETIME_SECONDS = 366 * 24 * 3600;
   private static final Set<String> PUBLIC_KEY_ALGORITHMS = Set.of("RS256", "RS384", "RS512", "PS256", "PS384", "PS512", "ES256", "ES384", "ES512");
 
   /** An environment variable and the config path it sets. */
@@ -42,6 +44,7 @@ public final class ConfigLoader {
           new EnvironmentKey("CANVAS_AGENT_JWT_SECRET", "auth.jwtSecret"),
           new EnvironmentKey("CANVAS_AGENT_JWT_PUBLIC_KEY", "auth.jwtPublicKey"),
           new EnvironmentKey("CANVAS_AGENT_JWT_ALGORITHM", "auth.jwtAlgorithm"),
+          new EnvironmentKey("CANVAS_AGENT_JWT_MAX_LIFETIME_SECONDS", "auth.maxTokenLifetimeSeconds"),
           new EnvironmentKey("CANVAS_AGENT_RUNS_PER_MINUTE", "limits.runsPerMinute"),
           new EnvironmentKey("CANVAS_AGENT_ROOM_RUNS_PER_MINUTE", "limits.roomRunsPerMinute"),
           new EnvironmentKey("CANVAS_AGENT_REQUESTS_PER_SECOND", "limits.requestsPerSecond"),
@@ -315,7 +318,8 @@ public final class ConfigLoader {
     if (!publicKey.isEmpty() && !publicKey.contains("-----BEGIN PUBLIC KEY-----")) {
       throw bad("auth.jwtPublicKey", "must be a PEM public key (-----BEGIN PUBLIC KEY-----)");
     }
-    AppConfig.Auth auth = new AppConfig.Auth(secret, publicKey, algorithm);
+    AppConfig.Auth auth = new AppConfig.Auth(secret, publicKey, algorithm,
+        integer("auth.maxTokenLifetimeSeconds", 60, MAX_TOKEN_LIFETIME_SECONDS));
     String host = text("http.host");
     if (!auth.enabled() && !Loopback.isLoopback(host)) {
       throw bad("http.host", "serving " + host + " without tokens would let anyone who can reach it read and drive every room;"

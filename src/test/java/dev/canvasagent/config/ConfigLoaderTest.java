@@ -126,6 +126,7 @@ class ConfigLoaderTest {
         override("CANVAS_AGENT_JWT_PUBLIC_KEY", "-----BEGIN PUBLIC KEY-----\nMFkw\n-----END PUBLIC KEY-----",
             c -> c.auth().enabled(), true),
         override("CANVAS_AGENT_JWT_ALGORITHM", "ES256", c -> c.auth().jwtAlgorithm(), "ES256"),
+        override("CANVAS_AGENT_JWT_MAX_LIFETIME_SECONDS", "86400", c -> c.auth().maxTokenLifetimeSeconds(), 86400L),
         override("CANVAS_AGENT_RUNS_PER_MINUTE", "5", c -> c.limits().runsPerMinute(), 5),
         override("CANVAS_AGENT_ROOM_RUNS_PER_MINUTE", "7", c -> c.limits().roomRunsPerMinute(), 7),
         override("CANVAS_AGENT_REQUESTS_PER_SECOND", "9", c -> c.limits().requestsPerSecond(), 9),
@@ -300,6 +301,7 @@ class ConfigLoaderTest {
         bad("CANVAS_QUEUE_DIRECT_FALLBACK", "true", "only false"),
         bad("CANVAS_AGENT_RUN_HEARTBEAT_MS", "50", "between 100 and 60000"),
         bad("CANVAS_AGENT_LEASE_TTL_MS", "10", "between 100 and 600000"),
+        bad("CANVAS_AGENT_JWT_MAX_LIFETIME_SECONDS", "31622401", "between 60 and 31622400"),
         bad("CANVAS_AGENT_DOC_AGENT_MAX_STEPS", "0", "between 1 and 100"),
         bad("CANVAS_AGENT_RUN_INTERRUPTED_AFTER_MS", "9000", "at least twice durability.heartbeatMs (5000)"));
   }

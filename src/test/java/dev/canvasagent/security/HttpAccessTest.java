@@ -295,7 +295,15 @@ class HttpAccessTest {
         new Refusal(Credential.bearer("rooms not a list", tokens.signed(claims.copy().put("rooms", ROOM))), 401, "UNAUTHENTICATED"),
         new Refusal(Credential.bearer("not valid yet", tokens.signed(claims.copy().put("nbf", now + 600))), 401, "UNAUTHENTICATED"),
         new Refusal(Credential.bearer("issued in the future", tokens.signed(claims.copy().put("iat", now + 600))), 401, "UNAUTHENTICATED"),
-        new Refusal(Credential.bearer("too long", "x".repeat(9_000)), 401, "UNAUTHENTICATED")));
+        new Refusal(Credential.bearer("too long", "x".repeat(9_000)), 401, "UNAUTHENTICATED"),
+        new Refusal(Credential.bearer("exp 1e300", tokens.signed(claims.copy().put("exp", 1e300))), 401, "UNAUTHENTICATED"),
+        new Refusal(Credential.bearer("exp past a long's milliseconds", tokens.signed(claims.copy().put("exp", 9_300_000_000_000_000L))),
+            401, "UNAUTHENTICATED"),
+        new Refusal(Credential.bearer("exp a fraction", tokens.signed(claims.copy().put("exp", now + 3600.5))), 401, "UNAUTHENTICATED"),
+        new Refusal(Credential.bearer("exp past the longest lifetime", tokens.signed(claims.copy().put("exp", now + 400L * 24 * 3600))),
+            401, "UNAUTHENTICATED"),
+        new Refusal(Credential.bearer("a crit header", signedWithHeader(claims, new JsonObject().put("crit", new JsonArray().add("urn:x:bound"))
+            .put("urn:x:bound", true))), 401, "UNAUTHENTICATED")));
     if (route.kind() == Kind.PLAIN) {
       refusals.add(new Refusal(new Credential("access_token off the streams", List.of(), "access_token=" + valid), 401, "UNAUTHENTICATED"));
     }
@@ -392,6 +400,15 @@ class HttpAccessTest {
   void healthIsPublicAndAnUnknownApiPathStillWantsAToken() {
     HttpResponse<Buffer> health = Await.result(server.http().get("/health").send());
     assertEquals(200, health.statusCode(), health.bodyAsString());
+    assertEquals(new JsonObject().put("ok", true).put("status", "up"), health.bodyAsJsonObject(),
+        "an anonymous probe learns up or down, not the server's activity");
+    for (String token : List.of(tokens.editor(ROOM), tokens.viewer(ROOM), "not-a-jwt")) {
+      HttpResponse<Buffer> asSomeone = Await.result(server.http().get("/health").putHeader("Authorization", TestTokens.bearer(token)).send());
+      assertEquals(new JsonObject().put("ok", true).put("status", "up"), asSomeone.bodyAsJsonObject(), "only an admin sees the counters");
+    }
+    HttpResponse<Buffer> asAdmin = Await.result(server.http().get("/health").putHeader("Authorization", TestTokens.bearer(tokens.admin())).send());
+    assertEquals(200, asAdmin.statusCode());
+    assertTrue(asAdmin.bodyAsJsonObject().getJsonObject("verticles").getJsonObject("bridge").containsKey("clients"), asAdmin.bodyAsString());
     refused(Await.result(server.http().get("/api/nothing-here").send()), 401, "UNAUTHENTICATED");
     refused(send(HttpMethod.GET, "/api/nothing-here", tokens.viewer(ROOM), null), 404, "NOT_FOUND");
   }
@@ -523,6 +540,12 @@ class HttpAccessTest {
   String signed(String algorithm, String secret, JsonObject claims) {
     JWTAuth other = JWTAuth.create(vertx, new JWTAuthOptions().addPubSecKey(new PubSecKeyOptions().setAlgorithm(algorithm).setBuffer(secret)));
     return other.generateToken(claims, new JWTOptions().setAlgorithm(algorithm));
+  }
+
+  /** Signed with the server's secret, with {@code header}'s members added to the JOSE header. */
+  String signedWithHeader(JsonObject claims, JsonObject header) {
+    JWTAuth issuer = JWTAuth.create(vertx, new JWTAuthOptions().addPubSecKey(new PubSecKeyOptions().setAlgorithm("HS256").setBuffer(TestTokens.SECRET)));
+    return issuer.generateToken(claims, new JWTOptions().setAlgorithm("HS256").setHeader(header));
   }
 
   /** The same claims with {@code alg: none} and no signature. */

@@ -129,6 +129,37 @@ class OriginsTest {
     }
   }
 
+  /** HTTP/1.0 lets a request name no host; with auth off that must not be the way past the host check. */
+  @Test
+  void withAuthOffARequestWithoutAHostIsRefused() {
+    start("");
+    for (String request : List.of("GET /api/catalog HTTP/1.0\r\n\r\n", "GET /health HTTP/1.0\r\n\r\n",
+        "GET /api/rooms/" + roomId + "/board HTTP/1.0\r\nAccept: application/json\r\n\r\n")) {
+      String answer = rawExchange(request);
+      assertTrue(answer.startsWith("HTTP/1.0 403") || answer.startsWith("HTTP/1.1 403"), request + " → " + answer);
+      assertTrue(answer.contains("HOST_NOT_ALLOWED") && answer.contains("no Host header"), answer);
+    }
+    assertTrue(rawExchange("GET /api/catalog HTTP/1.0\r\nHost: 127.0.0.1\r\n\r\n").contains(" 200 "), "with a loopback Host it is served");
+  }
+
+  @Test
+  void withAuthOnARequestWithoutAHostIsAnsweredLikeAnyOther() {
+    server = TestServer.start(vertx, TestServer.config(dev.canvasagent.support.TestTokens.ENVIRONMENT));
+    String answer = rawExchange("GET /health HTTP/1.0\r\n\r\n");
+    assertTrue(answer.contains(" 200 "), answer);
+  }
+
+  /** One request on a connection of its own, and everything the server wrote until it closed it. */
+  String rawExchange(String request) {
+    io.vertx.core.net.NetSocket socket = Await.result(vertx.createNetClient().connect(server.port(), "127.0.0.1"));
+    Buffer received = Buffer.buffer();
+    io.vertx.core.Promise<String> closed = io.vertx.core.Promise.promise();
+    socket.handler(received::appendBuffer);
+    socket.closeHandler(end -> closed.complete(received.toString()));
+    Await.result(socket.write(request));
+    return Await.result(closed.future());
+  }
+
   @Test
   void withAuthOnAnyHostNameIsServed() {
     server = TestServer.start(vertx, TestServer.config(dev.canvasagent.support.TestTokens.ENVIRONMENT));
