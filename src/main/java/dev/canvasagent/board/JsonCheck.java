@@ -118,6 +118,24 @@ interface JsonCheck {
     return value -> expected.equals(value) ? null : expected("\"" + expected + "\"", value);
   }
 
+  /**
+   * A record id: a string starting with one of {@code prefixes}, as tldraw asks, and, stricter than
+   * tldraw, without control characters or line separators. tldraw's own ids never hold them, and an
+   * id that ends in a newline reads like another record's in every list and log that shows it.
+   */
+  static JsonCheck recordId(String... prefixes) {
+    JsonCheck prefixed = startingWith(prefixes);
+    // Control characters and the line and paragraph separators: what splits a log line or hides in an id.
+    java.util.regex.Pattern unprintable = java.util.regex.Pattern.compile("[\\p{Cc}\\p{Zl}\\p{Zp}]");
+    return value -> {
+      FieldProblem problem = prefixed.check(value);
+      if (problem == null && unprintable.matcher((String) value).find()) {
+        return FieldProblem.of("an id may not hold control characters or line separators");
+      }
+      return problem;
+    };
+  }
+
   static JsonCheck startingWith(String... prefixes) {
     return value -> {
       if (value instanceof String text) {

@@ -8,6 +8,7 @@ import static dev.canvasagent.board.JsonCheck.member;
 import static dev.canvasagent.board.JsonCheck.number;
 import static dev.canvasagent.board.JsonCheck.object;
 import static dev.canvasagent.board.JsonCheck.oneOf;
+import static dev.canvasagent.board.JsonCheck.recordId;
 import static dev.canvasagent.board.JsonCheck.startingWith;
 import static dev.canvasagent.board.JsonCheck.unitInterval;
 
@@ -36,11 +37,11 @@ public final class TldrawRecordValidator {
 
   private static final Map<String, JsonCheck> SHAPES = new TreeMap<>();
   private static final Map<String, JsonCheck> BINDINGS = Map.of("arrow", object()
-      .with("id", startingWith("binding:"))
+      .with("id", recordId("binding:"))
       .with("typeName", literal("binding"))
       .with("type", literal("arrow"))
-      .with("fromId", startingWith("shape:"))
-      .with("toId", startingWith("shape:"))
+      .with("fromId", recordId("shape:"))
+      .with("toId", recordId("shape:"))
       .with("props", object()
           .with("terminal", oneOf(Set.of("start", "end")))
           .with("normalizedAnchor", TldrawShapeProps.VEC)
@@ -51,13 +52,13 @@ public final class TldrawRecordValidator {
 
   static {
     TldrawShapeProps.BY_TYPE.forEach((type, props) -> SHAPES.put(type, object()
-        .with("id", startingWith("shape:"))
+        .with("id", recordId("shape:"))
         .with("typeName", literal("shape"))
         .with("x", number())
         .with("y", number())
         .with("rotation", number())
         .with("index", JsonCheck.string().and(TldrawShapeProps::indexKey))
-        .with("parentId", startingWith("page:", "shape:"))
+        .with("parentId", recordId("page:", "shape:"))
         .with("type", literal(type))
         .with("isLocked", bool())
         .with("opacity", unitInterval())

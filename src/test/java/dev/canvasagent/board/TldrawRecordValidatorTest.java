@@ -297,6 +297,12 @@ class TldrawRecordValidatorTest {
         with(RecordCorpus.geo(), record -> props(record).put("url", "http://aא.com")));
     cases.put("a URL host of an emoji (not in IDNA 2003)", with(RecordCorpus.geo(), record -> props(record).put("url", "http://🙂.com")));
     cases.put("a URL host with an invisible character", with(RecordCorpus.geo(), record -> props(record).put("url", "http://exa\u00admple.com")));
+    cases.put("an id ending in a newline", RecordCorpus.geo().put("id", "shape:box\n"));
+    cases.put("an id ending in a carriage return", RecordCorpus.geo().put("id", "shape:box\r"));
+    cases.put("an id ending in U+2028", RecordCorpus.geo().put("id", "shape:box\u2028"));
+    cases.put("an id with a NUL", RecordCorpus.geo().put("id", "shape:b\u0000ox"));
+    cases.put("a parent id ending in U+0085", RecordCorpus.geo().put("parentId", "page:page\u0085"));
+    cases.put("a binding to an id ending in a newline", RecordCorpus.binding().put("toId", "shape:box\n"));
     cases.put("mailto with an authority", with(RecordCorpus.geo(), record -> props(record).put("url", "mailto://someone@example.com")));
     return cases;
   }
