@@ -1,6 +1,5 @@
 import { useCallback, useEffect, useRef, useState } from 'react'
 
-const PAGE_HOLDER = `person ${Math.random().toString(36).slice(2, 10)}`
 const STARTER = (title) => `# ${title}\n\nWrite here, or ask the document agent.\n`
 
 /**
@@ -8,7 +7,9 @@ const STARTER = (title) => `# ${title}\n\nWrite here, or ask the document agent.
  * preempts the agent, as seed 004 says), the lease lock indicator while anyone else holds the lease
  * (`doc:lease`; "Take control" preempts it), the document agent's instruction box and status, the diff
  * since the latest snapshot, snapshots, and undo/redo. Snapshots, revert, undo and redo are write tools:
- * the page checks the lease out for the one call and in again.
+ * the page checks the lease out for the one call and in again. The server names every holder (the
+ * person's token subject, or `agent:<session>`) and shows nobody a lease's id, so the page knows its own
+ * lease by what its check-out answered: the holder and when it was taken.
  */
 export function DocumentView({ client, api, roomId, initialDocId, onDocument }) {
   const [docId, setDocId] = useState(initialDocId)
@@ -16,6 +17,7 @@ export function DocumentView({ client, api, roomId, initialDocId, onDocument }) 
   const [draft, setDraft] = useState('')
   const [dirty, setDirty] = useState(false)
   const [lease, setLease] = useState(null)
+  const [ownLease, setOwnLease] = useState(null)
   const [diff, setDiff] = useState(null)
   const [agent, setAgent] = useState(null)
   const [instruction, setInstruction] = useState('')
@@ -35,7 +37,8 @@ export function DocumentView({ client, api, roomId, initialDocId, onDocument }) 
 
   useEffect(() => { load() }, [load])
 
-  const heldByOther = !!lease?.held && lease.holder !== PAGE_HOLDER
+  const ownsLease = !!ownLease && lease?.holder === ownLease.holder && lease?.held_since === ownLease.held_since
+  const heldByOther = !!lease?.held && !ownsLease
 
   useEffect(() => client.subscribe((topic, body) => {
     if (topic === 'doc:lease' && body.docId === docId) {
@@ -108,12 +111,14 @@ export function DocumentView({ client, api, roomId, initialDocId, onDocument }) 
 
   /** One write tool under a lease of this page's own, checked in again whatever happens. */
   const withLease = (tool, args = {}) => act(async () => {
-    const checkout = await api.documentTool(docId, 'canvas_check_out', { holder: PAGE_HOLDER })
+    const checkout = await api.documentTool(docId, 'canvas_check_out', {})
+    setOwnLease({ holder: checkout.holder, held_since: checkout.held_since })
     const held = { lease_id: checkout.lease_id, canvas_epoch: checkout.canvas_epoch }
     try {
       await api.documentTool(docId, tool, { ...args, ...held })
     } finally {
       await api.documentTool(docId, 'canvas_check_in', held).catch(() => {})
+      setOwnLease(null)
       await load()
     }
   })

@@ -20,7 +20,9 @@ import java.util.regex.Pattern;
 /**
  * {@code /api/docs}: create, read and edit Markdown documents, preempt their lease, and call the
  * document tools ({@code POST /api/docs/{id}/tools/{tool}}, arguments checked by the lease manager
- * against {@code doctools/<tool>.json}; {@code GET /api/docs/tools} lists them).
+ * against {@code doctools/<tool>.json}; {@code GET /api/docs/tools} lists them). Every write carries the
+ * token's subject ({@link #asSubject}), which binds a lease to its holder and signs the revision: it comes
+ * from the grant, never from the body.
  */
 final class DocumentRoutes {
   static final Pattern DOC_ID = Pattern.compile("[A-Za-z0-9_-]{1,64}");
@@ -105,7 +107,7 @@ final class DocumentRoutes {
     // A document without a room is its own room: its lease changes go out on room.<docId>.doc:lease.
     JsonObject ask = new JsonObject().put("id", id).put("roomId", request.getString("roomId", id))
         .put("title", request.getString("title", "Untitled")).put("content", request.getString("content"));
-    forward(ctx, Address.DOC_CREATE, ask, 201);
+    forward(ctx, Address.DOC_CREATE, asSubject(ctx, ask), 201);
   }
 
   private void get(RoutingContext ctx) {
@@ -134,7 +136,7 @@ final class DocumentRoutes {
   }
 
   private void edit(RoutingContext ctx, String docId, JsonObject request) {
-    vertx.eventBus().<JsonObject>request(Address.DOC_EDIT, request.put("docId", docId))
+    vertx.eventBus().<JsonObject>request(Address.DOC_EDIT, asSubject(ctx, request.put("docId", docId)))
         .onSuccess(reply -> BridgeVerticle.sendJson(ctx, 200, new JsonObject().put("ok", true).mergeIn(reply.body())))
         .onFailure(error -> {
           if (Failure.of(error).code() != FailureCode.REVISION_CONFLICT) {
@@ -170,7 +172,8 @@ final class DocumentRoutes {
     JsonObject args = BridgeVerticle.jsonBody(ctx, catalog.schema(tool).orElseThrow());
     if (args != null) {
       access.document(ctx, Role.EDITOR, docId,
-          () -> forward(ctx, Address.DOC_TOOL, new JsonObject().put("docId", docId).put("tool", tool).put("args", args), 200));
+          () -> forward(ctx, Address.DOC_TOOL, asSubject(ctx, new JsonObject().put("docId", docId).put("tool", tool)
+              .put("args", args)), 200));
     }
   }
 
@@ -187,7 +190,7 @@ final class DocumentRoutes {
     }
     access.document(ctx, Role.EDITOR, docId, () -> access.ownSessionName(ctx, docId, request.getString("sessionId"),
         () -> asRun(ctx, documentRoom(docId),
-            () -> forward(ctx, Address.DOC_AGENT, request.put("docId", docId), 202))));
+            () -> forward(ctx, Address.DOC_AGENT, asSubject(ctx, request.put("docId", docId)), 202))));
   }
 
   /** {@code canvas_agent_edit_request}: runs the document agent to its end and answers the change. */
@@ -202,7 +205,7 @@ final class DocumentRoutes {
     }
     String sessionId = request.getString("canvas_session_id");
     access.agentSession(ctx, Role.EDITOR, sessionId, () -> asRun(ctx, sessionRoom(sessionId), () -> {
-      vertx.eventBus().<JsonObject>request(Address.DOC_AGENT_EDIT_REQUEST, request,
+      vertx.eventBus().<JsonObject>request(Address.DOC_AGENT_EDIT_REQUEST, asSubject(ctx, request),
               new io.vertx.core.eventbus.DeliveryOptions().setSendTimeout(delegationTimeoutMs))
           .onSuccess(reply -> BridgeVerticle.sendJson(ctx, 200, new JsonObject().put("ok", true).mergeIn(reply.body())))
           .onFailure(error -> HttpErrors.send(ctx, error));
@@ -234,6 +237,16 @@ final class DocumentRoutes {
         start.get().onFailure(refused -> limits.giveBackRun(ctx, roomId));
       }
     });
+  }
+
+  /**
+   * {@code ask} naming the token's subject (with auth off, the open grant's) as the one it acts for. Put
+   * last, over whatever the body held, and only the subject: the document agent's session is named by
+   * the agent itself.
+   */
+  private static JsonObject asSubject(RoutingContext ctx, JsonObject ask) {
+    ask.remove("agentSession");
+    return ask.put("subject", EdgeAccess.grant(ctx).subject());
   }
 
   private static String docId(RoutingContext ctx) {

@@ -108,7 +108,10 @@ public final class Address {
    */
   public static final String BRIDGE_SOCKJS_HANDLED = "bridge.sockjs.handled";
 
-  /** Lease manager: create a document ({@code {id, roomId, title, content}}), answer {@code {id, revisionId}}. */
+  /**
+   * Lease manager: create a document ({@code {id, roomId, title, content, subject}}), answer {@code {id, revisionId}}.
+   * {@code subject} (the token's) is recorded as the first revision's author.
+   */
   public static final String DOC_CREATE = "doc.create";
 
   /** Lease manager: a document with its lease ({@code {docId}}); NOT_FOUND for an unknown one. */
@@ -118,8 +121,8 @@ public final class Address {
   public static final String DOC_ROOM = "doc.room";
 
   /**
-   * Lease manager: a person's edit ({@code {docId, content, baseRevisionId}}); REVISION_CONFLICT from a stale
-   * base. It preempts any agent lease in the same write.
+   * Lease manager: a person's edit ({@code {docId, content, baseRevisionId, subject}}); REVISION_CONFLICT from a
+   * stale base. It preempts any agent lease in the same write.
    */
   public static final String DOC_EDIT = "doc.edit";
 
@@ -129,18 +132,23 @@ public final class Address {
   /** Lease manager: void the document's lease now ({@code {docId}}), epoch + 1. */
   public static final String DOC_PREEMPT = "doc.preempt";
 
-  /** Lease manager: one document tool call ({@code {docId, tool, args}}), answered with the tool's result. */
+  /**
+   * Lease manager: one document tool call ({@code {docId, tool, args, subject, agentSession?}}), answered with
+   * the tool's result. {@code subject} and {@code agentSession} name the caller as the server knows it (never
+   * from {@code args}): a lease is checked out for that caller, and only that caller may use it.
+   */
   public static final String DOC_TOOL = "doc.tool";
 
   /**
-   * Document agent: start a tool loop on a document ({@code {docId, instruction, model?, sessionId?}}),
-   * answered once the lease is held ({@code {runId, docId, sessionId, leaseId, state}}); the loop goes on
-   * and reports on the document room's {@code agent:status} and {@code agent:chat}.
+   * Document agent: start a tool loop on a document ({@code {docId, instruction, subject, model?, sessionId?}})
+   * for {@code subject}, answered once the lease is held ({@code {runId, docId, sessionId, holder, canvasEpoch,
+   * state}}: never the lease id, which the loop keeps); the loop goes on and reports on the document room's
+   * {@code agent:status} and {@code agent:chat}.
    */
   public static final String DOC_AGENT = "doc.agent";
 
   /**
-   * Document agent: a primary agent's delegated edit ({@code {canvas_session_id, instruction, context?}}),
+   * Document agent: a primary agent's delegated edit ({@code {canvas_session_id, instruction, subject, context?}}),
    * answered when the loop ends with a summary of the change.
    */
   public static final String DOC_AGENT_EDIT_REQUEST = "doc.agent.edit_request";

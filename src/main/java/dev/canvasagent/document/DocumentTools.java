@@ -6,6 +6,7 @@ import dev.canvasagent.document.patch.ApplyResult;
 import dev.canvasagent.document.patch.MissingFinalNewline;
 import dev.canvasagent.document.patch.StrictPatch;
 import dev.canvasagent.store.DocumentStore;
+import dev.canvasagent.store.DocumentStore.Actor;
 import dev.canvasagent.store.DocumentStore.Change;
 import dev.canvasagent.store.DocumentStore.Committed;
 import dev.canvasagent.store.DocumentStore.Document;
@@ -22,9 +23,11 @@ import java.util.regex.Matcher;
 import java.util.regex.Pattern;
 
 /**
- * Runs one document tool call: arguments checked against the tool's schema, the lease checked (and
- * renewed: every call that carries the lease is agent activity, and a refused call renews nothing),
- * the work done in the store's one step. Every answer carries {@code revision_id}.
+ * Runs one document tool call for its caller (the {@link Actor} the server named: the token's subject,
+ * or the document agent acting for one): arguments checked against the tool's schema, the lease checked
+ * (it must be the caller's own) and renewed (every call that carries the lease is activity, and a refused
+ * call renews nothing), the work done in the store's one step. Every answer carries {@code revision_id};
+ * only the caller's own check-out and renewal answer the lease id.
  */
 public final class DocumentTools {
   /** How long one grep or regex search-and-replace may run. */
@@ -50,7 +53,7 @@ public final class DocumentTools {
     this.leaseEvents = leaseEvents;
   }
 
-  public Future<JsonObject> call(String docId, String tool, JsonObject args) {
+  public Future<JsonObject> call(String docId, String tool, JsonObject args, Actor caller) {
     var schema = catalog.schema(tool);
     if (schema.isEmpty()) {
       return Failure.future(FailureCode.NOT_FOUND, "no document tool " + tool + "; GET /api/docs/tools lists them");
@@ -60,69 +63,72 @@ public final class DocumentTools {
       return Failure.future(FailureCode.INVALID_REQUEST, tool + ": " + violations.get());
     }
     try {
-      return dispatch(docId, tool, args);
+      return dispatch(docId, tool, args, caller);
     } catch (Failure refused) {
       return Future.failedFuture(refused);
     }
   }
 
-  private Future<JsonObject> dispatch(String docId, String tool, JsonObject args) {
+  private Future<JsonObject> dispatch(String docId, String tool, JsonObject args, Actor caller) {
+    Guard.Agent guard = guard(args, null, caller);
     switch (tool) {
       case "canvas_check_out":
-        return checkOut(docId, args.getString("holder", "agent"));
+        return checkOut(docId, caller);
       case "canvas_renew_lease":
-        return store.renew(docId, agent(args, null)).compose(lease -> withRevision(docId, lease, "renewed"));
+        return store.renew(docId, guard).compose(lease -> withRevision(docId, lease, "renewed")
+            .map(answer -> answer.put("lease_id", lease.leaseId())));
       case "canvas_check_in":
-        return store.checkIn(docId, agent(args, null)).compose(lease -> withRevision(docId, lease, "released")
+        return store.checkIn(docId, guard).compose(lease -> withRevision(docId, lease, "released")
             .map(answer -> answer.put("released", true)));
       case "canvas_grep":
-        return read(docId, args, document -> grep(document, args));
+        return read(docId, guard, document -> grep(document, args));
       case "canvas_read_lines":
-        return read(docId, args, document -> readLines(document, args.getInteger("start_line"), args.getInteger("end_line")));
+        return read(docId, guard, document -> readLines(document, args.getInteger("start_line"), args.getInteger("end_line")));
       case "canvas_read_all":
-        return read(docId, args, document -> new JsonObject().put("content", document.content())
+        return read(docId, guard, document -> new JsonObject().put("content", document.content())
             .put("line_count", DocumentText.lineCount(document.content())));
       case "canvas_get_content":
-        return read(docId, args, document -> content(document, args));
+        return read(docId, guard, document -> content(document, args));
       case "canvas_get_selection_context":
-        return read(docId, args, document -> SelectionContext.of(document.content(), args));
+        return read(docId, guard, document -> SelectionContext.of(document.content(), args));
       case "canvas_get_diff":
-        return renewedAfter(docId, args, store.find(docId).compose(found -> found.isEmpty()
+        return renewedAfter(docId, guard, store.find(docId).compose(found -> found.isEmpty()
             ? Failure.future(FailureCode.NOT_FOUND, "no document " + docId) : diff(docId, args)));
       case "canvas_apply_patch":
-        return write(docId, args, document -> patch(document, args));
+        return write(docId, args, caller, document -> patch(document, args));
       case "canvas_replace_lines":
-        return write(docId, args, document -> LineEdits.replace(document.content(), args.getInteger("start_line"),
+        return write(docId, args, caller, document -> LineEdits.replace(document.content(), args.getInteger("start_line"),
             args.getInteger("end_line"), args.getString("new_content"), args.getString("reason")));
       case "canvas_insert_lines":
-        return write(docId, args, document -> LineEdits.insert(document.content(), args.getInteger("insert_after_line"),
+        return write(docId, args, caller, document -> LineEdits.insert(document.content(), args.getInteger("insert_after_line"),
             args.getString("content"), args.getString("reason")));
       case "canvas_delete_lines":
-        return write(docId, args, document -> LineEdits.delete(document.content(), args.getInteger("start_line"),
+        return write(docId, args, caller, document -> LineEdits.delete(document.content(), args.getInteger("start_line"),
             args.getInteger("end_line"), args.getString("reason")));
       case "canvas_search_replace":
-        return write(docId, args, document -> searchReplace(document, args));
+        return write(docId, args, caller, document -> searchReplace(document, args));
       case "canvas_save_snapshot":
-        return store.saveSnapshot(docId, agent(args, null), "snap-" + UUID.randomUUID(), args.getString("label"),
+        return store.saveSnapshot(docId, guard, "snap-" + UUID.randomUUID(), args.getString("label"),
             args.getString("description")).map(snapshot -> snapshot.toJson().put("ok", true));
       case "canvas_revert_to_snapshot":
-        return commit(docId, agent(args, null), new Edit.Revert(args.getString("snapshot_id")));
+        return commit(docId, guard, new Edit.Revert(args.getString("snapshot_id")));
       case "canvas_undo":
-        return commit(docId, agent(args, null), new Edit.Undo());
+        return commit(docId, guard, new Edit.Undo());
       case "canvas_redo":
-        return commit(docId, agent(args, null), new Edit.Redo());
+        return commit(docId, guard, new Edit.Redo());
       default:
         return Failure.future(FailureCode.NOT_FOUND, "no document tool " + tool);
     }
   }
 
-  private Future<JsonObject> checkOut(String docId, String holder) {
+  /** The lease for {@code caller}, who alone is answered its id. */
+  private Future<JsonObject> checkOut(String docId, Actor caller) {
     String leaseId = "lease-" + UUID.randomUUID();
-    return store.checkOut(docId, leaseId, holder, leaseTtlMs).compose(lease -> store.find(docId).map(found -> {
+    return store.checkOut(docId, leaseId, caller, leaseTtlMs).compose(lease -> store.find(docId).map(found -> {
       Document document = found.orElseThrow();
       leaseEvents.accept(new LeaseEvent(document.roomId(), docId, "held", lease));
-      return new JsonObject().put("lease_id", lease.leaseId()).put("revision_id_at_checkout", document.revisionId())
-          .put("canvas_epoch", lease.epoch()).put("expires_at", lease.expiresAtMillis()).put("revision_id", document.revisionId());
+      return lease.toJson().put("lease_id", lease.leaseId()).put("revision_id_at_checkout", document.revisionId())
+          .put("revision_id", document.revisionId());
     }));
   }
 
@@ -134,9 +140,9 @@ public final class DocumentTools {
     });
   }
 
-  private Guard.Agent agent(JsonObject args, String baseRevisionId) {
+  private Guard.Agent guard(JsonObject args, String baseRevisionId, Actor caller) {
     Integer epoch = args.getInteger("canvas_epoch");
-    return new Guard.Agent(args.getString("lease_id"), epoch == null ? null : epoch.longValue(), baseRevisionId, leaseTtlMs, "agent");
+    return new Guard.Agent(args.getString("lease_id"), epoch == null ? null : epoch.longValue(), baseRevisionId, leaseTtlMs, caller);
   }
 
   /**
@@ -145,8 +151,8 @@ public final class DocumentTools {
    * nothing: a refusal leaves the state as it was. Reads need no lease, so doing the work first
    * shows a caller with a bad lease nothing it could not read without one.
    */
-  private Future<JsonObject> read(String docId, JsonObject args, Function<Document, Object> work) {
-    return renewedAfter(docId, args, store.find(docId).compose(found -> {
+  private Future<JsonObject> read(String docId, Guard.Agent guard, Function<Document, Object> work) {
+    return renewedAfter(docId, guard, store.find(docId).compose(found -> {
       if (found.isEmpty()) {
         return Failure.future(FailureCode.NOT_FOUND, "no document " + docId);
       }
@@ -157,13 +163,13 @@ public final class DocumentTools {
   }
 
   /** {@code answer}, once the lease the call carries (if any) is renewed. */
-  private Future<JsonObject> renewedAfter(String docId, JsonObject args, Future<JsonObject> answer) {
-    return answer.compose(json -> args.getString("lease_id") == null ? Future.succeededFuture(json)
-        : store.renew(docId, agent(args, null)).map(renewed -> json));
+  private Future<JsonObject> renewedAfter(String docId, Guard.Agent guard, Future<JsonObject> answer) {
+    return answer.compose(json -> guard.leaseId() == null ? Future.succeededFuture(json)
+        : store.renew(docId, guard).map(renewed -> json));
   }
 
-  private Future<JsonObject> write(String docId, JsonObject args, Function<Document, Change> change) {
-    return commit(docId, agent(args, args.getString("base_revision_id")), new Edit.Rewrite(document -> {
+  private Future<JsonObject> write(String docId, JsonObject args, Actor caller, Function<Document, Change> change) {
+    return commit(docId, guard(args, args.getString("base_revision_id"), caller), new Edit.Rewrite(document -> {
       Change computed = change.apply(document);
       DocumentText.refusal(computed.content(), maxContentBytes).ifPresent(refusal -> {
         throw refusal;

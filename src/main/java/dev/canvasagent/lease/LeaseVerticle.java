@@ -9,6 +9,7 @@ import dev.canvasagent.config.AppConfig;
 import dev.canvasagent.document.DocumentToolCatalog;
 import dev.canvasagent.document.DocumentTools;
 import dev.canvasagent.store.DocumentStore;
+import dev.canvasagent.store.DocumentStore.Actor;
 import dev.canvasagent.store.DocumentStore.Edit;
 import dev.canvasagent.store.DocumentStore.Guard;
 import dev.canvasagent.store.DocumentStore.NewDocument;
@@ -22,7 +23,9 @@ import org.slf4j.LoggerFactory;
  * The lease manager, and the owner of documents: it creates and reads them, takes a person's edits
  * (which preempt any agent lease), and runs the document tools under exclusive, expiring leases whose
  * epoch every agent write carries. Lease and epoch live in the store, so any node may serve any call.
- * Lease changes go out on the document's room as {@code doc:lease}.
+ * Lease changes go out on the document's room as {@code doc:lease}. Every write names its {@link Actor}
+ * in the request ({@code subject}, and {@code agentSession} for the document agent), as the bridge read it
+ * from the token: a lease is bound to the actor that checked it out, and a revision records who wrote it.
  */
 public final class LeaseVerticle extends CanvasVerticle {
   private static final Logger LOG = LoggerFactory.getLogger(LeaseVerticle.class);
@@ -55,7 +58,14 @@ public final class LeaseVerticle extends CanvasVerticle {
         answer(Address.DOC_REVISIONS, this::revisions),
         answer(Address.DOC_EDIT, this::edit),
         answer(Address.DOC_PREEMPT, this::preempt),
-        answer(Address.DOC_TOOL, ask -> tools.call(ask.getString("docId"), ask.getString("tool"), ask.getJsonObject("args")))));
+        answer(Address.DOC_TOOL, ask -> actor(ask).compose(caller ->
+            tools.call(ask.getString("docId"), ask.getString("tool"), ask.getJsonObject("args"), caller)))));
+  }
+
+  /** Who the request acts for; a request that names nobody is refused, never given a default. */
+  private static Future<Actor> actor(JsonObject ask) {
+    return Actor.of(ask).map(Future::succeededFuture)
+        .orElseGet(() -> Failure.future(FailureCode.INVALID_REQUEST, "the request names no subject to act for"));
   }
 
   private Future<JsonObject> create(JsonObject ask) {
@@ -64,7 +74,8 @@ public final class LeaseVerticle extends CanvasVerticle {
     if (refusal.isPresent()) {
       return Future.failedFuture(refusal.get());
     }
-    return documents.create(new NewDocument(ask.getString("id"), ask.getString("roomId"), ask.getString("title"), content, "person"))
+    return actor(ask).compose(author -> documents.create(new NewDocument(ask.getString("id"), ask.getString("roomId"),
+            ask.getString("title"), content, author)))
         .map(document -> {
           LOG.atInfo().addKeyValue("docId", document.id()).addKeyValue("roomId", document.roomId()).log("document.created");
           return new JsonObject().put("id", document.id()).put("roomId", document.roomId()).put("revisionId", document.revisionId());
@@ -108,13 +119,13 @@ public final class LeaseVerticle extends CanvasVerticle {
     if (refusal.isPresent()) {
       return Future.failedFuture(refusal.get());
     }
-    Guard guard = new Guard.Person(ask.getString("baseRevisionId"), "person");
     Edit edit = new Edit.Rewrite(document -> new DocumentStore.Change(content, "edit", null, null, null, null, null, new JsonObject()));
-    return documents.commit(docId, guard, edit).map(committed -> {
-      publish(new DocumentTools.LeaseEvent(committed.document().roomId(), docId, "preempted", committed.lease()));
-      return new JsonObject().put("id", docId).put("revisionId", committed.document().revisionId())
-          .put("changed", committed.changed()).put("lease", committed.lease().toJson());
-    });
+    return actor(ask).compose(author -> documents.commit(docId, new Guard.Person(ask.getString("baseRevisionId"), author), edit))
+        .map(committed -> {
+          publish(new DocumentTools.LeaseEvent(committed.document().roomId(), docId, "preempted", committed.lease()));
+          return new JsonObject().put("id", docId).put("revisionId", committed.document().revisionId())
+              .put("changed", committed.changed()).put("lease", committed.lease().toJson());
+        });
   }
 
   private Future<JsonObject> preempt(JsonObject ask) {

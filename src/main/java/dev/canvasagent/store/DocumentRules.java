@@ -23,16 +23,37 @@ public final class DocumentRules {
   private DocumentRules() {}
 
   /** A lease row as stored, judged at {@code nowMillis} of the store's clock. */
-  public static Lease lease(String docId, String leaseId, String holder, Long expiresAtMillis, long epoch, long nowMillis) {
-    boolean live = leaseId != null && expiresAtMillis != null && expiresAtMillis > nowMillis;
-    return new Lease(docId, leaseId, holder, expiresAtMillis, epoch, live);
+  public static Lease lease(String docId, String leaseId, DocumentStore.Actor holder, Long heldSinceMillis,
+      Long expiresAtMillis, long epoch, long nowMillis) {
+    boolean live = leaseId != null && holder != null && expiresAtMillis != null && expiresAtMillis > nowMillis;
+    return new Lease(docId, leaseId, holder, heldSinceMillis, expiresAtMillis, epoch, live);
   }
 
-  /** Refuses the agent unless it holds the live lease at the current epoch (and, if given, base revision). */
+  /** The same lease, running {@code ttlMs} from {@code nowMillis}. */
+  public static Lease renewed(Lease lease, long ttlMs, long nowMillis) {
+    return lease(lease.docId(), lease.leaseId(), lease.holder(), lease.heldSinceMillis(), nowMillis + ttlMs, lease.epoch(),
+        nowMillis);
+  }
+
+  /** Nobody's lease, at {@code epoch}. */
+  public static Lease free(String docId, long epoch, long nowMillis) {
+    return lease(docId, null, null, null, null, epoch, nowMillis);
+  }
+
+  /**
+   * Refuses the call unless its actor holds the live lease at the current epoch (and, if given, base
+   * revision). The lease id alone is not enough: whoever else learns it (another editor, a log) is
+   * refused LOCK_NOT_OWNED as if it had named no lease.
+   */
   public static void checkAgent(Guard.Agent guard, Lease lease, Document document, boolean allowExpired) {
     if (guard.epoch() != null && guard.epoch() != lease.epoch()) {
       throw new Failure(FailureCode.STALE_EPOCH, "canvas_epoch " + guard.epoch() + " is stale: the document is at epoch "
           + lease.epoch() + " (the lease was preempted); check out again");
+    }
+    // Whose lease it is first, so a caller who is not the holder learns nothing about the id it sent.
+    if (lease.leaseId() != null && !guard.actor().equals(lease.holder())) {
+      throw new Failure(FailureCode.LOCK_NOT_OWNED, "the document's lease is held by " + lease.holder().name()
+          + ", not by " + guard.actor().name() + "; only the one who checked it out may use it");
     }
     if (lease.leaseId() == null || !lease.leaseId().equals(guard.leaseId())) {
       throw new Failure(FailureCode.LOCK_NOT_OWNED, "lease " + guard.leaseId() + " is not the document's current lease");
@@ -53,7 +74,7 @@ public final class DocumentRules {
   /** Refuses a taken lease; what a check-out judges. */
   public static void checkFree(Lease lease) {
     if (lease.live()) {
-      throw new Failure(FailureCode.LOCK_NOT_AVAILABLE, "the document is checked out by " + lease.holder()
+      throw new Failure(FailureCode.LOCK_NOT_AVAILABLE, "the document is checked out by " + lease.holder().name()
           + " until " + java.time.Instant.ofEpochMilli(lease.expiresAtMillis()));
     }
   }

@@ -41,8 +41,11 @@ public interface DocumentStore {
   /** Saves the current revision as a snapshot, under the same guard rules as a write. */
   Future<Snapshot> saveSnapshot(String docId, Guard.Agent guard, String snapshotId, String label, String description);
 
-  /** Takes the free (or expired) lease; LOCK_NOT_AVAILABLE while another lease is live. */
-  Future<Lease> checkOut(String docId, String leaseId, String holder, long ttlMs);
+  /**
+   * Takes the free (or expired) lease for {@code holder}, who alone may use it after; LOCK_NOT_AVAILABLE
+   * while another lease is live.
+   */
+  Future<Lease> checkOut(String docId, String leaseId, Actor holder, long ttlMs);
 
   /** Extends the lease by {@code ttlMs} from now (the guard's checks apply). */
   Future<Lease> renew(String docId, Guard.Agent guard);
@@ -56,7 +59,49 @@ public interface DocumentStore {
   /** The lease as it is now; {@code live} judged by the store's clock. */
   Future<Optional<Lease>> lease(String docId);
 
-  record NewDocument(String id, String roomId, String title, String content, String author) {}
+  record NewDocument(String id, String roomId, String title, String content, Actor author) {}
+
+  /**
+   * Who acts on a document, as the server knows it: the subject of the token (with auth off, the open
+   * grant's), and the document-agent session acting for that subject (null when the subject acts
+   * itself). Never taken from what a client says of itself, so it can bind a lease and sign a revision.
+   */
+  record Actor(String subject, String agentSession) {
+    public Actor {
+      if (subject == null || subject.isBlank()) {
+        throw new IllegalArgumentException("an actor has a subject");
+      }
+    }
+
+    public static Actor person(String subject) {
+      return new Actor(subject, null);
+    }
+
+    public static Actor agent(String subject, String sessionId) {
+      return new Actor(subject, java.util.Objects.requireNonNull(sessionId, "sessionId"));
+    }
+
+    /** The name shown for it: the subject, or {@code agent:<session>} for the document agent acting for one. */
+    public String name() {
+      return agentSession == null ? subject : "agent:" + agentSession;
+    }
+
+    /** The actor a bus message names ({@code subject}, {@code agentSession}); empty when it names none. */
+    public static java.util.Optional<Actor> of(JsonObject message) {
+      String subject = message.getString("subject");
+      return subject == null || subject.isBlank() ? java.util.Optional.empty()
+          : java.util.Optional.of(new Actor(subject, message.getString("agentSession")));
+    }
+
+    /** Names this actor in {@code message}, as {@link #of} reads it. */
+    public JsonObject into(JsonObject message) {
+      message.put("subject", subject);
+      if (agentSession != null) {
+        message.put("agentSession", agentSession);
+      }
+      return message;
+    }
+  }
 
   record Document(String id, String roomId, String title, String content, String revisionId, long version,
       List<String> undoStack, List<String> redoStack, long createdAtMillis, long updatedAtMillis) {
@@ -72,20 +117,24 @@ public interface DocumentStore {
     }
   }
 
-  record Revision(long version, String revisionId, String author, long createdAtMillis) {
+  /**
+   * One revision: {@code author} is the writer's {@link Actor#name()}, {@code subject} the token subject
+   * it wrote for (null for revisions written before subjects were recorded).
+   */
+  record Revision(long version, String revisionId, String author, String subject, long createdAtMillis) {
     public JsonObject toJson() {
       return new JsonObject().put("version", version).put("revisionId", revisionId).put("author", author)
-          .put("createdAt", createdAtMillis);
+          .put("subject", subject).put("createdAt", createdAtMillis);
     }
   }
 
-  /** What one write changed: the operation, the 1-based lines it touched, the text before and after, why. */
+  /** What one write changed: the operation, the 1-based lines it touched, the text before and after, why, and who. */
   record DiffRecord(long version, String operation, Integer startLine, Integer endLine, String before, String after,
-      String reason, String author, long createdAtMillis) {
+      String reason, String author, String subject, long createdAtMillis) {
     public JsonObject toJson() {
       return new JsonObject().put("version", version).put("operation", operation).put("start_line", startLine)
           .put("end_line", endLine).put("before", before).put("after", after).put("reason", reason)
-          .put("author", author).put("created_at", createdAtMillis);
+          .put("author", author).put("subject", subject).put("created_at", createdAtMillis);
     }
   }
 
@@ -97,26 +146,37 @@ public interface DocumentStore {
     }
   }
 
-  /** A document's lease: {@code leaseId} null when free; {@code live} when held and not expired. */
-  record Lease(String docId, String leaseId, String holder, Long expiresAtMillis, long epoch, boolean live) {
+  /**
+   * A document's lease: {@code leaseId} and {@code holder} null when free; {@code live} when held and
+   * not expired. Only {@code holder} may use {@code leaseId}.
+   */
+  record Lease(String docId, String leaseId, Actor holder, Long heldSinceMillis, Long expiresAtMillis, long epoch,
+      boolean live) {
+    /**
+     * The lease as anyone who may read the document sees it: who holds it, since and until when, the
+     * epoch. Never the lease id: it is the holder's alone, answered only to its own check-out and renewal.
+     */
     public JsonObject toJson() {
-      return new JsonObject().put("lease_id", live ? leaseId : null).put("holder", live ? holder : null)
-          .put("expires_at", live ? expiresAtMillis : null).put("canvas_epoch", epoch).put("held", live);
+      return new JsonObject().put("held", live).put("holder", live ? holder.name() : null)
+          .put("holder_subject", live ? holder.subject() : null).put("held_since", live ? heldSinceMillis : null)
+          .put("expires_at", live ? expiresAtMillis : null).put("canvas_epoch", epoch);
     }
   }
 
   /** Who writes, and on what condition. */
   sealed interface Guard {
     /**
-     * An agent holding a lease. {@code epoch} (the fencing token) and {@code baseRevisionId} are checked
-     * when given; a write renews the lease by {@code ttlMs}.
+     * A lease holder's tool call: {@code actor} must be the one the lease was checked out for.
+     * {@code epoch} (the fencing token) and {@code baseRevisionId} are checked when given; a write
+     * renews the lease by {@code ttlMs}.
      */
-    record Agent(String leaseId, Long epoch, String baseRevisionId, long ttlMs, String author) implements Guard {}
+    record Agent(String leaseId, Long epoch, String baseRevisionId, long ttlMs, Actor actor) implements Guard {}
 
     /** A person: wins over any agent lease (void, epoch + 1); {@code baseRevisionId} must be current. */
-    record Person(String baseRevisionId, String author) implements Guard {}
+    record Person(String baseRevisionId, Actor actor) implements Guard {}
 
-    String author();
+    /** Who writes: the revision is recorded as theirs. */
+    Actor actor();
   }
 
   /** What a write does to the content. */

@@ -11,10 +11,11 @@ import java.util.Set;
 /**
  * The world the HTTP fuzz works in: one room with a session and a document (a snapshot of it saved),
  * and what a valid request needs to know about them now: the board's revision, the document's
- * revision, and the lease the fuzzer holds on it. Built and kept current over the event bus.
+ * revision, and the lease the fuzzer holds on it. Built and kept current over the event bus, as the
+ * subject the fuzzed requests carry (auth is off: the open grant's), so its lease is theirs to use.
  */
 final class FuzzFixture {
-  static final String HOLDER = "fuzzer";
+  static final String SUBJECT = dev.canvasagent.auth.Grant.open().subject();
   static final String CONTENT = "# Fuzz\nalpha\nbeta\ngamma\n";
 
   /** What a target needs of the document's lease before its case. */
@@ -29,6 +30,11 @@ final class FuzzFixture {
   private final Vertx vertx;
   String leaseId = "none";
   long epoch;
+  /**
+   * When the lease the fixture checked out was taken: readers never see a lease's id, so the lease the
+   * document shows is the fixture's own while it was taken then (a fuzzed check-out takes another).
+   */
+  private Long ownHeldSince;
   String revisionId;
   long boardRevision;
   private int shapes;
@@ -45,13 +51,14 @@ final class FuzzFixture {
   static FuzzFixture create(Vertx vertx, String room, JsonArray tools) {
     JsonObject session = ask(vertx, Address.SCHEDULER_SESSION_CREATE, new JsonObject().put("roomId", room).put("title", "fuzz"));
     JsonObject doc = ask(vertx, Address.DOC_CREATE, new JsonObject().put("id", room + "-doc").put("roomId", room)
-        .put("title", "Fuzz").put("content", CONTENT));
+        .put("title", "Fuzz").put("content", CONTENT).put("subject", SUBJECT));
     String docId = doc.getString("id");
-    JsonObject lease = tool(vertx, docId, "canvas_check_out", new JsonObject().put("holder", HOLDER));
+    JsonObject lease = tool(vertx, docId, "canvas_check_out", new JsonObject());
     JsonObject snapshot = tool(vertx, docId, "canvas_save_snapshot", new JsonObject().put("lease_id", lease.getString("lease_id"))
         .put("canvas_epoch", lease.getLong("canvas_epoch")).put("label", "start"));
     FuzzFixture fixture = new FuzzFixture(vertx, room, session.getJsonObject("session").getString("id"), docId,
         snapshot.getString("snapshot_id"), tools.stream().map(JsonObject.class::cast).toList());
+    fixture.took(lease);
     fixture.refresh();
     return fixture;
   }
@@ -66,13 +73,20 @@ final class FuzzFixture {
     boardRevision = ask(vertx, Address.PATCH_BOARD_GET, new JsonObject().put("roomId", room)).getLong("rev");
     JsonObject document = ask(vertx, Address.DOC_GET, new JsonObject().put("docId", doc));
     revisionId = document.getString("revisionId");
-    JsonObject lease = document.getJsonObject("lease");
-    if (lease.getBoolean("held") && HOLDER.equals(lease.getString("holder"))) {
-      leaseId = lease.getString("lease_id");
-      epoch = lease.getLong("canvas_epoch");
-    } else {
+    if (!ours(document.getJsonObject("lease"))) {
       leaseId = "none";
     }
+  }
+
+  private void took(JsonObject lease) {
+    leaseId = lease.getString("lease_id");
+    epoch = lease.getLong("canvas_epoch");
+    ownHeldSince = lease.getLong("held_since");
+  }
+
+  private boolean ours(JsonObject lease) {
+    return lease.getBoolean("held") && SUBJECT.equals(lease.getString("holder"))
+        && ownHeldSince != null && ownHeldSince.equals(lease.getLong("held_since"));
   }
 
   /** Makes the lease what the next case needs; true when that took a write (the state fingerprint is then stale). */
@@ -82,15 +96,14 @@ final class FuzzFixture {
     }
     JsonObject lease = ask(vertx, Address.DOC_GET, new JsonObject().put("docId", doc)).getJsonObject("lease");
     boolean held = lease.getBoolean("held");
-    boolean ours = held && HOLDER.equals(lease.getString("holder"));
-    if (need == Lease.HELD && ours || need == Lease.FREE && !held) {
+    if (need == Lease.HELD && ours(lease) || need == Lease.FREE && !held) {
       return false;
     }
     if (held) {
       ask(vertx, Address.DOC_PREEMPT, new JsonObject().put("docId", doc));
     }
     if (need == Lease.HELD) {
-      tool(vertx, doc, "canvas_check_out", new JsonObject().put("holder", HOLDER));
+      took(tool(vertx, doc, "canvas_check_out", new JsonObject()));
     }
     refresh();
     return true;
@@ -103,7 +116,8 @@ final class FuzzFixture {
   }
 
   private static JsonObject tool(Vertx vertx, String docId, String tool, JsonObject args) {
-    return ask(vertx, Address.DOC_TOOL, new JsonObject().put("docId", docId).put("tool", tool).put("args", args));
+    return ask(vertx, Address.DOC_TOOL, new JsonObject().put("docId", docId).put("tool", tool).put("args", args)
+        .put("subject", SUBJECT));
   }
 
   private static JsonObject ask(Vertx vertx, String address, JsonObject body) {

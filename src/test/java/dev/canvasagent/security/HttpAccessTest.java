@@ -134,7 +134,7 @@ class HttpAccessTest {
       route("GET", "/api/docs/:docId/revisions", Need.VIEWER, 200),
       route("PUT", "/api/docs/:docId", Need.EDITOR, 200,
           target -> new JsonObject().put("content", DOCUMENT_TEXT + "a third line\n").put("baseRevisionId", target.documentRevision())),
-      route("POST", "/api/docs/:docId/tools/:tool", Need.EDITOR, 200, target -> new JsonObject().put("holder", "access-test")),
+      route("POST", "/api/docs/:docId/tools/:tool", Need.EDITOR, 200, target -> new JsonObject()),
       route("POST", "/api/docs/:docId/lease/preempt", Need.EDITOR, 200),
       route("POST", "/api/canvas-agent/edit-request", Need.EDITOR, 200, target -> new JsonObject()
           .put("canvas_session_id", target.docId).put("instruction", "/doc-fix teh => the").put("model", "debug/fake")),

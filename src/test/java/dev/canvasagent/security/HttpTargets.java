@@ -54,7 +54,6 @@ final class HttpTargets {
         case "canvas_epoch" -> fixture.epoch;
         case "base_revision_id", "from_revision_id", "to_revision_id" -> fixture.revisionId;
         case "snapshot_id" -> fixture.snapshotId;
-        case "holder" -> FuzzFixture.HOLDER;
         case "start_line", "insert_after_line" -> 1;
         case "end_line" -> 2;
         case "patch" -> "--- a\n+++ b\n@@ -2,1 +2,1 @@\n-alpha\n+alpha!\n";

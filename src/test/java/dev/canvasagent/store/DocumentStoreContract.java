@@ -8,6 +8,7 @@ import static org.junit.jupiter.api.Assertions.assertTrue;
 import dev.canvasagent.bus.Failure;
 import dev.canvasagent.bus.FailureCode;
 import dev.canvasagent.document.DocumentText;
+import dev.canvasagent.store.DocumentStore.Actor;
 import dev.canvasagent.store.DocumentStore.Change;
 import dev.canvasagent.store.DocumentStore.Document;
 import dev.canvasagent.store.DocumentStore.Edit;
@@ -34,6 +35,8 @@ import org.junit.jupiter.api.extension.ExtendWith;
 @ExtendWith(VertxExtension.class)
 public abstract class DocumentStoreContract {
   static final long TTL = 60_000;
+  static final Actor ALICE = Actor.person("alice");
+  static final Actor PERSON = Actor.person("pat");
   protected Store store;
   protected DocumentStore documents;
   protected String docId;
@@ -45,7 +48,7 @@ public abstract class DocumentStoreContract {
     store = createStore(vertx);
     documents = store.documents();
     docId = "doc-" + UUID.randomUUID();
-    Await.result(documents.create(new NewDocument(docId, "room-" + docId.substring(4, 12), "T", "a\nb\nc\n", "person")));
+    Await.result(documents.create(new NewDocument(docId, "room-" + docId.substring(4, 12), "T", "a\nb\nc\n", PERSON)));
   }
 
   @AfterEach
@@ -58,11 +61,21 @@ public abstract class DocumentStoreContract {
   }
 
   private Lease checkOut() {
-    return Await.result(documents.checkOut(docId, "lease-" + UUID.randomUUID(), "agent", TTL));
+    return checkOut(ALICE);
   }
 
+  private Lease checkOut(Actor holder) {
+    return Await.result(documents.checkOut(docId, "lease-" + UUID.randomUUID(), holder, TTL));
+  }
+
+  /** The lease's holder, using it. */
   private static Guard.Agent agent(Lease lease) {
-    return new Guard.Agent(lease.leaseId(), lease.epoch(), null, TTL, "agent");
+    return as(lease.holder(), lease);
+  }
+
+  /** {@code actor} using the lease's id and epoch, whoever it is. */
+  private static Guard.Agent as(Actor actor, Lease lease) {
+    return new Guard.Agent(lease.leaseId(), lease.epoch(), null, TTL, actor);
   }
 
   private static Edit set(String content) {
@@ -85,7 +98,7 @@ public abstract class DocumentStoreContract {
     assertFalse(lease.live());
     assertEquals(0, lease.epoch());
     assertEquals(FailureCode.INVALID_REQUEST,
-        code(documents.create(new NewDocument(docId, "r", "T", "x", "person"))), "the same id twice");
+        code(documents.create(new NewDocument(docId, "r", "T", "x", PERSON))), "the same id twice");
   }
 
   @Test
@@ -126,7 +139,7 @@ public abstract class DocumentStoreContract {
   @Test
   void oneLeaseAtATime() {
     Lease first = checkOut();
-    assertEquals(FailureCode.LOCK_NOT_AVAILABLE, code(documents.checkOut(docId, "lease-other", "agent 2", TTL)));
+    assertEquals(FailureCode.LOCK_NOT_AVAILABLE, code(documents.checkOut(docId, "lease-other", Actor.person("bob"), TTL)));
     Await.result(documents.checkIn(docId, agent(first)));
     Lease second = checkOut();
     assertNotEquals(first.leaseId(), second.leaseId());
@@ -137,7 +150,7 @@ public abstract class DocumentStoreContract {
   @Test
   void aPersonsEditPreemptsTheLeaseAndTheAgentsNextWriteIsStale() {
     Lease lease = checkOut();
-    Document person = Await.result(documents.commit(docId, new Guard.Person(current().revisionId(), "person"), set("mine\n"))).document();
+    Document person = Await.result(documents.commit(docId, new Guard.Person(current().revisionId(), PERSON), set("mine\n"))).document();
     Lease after = Await.result(documents.lease(docId)).orElseThrow();
     assertFalse(after.live());
     assertEquals(lease.epoch() + 1, after.epoch());
@@ -149,7 +162,7 @@ public abstract class DocumentStoreContract {
   void aStaleBaseRevisionChangesNothing() {
     Document before = current();
     assertEquals(FailureCode.REVISION_CONFLICT,
-        code(documents.commit(docId, new Guard.Person("0000000000000000", "person"), set("late\n"))));
+        code(documents.commit(docId, new Guard.Person("0000000000000000", PERSON), set("late\n"))));
     assertEquals(before, current());
     Lease lease = Await.result(documents.lease(docId)).orElseThrow();
     assertEquals(0, lease.epoch(), "a refused edit does not preempt");
@@ -157,9 +170,9 @@ public abstract class DocumentStoreContract {
 
   @Test
   void anExpiredLeaseCannotWriteAndCanBeTakenByAnother(Vertx vertx) {
-    Lease lease = Await.result(documents.checkOut(docId, "lease-short" + docId, "agent", 1));
+    Lease lease = Await.result(documents.checkOut(docId, "lease-short" + docId, ALICE, 1));
     Await.result(dev.canvasagent.support.Eventually.holds(vertx, () -> documents.lease(docId).map(now -> !now.orElseThrow().live())));
-    assertEquals(FailureCode.LEASE_EXPIRED, code(documents.commit(docId, new Guard.Agent(lease.leaseId(), lease.epoch(), null, TTL, "agent"), set("late\n"))));
+    assertEquals(FailureCode.LEASE_EXPIRED, code(documents.commit(docId, agent(lease), set("late\n"))));
     assertEquals("a\nb\nc\n", current().content());
     checkOut();
   }
@@ -178,7 +191,7 @@ public abstract class DocumentStoreContract {
   @Test
   void ofManyConcurrentCheckOutsExactlyOneWins() {
     List<Future<Lease>> attempts = java.util.stream.IntStream.range(0, 8)
-        .mapToObj(i -> documents.checkOut(docId, "lease-" + i, "agent " + i, TTL)).toList();
+        .mapToObj(i -> documents.checkOut(docId, "lease-" + i, Actor.person("agent " + i), TTL)).toList();
     Await.result(Future.join(attempts).otherwiseEmpty());
     assertEquals(1, attempts.stream().filter(Future::succeeded).count());
     attempts.stream().filter(Future::failed).forEach(lost -> assertEquals(FailureCode.LOCK_NOT_AVAILABLE, ((Failure) lost.cause()).code()));
@@ -203,7 +216,52 @@ public abstract class DocumentStoreContract {
   @Test
   void unknownDocumentsAreNotFound() {
     assertTrue(Await.result(documents.find("doc-none")).isEmpty());
-    assertEquals(FailureCode.NOT_FOUND, code(documents.checkOut("doc-none", "l", "a", TTL)));
+    assertEquals(FailureCode.NOT_FOUND, code(documents.checkOut("doc-none", "l", ALICE, TTL)));
     assertEquals(FailureCode.NOT_FOUND, code(documents.preempt("doc-none")));
+  }
+
+  @Test
+  void aLeaseIsUsableOnlyByTheActorThatCheckedItOut() {
+    Lease lease = checkOut(ALICE);
+    Lease stored = Await.result(documents.lease(docId)).orElseThrow();
+    Document before = current();
+    List<Actor> others = List.of(Actor.person("bob"), Actor.agent("alice", "doc-session"), Actor.agent("bob", "doc-session"));
+    for (Actor other : others) {
+      String who = other.name() + " for " + other.subject();
+      assertEquals(FailureCode.LOCK_NOT_OWNED, code(documents.commit(docId, as(other, lease), set("stolen\n"))), who);
+      assertEquals(FailureCode.LOCK_NOT_OWNED, code(documents.commit(docId, as(other, lease), new Edit.Undo())), who);
+      assertEquals(FailureCode.LOCK_NOT_OWNED,
+          code(documents.saveSnapshot(docId, as(other, lease), "snap-" + UUID.randomUUID(), "x", null)), who);
+      assertEquals(FailureCode.LOCK_NOT_OWNED, code(documents.renew(docId, as(other, lease))), who);
+      assertEquals(FailureCode.LOCK_NOT_OWNED, code(documents.checkIn(docId, as(other, lease))), who);
+    }
+    assertEquals(before, current(), "nothing written");
+    assertEquals(List.of(), Await.result(documents.snapshots(docId)));
+    assertEquals(1, Await.result(documents.revisions(docId, 10)).size());
+    assertEquals(stored, Await.result(documents.lease(docId)).orElseThrow(), "still alice's, neither renewed nor released");
+
+    Await.result(documents.commit(docId, agent(lease), set("mine\n")));
+    assertEquals("mine\n", current().content(), "the holder still may");
+  }
+
+  @Test
+  void theLeaseNamesItsHolderAndRevisionsTheirAuthor() {
+    Actor agent = Actor.agent("alice", "doc-session");
+    Lease lease = checkOut(agent);
+    assertEquals(agent, lease.holder());
+    assertTrue(lease.heldSinceMillis() != null && lease.heldSinceMillis() <= lease.expiresAtMillis());
+    JsonObject shown = Await.result(documents.lease(docId)).orElseThrow().toJson();
+    assertEquals("agent:doc-session", shown.getString("holder"));
+    assertEquals("alice", shown.getString("holder_subject"));
+    assertFalse(shown.containsKey("lease_id"), "the lease as readers see it has no id: " + shown.encode());
+
+    Await.result(documents.commit(docId, agent(lease), set("by the agent\n")));
+    Await.result(documents.commit(docId, new Guard.Person(current().revisionId(), ALICE), set("by alice\n")));
+    List<DocumentStore.Revision> revisions = Await.result(documents.revisions(docId, 10));
+    assertEquals(List.of("alice", "agent:doc-session", "pat"), revisions.stream().map(DocumentStore.Revision::author).toList());
+    assertEquals(List.of("alice", "alice", "pat"), revisions.stream().map(DocumentStore.Revision::subject).toList());
+    List<DocumentStore.DiffRecord> diffs = Await.result(documents.diffs(docId, 10));
+    assertEquals(List.of("alice", "agent:doc-session", "pat"), diffs.stream().map(DocumentStore.DiffRecord::author).toList());
+    assertEquals(List.of("alice", "alice", "pat"), diffs.stream().map(DocumentStore.DiffRecord::subject).toList());
   }
 }

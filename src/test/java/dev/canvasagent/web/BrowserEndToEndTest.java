@@ -319,7 +319,7 @@ class BrowserEndToEndTest {
     page.eval("window.leaseStates = []; window.canvasAgent.subscribe((topic, body) => topic === 'doc:lease' && window.leaseStates.push(body.state)); true");
 
     // The agent holds the lease: the view is locked, and shows the agent's edits as they land.
-    JsonObject lease = post("/api/docs/" + docId + "/tools/canvas_check_out", new JsonObject().put("holder", "document agent e2e"));
+    JsonObject lease = post("/api/docs/" + docId + "/tools/canvas_check_out", new JsonObject());
     page.waitFor("document.querySelector('[data-testid=lease]')?.dataset.held === 'true'", "the lock indicator");
     assertEquals(Boolean.TRUE, page.eval("document.querySelector('[data-testid=markdown]').readOnly"));
     post("/api/docs/" + docId + "/tools/canvas_replace_lines", new JsonObject().put("start_line", 3).put("end_line", 3)

@@ -16,6 +16,7 @@ import dev.canvasagent.model.loop.ToolLoop;
 import dev.canvasagent.model.loop.ToolLoopListener;
 import dev.canvasagent.model.loop.ToolLoopResult;
 import dev.canvasagent.model.loop.ToolLoopRun;
+import dev.canvasagent.store.DocumentStore.Actor;
 import io.vertx.core.Future;
 import io.vertx.core.Promise;
 import io.vertx.core.Vertx;
@@ -33,7 +34,9 @@ import org.slf4j.LoggerFactory;
  * session what the person changed since the agent last looked, run the tool loop with the lease
  * filled into every call, stop when the person preempts, the lease is lost or the time is up, and
  * always check in. The end goes out on the room's {@code agent:status} and {@code agent:chat} and
- * completes {@link #outcome()}. Runs on the agent verticle's context.
+ * completes {@link #outcome()}. Every tool call names {@link #actor} (this session, for the subject
+ * who asked), so the lease is this loop's alone and its revisions say for whom it wrote. The lease id
+ * stays in here: nothing this run answers or publishes carries it. Runs on the agent verticle's context.
  */
 final class DocumentAgentRun {
   private static final Logger LOG = LoggerFactory.getLogger(DocumentAgentRun.class);
@@ -42,6 +45,7 @@ final class DocumentAgentRun {
 
   private final Vertx vertx;
   private final AgentSession session;
+  private final Actor actor;
   private final ModelProvider provider;
   private final String model;
   private final String userText;
@@ -64,10 +68,11 @@ final class DocumentAgentRun {
   private String interruptedBy;
 
   /** {@code userText}: the instruction as the model reads it (a delegation adds its context). */
-  DocumentAgentRun(Vertx vertx, AgentSession session, ModelProvider provider, String model, String instruction,
+  DocumentAgentRun(Vertx vertx, AgentSession session, Actor actor, ModelProvider provider, String model, String instruction,
       String userText, JsonArray tools, int maxSteps, long timeoutMs) {
     this.vertx = vertx;
     this.session = session;
+    this.actor = actor;
     this.provider = provider;
     this.model = model;
     this.instruction = instruction;
@@ -88,7 +93,7 @@ final class DocumentAgentRun {
     String docId = session.docId();
     return request(Address.DOC_GET, new JsonObject().put("docId", docId)).compose(document -> {
       roomId = document.getString("roomId");
-      return tool("canvas_check_out", new JsonObject().put("holder", "document agent " + session.sessionId()));
+      return tool("canvas_check_out", new JsonObject());
     }).compose(lease -> {
       leaseId = lease.getString("lease_id");
       epoch = lease.getLong("canvas_epoch");
@@ -104,7 +109,7 @@ final class DocumentAgentRun {
       LOG.atInfo().addKeyValue("runId", runId).addKeyValue("docId", docId).addKeyValue("sessionId", session.sessionId())
           .addKeyValue("model", model).log("doc_agent.started");
       return new JsonObject().put("runId", runId).put("docId", docId).put("sessionId", session.sessionId())
-          .put("roomId", roomId).put("model", model).put("leaseId", leaseId).put("canvasEpoch", epoch)
+          .put("roomId", roomId).put("model", model).put("holder", actor.name()).put("canvasEpoch", epoch)
           .put("revisionId", revisionBefore).put("state", "running");
     });
   }
@@ -255,7 +260,7 @@ final class DocumentAgentRun {
   }
 
   private Future<JsonObject> tool(String name, JsonObject args) {
-    return request(Address.DOC_TOOL, new JsonObject().put("docId", session.docId()).put("tool", name).put("args", args));
+    return request(Address.DOC_TOOL, actor.into(new JsonObject().put("docId", session.docId()).put("tool", name).put("args", args)));
   }
 
   private Future<JsonObject> request(String address, JsonObject body) {

@@ -8,6 +8,7 @@ import dev.canvasagent.config.AppConfig;
 import dev.canvasagent.document.DocumentToolCatalog;
 import dev.canvasagent.model.ModelProvider;
 import dev.canvasagent.model.ModelRegistry;
+import dev.canvasagent.store.DocumentStore.Actor;
 import io.vertx.core.Future;
 import io.vertx.core.json.JsonArray;
 import io.vertx.core.json.JsonObject;
@@ -23,7 +24,9 @@ import org.slf4j.LoggerFactory;
  * instruction preempts whoever holds the document's lease (seed 004: a person's message voids the
  * lease at once, epoch + 1) and starts once this node's loop on the document has ended; a delegated
  * edit is refused with LOCK_NOT_AVAILABLE instead. Its sessions (the conversation and the revision
- * the agent last saw) live in this verticle's memory.
+ * the agent last saw) live in this verticle's memory. A loop acts for the subject whose request started
+ * it ({@code subject}, from the token): its lease is {@code agent:<session>}'s on that subject's behalf,
+ * and its revisions are recorded so.
  */
 public final class DocumentAgentVerticle extends CanvasVerticle {
   private static final Logger LOG = LoggerFactory.getLogger(DocumentAgentVerticle.class);
@@ -70,15 +73,23 @@ public final class DocumentAgentVerticle extends CanvasVerticle {
     return Future.succeededFuture(new JsonObject().put("docId", known == null ? sessionId : known.docId()));
   }
 
-  /** {@code {docId, instruction, model?, sessionId?}}: the session defaults to the document's own. */
+  /** {@code {docId, instruction, subject, model?, sessionId?}}: the session defaults to the document's own. */
   private Future<JsonObject> instruct(JsonObject ask) {
     String docId = ask.getString("docId");
     String sessionId = ask.getString("sessionId", docId);
     String instruction = ask.getString("instruction");
-    return provider(instruction, ask.getString("model"))
+    return subject(ask).compose(subject -> provider(instruction, ask.getString("model"))
         .compose(checked -> preemptForPerson(docId))
-        .compose(cleared -> start(docId, sessionId, instruction, instruction, ask.getString("model")))
+        .compose(cleared -> start(docId, sessionId, subject, instruction, instruction, ask.getString("model"))))
         .map(run -> run.started);
+  }
+
+  /** The subject the loop acts for; a request that names none is refused before anything changes. */
+  private static Future<String> subject(JsonObject ask) {
+    String subject = ask.getString("subject");
+    return subject == null || subject.isBlank()
+        ? Failure.future(FailureCode.INVALID_REQUEST, "the request names no subject to act for")
+        : Future.succeededFuture(subject);
   }
 
   /**
@@ -104,7 +115,7 @@ public final class DocumentAgentVerticle extends CanvasVerticle {
   }
 
   /**
-   * {@code {canvas_session_id, instruction, context?, model?}}: the session names a document-agent
+   * {@code {canvas_session_id, instruction, subject, context?, model?}}: the session names a document-agent
    * session, or else a document (whose own session is then used); answered with the change.
    */
   private Future<JsonObject> delegate(JsonObject ask) {
@@ -115,7 +126,7 @@ public final class DocumentAgentVerticle extends CanvasVerticle {
     Object context = ask.getValue("context");
     String userText = context == null || context instanceof String text && text.isBlank() ? instruction
         : instruction + "\n\nContext from the primary agent:\n" + (context instanceof JsonObject json ? json.encodePrettily() : context);
-    return start(docId, sessionId, instruction, userText, ask.getString("model"))
+    return subject(ask).compose(subject -> start(docId, sessionId, subject, instruction, userText, ask.getString("model")))
         .compose(started -> started.run.outcome().map(outcome -> outcome.put("canvas_session_id", sessionId)));
   }
 
@@ -137,20 +148,22 @@ public final class DocumentAgentVerticle extends CanvasVerticle {
     return Future.succeededFuture(((ModelRegistry.Ready) resolution).provider());
   }
 
-  private Future<Started> start(String docId, String sessionId, String instruction, String userText, String model) {
-    return provider(instruction, model).compose(provider -> start(docId, sessionId, instruction, userText, model, provider));
+  private Future<Started> start(String docId, String sessionId, String subject, String instruction, String userText,
+      String model) {
+    return provider(instruction, model)
+        .compose(provider -> start(docId, sessionId, subject, instruction, userText, model, provider));
   }
 
-  private Future<Started> start(String docId, String sessionId, String instruction, String userText, String model,
-      ModelProvider provider) {
+  private Future<Started> start(String docId, String sessionId, String subject, String instruction, String userText,
+      String model, ModelProvider provider) {
     String key = model == null ? defaultModel : model;
     AgentSession existing = sessions.get(sessionId);
     if (existing != null && !existing.docId().equals(docId)) {
       return Failure.future(FailureCode.INVALID_REQUEST, "session " + sessionId + " belongs to another document");
     }
     AgentSession session = existing == null ? new AgentSession(docId, sessionId) : existing;
-    DocumentAgentRun run = new DocumentAgentRun(vertx, session, provider, key, instruction, userText, tools,
-        config.agentMaxSteps(), config.agentTimeoutMs());
+    DocumentAgentRun run = new DocumentAgentRun(vertx, session, Actor.agent(subject, sessionId), provider, key, instruction,
+        userText, tools, config.agentMaxSteps(), config.agentTimeoutMs());
     return run.begin().map(started -> {
       sessions.put(sessionId, session);
       running.put(docId, run);

@@ -16,7 +16,15 @@ import java.util.function.LongSupplier;
 
 /** Documents in this process's memory; every operation runs under one lock, judged by {@code clock}. */
 final class MemoryDocumentStore implements DocumentStore {
-  private record LeaseRow(String leaseId, String holder, Long expiresAtMillis, long epoch) {}
+  private record LeaseRow(String leaseId, Actor holder, Long heldSinceMillis, Long expiresAtMillis, long epoch) {
+    static LeaseRow free(long epoch) {
+      return new LeaseRow(null, null, null, null, epoch);
+    }
+
+    LeaseRow until(long expiresAtMillis) {
+      return new LeaseRow(leaseId, holder, heldSinceMillis, expiresAtMillis, epoch);
+    }
+  }
 
   private record StoredRevision(Revision revision, String content) {}
 
@@ -44,11 +52,12 @@ final class MemoryDocumentStore implements DocumentStore {
           DocumentText.revisionId(document.content()), 1, List.of(), List.of(), now, now);
       documents.put(created.id(), created);
       revisions.put(created.id(), new ArrayList<>(List.of(
-          new StoredRevision(new Revision(1, created.revisionId(), document.author(), now), document.content()))));
+          new StoredRevision(new Revision(1, created.revisionId(), document.author().name(), document.author().subject(), now),
+              document.content()))));
       diffs.put(created.id(), new ArrayList<>(List.of(new DiffRecord(1, "create", 1, DocumentText.lineCount(document.content()),
-          null, document.content(), null, document.author(), now))));
+          null, document.content(), null, document.author().name(), document.author().subject(), now))));
       snapshots.put(created.id(), new ArrayList<>());
-      leases.put(created.id(), new LeaseRow(null, null, null, 0));
+      leases.put(created.id(), LeaseRow.free(0));
       return created;
     });
   }
@@ -111,17 +120,19 @@ final class MemoryDocumentStore implements DocumentStore {
         Change change = planned.change();
         after = new Document(docId, document.roomId(), document.title(), change.content(), planned.revisionId(), version,
             planned.undoStack(), planned.redoStack(), document.createdAtMillis(), now);
+        Actor author = guard.actor();
         diff = new DiffRecord(version, change.operation(), change.startLine(), change.endLine(), change.before(),
-            change.after(), change.reason(), guard.author(), now);
+            change.after(), change.reason(), author.name(), author.subject(), now);
         documents.put(docId, after);
-        revisions.get(docId).add(new StoredRevision(new Revision(version, after.revisionId(), guard.author(), now), after.content()));
+        revisions.get(docId).add(new StoredRevision(new Revision(version, after.revisionId(), author.name(), author.subject(), now),
+            after.content()));
         diffs.get(docId).add(diff);
       }
       LeaseRow row = leases.get(docId);
       if (guard instanceof Guard.Agent agent) {
-        leases.put(docId, new LeaseRow(row.leaseId(), row.holder(), now + agent.ttlMs(), row.epoch()));
+        leases.put(docId, row.until(now + agent.ttlMs()));
       } else {
-        leases.put(docId, new LeaseRow(null, null, null, row.epoch() + 1));
+        leases.put(docId, LeaseRow.free(row.epoch() + 1));
       }
       return new Committed(after, diff, planned.change().details(), lease(docId, now), diff != null);
     });
@@ -142,12 +153,12 @@ final class MemoryDocumentStore implements DocumentStore {
   }
 
   @Override
-  public Future<Lease> checkOut(String docId, String leaseId, String holder, long ttlMs) {
+  public Future<Lease> checkOut(String docId, String leaseId, Actor holder, long ttlMs) {
     return guarded(() -> {
       existing(docId);
       long now = clock.getAsLong();
       DocumentRules.checkFree(lease(docId, now));
-      leases.put(docId, new LeaseRow(leaseId, holder, now + ttlMs, leases.get(docId).epoch()));
+      leases.put(docId, new LeaseRow(leaseId, holder, now, now + ttlMs, leases.get(docId).epoch()));
       return lease(docId, now);
     });
   }
@@ -169,7 +180,7 @@ final class MemoryDocumentStore implements DocumentStore {
       Document document = existing(docId);
       long now = clock.getAsLong();
       DocumentRules.checkAgent(guard, lease(docId, now), document, true);
-      leases.put(docId, new LeaseRow(null, null, null, leases.get(docId).epoch()));
+      leases.put(docId, LeaseRow.free(leases.get(docId).epoch()));
       return lease(docId, now);
     });
   }
@@ -178,7 +189,7 @@ final class MemoryDocumentStore implements DocumentStore {
   public Future<Lease> preempt(String docId) {
     return guarded(() -> {
       existing(docId);
-      leases.put(docId, new LeaseRow(null, null, null, leases.get(docId).epoch() + 1));
+      leases.put(docId, LeaseRow.free(leases.get(docId).epoch() + 1));
       return lease(docId, clock.getAsLong());
     });
   }
@@ -189,13 +200,12 @@ final class MemoryDocumentStore implements DocumentStore {
   }
 
   private void renew(String docId, long now, long ttlMs) {
-    LeaseRow row = leases.get(docId);
-    leases.put(docId, new LeaseRow(row.leaseId(), row.holder(), now + ttlMs, row.epoch()));
+    leases.put(docId, leases.get(docId).until(now + ttlMs));
   }
 
   private Lease lease(String docId, long now) {
     LeaseRow row = leases.get(docId);
-    return DocumentRules.lease(docId, row.leaseId(), row.holder(), row.expiresAtMillis(), row.epoch(), now);
+    return DocumentRules.lease(docId, row.leaseId(), row.holder(), row.heldSinceMillis(), row.expiresAtMillis(), row.epoch(), now);
   }
 
   private Document existing(String docId) {

@@ -39,12 +39,12 @@ final class PgDocumentStore implements DocumentStore {
     return pool.withTransaction(connection -> connection.preparedQuery(Sql.INSERT_DOCUMENT)
             .execute(Tuple.of(document.id(), document.roomId(), document.title(), document.content(), revisionId))
             .compose(inserted -> connection.preparedQuery(Sql.INSERT_DOCUMENT_LEASE).execute(Tuple.of(document.id())))
-            .compose(leased -> connection.preparedQuery(Sql.INSERT_DOCUMENT_REVISION)
-                .execute(Tuple.of(document.id(), 1L, revisionId, document.content(), document.author())))
+            .compose(leased -> connection.preparedQuery(Sql.INSERT_DOCUMENT_REVISION).execute(Tuple.of(document.id(), 1L,
+                revisionId, document.content(), document.author().name(), document.author().subject())))
             .compose(revised -> connection.preparedQuery(Sql.INSERT_DOCUMENT_DIFF).execute(Tuple.tuple()
                 .addString(document.id()).addLong(1L).addString("create").addInteger(1)
                 .addInteger(DocumentText.lineCount(document.content())).addString(null).addString(document.content())
-                .addString(null).addString(document.author()))))
+                .addString(null).addString(document.author().name()).addString(document.author().subject()))))
         .recover(error -> error instanceof PgException pg && UNIQUE_VIOLATION.equals(pg.getSqlState())
             ? Failure.future(FailureCode.INVALID_REQUEST, "document " + document.id() + " already exists")
             : Future.failedFuture(error))
@@ -73,7 +73,7 @@ final class PgDocumentStore implements DocumentStore {
     return pool.preparedQuery(Sql.LIST_DOCUMENT_REVISIONS).execute(Tuple.of(docId, limit)).map(rows -> {
       List<Revision> out = new ArrayList<>();
       rows.forEach(row -> out.add(new Revision(row.getLong("version"), row.getString("revision_id"), row.getString("author"),
-          row.getLong("created_ms"))));
+          row.getString("subject"), row.getLong("created_ms"))));
       return out;
     });
   }
@@ -84,7 +84,8 @@ final class PgDocumentStore implements DocumentStore {
       List<DiffRecord> out = new ArrayList<>();
       rows.forEach(row -> out.add(new DiffRecord(row.getLong("version"), row.getString("operation"),
           row.getInteger("start_line"), row.getInteger("end_line"), row.getString("before_content"),
-          row.getString("after_content"), row.getString("reason"), row.getString("author"), row.getLong("created_ms"))));
+          row.getString("after_content"), row.getString("reason"), row.getString("author"), row.getString("subject"),
+          row.getLong("created_ms"))));
       return out;
     });
   }
@@ -123,40 +124,38 @@ final class PgDocumentStore implements DocumentStore {
     Document document = state.document();
     long now = state.nowMillis();
     Lease lease = state.lease();
-    Lease after = guard instanceof Guard.Agent agent
-        ? DocumentRules.lease(document.id(), lease.leaseId(), lease.holder(), now + agent.ttlMs(), lease.epoch(), now)
-        : DocumentRules.lease(document.id(), null, null, null, lease.epoch() + 1, now);
-    Future<Void> leaseWritten = setLease(connection, after);
+    Future<Lease> leaseWritten = guard instanceof Guard.Agent agent
+        ? setHeldLease(connection, agent, DocumentRules.renewed(lease, agent.ttlMs(), now))
+        : setLease(connection, DocumentRules.free(document.id(), lease.epoch() + 1, now));
     if (!planned.changed(document)) {
-      return leaseWritten.map(written -> new Committed(document, null, planned.change().details(), after, false));
+      return leaseWritten.map(after -> new Committed(document, null, planned.change().details(), after, false));
     }
     Change change = planned.change();
     long version = document.version() + 1;
     Document written = new Document(document.id(), document.roomId(), document.title(), change.content(), planned.revisionId(),
         version, planned.undoStack(), planned.redoStack(), document.createdAtMillis(), now);
+    Actor author = guard.actor();
     DiffRecord diff = new DiffRecord(version, change.operation(), change.startLine(), change.endLine(), change.before(),
-        change.after(), change.reason(), guard.author(), now);
-    return leaseWritten
-        .compose(leased -> connection.preparedQuery(Sql.UPDATE_DOCUMENT).execute(Tuple.of(document.id(), change.content(),
-            planned.revisionId(), new JsonArray(planned.undoStack()), new JsonArray(planned.redoStack()), document.version(), now)))
+        change.after(), change.reason(), author.name(), author.subject(), now);
+    return leaseWritten.compose(after -> connection.preparedQuery(Sql.UPDATE_DOCUMENT).execute(Tuple.of(document.id(),
+            change.content(), planned.revisionId(), new JsonArray(planned.undoStack()), new JsonArray(planned.redoStack()),
+            document.version(), now))
         .compose(updated -> updated.rowCount() == 1 ? Future.succeededFuture()
             : Failure.future(FailureCode.REVISION_CONFLICT, "the document changed during the write"))
-        .compose(updated -> connection.preparedQuery(Sql.INSERT_DOCUMENT_REVISION)
-            .execute(Tuple.of(document.id(), version, planned.revisionId(), change.content(), guard.author())))
+        .compose(updated -> connection.preparedQuery(Sql.INSERT_DOCUMENT_REVISION).execute(Tuple.of(document.id(), version,
+            planned.revisionId(), change.content(), author.name(), author.subject())))
         .compose(revised -> connection.preparedQuery(Sql.INSERT_DOCUMENT_DIFF).execute(Tuple.tuple()
             .addString(document.id()).addLong(version).addString(change.operation()).addInteger(change.startLine())
             .addInteger(change.endLine()).addString(change.before()).addString(change.after()).addString(change.reason())
-            .addString(guard.author())))
-        .map(recorded -> new Committed(written, diff, change.details(), after, true));
+            .addString(author.name()).addString(author.subject())))
+        .map(recorded -> new Committed(written, diff, change.details(), after, true)));
   }
 
   @Override
   public Future<Snapshot> saveSnapshot(String docId, Guard.Agent guard, String snapshotId, String label, String description) {
     return pool.withTransaction(connection -> lock(connection, docId).compose(state -> {
       DocumentRules.checkAgent(guard, state.lease(), state.document(), false);
-      Lease lease = state.lease();
-      return setLease(connection, DocumentRules.lease(docId, lease.leaseId(), lease.holder(),
-              state.nowMillis() + guard.ttlMs(), lease.epoch(), state.nowMillis()))
+      return setHeldLease(connection, guard, DocumentRules.renewed(state.lease(), guard.ttlMs(), state.nowMillis()))
           .compose(renewed -> connection.preparedQuery(Sql.INSERT_DOCUMENT_SNAPSHOT).execute(Tuple.of(snapshotId, docId,
               state.document().revisionId(), label, description, DocumentText.lineCount(state.document().content()))))
           .map(rows -> snapshot(rows.iterator().next()));
@@ -164,35 +163,34 @@ final class PgDocumentStore implements DocumentStore {
   }
 
   @Override
-  public Future<Lease> checkOut(String docId, String leaseId, String holder, long ttlMs) {
-    return leaseChange(docId, state -> {
+  public Future<Lease> checkOut(String docId, String leaseId, Actor holder, long ttlMs) {
+    return pool.withTransaction(connection -> lock(connection, docId).compose(state -> {
       DocumentRules.checkFree(state.lease());
-      return DocumentRules.lease(docId, leaseId, holder, state.nowMillis() + ttlMs, state.lease().epoch(), state.nowMillis());
-    });
+      long now = state.nowMillis();
+      return setLease(connection, DocumentRules.lease(docId, leaseId, holder, now, now + ttlMs, state.lease().epoch(), now));
+    }));
   }
 
   @Override
   public Future<Lease> renew(String docId, Guard.Agent guard) {
-    return leaseChange(docId, state -> {
+    return pool.withTransaction(connection -> lock(connection, docId).compose(state -> {
       DocumentRules.checkAgent(guard, state.lease(), state.document(), false);
-      Lease lease = state.lease();
-      return DocumentRules.lease(docId, lease.leaseId(), lease.holder(), state.nowMillis() + guard.ttlMs(), lease.epoch(),
-          state.nowMillis());
-    });
+      return setHeldLease(connection, guard, DocumentRules.renewed(state.lease(), guard.ttlMs(), state.nowMillis()));
+    }));
   }
 
   @Override
   public Future<Lease> checkIn(String docId, Guard.Agent guard) {
-    return leaseChange(docId, state -> {
+    return pool.withTransaction(connection -> lock(connection, docId).compose(state -> {
       DocumentRules.checkAgent(guard, state.lease(), state.document(), true);
-      return DocumentRules.lease(docId, null, null, null, state.lease().epoch(), state.nowMillis());
-    });
+      return setHeldLease(connection, guard, DocumentRules.free(docId, state.lease().epoch(), state.nowMillis()));
+    }));
   }
 
   @Override
   public Future<Lease> preempt(String docId) {
-    return leaseChange(docId, state ->
-        DocumentRules.lease(docId, null, null, null, state.lease().epoch() + 1, state.nowMillis()));
+    return pool.withTransaction(connection -> lock(connection, docId).compose(state ->
+        setLease(connection, DocumentRules.free(docId, state.lease().epoch() + 1, state.nowMillis()))));
   }
 
   @Override
@@ -202,22 +200,40 @@ final class PgDocumentStore implements DocumentStore {
         return Optional.empty();
       }
       Row row = rows.iterator().next();
-      return Optional.of(DocumentRules.lease(docId, row.getString("lease_id"), row.getString("holder"),
-          row.getLong("expires_ms"), row.getLong("epoch"), row.getLong("now_ms")));
+      return Optional.of(lease(docId, rows.iterator().next()));
     });
   }
 
-  private Future<Lease> leaseChange(String docId, java.util.function.Function<State, Lease> decide) {
-    return pool.withTransaction(connection -> lock(connection, docId).compose(state -> {
-      Lease after = decide.apply(state);
-      return setLease(connection, after).map(written -> after);
-    }));
+  /** Writes {@code lease} whoever held the row's lease: a check-out (judged free first) or a preemption. */
+  private static Future<Lease> setLease(SqlConnection connection, Lease lease) {
+    return connection.preparedQuery(Sql.SET_DOCUMENT_LEASE).execute(leaseValues(lease)).map(written -> lease);
   }
 
-  private static Future<Void> setLease(SqlConnection connection, Lease lease) {
-    return connection.preparedQuery(Sql.SET_DOCUMENT_LEASE).execute(Tuple.tuple().addString(lease.docId())
-        .addString(lease.leaseId()).addString(lease.holder()).addLong(lease.expiresAtMillis()).addLong(lease.epoch()))
-        .mapEmpty();
+  /**
+   * Writes {@code lease} for the holder {@code guard} speaks for, on condition that the row still holds
+   * its lease (id, subject, session, epoch): the database itself refuses anyone else, LOCK_NOT_OWNED.
+   */
+  private static Future<Lease> setHeldLease(SqlConnection connection, Guard.Agent guard, Lease lease) {
+    Tuple values = leaseValues(lease).addString(guard.leaseId()).addString(guard.actor().subject())
+        .addString(guard.actor().agentSession()).addLong(guard.epoch());
+    return connection.preparedQuery(Sql.UPDATE_HELD_DOCUMENT_LEASE).execute(values).compose(updated -> updated.rowCount() == 1
+        ? Future.succeededFuture(lease)
+        : Failure.future(FailureCode.LOCK_NOT_OWNED, "the document's lease is not held by " + guard.actor().name()));
+  }
+
+  private static Tuple leaseValues(Lease lease) {
+    Actor holder = lease.holder();
+    return Tuple.tuple().addString(lease.docId()).addString(lease.leaseId())
+        .addString(holder == null ? null : holder.subject()).addString(holder == null ? null : holder.agentSession())
+        .addLong(lease.heldSinceMillis()).addLong(lease.expiresAtMillis()).addLong(lease.epoch());
+  }
+
+  /** The lease columns of {@code row}, judged by the database's now in it. */
+  private static Lease lease(String docId, Row row) {
+    String subject = row.getString("holder_subject");
+    Actor holder = subject == null ? null : new Actor(subject, row.getString("holder_session"));
+    return DocumentRules.lease(docId, row.getString("lease_id"), holder, row.getLong("held_since_ms"), row.getLong("expires_ms"),
+        row.getLong("epoch"), row.getLong("now_ms"));
   }
 
   private static Future<State> lock(SqlConnection connection, String docId) {
@@ -232,9 +248,7 @@ final class PgDocumentStore implements DocumentStore {
     Document document = new Document(docId, row.getString("room_id"), row.getString("title"), row.getString("content"),
         row.getString("revision_id"), row.getLong("version"), strings(row.getJson("undo_stack")),
         strings(row.getJson("redo_stack")), row.getLong("created_ms"), row.getLong("updated_ms"));
-    Lease lease = DocumentRules.lease(docId, row.getString("lease_id"), row.getString("holder"), row.getLong("expires_ms"),
-        row.getLong("epoch"), now);
-    return new State(document, lease, now);
+    return new State(document, lease(docId, row), now);
   }
 
   private static List<String> strings(Object json) {

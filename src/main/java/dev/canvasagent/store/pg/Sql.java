@@ -152,13 +152,14 @@ final class Sql {
 
   static final String PING = "SELECT 1";
 
-  // Documents (V5). Times travel as epoch milliseconds; "now" is always the database's clock, so every
+  // Documents (V5, lease holders V6). Times travel as epoch milliseconds; "now" is always the database's clock, so every
   // node judges lease expiry the same way.
   private static final String DOCUMENT_COLUMNS =
       "d.id, d.room_id, d.title, d.content, d.revision_id, d.version, d.undo_stack, d.redo_stack,"
           + " (extract(epoch from d.created_at) * 1000)::bigint AS created_ms,"
           + " (extract(epoch from d.updated_at) * 1000)::bigint AS updated_ms,"
-          + " l.lease_id, l.holder, (extract(epoch from l.expires_at) * 1000)::bigint AS expires_ms, l.epoch,"
+          + " l.lease_id, l.holder_subject, l.holder_session, (extract(epoch from l.held_since) * 1000)::bigint AS held_since_ms,"
+          + " (extract(epoch from l.expires_at) * 1000)::bigint AS expires_ms, l.epoch,"
           + " (extract(epoch from clock_timestamp()) * 1000)::bigint AS now_ms";
 
   static final String INSERT_DOCUMENT =
@@ -178,30 +179,44 @@ final class Sql {
           + " redo_stack = $5::jsonb, updated_at = to_timestamp($7::bigint / 1000.0) WHERE id = $1 AND version = $6";
 
   static final String INSERT_DOCUMENT_REVISION =
-      "INSERT INTO canvas_document_revisions (doc_id, version, revision_id, content, author) VALUES ($1, $2, $3, $4, $5)";
+      "INSERT INTO canvas_document_revisions (doc_id, version, revision_id, content, author, subject)"
+          + " VALUES ($1, $2, $3, $4, $5, $6)";
 
   static final String INSERT_DOCUMENT_DIFF =
       "INSERT INTO canvas_document_diffs (doc_id, version, operation, start_line, end_line, before_content,"
-          + " after_content, reason, author) VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9)";
+          + " after_content, reason, author, subject) VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9, $10)";
 
-  static final String SET_DOCUMENT_LEASE =
-      "UPDATE canvas_document_leases SET lease_id = $2, holder = $3,"
-          + " expires_at = CASE WHEN $4::bigint IS NULL THEN NULL ELSE to_timestamp($4::bigint / 1000.0) END, epoch = $5"
-          + " WHERE doc_id = $1";
+  private static final String LEASE_VALUES =
+      " lease_id = $2, holder_subject = $3, holder_session = $4,"
+          + " held_since = CASE WHEN $5::bigint IS NULL THEN NULL ELSE to_timestamp($5::bigint / 1000.0) END,"
+          + " expires_at = CASE WHEN $6::bigint IS NULL THEN NULL ELSE to_timestamp($6::bigint / 1000.0) END, epoch = $7";
+
+  /** A check-out, or a person's preemption: whoever held the lease before. */
+  static final String SET_DOCUMENT_LEASE = "UPDATE canvas_document_leases SET" + LEASE_VALUES + " WHERE doc_id = $1";
+
+  /**
+   * The holder's renewal, write or check-in: only while the lease is still the one it checked out, held
+   * by it ($8 lease id, $9 subject, $10 agent session) at its epoch ($11, when it gave one). Belt and
+   * braces beside the row lock, like UPDATE_DOCUMENT's version: no row updated, nothing written.
+   */
+  static final String UPDATE_HELD_DOCUMENT_LEASE = "UPDATE canvas_document_leases SET" + LEASE_VALUES
+      + " WHERE doc_id = $1 AND lease_id = $8 AND holder_subject = $9 AND holder_session IS NOT DISTINCT FROM $10"
+      + " AND ($11::bigint IS NULL OR epoch = $11)";
 
   static final String FIND_DOCUMENT_LEASE =
-      "SELECT lease_id, holder, (extract(epoch from expires_at) * 1000)::bigint AS expires_ms, epoch,"
+      "SELECT lease_id, holder_subject, holder_session, (extract(epoch from held_since) * 1000)::bigint AS held_since_ms,"
+          + " (extract(epoch from expires_at) * 1000)::bigint AS expires_ms, epoch,"
           + " (extract(epoch from clock_timestamp()) * 1000)::bigint AS now_ms FROM canvas_document_leases WHERE doc_id = $1";
 
   static final String DOCUMENT_REVISION_CONTENT =
       "SELECT content FROM canvas_document_revisions WHERE doc_id = $1 AND revision_id = $2 ORDER BY version DESC LIMIT 1";
 
   static final String LIST_DOCUMENT_REVISIONS =
-      "SELECT version, revision_id, author, (extract(epoch from created_at) * 1000)::bigint AS created_ms"
+      "SELECT version, revision_id, author, subject, (extract(epoch from created_at) * 1000)::bigint AS created_ms"
           + " FROM canvas_document_revisions WHERE doc_id = $1 ORDER BY version DESC LIMIT $2";
 
   static final String LIST_DOCUMENT_DIFFS =
-      "SELECT version, operation, start_line, end_line, before_content, after_content, reason, author,"
+      "SELECT version, operation, start_line, end_line, before_content, after_content, reason, author, subject,"
           + " (extract(epoch from created_at) * 1000)::bigint AS created_ms"
           + " FROM canvas_document_diffs WHERE doc_id = $1 ORDER BY version DESC LIMIT $2";
 

@@ -123,11 +123,21 @@ class DocumentAgentTest {
     assertEquals(document.getString("revisionId"), detail.getString("revisionAfter"));
     assertFalse(document.getJsonObject("lease").getBoolean("held"), "the lease is checked in at the end");
     assertEquals(2, revisionCount(docId), "the created revision and the agent's one");
+    JsonObject history = server.get("/api/docs/" + docId + "/revisions").bodyAsJsonObject();
+    JsonObject agentRevision = history.getJsonArray("revisions").getJsonObject(0);
+    assertEquals("agent:" + docId, agentRevision.getString("author"), "the agent's session wrote it");
+    assertEquals("local", agentRevision.getString("subject"), "for the subject who asked (auth off: the open grant's)");
+    assertFalse(started.containsKey("leaseId"), "the lease id stays in the loop: " + started.encode());
+    assertEquals("agent:" + docId, started.getString("holder"));
 
     List<SseClient.SseEvent> events = room.received();
     List<String> leaseStates = events.stream().filter(event -> "doc:lease".equals(event.event()))
         .map(event -> event.data().getString("state")).toList();
     assertEquals("held", leaseStates.get(0), leaseStates.toString());
+    JsonObject held = events.stream().filter(event -> "doc:lease".equals(event.event())).findFirst().orElseThrow().data();
+    assertEquals("agent:" + docId, held.getString("holder"), held.encode());
+    assertEquals("local", held.getString("holder_subject"), held.encode());
+    assertFalse(held.containsKey("lease_id"), held.encode());
     assertEquals("released", leaseStates.get(leaseStates.size() - 1), leaseStates.toString());
     assertTrue(events.stream().anyMatch(event -> "agent:status".equals(event.event())
         && "calling_model".equals(event.data().getString("state"))));
@@ -140,8 +150,7 @@ class DocumentAgentTest {
   @Test
   void aPersonsInstructionPreemptsWhoeverHoldsTheLease() {
     String docId = create(server, TEXT);
-    JsonObject lease = post(server, "/api/docs/" + docId + "/tools/canvas_check_out", new JsonObject().put("holder", "other"))
-        .bodyAsJsonObject();
+    JsonObject lease = post(server, "/api/docs/" + docId + "/tools/canvas_check_out", new JsonObject()).bodyAsJsonObject();
     SseClient room = server.events(docId);
 
     JsonObject started = instruct(server, docId, new JsonObject().put("instruction", "/doc-fix teh => the").put("model", "debug/fake"));
@@ -160,12 +169,15 @@ class DocumentAgentTest {
   @Test
   void aDelegatedEditMeetsAHeldLeaseWithLockNotAvailableAndChangesNothing() {
     String docId = create(server, TEXT);
-    HttpResponse<Buffer> lease = post(server, "/api/docs/" + docId + "/tools/canvas_check_out", new JsonObject().put("holder", "other"));
+    HttpResponse<Buffer> lease = post(server, "/api/docs/" + docId + "/tools/canvas_check_out", new JsonObject());
     assertEquals(200, lease.statusCode(), lease.bodyAsString());
     refused(post(server, "/api/canvas-agent/edit-request", new JsonObject().put("canvas_session_id", docId)
         .put("instruction", "/doc-fix teh => the").put("model", "debug/fake")), 409, "LOCK_NOT_AVAILABLE");
     assertEquals(TEXT, document(server, docId).getString("content"));
-    assertEquals(lease.bodyAsJsonObject().getString("lease_id"), document(server, docId).getJsonObject("lease").getString("lease_id"));
+    JsonObject held = document(server, docId).getJsonObject("lease");
+    assertTrue(held.getBoolean("held"), held.encode());
+    assertEquals(lease.bodyAsJsonObject().getLong("held_since"), held.getLong("held_since"), "the same lease, still held");
+    assertEquals("local", held.getString("holder"), "with auth off, the open grant's subject holds it");
     assertEquals(1, revisionCount(docId));
   }
 
