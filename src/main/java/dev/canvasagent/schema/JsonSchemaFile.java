@@ -42,6 +42,11 @@ public final class JsonSchemaFile {
     }
   }
 
+  /** A schema built in code rather than read from the classpath, compiled as the files are; {@code name} names it in errors. */
+  static JsonSchemaFile of(String name, JsonObject document) {
+    return new JsonSchemaFile(name, document.copy());
+  }
+
   public String resource() {
     return resource;
   }
