@@ -239,7 +239,7 @@ final class DocumentRoutes {
   private static String docId(RoutingContext ctx) {
     String docId = ctx.pathParam("docId");
     if (docId == null || !DOC_ID.matcher(docId).matches()) {
-      HttpErrors.send(ctx, FailureCode.INVALID_REQUEST, "the document id must match " + DOC_ID.pattern());
+      HttpErrors.send(ctx, FailureCode.INVALID_REQUEST, "docId must match " + DOC_ID.pattern());
       return null;
     }
     return docId;
