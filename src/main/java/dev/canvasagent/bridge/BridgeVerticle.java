@@ -230,15 +230,22 @@ public final class BridgeVerticle extends CanvasVerticle {
   private void run(RoutingContext ctx) {
     JsonObject request = jsonBody(ctx, runRequestSchema);
     if (request == null || !EdgeAccess.room(ctx, Role.EDITOR, request.getString("roomId"))
-        || SessionRoutes.withIdempotencyKey(ctx, request) == null || !limits.takeRun(ctx, request.getString("roomId"))) {
+        || SessionRoutes.withIdempotencyKey(ctx, request) == null) {
       return;
     }
-    vertx.eventBus().<JsonObject>request(Address.SCHEDULER_SUBMIT, request)
-        .onSuccess(reply -> sendJson(ctx, 202, new JsonObject().put("ok", true).mergeIn(reply.body())))
-        .onFailure(error -> {
-          limits.giveBackRun(ctx, request.getString("roomId"));
-          HttpErrors.send(ctx, error);
-        });
+    // A session named in the body is looked up like one in a path: one the caller cannot reach is
+    // answered as one that does not exist, not as another room's (SESSION_ROOM_MISMATCH).
+    access.sessionIfNamed(ctx, Role.EDITOR, request.getString("sessionId"), () -> {
+      if (!limits.takeRun(ctx, request.getString("roomId"))) {
+        return;
+      }
+      vertx.eventBus().<JsonObject>request(Address.SCHEDULER_SUBMIT, request)
+          .onSuccess(reply -> sendJson(ctx, 202, new JsonObject().put("ok", true).mergeIn(reply.body())))
+          .onFailure(error -> {
+            limits.giveBackRun(ctx, request.getString("roomId"));
+            HttpErrors.send(ctx, error);
+          });
+    });
   }
 
   /** Cancels a session's work; answered once its running run has ended, with what was canceled. */
