@@ -229,20 +229,21 @@ public final class BridgeVerticle extends CanvasVerticle {
 
   private void run(RoutingContext ctx) {
     JsonObject request = jsonBody(ctx, runRequestSchema);
-    if (request == null || !EdgeAccess.room(ctx, Role.EDITOR, request.getString("roomId"))
-        || SessionRoutes.withIdempotencyKey(ctx, request) == null) {
+    JsonObject ask = request == null || !EdgeAccess.room(ctx, Role.EDITOR, request.getString("roomId"))
+        ? null : IdempotencyKeyHeader.addTo(ctx, request);
+    if (ask == null) {
       return;
     }
     // A session named in the body is looked up like one in a path: one the caller cannot reach is
     // answered as one that does not exist, not as another room's (SESSION_ROOM_MISMATCH).
-    access.sessionIfNamed(ctx, Role.EDITOR, request.getString("sessionId"), () -> {
-      if (!limits.takeRun(ctx, request.getString("roomId"))) {
+    access.sessionIfNamed(ctx, Role.EDITOR, ask.getString("sessionId"), () -> {
+      if (!limits.takeRun(ctx, ask.getString("roomId"))) {
         return;
       }
-      vertx.eventBus().<JsonObject>request(Address.SCHEDULER_SUBMIT, request)
+      vertx.eventBus().<JsonObject>request(Address.SCHEDULER_SUBMIT, ask)
           .onSuccess(reply -> sendJson(ctx, 202, new JsonObject().put("ok", true).mergeIn(reply.body())))
           .onFailure(error -> {
-            limits.giveBackRun(ctx, request.getString("roomId"));
+            limits.giveBackRun(ctx, ask.getString("roomId"));
             HttpErrors.send(ctx, error);
           });
     });
@@ -384,7 +385,8 @@ public final class BridgeVerticle extends CanvasVerticle {
       return;
     }
     JsonObject request = jsonBody(ctx, transcriptSchema);
-    if (request == null || SessionRoutes.withIdempotencyKey(ctx, request) == null) {
+    JsonObject ask = request == null ? null : IdempotencyKeyHeader.addTo(ctx, request.copy().put("roomId", roomId));
+    if (ask == null) {
       return;
     }
     Long ts = request.getLong("ts");
@@ -393,7 +395,7 @@ public final class BridgeVerticle extends CanvasVerticle {
           + TRANSCRIPT_MAX_FUTURE_MS / 60_000 + " minutes in the future");
       return;
     }
-    vertx.eventBus().<JsonObject>request(Address.RUNNER_TRANSCRIPT_ADD, request.copy().put("roomId", roomId))
+    vertx.eventBus().<JsonObject>request(Address.RUNNER_TRANSCRIPT_ADD, ask)
         .onSuccess(reply -> sendJson(ctx, 201, new JsonObject().put("ok", true).put("roomId", roomId).put("utterance", reply.body())))
         .onFailure(error -> HttpErrors.send(ctx, error));
   }
