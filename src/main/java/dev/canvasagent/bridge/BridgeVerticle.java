@@ -230,16 +230,24 @@ public final class BridgeVerticle extends CanvasVerticle {
 
   private void run(RoutingContext ctx) {
     JsonObject request = jsonBody(ctx, runRequestSchema);
-    if (request == null || !EdgeAccess.room(ctx, Role.EDITOR, request.getString("roomId"))
-        || SessionRoutes.withIdempotencyKey(ctx, request) == null || !limits.takeRun(ctx, request.getString("roomId"))) {
+    JsonObject ask = request == null || !EdgeAccess.room(ctx, Role.EDITOR, request.getString("roomId"))
+        ? null : IdempotencyKeyHeader.addTo(ctx, request);
+    if (ask == null) {
       return;
     }
-    vertx.eventBus().<JsonObject>request(Address.SCHEDULER_SUBMIT, request)
-        .onSuccess(reply -> sendJson(ctx, 202, new JsonObject().put("ok", true).mergeIn(reply.body())))
-        .onFailure(error -> {
-          limits.giveBackRun(ctx, request.getString("roomId"));
-          HttpErrors.send(ctx, error);
-        });
+    // A session named in the body is looked up like one in a path: one the caller cannot reach is
+    // answered as one that does not exist, not as another room's (SESSION_ROOM_MISMATCH).
+    access.sessionIfNamed(ctx, Role.EDITOR, ask.getString("sessionId"), () -> {
+      if (!limits.takeRun(ctx, ask.getString("roomId"))) {
+        return;
+      }
+      vertx.eventBus().<JsonObject>request(Address.SCHEDULER_SUBMIT, ask)
+          .onSuccess(reply -> sendJson(ctx, 202, new JsonObject().put("ok", true).mergeIn(reply.body())))
+          .onFailure(error -> {
+            limits.giveBackRun(ctx, ask.getString("roomId"));
+            HttpErrors.send(ctx, error);
+          });
+    });
   }
 
   /** Cancels a session's work; answered once its running run has ended, with what was canceled. */
@@ -378,7 +386,8 @@ public final class BridgeVerticle extends CanvasVerticle {
       return;
     }
     JsonObject request = jsonBody(ctx, transcriptSchema);
-    if (request == null || SessionRoutes.withIdempotencyKey(ctx, request) == null) {
+    JsonObject ask = request == null ? null : IdempotencyKeyHeader.addTo(ctx, request.copy().put("roomId", roomId));
+    if (ask == null) {
       return;
     }
     Long ts = request.getLong("ts");
@@ -387,7 +396,7 @@ public final class BridgeVerticle extends CanvasVerticle {
           + TRANSCRIPT_MAX_FUTURE_MS / 60_000 + " minutes in the future");
       return;
     }
-    vertx.eventBus().<JsonObject>request(Address.RUNNER_TRANSCRIPT_ADD, request.copy().put("roomId", roomId))
+    vertx.eventBus().<JsonObject>request(Address.RUNNER_TRANSCRIPT_ADD, ask)
         .onSuccess(reply -> sendJson(ctx, 201, new JsonObject().put("ok", true).put("roomId", roomId).put("utterance", reply.body())))
         .onFailure(error -> HttpErrors.send(ctx, error));
   }

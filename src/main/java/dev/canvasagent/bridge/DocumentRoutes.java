@@ -26,6 +26,8 @@ import java.util.regex.Pattern;
  */
 final class DocumentRoutes {
   static final Pattern DOC_ID = Pattern.compile("[A-Za-z0-9_-]{1,64}");
+  /** What {@link #create} names a document: {@code doc-} and a random UUID. */
+  static final Pattern CREATED_DOC_ID = Pattern.compile("doc-[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}");
   static final int DEFAULT_REVISIONS = 50;
   static final int MAX_REVISIONS = 500;
   static final Pattern TOOL = Pattern.compile("[a-z_]{1,64}");
@@ -188,9 +190,18 @@ final class DocumentRoutes {
       HttpErrors.send(ctx, FailureCode.INVALID_REQUEST, "instruction must not be blank");
       return;
     }
-    access.document(ctx, Role.EDITOR, docId, () -> access.ownSessionName(ctx, docId, request.getString("sessionId"),
-        () -> asRun(ctx, documentRoom(docId),
-            () -> forward(ctx, Address.DOC_AGENT, asSubject(ctx, request.put("docId", docId)), 202))));
+    String sessionId = request.getString("sessionId");
+    if (sessionId != null && !sessionId.equals(docId) && CREATED_DOC_ID.matcher(sessionId).matches()) {
+      // A document's own agent session is named after it, and a delegated edit finds its document by
+      // session: a session here named after another document would take that name, so that document's
+      // agent could not start and its delegated edits would come here. Every name of that form is
+      // refused, existing document or not: asking which exist would tell a token about other rooms.
+      HttpErrors.send(ctx, FailureCode.INVALID_REQUEST, "sessionId " + sessionId
+          + " has the form of a document id (doc-<uuid>), which only that document's own agent session may use");
+      return;
+    }
+    access.document(ctx, Role.EDITOR, docId, () -> asRun(ctx, documentRoom(docId),
+        () -> forward(ctx, Address.DOC_AGENT, asSubject(ctx, request.put("docId", docId)), 202)));
   }
 
   /** {@code canvas_agent_edit_request}: runs the document agent to its end and answers the change. */
@@ -252,7 +263,7 @@ final class DocumentRoutes {
   private static String docId(RoutingContext ctx) {
     String docId = ctx.pathParam("docId");
     if (docId == null || !DOC_ID.matcher(docId).matches()) {
-      HttpErrors.send(ctx, FailureCode.INVALID_REQUEST, "the document id must match " + DOC_ID.pattern());
+      HttpErrors.send(ctx, FailureCode.INVALID_REQUEST, "docId must match " + DOC_ID.pattern());
       return null;
     }
     return docId;

@@ -22,8 +22,11 @@ import java.util.regex.Pattern;
  * #authenticate}): a bearer token in {@code Authorization}, or, on the two streaming routes that
  * browsers open without headers (SSE and WebSocket), an {@code access_token} query parameter. Each
  * route then asks for a role in the room, session or document it touches ({@link #room},
- * {@link #session}, {@link #document}) before it does anything. With auth off (loopback, no secret)
- * every request holds {@link Grant#open()}, and nothing is looked up.
+ * {@link #session}, {@link #document}) before it does anything. A room the request names itself is
+ * refused 403 (the caller named it; nothing is learnt); a session or document it names by id and may
+ * not reach is answered exactly as one that does not exist, 404, so an id says nothing about other
+ * rooms. With auth off (loopback, no secret) every request holds {@link Grant#open()}, and nothing is
+ * looked up.
  */
 final class EdgeAccess {
   static final String GRANT_KEY = "canvas.grant";
@@ -139,24 +142,46 @@ final class EdgeAccess {
     return grant.role() == Role.ADMIN;
   }
 
-  /** Runs {@code allowed} when the request may act as {@code needed} in the session's room; else answers 403 or 404. */
+  /**
+   * Runs {@code allowed} when the request may act as {@code needed} in the session's room. Otherwise:
+   * 403 when the token's role is below {@code needed} (whatever the id: that says nothing about it),
+   * and 404 SESSION_NOT_FOUND when the session does not exist or is in a room the token does not
+   * reach — the same answer, so a token cannot learn which sessions other rooms have.
+   */
   void session(RoutingContext ctx, Role needed, String sessionId, Runnable allowed) {
     Grant grant = grant(ctx);
     if (unrestricted(grant)) {
       allowed.run();
       return;
     }
-    lookup(ctx, Address.SCHEDULER_SESSION_ROOM, new JsonObject().put("sessionId", sessionId), answer -> {
-      if (grant.allowsRoom(answer.getString("roomId"), needed)) {
-        allowed.run();
-      } else {
-        forbidden(ctx, needed, "session " + sessionId + "'s room");
-      }
-    });
+    if (!grant.role().includes(needed)) {
+      forbidden(ctx, needed, "session " + sessionId + "'s room");
+      return;
+    }
+    Failure absent = new Failure(FailureCode.SESSION_NOT_FOUND, "no session " + sessionId);
+    lookup(ctx, Address.SCHEDULER_SESSION_ROOM, new JsonObject().put("sessionId", sessionId), absent,
+        answer -> reachedOr(ctx, grant.allowsRoom(answer.getString("roomId"), needed), absent, allowed));
   }
 
-  /** Runs {@code allowed} when the request may act as {@code needed} on the document; else answers 403 or 404. */
+  /** {@link #session} for a session a body may name; without one, {@code allowed} runs. */
+  void sessionIfNamed(RoutingContext ctx, Role needed, String sessionId, Runnable allowed) {
+    if (sessionId == null) {
+      allowed.run();
+    } else {
+      session(ctx, needed, sessionId, allowed);
+    }
+  }
+
+  /**
+   * Runs {@code allowed} when the request may act as {@code needed} on the document; else 403 for a
+   * role below {@code needed}, and 404 NOT_FOUND alike for a document that does not exist and one the
+   * token does not reach.
+   */
   void document(RoutingContext ctx, Role needed, String docId, Runnable allowed) {
+    document(ctx, needed, docId, new Failure(FailureCode.NOT_FOUND, "no document " + docId), allowed);
+  }
+
+  private void document(RoutingContext ctx, Role needed, String docId, Failure absent, Runnable allowed) {
     Grant grant = grant(ctx);
     if (unrestricted(grant)) {
       allowed.run();
@@ -170,51 +195,46 @@ final class EdgeAccess {
       allowed.run();
       return;
     }
-    lookup(ctx, Address.DOC_ROOM, new JsonObject().put("docId", docId), answer -> {
-      if (grant.allowsDocument(docId, answer.getString("roomId"), needed)) {
-        allowed.run();
-      } else {
-        forbidden(ctx, needed, "document " + docId);
-      }
-    });
-  }
-
-  /** The document a document-agent session works on, then {@link #document}. */
-  void agentSession(RoutingContext ctx, Role needed, String canvasSessionId, Runnable allowed) {
-    if (unrestricted(grant(ctx))) {
-      allowed.run();
-      return;
-    }
-    lookup(ctx, Address.DOC_AGENT_SESSION_DOCUMENT, new JsonObject().put("canvas_session_id", canvasSessionId),
-        answer -> document(ctx, needed, answer.getString("docId"), allowed));
+    lookup(ctx, Address.DOC_ROOM, new JsonObject().put("docId", docId), absent,
+        answer -> reachedOr(ctx, grant.allowsDocument(docId, answer.getString("roomId"), needed), absent, allowed));
   }
 
   /**
-   * Runs {@code allowed} unless {@code sessionId} names another document. A document's own agent
-   * session is named after it, and a delegated edit finds its document by session: a session on this
-   * document named after another would take that name, so the other document's agent could no longer
-   * start and its delegated edits would come here.
+   * The document a document-agent session works on, then {@link #document}. Whatever is missing or out
+   * of reach — the session's document, or a document of that id — is answered as "no document" under
+   * the id the request gave, so the answer names no document the caller did not.
    */
-  void ownSessionName(RoutingContext ctx, String docId, String sessionId, Runnable allowed) {
-    if (sessionId == null || sessionId.equals(docId)) {
+  void agentSession(RoutingContext ctx, Role needed, String canvasSessionId, Runnable allowed) {
+    Grant grant = grant(ctx);
+    if (unrestricted(grant)) {
       allowed.run();
       return;
     }
-    vertx.eventBus().<JsonObject>request(Address.DOC_ROOM, new JsonObject().put("docId", sessionId)).onComplete(found -> {
-      if (found.succeeded()) {
-        HttpErrors.send(ctx, FailureCode.INVALID_REQUEST, "sessionId " + sessionId + " is another document's own session");
-      } else if (Failure.of(found.cause()).code() == FailureCode.NOT_FOUND) {
-        allowed.run();
-      } else {
-        HttpErrors.send(ctx, found.cause());
-      }
-    });
+    if (!grant.role().includes(needed)) {
+      forbidden(ctx, needed, "document " + canvasSessionId);
+      return;
+    }
+    Failure absent = new Failure(FailureCode.NOT_FOUND, "no document " + canvasSessionId);
+    lookup(ctx, Address.DOC_AGENT_SESSION_DOCUMENT, new JsonObject().put("canvas_session_id", canvasSessionId), absent,
+        answer -> document(ctx, needed, answer.getString("docId"), absent, allowed));
   }
 
-  private void lookup(RoutingContext ctx, String address, JsonObject ask, Consumer<JsonObject> found) {
+  private static void reachedOr(RoutingContext ctx, boolean reached, Failure absent, Runnable allowed) {
+    if (reached) {
+      allowed.run();
+    } else {
+      HttpErrors.send(ctx, absent);
+    }
+  }
+
+  /** Asks {@code address}; an id it does not know is answered {@code absent}, any other failure as it is. */
+  private void lookup(RoutingContext ctx, String address, JsonObject ask, Failure absent, Consumer<JsonObject> found) {
     vertx.eventBus().<JsonObject>request(address, ask)
         .onSuccess(reply -> found.accept(reply.body()))
-        .onFailure(error -> HttpErrors.send(ctx, error));
+        .onFailure(error -> {
+          FailureCode code = Failure.of(error).code();
+          HttpErrors.send(ctx, code == FailureCode.NOT_FOUND || code == FailureCode.SESSION_NOT_FOUND ? absent : error);
+        });
   }
 
   private static void forbidden(RoutingContext ctx, Role needed, String what) {

@@ -27,7 +27,7 @@ import java.util.Set;
 final class OriginGuard implements Handler<RoutingContext> {
   static final Set<HttpMethod> METHODS = Set.of(HttpMethod.GET, HttpMethod.POST, HttpMethod.PUT, HttpMethod.PATCH,
       HttpMethod.DELETE, HttpMethod.OPTIONS);
-  static final Set<String> REQUEST_HEADERS = Set.of("Authorization", "Content-Type", SessionRoutes.IDEMPOTENCY_KEY_HEADER, "Last-Event-ID");
+  static final Set<String> REQUEST_HEADERS = Set.of("Authorization", "Content-Type", IdempotencyKeyHeader.NAME, "Last-Event-ID");
   /** A cross-origin page can read {@code Retry-After} only when it is exposed. */
   static final Set<String> EXPOSED_HEADERS = Set.of(EdgeLimits.RETRY_AFTER);
   static final int PREFLIGHT_MAX_AGE_SECONDS = 600;

@@ -11,19 +11,15 @@ import io.vertx.ext.web.Router;
 import io.vertx.ext.web.RoutingContext;
 import io.vertx.ext.web.handler.BodyHandler;
 import java.util.List;
-import java.util.regex.Pattern;
 
 /**
  * {@code /api/sessions}: create, list, resume, change and delete agent sessions (the scheduler owns
  * them; each route is one request on the bus). Bodies are checked against {@code api/session-*.json};
- * ids, query parameters and the {@code Idempotency-Key} header here.
+ * ids and query parameters here, the {@code Idempotency-Key} header by {@link IdempotencyKeyHeader}.
  */
 final class SessionRoutes {
   static final int DEFAULT_LIST_LIMIT = 20;
   static final int MAX_LIST_LIMIT = 100;
-  /** The header a client sets so a retried write is done once: the same key in the same room answers the first result. */
-  static final String IDEMPOTENCY_KEY_HEADER = "Idempotency-Key";
-  static final Pattern IDEMPOTENCY_KEY = Pattern.compile("[A-Za-z0-9_.:-]{1,128}");
 
   private final Vertx vertx;
   private final EdgeAccess access;
@@ -43,26 +39,10 @@ final class SessionRoutes {
     router.delete("/api/sessions/:sessionId").handler(this::delete);
   }
 
-  /**
-   * The request's {@code Idempotency-Key}: absent → the JSON unchanged; valid → put under
-   * {@code idempotencyKey}; otherwise null after answering 400.
-   */
-  static JsonObject withIdempotencyKey(RoutingContext ctx, JsonObject ask) {
-    List<String> keys = ctx.request().headers().getAll(IDEMPOTENCY_KEY_HEADER);
-    if (keys.isEmpty()) {
-      return ask;
-    }
-    if (keys.size() > 1 || !IDEMPOTENCY_KEY.matcher(keys.get(0)).matches()) {
-      HttpErrors.send(ctx, FailureCode.INVALID_REQUEST, IDEMPOTENCY_KEY_HEADER + " must be one value matching " + IDEMPOTENCY_KEY.pattern());
-      return null;
-    }
-    return ask.put("idempotencyKey", keys.get(0));
-  }
-
   private void create(RoutingContext ctx) {
     JsonObject request = BridgeVerticle.jsonBody(ctx, createSchema);
     JsonObject ask = request == null || !EdgeAccess.room(ctx, Role.EDITOR, request.getString("roomId"))
-        ? null : withIdempotencyKey(ctx, request);
+        ? null : IdempotencyKeyHeader.addTo(ctx, request);
     if (ask != null) {
       forward(ctx, Address.SCHEDULER_SESSION_CREATE, ask, 201);
     }

@@ -53,7 +53,12 @@ public enum FailureCode {
   /** A browser page from an origin that is neither this server's nor on the allow-list. */
   ORIGIN_NOT_ALLOWED(32),
   /** With auth off, a request addressed to a name that is not loopback: a rebound DNS name, most likely. */
-  HOST_NOT_ALLOWED(33);
+  HOST_NOT_ALLOWED(33),
+  /**
+   * The caller's {@code Idempotency-Key} was first sent with another request (IETF httpapi
+   * idempotency-key draft: 422): nothing was done; a new request needs a new key.
+   */
+  IDEMPOTENCY_KEY_REUSED(34);
 
   private final int wire;
 

@@ -4,6 +4,7 @@ import dev.canvasagent.bus.Address;
 import dev.canvasagent.bus.CanvasVerticle;
 import dev.canvasagent.bus.Failure;
 import dev.canvasagent.bus.FailureCode;
+import dev.canvasagent.bus.IdempotencyKey;
 import dev.canvasagent.bus.RunCancel;
 import dev.canvasagent.bus.RunRequest;
 import dev.canvasagent.catalog.ActionCatalog;
@@ -12,6 +13,7 @@ import dev.canvasagent.model.ModelRegistry;
 import dev.canvasagent.runner.context.ContextBuilder;
 import dev.canvasagent.runner.context.ContextGatherer;
 import dev.canvasagent.store.Store;
+import dev.canvasagent.store.TranscriptStore;
 import dev.canvasagent.store.TranscriptStore.Utterance;
 import io.vertx.core.Future;
 import io.vertx.core.eventbus.Message;
@@ -62,15 +64,21 @@ public final class RunnerVerticle extends CanvasVerticle {
 
   /**
    * The bridge has checked the body against {@code api/transcript.json}; a missing ts is now. With an
-   * {@code idempotencyKey} the room already used, nothing is stored and the first utterance is the answer.
+   * idempotency key its caller already used in the room, nothing is stored: the answer is the first
+   * utterance, or IDEMPOTENCY_KEY_REUSED when that one came with another request.
    */
   private void addUtterance(Message<JsonObject> message) {
     JsonObject body = message.body();
+    String roomId = body.getString("roomId");
     Utterance utterance = new Utterance(body.getString("speaker"), body.getString("text"),
         body.getLong("ts", System.currentTimeMillis()));
-    store.transcripts().add(body.getString("roomId"), utterance, body.getString("idempotencyKey"))
+    IdempotencyKey key = IdempotencyKey.in(body);
+    TranscriptStore.Keyed keyed = key == null ? null
+        : new TranscriptStore.Keyed(key.key(), store.idempotencyKeys().utterance(key, roomId), key.fingerprint());
+    store.transcripts().add(roomId, utterance, keyed)
         .onSuccess(stored -> message.reply(stored.toJson()))
-        .onFailure(error -> message.fail(FailureCode.STORE_UNAVAILABLE.wire(), "could not store the utterance: " + error.getMessage()));
+        .onFailure(error -> Failure.replyTo(message, error instanceof Failure ? error
+            : new Failure(FailureCode.STORE_UNAVAILABLE, "could not store the utterance: " + error.getMessage())));
   }
 
   private void run(Message<JsonObject> message) {

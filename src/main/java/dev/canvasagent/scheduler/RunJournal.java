@@ -2,6 +2,7 @@ package dev.canvasagent.scheduler;
 
 import dev.canvasagent.bus.Failure;
 import dev.canvasagent.bus.FailureCode;
+import dev.canvasagent.bus.IdempotencyKey;
 import dev.canvasagent.bus.RunRequest;
 import dev.canvasagent.bus.RunState;
 import dev.canvasagent.store.RunStore;
@@ -44,13 +45,19 @@ final class RunJournal {
 
   /**
    * Records an accepted run as queued. When the run id was recorded before (a retried request), the
-   * answer is that first record and {@code created} is false: nothing new is queued.
+   * answer is that first record and {@code created} is false: nothing new is queued. The same key with
+   * another request fails IDEMPOTENCY_KEY_REUSED.
    */
-  Future<RunStore.Accepted> accepted(RunRequest run, String idempotencyKey) {
+  Future<RunStore.Accepted> accepted(RunRequest run, IdempotencyKey idempotencyKey) {
     return runs.accept(newRun(run, idempotencyKey))
-        .recover(error -> error instanceof UnknownSession
-            ? Failure.future(FailureCode.SESSION_NOT_FOUND, error.getMessage())
-            : Failure.future(FailureCode.STORE_UNAVAILABLE, "could not record the run: " + error.getMessage()))
+        .recover(error -> {
+          if (error instanceof Failure) {
+            return Future.failedFuture(error);
+          }
+          return error instanceof UnknownSession
+              ? Failure.future(FailureCode.SESSION_NOT_FOUND, error.getMessage())
+              : Failure.future(FailureCode.STORE_UNAVAILABLE, "could not record the run: " + error.getMessage());
+        })
         .onSuccess(accepted -> {
           if (accepted.created()) {
             held.put(run.runId(), false);
@@ -104,7 +111,10 @@ final class RunJournal {
     }
   }
 
-  private static RunStore.NewRun newRun(RunRequest run, String idempotencyKey) {
-    return new RunStore.NewRun(run.runId(), run.sessionId(), run.roomId(), idempotencyKey, run.message().length());
+  private static RunStore.NewRun newRun(RunRequest run, IdempotencyKey idempotencyKey) {
+    return idempotencyKey == null
+        ? new RunStore.NewRun(run.runId(), run.sessionId(), run.roomId(), null, run.message().length())
+        : new RunStore.NewRun(run.runId(), run.sessionId(), run.roomId(), idempotencyKey.key(), run.message().length(),
+            idempotencyKey.fingerprint());
   }
 }

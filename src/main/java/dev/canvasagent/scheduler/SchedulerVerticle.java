@@ -7,6 +7,7 @@ import dev.canvasagent.bus.CanvasVerticle;
 import dev.canvasagent.bus.Failure;
 import dev.canvasagent.bus.FailureCode;
 import dev.canvasagent.bus.FollowUpRequest;
+import dev.canvasagent.bus.IdempotencyKey;
 import dev.canvasagent.bus.RoomTopic;
 import dev.canvasagent.bus.RunEnding;
 import dev.canvasagent.bus.RunRequest;
@@ -15,6 +16,7 @@ import dev.canvasagent.bus.TodoRequest;
 import dev.canvasagent.bus.Viewport;
 import dev.canvasagent.config.AppConfig;
 import dev.canvasagent.model.ModelRegistry;
+import dev.canvasagent.store.IdempotencyKeys;
 import dev.canvasagent.store.RunStore;
 import dev.canvasagent.store.SessionStore.Session;
 import dev.canvasagent.store.Store;
@@ -105,14 +107,15 @@ public final class SchedulerVerticle extends CanvasVerticle {
       return;
     }
     String model = requestedModel != null ? requestedModel : config.model().defaultModel();
-    // With an idempotency key the run and a session it creates get ids derived from the key, so a
-    // retry names the same ones: it is answered with the first run and nothing new is queued.
-    String key = body.getString("idempotencyKey");
-    String runId = key == null ? UUID.randomUUID().toString() : IdempotencyKeys.runId(roomId, key);
+    // With an idempotency key the run and a session it creates get ids derived from the caller's key, so
+    // a retry names the same ones: it is answered with the first run and nothing new is queued, unless
+    // it is not the first request at all (another body with the same key): then it is refused.
+    IdempotencyKey key = IdempotencyKey.in(body);
+    String runId = key == null ? UUID.randomUUID().toString() : store.idempotencyKeys().runId(key, roomId);
     Future<Optional<RunStore.RunRecord>> earlier = key == null ? Future.succeededFuture(Optional.empty())
         : store.runs().find(runId).recover(error -> Failure.future(FailureCode.STORE_UNAVAILABLE, "could not read the run: " + error.getMessage()));
     earlier
-        .compose(first -> first.isPresent() ? Future.succeededFuture(accepted(first.get()))
+        .compose(first -> first.isPresent() ? retried(first.get(), key)
             : session(body.getString("sessionId"), roomId, model, key).compose(session -> {
               String runModel = requestedModel != null ? requestedModel : session.model();
               return runModel.equals(model) || usable(runModel, null)
@@ -142,16 +145,23 @@ public final class SchedulerVerticle extends CanvasVerticle {
     return new JsonObject().put("sessionId", run.sessionId()).put("runId", run.runId());
   }
 
-  private Future<Session> session(String sessionId, String roomId, String model, String idempotencyKey) {
+  /** The answer to a request whose key already made {@code first}: that run again, if it is the same request. */
+  private static Future<JsonObject> retried(RunStore.RunRecord first, IdempotencyKey key) {
+    return key.sameRequestAs(first.requestFingerprint())
+        ? Future.succeededFuture(accepted(first))
+        : Future.failedFuture(IdempotencyKeys.reused());
+  }
+
+  private Future<Session> session(String sessionId, String roomId, String model, IdempotencyKey idempotencyKey) {
     if (sessionId == null) {
-      String newId = idempotencyKey == null ? UUID.randomUUID().toString() : IdempotencyKeys.sessionOfRun(roomId, idempotencyKey);
+      String newId = idempotencyKey == null ? UUID.randomUUID().toString() : store.idempotencyKeys().sessionOfRun(idempotencyKey, roomId);
       return store.sessions().create(new Session(newId, roomId, model, System.currentTimeMillis()))
           .recover(error -> Failure.future(FailureCode.STORE_UNAVAILABLE, "could not store the session: " + error.getMessage()));
     }
     return SessionLookup.existing(store.sessions(), sessionId, roomId);
   }
 
-  private Future<JsonObject> enqueue(Session session, JsonObject body, String model, String runId, String idempotencyKey) {
+  private Future<JsonObject> enqueue(Session session, JsonObject body, String model, String runId, IdempotencyKey idempotencyKey) {
     SessionQueue existing = queues.get(session.id());
     long wouldWait = existing == null ? 0 : existing.waitingOnceAPersonArrives();
     if (wouldWait >= config.scheduler().maxQueueDepth()) {

@@ -3,6 +3,7 @@ package dev.canvasagent.scheduler;
 import dev.canvasagent.bus.Address;
 import dev.canvasagent.bus.Failure;
 import dev.canvasagent.bus.FailureCode;
+import dev.canvasagent.bus.IdempotencyKey;
 import dev.canvasagent.model.ModelRegistry;
 import dev.canvasagent.store.ChatStore.ChatMessage;
 import dev.canvasagent.store.SessionStore.Changes;
@@ -64,7 +65,7 @@ final class SessionCommands {
     answer.onSuccess(message::reply).onFailure(error -> Failure.replyTo(message, error));
   }
 
-  /** {@code {roomId, title?, model?, idempotencyKey?}} → {@code {session}}. */
+  /** {@code {roomId, title?, model?, idempotency?}} → {@code {session}}. */
   private Future<JsonObject> create(JsonObject body) {
     String roomId = body.getString("roomId");
     String model = body.getString("model", defaultModel);
@@ -72,13 +73,13 @@ final class SessionCommands {
     if (known.failed()) {
       return known.mapEmpty();
     }
-    String key = body.getString("idempotencyKey");
-    String sessionId = key == null ? UUID.randomUUID().toString() : IdempotencyKeys.session(roomId, key);
+    IdempotencyKey key = IdempotencyKey.in(body);
+    String sessionId = key == null ? UUID.randomUUID().toString() : store.idempotencyKeys().session(key, roomId);
     Session session = new Session(sessionId, roomId, model, System.currentTimeMillis());
     if (body.getString("title") != null) {
       session = session.withTitle(body.getString("title"));
     }
-    return stored(store.sessions().create(session), "store the session").map(created -> {
+    return stored(store.sessions().create(session, key == null ? null : key.fingerprint()), "store the session").map(created -> {
       LOG.atInfo().addKeyValue("roomId", roomId).addKeyValue("sessionId", created.id()).addKeyValue("model", created.model())
           .log("session.created");
       return new JsonObject().put("session", created.toJson());

@@ -12,7 +12,10 @@ import org.everit.json.schema.ValidationException;
 import org.everit.json.schema.loader.SchemaLoader;
 import org.json.JSONObject;
 
-/** A draft-07 JSON Schema from the classpath, compiled once, that names every violation of a document. */
+/**
+ * A draft-07 JSON Schema from the classpath, compiled once, that names every violation of a document.
+ * Its patterns mean what they mean to clients reading the same file ({@link EcmaRegexpFactory}).
+ */
 public final class JsonSchemaFile {
   static final int MAX_REPORTED_VIOLATIONS = 5;
 
@@ -26,6 +29,8 @@ public final class JsonSchemaFile {
     this.validator = SchemaLoader.builder()
         .schemaJson(new JSONObject(document.encode()))
         .draftV7Support()
+        // ECMA-262 semantics for `pattern`, as the spec says: `$` is the end of the string, not of a line.
+        .regexpFactory(new EcmaRegexpFactory())
         .build()
         .load()
         .build();
@@ -40,6 +45,11 @@ public final class JsonSchemaFile {
     } catch (IOException e) {
       throw new UncheckedIOException(e);
     }
+  }
+
+  /** A schema built in code rather than read from the classpath, compiled as the files are; {@code name} names it in errors. */
+  static JsonSchemaFile of(String name, JsonObject document) {
+    return new JsonSchemaFile(name, document.copy());
   }
 
   public String resource() {

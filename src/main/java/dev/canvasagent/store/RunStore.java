@@ -23,7 +23,9 @@ public interface RunStore {
   /**
    * Records an accepted run as queued (heartbeat now) and marks its session active. A run id already
    * recorded (a retry with the same idempotency key) is left as it is: the answer is the stored run,
-   * {@code created} false. Fails with {@link UnknownSession} when the session does not exist (any more).
+   * {@code created} false, when it was recorded with the same request fingerprint; with another, the
+   * call fails with {@link IdempotencyKeys#reused()} and changes nothing. Fails with
+   * {@link UnknownSession} when the session does not exist (any more).
    */
   Future<Accepted> accept(NewRun run);
 
@@ -50,13 +52,22 @@ public interface RunStore {
   /** The session's newest {@code limit} runs, newest first. */
   Future<List<RunRecord>> recent(String sessionId, int limit);
 
-  /** A run to record: the message only as its length (the text is in the session's chat history). */
-  record NewRun(String runId, String sessionId, String roomId, String idempotencyKey, int messageChars) {}
+  /**
+   * A run to record: the message only as its length (the text is in the session's chat history); with
+   * an idempotency key, the client's key and the fingerprint of the request it came with.
+   */
+  record NewRun(String runId, String sessionId, String roomId, String idempotencyKey, int messageChars, String requestFingerprint) {
+    /** A run without a request fingerprint: a follow-up, or a test's. */
+    public NewRun(String runId, String sessionId, String roomId, String idempotencyKey, int messageChars) {
+      this(runId, sessionId, roomId, idempotencyKey, messageChars, null);
+    }
+  }
 
   record Accepted(RunRecord run, boolean created) {}
 
+  /** A recorded run; {@code requestFingerprint} is the keyed request's that created it (null without a key). */
   record RunRecord(String runId, String sessionId, String roomId, String state, JsonObject detail, int messageChars,
-      long createdAtMillis, long updatedAtMillis) {
+      long createdAtMillis, long updatedAtMillis, String requestFingerprint) {
     public RunRecord {
       detail = detail == null ? new JsonObject() : detail.copy();
     }

@@ -14,8 +14,17 @@ import java.util.Optional;
  * model, chat origin, context items), and its envelope sequence. A room has any number of sessions.
  */
 public interface SessionStore {
-  /** Creates the session; creating the same id again with the same room is a no-op (retries are safe). */
-  Future<Session> create(Session session);
+  /** Creates the session; creating the same id again is a no-op that answers the first (retries are safe). */
+  default Future<Session> create(Session session) {
+    return create(session, null);
+  }
+
+  /**
+   * Creates the session, keeping the fingerprint of the keyed request that asks for it (null: none).
+   * The same id again answers the first session when the fingerprint is the same; with another, the
+   * call fails with {@link IdempotencyKeys#reused()} and changes nothing.
+   */
+  Future<Session> create(Session session, String requestFingerprint);
 
   Future<Optional<Session>> find(String sessionId);
 

@@ -24,6 +24,9 @@ public interface Store {
   /** Markdown documents, their revisions and their leases. */
   DocumentStore documents();
 
+  /** The ids idempotency keys name, under a secret every node sharing this store has. */
+  IdempotencyKeys idempotencyKeys();
+
   /** {@code memory} or {@code postgres}, for health and logs. */
   String kind();
 

@@ -14,10 +14,17 @@ public interface TranscriptStore {
   }
 
   /**
-   * Adds the utterance; with an {@code idempotencyKey} (null: none) that the room already used, stores
-   * nothing and answers the utterance stored the first time.
+   * Adds the utterance. With {@code keyed} (null: none) whose id the room already holds, stores
+   * nothing: answers the utterance stored the first time when the request fingerprint is the same,
+   * else fails with {@link IdempotencyKeys#reused()}.
    */
-  Future<Utterance> add(String roomId, Utterance utterance, String idempotencyKey);
+  Future<Utterance> add(String roomId, Utterance utterance, Keyed keyed);
+
+  /**
+   * An utterance sent with an idempotency key: the client's {@code key}, the {@code id} derived from it
+   * (unique in the room; {@link IdempotencyKeys#utterance}) and the fingerprint of the request.
+   */
+  record Keyed(String key, String id, String requestFingerprint) {}
 
   /**
    * The room's utterances with {@code ts >= sinceMillis}, oldest first; when there are more than

@@ -58,8 +58,8 @@ class SeqStoreFailureTest {
       SessionStore sessions = store.sessions();
       return new SessionStore() {
         @Override
-        public Future<Session> create(Session session) {
-          return sessions.create(session);
+        public Future<Session> create(Session session, String requestFingerprint) {
+          return sessions.create(session, requestFingerprint);
         }
 
         @Override
@@ -99,6 +99,11 @@ class SeqStoreFailureTest {
     @Override
     public dev.canvasagent.store.RunStore runs() {
       return store.runs();
+    }
+
+    @Override
+    public dev.canvasagent.store.IdempotencyKeys idempotencyKeys() {
+      return store.idempotencyKeys();
     }
 
     @Override

@@ -58,7 +58,8 @@ import org.junit.jupiter.params.provider.MethodSource;
 /**
  * Every {@code /api} route (the table {@link #ROUTES}) against every token that must not get in: none,
  * an expired one, a malformed or forged one, a viewer's where an editor is needed, another room's and
- * another document's. Each is answered 401 (with {@code WWW-Authenticate}) or 403, and changes nothing:
+ * another document's. Each is answered 401 (with {@code WWW-Authenticate}), 403, or 404 for a session
+ * or document named by id that the token does not reach (as for one that does not exist), and changes nothing:
  * the store's tables, what an admin reads back, and the bus (no command is sent, so no run starts) are
  * the same after as before. Then a viewer reads, and an editor of a room and an admin may use every
  * route. PostgreSQL, so the store itself can be compared.
@@ -85,6 +86,14 @@ class HttpAccessTest {
   record Route(String method, String path, String query, Need need, Kind kind, int allowed, Function<Target, JsonObject> body) {
     String name() {
       return method + " " + path;
+    }
+
+    /** The code of a session or document the route looks up by id and does not find; null for a route that names its room. */
+    String lookedUp() {
+      if (path.contains(":sessionId") || path.equals("/api/canvas-agent/cancel")) {
+        return "SESSION_NOT_FOUND";
+      }
+      return path.contains(":docId") || path.equals("/api/canvas-agent/edit-request") ? "NOT_FOUND" : null;
     }
 
     String uri(Target target) {
@@ -316,9 +325,9 @@ class HttpAccessTest {
       return List.of();
     }
     List<Refusal> refusals = new ArrayList<>(List.of(
-        new Refusal(Credential.bearer("another room's editor", tokens.editor(OTHER_ROOM)), 403, "FORBIDDEN"),
-        new Refusal(Credential.bearer("another document's editor", tokens.forDocuments(Role.EDITOR, there.docId)), 403, "FORBIDDEN"),
-        new Refusal(Credential.bearer("another room's viewer", tokens.viewer(OTHER_ROOM)), 403, "FORBIDDEN")));
+        outOfReach(route, Credential.bearer("another room's editor", tokens.editor(OTHER_ROOM)), Role.EDITOR),
+        outOfReach(route, Credential.bearer("another document's editor", tokens.forDocuments(Role.EDITOR, there.docId)), Role.EDITOR),
+        outOfReach(route, Credential.bearer("another room's viewer", tokens.viewer(OTHER_ROOM)), Role.VIEWER)));
     if (route.need() == Need.EDITOR) {
       refusals.add(new Refusal(Credential.bearer("the room's viewer", tokens.viewer(ROOM)), 403, "FORBIDDEN"));
       refusals.add(new Refusal(Credential.bearer("the document's viewer", tokens.forDocuments(Role.VIEWER, here.docId)), 403, "FORBIDDEN"));
@@ -326,10 +335,20 @@ class HttpAccessTest {
     return refusals;
   }
 
+  /**
+   * A token that does not reach the route's target: 403 where the request names the room itself, or
+   * the role falls short; where it names a session or document by id, 404 as for one that does not
+   * exist, so that ids say nothing about other rooms (docs/security.md, L3).
+   */
+  static Refusal outOfReach(Route route, Credential credential, Role role) {
+    boolean roleSuffices = route.need() == Need.VIEWER || role == Role.EDITOR;
+    return roleSuffices && route.lookedUp() != null ? new Refusal(credential, 404, route.lookedUp()) : new Refusal(credential, 403, "FORBIDDEN");
+  }
+
   @Order(1)
   @ParameterizedTest(name = "{0}")
   @MethodSource("routes")
-  void withoutATokenThatReachesItARouteAnswers401Or403AndChangesNothing(Route route) {
+  void withoutATokenThatReachesItARouteAnswers401Or403Or404AndChangesNothing(Route route) {
     JsonObject before = state();
     List<Refusal> refusals = new ArrayList<>(unauthenticated(route));
     refusals.addAll(forbidden(route));
@@ -371,12 +390,16 @@ class HttpAccessTest {
   void aTokenForOneRoomReachesNoOtherThroughTheBodyOrTheQuery() {
     JsonObject before = state();
     String otherEditor = tokens.editor(OTHER_ROOM);
+    // A session of a room the token does not reach is, to it, no session at all.
     refused(send(HttpMethod.POST, "/api/canvas-agent/run", otherEditor,
         new JsonObject().put("roomId", OTHER_ROOM).put("sessionId", here.sessionId).put("message", "into the other room's session")),
-        409, "SESSION_ROOM_MISMATCH");
-    refused(send(HttpMethod.GET, "/api/sessions/" + here.sessionId + "?roomId=" + OTHER_ROOM, otherEditor, null), 403, "FORBIDDEN");
+        404, "SESSION_NOT_FOUND");
+    refused(send(HttpMethod.GET, "/api/sessions/" + here.sessionId + "?roomId=" + OTHER_ROOM, otherEditor, null), 404, "SESSION_NOT_FOUND");
     refused(send(HttpMethod.PATCH, "/api/sessions/" + here.sessionId + "?roomId=" + OTHER_ROOM, otherEditor,
-        new JsonObject().put("title", "mine now")), 403, "FORBIDDEN");
+        new JsonObject().put("title", "mine now")), 404, "SESSION_NOT_FOUND");
+    // A token that reaches both rooms learns nothing new from the mismatch.
+    refused(send(HttpMethod.GET, "/api/sessions/" + here.sessionId + "?roomId=" + OTHER_ROOM, tokens.editor(ROOM, OTHER_ROOM), null),
+        409, "SESSION_ROOM_MISMATCH");
     // A document without a room becomes a room of its own, which only an every-room token could use.
     refused(send(HttpMethod.POST, "/api/docs", tokens.editor(ROOM), new JsonObject().put("content", "loose\n")), 403, "FORBIDDEN");
     assertEquals(before, state());
@@ -454,8 +477,9 @@ class HttpAccessTest {
       if (documents || route.need() == Need.TOKEN) {
         assertEquals(route.allowed(), use(route, target, writer), route.toString());
       } else {
-        refused(request(route, target, Credential.bearer("the document's editor", writer), route.body() == null ? null : route.body().apply(target)),
-            403, "FORBIDDEN");
+        Refusal expected = outOfReach(route, Credential.bearer("the document's editor", writer), Role.EDITOR);
+        refused(request(route, target, expected.credential(), route.body() == null ? null : route.body().apply(target)),
+            expected.status(), expected.code());
       }
     }
   }

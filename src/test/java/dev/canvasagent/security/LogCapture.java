@@ -19,7 +19,7 @@ import org.slf4j.LoggerFactory;
  * Vert.x, Flyway) and the root are opened to DEBUG for the while, and put back after.
  */
 final class LogCapture implements AutoCloseable {
-  static final String PATTERN = "%level %logger %msg %kvp{NONE} %mdc%n%ex{full}";
+  static final String PATTERN = "%level %logger %msg %kv %mdc%n%ex{full}";
   private static final List<String> OPENED = List.of(org.slf4j.Logger.ROOT_LOGGER_NAME, "dev.canvasagent", "io.netty", "io.vertx",
       "org.flywaydb");
 

@@ -240,7 +240,7 @@ abstract class SessionApiContract {
   void aRetriedSessionOrUtteranceWithTheSameKeyIsStoredOnce() {
     JsonObject body = new JsonObject().put("roomId", roomId).put("title", "Once");
     HttpResponse<Buffer> first = send(HttpMethod.POST, "/api/sessions", body, "create-1");
-    HttpResponse<Buffer> again = send(HttpMethod.POST, "/api/sessions", body.copy().put("title", "Twice"), "create-1");
+    HttpResponse<Buffer> again = send(HttpMethod.POST, "/api/sessions", body.copy(), "create-1");
 
     assertEquals(201, first.statusCode(), first.bodyAsString());
     assertEquals(first.bodyAsJsonObject(), again.bodyAsJsonObject(), "the first result");

@@ -3,10 +3,14 @@ package dev.canvasagent.store;
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertFalse;
 import static org.junit.jupiter.api.Assertions.assertInstanceOf;
+import static org.junit.jupiter.api.Assertions.assertNotEquals;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import dev.canvasagent.board.Board;
 import dev.canvasagent.board.RecordDiff;
+import dev.canvasagent.bus.Failure;
+import dev.canvasagent.bus.FailureCode;
+import dev.canvasagent.bus.IdempotencyKey;
 import dev.canvasagent.store.BoardStore.BoardRevision;
 import dev.canvasagent.store.ChatStore.ChatMessage;
 import dev.canvasagent.store.SessionStore.Origin;
@@ -632,11 +636,78 @@ public abstract class StoreContract {
   @Test
   void anUtteranceWithAKeyTheRoomUsedIsStoredOnce() {
     Utterance first = new Utterance("ana", "make it blue", 1_700_000_000_000L);
+    TranscriptStore.Keyed keyed = new TranscriptStore.Keyed("say-1", unique("utterance"), "a".repeat(64));
 
-    assertEquals(first, Await.result(store.transcripts().add(roomId, first, "say-1")));
-    assertEquals(first, Await.result(store.transcripts().add(roomId, new Utterance("ana", "make it blue", 1_700_000_000_500L), "say-1")));
-    Await.result(store.transcripts().add(unique("room"), first, "say-1"));
+    assertEquals(first, Await.result(store.transcripts().add(roomId, first, keyed)));
+    assertEquals(first, Await.result(store.transcripts().add(roomId, new Utterance("ana", "make it blue", 1_700_000_000_500L), keyed)));
+    Await.result(store.transcripts().add(unique("room"), first, keyed));
 
     assertEquals(List.of(first), Await.result(store.transcripts().since(roomId, 0, 10)));
+  }
+
+  // Idempotency keys bound to their request
+
+  @Test
+  void anUtteranceWhoseKeyCameWithAnotherRequestIsRefusedAndNothingIsStored() {
+    Utterance first = new Utterance("ana", "make it blue", 1_700_000_000_000L);
+    String id = unique("utterance");
+    Await.result(store.transcripts().add(roomId, first, new TranscriptStore.Keyed("say-1", id, "a".repeat(64))));
+
+    Throwable refused = Await.failure(store.transcripts().add(roomId, new Utterance("ana", "make it red", 1_700_000_000_500L),
+        new TranscriptStore.Keyed("say-1", id, "b".repeat(64))));
+
+    assertEquals(FailureCode.IDEMPOTENCY_KEY_REUSED, assertInstanceOf(Failure.class, refused).code());
+    assertEquals(List.of(first), Await.result(store.transcripts().since(roomId, 0, 10)));
+  }
+
+  @Test
+  void aRunWhoseKeyCameWithAnotherRequestIsRefusedAndTheFirstStays() {
+    Session session = newSession();
+    NewRun run = new NewRun(unique("run"), session.id(), roomId, "key-1", 5, "a".repeat(64));
+    RunRecord first = Await.result(store.runs().accept(run)).run();
+    assertEquals("a".repeat(64), first.requestFingerprint());
+
+    Throwable refused = Await.failure(store.runs().accept(new NewRun(run.runId(), session.id(), roomId, "key-1", 9, "b".repeat(64))));
+
+    assertEquals(FailureCode.IDEMPOTENCY_KEY_REUSED, assertInstanceOf(Failure.class, refused).code());
+    assertEquals(List.of(first), Await.result(store.runs().recent(session.id(), 10)));
+    assertEquals(first, Await.result(store.runs().accept(run)).run(), "the same request again answers the first");
+  }
+
+  @Test
+  void twoCallersMayUseOneKeyInOneRoom() {
+    Session session = newSession();
+    Await.result(store.runs().accept(new NewRun(unique("run"), session.id(), roomId, "shared", 5, "a".repeat(64))));
+
+    Accepted other = Await.result(store.runs().accept(new NewRun(unique("run"), session.id(), roomId, "shared", 5, "a".repeat(64))));
+
+    assertTrue(other.created(), "another caller's run with the same key: its id differs, so it is its own");
+    assertEquals(2, Await.result(store.runs().recent(session.id(), 10)).size());
+  }
+
+  @Test
+  void aSessionWhoseKeyCameWithAnotherRequestIsRefusedAndTheFirstStays() {
+    Session first = Await.result(store.sessions().create(new Session(unique("session"), roomId, "debug/fake", 1_000), "a".repeat(64)));
+
+    Throwable refused = Await.failure(store.sessions().create(
+        new Session(first.id(), roomId, "another/model", 2_000).withTitle("Other"), "b".repeat(64)));
+
+    assertEquals(FailureCode.IDEMPOTENCY_KEY_REUSED, assertInstanceOf(Failure.class, refused).code());
+    assertEquals(Optional.of(first), Await.result(store.sessions().find(first.id())));
+    assertEquals(first, Await.result(store.sessions().create(new Session(first.id(), roomId, "debug/fake", 3_000), "a".repeat(64))));
+  }
+
+  @Test
+  void idempotencyKeysDeriveIdsFromTheCallerRoomAndKey() {
+    IdempotencyKeys keys = store.idempotencyKeys();
+    IdempotencyKey alice = new IdempotencyKey("alice", "k-1", "a".repeat(64));
+
+    assertEquals(keys.runId(alice, roomId), keys.runId(new IdempotencyKey("alice", "k-1", "b".repeat(64)), roomId),
+        "the request does not change the id: a retry with another body finds the first and is refused");
+    assertNotEquals(keys.runId(alice, roomId), keys.runId(new IdempotencyKey("bob", "k-1", "a".repeat(64)), roomId));
+    assertNotEquals(keys.runId(alice, roomId), keys.runId(alice, unique("room")));
+    assertNotEquals(keys.runId(alice, roomId), keys.session(alice, roomId));
+    assertNotEquals(keys.runId(alice, roomId), keys.runId(new IdempotencyKey("alice", "k-2", "a".repeat(64)), roomId));
+    assertEquals(8, UUID.fromString(keys.runId(alice, roomId)).version());
   }
 }

@@ -35,7 +35,7 @@ final class MemoryRunStore {
       }
       long now = clock.getAsLong();
       RunStore.RunRecord record = new RunStore.RunRecord(run.runId(), run.sessionId(), run.roomId(), RunStore.QUEUED,
-          new JsonObject(), run.messageChars(), now, now);
+          new JsonObject(), run.messageChars(), now, now, run.requestFingerprint());
       runs.put(run.runId(), new Entry(record, now));
       return new RunStore.Accepted(record, true);
     }
@@ -47,7 +47,7 @@ final class MemoryRunStore {
       Entry existing = runs.get(run.runId());
       if (existing == null) {
         runs.put(run.runId(), new Entry(new RunStore.RunRecord(run.runId(), run.sessionId(), run.roomId(), RunStore.RUNNING,
-            new JsonObject(), run.messageChars(), now, now), now));
+            new JsonObject(), run.messageChars(), now, now, run.requestFingerprint()), now));
       } else if (RunStore.QUEUED.equals(existing.run().state())) {
         runs.put(run.runId(), new Entry(with(existing.run(), RunStore.RUNNING, existing.run().detail(), now), now));
       }
@@ -128,6 +128,6 @@ final class MemoryRunStore {
 
   private static RunStore.RunRecord with(RunStore.RunRecord run, String state, JsonObject detail, long now) {
     return new RunStore.RunRecord(run.runId(), run.sessionId(), run.roomId(), state, detail, run.messageChars(),
-        run.createdAtMillis(), now);
+        run.createdAtMillis(), now, run.requestFingerprint());
   }
 }

@@ -5,6 +5,7 @@ import dev.canvasagent.board.RecordDiff;
 import dev.canvasagent.store.BoardStore;
 import dev.canvasagent.store.ChatStore;
 import dev.canvasagent.store.DocumentStore;
+import dev.canvasagent.store.IdempotencyKeys;
 import dev.canvasagent.store.RevisionConflict;
 import dev.canvasagent.store.RunStore;
 import dev.canvasagent.store.SessionStore;
@@ -20,6 +21,7 @@ import java.util.Comparator;
 import java.util.HashMap;
 import java.util.List;
 import java.util.Map;
+import java.util.Objects;
 import java.util.Optional;
 
 /**
@@ -33,6 +35,8 @@ public final class MemoryStore implements Store, BoardStore, SessionStore {
   private final Map<String, Board> boards = new HashMap<>();
   private final Map<String, List<BoardRevision>> revisions = new HashMap<>();
   private final Map<String, Session> sessions = new HashMap<>();
+  /** The request fingerprint each session created by an idempotency key was created with. */
+  private final Map<String, String> sessionFingerprints = new HashMap<>();
   private final Map<String, Long> lastSeqs = new HashMap<>();
   /**
    * The order sessions were last active in (created, or a run accepted): clocks tie within a
@@ -46,6 +50,8 @@ public final class MemoryStore implements Store, BoardStore, SessionStore {
   private final MemoryRunStore runs = new MemoryRunStore(System::currentTimeMillis);
   private final RunStore runStore = new Runs();
   private final MemoryDocumentStore documents = new MemoryDocumentStore(System::currentTimeMillis);
+  /** Its own secret: this store's ids, like everything else in it, live only as long as the process. */
+  private final IdempotencyKeys idempotencyKeys = new IdempotencyKeys(IdempotencyKeys.newSecret());
 
   @Override
   public BoardStore boards() {
@@ -80,6 +86,11 @@ public final class MemoryStore implements Store, BoardStore, SessionStore {
   @Override
   public DocumentStore documents() {
     return documents;
+  }
+
+  @Override
+  public IdempotencyKeys idempotencyKeys() {
+    return idempotencyKeys;
   }
 
   @Override
@@ -132,12 +143,19 @@ public final class MemoryStore implements Store, BoardStore, SessionStore {
   }
 
   @Override
-  public Future<Session> create(Session session) {
+  public Future<Session> create(Session session, String requestFingerprint) {
     synchronized (lock) {
-      return Future.succeededFuture(sessions.computeIfAbsent(session.id(), id -> {
-        activity.put(id, ++lastActivity);
-        return session;
-      }));
+      Session existing = sessions.get(session.id());
+      if (existing != null) {
+        return Objects.equals(sessionFingerprints.get(session.id()), requestFingerprint)
+            ? Future.succeededFuture(existing) : Future.failedFuture(IdempotencyKeys.reused());
+      }
+      sessions.put(session.id(), session);
+      if (requestFingerprint != null) {
+        sessionFingerprints.put(session.id(), requestFingerprint);
+      }
+      activity.put(session.id(), ++lastActivity);
+      return Future.succeededFuture(session);
     }
   }
 
@@ -187,6 +205,7 @@ public final class MemoryStore implements Store, BoardStore, SessionStore {
         return Future.succeededFuture(Deletion.BUSY);
       }
       sessions.remove(sessionId);
+      sessionFingerprints.remove(sessionId);
       lastSeqs.remove(sessionId);
       activity.remove(sessionId);
       chats.forget(sessionId);
@@ -242,6 +261,9 @@ public final class MemoryStore implements Store, BoardStore, SessionStore {
           return Future.failedFuture(new UnknownSession(run.sessionId()));
         }
         Accepted accepted = runs.accept(run);
+        if (!accepted.created() && !Objects.equals(accepted.run().requestFingerprint(), run.requestFingerprint())) {
+          return Future.failedFuture(IdempotencyKeys.reused());
+        }
         touch(run.sessionId());
         return Future.succeededFuture(accepted);
       }

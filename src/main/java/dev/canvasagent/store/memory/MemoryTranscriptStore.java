@@ -1,5 +1,6 @@
 package dev.canvasagent.store.memory;
 
+import dev.canvasagent.store.IdempotencyKeys;
 import dev.canvasagent.store.TranscriptStore;
 import io.vertx.core.Future;
 import java.util.ArrayDeque;
@@ -9,6 +10,7 @@ import java.util.Deque;
 import java.util.HashMap;
 import java.util.List;
 import java.util.Map;
+import java.util.Objects;
 
 /**
  * Transcripts in memory, forgotten on restart. Only a room's newest {@link #KEPT_PER_ROOM} utterances
@@ -20,18 +22,21 @@ final class MemoryTranscriptStore implements TranscriptStore {
 
   private final Object lock = new Object();
   private final Map<String, Deque<Utterance>> rooms = new HashMap<>();
-  /** The utterance first stored under each {@code (room, idempotency key)}: bounded like the rooms. */
-  private final Map<List<String>, Utterance> byKey = new java.util.LinkedHashMap<>();
+  /** The utterance first stored under each {@code (room, idempotency id)}, and its request: bounded like the rooms. */
+  private final Map<List<String>, First> byKey = new java.util.LinkedHashMap<>();
+
+  private record First(Utterance utterance, String requestFingerprint) {}
 
   @Override
-  public Future<Utterance> add(String roomId, Utterance utterance, String idempotencyKey) {
+  public Future<Utterance> add(String roomId, Utterance utterance, Keyed keyed) {
     synchronized (lock) {
-      if (idempotencyKey != null) {
-        Utterance first = byKey.get(List.of(roomId, idempotencyKey));
+      if (keyed != null) {
+        First first = byKey.get(List.of(roomId, keyed.id()));
         if (first != null) {
-          return Future.succeededFuture(first);
+          return Objects.equals(first.requestFingerprint(), keyed.requestFingerprint())
+              ? Future.succeededFuture(first.utterance()) : Future.failedFuture(IdempotencyKeys.reused());
         }
-        byKey.put(List.of(roomId, idempotencyKey), utterance);
+        byKey.put(List.of(roomId, keyed.id()), new First(utterance, keyed.requestFingerprint()));
         if (byKey.size() > KEPT_PER_ROOM) {
           byKey.remove(byKey.keySet().iterator().next());
         }

@@ -1,5 +1,6 @@
 package dev.canvasagent.store.pg;
 
+import dev.canvasagent.store.IdempotencyKeys;
 import dev.canvasagent.store.RunStore;
 import dev.canvasagent.store.UnknownSession;
 import io.vertx.core.Future;
@@ -12,6 +13,7 @@ import io.vertx.sqlclient.Tuple;
 import java.util.ArrayList;
 import java.util.Collection;
 import java.util.List;
+import java.util.Objects;
 import java.util.Optional;
 
 /**
@@ -31,13 +33,17 @@ final class PgRunStore implements RunStore {
   @Override
   public Future<Accepted> accept(NewRun run) {
     Tuple arguments = Tuple.tuple().addString(run.runId()).addString(run.sessionId()).addString(run.roomId())
-        .addString(run.idempotencyKey()).addInteger(run.messageChars());
+        .addString(run.idempotencyKey()).addInteger(run.messageChars()).addString(run.requestFingerprint());
     return pool.withTransaction(connection -> connection.preparedQuery(Sql.INSERT_QUEUED_RUN).execute(arguments)
             .compose(inserted -> {
               Future<Accepted> accepted = inserted.rowCount() == 1
                   ? Future.succeededFuture(new Accepted(toRun(inserted.iterator().next()), true))
-                  : connection.preparedQuery(Sql.FIND_RUN).execute(Tuple.of(run.runId()))
-                      .map(found -> new Accepted(toRun(found.iterator().next()), false));
+                  : connection.preparedQuery(Sql.FIND_RUN).execute(Tuple.of(run.runId())).compose(found -> {
+                    RunRecord first = toRun(found.iterator().next());
+                    return Objects.equals(first.requestFingerprint(), run.requestFingerprint())
+                        ? Future.succeededFuture(new Accepted(first, false))
+                        : Future.failedFuture(IdempotencyKeys.reused());
+                  });
               return accepted.compose(result -> connection.preparedQuery(Sql.TOUCH_SESSION).execute(Tuple.of(run.sessionId()))
                   .map(touched -> result));
             }))
@@ -100,6 +106,7 @@ final class PgRunStore implements RunStore {
         detail instanceof JsonObject object ? object : new JsonObject(),
         row.getInteger("message_chars"),
         row.getOffsetDateTime("created_at").toInstant().toEpochMilli(),
-        row.getOffsetDateTime("updated_at").toInstant().toEpochMilli());
+        row.getOffsetDateTime("updated_at").toInstant().toEpochMilli(),
+        row.getString("request_fingerprint"));
   }
 }

@@ -1,5 +1,6 @@
 package dev.canvasagent.store.pg;
 
+import dev.canvasagent.store.IdempotencyKeys;
 import dev.canvasagent.store.SessionStore;
 import dev.canvasagent.store.UnknownSession;
 import io.vertx.core.Future;
@@ -10,6 +11,7 @@ import io.vertx.sqlclient.SqlConnection;
 import io.vertx.sqlclient.Tuple;
 import java.util.ArrayList;
 import java.util.List;
+import java.util.Objects;
 import java.util.Optional;
 
 /** Sessions in PostgreSQL; the envelope seq is advanced by the database, so two nodes never reuse one. */
@@ -21,12 +23,17 @@ final class PgSessionStore implements SessionStore {
   }
 
   @Override
-  public Future<Session> create(Session session) {
+  public Future<Session> create(Session session, String requestFingerprint) {
+    Tuple row = Tuple.tuple().addString(session.id()).addString(session.roomId()).addString(session.model())
+        .addString(session.title()).addString(requestFingerprint);
     return pool.withTransaction(connection ->
             connection.preparedQuery(Sql.ENSURE_ROOM).execute(Tuple.of(session.roomId()))
-                .compose(ensured -> connection.preparedQuery(Sql.INSERT_SESSION)
-                    .execute(Tuple.of(session.id(), session.roomId(), session.model(), session.title()))))
-        .compose(inserted -> find(session.id()))
+                .compose(ensured -> connection.preparedQuery(Sql.INSERT_SESSION).execute(row))
+                .compose(inserted -> inserted.rowCount() == 1 ? Future.succeededFuture()
+                    : connection.preparedQuery(Sql.SESSION_REQUEST_FINGERPRINT).execute(Tuple.of(session.id()))
+                        .compose(first -> Objects.equals(first.iterator().next().getString("request_fingerprint"), requestFingerprint)
+                            ? Future.succeededFuture() : Future.failedFuture(IdempotencyKeys.reused()))))
+        .compose(created -> find(session.id()))
         .map(Optional::orElseThrow);
   }
 

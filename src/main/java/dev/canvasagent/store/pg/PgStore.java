@@ -4,6 +4,7 @@ import dev.canvasagent.config.DatabaseConfig;
 import dev.canvasagent.store.BoardStore;
 import dev.canvasagent.store.ChatStore;
 import dev.canvasagent.store.DocumentStore;
+import dev.canvasagent.store.IdempotencyKeys;
 import dev.canvasagent.store.RunStore;
 import dev.canvasagent.store.SessionStore;
 import dev.canvasagent.store.Store;
@@ -11,10 +12,12 @@ import dev.canvasagent.store.TodoStore;
 import dev.canvasagent.store.TranscriptStore;
 import io.vertx.core.Future;
 import io.vertx.core.Vertx;
+import io.vertx.core.buffer.Buffer;
 import io.vertx.pgclient.PgBuilder;
 import io.vertx.pgclient.PgConnectOptions;
 import io.vertx.sqlclient.Pool;
 import io.vertx.sqlclient.PoolOptions;
+import io.vertx.sqlclient.Tuple;
 
 /**
  * The PostgreSQL store: one shared pool (bounded wait queue, prepared statements cached) behind the
@@ -30,9 +33,11 @@ public final class PgStore implements Store {
   private final PgChatStore chats;
   private final PgRunStore runs;
   private final PgDocumentStore documents;
+  private final IdempotencyKeys idempotencyKeys;
 
-  private PgStore(Pool pool) {
+  private PgStore(Pool pool, byte[] idempotencySecret) {
     this.pool = pool;
+    this.idempotencyKeys = new IdempotencyKeys(idempotencySecret);
     this.boards = new PgBoardStore(pool);
     this.sessions = new PgSessionStore(pool);
     this.todos = new PgTodoStore(pool);
@@ -42,8 +47,26 @@ public final class PgStore implements Store {
     this.documents = new PgDocumentStore(pool);
   }
 
+  /** The secret {@link IdempotencyKeys} derives ids with, in {@code canvas_server_secrets}. */
+  static final String IDEMPOTENCY_SECRET = "idempotency-keys";
+
   public static Future<Store> open(Vertx vertx, DatabaseConfig config) {
-    return Migrations.apply(vertx, config).map(applied -> new PgStore(pool(vertx, config)));
+    return Migrations.apply(vertx, config).compose(applied -> {
+      Pool pool = pool(vertx, config);
+      return sharedSecret(pool, IDEMPOTENCY_SECRET)
+          .<Store>map(secret -> new PgStore(pool, secret))
+          .recover(error -> pool.close().transform(closed -> Future.failedFuture(error)));
+    });
+  }
+
+  /**
+   * The secret every node on this database uses for {@code purpose}: this node proposes a random one,
+   * the first proposal is kept, and every node reads that one. So nodes agree, and restarts keep it.
+   */
+  private static Future<byte[]> sharedSecret(Pool pool, String purpose) {
+    return pool.preparedQuery(Sql.PROPOSE_SECRET).execute(Tuple.of(purpose, Buffer.buffer(IdempotencyKeys.newSecret())))
+        .compose(proposed -> pool.preparedQuery(Sql.FIND_SECRET).execute(Tuple.of(purpose)))
+        .map(found -> found.iterator().next().getBuffer("secret").getBytes());
   }
 
   private static Pool pool(Vertx vertx, DatabaseConfig config) {
@@ -98,6 +121,11 @@ public final class PgStore implements Store {
   @Override
   public DocumentStore documents() {
     return documents;
+  }
+
+  @Override
+  public IdempotencyKeys idempotencyKeys() {
+    return idempotencyKeys;
   }
 
   @Override

@@ -1,5 +1,6 @@
 package dev.canvasagent.store.pg;
 
+import dev.canvasagent.store.IdempotencyKeys;
 import dev.canvasagent.store.TranscriptStore;
 import io.vertx.core.Future;
 import io.vertx.sqlclient.Pool;
@@ -7,6 +8,7 @@ import io.vertx.sqlclient.Tuple;
 import java.util.ArrayList;
 import java.util.Collections;
 import java.util.List;
+import java.util.Objects;
 
 /** Transcripts in {@code canvas_transcripts}. */
 final class PgTranscriptStore implements TranscriptStore {
@@ -17,19 +19,22 @@ final class PgTranscriptStore implements TranscriptStore {
   }
 
   @Override
-  public Future<Utterance> add(String roomId, Utterance utterance, String idempotencyKey) {
-    if (idempotencyKey == null) {
+  public Future<Utterance> add(String roomId, Utterance utterance, Keyed keyed) {
+    if (keyed == null) {
       return pool.preparedQuery(Sql.INSERT_UTTERANCE)
           .execute(Tuple.of(roomId, utterance.speaker(), utterance.text(), utterance.tsMillis()))
           .map(inserted -> utterance);
     }
-    return pool.preparedQuery(Sql.INSERT_UTTERANCE_ONCE)
-        .execute(Tuple.of(roomId, utterance.speaker(), utterance.text(), utterance.tsMillis(), idempotencyKey))
+    Tuple row = Tuple.of(roomId, utterance.speaker(), utterance.text(), utterance.tsMillis(), keyed.key(), keyed.id(),
+        keyed.requestFingerprint());
+    return pool.preparedQuery(Sql.INSERT_UTTERANCE_ONCE).execute(row)
         .compose(inserted -> inserted.rowCount() == 1
             ? Future.succeededFuture(utterance)
-            : pool.preparedQuery(Sql.FIND_UTTERANCE_BY_KEY).execute(Tuple.of(roomId, idempotencyKey)).map(found -> {
-              var row = found.iterator().next();
-              return new Utterance(row.getString("speaker"), row.getString("text"), row.getLong("ts"));
+            : pool.preparedQuery(Sql.FIND_UTTERANCE_BY_KEY).execute(Tuple.of(roomId, keyed.id())).compose(found -> {
+              var first = found.iterator().next();
+              return Objects.equals(first.getString("request_fingerprint"), keyed.requestFingerprint())
+                  ? Future.succeededFuture(new Utterance(first.getString("speaker"), first.getString("text"), first.getLong("ts")))
+                  : Future.failedFuture(IdempotencyKeys.reused());
             }));
   }
 

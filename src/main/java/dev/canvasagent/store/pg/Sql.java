@@ -33,9 +33,12 @@ final class Sql {
       "SELECT rev, diff, author, created_at FROM canvas_board_revisions"
           + " WHERE room_id = $1 AND rev > $2 ORDER BY rev LIMIT $3";
 
+  /** An id already there (a retry) is left as it is, and answers nothing: see {@link #SESSION_REQUEST_FINGERPRINT}. */
   static final String INSERT_SESSION =
-      "INSERT INTO canvas_agent_sessions (id, room_id, model, title) VALUES ($1, $2, $3, $4)"
-          + " ON CONFLICT (id) DO NOTHING";
+      "INSERT INTO canvas_agent_sessions (id, room_id, model, title, request_fingerprint) VALUES ($1, $2, $3, $4, $5)"
+          + " ON CONFLICT (id) DO NOTHING RETURNING id";
+
+  static final String SESSION_REQUEST_FINGERPRINT = "SELECT request_fingerprint FROM canvas_agent_sessions WHERE id = $1";
 
   static final String SESSION_COLUMNS =
       "id, room_id, title, model, origin_x, origin_y, context_items, created_at, last_active_at";
@@ -68,12 +71,13 @@ final class Sql {
 
   static final String TOUCH_SESSION = "UPDATE canvas_agent_sessions SET last_active_at = now() WHERE id = $1";
 
-  static final String RUN_COLUMNS = "id, session_id, room_id, state, detail, message_chars, created_at, updated_at";
+  static final String RUN_COLUMNS =
+      "id, session_id, room_id, state, detail, message_chars, created_at, updated_at, request_fingerprint";
 
   /** A run id already recorded (a retry) is left as it is. */
   static final String INSERT_QUEUED_RUN =
-      "INSERT INTO canvas_agent_runs (id, session_id, room_id, idempotency_key, message_chars, state)"
-          + " VALUES ($1, $2, $3, $4, $5, 'queued') ON CONFLICT DO NOTHING RETURNING " + RUN_COLUMNS;
+      "INSERT INTO canvas_agent_runs (id, session_id, room_id, idempotency_key, message_chars, request_fingerprint, state)"
+          + " VALUES ($1, $2, $3, $4, $5, $6, 'queued') ON CONFLICT (id) DO NOTHING RETURNING " + RUN_COLUMNS;
 
   /** queued → running; a run never recorded (a follow-up) is recorded running; an ended one stays ended. */
   static final String START_RUN =
@@ -111,13 +115,14 @@ final class Sql {
   static final String INSERT_UTTERANCE =
       "INSERT INTO canvas_transcripts (room_id, speaker, text, ts) VALUES ($1, $2, $3, $4)";
 
-  /** Stores nothing when the room already used the key (answered by {@link #FIND_UTTERANCE_BY_KEY}). */
+  /** Stores nothing when the room already holds the key's id (answered by {@link #FIND_UTTERANCE_BY_KEY}). */
   static final String INSERT_UTTERANCE_ONCE =
-      "INSERT INTO canvas_transcripts (room_id, speaker, text, ts, idempotency_key) VALUES ($1, $2, $3, $4, $5)"
-          + " ON CONFLICT (room_id, idempotency_key) WHERE idempotency_key IS NOT NULL DO NOTHING RETURNING speaker, text, ts";
+      "INSERT INTO canvas_transcripts (room_id, speaker, text, ts, idempotency_key, idempotency_id, request_fingerprint)"
+          + " VALUES ($1, $2, $3, $4, $5, $6, $7)"
+          + " ON CONFLICT (room_id, idempotency_id) WHERE idempotency_id IS NOT NULL DO NOTHING RETURNING speaker, text, ts";
 
   static final String FIND_UTTERANCE_BY_KEY =
-      "SELECT speaker, text, ts FROM canvas_transcripts WHERE room_id = $1 AND idempotency_key = $2";
+      "SELECT speaker, text, ts, request_fingerprint FROM canvas_transcripts WHERE room_id = $1 AND idempotency_id = $2";
 
   /** The newest {@code $3} utterances since {@code $2}, put back in time order by the caller. */
   static final String LIST_UTTERANCES_SINCE =
@@ -151,6 +156,12 @@ final class Sql {
           + " WHERE session_id = $1 AND id::text = $2 RETURNING " + TODO_COLUMNS;
 
   static final String PING = "SELECT 1";
+
+  /** The first node to start makes the secret; the others' proposals are dropped. */
+  static final String PROPOSE_SECRET =
+      "INSERT INTO canvas_server_secrets (purpose, secret) VALUES ($1, $2) ON CONFLICT (purpose) DO NOTHING";
+
+  static final String FIND_SECRET = "SELECT secret FROM canvas_server_secrets WHERE purpose = $1";
 
   // Documents (V5, lease holders V6). Times travel as epoch milliseconds; "now" is always the database's clock, so every
   // node judges lease expiry the same way.
