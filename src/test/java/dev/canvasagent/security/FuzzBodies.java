@@ -8,6 +8,7 @@ import java.nio.charset.StandardCharsets;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Random;
+import java.util.regex.Pattern;
 
 /**
  * Seeded hostile bodies for the fuzz pass: a valid body mutated (fields dropped, added or retyped,
@@ -16,8 +17,15 @@ import java.util.Random;
  * with a one-line description of what was done to it, so a finding can be read and replayed.
  */
 final class FuzzBodies {
-  /** {@code contentType} null: no Content-Type header. */
-  record Body(String mutation, String contentType, Buffer bytes) {
+  /**
+   * {@code contentType} null: no Content-Type header. {@code mustBeRefused}: the mutation made the body
+   * one that every endpoint has to refuse (an id ending in a line terminator, a NUL in a text).
+   */
+  record Body(String mutation, String contentType, Buffer bytes, boolean mustBeRefused) {
+    Body(String mutation, String contentType, Buffer bytes) {
+      this(mutation, contentType, bytes, false);
+    }
+
     String text() {
       return bytes.toString(StandardCharsets.UTF_8);
     }
@@ -39,6 +47,11 @@ final class FuzzBodies {
       "<script>alert(1)</script>", "'; DROP TABLE canvas_agent_sessions;--", "${jndi:ldap://x/a}", "{{7*7}}",
       "room.a.agent:action", "*", "null", "true", "0", "-1", "[]", "{}", "\\", "\"", "a.b", "a/b", "a b", "\u2028",
       "\uffff", "\u00ad", "𝔘𝔫𝔦", "ﷺ", "Ⅻ", "shape:", "shape:a\u0000b");
+  /** What Java's {@code $} matches before, at the end of a string: each must still fail an id's pattern. */
+  static final List<String> LINE_TERMINATORS = List.of("\n", "\r", "\r\n", "\u2028", "\u2029", "\u0085");
+  /** The fields that hold ids, by name: an id with a line terminator after it is not that id. */
+  private static final Pattern ID_FIELD = Pattern.compile("id|.*Id|.*_id|.*Ids|parentId");
+  private static final Pattern ID_VALUE = Pattern.compile("[A-Za-z0-9_:-]{1,80}");
   private static final List<String> KEYS = List.of("__proto__", "constructor", "$ref", "id", "type", "roomId",
       "sessionId", "extra", "", " ", "\u0000", "a".repeat(300), "x-y", "0");
 
@@ -70,6 +83,11 @@ final class FuzzBodies {
       return new Body("content-type '" + type + "'", type, Buffer.buffer(valid.encode()));
     } else if (pick < 40) {
       return new Body("valid", random.nextInt(4) == 0 ? null : JSON, Buffer.buffer(valid.encode()));
+    } else if (pick < 46) {
+      Body refused = mustBeRefused(valid);
+      if (refused != null) {
+        return refused;
+      }
     }
     JsonObject body = valid.copy();
     List<String> done = new ArrayList<>();
@@ -109,6 +127,35 @@ final class FuzzBodies {
 
   private Body json(String mutation, Object value) {
     return new Body(mutation, JSON, Buffer.buffer(encode(value)));
+  }
+
+  /**
+   * A body every endpoint must refuse: an id field (by name) with a line terminator after its value, or
+   * a NUL somewhere in a string; null when the body has neither an id nor a string to spoil.
+   */
+  private Body mustBeRefused(JsonObject valid) {
+    JsonObject body = valid.copy();
+    List<Slot> slots = new ArrayList<>();
+    slots(body, "", slots);
+    List<Slot> ids = slots.stream().filter(slot -> slot.get() instanceof String text && ID_VALUE.matcher(text).matches()
+        && ID_FIELD.matcher(slot.path().replaceAll("/\\d+$", "").replaceAll(".*/", "")).matches()).toList();
+    List<Slot> texts = slots.stream().filter(slot -> slot.get() instanceof String).toList();
+    String done;
+    if (!ids.isEmpty() && (texts.isEmpty() || random.nextBoolean())) {
+      Slot slot = ids.get(random.nextInt(ids.size()));
+      String terminator = pick(LINE_TERMINATORS);
+      slot.set(slot.get() + terminator);
+      done = slot.path() + " ends in U+" + String.format("%04X", (int) terminator.charAt(terminator.length() - 1));
+    } else if (!texts.isEmpty()) {
+      Slot slot = texts.get(random.nextInt(texts.size()));
+      String text = (String) slot.get();
+      int at = random.nextInt(text.length() + 1);
+      slot.set(text.substring(0, at) + "\u0000" + text.substring(at));
+      done = slot.path() + " holds a NUL at " + at;
+    } else {
+      return null;
+    }
+    return new Body(done, JSON, Buffer.buffer(encode(body)), true);
   }
 
   /** One change at a random place in the tree; says what it did. */

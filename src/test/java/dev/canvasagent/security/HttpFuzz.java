@@ -107,6 +107,9 @@ final class HttpFuzz {
     if (answer.status() >= 500) {
       findings.problem(target.name(), number, request.mutation(), answer.status() + " " + shorten(answer.body()));
     }
+    if (request.body() != null && request.body().mustBeRefused() && answer.status() < 400) {
+      findings.problem(target.name(), number, request.mutation(), "accepted with " + answer.status() + ": " + shorten(answer.body()));
+    }
     if (answer.status() >= 400 || !target.writes()) {
       Map<String, String> after = fingerprint.capture(scope);
       List<String> changed = StateFingerprint.changed(before, after);
