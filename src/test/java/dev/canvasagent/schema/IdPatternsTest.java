@@ -36,7 +36,9 @@ class IdPatternsTest {
       "^[A-Za-z0-9_-]{1,64}$", "demo",
       "^(shape:)?[A-Za-z0-9_:-]{1,80}$", "shape:box1",
       "^[0-9a-f]{16}$", "0123456789abcdef",
-      "^[a-z0-9_]+$", "ref_1");
+      "^[a-z0-9_]+$", "ref_1",
+      // A tldraw shape id a person's page names (selection, pinned context): anything printable.
+      "^[^\\u0000-\\u001f\\u007f-\\u009f\\u2028\\u2029]+$", "shape:box 1");
   /** What Java's {@code $} lets through before the end: line feed, carriage return, line separator. */
   static final List<String> TERMINATORS = List.of("\n", "\r", "\u2028");
 
@@ -121,7 +123,7 @@ class IdPatternsTest {
         "catalog/batch_operations.json", "doctools/canvas_apply_patch.json")) {
       assertTrue(files.contains(expected), expected + " has an id pattern: " + files);
     }
-    assertEquals(Set.of("roomId", "sessionId"), idFields().filter(id -> id.file().equals("api/run-request.json"))
+    assertEquals(Set.of("roomId", "sessionId", "selection"), idFields().filter(id -> id.file().equals("api/run-request.json"))
         .map(IdField::field).collect(Collectors.toSet()));
   }
 }
