@@ -53,7 +53,9 @@ public enum FailureCode {
   /** A browser page from an origin that is neither this server's nor on the allow-list. */
   ORIGIN_NOT_ALLOWED(32),
   /** With auth off, a request addressed to a name that is not loopback: a rebound DNS name, most likely. */
-  HOST_NOT_ALLOWED(33);
+  HOST_NOT_ALLOWED(33),
+  /** A request body did not arrive within its deadline; the connection is closed after the answer. */
+  REQUEST_TIMEOUT(34);
 
   private final int wire;
 
