@@ -23,6 +23,7 @@ import io.vertx.ext.web.Router;
 import io.vertx.ext.web.RoutingContext;
 import io.vertx.ext.web.handler.BodyHandler;
 import java.util.UUID;
+import java.util.concurrent.TimeUnit;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
@@ -167,7 +168,8 @@ public final class BridgeVerticle extends CanvasVerticle {
           ctx.response().putHeader(HttpHeaders.CONNECTION, HttpHeaders.CLOSE);
           ctx.next();
         });
-    router.route("/eventbus/*").subRouter(new SockJSBridge(vertx, hub, inbound, limits, config.bridge(), tokens).router());
+    router.route("/eventbus/*").subRouter(new SockJSBridge(vertx, hub, inbound, limits, config.bridge(), config.http().sseHeartbeatMs(),
+        tokens).router());
 
     // The browser client, after every other route: it never answers for /api, /eventbus or /health.
     new PageRoutes(PageRoutes.WEBROOT).mount(router);
@@ -192,6 +194,10 @@ public final class BridgeVerticle extends CanvasVerticle {
         // Browsers send each message as one frame: a frame may be as large as a message, or every
         // message over the frame limit (a screenshot, say) would drop its connection.
         .setMaxWebSocketFrameSize(config.bridge().maxMessageBytes())
+        // No byte either way for this long closes any connection. Every stream has traffic more often
+        // (heartbeats, pings: CANVAS_AGENT_SSE_HEARTBEAT_MS, at most half of it, ConfigLoader checks).
+        .setIdleTimeout(config.http().idleTimeoutMs())
+        .setIdleTimeoutUnit(TimeUnit.MILLISECONDS)
         // Without cleartext HTTP/2, a connection is HTTP/1 from its first byte, and the gate sees it
         // when it is accepted. With it, Vert.x waits for bytes to choose, and a connection that sends
         // none would never reach the gate's cap or head deadline. Browsers speak HTTP/2 over TLS only.
@@ -301,10 +307,14 @@ public final class BridgeVerticle extends CanvasVerticle {
       String clientId = "ws-" + UUID.randomUUID();
       WebSocketClient client = new WebSocketClient(socket, roomId, clientId, grant.allowsRoom(roomId, Role.EDITOR), limitKey);
       long expiry = closeAtExpiry(grant, client);
+      // Browsers answer pings on their own: a quiet room's socket then has traffic every heartbeat
+      // and outlives the idle timeout, as an event stream does with its heartbeat comments.
+      long pings = vertx.setPeriodic(config.http().sseHeartbeatMs(), tick -> client.ping());
       MessageRate rate = new MessageRate(config.bridge().messagesPerSecond());
       socket.closeHandler(closed -> {
         hold.release();
         vertx.cancelTimer(expiry);
+        vertx.cancelTimer(pings);
         client.markClosed();
         hub.leave(roomId, clientId);
       });
