@@ -26,9 +26,9 @@ import org.junit.jupiter.api.extension.ExtendWith;
  * {@code CANVAS_AGENT_IDLE_TIMEOUT_MS} closes a connection on which no byte has moved for that long,
  * while every healthy stream lives on: event streams get heartbeat comments, WebSockets ping frames and
  * SockJS its heartbeat frames, all every {@code CANVAS_AGENT_SSE_HEARTBEAT_MS}. The timeout is short here
- * (6.5 s: the shortest the edit-request's wait allows) and the heartbeat 1 s; the head deadline is long,
- * so the silent connection is the idle timeout's, and the body deadline short, so the streams show it
- * leaves requests without a body alone.
+ * (6.5 s: just above the edit-request's wait with a 1 s document-agent timeout) and the heartbeat 1 s;
+ * the head deadline is long, so the silent connection is the idle timeout's, and the body deadline
+ * short, so the streams show it leaves requests without a body alone.
  */
 @ExtendWith(VertxExtension.class)
 class IdleTimeoutTest {
