@@ -23,6 +23,7 @@ import io.vertx.ext.web.Router;
 import io.vertx.ext.web.RoutingContext;
 import io.vertx.ext.web.handler.BodyHandler;
 import java.util.UUID;
+import java.util.concurrent.TimeUnit;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
@@ -59,6 +60,7 @@ public final class BridgeVerticle extends CanvasVerticle {
   private final Optional<AccessTokens> tokens;
   private EdgeAccess access;
   private EdgeLimits limits;
+  private ConnectionGate gate;
   private final JsonSchemaFile runRequestSchema = JsonSchemaFile.load("api/run-request.json");
   private final JsonSchemaFile changeRequestSchema = JsonSchemaFile.load("api/change-request.json");
   private final JsonSchemaFile transcriptSchema = JsonSchemaFile.load("api/transcript.json");
@@ -95,9 +97,12 @@ public final class BridgeVerticle extends CanvasVerticle {
     limits.start();
     inbound = new InboundFrames(vertx, limits);
     access = new EdgeAccess(vertx, tokens);
+    gate = new ConnectionGate(vertx, config.http(), config.limits());
     Router router = Router.router(vertx);
     BodyHandler body = BodyHandler.create(false).setBodyLimit(config.http().bodyLimitBytes());
 
+    // First of all: the head is in, so its deadline is met and the body's (if any) starts.
+    router.route().handler(gate::headArrived);
     // Before any route: a browser page from another origin is refused, a listed one gets CORS.
     router.route().handler(new OriginGuard(config.http().corsOrigins(), tokens.isEmpty()));
 
@@ -164,7 +169,8 @@ public final class BridgeVerticle extends CanvasVerticle {
           ctx.response().putHeader(HttpHeaders.CONNECTION, HttpHeaders.CLOSE);
           ctx.next();
         });
-    router.route("/eventbus/*").subRouter(new SockJSBridge(vertx, hub, inbound, limits, config.bridge(), tokens).router());
+    router.route("/eventbus/*").subRouter(new SockJSBridge(vertx, hub, inbound, limits, config.bridge(), config.http().sseHeartbeatMs(),
+        tokens).router());
 
     // The browser client, after every other route: it never answers for /api, /eventbus or /health.
     new PageRoutes(PageRoutes.WEBROOT).mount(router);
@@ -188,12 +194,20 @@ public final class BridgeVerticle extends CanvasVerticle {
         .setMaxWebSocketMessageSize(config.bridge().maxMessageBytes())
         // Browsers send each message as one frame: a frame may be as large as a message, or every
         // message over the frame limit (a screenshot, say) would drop its connection.
-        .setMaxWebSocketFrameSize(config.bridge().maxMessageBytes());
+        .setMaxWebSocketFrameSize(config.bridge().maxMessageBytes())
+        // No byte either way for this long closes any connection. Every stream has traffic more often
+        // (heartbeats, pings: CANVAS_AGENT_SSE_HEARTBEAT_MS, at most half of it, ConfigLoader checks).
+        .setIdleTimeout(config.http().idleTimeoutMs())
+        .setIdleTimeoutUnit(TimeUnit.MILLISECONDS)
+        // Without cleartext HTTP/2, a connection is HTTP/1 from its first byte, and the gate sees it
+        // when it is accepted. With it, Vert.x waits for bytes to choose, and a connection that sends
+        // none would never reach the gate's cap or head deadline. Browsers speak HTTP/2 over TLS only.
+        .setHttp2ClearTextEnabled(false);
     Future<?> viewports = vertx.eventBus().<JsonObject>consumer(Address.BRIDGE_VIEWPORTS, message -> message.reply(
         hub.room(message.body().getString("roomId")).map(Room::viewports)
             .orElseGet(() -> new JsonObject().put("roomId", message.body().getString("roomId")).put("viewports", new io.vertx.core.json.JsonArray()))))
         .completion();
-    return viewports.compose(registered -> vertx.createHttpServer(options).requestHandler(router).listen())
+    return viewports.compose(registered -> vertx.createHttpServer(options).connectionHandler(gate::accept).requestHandler(router).listen())
         .onSuccess(listening -> server = listening);
   }
 
@@ -302,10 +316,14 @@ public final class BridgeVerticle extends CanvasVerticle {
       String clientId = "ws-" + UUID.randomUUID();
       WebSocketClient client = new WebSocketClient(socket, roomId, clientId, grant.allowsRoom(roomId, Role.EDITOR), limitKey);
       long expiry = closeAtExpiry(grant, client);
+      // Browsers answer pings on their own: a quiet room's socket then has traffic every heartbeat
+      // and outlives the idle timeout, as an event stream does with its heartbeat comments.
+      long pings = vertx.setPeriodic(config.http().sseHeartbeatMs(), tick -> client.ping());
       MessageRate rate = new MessageRate(config.bridge().messagesPerSecond());
       socket.closeHandler(closed -> {
         hold.release();
         vertx.cancelTimer(expiry);
+        vertx.cancelTimer(pings);
         client.markClosed();
         hub.leave(roomId, clientId);
       });
@@ -534,7 +552,7 @@ public final class BridgeVerticle extends CanvasVerticle {
   @Override
   protected Future<JsonObject> health() {
     return Future.succeededFuture(new JsonObject().put("ok", true).put("clients", hub.clients()).put("rooms", hub.rooms())
-        .put("pendingAcks", hub.pendingAcks()));
+        .put("pendingAcks", hub.pendingAcks()).put("connections", gate.counts()));
   }
 
   static void sendJson(RoutingContext ctx, int status, JsonObject body) {

@@ -2,6 +2,7 @@ package dev.canvasagent.bridge;
 
 import dev.canvasagent.bus.Failure;
 import dev.canvasagent.bus.FailureCode;
+import io.vertx.core.Future;
 import io.vertx.core.json.JsonObject;
 import io.vertx.ext.web.RoutingContext;
 
@@ -15,6 +16,7 @@ final class HttpErrors {
       case SHAPE_NOT_FOUND, INVALID_RECORD, MODEL_NOT_CONFIGURED, PATCH_REJECTED, IDEMPOTENCY_KEY_REUSED -> 422;
       case NOT_FOUND, SESSION_NOT_FOUND -> 404;
       case METHOD_NOT_ALLOWED -> 405;
+      case REQUEST_TIMEOUT -> 408;
       case SESSION_ROOM_MISMATCH, REVISION_CONFLICT, SESSION_BUSY, LOCK_NOT_AVAILABLE, LOCK_NOT_OWNED, LEASE_EXPIRED,
           STALE_EPOCH -> 409;
       case BODY_TOO_LARGE -> 413;
@@ -28,17 +30,18 @@ final class HttpErrors {
     };
   }
 
-  static void send(RoutingContext ctx, FailureCode code, String message) {
-    send(ctx, code, message, new JsonObject());
+  /** Completes once the answer is written (or, when an answer had already begun, once the stream is reset). */
+  static Future<Void> send(RoutingContext ctx, FailureCode code, String message) {
+    return send(ctx, code, message, new JsonObject());
   }
 
   /** With {@code extra} fields beside {@code ok} and {@code error}, e.g. the current revision of a conflict. */
-  static void send(RoutingContext ctx, FailureCode code, String message, JsonObject extra) {
+  static Future<Void> send(RoutingContext ctx, FailureCode code, String message, JsonObject extra) {
     if (ctx.response().headWritten()) {
       ctx.response().reset();
-      return;
+      return Future.succeededFuture();
     }
-    ctx.response()
+    return ctx.response()
         .setStatusCode(status(code))
         .putHeader("content-type", "application/json; charset=utf-8")
         .end(extra.copy()

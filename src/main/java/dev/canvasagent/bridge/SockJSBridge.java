@@ -76,6 +76,7 @@ final class SockJSBridge {
   private final InboundFrames inbound;
   private final EdgeLimits limits;
   private final AppConfig.Bridge config;
+  private final int heartbeatMs;
   private final Optional<AccessTokens> tokens;
   private final Map<SockJSSocket, SockJSClient> clients = new HashMap<>();
 
@@ -94,13 +95,15 @@ final class SockJSBridge {
     }
   }
 
-  SockJSBridge(Vertx vertx, RoomHub hub, InboundFrames inbound, EdgeLimits limits, AppConfig.Bridge config,
+  /** {@code heartbeatMs}: how often SockJS shows a session is alive, as the other streams do. */
+  SockJSBridge(Vertx vertx, RoomHub hub, InboundFrames inbound, EdgeLimits limits, AppConfig.Bridge config, int heartbeatMs,
       Optional<AccessTokens> tokens) {
     this.vertx = vertx;
     this.hub = hub;
     this.inbound = inbound;
     this.limits = limits;
     this.config = config;
+    this.heartbeatMs = heartbeatMs;
     this.tokens = tokens;
   }
 
@@ -108,7 +111,10 @@ final class SockJSBridge {
   Router router() {
     // Transports beyond the ones the tests drive with the official client stay off. JSONP would need
     // form-encoded bodies; the event-source and htmlfile transports add nothing that xhr does not cover.
+    // The heartbeat is the event streams' (SockJS's own default is 25 s): a streaming connection then
+    // has traffic well within the idle timeout, and a poll is answered well within it.
     SockJSHandlerOptions sockJs = new SockJSHandlerOptions()
+        .setHeartbeatInterval(heartbeatMs)
         .addDisabledTransport(Transport.EVENT_SOURCE.name())
         .addDisabledTransport(Transport.HTML_FILE.name())
         .addDisabledTransport(Transport.JSON_P.name());

@@ -1,6 +1,7 @@
 package dev.canvasagent.bridge;
 
 import dev.canvasagent.bus.RoomTopic;
+import io.vertx.core.buffer.Buffer;
 import io.vertx.core.http.ServerWebSocket;
 import io.vertx.core.json.JsonObject;
 import org.slf4j.Logger;
@@ -98,6 +99,13 @@ final class WebSocketClient implements RoomClient {
 
   void closeTooBig(int limit) {
     close(MESSAGE_TOO_BIG, "messages are limited to " + limit + " bytes");
+  }
+
+  /** A ping frame, which the browser answers with a pong. */
+  void ping() {
+    if (!closed) {
+      socket.writePing(Buffer.buffer());
+    }
   }
 
   void markClosed() {

@@ -58,7 +58,9 @@ public enum FailureCode {
    * The caller's {@code Idempotency-Key} was first sent with another request (IETF httpapi
    * idempotency-key draft: 422): nothing was done; a new request needs a new key.
    */
-  IDEMPOTENCY_KEY_REUSED(34);
+  IDEMPOTENCY_KEY_REUSED(34),
+  /** A request body did not arrive within its deadline; the connection is closed after the answer. */
+  REQUEST_TIMEOUT(35);
 
   private final int wire;
 

@@ -27,8 +27,15 @@ public record AppConfig(
     boolean themeEnabled,
     Optional<DatabaseConfig> database) {
 
-  /** {@code corsOrigins}: the other origins browsers may call from (none: only the server's own). */
-  public record Http(String host, int port, int bodyLimitBytes, int sseHeartbeatMs, java.util.List<String> corsOrigins) {
+  /**
+   * {@code corsOrigins}: the other origins browsers may call from (none: only the server's own).
+   * {@code sseHeartbeatMs}: how often every stream shows it is alive (event-stream comments, WebSocket
+   * pings, SockJS heartbeats). {@code headTimeoutMs}: how long a connection has to send a whole request
+   * head, from when it opens or its previous answer ends; {@code bodyTimeoutMs}: from the end of the head
+   * to the end of the body; {@code idleTimeoutMs}: how long a connection may go without a byte either way.
+   */
+  public record Http(String host, int port, int bodyLimitBytes, int sseHeartbeatMs, java.util.List<String> corsOrigins,
+      int headTimeoutMs, int bodyTimeoutMs, int idleTimeoutMs) {
     public Http {
       corsOrigins = java.util.List.copyOf(corsOrigins);
     }
@@ -62,7 +69,8 @@ public record AppConfig(
   /**
    * What one client (a token's subject, or an address when auth is off) and one room may use:
    * runs a minute (each), HTTP requests a second, a room's inbound messages a second, screenshot
-   * bytes a minute, open streams per remote address, and rooms joined at once.
+   * bytes a minute, open streams per remote address, rooms joined at once, and open connections of any
+   * kind per remote address.
    */
   public record Limits(
       int runsPerMinute,
@@ -71,7 +79,8 @@ public record AppConfig(
       int roomMessagesPerSecond,
       int screenshotBytesPerMinute,
       int connectionsPerAddress,
-      int roomsPerClient) {}
+      int roomsPerClient,
+      int tcpConnectionsPerAddress) {}
 
   /**
    * Delivery to browsers: how long the host has to ack an envelope and how often it is re-sent, how

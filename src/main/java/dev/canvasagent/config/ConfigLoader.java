@@ -41,6 +41,9 @@ public final class ConfigLoader {
           new EnvironmentKey("CANVAS_AGENT_BODY_LIMIT_BYTES", "http.bodyLimitBytes"),
           new EnvironmentKey("CANVAS_AGENT_SSE_HEARTBEAT_MS", "http.sseHeartbeatMs"),
           new EnvironmentKey("CANVAS_AGENT_CORS_ORIGINS", "http.corsOrigins"),
+          new EnvironmentKey("CANVAS_AGENT_HEAD_TIMEOUT_MS", "http.headTimeoutMs"),
+          new EnvironmentKey("CANVAS_AGENT_BODY_TIMEOUT_MS", "http.bodyTimeoutMs"),
+          new EnvironmentKey("CANVAS_AGENT_IDLE_TIMEOUT_MS", "http.idleTimeoutMs"),
           new EnvironmentKey("CANVAS_AGENT_JWT_SECRET", "auth.jwtSecret"),
           new EnvironmentKey("CANVAS_AGENT_JWT_PUBLIC_KEY", "auth.jwtPublicKey"),
           new EnvironmentKey("CANVAS_AGENT_JWT_ALGORITHM", "auth.jwtAlgorithm"),
@@ -52,6 +55,7 @@ public final class ConfigLoader {
           new EnvironmentKey("CANVAS_AGENT_SCREENSHOT_BYTES_PER_MINUTE", "limits.screenshotBytesPerMinute"),
           new EnvironmentKey("CANVAS_AGENT_CONNECTIONS_PER_ADDRESS", "limits.connectionsPerAddress"),
           new EnvironmentKey("CANVAS_AGENT_ROOMS_PER_CLIENT", "limits.roomsPerClient"),
+          new EnvironmentKey("CANVAS_AGENT_TCP_CONNECTIONS_PER_ADDRESS", "limits.tcpConnectionsPerAddress"),
           new EnvironmentKey("CANVAS_AGENT_ACK_TIMEOUT_MS", "bridge.ackTimeoutMs"),
           new EnvironmentKey("CANVAS_AGENT_ACK_RETRIES", "bridge.ackRetries"),
           new EnvironmentKey("CANVAS_AGENT_REPLAY_EVENTS", "bridge.replayEvents"),
@@ -214,21 +218,9 @@ public final class ConfigLoader {
     requireOnly("flags.clientAgentEnabled", false, "the archived client agent does not exist in this server");
     requireOnly("flags.queueDirectFallback", false, "every run goes through the scheduler's queue");
     return new AppConfig(
-        new AppConfig.Http(
-            text("http.host"),
-            integer("http.port", 0, 65_535),
-            integer("http.bodyLimitBytes", 1_024, 64 * 1024 * 1024),
-            integer("http.sseHeartbeatMs", 100, 300_000),
-            corsOrigins()),
+        http(),
         auth(),
-        new AppConfig.Limits(
-            integer("limits.runsPerMinute", 1, 100_000),
-            integer("limits.roomRunsPerMinute", 1, 100_000),
-            integer("limits.requestsPerSecond", 1, 100_000),
-            integer("limits.roomMessagesPerSecond", 1, 1_000_000),
-            integer("limits.screenshotBytesPerMinute", 1_024, Integer.MAX_VALUE),
-            integer("limits.connectionsPerAddress", 1, 100_000),
-            integer("limits.roomsPerClient", 1, 100_000)),
+        limits(),
         new AppConfig.Bridge(
             integer("bridge.ackTimeoutMs", 100, 60_000),
             integer("bridge.ackRetries", 0, 10),
@@ -278,6 +270,49 @@ public final class ConfigLoader {
         integer("slo.ttfbMs", 1, 60_000),
         bool("flags.themeEnabled"),
         database());
+  }
+
+  private AppConfig.Http http() {
+    int heartbeat = integer("http.sseHeartbeatMs", 100, 300_000);
+    int idle = integer("http.idleTimeoutMs", 1_000, 24 * 60 * 60 * 1000);
+    if (idle < 2 * heartbeat) {
+      // One late heartbeat must not make a healthy stream look idle.
+      throw bad("http.idleTimeoutMs", "must be at least twice http.sseHeartbeatMs (" + heartbeat + ")");
+    }
+    // An edit-request answers when its document-agent run has ended (DocumentRoutes): until then
+    // nothing moves on its connection, which must not be closed as idle.
+    long editRequestWait = (long) integer("documents.agentTimeoutMs", 1_000, 3_600_000) + 5_000;
+    if (idle <= editRequestWait) {
+      throw bad("http.idleTimeoutMs", "must be more than documents.agentTimeoutMs + 5000 (" + editRequestWait
+          + "), the longest an edit-request waits for its answer");
+    }
+    return new AppConfig.Http(
+        text("http.host"),
+        integer("http.port", 0, 65_535),
+        integer("http.bodyLimitBytes", 1_024, 64 * 1024 * 1024),
+        heartbeat,
+        corsOrigins(),
+        integer("http.headTimeoutMs", 100, 300_000),
+        integer("http.bodyTimeoutMs", 100, 3_600_000),
+        idle);
+  }
+
+  private AppConfig.Limits limits() {
+    int streams = integer("limits.connectionsPerAddress", 1, 100_000);
+    int connections = integer("limits.tcpConnectionsPerAddress", 1, 100_000);
+    if (connections < streams) {
+      // Every stream is a connection: a lower cap would refuse streams the stream limit allows.
+      throw bad("limits.tcpConnectionsPerAddress", "must be at least limits.connectionsPerAddress (" + streams + ")");
+    }
+    return new AppConfig.Limits(
+        integer("limits.runsPerMinute", 1, 100_000),
+        integer("limits.roomRunsPerMinute", 1, 100_000),
+        integer("limits.requestsPerSecond", 1, 100_000),
+        integer("limits.roomMessagesPerSecond", 1, 1_000_000),
+        integer("limits.screenshotBytesPerMinute", 1_024, Integer.MAX_VALUE),
+        streams,
+        integer("limits.roomsPerClient", 1, 100_000),
+        connections);
   }
 
   /**

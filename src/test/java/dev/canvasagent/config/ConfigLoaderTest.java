@@ -57,6 +57,10 @@ class ConfigLoaderTest {
     assertEquals(8080, config.http().port());
     assertEquals(1_048_576, config.http().bodyLimitBytes());
     assertEquals(15_000, config.http().sseHeartbeatMs());
+    assertEquals(10_000, config.http().headTimeoutMs());
+    assertEquals(30_000, config.http().bodyTimeoutMs());
+    assertEquals(150_000, config.http().idleTimeoutMs());
+    assertEquals(64, config.limits().tcpConnectionsPerAddress());
     assertEquals("debug/fake", config.model().defaultModel());
     assertFalse(config.model().debug());
     assertFalse(config.model().promptCacheDisabled());
@@ -122,6 +126,9 @@ class ConfigLoaderTest {
         override("CANVAS_AGENT_SSE_HEARTBEAT_MS", "5000", c -> c.http().sseHeartbeatMs(), 5000),
         override("CANVAS_AGENT_CORS_ORIGINS", "https://app.example.com, http://localhost:5173",
             c -> c.http().corsOrigins(), List.of("https://app.example.com", "http://localhost:5173")),
+        override("CANVAS_AGENT_HEAD_TIMEOUT_MS", "5000", c -> c.http().headTimeoutMs(), 5000),
+        override("CANVAS_AGENT_BODY_TIMEOUT_MS", "20000", c -> c.http().bodyTimeoutMs(), 20_000),
+        override("CANVAS_AGENT_IDLE_TIMEOUT_MS", "200000", c -> c.http().idleTimeoutMs(), 200_000),
         override("CANVAS_AGENT_JWT_SECRET", SECRET, c -> c.auth().jwtSecret(), SECRET),
         override("CANVAS_AGENT_JWT_PUBLIC_KEY", "-----BEGIN PUBLIC KEY-----\nMFkw\n-----END PUBLIC KEY-----",
             c -> c.auth().enabled(), true),
@@ -134,6 +141,7 @@ class ConfigLoaderTest {
         override("CANVAS_AGENT_SCREENSHOT_BYTES_PER_MINUTE", "2048", c -> c.limits().screenshotBytesPerMinute(), 2048),
         override("CANVAS_AGENT_CONNECTIONS_PER_ADDRESS", "3", c -> c.limits().connectionsPerAddress(), 3),
         override("CANVAS_AGENT_ROOMS_PER_CLIENT", "4", c -> c.limits().roomsPerClient(), 4),
+        override("CANVAS_AGENT_TCP_CONNECTIONS_PER_ADDRESS", "40", c -> c.limits().tcpConnectionsPerAddress(), 40),
         override("CANVAS_AGENT_ACK_TIMEOUT_MS", "1500", c -> c.bridge().ackTimeoutMs(), 1500),
         override("CANVAS_AGENT_ACK_RETRIES", "4", c -> c.bridge().ackRetries(), 4),
         override("CANVAS_AGENT_REPLAY_EVENTS", "50", c -> c.bridge().replayEvents(), 50),
@@ -303,7 +311,30 @@ class ConfigLoaderTest {
         bad("CANVAS_AGENT_LEASE_TTL_MS", "10", "between 100 and 600000"),
         bad("CANVAS_AGENT_JWT_MAX_LIFETIME_SECONDS", "31622401", "between 60 and 31622400"),
         bad("CANVAS_AGENT_DOC_AGENT_MAX_STEPS", "0", "between 1 and 100"),
-        bad("CANVAS_AGENT_RUN_INTERRUPTED_AFTER_MS", "9000", "at least twice durability.heartbeatMs (5000)"));
+        bad("CANVAS_AGENT_RUN_INTERRUPTED_AFTER_MS", "9000", "at least twice durability.heartbeatMs (5000)"),
+        bad("CANVAS_AGENT_HEAD_TIMEOUT_MS", "99", "between 100 and 300000"),
+        bad("CANVAS_AGENT_BODY_TIMEOUT_MS", "30s", "integer"),
+        bad("CANVAS_AGENT_BODY_TIMEOUT_MS", "0", "between 100 and 3600000"),
+        bad("CANVAS_AGENT_IDLE_TIMEOUT_MS", "60000", "more than documents.agentTimeoutMs + 5000 (125000)"),
+        bad("CANVAS_AGENT_TCP_CONNECTIONS_PER_ADDRESS", "16", "at least limits.connectionsPerAddress (32)"),
+        bad("CANVAS_AGENT_TCP_CONNECTIONS_PER_ADDRESS", "0", "between 1 and 100000"));
+  }
+
+  @Test
+  void theIdleTimeoutMustOutlastTwoHeartbeats() {
+    String message = refused(Map.of("CANVAS_AGENT_SSE_HEARTBEAT_MS", "100000", "CANVAS_AGENT_IDLE_TIMEOUT_MS", "150000")).getMessage();
+    assertTrue(message.contains("CANVAS_AGENT_IDLE_TIMEOUT_MS = '150000'"), message);
+    assertTrue(message.contains("at least twice http.sseHeartbeatMs (100000)"), message);
+  }
+
+  @Test
+  void theIdleTimeoutFollowsAShorterDocumentAgentTimeout() {
+    AppConfig config = load(Map.of("CANVAS_AGENT_DOC_AGENT_TIMEOUT_MS", "1000", "CANVAS_AGENT_IDLE_TIMEOUT_MS", "6001",
+        "CANVAS_AGENT_SSE_HEARTBEAT_MS", "1000"));
+    assertEquals(6_001, config.http().idleTimeoutMs());
+    String message = refused(Map.of("CANVAS_AGENT_DOC_AGENT_TIMEOUT_MS", "1000", "CANVAS_AGENT_IDLE_TIMEOUT_MS", "6000",
+        "CANVAS_AGENT_SSE_HEARTBEAT_MS", "1000")).getMessage();
+    assertTrue(message.contains("more than documents.agentTimeoutMs + 5000 (6000)"), message);
   }
 
   static Arguments bad(String variable, String value, String why) {

@@ -27,10 +27,14 @@ public final class SseClient {
   private final List<Waiter> waiters = new ArrayList<>();
   private final Promise<Void> ended = Promise.promise();
   private final Promise<Void> heartbeats = Promise.promise();
+  private final List<HeartbeatWaiter> heartbeatWaiters = new ArrayList<>();
+  private int heartbeatCount;
   private final StringBuilder pending = new StringBuilder();
   private HttpClientResponse response;
 
   private record Waiter(Predicate<SseEvent> until, Promise<List<SseEvent>> promise) {}
+
+  private record HeartbeatWaiter(int count, Promise<Void> promise) {}
 
   private SseClient(HttpClient client) {
     this.client = client;
@@ -88,6 +92,8 @@ public final class SseClient {
   private synchronized void parse(String block) {
     if (block.startsWith(": heartbeat")) {
       heartbeats.tryComplete();
+      heartbeatCount++;
+      heartbeatWaiters.removeIf(waiter -> waiter.count() <= heartbeatCount && waiter.promise().tryComplete());
       return;
     }
     String event = "message";
@@ -134,6 +140,19 @@ public final class SseClient {
   /** Completes at the first heartbeat comment. */
   public Future<Void> heartbeat() {
     return heartbeats.future();
+  }
+
+  /**
+   * Completes once {@code count} heartbeat comments have arrived: the server's own clock, for a test
+   * that must keep the stream open for so many heartbeat intervals.
+   */
+  public synchronized Future<Void> heartbeats(int count) {
+    if (heartbeatCount >= count) {
+      return Future.succeededFuture();
+    }
+    Promise<Void> promise = Promise.promise();
+    heartbeatWaiters.add(new HeartbeatWaiter(count, promise));
+    return promise.future();
   }
 
   /** Completes when the server ends the stream. */

@@ -35,7 +35,9 @@ public final class TestServer {
    * low-action rule is off too ({@code CANVAS_AGENT_LOW_ACTION_THRESHOLD=0}): most fake runs apply
    * fewer than six actions, and the tests of that rule turn it on. The edge limits are as high as they
    * go ({@link #UNLIMITED}): every test is one client (127.0.0.1) that starts runs and opens streams far
-   * faster than a person, and the tests of the limits set their own.
+   * faster than a person, and the tests of the limits set their own. So are the connection deadlines:
+   * a test's pooled client may leave a connection quiet for a while, and the tests of the deadlines set
+   * their own.
    */
   public static AppConfig config(Map<String, String> environment) {
     Map<String, String> env = new HashMap<>(environment);
@@ -47,14 +49,18 @@ public final class TestServer {
   }
 
   /** The highest value each edge limit takes. */
-  public static final Map<String, String> UNLIMITED = Map.of(
-      "CANVAS_AGENT_RUNS_PER_MINUTE", "100000",
-      "CANVAS_AGENT_ROOM_RUNS_PER_MINUTE", "100000",
-      "CANVAS_AGENT_REQUESTS_PER_SECOND", "100000",
-      "CANVAS_AGENT_ROOM_MESSAGES_PER_SECOND", "1000000",
-      "CANVAS_AGENT_SCREENSHOT_BYTES_PER_MINUTE", String.valueOf(Integer.MAX_VALUE),
-      "CANVAS_AGENT_CONNECTIONS_PER_ADDRESS", "100000",
-      "CANVAS_AGENT_ROOMS_PER_CLIENT", "100000");
+  public static final Map<String, String> UNLIMITED = Map.ofEntries(
+      Map.entry("CANVAS_AGENT_RUNS_PER_MINUTE", "100000"),
+      Map.entry("CANVAS_AGENT_ROOM_RUNS_PER_MINUTE", "100000"),
+      Map.entry("CANVAS_AGENT_REQUESTS_PER_SECOND", "100000"),
+      Map.entry("CANVAS_AGENT_ROOM_MESSAGES_PER_SECOND", "1000000"),
+      Map.entry("CANVAS_AGENT_SCREENSHOT_BYTES_PER_MINUTE", String.valueOf(Integer.MAX_VALUE)),
+      Map.entry("CANVAS_AGENT_CONNECTIONS_PER_ADDRESS", "100000"),
+      Map.entry("CANVAS_AGENT_ROOMS_PER_CLIENT", "100000"),
+      Map.entry("CANVAS_AGENT_TCP_CONNECTIONS_PER_ADDRESS", "100000"),
+      Map.entry("CANVAS_AGENT_HEAD_TIMEOUT_MS", "300000"),
+      Map.entry("CANVAS_AGENT_BODY_TIMEOUT_MS", "3600000"),
+      Map.entry("CANVAS_AGENT_IDLE_TIMEOUT_MS", "86400000"));
 
   public static TestServer start(Vertx vertx, Optional<DatabaseConfig> database) {
     return start(vertx, config(Map.of()).withDatabase(database));
