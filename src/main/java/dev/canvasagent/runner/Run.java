@@ -294,8 +294,7 @@ final class Run {
         finish(RunState.DONE, summary().put("stopReason", stop.reason()));
       });
     } else if (event instanceof ModelEvent.Error error) {
-      pipeline.onComplete(done -> finish(RunState.ERROR,
-          reason("MODEL_ERROR", error.errorType() + ": " + error.message()).put("retryable", error.retryable())));
+      pipeline.onComplete(done -> finish(RunState.ERROR, modelError(error)));
     }
   }
 
@@ -629,6 +628,23 @@ final class Run {
 
   private JsonObject reason(String code, String text) {
     return new JsonObject().put("runId", request.runId()).put("code", code).put("reason", text);
+  }
+
+  /**
+   * A model's failure as every viewer sees it and the run record keeps it: a provider's error arrives
+   * in the server's words already, with the provider's status and the correlation id of the
+   * operator's log line that has the provider's text.
+   */
+  private JsonObject modelError(ModelEvent.Error error) {
+    JsonObject detail = reason("MODEL_ERROR", error.errorType() + ": " + error.message())
+        .put("errorType", error.errorType()).put("retryable", error.retryable());
+    if (error.providerStatus() > 0) {
+      detail.put("providerStatus", error.providerStatus());
+    }
+    if (error.correlationId() != null) {
+      detail.put("correlationId", error.correlationId());
+    }
+    return detail;
   }
 
   private JsonObject failureReason(Throwable error) {

@@ -9,6 +9,7 @@ import dev.canvasagent.bus.RoomTopic;
 import dev.canvasagent.bus.RunState;
 import dev.canvasagent.document.DocumentToolCatalog;
 import dev.canvasagent.model.ModelContext;
+import dev.canvasagent.model.ModelEvent;
 import dev.canvasagent.model.ModelProvider;
 import dev.canvasagent.model.ModelRequest;
 import dev.canvasagent.model.Turn;
@@ -212,7 +213,7 @@ final class DocumentAgentRun {
       answer.put("interruptedBy", interruptedBy);
     }
     if (result.error() != null) {
-      answer.put("error", new JsonObject().put("type", result.error().errorType()).put("message", result.error().message()));
+      answer.put("error", error(result.error()));
     }
     publish(RoomTopic.AGENT_CHAT, new AgentChat(session.sessionId(), "assistant", summary(result)).toJson()
         .put("docId", session.docId()));
@@ -226,6 +227,21 @@ final class DocumentAgentRun {
         .addKeyValue("steps", result.steps()).addKeyValue("toolCalls", result.executed().size())
         .addKeyValue("changed", !agentDiff.isEmpty()).log("doc_agent.ended");
     return answer;
+  }
+
+  /**
+   * The model's failure as the answer, the room's status and chat tell it: a provider's error arrives in
+   * the server's words, with the provider's status and the correlation id of the operator's log line.
+   */
+  private static JsonObject error(ModelEvent.Error error) {
+    JsonObject told = new JsonObject().put("type", error.errorType()).put("message", error.message());
+    if (error.providerStatus() > 0) {
+      told.put("providerStatus", error.providerStatus());
+    }
+    if (error.correlationId() != null) {
+      told.put("correlationId", error.correlationId());
+    }
+    return told;
   }
 
   private String summary(ToolLoopResult result) {
