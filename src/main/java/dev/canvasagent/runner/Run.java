@@ -26,6 +26,7 @@ import dev.canvasagent.runner.context.ContextGatherer;
 import dev.canvasagent.runner.context.ContextStats;
 import dev.canvasagent.runner.stream.ActionStream;
 import dev.canvasagent.runner.stream.PartialGate;
+import dev.canvasagent.schema.NulCharacters;
 import dev.canvasagent.store.Store;
 import io.vertx.core.eventbus.DeliveryOptions;
 import io.vertx.core.Future;
@@ -449,7 +450,8 @@ final class Run {
   }
 
   private void postAssistantText() {
-    String text = actions.prose();
+    // Not through the sanitizer: a NUL the model wrote is stripped here, or the chat store would refuse the text.
+    String text = NulCharacters.stripped(actions.prose());
     if (text.length() > MAX_CHAT_TEXT_CHARS) {
       text = text.substring(0, MAX_CHAT_TEXT_CHARS);
     }

@@ -17,6 +17,7 @@ import dev.canvasagent.model.loop.ToolLoop;
 import dev.canvasagent.model.loop.ToolLoopListener;
 import dev.canvasagent.model.loop.ToolLoopResult;
 import dev.canvasagent.model.loop.ToolLoopRun;
+import dev.canvasagent.schema.NulCharacters;
 import io.vertx.core.Future;
 import io.vertx.core.Promise;
 import io.vertx.core.Vertx;
@@ -164,7 +165,8 @@ final class DocumentAgentRun {
     if (!offered.contains(call.name())) {
       return Future.failedFuture(call.name() + " is not offered to the document agent; the server holds the lease");
     }
-    JsonObject args = call.arguments().copy().put("lease_id", leaseId).put("canvas_epoch", epoch);
+    // A NUL the model wrote (in a reason, a label) would reach PostgreSQL, which cannot store it: stripped, as on the board.
+    JsonObject args = NulCharacters.stripped(call.arguments()).put("lease_id", leaseId).put("canvas_epoch", epoch);
     return tool(call.name(), args).map(result -> {
       if (DocumentToolCatalog.WRITE_TOOLS.contains(call.name()) && result.getBoolean("changed", false)) {
         lastWriteRevision = result.getString("new_revision_id");
