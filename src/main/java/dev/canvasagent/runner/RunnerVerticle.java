@@ -70,7 +70,7 @@ public final class RunnerVerticle extends CanvasVerticle {
         body.getLong("ts", System.currentTimeMillis()));
     store.transcripts().add(body.getString("roomId"), utterance, body.getString("idempotencyKey"))
         .onSuccess(stored -> message.reply(stored.toJson()))
-        .onFailure(error -> message.fail(FailureCode.STORE_UNAVAILABLE.wire(), "could not store the utterance: " + error.getMessage()));
+        .onFailure(error -> Failure.replyTo(message, Failure.storeUnavailable("store the utterance", error)));
   }
 
   private void run(Message<JsonObject> message) {

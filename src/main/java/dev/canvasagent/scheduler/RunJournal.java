@@ -50,7 +50,7 @@ final class RunJournal {
     return runs.accept(newRun(run, idempotencyKey))
         .recover(error -> error instanceof UnknownSession
             ? Failure.future(FailureCode.SESSION_NOT_FOUND, error.getMessage())
-            : Failure.future(FailureCode.STORE_UNAVAILABLE, "could not record the run: " + error.getMessage()))
+            : Failure.storeFailed("record the run", error))
         .onSuccess(accepted -> {
           if (accepted.created()) {
             held.put(run.runId(), false);
