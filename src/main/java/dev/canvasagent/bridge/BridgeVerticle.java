@@ -9,6 +9,7 @@ import dev.canvasagent.catalog.ActionCatalog;
 import dev.canvasagent.config.AppConfig;
 import dev.canvasagent.document.DocumentToolCatalog;
 import dev.canvasagent.schema.JsonSchemaFile;
+import dev.canvasagent.schema.NulCharacters;
 import dev.canvasagent.store.TodoStore;
 import io.vertx.core.eventbus.DeliveryOptions;
 import io.vertx.core.Future;
@@ -220,7 +221,11 @@ public final class BridgeVerticle extends CanvasVerticle {
     ctx.next();
   }
 
-  /** The body as a JSON object that passes {@code schema}, or null after answering 400. */
+  /**
+   * The body as a JSON object that passes {@code schema}, or null after answering 400. Every body the
+   * API takes is read here, so this is where a NUL in any text field is refused, naming the field:
+   * PostgreSQL cannot store it, and would answer with a driver error instead.
+   */
   static JsonObject jsonBody(RoutingContext ctx, JsonSchemaFile schema) {
     JsonObject request;
     try {
@@ -232,6 +237,11 @@ public final class BridgeVerticle extends CanvasVerticle {
       request = object;
     } catch (DecodeException e) {
       HttpErrors.send(ctx, FailureCode.INVALID_JSON, "the body is not valid JSON: " + e.getMessage());
+      return null;
+    }
+    var nul = NulCharacters.firstPointer(request);
+    if (nul.isPresent()) {
+      HttpErrors.send(ctx, FailureCode.INVALID_REQUEST, nul.get() + ": " + NulCharacters.PROBLEM);
       return null;
     }
     var violations = schema.violations(request);

@@ -4,6 +4,7 @@ import dev.canvasagent.bus.Address;
 import dev.canvasagent.bus.Failure;
 import dev.canvasagent.bus.RoomTopic;
 import dev.canvasagent.schema.JsonSchemaFile;
+import dev.canvasagent.schema.NulCharacters;
 import io.vertx.core.Future;
 import io.vertx.core.Vertx;
 import io.vertx.core.json.JsonArray;
@@ -13,8 +14,9 @@ import java.util.Map;
 /**
  * What a browser may send into its room, on any transport: {@code agent:ack}, {@code agent:screenshot}
  * (from the host only), {@code canvas:viewport} and {@code canvas:change}. Each payload is checked
- * against its schema; anything else — another topic, a forged client id, an ack of a seq never sent —
- * is refused with an error naming the problem, and nothing else in the room is disturbed.
+ * against its schema (and may hold no NUL character); anything else — another topic, a forged client
+ * id, an ack of a seq never sent — is refused with an error naming the problem, and nothing else in
+ * the room is disturbed.
  */
 final class InboundFrames {
   /** A refusal to send back to the client: {@code {code, message}} (and more, e.g. a revision). */
@@ -66,6 +68,11 @@ final class InboundFrames {
     if (topic == null) {
       return refuse("UNKNOWN_TOPIC", "clients may send agent:ack, agent:screenshot, canvas:viewport or canvas:change, not '"
           + (topicName.length() > 40 ? topicName.substring(0, 40) + "…" : topicName) + "'");
+    }
+    var nul = NulCharacters.firstPointer(payload);
+    if (nul.isPresent()) {
+      // A person's board change would reach PostgreSQL's jsonb, which cannot hold it.
+      return refuse("INVALID_PAYLOAD", topicName + ": " + nul.get() + ": " + NulCharacters.PROBLEM);
     }
     var violations = schemas.get(topic).violations(payload);
     if (violations.isPresent()) {

@@ -1,5 +1,6 @@
 package dev.canvasagent.bus;
 
+import dev.canvasagent.security.CorrelationId;
 import io.vertx.core.Future;
 import io.vertx.core.VerticleBase;
 import io.vertx.core.eventbus.Message;
@@ -31,8 +32,9 @@ public abstract class CanvasVerticle extends VerticleBase {
   /**
    * Answers requests on {@code address} with {@code handler}: its result is the reply, its failure
    * the coded failure reply ({@link Failure#replyTo}); a handler that throws is answered as failing.
-   * A failure that is neither a {@link Failure} nor another verticle's coded reply is a bug here, and
-   * logged ({@code <name>.failed}).
+   * A failure that is neither a {@link Failure} nor another verticle's coded reply is a bug here (or a
+   * driver's error no one coded): logged ({@code <name>.failed}) and answered INTERNAL with the log
+   * line's correlation id, never its text.
    */
   protected final Future<?> answer(String address, Function<JsonObject, Future<JsonObject>> handler) {
     return vertx.eventBus().<JsonObject>consumer(address, (Message<JsonObject> message) -> {
@@ -44,7 +46,13 @@ public abstract class CanvasVerticle extends VerticleBase {
       }
       answer.onSuccess(message::reply).onFailure(error -> {
         if (!(error instanceof Failure) && !(error instanceof ReplyException)) {
-          LOG.atError().addKeyValue("verticle", name()).addKeyValue("address", address).setCause(error).log(name() + ".failed");
+          // Its text (a driver's, say) is for the log; the caller gets the line's correlation id.
+          String correlationId = CorrelationId.next();
+          LOG.atError().addKeyValue("verticle", name()).addKeyValue("address", address)
+              .addKeyValue("correlationId", correlationId).addKeyValue("error", String.valueOf(error)).setCause(error)
+              .log(name() + ".failed");
+          Failure.replyTo(message, Failure.internal(correlationId));
+          return;
         }
         Failure.replyTo(message, error);
       });

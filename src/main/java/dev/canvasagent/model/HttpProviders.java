@@ -8,6 +8,7 @@ import dev.canvasagent.model.http.Limits;
 import dev.canvasagent.model.http.ProviderProtocol;
 import dev.canvasagent.model.openai.ChatCompletionsProtocol;
 import dev.canvasagent.model.openai.ResponsesProtocol;
+import dev.canvasagent.security.CredentialRedactor;
 import io.vertx.core.Future;
 import io.vertx.core.Vertx;
 import io.vertx.core.http.HttpClientAgent;
@@ -44,25 +45,26 @@ public final class HttpProviders {
             .setKeepAlive(true),
         new PoolOptions().setHttp1MaxSize(64));
     Limits limits = new Limits(settings.retries(), settings.retryMaxDelayMs(), settings.idleTimeoutMs());
+    CredentialRedactor redactor = CredentialRedactor.of(config);
     String cacheTtl = config.model().promptCacheDisabled() ? null : config.model().anthropicCacheTtl();
     AppConfig.Endpoint anthropic = settings.anthropic();
     AppConfig.Endpoint openai = settings.openai();
     AppConfig.Endpoint gemini = settings.gemini();
     AppConfig.Endpoint compatible = settings.openaiCompatible();
     List<ModelProvider> providers = new ArrayList<>();
-    providers.add(provider(vertx, client, limits,
+    providers.add(provider(vertx, client, limits, redactor,
         new AnthropicMessagesProtocol(anthropic.baseUrl(), anthropic.apiKey(), cacheTtl),
         missing(anthropic, "ANTHROPIC_BASE_URL", "ANTHROPIC_API_KEY")));
-    providers.add(provider(vertx, client, limits,
+    providers.add(provider(vertx, client, limits, redactor,
         ChatCompletionsProtocol.openai(openai.baseUrl(), openai.apiKey()),
         missing(openai, "OPENAI_BASE_URL", "OPENAI_API_KEY")));
-    providers.add(provider(vertx, client, limits,
+    providers.add(provider(vertx, client, limits, redactor,
         new ResponsesProtocol(openai.baseUrl(), openai.apiKey()),
         missing(openai, "OPENAI_BASE_URL", "OPENAI_API_KEY")));
-    providers.add(provider(vertx, client, limits,
+    providers.add(provider(vertx, client, limits, redactor,
         new GeminiProtocol(gemini.baseUrl(), gemini.apiKey()),
         missing(gemini, "GEMINI_BASE_URL", "GEMINI_API_KEY")));
-    providers.add(provider(vertx, client, limits,
+    providers.add(provider(vertx, client, limits, redactor,
         ChatCompletionsProtocol.compatible(compatible.baseUrl(), compatible.apiKey()),
         compatible.hasBaseUrl() ? Optional.empty() : Optional.of("OPENAI_COMPATIBLE_BASE_URL")));
     return new HttpProviders(client, List.copyOf(providers));
@@ -76,9 +78,9 @@ public final class HttpProviders {
     return client.close();
   }
 
-  private static ModelProvider provider(Vertx vertx, HttpClientAgent client, Limits limits, ProviderProtocol protocol,
-      Optional<String> missing) {
-    return new HttpModelProvider(vertx, client, protocol, limits, missing);
+  private static ModelProvider provider(Vertx vertx, HttpClientAgent client, Limits limits, CredentialRedactor redactor,
+      ProviderProtocol protocol, Optional<String> missing) {
+    return new HttpModelProvider(vertx, client, protocol, limits, missing, redactor);
   }
 
   private static Optional<String> missing(AppConfig.Endpoint endpoint, String baseUrlVariable, String keyVariable) {

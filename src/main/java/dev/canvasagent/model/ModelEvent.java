@@ -56,5 +56,18 @@ public sealed interface ModelEvent {
     }
   }
 
-  record Error(String errorType, String message, boolean retryable) implements ModelEvent {}
+  /**
+   * The call failed. As a provider's normalizer reads it, {@code message} is the provider's own text;
+   * what leaves a provider call is told only in the server's words ({@code model/http/CallerError}):
+   * the provider's text may quote its API key, and a caller shows this error to every viewer and
+   * stores it with the run. {@code providerStatus} is the provider's HTTP status (0: no answer, or a
+   * model that is not called over HTTP); {@code correlationId} names the operator's log line that has
+   * the provider's text, or is null.
+   */
+  record Error(String errorType, String message, boolean retryable, int providerStatus, String correlationId)
+      implements ModelEvent {
+    public Error(String errorType, String message, boolean retryable) {
+      this(errorType, message, retryable, 0, null);
+    }
+  }
 }

@@ -112,8 +112,7 @@ public final class PatchEngineVerticle extends CanvasVerticle {
   }
 
   private static Failure storeFailure(Throwable error) {
-    LOG.atWarn().addKeyValue("error", error.toString()).log("store.failed");
-    return new Failure(FailureCode.STORE_UNAVAILABLE, "the store failed: " + error.getMessage());
+    return Failure.storeUnavailable("read or change the board", error);
   }
 
   @Override
@@ -121,7 +120,7 @@ public final class PatchEngineVerticle extends CanvasVerticle {
     JsonObject report = new JsonObject().put("commits", commits).put("conflicts", conflicts).put("refused", refused);
     return store.ping()
         .map(pong -> report.put("ok", true).put("store", new JsonObject().put("kind", store.kind()).put("ok", true)))
-        .recover(error -> Future.succeededFuture(report.put("ok", false).put("store",
-            new JsonObject().put("kind", store.kind()).put("ok", false).put("error", String.valueOf(error.getMessage())))));
+        .recover(error -> Future.succeededFuture(report.put("ok", false).put("store", new JsonObject().put("kind", store.kind())
+            .put("ok", false).put("error", Failure.storeUnavailable("answer the health probe", error).getMessage()))));
   }
 }

@@ -4,7 +4,6 @@ import dev.canvasagent.board.RecordDiff;
 import dev.canvasagent.bus.ActionEnvelope;
 import dev.canvasagent.bus.AgentAction;
 import dev.canvasagent.bus.Failure;
-import dev.canvasagent.bus.FailureCode;
 import dev.canvasagent.bus.RoomTopic;
 import dev.canvasagent.bus.RunRequest;
 import dev.canvasagent.store.SessionStore;
@@ -87,7 +86,7 @@ final class EnvelopePublisher {
   private Future<Void> withNextSeq(LongConsumer send) {
     Future<Void> sent = seqQueue
         .transform(previous -> sessions.nextSeq(request.sessionId()))
-        .recover(error -> Failure.future(FailureCode.STORE_UNAVAILABLE, "could not take the session's next seq: " + error.getMessage()))
+        .recover(error -> Failure.storeFailed("take the session's next seq", error))
         .map(seq -> {
           send.accept(seq);
           return null;

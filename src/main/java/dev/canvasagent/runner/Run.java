@@ -26,6 +26,7 @@ import dev.canvasagent.runner.context.ContextGatherer;
 import dev.canvasagent.runner.context.ContextStats;
 import dev.canvasagent.runner.stream.ActionStream;
 import dev.canvasagent.runner.stream.PartialGate;
+import dev.canvasagent.schema.NulCharacters;
 import dev.canvasagent.store.Store;
 import io.vertx.core.eventbus.DeliveryOptions;
 import io.vertx.core.Future;
@@ -294,8 +295,7 @@ final class Run {
         finish(RunState.DONE, summary().put("stopReason", stop.reason()));
       });
     } else if (event instanceof ModelEvent.Error error) {
-      pipeline.onComplete(done -> finish(RunState.ERROR,
-          reason("MODEL_ERROR", error.errorType() + ": " + error.message()).put("retryable", error.retryable())));
+      pipeline.onComplete(done -> finish(RunState.ERROR, modelError(error)));
     }
   }
 
@@ -450,7 +450,8 @@ final class Run {
   }
 
   private void postAssistantText() {
-    String text = actions.prose();
+    // Not through the sanitizer: a NUL the model wrote is stripped here, or the chat store would refuse the text.
+    String text = NulCharacters.stripped(actions.prose());
     if (text.length() > MAX_CHAT_TEXT_CHARS) {
       text = text.substring(0, MAX_CHAT_TEXT_CHARS);
     }
@@ -629,6 +630,23 @@ final class Run {
 
   private JsonObject reason(String code, String text) {
     return new JsonObject().put("runId", request.runId()).put("code", code).put("reason", text);
+  }
+
+  /**
+   * A model's failure as every viewer sees it and the run record keeps it: a provider's error arrives
+   * in the server's words already, with the provider's status and the correlation id of the
+   * operator's log line that has the provider's text.
+   */
+  private JsonObject modelError(ModelEvent.Error error) {
+    JsonObject detail = reason("MODEL_ERROR", error.errorType() + ": " + error.message())
+        .put("errorType", error.errorType()).put("retryable", error.retryable());
+    if (error.providerStatus() > 0) {
+      detail.put("providerStatus", error.providerStatus());
+    }
+    if (error.correlationId() != null) {
+      detail.put("correlationId", error.correlationId());
+    }
+    return detail;
   }
 
   private JsonObject failureReason(Throwable error) {

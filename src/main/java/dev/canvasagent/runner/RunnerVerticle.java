@@ -77,8 +77,7 @@ public final class RunnerVerticle extends CanvasVerticle {
         : new TranscriptStore.Keyed(key.key(), store.idempotencyKeys().utterance(key, roomId), key.fingerprint());
     store.transcripts().add(roomId, utterance, keyed)
         .onSuccess(stored -> message.reply(stored.toJson()))
-        .onFailure(error -> Failure.replyTo(message, error instanceof Failure ? error
-            : new Failure(FailureCode.STORE_UNAVAILABLE, "could not store the utterance: " + error.getMessage())));
+        .onFailure(error -> Failure.replyTo(message, Failure.storeUnavailable("store the utterance", error)));
   }
 
   private void run(Message<JsonObject> message) {

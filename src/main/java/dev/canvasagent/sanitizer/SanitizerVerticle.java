@@ -11,6 +11,7 @@ import dev.canvasagent.catalog.ActionCatalog;
 import dev.canvasagent.catalog.ActionContext;
 import dev.canvasagent.catalog.ActionRejected;
 import dev.canvasagent.catalog.SanitizedAction;
+import dev.canvasagent.schema.NulCharacters;
 import io.vertx.core.Future;
 import io.vertx.core.eventbus.Message;
 import io.vertx.core.json.JsonObject;
@@ -23,8 +24,8 @@ import org.slf4j.LoggerFactory;
  * Schema, do the shapes it names exist, is it a duplicate create, and what record diff does it make
  * against the board it is given. What cannot be made valid is refused with a code and the reason —
  * ACTION_INVALID, SHAPE_NOT_FOUND (the runner may wait for a later create), DUPLICATE_CREATE — and
- * nothing half-valid goes through. A verb that throws anything unexpected is refused too: a broken
- * action never takes the verticle down.
+ * nothing half-valid goes through. NUL characters in the params are stripped first. A verb that
+ * throws anything unexpected is refused too: a broken action never takes the verticle down.
  */
 public final class SanitizerVerticle extends CanvasVerticle {
   private static final Logger LOG = LoggerFactory.getLogger(SanitizerVerticle.class);
@@ -58,7 +59,9 @@ public final class SanitizerVerticle extends CanvasVerticle {
       drop(message, action, FailureCode.ACTION_INVALID, "unknown action '" + action.name() + "'");
       return;
     }
-    JsonObject params = action.params() == null ? new JsonObject() : action.params();
+    // A model may write a NUL into a label, a message or a todo. PostgreSQL cannot store it and it means
+    // nothing, so it is stripped here rather than failing the commit with a driver error.
+    JsonObject params = action.params() == null ? new JsonObject() : NulCharacters.stripped(action.params());
     var violations = entry.get().schema().violations(params);
     if (violations.isPresent()) {
       LOG.atWarn().addKeyValue("verb", action.name()).addKeyValue("actionId", action.id())

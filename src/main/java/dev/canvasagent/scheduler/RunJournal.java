@@ -50,14 +50,9 @@ final class RunJournal {
    */
   Future<RunStore.Accepted> accepted(RunRequest run, IdempotencyKey idempotencyKey) {
     return runs.accept(newRun(run, idempotencyKey))
-        .recover(error -> {
-          if (error instanceof Failure) {
-            return Future.failedFuture(error);
-          }
-          return error instanceof UnknownSession
-              ? Failure.future(FailureCode.SESSION_NOT_FOUND, error.getMessage())
-              : Failure.future(FailureCode.STORE_UNAVAILABLE, "could not record the run: " + error.getMessage());
-        })
+        .recover(error -> error instanceof UnknownSession
+            ? Failure.future(FailureCode.SESSION_NOT_FOUND, error.getMessage())
+            : Failure.storeFailed("record the run", error))
         .onSuccess(accepted -> {
           if (accepted.created()) {
             held.put(run.runId(), false);

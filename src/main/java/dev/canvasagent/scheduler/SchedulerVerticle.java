@@ -113,7 +113,7 @@ public final class SchedulerVerticle extends CanvasVerticle {
     IdempotencyKey key = IdempotencyKey.in(body);
     String runId = key == null ? UUID.randomUUID().toString() : store.idempotencyKeys().runId(key, roomId);
     Future<Optional<RunStore.RunRecord>> earlier = key == null ? Future.succeededFuture(Optional.empty())
-        : store.runs().find(runId).recover(error -> Failure.future(FailureCode.STORE_UNAVAILABLE, "could not read the run: " + error.getMessage()));
+        : store.runs().find(runId).recover(error -> Failure.storeFailed("read the run", error));
     earlier
         .compose(first -> first.isPresent() ? retried(first.get(), key)
             : session(body.getString("sessionId"), roomId, model, key).compose(session -> {
@@ -156,7 +156,7 @@ public final class SchedulerVerticle extends CanvasVerticle {
     if (sessionId == null) {
       String newId = idempotencyKey == null ? UUID.randomUUID().toString() : store.idempotencyKeys().sessionOfRun(idempotencyKey, roomId);
       return store.sessions().create(new Session(newId, roomId, model, System.currentTimeMillis()))
-          .recover(error -> Failure.future(FailureCode.STORE_UNAVAILABLE, "could not store the session: " + error.getMessage()));
+          .recover(error -> Failure.storeFailed("store the session", error));
     }
     return SessionLookup.existing(store.sessions(), sessionId, roomId);
   }
@@ -359,7 +359,7 @@ public final class SchedulerVerticle extends CanvasVerticle {
     }
     SessionLookup.existing(store.sessions(), sessionId, null)
         .compose(found -> store.todos().list(sessionId)
-            .recover(error -> Failure.future(FailureCode.STORE_UNAVAILABLE, "could not read the todos: " + error.getMessage())))
+            .recover(error -> Failure.storeFailed("read the todos", error)))
         .onSuccess(todos -> {
           JsonArray items = new JsonArray();
           todos.forEach(todo -> items.add(todo.toJson()));

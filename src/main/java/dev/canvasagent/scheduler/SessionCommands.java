@@ -186,8 +186,6 @@ final class SessionCommands {
   }
 
   private static <T> Future<T> stored(Future<T> operation, String what) {
-    return operation.recover(error -> error instanceof Failure
-        ? Future.failedFuture(error)
-        : Failure.future(FailureCode.STORE_UNAVAILABLE, "could not " + what + ": " + error.getMessage()));
+    return operation.recover(error -> Failure.storeFailed(what, error));
   }
 }

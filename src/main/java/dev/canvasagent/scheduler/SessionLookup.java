@@ -17,9 +17,7 @@ final class SessionLookup {
   /** {@code roomId} null: a session of any room will do. */
   static Future<Session> existing(SessionStore sessions, String sessionId, String roomId) {
     return sessions.find(sessionId)
-        .recover(error -> error instanceof Failure
-            ? Future.failedFuture(error)
-            : Failure.future(FailureCode.STORE_UNAVAILABLE, "could not read the session: " + error.getMessage()))
+        .recover(error -> Failure.storeFailed("read the session", error))
         .compose(found -> {
           if (found.isEmpty()) {
             return Failure.future(FailureCode.SESSION_NOT_FOUND, "no session " + sessionId);

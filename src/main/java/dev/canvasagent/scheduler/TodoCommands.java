@@ -99,8 +99,6 @@ final class TodoCommands {
   }
 
   private static <T> Future<T> stored(Future<T> operation) {
-    return operation.recover(error -> error instanceof Failure
-        ? Future.failedFuture(error)
-        : Failure.future(FailureCode.STORE_UNAVAILABLE, "the todo store failed: " + error.getMessage()));
+    return operation.recover(error -> Failure.storeFailed("change the todos", error));
   }
 }

@@ -1,6 +1,7 @@
 package dev.canvasagent.flow;
 
 import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertFalse;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import dev.canvasagent.bus.Address;
@@ -38,7 +39,8 @@ import org.junit.jupiter.api.extension.ExtendWith;
 /**
  * The store fails to hand out a session's next envelope seq after a diff was committed: the run ends
  * with error, no envelope goes out without its seq, and the error's {@code boardRevision} tells
- * clients the board moved past the last envelope they saw, so they can fetch it.
+ * clients the board moved past the last envelope they saw, so they can fetch it. Its reason says what
+ * failed and gives a correlation id, never the store's own text.
  */
 @ExtendWith(VertxExtension.class)
 class SeqStoreFailureTest {
@@ -172,7 +174,9 @@ class SeqStoreFailureTest {
     JsonObject detail = status.getJsonObject("detail");
     assertEquals("STORE_UNAVAILABLE", detail.getString("code"), detail.encode());
     assertEquals(true, detail.getBoolean("retryable"));
-    assertTrue(detail.getString("reason").contains("the sessions table is gone"), detail.encode());
+    assertTrue(detail.getString("reason").startsWith("could not take the session's next seq: the store failed (correlation id "),
+        detail.encode());
+    assertFalse(detail.getString("reason").contains("the sessions table is gone"), "the store's own text is for the log: " + detail.encode());
     assertEquals(1, envelopes.size(), "the first shape's envelope; the second commit has no seq, so no envelope");
     assertEquals(1L, envelopes.get(0).getLong("rev"));
     assertEquals(2L, detail.getLong("boardRevision"), "the second diff was committed: clients learn the board moved on");

@@ -9,6 +9,7 @@ import dev.canvasagent.bus.RoomTopic;
 import dev.canvasagent.bus.RunState;
 import dev.canvasagent.document.DocumentToolCatalog;
 import dev.canvasagent.model.ModelContext;
+import dev.canvasagent.model.ModelEvent;
 import dev.canvasagent.model.ModelProvider;
 import dev.canvasagent.model.ModelRequest;
 import dev.canvasagent.model.Turn;
@@ -16,6 +17,7 @@ import dev.canvasagent.model.loop.ToolLoop;
 import dev.canvasagent.model.loop.ToolLoopListener;
 import dev.canvasagent.model.loop.ToolLoopResult;
 import dev.canvasagent.model.loop.ToolLoopRun;
+import dev.canvasagent.schema.NulCharacters;
 import dev.canvasagent.store.DocumentStore.Actor;
 import io.vertx.core.Future;
 import io.vertx.core.Promise;
@@ -168,7 +170,8 @@ final class DocumentAgentRun {
     if (!offered.contains(call.name())) {
       return Future.failedFuture(call.name() + " is not offered to the document agent; the server holds the lease");
     }
-    JsonObject args = call.arguments().copy().put("lease_id", leaseId).put("canvas_epoch", epoch);
+    // A NUL the model wrote (in a reason, a label) would reach PostgreSQL, which cannot store it: stripped, as on the board.
+    JsonObject args = NulCharacters.stripped(call.arguments()).put("lease_id", leaseId).put("canvas_epoch", epoch);
     return tool(call.name(), args).map(result -> {
       if (DocumentToolCatalog.WRITE_TOOLS.contains(call.name()) && result.getBoolean("changed", false)) {
         lastWriteRevision = result.getString("new_revision_id");
@@ -217,7 +220,7 @@ final class DocumentAgentRun {
       answer.put("interruptedBy", interruptedBy);
     }
     if (result.error() != null) {
-      answer.put("error", new JsonObject().put("type", result.error().errorType()).put("message", result.error().message()));
+      answer.put("error", error(result.error()));
     }
     publish(RoomTopic.AGENT_CHAT, new AgentChat(session.sessionId(), "assistant", summary(result)).toJson()
         .put("docId", session.docId()));
@@ -231,6 +234,21 @@ final class DocumentAgentRun {
         .addKeyValue("steps", result.steps()).addKeyValue("toolCalls", result.executed().size())
         .addKeyValue("changed", !agentDiff.isEmpty()).log("doc_agent.ended");
     return answer;
+  }
+
+  /**
+   * The model's failure as the answer, the room's status and chat tell it: a provider's error arrives in
+   * the server's words, with the provider's status and the correlation id of the operator's log line.
+   */
+  private static JsonObject error(ModelEvent.Error error) {
+    JsonObject told = new JsonObject().put("type", error.errorType()).put("message", error.message());
+    if (error.providerStatus() > 0) {
+      told.put("providerStatus", error.providerStatus());
+    }
+    if (error.correlationId() != null) {
+      told.put("correlationId", error.correlationId());
+    }
+    return told;
   }
 
   private String summary(ToolLoopResult result) {

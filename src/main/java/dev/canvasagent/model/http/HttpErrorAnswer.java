@@ -8,7 +8,8 @@ import io.vertx.core.json.JsonObject;
  * A provider's non-2xx answer as one {@link ModelEvent.Error}: its status, and the error type and
  * message of its body when the body is the usual JSON ({@code {"error":{…}}}, Anthropic's {@code
  * {"type":"error","error":{…}}}, Gemini's {@code {"error":{code,message,status}}}, or a list of
- * those). Retryable for 408, 409, 429 and 5xx.
+ * those). Retryable for 408, 409, 429 and 5xx. Its message is the provider's text, which may quote the
+ * key: it is for the operator's log, redacted; the caller is told the error by {@link CallerError}.
  */
 final class HttpErrorAnswer {
   static final int MAX_MESSAGE_CHARS = 500;
@@ -19,7 +20,7 @@ final class HttpErrorAnswer {
     return status == 408 || status == 409 || status == 429 || status >= 500;
   }
 
-  static ModelEvent.Error toError(String provider, int status, String body) {
+  static ModelEvent.Error toError(int status, String body) {
     JsonObject error = errorObject(body);
     String type = null;
     String detail = null;
@@ -36,8 +37,7 @@ final class HttpErrorAnswer {
     if (detail.length() > MAX_MESSAGE_CHARS) {
       detail = detail.substring(0, MAX_MESSAGE_CHARS) + "…";
     }
-    return new ModelEvent.Error(type, provider + " answered HTTP " + status + " (" + type + "): " + detail,
-        isRetryable(status));
+    return new ModelEvent.Error(type, detail, isRetryable(status), status, null);
   }
 
   private static JsonObject errorObject(String body) {

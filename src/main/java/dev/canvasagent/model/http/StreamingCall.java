@@ -4,6 +4,8 @@ import dev.canvasagent.model.ModelCall;
 import dev.canvasagent.model.ModelEvent;
 import dev.canvasagent.model.StreamNormalizer;
 import dev.canvasagent.model.sse.SseDecoder;
+import dev.canvasagent.security.CorrelationId;
+import dev.canvasagent.security.CredentialRedactor;
 import io.vertx.core.MultiMap;
 import io.vertx.core.Vertx;
 import io.vertx.core.buffer.Buffer;
@@ -30,6 +32,10 @@ import org.slf4j.LoggerFactory;
  * again up to the configured number of times, on a Vert.x timer, while nothing has been emitted:
  * once events have flowed the caller may already have applied actions, so the failure is final.
  * {@link #cancel} resets the connection and nothing more is emitted.
+ *
+ * <p>The failure the caller gets is told in the server's words ({@link CallerError}); the provider's
+ * own text, which may quote the key, goes only to the {@code model.call.failed} line, redacted, under
+ * the correlation id the caller's error carries.
  */
 final class StreamingCall implements ModelCall {
   private static final Logger LOG = LoggerFactory.getLogger(StreamingCall.class);
@@ -44,6 +50,7 @@ final class StreamingCall implements ModelCall {
   private final Function<Consumer<ModelEvent>, StreamNormalizer> normalizers;
   private final Consumer<ModelEvent> events;
   private final Limits limits;
+  private final CredentialRedactor redactor;
   private Attempt current;
   private int retries;
   private boolean emitted;
@@ -64,7 +71,8 @@ final class StreamingCall implements ModelCall {
   }
 
   StreamingCall(Vertx vertx, HttpClient client, String provider, String model, ProviderRequest request,
-      Function<Consumer<ModelEvent>, StreamNormalizer> normalizers, Consumer<ModelEvent> events, Limits limits) {
+      Function<Consumer<ModelEvent>, StreamNormalizer> normalizers, Consumer<ModelEvent> events, Limits limits,
+      CredentialRedactor redactor) {
     this.vertx = vertx;
     this.client = client;
     this.provider = provider;
@@ -74,6 +82,7 @@ final class StreamingCall implements ModelCall {
     this.normalizers = normalizers;
     this.events = events;
     this.limits = limits;
+    this.redactor = redactor;
   }
 
   void start() {
@@ -164,7 +173,7 @@ final class StreamingCall implements ModelCall {
         errorBody.appendBuffer(chunk.length() <= room ? chunk : chunk.getBuffer(0, room));
       }
     });
-    Runnable answer = () -> fail(attempt, HttpErrorAnswer.toError(provider, attempt.status, errorBody.toString()), headers);
+    Runnable answer = () -> fail(attempt, HttpErrorAnswer.toError(attempt.status, errorBody.toString()), headers);
     response.exceptionHandler(error -> answer.run());
     response.endHandler(end -> answer.run());
   }
@@ -199,16 +208,22 @@ final class StreamingCall implements ModelCall {
       retries++;
       long delay = RetryDelay.millis(retries, headers, limits.retryMaxDelayMs(), System.currentTimeMillis());
       LOG.atInfo().addKeyValue("provider", provider).addKeyValue("model", model).addKeyValue("status", attempt.status)
-          .addKeyValue("errorType", error.errorType()).addKeyValue("retry", retries).addKeyValue("delayMs", delay)
-          .log("model.call.retry");
+          .addKeyValue("errorType", CallerError.safeType(error.errorType(), attempt.status)).addKeyValue("retry", retries)
+          .addKeyValue("delayMs", delay).log("model.call.retry");
       retryTimer = vertx.setTimer(Math.max(1, delay), id -> attempt());
       return;
     }
     finished = true;
-    LOG.atWarn().addKeyValue("provider", provider).addKeyValue("model", model).addKeyValue("status", attempt.status)
-        .addKeyValue("errorType", error.errorType()).addKeyValue("retryable", error.retryable())
-        .addKeyValue("retries", retries).addKeyValue("afterEvents", emitted).log("model.call.failed");
-    events.accept(error);
+    ModelEvent.Error told = CallerError.of(provider, attempt.status, error, CorrelationId.next());
+    var line = LOG.atWarn().addKeyValue("provider", provider).addKeyValue("model", model).addKeyValue("status", attempt.status)
+        .addKeyValue("errorType", told.errorType()).addKeyValue("retryable", error.retryable())
+        .addKeyValue("retries", retries).addKeyValue("afterEvents", emitted)
+        .addKeyValue("correlationId", told.correlationId());
+    if (!told.errorType().equals(error.errorType())) {
+      line = line.addKeyValue("providerErrorType", redactor.redact(String.valueOf(error.errorType())));
+    }
+    line.addKeyValue("detail", redactor.redact(error.message())).log("model.call.failed");
+    events.accept(told);
   }
 
   /** (Re)arms the idle timer: the attempt fails when no byte arrives for the idle timeout. */

@@ -10,6 +10,7 @@ import dev.canvasagent.model.ModelEvent;
 import dev.canvasagent.model.ModelProvider;
 import dev.canvasagent.model.ModelRequest;
 import dev.canvasagent.model.http.ProviderCalls.Outcome;
+import dev.canvasagent.security.CredentialRedactor;
 import dev.canvasagent.support.StubProvider;
 import dev.canvasagent.support.StubProvider.Status;
 import dev.canvasagent.support.StubProvider.Stream;
@@ -63,7 +64,8 @@ class ProvidersOverHttpTest {
   }
 
   private ModelProvider provider(Flavour flavour, Limits limits) {
-    return new HttpModelProvider(vertx, client, flavour.protocol().apply(stub.baseUrl()), limits, Optional.empty());
+    return new HttpModelProvider(vertx, client, flavour.protocol().apply(stub.baseUrl()), limits, Optional.empty(),
+        CredentialRedactor.patternsOnly());
   }
 
   private ModelProvider provider(Flavour flavour) {
@@ -235,6 +237,10 @@ class ProvidersOverHttpTest {
     assertFalse(error.errorType().startsWith("http_"), "the provider's own error type: " + error.errorType());
     assertEquals(1, stub.received().size());
     assertFalse(error.message().contains("stub"), "keys never appear in errors: " + error.message());
+    assertEquals(401, error.providerStatus());
+    assertTrue(error.message().contains("correlation id " + error.correlationId()), error.message());
+    assertFalse(error.message().toLowerCase(java.util.Locale.ROOT).contains("key"),
+        "the provider's own text is for the operator's log, not the caller: " + error.message());
   }
 
   @ParameterizedTest(name = "{0}")
@@ -270,7 +276,7 @@ class ProvidersOverHttpTest {
 
     ModelEvent.Error error = assertInstanceOf(ModelEvent.Error.class, outcome.last());
     assertEquals("stream_timeout", error.errorType());
-    assertTrue(error.message().contains("300 ms"), error.message());
+    assertTrue(error.message().contains("sent nothing for too long"), error.message());
     assertEquals(1, stub.received().size(), "events had flowed: no retry");
   }
 }

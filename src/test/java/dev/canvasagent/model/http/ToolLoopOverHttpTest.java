@@ -13,6 +13,7 @@ import dev.canvasagent.model.loop.ToolLoop;
 import dev.canvasagent.model.loop.ToolLoopListener;
 import dev.canvasagent.model.loop.ToolLoopResult;
 import dev.canvasagent.model.loop.ToolLoopRun;
+import dev.canvasagent.security.CredentialRedactor;
 import dev.canvasagent.support.Await;
 import dev.canvasagent.support.StubProvider;
 import dev.canvasagent.support.StubProvider.Stream;
@@ -75,7 +76,7 @@ class ToolLoopOverHttpTest {
 
   private ModelProvider provider(Flavour flavour) {
     return new HttpModelProvider(vertx, client, flavour.protocol().apply(stub.baseUrl()), new Limits(0, 1_000, 10_000),
-        Optional.empty());
+        Optional.empty(), CredentialRedactor.patternsOnly());
   }
 
   /** The rectangle is created; the note fails. */
@@ -311,7 +312,7 @@ class ToolLoopOverHttpTest {
   void aProviderThatCannotBeCalledIsAnError() {
     Flavour anthropic = Flavour.all().get(0);
     ModelProvider unset = new HttpModelProvider(vertx, client, anthropic.protocol().apply(stub.baseUrl()),
-        new Limits(0, 1_000, 10_000), Optional.of("ANTHROPIC_API_KEY"));
+        new Limits(0, 1_000, 10_000), Optional.of("ANTHROPIC_API_KEY"), CredentialRedactor.patternsOnly());
 
     ToolLoopResult result = Await.result(new ToolLoop(unset, this::execute, 5, ToolLoopListener.NONE)
         .start(vertx, ProviderCalls.request(anthropic.model())).result());
