@@ -34,6 +34,7 @@ class IdPatternsTest {
   /** A valid value for each id pattern the schemas use; a new pattern needs its sample here. */
   static final Map<String, String> SAMPLES = Map.of(
       "^[A-Za-z0-9_-]{1,64}$", "demo",
+      "^[A-Za-z0-9_-]{1,100}$", "6f1c2a0e-9d3b-4f5e-8a7b-0c1d2e3f4a5b",
       "^(shape:)?[A-Za-z0-9_:-]{1,80}$", "shape:box1",
       "^[0-9a-f]{16}$", "0123456789abcdef",
       "^[a-z0-9_]+$", "ref_1",

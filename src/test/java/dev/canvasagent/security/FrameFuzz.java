@@ -27,8 +27,15 @@ abstract class FrameFuzz {
   static final short ABNORMAL = 1006;
   static final String PIXEL = "data:image/png;base64,iVBORw0KGgoAAAANSUhEUgAAAAEAAAABCAQAAAC1HAwCAAAAC0lEQVR42mNkYAAAAAYAAjCB0C8AAAAASUVORK5CYII=";
 
-  /** One frame to send: text, or bytes as a binary frame. */
-  record Frame(String kind, String mutation, String text, Buffer binary) {}
+  /**
+   * One frame to send: text, or bytes as a binary frame. {@code mustBeRefused}: its payload was made one
+   * every topic has to refuse ({@link FuzzBodies.Body#mustBeRefused}).
+   */
+  record Frame(String kind, String mutation, String text, Buffer binary, boolean mustBeRefused) {
+    Frame(String kind, String mutation, String text, Buffer binary) {
+      this(kind, mutation, text, binary, false);
+    }
+  }
 
   final Vertx vertx;
   final int port;
@@ -129,6 +136,9 @@ abstract class FrameFuzz {
       }
       boolean refused = replies.stream().anyMatch(this::refusal);
       findings.outcome(frame.kind(), refused ? "refused" : "accepted");
+      if (frame.mustBeRefused() && !refused) {
+        findings.problem(frame.kind(), number, frame.mutation(), "accepted");
+      }
       if (refused) {
         if (checkUnchanged(frame, number, before, scope, "the refusal " + HttpFuzz.shorten(replies.stream()
             .filter(this::refusal).findFirst().map(JsonObject::encode).orElse("")), false)) {

@@ -65,7 +65,9 @@ final class SockJsFuzz extends FrameFuzz {
     int pick = bodies.nextInt(100);
     if (pick < 35 && message.containsKey("body")) {
       FuzzBodies.Body body = bodies.next(message.getJsonObject("body"));
-      return new Frame(kind, "body " + body.mutation(), FrameFuzz.splice(message, "body", body.text()), null);
+      // A publish has no reply to carry a refusal; only a send's can be held to it.
+      return new Frame(kind, "body " + body.mutation(), FrameFuzz.splice(message, "body", body.text()), null,
+          body.mustBeRefused() && "send".equals(message.getString("type")));
     } else if (pick < 70) {
       FuzzBodies.Body body = bodies.next(message);
       return new Frame(kind, body.mutation(), body.text(), null);

@@ -53,7 +53,7 @@ final class WebSocketFuzz extends FrameFuzz {
     int pick = bodies.nextInt(100);
     if (pick < 55) {
       FuzzBodies.Body body = bodies.next(payload);
-      return new Frame(kind, "payload " + body.mutation(), FrameFuzz.splice(frame, "payload", body.text()), null);
+      return new Frame(kind, "payload " + body.mutation(), FrameFuzz.splice(frame, "payload", body.text()), null, body.mustBeRefused());
     } else if (pick < 80) {
       FuzzBodies.Body body = bodies.next(frame);
       return new Frame("ws frame", body.mutation(), body.text(), null);
