@@ -1,6 +1,8 @@
 import { RoomConnection } from './RoomConnection.js'
 import { BoardExecutor } from './BoardExecutor.js'
-import { ChangeSender, answerScreenshot, publishViewport } from './connectors.js'
+import { ChangeSender } from './ChangeSender.js'
+import { answerScreenshot } from './screenshotAnswer.js'
+import { publishViewport } from './viewportPublisher.js'
 import { boardSnapshot } from './boardRecords.js'
 
 /**
