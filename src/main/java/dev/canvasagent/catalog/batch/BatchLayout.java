@@ -104,17 +104,17 @@ public final class BatchLayout {
     return switch (chosen) {
       case SWOT_2X2, COLUMNS, JOURNEY_STAGES -> template(chosen, topLevel);
       case GRID -> {
-        place(topLevel, Grid.arrange(sizesOf(topLevel), Grid.squareColumns(topLevel.size()), FRAME_GAP), Vec.ZERO);
+        place(topLevel, GridLayout.arrange(sizesOf(topLevel), GridLayout.squareColumns(topLevel.size()), FRAME_GAP), Vec.ZERO);
         yield List.of();
       }
       case FLOWCHART_TOP_DOWN, FLOWCHART_LEFT_RIGHT -> {
-        Tiers.Direction direction = chosen == LayoutDirective.FLOWCHART_TOP_DOWN ? Tiers.Direction.TOP_DOWN : Tiers.Direction.LEFT_RIGHT;
-        int[] tiers = Tiers.assign(topLevel.size(), edges(topLevel));
-        place(topLevel, Tiers.arrange(sizesOf(topLevel), tiers, direction, FRAME_GAP, FRAME_GAP * 1.5), Vec.ZERO);
+        TieredLayout.Direction direction = chosen == LayoutDirective.FLOWCHART_TOP_DOWN ? TieredLayout.Direction.TOP_DOWN : TieredLayout.Direction.LEFT_RIGHT;
+        int[] tiers = TieredLayout.assign(topLevel.size(), edges(topLevel));
+        place(topLevel, TieredLayout.arrange(sizesOf(topLevel), tiers, direction, FRAME_GAP, FRAME_GAP * 1.5), Vec.ZERO);
         yield List.of();
       }
       default -> {
-        place(topLevel, Rows.arrange(sizesOf(topLevel), FRAME_GAP), Vec.ZERO);
+        place(topLevel, RowLayout.arrange(sizesOf(topLevel), FRAME_GAP), Vec.ZERO);
         yield List.of();
       }
     };
@@ -137,14 +137,14 @@ public final class BatchLayout {
       sizes.put(section.index(), new Size(w, h));
     }
     List<Vec> at = template == LayoutDirective.SWOT_2X2
-        ? Grid.arrange(sizesOf(sections), 2, FRAME_GAP)
-        : Rows.arrange(sizesOf(sections), FRAME_GAP);
+        ? GridLayout.arrange(sizesOf(sections), 2, FRAME_GAP)
+        : RowLayout.arrange(sizesOf(sections), FRAME_GAP);
     place(sections, at, Vec.ZERO);
     double below = 0;
     for (int i = 0; i < sections.size(); i++) {
       below = Math.max(below, at.get(i).y() + h + FRAME_GAP);
     }
-    place(others, Rows.arrange(sizesOf(others), FRAME_GAP), new Vec(0, below));
+    place(others, RowLayout.arrange(sizesOf(others), FRAME_GAP), new Vec(0, below));
     List<Link> links = new ArrayList<>();
     if (template == LayoutDirective.JOURNEY_STAGES) {
       for (int i = 1; i < sections.size(); i++) {
@@ -155,13 +155,13 @@ public final class BatchLayout {
   }
 
   /** The connectors between top-level objects, each end lifted to its top-level frame; self-links left out. */
-  private List<Tiers.Edge> edges(List<BatchShape> topLevel) {
-    List<Tiers.Edge> edges = new ArrayList<>();
+  private List<TieredLayout.Edge> edges(List<BatchShape> topLevel) {
+    List<TieredLayout.Edge> edges = new ArrayList<>();
     for (BatchConnector connector : batch.connectors()) {
       int from = topLevel.indexOf(outermost(connector.from()));
       int to = topLevel.indexOf(outermost(connector.to()));
       if (from != to) {
-        edges.add(new Tiers.Edge(from, to));
+        edges.add(new TieredLayout.Edge(from, to));
       }
     }
     return edges;

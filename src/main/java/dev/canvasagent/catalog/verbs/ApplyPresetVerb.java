@@ -79,8 +79,8 @@ public final class ApplyPresetVerb implements ActionVerb {
       }
       return new SanitizedAction(normalized, new RecordDiff(restyled, List.of()));
     }
-    double x = Limits.coordinate(context.frame().toPage(null, "x", params.getDouble("x", 0.0)));
-    double y = Limits.coordinate(context.frame().toPage(null, "y", params.getDouble("y", 0.0)));
+    double x = VerbRanges.coordinate(context.frame().toPage(null, "x", params.getDouble("x", 0.0)));
+    double y = VerbRanges.coordinate(context.frame().toPage(null, "y", params.getDouble("y", 0.0)));
     String id = ShapeIds.newAgentId();
     String index = FractionalIndex.after(context.board().topIndexOnPage(ShapeRecords.PAGE_ID).orElse(null));
     JsonObject note = ShapeRecords.shape(id, "note", x, y, index, ShapeRecords.noteProps(params.getString("text", preset)));

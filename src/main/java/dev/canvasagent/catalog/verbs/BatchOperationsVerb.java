@@ -72,7 +72,7 @@ public final class BatchOperationsVerb implements ActionVerb {
     if (!Double.isFinite(origin.x()) || !Double.isFinite(origin.y())) {
       throw new ActionRejected("the numbers in this action are out of range");
     }
-    origin = new Vec(Limits.coordinate(origin.x()), Limits.coordinate(origin.y()));
+    origin = new Vec(VerbRanges.coordinate(origin.x()), VerbRanges.coordinate(origin.y()));
     BatchRecords.Built built = BatchRecords.build(batch, layout, origin, title,
         directive.equals(Optional.of(LayoutDirective.SWOT_2X2)), context.board(), context.brandPalette());
     JsonObject normalized = params.copy()

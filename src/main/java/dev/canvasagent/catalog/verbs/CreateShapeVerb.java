@@ -55,8 +55,8 @@ public final class CreateShapeVerb implements ActionVerb {
     if (!placedByPoints && (params.getDouble("x") == null || params.getDouble("y") == null)) {
       throw new ActionRejected("a " + kind.type() + " shape needs x and y");
     }
-    double x = placedByPoints ? 0 : Limits.coordinate(frame.toPage(null, "x", params.getDouble("x")));
-    double y = placedByPoints ? 0 : Limits.coordinate(frame.toPage(null, "y", params.getDouble("y")));
+    double x = placedByPoints ? 0 : VerbRanges.coordinate(frame.toPage(null, "x", params.getDouble("x")));
+    double y = placedByPoints ? 0 : VerbRanges.coordinate(frame.toPage(null, "y", params.getDouble("y")));
     String text = params.getString("text", props.getString("text", ""));
     String index = FractionalIndex.after(board.topIndexOnPage(ShapeRecords.PAGE_ID).orElse(null));
 
@@ -101,7 +101,7 @@ public final class CreateShapeVerb implements ActionVerb {
 
   private static double size(JsonObject props, String key, double fallback) {
     Double requested = props.getDouble(key);
-    return requested == null ? fallback : Limits.size(requested);
+    return requested == null ? fallback : VerbRanges.size(requested);
   }
 
   /** The points of a line, arrow or single-stroke drawing, in page space. */
@@ -118,9 +118,9 @@ public final class CreateShapeVerb implements ActionVerb {
     for (Object point : points) {
       JsonObject p = (JsonObject) point;
       page.add(new double[] {
-          Limits.coordinate(frame.toPage(null, "x", p.getDouble("x"))),
-          Limits.coordinate(frame.toPage(null, "y", p.getDouble("y"))),
-          Limits.clamp(p.getDouble("z", DrawPath.DEFAULT_PRESSURE), 0, 1)});
+          VerbRanges.coordinate(frame.toPage(null, "x", p.getDouble("x"))),
+          VerbRanges.coordinate(frame.toPage(null, "y", p.getDouble("y"))),
+          VerbRanges.clamp(p.getDouble("z", DrawPath.DEFAULT_PRESSURE), 0, 1)});
     }
     return page;
   }
@@ -177,8 +177,8 @@ public final class CreateShapeVerb implements ActionVerb {
         total++;
       }
     }
-    if (maxX - minX > Limits.MAX_STROKE_EXTENT || maxY - minY > Limits.MAX_STROKE_EXTENT) {
-      throw new ActionRejected("a drawing may span at most " + (int) Limits.MAX_STROKE_EXTENT + " units each way");
+    if (maxX - minX > VerbRanges.MAX_STROKE_EXTENT || maxY - minY > VerbRanges.MAX_STROKE_EXTENT) {
+      throw new ActionRejected("a drawing may span at most " + (int) VerbRanges.MAX_STROKE_EXTENT + " units each way");
     }
     // A closed stroke may repeat its first point at the end (pen adds it): that point is not the model's.
     if (total > MAX_DRAW_POINTS + (closed ? 1 : 0)) {

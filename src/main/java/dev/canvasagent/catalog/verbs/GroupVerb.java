@@ -69,8 +69,8 @@ public final class GroupVerb implements ActionVerb {
       JsonObject record = edit.record(member.getString("id"));
       Transform local = Transform.of(record);
       record.put("parentId", groupId)
-          .put("x", Limits.coordinate(local.x() - bounds.minX()))
-          .put("y", Limits.coordinate(local.y() - bounds.minY()))
+          .put("x", VerbRanges.coordinate(local.x() - bounds.minX()))
+          .put("y", VerbRanges.coordinate(local.y() - bounds.minY()))
           .put("index", index);
     }
     JsonObject normalized = LayoutEdit.withRecordIds(params, "shapeIds", ids).put("groupId", groupId);

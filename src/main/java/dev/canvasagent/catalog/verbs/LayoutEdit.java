@@ -152,14 +152,14 @@ final class LayoutEdit {
   void translate(String id, Vec pageDelta) {
     Vec local = parentTransform(id).applyInverseToDelta(pageDelta);
     JsonObject record = record(id);
-    record.put("x", Limits.coordinate(Transform.of(record).x() + local.x()));
-    record.put("y", Limits.coordinate(Transform.of(record).y() + local.y()));
+    record.put("x", VerbRanges.coordinate(Transform.of(record).x() + local.x()));
+    record.put("y", VerbRanges.coordinate(Transform.of(record).y() + local.y()));
   }
 
   /** Puts a shape's origin (its x, y) at a page point, written in its parent's space. */
   void moveOriginTo(String id, Vec pagePoint) {
     Vec local = parentTransform(id).applyInverse(pagePoint);
-    record(id).put("x", Limits.coordinate(local.x())).put("y", Limits.coordinate(local.y()));
+    record(id).put("x", VerbRanges.coordinate(local.x())).put("y", VerbRanges.coordinate(local.y()));
   }
 
   void create(JsonObject record) {

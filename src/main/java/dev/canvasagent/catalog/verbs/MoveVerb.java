@@ -19,7 +19,7 @@ import java.util.Set;
  */
 public final class MoveVerb implements ActionVerb {
   /** Twice the coordinate range: no displacement larger than that can keep a shape on the board. */
-  private static final double MAX_DISPLACEMENT = 2 * Limits.COORDINATE;
+  private static final double MAX_DISPLACEMENT = 2 * VerbRanges.COORDINATE;
 
   @Override
   public String name() {
@@ -47,21 +47,21 @@ public final class MoveVerb implements ActionVerb {
   }
 
   private static Vec delta(JsonObject params, CoordinateFrame frame, List<String> ids, Box bounds) {
-    Double x = Limits.optionalNumber(params, "x");
-    Double y = Limits.optionalNumber(params, "y");
-    Double dx = Limits.optionalNumber(params, "dx");
-    Double dy = Limits.optionalNumber(params, "dy");
+    Double x = VerbRanges.optionalNumber(params, "x");
+    Double y = VerbRanges.optionalNumber(params, "y");
+    Double dx = VerbRanges.optionalNumber(params, "dx");
+    Double dy = VerbRanges.optionalNumber(params, "dy");
     if (x != null && y != null && dx == null && dy == null) {
       // One shape: the model is likely giving back a position it was shown, so restore its rounding.
       String roundedFor = ids.size() == 1 ? ids.get(0) : null;
-      double pageX = Limits.coordinate(frame.toPage(roundedFor, "x", x));
-      double pageY = Limits.coordinate(frame.toPage(roundedFor, "y", y));
+      double pageX = VerbRanges.coordinate(frame.toPage(roundedFor, "x", x));
+      double pageY = VerbRanges.coordinate(frame.toPage(roundedFor, "y", y));
       return new Vec(pageX - bounds.minX(), pageY - bounds.minY());
     }
     if (dx != null && dy != null && x == null && y == null) {
       return new Vec(
-          Limits.clamp(frame.toPageLength(null, "x", dx), -MAX_DISPLACEMENT, MAX_DISPLACEMENT),
-          Limits.clamp(frame.toPageLength(null, "y", dy), -MAX_DISPLACEMENT, MAX_DISPLACEMENT));
+          VerbRanges.clamp(frame.toPageLength(null, "x", dx), -MAX_DISPLACEMENT, MAX_DISPLACEMENT),
+          VerbRanges.clamp(frame.toPageLength(null, "y", dy), -MAX_DISPLACEMENT, MAX_DISPLACEMENT));
     }
     throw new ActionRejected("give either x and y (where the shapes' top-left goes) or dx and dy (how far to move them)");
   }

@@ -35,8 +35,8 @@ public final class PenVerb implements ActionVerb {
     for (Object point : params.getJsonArray("points")) {
       JsonObject p = (JsonObject) point;
       points.add(new double[] {
-          Limits.coordinate(context.frame().toPage(null, "x", p.getDouble("x"))),
-          Limits.coordinate(context.frame().toPage(null, "y", p.getDouble("y"))),
+          VerbRanges.coordinate(context.frame().toPage(null, "x", p.getDouble("x"))),
+          VerbRanges.coordinate(context.frame().toPage(null, "y", p.getDouble("y"))),
           DrawPath.DEFAULT_PRESSURE});
     }
     boolean closed = params.getBoolean("closed", false);

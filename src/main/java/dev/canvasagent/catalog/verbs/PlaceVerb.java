@@ -43,11 +43,11 @@ public final class PlaceVerb implements ActionVerb {
     }
     String side = String.valueOf(params.getValue("side"));
     String align = params.getValue("align") == null ? "center" : String.valueOf(params.getValue("align"));
-    double sideOffset = Limits.clamp(
-        context.frame().toPageLength(null, "sideOffset", orZero(Limits.optionalNumber(params, "sideOffset"))), 0, Limits.MAX_GAP);
-    double alignOffset = Limits.clamp(
-        context.frame().toPageLength(null, "alignOffset", orZero(Limits.optionalNumber(params, "alignOffset"))),
-        -Limits.MAX_GAP, Limits.MAX_GAP);
+    double sideOffset = VerbRanges.clamp(
+        context.frame().toPageLength(null, "sideOffset", orZero(VerbRanges.optionalNumber(params, "sideOffset"))), 0, VerbRanges.MAX_GAP);
+    double alignOffset = VerbRanges.clamp(
+        context.frame().toPageLength(null, "alignOffset", orZero(VerbRanges.optionalNumber(params, "alignOffset"))),
+        -VerbRanges.MAX_GAP, VerbRanges.MAX_GAP);
 
     Box shape = edit.bounds(id);
     Box reference = edit.bounds(referenceId);

@@ -46,11 +46,11 @@ public final class ResizeVerb implements ActionVerb {
     double scaleX = factor(params, "scaleX");
     double scaleY = factor(params, "scaleY");
     Box bounds = edit.bounds(outermost);
-    Double originX = Limits.optionalNumber(params, "originX");
-    Double originY = Limits.optionalNumber(params, "originY");
+    Double originX = VerbRanges.optionalNumber(params, "originX");
+    Double originY = VerbRanges.optionalNumber(params, "originY");
     Vec origin = new Vec(
-        originX == null ? bounds.minX() : Limits.coordinate(context.frame().toPage(null, "x", originX)),
-        originY == null ? bounds.minY() : Limits.coordinate(context.frame().toPage(null, "y", originY)));
+        originX == null ? bounds.minX() : VerbRanges.coordinate(context.frame().toPage(null, "x", originX)),
+        originY == null ? bounds.minY() : VerbRanges.coordinate(context.frame().toPage(null, "y", originY)));
 
     for (String id : outermost) {
       Vec position = edit.pageTransform(id).origin();
@@ -65,11 +65,11 @@ public final class ResizeVerb implements ActionVerb {
   }
 
   private static double factor(JsonObject params, String name) {
-    double factor = Limits.number(params, name);
+    double factor = VerbRanges.number(params, name);
     if (factor <= 0) {
       throw new ActionRejected(name + " must be greater than 0 (flipping is not supported), got " + factor);
     }
-    return Limits.scale(factor);
+    return VerbRanges.scale(factor);
   }
 
   /** What a group holds, through nested groups, moves and grows in the group's space as the group does. */
@@ -84,7 +84,7 @@ public final class ResizeVerb implements ActionVerb {
       }
       JsonObject record = edit.record(id);
       Transform local = Transform.of(record);
-      record.put("x", Limits.coordinate(local.x() * scaleX)).put("y", Limits.coordinate(local.y() * scaleY));
+      record.put("x", VerbRanges.coordinate(local.x() * scaleX)).put("y", VerbRanges.coordinate(local.y() * scaleY));
       scaleSize(record, scaleX, scaleY);
       if ("group".equals(record.getValue("type"))) {
         groups.add(id);
@@ -97,16 +97,16 @@ public final class ResizeVerb implements ActionVerb {
     switch (RecordNumbers.string(record, "type", "")) {
       case "geo", "frame" -> scaleBox(props, scaleX, scaleY);
       case "text" -> {
-        props.put("w", Limits.size(RecordNumbers.positive(props, "w", 1) * scaleX));
+        props.put("w", VerbRanges.size(RecordNumbers.positive(props, "w", 1) * scaleX));
         if (scaleX != 1) {
           props.put("autoSize", false); // otherwise tldraw would fit the width back to the text
         }
       }
-      case "note" -> props.put("scale", Limits.scale(RecordNumbers.positive(props, "scale", 1) * Math.max(scaleX, scaleY)));
+      case "note" -> props.put("scale", VerbRanges.scale(RecordNumbers.positive(props, "scale", 1) * Math.max(scaleX, scaleY)));
       case "arrow" -> {
         props.put("start", scaledPoint(RecordNumbers.object(props, "start"), scaleX, scaleY));
         props.put("end", scaledPoint(RecordNumbers.object(props, "end"), scaleX, scaleY));
-        props.put("bend", Limits.coordinate(RecordNumbers.finite(props, "bend", 0) * Math.sqrt(scaleX * scaleY)));
+        props.put("bend", VerbRanges.coordinate(RecordNumbers.finite(props, "bend", 0) * Math.sqrt(scaleX * scaleY)));
       }
       case "line" -> {
         JsonObject points = new JsonObject();
@@ -129,20 +129,20 @@ public final class ResizeVerb implements ActionVerb {
   }
 
   private static void scaleBox(JsonObject props, double scaleX, double scaleY) {
-    props.put("w", Limits.size(RecordNumbers.positive(props, "w", 1) * scaleX));
-    props.put("h", Limits.size(RecordNumbers.positive(props, "h", 1) * scaleY));
+    props.put("w", VerbRanges.size(RecordNumbers.positive(props, "w", 1) * scaleX));
+    props.put("h", VerbRanges.size(RecordNumbers.positive(props, "h", 1) * scaleY));
   }
 
   private static JsonObject scaledPoint(JsonObject point, double scaleX, double scaleY) {
     return point.copy()
-        .put("x", Limits.coordinate(RecordNumbers.finite(point, "x", 0) * scaleX))
-        .put("y", Limits.coordinate(RecordNumbers.finite(point, "y", 0) * scaleY));
+        .put("x", VerbRanges.coordinate(RecordNumbers.finite(point, "x", 0) * scaleX))
+        .put("y", VerbRanges.coordinate(RecordNumbers.finite(point, "y", 0) * scaleY));
   }
 
   /** A drawing's scaleX/scaleY may be negative (mirrored) but never 0; its size stays within the scale range. */
   private static double scaledFactor(JsonObject props, String name, double factor) {
     double current = RecordNumbers.finite(props, name, 1);
     double scaled = (current == 0 ? 1 : current) * factor;
-    return Math.copySign(Limits.scale(Math.abs(scaled)), scaled);
+    return Math.copySign(VerbRanges.scale(Math.abs(scaled)), scaled);
   }
 }

@@ -24,10 +24,10 @@ public final class ReviewVerb implements ActionVerb {
   @Override
   public SanitizedAction sanitize(JsonObject params, ActionContext context) {
     JsonObject bounds = new JsonObject()
-        .put("x", Limits.coordinate(context.frame().toPage(null, "x", params.getDouble("x"))))
-        .put("y", Limits.coordinate(context.frame().toPage(null, "y", params.getDouble("y"))))
-        .put("w", Limits.size(params.getDouble("w")))
-        .put("h", Limits.size(params.getDouble("h")));
+        .put("x", VerbRanges.coordinate(context.frame().toPage(null, "x", params.getDouble("x"))))
+        .put("y", VerbRanges.coordinate(context.frame().toPage(null, "y", params.getDouble("y"))))
+        .put("w", VerbRanges.size(params.getDouble("w")))
+        .put("h", VerbRanges.size(params.getDouble("h")));
     JsonObject normalized = new JsonObject().put("bounds", bounds);
     if (params.getString("note") != null) {
       normalized.put("note", params.getString("note").strip());

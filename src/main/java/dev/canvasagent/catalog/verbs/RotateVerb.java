@@ -38,14 +38,14 @@ public final class RotateVerb implements ActionVerb {
     List<String> ids = edit.shapes(params, 1);
     List<String> outermost = edit.outermost(ids);
     // Reduced before converting so that a huge angle still gives a finite, meaningful one.
-    double degrees = Limits.finiteNumber(params, "degrees") % 360;
+    double degrees = VerbRanges.finiteNumber(params, "degrees") % 360;
     double radians = Math.toRadians(degrees);
     Box bounds = edit.bounds(outermost);
-    Double originX = Limits.optionalNumber(params, "originX");
-    Double originY = Limits.optionalNumber(params, "originY");
+    Double originX = VerbRanges.optionalNumber(params, "originX");
+    Double originY = VerbRanges.optionalNumber(params, "originY");
     Vec origin = new Vec(
-        originX == null ? bounds.centerX() : Limits.coordinate(context.frame().toPage(null, "x", originX)),
-        originY == null ? bounds.centerY() : Limits.coordinate(context.frame().toPage(null, "y", originY)));
+        originX == null ? bounds.centerX() : VerbRanges.coordinate(context.frame().toPage(null, "x", originX)),
+        originY == null ? bounds.centerY() : VerbRanges.coordinate(context.frame().toPage(null, "y", originY)));
 
     for (String id : outermost) {
       Transform page = edit.pageTransform(id);

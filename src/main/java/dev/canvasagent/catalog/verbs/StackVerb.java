@@ -39,9 +39,9 @@ public final class StackVerb implements ActionVerb {
     if (outermost.size() < 2) {
       throw new ActionRejected("stack needs at least 2 shapes that are not inside one another");
     }
-    Double requestedGap = Limits.optionalNumber(params, "gap");
-    double gap = Limits.clamp(
-        context.frame().toPageLength(null, "gap", requestedGap == null ? 0 : requestedGap), 0, Limits.MAX_GAP);
+    Double requestedGap = VerbRanges.optionalNumber(params, "gap");
+    double gap = VerbRanges.clamp(
+        context.frame().toPageLength(null, "gap", requestedGap == null ? 0 : requestedGap), 0, VerbRanges.MAX_GAP);
 
     double cursor = Axis.end(edit.bounds(outermost.get(0)), horizontal) + gap;
     for (String id : outermost.subList(1, outermost.size())) {

@@ -73,8 +73,8 @@ public final class UngroupVerb implements ActionVerb {
       Transform onParent = groupTransform.then(Transform.of(child));
       edit.record(child.getString("id"))
           .put("parentId", parent)
-          .put("x", Limits.coordinate(onParent.x()))
-          .put("y", Limits.coordinate(onParent.y()))
+          .put("x", VerbRanges.coordinate(onParent.x()))
+          .put("y", VerbRanges.coordinate(onParent.y()))
           .put("rotation", LayoutEdit.normalizedRotation(onParent.rotation()))
           .put("index", index);
     }

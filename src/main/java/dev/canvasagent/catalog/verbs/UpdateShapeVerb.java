@@ -46,15 +46,15 @@ public final class UpdateShapeVerb implements ActionVerb {
           params.containsKey("x") ? context.frame().toPage(id, "x", params.getDouble("x")) : page.x(),
           params.containsKey("y") ? context.frame().toPage(id, "y", params.getDouble("y")) : page.y());
       Vec local = geometry.parentTransform(id).orElse(Transform.IDENTITY).applyInverse(target);
-      record.put("x", Limits.coordinate(local.x()));
-      record.put("y", Limits.coordinate(local.y()));
+      record.put("x", VerbRanges.coordinate(local.x()));
+      record.put("y", VerbRanges.coordinate(local.y()));
     }
     if (params.containsKey("rotation")) {
       record.put("rotation", Math.toRadians(params.getDouble("rotation") % 360));
     }
     for (String length : new String[] {"w", "h"}) {
       if (requested.containsKey(length) && recordProps.containsKey(length)) {
-        recordProps.put(length, Limits.size(context.frame().toPageLength(id, length, requested.getDouble(length))));
+        recordProps.put(length, VerbRanges.size(context.frame().toPageLength(id, length, requested.getDouble(length))));
       }
     }
     String text = params.getString("text", requested.getString("text"));

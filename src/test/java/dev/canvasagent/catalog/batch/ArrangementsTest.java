@@ -11,15 +11,15 @@ class ArrangementsTest {
   @Test
   void r22RowsGoLeftToRightGapApart() {
     assertEquals(List.of(new Vec(0, 0), new Vec(120, 0), new Vec(170, 0)),
-        Rows.arrange(List.of(new Size(100, 10), new Size(30, 90), new Size(5, 5)), 20));
+        RowLayout.arrange(List.of(new Size(100, 10), new Size(30, 90), new Size(5, 5)), 20));
   }
 
   @Test
   void r22TheGridIsSquareWithCellsOfTheLargestObject() {
-    assertEquals(1, Grid.squareColumns(1));
-    assertEquals(2, Grid.squareColumns(4));
-    assertEquals(3, Grid.squareColumns(5));
-    List<Vec> at = Grid.arrange(List.of(new Size(100, 50), new Size(40, 120), new Size(10, 10), new Size(10, 10)), 2, 10);
+    assertEquals(1, GridLayout.squareColumns(1));
+    assertEquals(2, GridLayout.squareColumns(4));
+    assertEquals(3, GridLayout.squareColumns(5));
+    List<Vec> at = GridLayout.arrange(List.of(new Size(100, 50), new Size(40, 120), new Size(10, 10), new Size(10, 10)), 2, 10);
     assertEquals(List.of(new Vec(0, 0), new Vec(110, 0), new Vec(0, 130), new Vec(110, 130)), at);
   }
 

@@ -14,7 +14,7 @@ import java.util.List;
  * order first comes back to a node it is still inside; that edge is left out of the tiers, so the
  * walk always ends.
  */
-public final class Tiers {
+public final class TieredLayout {
   /** An edge from node {@code from} to node {@code to}, by position in the node list. */
   public record Edge(int from, int to) {}
 
@@ -23,7 +23,7 @@ public final class Tiers {
     LEFT_RIGHT
   }
 
-  private Tiers() {}
+  private TieredLayout() {}
 
   public static int[] assign(int nodes, List<Edge> edges) {
     List<List<Integer>> out = new ArrayList<>();

@@ -5,8 +5,8 @@ import java.util.ArrayList;
 import java.util.List;
 
 /** A grid of equal cells, each as big as the largest item, filled row by row (R22: grid). */
-public final class Grid {
-  private Grid() {}
+public final class GridLayout {
+  private GridLayout() {}
 
   /** R22: a square grid, the ceiling of the square root of the count across. */
   public static int squareColumns(int count) {

@@ -5,8 +5,8 @@ import java.util.ArrayList;
 import java.util.List;
 
 /** One row, left to right, top-aligned, {@code gap} apart (R22: rows, freeform, no directive). */
-public final class Rows {
-  private Rows() {}
+public final class RowLayout {
+  private RowLayout() {}
 
   public static List<Vec> arrange(List<Size> items, double gap) {
     List<Vec> positions = new ArrayList<>(items.size());

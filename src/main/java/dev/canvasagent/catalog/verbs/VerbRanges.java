@@ -7,7 +7,7 @@ import io.vertx.core.json.JsonObject;
  * The ranges every verb keeps numbers in, so that no action, however wild its params, puts a
  * record tldraw would refuse or a shape a million screens away.
  */
-final class Limits {
+final class VerbRanges {
   static final double COORDINATE = 1_000_000;
   static final double MIN_SIZE = 1;
   static final double MAX_SIZE = 100_000;
@@ -17,7 +17,7 @@ final class Limits {
   /** A stroke's extent: keeps every point delta well inside Float16's range (±65504). */
   static final double MAX_STROKE_EXTENT = 10_000;
 
-  private Limits() {}
+  private VerbRanges() {}
 
   /** The value within [min, max]; NaN (from arithmetic on extreme values) is refused rather than written. */
   static double clamp(double value, double min, double max) {
