@@ -9,7 +9,6 @@ import dev.canvasagent.catalog.ActionCatalog;
 import dev.canvasagent.config.AppConfig;
 import dev.canvasagent.document.DocumentToolCatalog;
 import dev.canvasagent.schema.JsonSchemaFile;
-import dev.canvasagent.schema.NulCharacters;
 import dev.canvasagent.store.TodoStore;
 import io.vertx.core.eventbus.DeliveryOptions;
 import io.vertx.core.Future;
@@ -18,7 +17,6 @@ import io.netty.handler.codec.http.websocketx.WebSocketCloseStatus;
 import io.vertx.core.http.HttpHeaders;
 import io.vertx.core.http.HttpServer;
 import io.vertx.core.http.HttpServerOptions;
-import io.vertx.core.json.DecodeException;
 import io.vertx.core.json.JsonObject;
 import io.vertx.ext.web.Router;
 import io.vertx.ext.web.RoutingContext;
@@ -100,7 +98,7 @@ public final class BridgeVerticle extends CanvasVerticle {
     access = new EdgeAccess(vertx, tokens);
     gate = new ConnectionGate(vertx, config.http(), config.limits());
     Router router = Router.router(vertx);
-    BodyHandler body = BodyHandler.create(false).setBodyLimit(config.http().bodyLimitBytes());
+    JsonBody body = JsonBody.withServerLimit(config.http().bodyLimitBytes());
 
     // First of all: the head is in, so its deadline is met and the body's (if any) starts.
     router.route().handler(gate::headArrived);
@@ -116,52 +114,25 @@ public final class BridgeVerticle extends CanvasVerticle {
     router.route("/api/*").handler(limits::screenUnauthenticated);
     router.route("/api/*").handler(access::authenticate);
     router.route("/api/*").handler(limits::countRequest);
-    router.get("/api/catalog").handler(ctx -> sendJson(ctx, 200, new JsonObject().put("ok", true).put("verbs", catalog.describe())));
-    router.post("/api/canvas-agent/run").handler(body).handler(this::requireJson).handler(this::run);
-    router.post("/api/canvas-agent/cancel")
-        .handler(BodyHandler.create(false).setBodyLimit(CANCEL_BODY_LIMIT_BYTES))
-        .handler(this::requireJson)
-        .handler(this::cancel)
-        .failureHandler(ctx -> {
-          if (ctx.statusCode() == 413) {
-            HttpErrors.send(ctx, FailureCode.BODY_TOO_LARGE, "a cancel body may not exceed " + CANCEL_BODY_LIMIT_BYTES + " bytes");
-          } else {
-            ctx.next();
-          }
-        });
+    router.get("/api/catalog").handler(ctx -> JsonResponse.send(ctx, 200, new JsonObject().put("ok", true).put("verbs", catalog.describe())));
+    body.on(router.post("/api/canvas-agent/run")).handler(this::run);
+    JsonBody.upTo(CANCEL_BODY_LIMIT_BYTES, "a cancel body").on(router.post("/api/canvas-agent/cancel")).handler(this::cancel);
     router.get("/api/rooms/:roomId/events").handler(this::events);
     router.get("/api/rooms/:roomId/ws").handler(this::webSocket);
-    router.post("/api/rooms/:roomId/changes").handler(body).handler(this::requireJson).handler(this::change);
+    body.on(router.post("/api/rooms/:roomId/changes")).handler(this::change);
     router.get("/api/rooms/:roomId/board").handler(this::board);
-    router.post("/api/rooms/:roomId/transcript")
-        .handler(BodyHandler.create(false).setBodyLimit(TRANSCRIPT_BODY_LIMIT_BYTES))
-        .handler(this::requireJson)
-        .handler(this::transcript)
-        .failureHandler(ctx -> {
-          if (ctx.statusCode() == 413) {
-            HttpErrors.send(ctx, FailureCode.BODY_TOO_LARGE, "a transcript body may not exceed " + TRANSCRIPT_BODY_LIMIT_BYTES + " bytes");
-          } else {
-            ctx.next();
-          }
-        });
+    JsonBody.upTo(TRANSCRIPT_BODY_LIMIT_BYTES, "a transcript body").on(router.post("/api/rooms/:roomId/transcript")).handler(this::transcript);
     router.get("/api/rooms/:roomId/revisions").handler(this::revisions);
     router.get("/api/sessions/:sessionId/todos").handler(this::todos);
-    new SessionRoutes(vertx, access).mount(router, body, this::requireJson);
-    new DocumentRoutes(vertx, access, limits, documentTools, config.documents().maxContentBytes(), config.documents().agentTimeoutMs()).mount(router, this::requireJson);
+    new SessionRoutes(vertx, access).mount(router, body);
+    new DocumentRoutes(vertx, access, limits, documentTools, config.documents().maxContentBytes(), config.documents().agentTimeoutMs()).mount(router);
     // The SockJS event-bus bridge. Its xhr transports post what a browser sends to
     // /eventbus/<server>/<session>/xhr_send, and SockJS reads that from the routing context's body.
     // So that route alone gets a body handler, bounded like a WebSocket message; no other SockJS
     // route reads a body.
     router.postWithRegex("/eventbus/[^/.]+/[^/.]+/xhr_send")
         .handler(BodyHandler.create(false).setBodyLimit(config.bridge().maxMessageBytes()))
-        .failureHandler(ctx -> {
-          if (ctx.statusCode() == 413) {
-            HttpErrors.send(ctx, FailureCode.BODY_TOO_LARGE, "a SockJS message may not exceed " + config.bridge().maxMessageBytes()
-                + " bytes (CANVAS_AGENT_MAX_MESSAGE_BYTES)");
-          } else {
-            ctx.next();
-          }
-        });
+        .failureHandler(BodyTooLarge.answer("a SockJS message", config.bridge().maxMessageBytes(), "CANVAS_AGENT_MAX_MESSAGE_BYTES"));
     // SockJS closes the connection after every poll and every full stream (vert-x3/vertx-web#2862)
     // without saying so. A client or proxy that reuses the connection then sends its next request into
     // a closing socket. Saying it spares them the reset.
@@ -212,48 +183,8 @@ public final class BridgeVerticle extends CanvasVerticle {
         .onSuccess(listening -> server = listening);
   }
 
-  private void requireJson(RoutingContext ctx) {
-    String contentType = ctx.request().getHeader("content-type");
-    if (contentType != null && !contentType.toLowerCase(java.util.Locale.ROOT).startsWith("application/json")) {
-      HttpErrors.send(ctx, FailureCode.UNSUPPORTED_MEDIA_TYPE, "send the body as application/json, not " + contentType);
-      return;
-    }
-    ctx.next();
-  }
-
-  /**
-   * The body as a JSON object that passes {@code schema}, or null after answering 400. Every body the
-   * API takes is read here, so this is where a NUL in any text field is refused, naming the field:
-   * PostgreSQL cannot store it, and would answer with a driver error instead.
-   */
-  static JsonObject jsonBody(RoutingContext ctx, JsonSchemaFile schema) {
-    JsonObject request;
-    try {
-      Object parsed = ctx.body().buffer() == null ? null : ctx.body().buffer().toJsonValue();
-      if (!(parsed instanceof JsonObject object)) {
-        HttpErrors.send(ctx, FailureCode.INVALID_JSON, "the body must be a JSON object");
-        return null;
-      }
-      request = object;
-    } catch (DecodeException e) {
-      HttpErrors.send(ctx, FailureCode.INVALID_JSON, "the body is not valid JSON: " + e.getMessage());
-      return null;
-    }
-    var nul = NulCharacters.firstPointer(request);
-    if (nul.isPresent()) {
-      HttpErrors.send(ctx, FailureCode.INVALID_REQUEST, nul.get() + ": " + NulCharacters.PROBLEM);
-      return null;
-    }
-    var violations = schema.violations(request);
-    if (violations.isPresent()) {
-      HttpErrors.send(ctx, FailureCode.INVALID_REQUEST, violations.get());
-      return null;
-    }
-    return request;
-  }
-
   private void run(RoutingContext ctx) {
-    JsonObject request = jsonBody(ctx, runRequestSchema);
+    JsonObject request = JsonBody.parse(ctx, runRequestSchema);
     JsonObject ask = request == null || !EdgeAccess.room(ctx, Role.EDITOR, request.getString("roomId"))
         ? null : IdempotencyKeyHeader.addTo(ctx, request);
     if (ask == null) {
@@ -266,7 +197,7 @@ public final class BridgeVerticle extends CanvasVerticle {
         return;
       }
       vertx.eventBus().<JsonObject>request(Address.SCHEDULER_SUBMIT, ask)
-          .onSuccess(reply -> sendJson(ctx, 202, new JsonObject().put("ok", true).mergeIn(reply.body())))
+          .onSuccess(reply -> JsonResponse.send(ctx, 202, new JsonObject().put("ok", true).mergeIn(reply.body())))
           .onFailure(error -> {
             limits.giveBackRun(ctx, ask.getString("roomId"));
             HttpErrors.send(ctx, error);
@@ -276,18 +207,18 @@ public final class BridgeVerticle extends CanvasVerticle {
 
   /** Cancels a session's work; answered once its running run has ended, with what was canceled. */
   private void cancel(RoutingContext ctx) {
-    JsonObject request = jsonBody(ctx, cancelSchema);
+    JsonObject request = JsonBody.parse(ctx, cancelSchema);
     if (request == null) {
       return;
     }
     access.session(ctx, Role.EDITOR, request.getString("sessionId"), () ->
         vertx.eventBus().<JsonObject>request(Address.SCHEDULER_CANCEL, request)
-            .onSuccess(reply -> sendJson(ctx, 200, new JsonObject().put("ok", true).mergeIn(reply.body())))
+            .onSuccess(reply -> JsonResponse.send(ctx, 200, new JsonObject().put("ok", true).mergeIn(reply.body())))
             .onFailure(error -> HttpErrors.send(ctx, error)));
   }
 
   private void events(RoutingContext ctx) {
-    String roomId = roomId(ctx);
+    String roomId = RequestParameters.roomId(ctx);
     if (roomId == null || !EdgeAccess.room(ctx, Role.VIEWER, roomId)) {
       return;
     }
@@ -311,7 +242,7 @@ public final class BridgeVerticle extends CanvasVerticle {
 
   /** {@code /api/rooms/{roomId}/ws}: frames {@code {topic, payload}} both ways; {@code ?lastEventId=} resumes. */
   private void webSocket(RoutingContext ctx) {
-    String roomId = roomId(ctx);
+    String roomId = RequestParameters.roomId(ctx);
     if (roomId == null || !EdgeAccess.room(ctx, Role.VIEWER, roomId)) {
       return;
     }
@@ -377,11 +308,11 @@ public final class BridgeVerticle extends CanvasVerticle {
 
   /** A person's edit: {@code {baseRevision, put, remove}}, applied whole or not at all. */
   private void change(RoutingContext ctx) {
-    String roomId = roomId(ctx);
+    String roomId = RequestParameters.roomId(ctx);
     if (roomId == null || !EdgeAccess.room(ctx, Role.EDITOR, roomId)) {
       return;
     }
-    JsonObject request = jsonBody(ctx, changeRequestSchema);
+    JsonObject request = JsonBody.parse(ctx, changeRequestSchema);
     if (request == null) {
       return;
     }
@@ -393,7 +324,7 @@ public final class BridgeVerticle extends CanvasVerticle {
             .put("remove", request.getJsonArray("remove", new io.vertx.core.json.JsonArray())))
         .put("author", "person");
     vertx.eventBus().<JsonObject>request(Address.PATCH_BOARD_CHANGE, ask)
-        .onSuccess(reply -> sendJson(ctx, 200, new JsonObject().put("ok", true).put("roomId", roomId)
+        .onSuccess(reply -> JsonResponse.send(ctx, 200, new JsonObject().put("ok", true).put("roomId", roomId)
             .put("revision", reply.body().getLong("rev"))))
         .onFailure(error -> {
           if (dev.canvasagent.bus.Failure.of(error).code() != FailureCode.REVISION_CONFLICT) {
@@ -409,11 +340,11 @@ public final class BridgeVerticle extends CanvasVerticle {
 
   /** One utterance for the room's transcript: {@code {speaker, text, ts?}}. */
   private void transcript(RoutingContext ctx) {
-    String roomId = roomId(ctx);
+    String roomId = RequestParameters.roomId(ctx);
     if (roomId == null || !EdgeAccess.room(ctx, Role.EDITOR, roomId)) {
       return;
     }
-    JsonObject request = jsonBody(ctx, transcriptSchema);
+    JsonObject request = JsonBody.parse(ctx, transcriptSchema);
     JsonObject ask = request == null ? null : IdempotencyKeyHeader.addTo(ctx, request.copy().put("roomId", roomId));
     if (ask == null) {
       return;
@@ -425,17 +356,17 @@ public final class BridgeVerticle extends CanvasVerticle {
       return;
     }
     vertx.eventBus().<JsonObject>request(Address.RUNNER_TRANSCRIPT_ADD, ask)
-        .onSuccess(reply -> sendJson(ctx, 201, new JsonObject().put("ok", true).put("roomId", roomId).put("utterance", reply.body())))
+        .onSuccess(reply -> JsonResponse.send(ctx, 201, new JsonObject().put("ok", true).put("roomId", roomId).put("utterance", reply.body())))
         .onFailure(error -> HttpErrors.send(ctx, error));
   }
 
   private void board(RoutingContext ctx) {
-    String roomId = roomId(ctx);
+    String roomId = RequestParameters.roomId(ctx);
     if (roomId == null || !EdgeAccess.room(ctx, Role.VIEWER, roomId)) {
       return;
     }
     vertx.eventBus().<JsonObject>request(Address.PATCH_BOARD_GET, new JsonObject().put("roomId", roomId))
-        .onSuccess(reply -> sendJson(ctx, 200, new JsonObject()
+        .onSuccess(reply -> JsonResponse.send(ctx, 200, new JsonObject()
             .put("ok", true)
             .put("roomId", roomId)
             .put("revision", reply.body().getLong("rev"))
@@ -444,18 +375,18 @@ public final class BridgeVerticle extends CanvasVerticle {
   }
 
   private void revisions(RoutingContext ctx) {
-    String roomId = roomId(ctx);
+    String roomId = RequestParameters.roomId(ctx);
     if (roomId == null || !EdgeAccess.room(ctx, Role.VIEWER, roomId)) {
       return;
     }
-    Long after = queryLong(ctx, "after", 0, 0, Long.MAX_VALUE);
-    Long limit = queryLong(ctx, "limit", 100, 1, MAX_REVISIONS_LIMIT);
+    Long after = RequestParameters.queryLong(ctx, "after", 0, 0, Long.MAX_VALUE);
+    Long limit = RequestParameters.queryLong(ctx, "limit", 100, 1, MAX_REVISIONS_LIMIT);
     if (after == null || limit == null) {
       return;
     }
     JsonObject ask = new JsonObject().put("roomId", roomId).put("after", after).put("limit", limit.intValue());
     vertx.eventBus().<JsonObject>request(Address.PATCH_BOARD_REVISIONS, ask)
-        .onSuccess(reply -> sendJson(ctx, 200, new JsonObject().put("ok", true).put("roomId", roomId).mergeIn(reply.body())))
+        .onSuccess(reply -> JsonResponse.send(ctx, 200, new JsonObject().put("ok", true).put("roomId", roomId).mergeIn(reply.body())))
         .onFailure(error -> HttpErrors.send(ctx, error));
   }
 
@@ -481,7 +412,7 @@ public final class BridgeVerticle extends CanvasVerticle {
             answer.put("todos", new io.vertx.core.json.JsonArray(answer.getJsonArray("todos").stream()
                 .filter(todo -> statuses.get(0).equals(((JsonObject) todo).getString("status"))).toList()));
           }
-          sendJson(ctx, 200, new JsonObject().put("ok", true).mergeIn(answer));
+          JsonResponse.send(ctx, 200, new JsonObject().put("ok", true).mergeIn(answer));
         })
         .onFailure(error -> HttpErrors.send(ctx, error)));
   }
@@ -490,34 +421,6 @@ public final class BridgeVerticle extends CanvasVerticle {
   private long closeAtExpiry(Grant grant, RoomClient client) {
     return grant.expiry().map(expiresAt -> vertx.setTimer(Math.max(1, expiresAt - System.currentTimeMillis()),
         expired -> client.close("the access token has expired"))).orElse(-1L);
-  }
-
-  /** The path's room id, or null after answering 400. */
-  private static String roomId(RoutingContext ctx) {
-    String roomId = ctx.pathParam("roomId");
-    if (RoomId.isValid(roomId)) {
-      return roomId;
-    }
-    HttpErrors.send(ctx, FailureCode.INVALID_REQUEST, "roomId must match " + RoomId.PATTERN.pattern());
-    return null;
-  }
-
-  /** The query parameter as a number in range, or null after answering 400. */
-  static Long queryLong(RoutingContext ctx, String name, long fallback, long min, long max) {
-    List<String> values = ctx.queryParam(name);
-    if (values.isEmpty()) {
-      return fallback;
-    }
-    try {
-      long value = Long.parseLong(values.get(0));
-      if (values.size() == 1 && value >= min && value <= max) {
-        return value;
-      }
-    } catch (NumberFormatException notANumber) {
-      // answered below
-    }
-    HttpErrors.send(ctx, FailureCode.INVALID_REQUEST, name + " must be one integer between " + min + " and " + max);
-    return null;
   }
 
   private void health(RoutingContext ctx) {
@@ -536,7 +439,7 @@ public final class BridgeVerticle extends CanvasVerticle {
       boolean ok = verticles.stream().allMatch(entry -> ((JsonObject) entry.getValue()).getBoolean("ok", false))
           && store.getBoolean("ok", false);
       JsonObject answer = new JsonObject().put("ok", ok).put("status", ok ? "up" : "down");
-      showsHealthDetails(ctx).onComplete(details -> sendJson(ctx, ok ? 200 : 503, details.succeeded() && details.result()
+      showsHealthDetails(ctx).onComplete(details -> JsonResponse.send(ctx, ok ? 200 : 503, details.succeeded() && details.result()
           ? answer.put("store", store).put("model", config.model().defaultModel()).put("verticles", verticles)
           : answer));
     });
@@ -563,10 +466,6 @@ public final class BridgeVerticle extends CanvasVerticle {
   protected Future<JsonObject> health() {
     return Future.succeededFuture(new JsonObject().put("ok", true).put("clients", hub.clients()).put("rooms", hub.rooms())
         .put("pendingAcks", hub.pendingAcks()).put("connections", gate.counts()));
-  }
-
-  static void sendJson(RoutingContext ctx, int status, JsonObject body) {
-    ctx.response().setStatusCode(status).putHeader("content-type", "application/json; charset=utf-8").end(body.encode());
   }
 
   @Override

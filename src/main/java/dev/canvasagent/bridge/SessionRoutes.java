@@ -9,7 +9,6 @@ import io.vertx.core.Vertx;
 import io.vertx.core.json.JsonObject;
 import io.vertx.ext.web.Router;
 import io.vertx.ext.web.RoutingContext;
-import io.vertx.ext.web.handler.BodyHandler;
 import java.util.List;
 
 /**
@@ -31,16 +30,17 @@ final class SessionRoutes {
     this.access = access;
   }
 
-  void mount(Router router, BodyHandler body, io.vertx.core.Handler<RoutingContext> requireJson) {
-    router.post("/api/sessions").handler(body).handler(requireJson).handler(this::create);
+  /** {@code body}: the server's JSON body, of at most its body limit. */
+  void mount(Router router, JsonBody body) {
+    body.on(router.post("/api/sessions")).handler(this::create);
     router.get("/api/sessions").handler(this::list);
     router.get("/api/sessions/:sessionId").handler(this::resume);
-    router.patch("/api/sessions/:sessionId").handler(body).handler(requireJson).handler(this::update);
+    body.on(router.patch("/api/sessions/:sessionId")).handler(this::update);
     router.delete("/api/sessions/:sessionId").handler(this::delete);
   }
 
   private void create(RoutingContext ctx) {
-    JsonObject request = BridgeVerticle.jsonBody(ctx, createSchema);
+    JsonObject request = JsonBody.parse(ctx, createSchema);
     JsonObject ask = request == null || !EdgeAccess.room(ctx, Role.EDITOR, request.getString("roomId"))
         ? null : IdempotencyKeyHeader.addTo(ctx, request);
     if (ask != null) {
@@ -54,7 +54,7 @@ final class SessionRoutes {
       HttpErrors.send(ctx, FailureCode.INVALID_REQUEST, "give one roomId matching " + RoomId.PATTERN.pattern());
       return;
     }
-    Long limit = BridgeVerticle.queryLong(ctx, "limit", DEFAULT_LIST_LIMIT, 1, MAX_LIST_LIMIT);
+    Long limit = RequestParameters.queryLong(ctx, "limit", DEFAULT_LIST_LIMIT, 1, MAX_LIST_LIMIT);
     if (limit != null && EdgeAccess.room(ctx, Role.VIEWER, rooms.get(0))) {
       forward(ctx, Address.SCHEDULER_SESSION_LIST, new JsonObject().put("roomId", rooms.get(0)).put("limit", limit.intValue()), 200);
     }
@@ -69,7 +69,7 @@ final class SessionRoutes {
 
   private void update(RoutingContext ctx) {
     JsonObject ask = sessionAsk(ctx);
-    JsonObject request = ask == null ? null : BridgeVerticle.jsonBody(ctx, updateSchema);
+    JsonObject request = ask == null ? null : JsonBody.parse(ctx, updateSchema);
     if (request != null) {
       access.session(ctx, Role.EDITOR, ask.getString("sessionId"),
           () -> forward(ctx, Address.SCHEDULER_SESSION_UPDATE, request.mergeIn(ask), 200));
@@ -104,7 +104,7 @@ final class SessionRoutes {
 
   private void forward(RoutingContext ctx, String address, JsonObject ask, int status) {
     vertx.eventBus().<JsonObject>request(address, ask)
-        .onSuccess(reply -> BridgeVerticle.sendJson(ctx, status, new JsonObject().put("ok", true).mergeIn(reply.body())))
+        .onSuccess(reply -> JsonResponse.send(ctx, status, new JsonObject().put("ok", true).mergeIn(reply.body())))
         .onFailure(error -> HttpErrors.send(ctx, error));
   }
 }
