@@ -41,7 +41,6 @@ import org.slf4j.LoggerFactory;
 public final class BridgeVerticle extends CanvasVerticle {
   private static final Logger LOG = LoggerFactory.getLogger(BridgeVerticle.class);
   static final int MAX_RECORDS_PER_CHANGE = 1_000;
-  static final long HEALTH_PROBE_TIMEOUT_MS = 2_000;
   static final int MAX_REVISIONS_LIMIT = 500;
   /** A transcript body: 4000 characters of text, each escaped at worst as six bytes, and the rest. */
   static final int TRANSCRIPT_BODY_LIMIT_BYTES = 32 * 1024;
@@ -105,16 +104,15 @@ public final class BridgeVerticle extends CanvasVerticle {
     // Before any route: a browser page from another origin is refused, a listed one gets CORS.
     router.route().handler(new OriginGuard(config.http().corsOrigins(), tokens.isEmpty()));
 
-    // A load balancer's probe carries no token: /health tells it only whether the verticles are up;
-    // with auth on, the counters behind that answer are an admin's to see.
-    router.get("/health").handler(this::health);
+    // A load balancer's probe carries no token, so /health is outside /api (HealthRoute).
+    new HealthRoute(vertx, verticleNames, tokens, config.model().defaultModel()).mount(router);
     // The API is under /api and the bus under /eventbus; the browser client's page and assets, public
     // like any web page, are everything else (PageRoutes). /api is authenticated here, before any body
     // is read; the SockJS bridge checks the token of each message itself (SockJSBridge).
     router.route("/api/*").handler(limits::screenUnauthenticated);
     router.route("/api/*").handler(access::authenticate);
     router.route("/api/*").handler(limits::countRequest);
-    router.get("/api/catalog").handler(ctx -> JsonResponse.send(ctx, 200, new JsonObject().put("ok", true).put("verbs", catalog.describe())));
+    new CatalogRoute(catalog).mount(router);
     body.on(router.post("/api/canvas-agent/run")).handler(this::run);
     JsonBody.upTo(CANCEL_BODY_LIMIT_BYTES, "a cancel body").on(router.post("/api/canvas-agent/cancel")).handler(this::cancel);
     router.get("/api/rooms/:roomId/events").handler(this::events);
@@ -421,45 +419,6 @@ public final class BridgeVerticle extends CanvasVerticle {
   private long closeAtExpiry(Grant grant, RoomClient client) {
     return grant.expiry().map(expiresAt -> vertx.setTimer(Math.max(1, expiresAt - System.currentTimeMillis()),
         expired -> client.close("the access token has expired"))).orElse(-1L);
-  }
-
-  private void health(RoutingContext ctx) {
-    Map<String, Future<JsonObject>> probes = new LinkedHashMap<>();
-    DeliveryOptions timeout = new DeliveryOptions().setSendTimeout(HEALTH_PROBE_TIMEOUT_MS);
-    for (String verticle : verticleNames) {
-      probes.put(verticle, vertx.eventBus().<JsonObject>request(Address.health(verticle), new JsonObject(), timeout)
-          .map(reply -> reply.body())
-          .otherwise(error -> new JsonObject().put("ok", false).put("error", String.valueOf(error.getMessage()))));
-    }
-    Future.join(List.copyOf(probes.values())).onComplete(all -> {
-      JsonObject verticles = new JsonObject();
-      probes.forEach((verticle, probe) -> verticles.put(verticle, probe.result()));
-      JsonObject store = verticles.getJsonObject("patch-engine", new JsonObject()).getJsonObject("store",
-          new JsonObject().put("ok", false).put("error", "the patch engine did not report the store"));
-      boolean ok = verticles.stream().allMatch(entry -> ((JsonObject) entry.getValue()).getBoolean("ok", false))
-          && store.getBoolean("ok", false);
-      JsonObject answer = new JsonObject().put("ok", ok).put("status", ok ? "up" : "down");
-      showsHealthDetails(ctx).onComplete(details -> JsonResponse.send(ctx, ok ? 200 : 503, details.succeeded() && details.result()
-          ? answer.put("store", store).put("model", config.model().defaultModel()).put("verticles", verticles)
-          : answer));
-    });
-  }
-
-  /**
-   * Whether {@code /health} may show its details: the verticles' activity counters (clients, rooms,
-   * commits, runs, queues) and the store's state. With auth on they are the whole server's activity,
-   * so only an admin's token sees them; a probe without one gets up or down. With auth off every
-   * caller is on loopback and holds the open grant.
-   */
-  private Future<Boolean> showsHealthDetails(RoutingContext ctx) {
-    if (tokens.isEmpty()) {
-      return Future.succeededFuture(true);
-    }
-    List<String> headers = ctx.request().headers().getAll(HttpHeaders.AUTHORIZATION);
-    if (headers.size() != 1 || !headers.get(0).regionMatches(true, 0, "Bearer ", 0, 7)) {
-      return Future.succeededFuture(false);
-    }
-    return tokens.get().verify(headers.get(0).substring(7).strip()).map(grant -> grant.role() == Role.ADMIN);
   }
 
   @Override
