@@ -46,8 +46,6 @@ public final class BridgeVerticle extends CanvasVerticle {
   static final int TRANSCRIPT_BODY_LIMIT_BYTES = 32 * 1024;
   /** How far ahead of this server's clock an utterance's ts may be (clients' clocks drift). */
   static final long TRANSCRIPT_MAX_FUTURE_MS = 5 * 60 * 1000;
-  /** A cancel body holds one session id. */
-  static final int CANCEL_BODY_LIMIT_BYTES = 4 * 1024;
   /** A session id as the run request schema takes it. */
   static final java.util.regex.Pattern SESSION_ID = java.util.regex.Pattern.compile("[A-Za-z0-9_-]{1,64}");
 
@@ -59,10 +57,8 @@ public final class BridgeVerticle extends CanvasVerticle {
   private EdgeAccess access;
   private EdgeLimits limits;
   private ConnectionGate gate;
-  private final JsonSchemaFile runRequestSchema = JsonSchemaFile.load("api/run-request.json");
   private final JsonSchemaFile changeRequestSchema = JsonSchemaFile.load("api/change-request.json");
   private final JsonSchemaFile transcriptSchema = JsonSchemaFile.load("api/transcript.json");
-  private final JsonSchemaFile cancelSchema = JsonSchemaFile.load("api/cancel.json");
   private RoomHub hub;
   private InboundFrames inbound;
   private HttpServer server;
@@ -113,8 +109,7 @@ public final class BridgeVerticle extends CanvasVerticle {
     router.route("/api/*").handler(access::authenticate);
     router.route("/api/*").handler(limits::countRequest);
     new CatalogRoute(catalog).mount(router);
-    body.on(router.post("/api/canvas-agent/run")).handler(this::run);
-    JsonBody.upTo(CANCEL_BODY_LIMIT_BYTES, "a cancel body").on(router.post("/api/canvas-agent/cancel")).handler(this::cancel);
+    new RunRoutes(vertx, access, limits).mount(router, body);
     router.get("/api/rooms/:roomId/events").handler(this::events);
     router.get("/api/rooms/:roomId/ws").handler(this::webSocket);
     body.on(router.post("/api/rooms/:roomId/changes")).handler(this::change);
@@ -179,40 +174,6 @@ public final class BridgeVerticle extends CanvasVerticle {
         .completion();
     return viewports.compose(registered -> vertx.createHttpServer(options).connectionHandler(gate::accept).requestHandler(router).listen())
         .onSuccess(listening -> server = listening);
-  }
-
-  private void run(RoutingContext ctx) {
-    JsonObject request = JsonBody.parse(ctx, runRequestSchema);
-    JsonObject ask = request == null || !EdgeAccess.room(ctx, Role.EDITOR, request.getString("roomId"))
-        ? null : IdempotencyKeyHeader.addTo(ctx, request);
-    if (ask == null) {
-      return;
-    }
-    // A session named in the body is looked up like one in a path: one the caller cannot reach is
-    // answered as one that does not exist, not as another room's (SESSION_ROOM_MISMATCH).
-    access.sessionIfNamed(ctx, Role.EDITOR, ask.getString("sessionId"), () -> {
-      if (!limits.takeRun(ctx, ask.getString("roomId"))) {
-        return;
-      }
-      vertx.eventBus().<JsonObject>request(Address.SCHEDULER_SUBMIT, ask)
-          .onSuccess(reply -> JsonResponse.send(ctx, 202, new JsonObject().put("ok", true).mergeIn(reply.body())))
-          .onFailure(error -> {
-            limits.giveBackRun(ctx, ask.getString("roomId"));
-            HttpErrors.send(ctx, error);
-          });
-    });
-  }
-
-  /** Cancels a session's work; answered once its running run has ended, with what was canceled. */
-  private void cancel(RoutingContext ctx) {
-    JsonObject request = JsonBody.parse(ctx, cancelSchema);
-    if (request == null) {
-      return;
-    }
-    access.session(ctx, Role.EDITOR, request.getString("sessionId"), () ->
-        vertx.eventBus().<JsonObject>request(Address.SCHEDULER_CANCEL, request)
-            .onSuccess(reply -> JsonResponse.send(ctx, 200, new JsonObject().put("ok", true).mergeIn(reply.body())))
-            .onFailure(error -> HttpErrors.send(ctx, error)));
   }
 
   private void events(RoutingContext ctx) {
