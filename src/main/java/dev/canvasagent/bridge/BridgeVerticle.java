@@ -110,8 +110,7 @@ public final class BridgeVerticle extends CanvasVerticle {
     router.route("/api/*").handler(limits::countRequest);
     new CatalogRoute(catalog).mount(router);
     new RunRoutes(vertx, access, limits).mount(router, body);
-    router.get("/api/rooms/:roomId/events").handler(this::events);
-    router.get("/api/rooms/:roomId/ws").handler(this::webSocket);
+    new StreamRoutes(vertx, hub, inbound, limits, config.bridge(), config.http().sseHeartbeatMs()).mount(router);
     body.on(router.post("/api/rooms/:roomId/changes")).handler(this::change);
     router.get("/api/rooms/:roomId/board").handler(this::board);
     JsonBody.upTo(TRANSCRIPT_BODY_LIMIT_BYTES, "a transcript body").on(router.post("/api/rooms/:roomId/transcript")).handler(this::transcript);
@@ -174,95 +173,6 @@ public final class BridgeVerticle extends CanvasVerticle {
         .completion();
     return viewports.compose(registered -> vertx.createHttpServer(options).connectionHandler(gate::accept).requestHandler(router).listen())
         .onSuccess(listening -> server = listening);
-  }
-
-  private void events(RoutingContext ctx) {
-    String roomId = RequestParameters.roomId(ctx);
-    if (roomId == null || !EdgeAccess.room(ctx, Role.VIEWER, roomId)) {
-      return;
-    }
-    EdgeLimits.Hold hold = limits.openStream(ctx, roomId);
-    if (hold == null) {
-      return;
-    }
-    String clientId = "sse-" + UUID.randomUUID();
-    long[] expiry = {-1};
-    SseStream stream = new SseStream(vertx, ctx.response(), roomId, clientId, () -> {
-      hold.release();
-      vertx.cancelTimer(expiry[0]);
-      hub.leave(roomId, clientId);
-    });
-    stream.open();
-    expiry[0] = closeAtExpiry(EdgeAccess.grant(ctx), stream);
-    hub.join(roomId, stream, ctx.request().getHeader("last-event-id"))
-        .onSuccess(joined -> stream.greet(config.http().sseHeartbeatMs()))
-        .onFailure(error -> stream.close("could not join the room"));
-  }
-
-  /** {@code /api/rooms/{roomId}/ws}: frames {@code {topic, payload}} both ways; {@code ?lastEventId=} resumes. */
-  private void webSocket(RoutingContext ctx) {
-    String roomId = RequestParameters.roomId(ctx);
-    if (roomId == null || !EdgeAccess.room(ctx, Role.VIEWER, roomId)) {
-      return;
-    }
-    Grant grant = EdgeAccess.grant(ctx);
-    EdgeLimits.Hold hold = limits.openStream(ctx, roomId);
-    if (hold == null) {
-      return;
-    }
-    String limitKey = limits.client(ctx);
-    String lastEventId = ctx.request().getParam("lastEventId");
-    ctx.request().toWebSocket().onFailure(notUpgraded -> hold.release()).onSuccess(socket -> {
-      String clientId = "ws-" + UUID.randomUUID();
-      WebSocketClient client = new WebSocketClient(socket, roomId, clientId, grant.allowsRoom(roomId, Role.EDITOR), limitKey);
-      long expiry = closeAtExpiry(grant, client);
-      // Browsers answer pings on their own: a quiet room's socket then has traffic every heartbeat
-      // and outlives the idle timeout, as an event stream does with its heartbeat comments.
-      long pings = vertx.setPeriodic(config.http().sseHeartbeatMs(), tick -> client.ping());
-      MessageRate rate = new MessageRate(config.bridge().messagesPerSecond());
-      socket.closeHandler(closed -> {
-        hold.release();
-        vertx.cancelTimer(expiry);
-        vertx.cancelTimer(pings);
-        client.markClosed();
-        hub.leave(roomId, clientId);
-      });
-      socket.exceptionHandler(error -> {
-        LOG.atInfo().addKeyValue("roomId", roomId).addKeyValue("clientId", clientId)
-            .addKeyValue("error", String.valueOf(error.getMessage())).log("ws.error");
-        // Vert.x reports a message over the size limit as an error and keeps reading, and a single frame
-        // over it as a corrupt frame; the protocol says 1009 for both.
-        if (String.valueOf(error.getMessage()).contains("max message size")
-            || error instanceof CorruptedWebSocketFrameException corrupt && corrupt.closeStatus() == WebSocketCloseStatus.MESSAGE_TOO_BIG) {
-          client.closeTooBig(config.bridge().maxMessageBytes());
-        }
-      });
-      socket.binaryMessageHandler(bytes -> client.sendDirect(RoomTopic.ERROR,
-          InboundFrames.Refusal.of("INVALID_FRAME", "send JSON text frames, not binary").payload()));
-      socket.pause();
-      hub.join(roomId, client, lastEventId).onComplete(joined -> {
-        if (joined.failed()) {
-          client.close("could not join the room");
-          return;
-        }
-        Room room = joined.result();
-        client.sendDirect(RoomTopic.CANVAS_HOST, new JsonObject().put("type", "canvas:hello").put("roomId", roomId)
-            .put("clientId", clientId).put("hostClientId", room.hostId().orElse(null)).put("latestEventId", room.latestEventId()));
-        socket.textMessageHandler(text -> {
-          if (!rate.tryTake()) {
-            client.sendDirect(RoomTopic.ERROR, InboundFrames.Refusal.of("RATE_LIMITED",
-                "more than " + config.bridge().messagesPerSecond() + " messages a second; this one was dropped").payload());
-            return;
-          }
-          inbound.handleText(client, room, text).onSuccess(refusal -> {
-            if (refusal != null) {
-              client.sendDirect(RoomTopic.ERROR, refusal.payload());
-            }
-          });
-        });
-        socket.resume();
-      });
-    });
   }
 
   /** A person's edit: {@code {baseRevision, put, remove}}, applied whole or not at all. */
@@ -374,12 +284,6 @@ public final class BridgeVerticle extends CanvasVerticle {
           JsonResponse.send(ctx, 200, new JsonObject().put("ok", true).mergeIn(answer));
         })
         .onFailure(error -> HttpErrors.send(ctx, error)));
-  }
-
-  /** A stream opened with a token ends when the token does: the client reconnects with a fresh one. */
-  private long closeAtExpiry(Grant grant, RoomClient client) {
-    return grant.expiry().map(expiresAt -> vertx.setTimer(Math.max(1, expiresAt - System.currentTimeMillis()),
-        expired -> client.close("the access token has expired"))).orElse(-1L);
   }
 
   @Override
