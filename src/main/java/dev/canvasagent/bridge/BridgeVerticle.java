@@ -40,12 +40,6 @@ import org.slf4j.LoggerFactory;
  */
 public final class BridgeVerticle extends CanvasVerticle {
   private static final Logger LOG = LoggerFactory.getLogger(BridgeVerticle.class);
-  static final int MAX_RECORDS_PER_CHANGE = 1_000;
-  static final int MAX_REVISIONS_LIMIT = 500;
-  /** A transcript body: 4000 characters of text, each escaped at worst as six bytes, and the rest. */
-  static final int TRANSCRIPT_BODY_LIMIT_BYTES = 32 * 1024;
-  /** How far ahead of this server's clock an utterance's ts may be (clients' clocks drift). */
-  static final long TRANSCRIPT_MAX_FUTURE_MS = 5 * 60 * 1000;
   /** A session id as the run request schema takes it. */
   static final java.util.regex.Pattern SESSION_ID = java.util.regex.Pattern.compile("[A-Za-z0-9_-]{1,64}");
 
@@ -57,8 +51,6 @@ public final class BridgeVerticle extends CanvasVerticle {
   private EdgeAccess access;
   private EdgeLimits limits;
   private ConnectionGate gate;
-  private final JsonSchemaFile changeRequestSchema = JsonSchemaFile.load("api/change-request.json");
-  private final JsonSchemaFile transcriptSchema = JsonSchemaFile.load("api/transcript.json");
   private RoomHub hub;
   private InboundFrames inbound;
   private HttpServer server;
@@ -111,10 +103,7 @@ public final class BridgeVerticle extends CanvasVerticle {
     new CatalogRoute(catalog).mount(router);
     new RunRoutes(vertx, access, limits).mount(router, body);
     new StreamRoutes(vertx, hub, inbound, limits, config.bridge(), config.http().sseHeartbeatMs()).mount(router);
-    body.on(router.post("/api/rooms/:roomId/changes")).handler(this::change);
-    router.get("/api/rooms/:roomId/board").handler(this::board);
-    JsonBody.upTo(TRANSCRIPT_BODY_LIMIT_BYTES, "a transcript body").on(router.post("/api/rooms/:roomId/transcript")).handler(this::transcript);
-    router.get("/api/rooms/:roomId/revisions").handler(this::revisions);
+    new RoomRoutes(vertx).mount(router, body);
     router.get("/api/sessions/:sessionId/todos").handler(this::todos);
     new SessionRoutes(vertx, access).mount(router, body);
     new DocumentRoutes(vertx, access, limits, documentTools, config.documents().maxContentBytes(), config.documents().agentTimeoutMs()).mount(router);
@@ -173,90 +162,6 @@ public final class BridgeVerticle extends CanvasVerticle {
         .completion();
     return viewports.compose(registered -> vertx.createHttpServer(options).connectionHandler(gate::accept).requestHandler(router).listen())
         .onSuccess(listening -> server = listening);
-  }
-
-  /** A person's edit: {@code {baseRevision, put, remove}}, applied whole or not at all. */
-  private void change(RoutingContext ctx) {
-    String roomId = RequestParameters.roomId(ctx);
-    if (roomId == null || !EdgeAccess.room(ctx, Role.EDITOR, roomId)) {
-      return;
-    }
-    JsonObject request = JsonBody.parse(ctx, changeRequestSchema);
-    if (request == null) {
-      return;
-    }
-    JsonObject ask = new JsonObject()
-        .put("roomId", roomId)
-        .put("baseRev", request.getLong("baseRevision"))
-        .put("diff", new JsonObject()
-            .put("put", request.getJsonArray("put", new io.vertx.core.json.JsonArray()))
-            .put("remove", request.getJsonArray("remove", new io.vertx.core.json.JsonArray())))
-        .put("author", "person");
-    vertx.eventBus().<JsonObject>request(Address.PATCH_BOARD_CHANGE, ask)
-        .onSuccess(reply -> JsonResponse.send(ctx, 200, new JsonObject().put("ok", true).put("roomId", roomId)
-            .put("revision", reply.body().getLong("rev"))))
-        .onFailure(error -> {
-          if (dev.canvasagent.bus.Failure.of(error).code() != FailureCode.REVISION_CONFLICT) {
-            HttpErrors.send(ctx, error);
-            return;
-          }
-          // Tell the client where the board is now, so it can rebase its edit.
-          vertx.eventBus().<JsonObject>request(Address.PATCH_BOARD_GET, new JsonObject().put("roomId", roomId))
-              .onComplete(current -> HttpErrors.send(ctx, FailureCode.REVISION_CONFLICT, error.getMessage(),
-                  current.succeeded() ? new JsonObject().put("revision", current.result().body().getLong("rev")) : new JsonObject()));
-        });
-  }
-
-  /** One utterance for the room's transcript: {@code {speaker, text, ts?}}. */
-  private void transcript(RoutingContext ctx) {
-    String roomId = RequestParameters.roomId(ctx);
-    if (roomId == null || !EdgeAccess.room(ctx, Role.EDITOR, roomId)) {
-      return;
-    }
-    JsonObject request = JsonBody.parse(ctx, transcriptSchema);
-    JsonObject ask = request == null ? null : IdempotencyKeyHeader.addTo(ctx, request.copy().put("roomId", roomId));
-    if (ask == null) {
-      return;
-    }
-    Long ts = request.getLong("ts");
-    if (ts != null && ts > System.currentTimeMillis() + TRANSCRIPT_MAX_FUTURE_MS) {
-      HttpErrors.send(ctx, FailureCode.INVALID_REQUEST, "#/ts: " + ts + " is more than "
-          + TRANSCRIPT_MAX_FUTURE_MS / 60_000 + " minutes in the future");
-      return;
-    }
-    vertx.eventBus().<JsonObject>request(Address.RUNNER_TRANSCRIPT_ADD, ask)
-        .onSuccess(reply -> JsonResponse.send(ctx, 201, new JsonObject().put("ok", true).put("roomId", roomId).put("utterance", reply.body())))
-        .onFailure(error -> HttpErrors.send(ctx, error));
-  }
-
-  private void board(RoutingContext ctx) {
-    String roomId = RequestParameters.roomId(ctx);
-    if (roomId == null || !EdgeAccess.room(ctx, Role.VIEWER, roomId)) {
-      return;
-    }
-    vertx.eventBus().<JsonObject>request(Address.PATCH_BOARD_GET, new JsonObject().put("roomId", roomId))
-        .onSuccess(reply -> JsonResponse.send(ctx, 200, new JsonObject()
-            .put("ok", true)
-            .put("roomId", roomId)
-            .put("revision", reply.body().getLong("rev"))
-            .put("records", reply.body().getJsonArray("records"))))
-        .onFailure(error -> HttpErrors.send(ctx, error));
-  }
-
-  private void revisions(RoutingContext ctx) {
-    String roomId = RequestParameters.roomId(ctx);
-    if (roomId == null || !EdgeAccess.room(ctx, Role.VIEWER, roomId)) {
-      return;
-    }
-    Long after = RequestParameters.queryLong(ctx, "after", 0, 0, Long.MAX_VALUE);
-    Long limit = RequestParameters.queryLong(ctx, "limit", 100, 1, MAX_REVISIONS_LIMIT);
-    if (after == null || limit == null) {
-      return;
-    }
-    JsonObject ask = new JsonObject().put("roomId", roomId).put("after", after).put("limit", limit.intValue());
-    vertx.eventBus().<JsonObject>request(Address.PATCH_BOARD_REVISIONS, ask)
-        .onSuccess(reply -> JsonResponse.send(ctx, 200, new JsonObject().put("ok", true).put("roomId", roomId).mergeIn(reply.body())))
-        .onFailure(error -> HttpErrors.send(ctx, error));
   }
 
   /**
