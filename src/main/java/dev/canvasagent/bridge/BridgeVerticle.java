@@ -40,8 +40,6 @@ import org.slf4j.LoggerFactory;
  */
 public final class BridgeVerticle extends CanvasVerticle {
   private static final Logger LOG = LoggerFactory.getLogger(BridgeVerticle.class);
-  /** A session id as the run request schema takes it. */
-  static final java.util.regex.Pattern SESSION_ID = java.util.regex.Pattern.compile("[A-Za-z0-9_-]{1,64}");
 
   private final AppConfig config;
   private final ActionCatalog catalog;
@@ -104,7 +102,6 @@ public final class BridgeVerticle extends CanvasVerticle {
     new RunRoutes(vertx, access, limits).mount(router, body);
     new StreamRoutes(vertx, hub, inbound, limits, config.bridge(), config.http().sseHeartbeatMs()).mount(router);
     new RoomRoutes(vertx).mount(router, body);
-    router.get("/api/sessions/:sessionId/todos").handler(this::todos);
     new SessionRoutes(vertx, access).mount(router, body);
     new DocumentRoutes(vertx, access, limits, documentTools, config.documents().maxContentBytes(), config.documents().agentTimeoutMs()).mount(router);
     // The SockJS event-bus bridge. Its xhr transports post what a browser sends to
@@ -162,33 +159,6 @@ public final class BridgeVerticle extends CanvasVerticle {
         .completion();
     return viewports.compose(registered -> vertx.createHttpServer(options).connectionHandler(gate::accept).requestHandler(router).listen())
         .onSuccess(listening -> server = listening);
-  }
-
-  /**
-   * The agent's todo list of a session, in list order, or only the items of one {@code ?status=};
-   * 404 for a session the server does not know.
-   */
-  private void todos(RoutingContext ctx) {
-    String sessionId = ctx.pathParam("sessionId");
-    if (sessionId == null || !SESSION_ID.matcher(sessionId).matches()) {
-      HttpErrors.send(ctx, FailureCode.INVALID_REQUEST, "sessionId must match " + SESSION_ID.pattern());
-      return;
-    }
-    List<String> statuses = ctx.queryParam("status");
-    if (statuses.size() > 1 || (statuses.size() == 1 && TodoStore.Status.fromWire(statuses.get(0)).isEmpty())) {
-      HttpErrors.send(ctx, FailureCode.INVALID_REQUEST, "status must be one of open, done, skipped");
-      return;
-    }
-    access.session(ctx, Role.VIEWER, sessionId, () -> vertx.eventBus().<JsonObject>request(Address.SCHEDULER_TODOS, new JsonObject().put("sessionId", sessionId))
-        .onSuccess(reply -> {
-          JsonObject answer = reply.body();
-          if (statuses.size() == 1) {
-            answer.put("todos", new io.vertx.core.json.JsonArray(answer.getJsonArray("todos").stream()
-                .filter(todo -> statuses.get(0).equals(((JsonObject) todo).getString("status"))).toList()));
-          }
-          JsonResponse.send(ctx, 200, new JsonObject().put("ok", true).mergeIn(answer));
-        })
-        .onFailure(error -> HttpErrors.send(ctx, error)));
   }
 
   @Override
