@@ -1,35 +1,21 @@
 package dev.canvasagent.bridge;
 
+import dev.canvasagent.auth.AccessTokens;
 import dev.canvasagent.bus.Address;
 import dev.canvasagent.bus.CanvasVerticle;
 import dev.canvasagent.bus.FailureCode;
-import dev.canvasagent.bus.RoomId;
-import dev.canvasagent.bus.RoomTopic;
 import dev.canvasagent.catalog.ActionCatalog;
 import dev.canvasagent.config.AppConfig;
 import dev.canvasagent.document.DocumentToolCatalog;
-import dev.canvasagent.schema.JsonSchemaFile;
-import dev.canvasagent.store.TodoStore;
-import io.vertx.core.eventbus.DeliveryOptions;
 import io.vertx.core.Future;
-import io.netty.handler.codec.http.websocketx.CorruptedWebSocketFrameException;
-import io.netty.handler.codec.http.websocketx.WebSocketCloseStatus;
-import io.vertx.core.http.HttpHeaders;
 import io.vertx.core.http.HttpServer;
 import io.vertx.core.http.HttpServerOptions;
+import io.vertx.core.json.JsonArray;
 import io.vertx.core.json.JsonObject;
 import io.vertx.ext.web.Router;
-import io.vertx.ext.web.RoutingContext;
-import io.vertx.ext.web.handler.BodyHandler;
-import java.util.UUID;
-import java.util.concurrent.TimeUnit;
-import java.util.LinkedHashMap;
 import java.util.List;
-import java.util.Map;
 import java.util.Optional;
-import dev.canvasagent.auth.AccessTokens;
-import dev.canvasagent.auth.Grant;
-import dev.canvasagent.auth.Role;
+import java.util.concurrent.TimeUnit;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
@@ -37,6 +23,9 @@ import org.slf4j.LoggerFactory;
  * The HTTP edge and the only verticle that speaks HTTP: REST requests become event-bus requests, and
  * a room's topics become Server-Sent Events, WebSocket frames and SockJS bridge messages
  * ({@code /eventbus}, {@link SockJSBridge}). Every refusal is a 4xx with {@code {ok:false, error}}.
+ * This class is the wiring: the server's options, the connection gate, the order of the router's
+ * handlers, and start and stop. The routes are in one class per resource ({@link RunRoutes},
+ * {@link RoomRoutes}, {@link StreamRoutes}, {@link SessionRoutes}, {@link DocumentRoutes}, …).
  */
 public final class BridgeVerticle extends CanvasVerticle {
   private static final Logger LOG = LoggerFactory.getLogger(BridgeVerticle.class);
@@ -104,23 +93,8 @@ public final class BridgeVerticle extends CanvasVerticle {
     new RoomRoutes(vertx).mount(router, body);
     new SessionRoutes(vertx, access).mount(router, body);
     new DocumentRoutes(vertx, access, limits, documentTools, config.documents().maxContentBytes(), config.documents().agentTimeoutMs()).mount(router);
-    // The SockJS event-bus bridge. Its xhr transports post what a browser sends to
-    // /eventbus/<server>/<session>/xhr_send, and SockJS reads that from the routing context's body.
-    // So that route alone gets a body handler, bounded like a WebSocket message; no other SockJS
-    // route reads a body.
-    router.postWithRegex("/eventbus/[^/.]+/[^/.]+/xhr_send")
-        .handler(BodyHandler.create(false).setBodyLimit(config.bridge().maxMessageBytes()))
-        .failureHandler(BodyTooLarge.answer("a SockJS message", config.bridge().maxMessageBytes(), "CANVAS_AGENT_MAX_MESSAGE_BYTES"));
-    // SockJS closes the connection after every poll and every full stream (vert-x3/vertx-web#2862)
-    // without saying so. A client or proxy that reuses the connection then sends its next request into
-    // a closing socket. Saying it spares them the reset.
-    router.postWithRegex("/eventbus/[^/.]+/[^/.]+/(?:xhr|xhr_streaming)")
-        .handler(ctx -> {
-          ctx.response().putHeader(HttpHeaders.CONNECTION, HttpHeaders.CLOSE);
-          ctx.next();
-        });
-    router.route("/eventbus/*").subRouter(new SockJSBridge(vertx, hub, inbound, limits, config.bridge(), config.http().sseHeartbeatMs(),
-        tokens).router());
+    new EventBusRoutes(new SockJSBridge(vertx, hub, inbound, limits, config.bridge(), config.http().sseHeartbeatMs(), tokens),
+        config.bridge().maxMessageBytes()).mount(router);
 
     // The browser client, after every other route: it never answers for /api, /eventbus or /health.
     new PageRoutes(PageRoutes.WEBROOT).mount(router);
@@ -155,7 +129,7 @@ public final class BridgeVerticle extends CanvasVerticle {
         .setHttp2ClearTextEnabled(false);
     Future<?> viewports = vertx.eventBus().<JsonObject>consumer(Address.BRIDGE_VIEWPORTS, message -> message.reply(
         hub.room(message.body().getString("roomId")).map(Room::viewports)
-            .orElseGet(() -> new JsonObject().put("roomId", message.body().getString("roomId")).put("viewports", new io.vertx.core.json.JsonArray()))))
+            .orElseGet(() -> new JsonObject().put("roomId", message.body().getString("roomId")).put("viewports", new JsonArray()))))
         .completion();
     return viewports.compose(registered -> vertx.createHttpServer(options).connectionHandler(gate::accept).requestHandler(router).listen())
         .onSuccess(listening -> server = listening);
