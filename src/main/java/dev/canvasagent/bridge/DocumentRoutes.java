@@ -7,12 +7,10 @@ import dev.canvasagent.bus.FailureCode;
 import dev.canvasagent.document.DocumentToolCatalog;
 import dev.canvasagent.schema.JsonSchemaFile;
 import io.vertx.core.Future;
-import io.vertx.core.Handler;
 import io.vertx.core.Vertx;
 import io.vertx.core.json.JsonObject;
 import io.vertx.ext.web.Router;
 import io.vertx.ext.web.RoutingContext;
-import io.vertx.ext.web.handler.BodyHandler;
 import java.util.UUID;
 import java.util.function.Supplier;
 import java.util.regex.Pattern;
@@ -61,38 +59,23 @@ final class DocumentRoutes {
     this.bodyLimitBytes = maxContentBytes * 2 + 64 * 1024;
   }
 
-  void mount(Router router, Handler<RoutingContext> requireJson) {
-    BodyHandler body = BodyHandler.create(false).setBodyLimit(bodyLimitBytes);
-    Handler<RoutingContext> tooLarge = ctx -> {
-      if (ctx.statusCode() == 413) {
-        HttpErrors.send(ctx, FailureCode.BODY_TOO_LARGE, "a document body may not exceed " + bodyLimitBytes + " bytes");
-      } else {
-        ctx.next();
-      }
-    };
-    router.get("/api/docs/tools").handler(ctx -> BridgeVerticle.sendJson(ctx, 200,
+  void mount(Router router) {
+    JsonBody body = JsonBody.upTo(bodyLimitBytes, "a document body");
+    router.get("/api/docs/tools").handler(ctx -> JsonResponse.send(ctx, 200,
         new JsonObject().put("ok", true).put("tools", catalog.describe())));
-    router.post("/api/docs").handler(body).handler(requireJson).handler(this::create).failureHandler(tooLarge);
+    body.on(router.post("/api/docs")).handler(this::create);
     router.get("/api/docs/:docId").handler(this::get);
     router.get("/api/docs/:docId/revisions").handler(this::revisions);
-    router.put("/api/docs/:docId").handler(body).handler(requireJson).handler(this::edit).failureHandler(tooLarge);
+    body.on(router.put("/api/docs/:docId")).handler(this::edit);
     router.post("/api/docs/:docId/lease/preempt").handler(this::preempt);
-    router.post("/api/docs/:docId/tools/:tool").handler(body).handler(requireJson).handler(this::tool).failureHandler(tooLarge);
-    BodyHandler agentBody = BodyHandler.create(false).setBodyLimit(AGENT_BODY_LIMIT_BYTES);
-    Handler<RoutingContext> agentTooLarge = ctx -> {
-      if (ctx.statusCode() == 413) {
-        HttpErrors.send(ctx, FailureCode.BODY_TOO_LARGE, "an instruction body may not exceed " + AGENT_BODY_LIMIT_BYTES + " bytes");
-      } else {
-        ctx.next();
-      }
-    };
-    router.post("/api/docs/:docId/agent").handler(agentBody).handler(requireJson).handler(this::agent).failureHandler(agentTooLarge);
-    router.post("/api/canvas-agent/edit-request").handler(agentBody).handler(requireJson).handler(this::editRequest)
-        .failureHandler(agentTooLarge);
+    body.on(router.post("/api/docs/:docId/tools/:tool")).handler(this::tool);
+    JsonBody instruction = JsonBody.upTo(AGENT_BODY_LIMIT_BYTES, "an instruction body");
+    instruction.on(router.post("/api/docs/:docId/agent")).handler(this::agent);
+    instruction.on(router.post("/api/canvas-agent/edit-request")).handler(this::editRequest);
   }
 
   private void create(RoutingContext ctx) {
-    JsonObject request = BridgeVerticle.jsonBody(ctx, createSchema);
+    JsonObject request = JsonBody.parse(ctx, createSchema);
     if (request == null) {
       return;
     }
@@ -121,7 +104,7 @@ final class DocumentRoutes {
 
   private void revisions(RoutingContext ctx) {
     String docId = docId(ctx);
-    Long limit = docId == null ? null : BridgeVerticle.queryLong(ctx, "limit", DEFAULT_REVISIONS, 1, MAX_REVISIONS);
+    Long limit = docId == null ? null : RequestParameters.queryLong(ctx, "limit", DEFAULT_REVISIONS, 1, MAX_REVISIONS);
     if (limit != null) {
       access.document(ctx, Role.VIEWER, docId,
           () -> forward(ctx, Address.DOC_REVISIONS, new JsonObject().put("docId", docId).put("limit", limit.intValue()), 200));
@@ -130,7 +113,7 @@ final class DocumentRoutes {
 
   private void edit(RoutingContext ctx) {
     String docId = docId(ctx);
-    JsonObject request = docId == null ? null : BridgeVerticle.jsonBody(ctx, editSchema);
+    JsonObject request = docId == null ? null : JsonBody.parse(ctx, editSchema);
     if (request == null) {
       return;
     }
@@ -139,7 +122,7 @@ final class DocumentRoutes {
 
   private void edit(RoutingContext ctx, String docId, JsonObject request) {
     vertx.eventBus().<JsonObject>request(Address.DOC_EDIT, asSubject(ctx, request.put("docId", docId)))
-        .onSuccess(reply -> BridgeVerticle.sendJson(ctx, 200, new JsonObject().put("ok", true).mergeIn(reply.body())))
+        .onSuccess(reply -> JsonResponse.send(ctx, 200, new JsonObject().put("ok", true).mergeIn(reply.body())))
         .onFailure(error -> {
           if (Failure.of(error).code() != FailureCode.REVISION_CONFLICT) {
             HttpErrors.send(ctx, error);
@@ -171,7 +154,7 @@ final class DocumentRoutes {
           + "; GET /api/docs/tools lists them");
       return;
     }
-    JsonObject args = BridgeVerticle.jsonBody(ctx, catalog.schema(tool).orElseThrow());
+    JsonObject args = JsonBody.parse(ctx, catalog.schema(tool).orElseThrow());
     if (args != null) {
       access.document(ctx, Role.EDITOR, docId,
           () -> forward(ctx, Address.DOC_TOOL, asSubject(ctx, new JsonObject().put("docId", docId).put("tool", tool)
@@ -182,7 +165,7 @@ final class DocumentRoutes {
   /** Starts the document agent: 202 once it holds the lease; the loop reports on the room's topics. */
   private void agent(RoutingContext ctx) {
     String docId = docId(ctx);
-    JsonObject request = docId == null ? null : BridgeVerticle.jsonBody(ctx, agentSchema);
+    JsonObject request = docId == null ? null : JsonBody.parse(ctx, agentSchema);
     if (request == null) {
       return;
     }
@@ -206,7 +189,7 @@ final class DocumentRoutes {
 
   /** {@code canvas_agent_edit_request}: runs the document agent to its end and answers the change. */
   private void editRequest(RoutingContext ctx) {
-    JsonObject request = BridgeVerticle.jsonBody(ctx, editRequestSchema);
+    JsonObject request = JsonBody.parse(ctx, editRequestSchema);
     if (request == null) {
       return;
     }
@@ -218,7 +201,7 @@ final class DocumentRoutes {
     access.agentSession(ctx, Role.EDITOR, sessionId, () -> asRun(ctx, sessionRoom(sessionId), () -> {
       vertx.eventBus().<JsonObject>request(Address.DOC_AGENT_EDIT_REQUEST, asSubject(ctx, request),
               new io.vertx.core.eventbus.DeliveryOptions().setSendTimeout(delegationTimeoutMs))
-          .onSuccess(reply -> BridgeVerticle.sendJson(ctx, 200, new JsonObject().put("ok", true).mergeIn(reply.body())))
+          .onSuccess(reply -> JsonResponse.send(ctx, 200, new JsonObject().put("ok", true).mergeIn(reply.body())))
           .onFailure(error -> HttpErrors.send(ctx, error));
       // It answers when the run has ended, so a failure may come after the model has run: it still counts.
       return Future.succeededFuture();
@@ -272,7 +255,7 @@ final class DocumentRoutes {
   /** Answers the request with the bus's reply; returns that reply. */
   private Future<?> forward(RoutingContext ctx, String address, JsonObject ask, int status) {
     return vertx.eventBus().<JsonObject>request(address, ask)
-        .onSuccess(reply -> BridgeVerticle.sendJson(ctx, status, new JsonObject().put("ok", true).mergeIn(reply.body())))
+        .onSuccess(reply -> JsonResponse.send(ctx, status, new JsonObject().put("ok", true).mergeIn(reply.body())))
         .onFailure(error -> HttpErrors.send(ctx, error));
   }
 }

@@ -5,19 +5,24 @@ import dev.canvasagent.bus.Address;
 import dev.canvasagent.bus.FailureCode;
 import dev.canvasagent.bus.RoomId;
 import dev.canvasagent.schema.JsonSchemaFile;
+import dev.canvasagent.store.TodoStore;
 import io.vertx.core.Vertx;
+import io.vertx.core.json.JsonArray;
 import io.vertx.core.json.JsonObject;
 import io.vertx.ext.web.Router;
 import io.vertx.ext.web.RoutingContext;
-import io.vertx.ext.web.handler.BodyHandler;
 import java.util.List;
+import java.util.regex.Pattern;
 
 /**
- * {@code /api/sessions}: create, list, resume, change and delete agent sessions (the scheduler owns
- * them; each route is one request on the bus). Bodies are checked against {@code api/session-*.json};
- * ids and query parameters here, the {@code Idempotency-Key} header by {@link IdempotencyKeyHeader}.
+ * {@code /api/sessions}: create, list, resume, change and delete agent sessions, and read a session's
+ * todo list (the scheduler owns them; each route is one request on the bus). Bodies are checked
+ * against {@code api/session-*.json}; ids and query parameters here, the {@code Idempotency-Key}
+ * header by {@link IdempotencyKeyHeader}.
  */
 final class SessionRoutes {
+  /** A session id as the run request schema takes it. */
+  static final Pattern SESSION_ID = Pattern.compile("[A-Za-z0-9_-]{1,64}");
   static final int DEFAULT_LIST_LIMIT = 20;
   static final int MAX_LIST_LIMIT = 100;
 
@@ -31,16 +36,18 @@ final class SessionRoutes {
     this.access = access;
   }
 
-  void mount(Router router, BodyHandler body, io.vertx.core.Handler<RoutingContext> requireJson) {
-    router.post("/api/sessions").handler(body).handler(requireJson).handler(this::create);
+  /** {@code body}: the server's JSON body, of at most its body limit. */
+  void mount(Router router, JsonBody body) {
+    router.get("/api/sessions/:sessionId/todos").handler(this::todos);
+    body.on(router.post("/api/sessions")).handler(this::create);
     router.get("/api/sessions").handler(this::list);
     router.get("/api/sessions/:sessionId").handler(this::resume);
-    router.patch("/api/sessions/:sessionId").handler(body).handler(requireJson).handler(this::update);
+    body.on(router.patch("/api/sessions/:sessionId")).handler(this::update);
     router.delete("/api/sessions/:sessionId").handler(this::delete);
   }
 
   private void create(RoutingContext ctx) {
-    JsonObject request = BridgeVerticle.jsonBody(ctx, createSchema);
+    JsonObject request = JsonBody.parse(ctx, createSchema);
     JsonObject ask = request == null || !EdgeAccess.room(ctx, Role.EDITOR, request.getString("roomId"))
         ? null : IdempotencyKeyHeader.addTo(ctx, request);
     if (ask != null) {
@@ -54,7 +61,7 @@ final class SessionRoutes {
       HttpErrors.send(ctx, FailureCode.INVALID_REQUEST, "give one roomId matching " + RoomId.PATTERN.pattern());
       return;
     }
-    Long limit = BridgeVerticle.queryLong(ctx, "limit", DEFAULT_LIST_LIMIT, 1, MAX_LIST_LIMIT);
+    Long limit = RequestParameters.queryLong(ctx, "limit", DEFAULT_LIST_LIMIT, 1, MAX_LIST_LIMIT);
     if (limit != null && EdgeAccess.room(ctx, Role.VIEWER, rooms.get(0))) {
       forward(ctx, Address.SCHEDULER_SESSION_LIST, new JsonObject().put("roomId", rooms.get(0)).put("limit", limit.intValue()), 200);
     }
@@ -69,7 +76,7 @@ final class SessionRoutes {
 
   private void update(RoutingContext ctx) {
     JsonObject ask = sessionAsk(ctx);
-    JsonObject request = ask == null ? null : BridgeVerticle.jsonBody(ctx, updateSchema);
+    JsonObject request = ask == null ? null : JsonBody.parse(ctx, updateSchema);
     if (request != null) {
       access.session(ctx, Role.EDITOR, ask.getString("sessionId"),
           () -> forward(ctx, Address.SCHEDULER_SESSION_UPDATE, request.mergeIn(ask), 200));
@@ -83,11 +90,46 @@ final class SessionRoutes {
     }
   }
 
+  /**
+   * The agent's todo list of a session, in list order, or only the items of one {@code ?status=};
+   * 404 for a session the server does not know.
+   */
+  private void todos(RoutingContext ctx) {
+    String sessionId = sessionId(ctx);
+    if (sessionId == null) {
+      return;
+    }
+    List<String> statuses = ctx.queryParam("status");
+    if (statuses.size() > 1 || (statuses.size() == 1 && TodoStore.Status.fromWire(statuses.get(0)).isEmpty())) {
+      HttpErrors.send(ctx, FailureCode.INVALID_REQUEST, "status must be one of open, done, skipped");
+      return;
+    }
+    access.session(ctx, Role.VIEWER, sessionId, () -> vertx.eventBus().<JsonObject>request(Address.SCHEDULER_TODOS, new JsonObject().put("sessionId", sessionId))
+        .onSuccess(reply -> {
+          JsonObject answer = reply.body();
+          if (statuses.size() == 1) {
+            answer.put("todos", new JsonArray(answer.getJsonArray("todos").stream()
+                .filter(todo -> statuses.get(0).equals(((JsonObject) todo).getString("status"))).toList()));
+          }
+          JsonResponse.send(ctx, 200, new JsonObject().put("ok", true).mergeIn(answer));
+        })
+        .onFailure(error -> HttpErrors.send(ctx, error)));
+  }
+
+  /** The path's session id, or null after answering 400. */
+  private static String sessionId(RoutingContext ctx) {
+    String sessionId = ctx.pathParam("sessionId");
+    if (sessionId == null || !SESSION_ID.matcher(sessionId).matches()) {
+      HttpErrors.send(ctx, FailureCode.INVALID_REQUEST, "sessionId must match " + SESSION_ID.pattern());
+      return null;
+    }
+    return sessionId;
+  }
+
   /** {@code {sessionId, roomId?}} from the path and the optional {@code ?roomId=}, or null after answering 400. */
   private static JsonObject sessionAsk(RoutingContext ctx) {
-    String sessionId = ctx.pathParam("sessionId");
-    if (sessionId == null || !BridgeVerticle.SESSION_ID.matcher(sessionId).matches()) {
-      HttpErrors.send(ctx, FailureCode.INVALID_REQUEST, "sessionId must match " + BridgeVerticle.SESSION_ID.pattern());
+    String sessionId = sessionId(ctx);
+    if (sessionId == null) {
       return null;
     }
     JsonObject ask = new JsonObject().put("sessionId", sessionId);
@@ -104,7 +146,7 @@ final class SessionRoutes {
 
   private void forward(RoutingContext ctx, String address, JsonObject ask, int status) {
     vertx.eventBus().<JsonObject>request(address, ask)
-        .onSuccess(reply -> BridgeVerticle.sendJson(ctx, status, new JsonObject().put("ok", true).mergeIn(reply.body())))
+        .onSuccess(reply -> JsonResponse.send(ctx, status, new JsonObject().put("ok", true).mergeIn(reply.body())))
         .onFailure(error -> HttpErrors.send(ctx, error));
   }
 }

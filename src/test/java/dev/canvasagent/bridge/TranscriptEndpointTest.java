@@ -115,7 +115,7 @@ class TranscriptEndpointTest {
   @Test
   void anOversizedBodyIsRefusedWith413() {
     String body = "{\"speaker\":\"ana\",\"text\":\"" + "t".repeat(40_000) + "\"}";
-    assertError(post(ROOM, body), 413, "BODY_TOO_LARGE", String.valueOf(BridgeVerticle.TRANSCRIPT_BODY_LIMIT_BYTES));
+    assertError(post(ROOM, body), 413, "BODY_TOO_LARGE", String.valueOf(RoomRoutes.TRANSCRIPT_BODY_LIMIT_BYTES));
   }
 
   @Test

@@ -1,0 +1,124 @@
+package dev.canvasagent.bridge;
+
+import dev.canvasagent.auth.Role;
+import dev.canvasagent.bus.Address;
+import dev.canvasagent.bus.Failure;
+import dev.canvasagent.bus.FailureCode;
+import dev.canvasagent.schema.JsonSchemaFile;
+import io.vertx.core.Vertx;
+import io.vertx.core.json.JsonArray;
+import io.vertx.core.json.JsonObject;
+import io.vertx.ext.web.Router;
+import io.vertx.ext.web.RoutingContext;
+
+/**
+ * {@code /api/rooms/{roomId}}: a room's board (read it, change it, page through its revisions; the
+ * patch engine owns it) and its transcript. The room's live streams are {@link StreamRoutes}'.
+ */
+final class RoomRoutes {
+  static final int MAX_REVISIONS_LIMIT = 500;
+  /** A transcript body: 4000 characters of text, each escaped at worst as six bytes, and the rest. */
+  static final int TRANSCRIPT_BODY_LIMIT_BYTES = 32 * 1024;
+  /** How far ahead of this server's clock an utterance's ts may be (clients' clocks drift). */
+  static final long TRANSCRIPT_MAX_FUTURE_MS = 5 * 60 * 1000;
+
+  private final Vertx vertx;
+  private final JsonSchemaFile changeRequestSchema = JsonSchemaFile.load("api/change-request.json");
+  private final JsonSchemaFile transcriptSchema = JsonSchemaFile.load("api/transcript.json");
+
+  RoomRoutes(Vertx vertx) {
+    this.vertx = vertx;
+  }
+
+  /** {@code body}: the server's JSON body, of at most its body limit. */
+  void mount(Router router, JsonBody body) {
+    body.on(router.post("/api/rooms/:roomId/changes")).handler(this::change);
+    router.get("/api/rooms/:roomId/board").handler(this::board);
+    JsonBody.upTo(TRANSCRIPT_BODY_LIMIT_BYTES, "a transcript body").on(router.post("/api/rooms/:roomId/transcript")).handler(this::transcript);
+    router.get("/api/rooms/:roomId/revisions").handler(this::revisions);
+  }
+
+  /** A person's edit: {@code {baseRevision, put, remove}}, applied whole or not at all. */
+  private void change(RoutingContext ctx) {
+    String roomId = RequestParameters.roomId(ctx);
+    if (roomId == null || !EdgeAccess.room(ctx, Role.EDITOR, roomId)) {
+      return;
+    }
+    JsonObject request = JsonBody.parse(ctx, changeRequestSchema);
+    if (request == null) {
+      return;
+    }
+    JsonObject ask = new JsonObject()
+        .put("roomId", roomId)
+        .put("baseRev", request.getLong("baseRevision"))
+        .put("diff", new JsonObject()
+            .put("put", request.getJsonArray("put", new JsonArray()))
+            .put("remove", request.getJsonArray("remove", new JsonArray())))
+        .put("author", "person");
+    vertx.eventBus().<JsonObject>request(Address.PATCH_BOARD_CHANGE, ask)
+        .onSuccess(reply -> JsonResponse.send(ctx, 200, new JsonObject().put("ok", true).put("roomId", roomId)
+            .put("revision", reply.body().getLong("rev"))))
+        .onFailure(error -> {
+          if (Failure.of(error).code() != FailureCode.REVISION_CONFLICT) {
+            HttpErrors.send(ctx, error);
+            return;
+          }
+          // Tell the client where the board is now, so it can rebase its edit.
+          vertx.eventBus().<JsonObject>request(Address.PATCH_BOARD_GET, new JsonObject().put("roomId", roomId))
+              .onComplete(current -> HttpErrors.send(ctx, FailureCode.REVISION_CONFLICT, error.getMessage(),
+                  current.succeeded() ? new JsonObject().put("revision", current.result().body().getLong("rev")) : new JsonObject()));
+        });
+  }
+
+  /** One utterance for the room's transcript: {@code {speaker, text, ts?}}. */
+  private void transcript(RoutingContext ctx) {
+    String roomId = RequestParameters.roomId(ctx);
+    if (roomId == null || !EdgeAccess.room(ctx, Role.EDITOR, roomId)) {
+      return;
+    }
+    JsonObject request = JsonBody.parse(ctx, transcriptSchema);
+    JsonObject ask = request == null ? null : IdempotencyKeyHeader.addTo(ctx, request.copy().put("roomId", roomId));
+    if (ask == null) {
+      return;
+    }
+    Long ts = request.getLong("ts");
+    if (ts != null && ts > System.currentTimeMillis() + TRANSCRIPT_MAX_FUTURE_MS) {
+      HttpErrors.send(ctx, FailureCode.INVALID_REQUEST, "#/ts: " + ts + " is more than "
+          + TRANSCRIPT_MAX_FUTURE_MS / 60_000 + " minutes in the future");
+      return;
+    }
+    vertx.eventBus().<JsonObject>request(Address.RUNNER_TRANSCRIPT_ADD, ask)
+        .onSuccess(reply -> JsonResponse.send(ctx, 201, new JsonObject().put("ok", true).put("roomId", roomId).put("utterance", reply.body())))
+        .onFailure(error -> HttpErrors.send(ctx, error));
+  }
+
+  private void board(RoutingContext ctx) {
+    String roomId = RequestParameters.roomId(ctx);
+    if (roomId == null || !EdgeAccess.room(ctx, Role.VIEWER, roomId)) {
+      return;
+    }
+    vertx.eventBus().<JsonObject>request(Address.PATCH_BOARD_GET, new JsonObject().put("roomId", roomId))
+        .onSuccess(reply -> JsonResponse.send(ctx, 200, new JsonObject()
+            .put("ok", true)
+            .put("roomId", roomId)
+            .put("revision", reply.body().getLong("rev"))
+            .put("records", reply.body().getJsonArray("records"))))
+        .onFailure(error -> HttpErrors.send(ctx, error));
+  }
+
+  private void revisions(RoutingContext ctx) {
+    String roomId = RequestParameters.roomId(ctx);
+    if (roomId == null || !EdgeAccess.room(ctx, Role.VIEWER, roomId)) {
+      return;
+    }
+    Long after = RequestParameters.queryLong(ctx, "after", 0, 0, Long.MAX_VALUE);
+    Long limit = RequestParameters.queryLong(ctx, "limit", 100, 1, MAX_REVISIONS_LIMIT);
+    if (after == null || limit == null) {
+      return;
+    }
+    JsonObject ask = new JsonObject().put("roomId", roomId).put("after", after).put("limit", limit.intValue());
+    vertx.eventBus().<JsonObject>request(Address.PATCH_BOARD_REVISIONS, ask)
+        .onSuccess(reply -> JsonResponse.send(ctx, 200, new JsonObject().put("ok", true).put("roomId", roomId).mergeIn(reply.body())))
+        .onFailure(error -> HttpErrors.send(ctx, error));
+  }
+}

@@ -1,0 +1,71 @@
+package dev.canvasagent.bridge;
+
+import dev.canvasagent.auth.Role;
+import dev.canvasagent.bus.Address;
+import dev.canvasagent.schema.JsonSchemaFile;
+import io.vertx.core.Vertx;
+import io.vertx.core.json.JsonObject;
+import io.vertx.ext.web.Router;
+import io.vertx.ext.web.RoutingContext;
+
+/**
+ * {@code /api/canvas-agent/run} and {@code /cancel}: a person asks the agent for a run on a room's
+ * board (the scheduler queues it, 202) or cancels a session's work. A run counts against the client's
+ * and the room's run limits ({@link EdgeLimits#takeRun}).
+ */
+final class RunRoutes {
+  /** A cancel body holds one session id. */
+  static final int CANCEL_BODY_LIMIT_BYTES = 4 * 1024;
+
+  private final Vertx vertx;
+  private final EdgeAccess access;
+  private final EdgeLimits limits;
+  private final JsonSchemaFile runRequestSchema = JsonSchemaFile.load("api/run-request.json");
+  private final JsonSchemaFile cancelSchema = JsonSchemaFile.load("api/cancel.json");
+
+  RunRoutes(Vertx vertx, EdgeAccess access, EdgeLimits limits) {
+    this.vertx = vertx;
+    this.access = access;
+    this.limits = limits;
+  }
+
+  /** {@code body}: the server's JSON body, of at most its body limit. */
+  void mount(Router router, JsonBody body) {
+    body.on(router.post("/api/canvas-agent/run")).handler(this::run);
+    JsonBody.upTo(CANCEL_BODY_LIMIT_BYTES, "a cancel body").on(router.post("/api/canvas-agent/cancel")).handler(this::cancel);
+  }
+
+  private void run(RoutingContext ctx) {
+    JsonObject request = JsonBody.parse(ctx, runRequestSchema);
+    JsonObject ask = request == null || !EdgeAccess.room(ctx, Role.EDITOR, request.getString("roomId"))
+        ? null : IdempotencyKeyHeader.addTo(ctx, request);
+    if (ask == null) {
+      return;
+    }
+    // A session named in the body is looked up like one in a path: one the caller cannot reach is
+    // answered as one that does not exist, not as another room's (SESSION_ROOM_MISMATCH).
+    access.sessionIfNamed(ctx, Role.EDITOR, ask.getString("sessionId"), () -> {
+      if (!limits.takeRun(ctx, ask.getString("roomId"))) {
+        return;
+      }
+      vertx.eventBus().<JsonObject>request(Address.SCHEDULER_SUBMIT, ask)
+          .onSuccess(reply -> JsonResponse.send(ctx, 202, new JsonObject().put("ok", true).mergeIn(reply.body())))
+          .onFailure(error -> {
+            limits.giveBackRun(ctx, ask.getString("roomId"));
+            HttpErrors.send(ctx, error);
+          });
+    });
+  }
+
+  /** Cancels a session's work; answered once its running run has ended, with what was canceled. */
+  private void cancel(RoutingContext ctx) {
+    JsonObject request = JsonBody.parse(ctx, cancelSchema);
+    if (request == null) {
+      return;
+    }
+    access.session(ctx, Role.EDITOR, request.getString("sessionId"), () ->
+        vertx.eventBus().<JsonObject>request(Address.SCHEDULER_CANCEL, request)
+            .onSuccess(reply -> JsonResponse.send(ctx, 200, new JsonObject().put("ok", true).mergeIn(reply.body())))
+            .onFailure(error -> HttpErrors.send(ctx, error)));
+  }
+}
