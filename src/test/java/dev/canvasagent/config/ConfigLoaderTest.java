@@ -216,8 +216,8 @@ class ConfigLoaderTest {
   @Test
   void everyEnvironmentVariableTheServerReadsHasAnOverrideCase() {
     Set<String> covered = overrides().stream().map(EnvCase::variable).collect(Collectors.toSet());
-    Set<String> read = ConfigLoader.ENVIRONMENT.stream()
-        .map(ConfigLoader.EnvironmentKey::variable).collect(Collectors.toSet());
+    Set<String> read = Settings.ALL.stream()
+        .flatMap(setting -> setting.variable().stream()).collect(Collectors.toSet());
     assertEquals(read, covered);
   }
 
@@ -579,13 +579,13 @@ class ConfigLoaderTest {
   void everyEnvironmentVariableSetsAPathThatExistsInConfigJson() throws IOException {
     JsonObject defaults = new JsonObject(Files.readString(Path.of("conf/config.json")));
     Set<String> missing = new HashSet<>();
-    for (ConfigLoader.EnvironmentKey key : ConfigLoader.ENVIRONMENT) {
+    for (Setting key : Settings.ALL.stream().filter(setting -> setting.variable().isPresent()).toList()) {
       Object value = defaults;
       for (String part : key.path().split("\\.")) {
         value = value instanceof JsonObject object ? object.getValue(part) : null;
       }
       if (value == null || value instanceof JsonObject) {
-        missing.add(key.variable() + " -> " + key.path());
+        missing.add(key.variable().get() + " -> " + key.path());
       }
     }
     assertEquals(Set.of(), missing, "environment variables whose path is not a value of conf/config.json");
@@ -593,9 +593,9 @@ class ConfigLoaderTest {
 
   @Test
   void environmentVariablesAreDistinctAndSetDistinctPaths() {
-    List<ConfigLoader.EnvironmentKey> keys = ConfigLoader.ENVIRONMENT;
-    assertEquals(keys.size(), keys.stream().map(ConfigLoader.EnvironmentKey::variable).distinct().count());
-    assertEquals(keys.size(), keys.stream().map(ConfigLoader.EnvironmentKey::path).distinct().count());
+    List<Setting> keys = Settings.ALL.stream().filter(setting -> setting.variable().isPresent()).toList();
+    assertEquals(keys.size(), keys.stream().map(Setting::variable).distinct().count());
+    assertEquals(keys.size(), keys.stream().map(Setting::path).distinct().count());
   }
 
   @Test
