@@ -6,7 +6,8 @@ import java.util.Optional;
 /**
  * Where a model provider is reached and with which key: {@code providers.<name>.baseUrl} and {@code
  * .apiKey} in {@code conf/config.json}, set by {@code <variablePrefix>_BASE_URL} and {@code
- * <variablePrefix>_API_KEY}. The key is secret; the two meanings are the configuration table's. A
+ * <variablePrefix>_API_KEY}. Declared beside the providers that use it, in {@code
+ * model/ProviderCatalog}. The key is secret; the two meanings are the configuration table's. A
  * provider whose endpoint has no base URL, or no key when {@code keyRequired}, is known but cannot be
  * called.
  */

@@ -152,18 +152,18 @@ class ConfigLoaderTest {
         override("CANVAS_STEWARD_DEBUG", "true", c -> c.model().debug(), true),
         override("CANVAS_AGENT_DISABLE_PROMPT_CACHE", "yes", c -> c.model().promptCacheDisabled(), true),
         override("ANTHROPIC_CACHE_TTL", "1h", c -> c.model().anthropicCacheTtl(), "1h"),
-        override("ANTHROPIC_API_KEY", "sk-ant-test", c -> c.providers().anthropic().apiKey(), "sk-ant-test"),
-        override("ANTHROPIC_BASE_URL", "http://127.0.0.1:9999/", c -> c.providers().anthropic().baseUrl(),
+        override("ANTHROPIC_API_KEY", "sk-ant-test", c -> c.providers().endpoint("anthropic").apiKey(), "sk-ant-test"),
+        override("ANTHROPIC_BASE_URL", "http://127.0.0.1:9999/", c -> c.providers().endpoint("anthropic").baseUrl(),
             "http://127.0.0.1:9999"),
-        override("OPENAI_API_KEY", "sk-test", c -> c.providers().openai().apiKey(), "sk-test"),
-        override("OPENAI_BASE_URL", "https://gateway.example/openai/v1", c -> c.providers().openai().baseUrl(),
+        override("OPENAI_API_KEY", "sk-test", c -> c.providers().endpoint("openai").apiKey(), "sk-test"),
+        override("OPENAI_BASE_URL", "https://gateway.example/openai/v1", c -> c.providers().endpoint("openai").baseUrl(),
             "https://gateway.example/openai/v1"),
-        override("GEMINI_API_KEY", "AIza-test", c -> c.providers().gemini().apiKey(), "AIza-test"),
-        override("GEMINI_BASE_URL", "https://gemini.example", c -> c.providers().gemini().baseUrl(),
+        override("GEMINI_API_KEY", "AIza-test", c -> c.providers().endpoint("gemini").apiKey(), "AIza-test"),
+        override("GEMINI_BASE_URL", "https://gemini.example", c -> c.providers().endpoint("gemini").baseUrl(),
             "https://gemini.example"),
-        override("OPENAI_COMPATIBLE_API_KEY", "local", c -> c.providers().openaiCompatible().apiKey(), "local"),
+        override("OPENAI_COMPATIBLE_API_KEY", "local", c -> c.providers().endpoint("openaiCompatible").apiKey(), "local"),
         override("OPENAI_COMPATIBLE_BASE_URL", "http://127.0.0.1:11434/v1",
-            c -> c.providers().openaiCompatible().baseUrl(), "http://127.0.0.1:11434/v1"),
+            c -> c.providers().endpoint("openaiCompatible").baseUrl(), "http://127.0.0.1:11434/v1"),
         override("CANVAS_AGENT_MODEL_RETRIES", "0", c -> c.providers().retries(), 0),
         override("CANVAS_AGENT_MODEL_RETRY_MAX_DELAY_MS", "2000", c -> c.providers().retryMaxDelayMs(), 2000),
         override("CANVAS_AGENT_MODEL_IDLE_TIMEOUT_MS", "5000", c -> c.providers().idleTimeoutMs(), 5000),
@@ -355,10 +355,10 @@ class ConfigLoaderTest {
   void theProvidersDefaultToTheirPublicEndpointsWithNoKeys() {
     AppConfig.Providers providers = load(Map.of()).providers();
 
-    assertEquals(new AppConfig.Endpoint("https://api.anthropic.com", ""), providers.anthropic());
-    assertEquals(new AppConfig.Endpoint("https://api.openai.com/v1", ""), providers.openai());
-    assertEquals(new AppConfig.Endpoint("https://generativelanguage.googleapis.com", ""), providers.gemini());
-    assertEquals(new AppConfig.Endpoint("", ""), providers.openaiCompatible(), "no default for a local server");
+    assertEquals(new AppConfig.Endpoint("https://api.anthropic.com", ""), providers.endpoint("anthropic"));
+    assertEquals(new AppConfig.Endpoint("https://api.openai.com/v1", ""), providers.endpoint("openai"));
+    assertEquals(new AppConfig.Endpoint("https://generativelanguage.googleapis.com", ""), providers.endpoint("gemini"));
+    assertEquals(new AppConfig.Endpoint("", ""), providers.endpoint("openaiCompatible"), "no default for a local server");
     assertEquals(2, providers.retries());
     assertEquals(10_000, providers.retryMaxDelayMs());
     assertEquals(60_000, providers.idleTimeoutMs());
