@@ -6,7 +6,8 @@ import java.util.Optional;
  * One setting, declared once: its path in {@code conf/config.json} (where its default is), the
  * environment variable that sets it (none: only the file or {@code CANVAS_AGENT_CONFIG} can), how its
  * value is checked, whether it is secret, and what it means (the "Meaning" of the configuration
- * table). The loader reads and checks it, and error messages redact it, from this one declaration.
+ * table). The loader reads and checks it, error messages redact it and {@link ConfigurationTable}
+ * documents it, all from this one declaration.
  */
 record Setting(String path, Optional<String> variable, Check check, boolean secret, String meaning) {
 
