@@ -97,18 +97,30 @@ public record AppConfig(
       OptionalInt fakeTokenDelayMs) {}
 
   /**
-   * The HTTP model providers: where each is and its key; how often a call that failed before
-   * anything streamed is tried again, the longest pause between tries (a provider's
-   * {@code Retry-After} included), and how long a call may go without a byte before it is given up.
+   * The HTTP model providers: where each endpoint is and its key, by its name in {@code
+   * providers.<name>}; how often a call that failed before anything streamed is tried again, the
+   * longest pause between tries (a provider's {@code Retry-After} included), and how long a call may
+   * go without a byte before it is given up.
    */
   public record Providers(
-      Endpoint anthropic,
-      Endpoint openai,
-      Endpoint gemini,
-      Endpoint openaiCompatible,
+      java.util.Map<String, Endpoint> endpoints,
       int retries,
       int retryMaxDelayMs,
-      int idleTimeoutMs) {}
+      int idleTimeoutMs) {
+    public Providers {
+      // In declaration order, so the configuration's text reads the same every time.
+      endpoints = java.util.Collections.unmodifiableMap(new java.util.LinkedHashMap<>(endpoints));
+    }
+
+    /** The endpoint of {@code providers.<name>}, e.g. {@code anthropic}. */
+    public Endpoint endpoint(String name) {
+      Endpoint endpoint = endpoints.get(name);
+      if (endpoint == null) {
+        throw new IllegalArgumentException("no provider endpoint '" + name + "'; declared: " + endpoints.keySet());
+      }
+      return endpoint;
+    }
+  }
 
   /** A provider's base URL (empty: not set) and API key (empty: none), never shown by {@link #toString()}. */
   public record Endpoint(String baseUrl, String apiKey) {

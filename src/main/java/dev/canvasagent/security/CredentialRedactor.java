@@ -56,8 +56,7 @@ public final class CredentialRedactor {
   public static CredentialRedactor of(AppConfig config) {
     List<String> secrets = new ArrayList<>();
     secrets.add(config.auth().jwtSecret());
-    AppConfig.Providers providers = config.providers();
-    for (AppConfig.Endpoint endpoint : List.of(providers.anthropic(), providers.openai(), providers.gemini(), providers.openaiCompatible())) {
+    for (AppConfig.Endpoint endpoint : config.providers().endpoints().values()) {
       secrets.add(endpoint.apiKey());
     }
     config.database().map(DatabaseConfig::password).ifPresent(secrets::add);

@@ -7,6 +7,6 @@ public final class ConfigLoaderAccess {
   private ConfigLoaderAccess() {}
 
   public static List<String> variables() {
-    return ConfigLoader.ENVIRONMENT.stream().map(ConfigLoader.EnvironmentKey::variable).toList();
+    return Settings.ALL.stream().flatMap(setting -> setting.variable().stream()).toList();
   }
 }

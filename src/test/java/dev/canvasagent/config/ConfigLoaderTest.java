@@ -152,18 +152,18 @@ class ConfigLoaderTest {
         override("CANVAS_STEWARD_DEBUG", "true", c -> c.model().debug(), true),
         override("CANVAS_AGENT_DISABLE_PROMPT_CACHE", "yes", c -> c.model().promptCacheDisabled(), true),
         override("ANTHROPIC_CACHE_TTL", "1h", c -> c.model().anthropicCacheTtl(), "1h"),
-        override("ANTHROPIC_API_KEY", "sk-ant-test", c -> c.providers().anthropic().apiKey(), "sk-ant-test"),
-        override("ANTHROPIC_BASE_URL", "http://127.0.0.1:9999/", c -> c.providers().anthropic().baseUrl(),
+        override("ANTHROPIC_API_KEY", "sk-ant-test", c -> c.providers().endpoint("anthropic").apiKey(), "sk-ant-test"),
+        override("ANTHROPIC_BASE_URL", "http://127.0.0.1:9999/", c -> c.providers().endpoint("anthropic").baseUrl(),
             "http://127.0.0.1:9999"),
-        override("OPENAI_API_KEY", "sk-test", c -> c.providers().openai().apiKey(), "sk-test"),
-        override("OPENAI_BASE_URL", "https://gateway.example/openai/v1", c -> c.providers().openai().baseUrl(),
+        override("OPENAI_API_KEY", "sk-test", c -> c.providers().endpoint("openai").apiKey(), "sk-test"),
+        override("OPENAI_BASE_URL", "https://gateway.example/openai/v1", c -> c.providers().endpoint("openai").baseUrl(),
             "https://gateway.example/openai/v1"),
-        override("GEMINI_API_KEY", "AIza-test", c -> c.providers().gemini().apiKey(), "AIza-test"),
-        override("GEMINI_BASE_URL", "https://gemini.example", c -> c.providers().gemini().baseUrl(),
+        override("GEMINI_API_KEY", "AIza-test", c -> c.providers().endpoint("gemini").apiKey(), "AIza-test"),
+        override("GEMINI_BASE_URL", "https://gemini.example", c -> c.providers().endpoint("gemini").baseUrl(),
             "https://gemini.example"),
-        override("OPENAI_COMPATIBLE_API_KEY", "local", c -> c.providers().openaiCompatible().apiKey(), "local"),
+        override("OPENAI_COMPATIBLE_API_KEY", "local", c -> c.providers().endpoint("openaiCompatible").apiKey(), "local"),
         override("OPENAI_COMPATIBLE_BASE_URL", "http://127.0.0.1:11434/v1",
-            c -> c.providers().openaiCompatible().baseUrl(), "http://127.0.0.1:11434/v1"),
+            c -> c.providers().endpoint("openaiCompatible").baseUrl(), "http://127.0.0.1:11434/v1"),
         override("CANVAS_AGENT_MODEL_RETRIES", "0", c -> c.providers().retries(), 0),
         override("CANVAS_AGENT_MODEL_RETRY_MAX_DELAY_MS", "2000", c -> c.providers().retryMaxDelayMs(), 2000),
         override("CANVAS_AGENT_MODEL_IDLE_TIMEOUT_MS", "5000", c -> c.providers().idleTimeoutMs(), 5000),
@@ -216,8 +216,8 @@ class ConfigLoaderTest {
   @Test
   void everyEnvironmentVariableTheServerReadsHasAnOverrideCase() {
     Set<String> covered = overrides().stream().map(EnvCase::variable).collect(Collectors.toSet());
-    Set<String> read = ConfigLoader.ENVIRONMENT.stream()
-        .map(ConfigLoader.EnvironmentKey::variable).collect(Collectors.toSet());
+    Set<String> read = Settings.ALL.stream()
+        .flatMap(setting -> setting.variable().stream()).collect(Collectors.toSet());
     assertEquals(read, covered);
   }
 
@@ -355,10 +355,10 @@ class ConfigLoaderTest {
   void theProvidersDefaultToTheirPublicEndpointsWithNoKeys() {
     AppConfig.Providers providers = load(Map.of()).providers();
 
-    assertEquals(new AppConfig.Endpoint("https://api.anthropic.com", ""), providers.anthropic());
-    assertEquals(new AppConfig.Endpoint("https://api.openai.com/v1", ""), providers.openai());
-    assertEquals(new AppConfig.Endpoint("https://generativelanguage.googleapis.com", ""), providers.gemini());
-    assertEquals(new AppConfig.Endpoint("", ""), providers.openaiCompatible(), "no default for a local server");
+    assertEquals(new AppConfig.Endpoint("https://api.anthropic.com", ""), providers.endpoint("anthropic"));
+    assertEquals(new AppConfig.Endpoint("https://api.openai.com/v1", ""), providers.endpoint("openai"));
+    assertEquals(new AppConfig.Endpoint("https://generativelanguage.googleapis.com", ""), providers.endpoint("gemini"));
+    assertEquals(new AppConfig.Endpoint("", ""), providers.endpoint("openaiCompatible"), "no default for a local server");
     assertEquals(2, providers.retries());
     assertEquals(10_000, providers.retryMaxDelayMs());
     assertEquals(60_000, providers.idleTimeoutMs());
@@ -579,13 +579,13 @@ class ConfigLoaderTest {
   void everyEnvironmentVariableSetsAPathThatExistsInConfigJson() throws IOException {
     JsonObject defaults = new JsonObject(Files.readString(Path.of("conf/config.json")));
     Set<String> missing = new HashSet<>();
-    for (ConfigLoader.EnvironmentKey key : ConfigLoader.ENVIRONMENT) {
+    for (Setting key : Settings.ALL.stream().filter(setting -> setting.variable().isPresent()).toList()) {
       Object value = defaults;
       for (String part : key.path().split("\\.")) {
         value = value instanceof JsonObject object ? object.getValue(part) : null;
       }
       if (value == null || value instanceof JsonObject) {
-        missing.add(key.variable() + " -> " + key.path());
+        missing.add(key.variable().get() + " -> " + key.path());
       }
     }
     assertEquals(Set.of(), missing, "environment variables whose path is not a value of conf/config.json");
@@ -593,9 +593,9 @@ class ConfigLoaderTest {
 
   @Test
   void environmentVariablesAreDistinctAndSetDistinctPaths() {
-    List<ConfigLoader.EnvironmentKey> keys = ConfigLoader.ENVIRONMENT;
-    assertEquals(keys.size(), keys.stream().map(ConfigLoader.EnvironmentKey::variable).distinct().count());
-    assertEquals(keys.size(), keys.stream().map(ConfigLoader.EnvironmentKey::path).distinct().count());
+    List<Setting> keys = Settings.ALL.stream().filter(setting -> setting.variable().isPresent()).toList();
+    assertEquals(keys.size(), keys.stream().map(Setting::variable).distinct().count());
+    assertEquals(keys.size(), keys.stream().map(Setting::path).distinct().count());
   }
 
   @Test

@@ -1,8 +1,6 @@
 package dev.canvasagent.model.anthropic;
 
-import dev.canvasagent.model.ModelEvent;
 import dev.canvasagent.model.ModelRequest;
-import dev.canvasagent.model.StreamNormalizer;
 import dev.canvasagent.model.Turn;
 import dev.canvasagent.model.http.ProviderProtocol;
 import dev.canvasagent.model.http.ProviderRequest;
@@ -10,7 +8,6 @@ import io.vertx.core.json.JsonArray;
 import io.vertx.core.json.JsonObject;
 import java.util.List;
 import java.util.Map;
-import java.util.function.Consumer;
 
 /**
  * {@code anthropic:<model>}: the Messages API, {@code POST {base}/v1/messages} with {@code stream:
@@ -33,11 +30,6 @@ public final class AnthropicMessagesProtocol implements ProviderProtocol {
     this.baseUrl = baseUrl;
     this.apiKey = apiKey;
     this.cacheTtl = cacheTtl;
-  }
-
-  @Override
-  public String id() {
-    return "anthropic";
   }
 
   @Override
@@ -77,11 +69,6 @@ public final class AnthropicMessagesProtocol implements ProviderProtocol {
     }
     return new ProviderRequest(baseUrl + "/v1/messages",
         Map.of("x-api-key", apiKey, "anthropic-version", VERSION), body);
-  }
-
-  @Override
-  public StreamNormalizer normalizer(Consumer<ModelEvent> sink) {
-    return new AnthropicStreamNormalizer(sink);
   }
 
   private JsonArray messages(JsonArray firstTurn, List<Turn> turns) {

@@ -1,8 +1,6 @@
 package dev.canvasagent.model.gemini;
 
-import dev.canvasagent.model.ModelEvent;
 import dev.canvasagent.model.ModelRequest;
-import dev.canvasagent.model.StreamNormalizer;
 import dev.canvasagent.model.Turn;
 import dev.canvasagent.model.http.ProviderProtocol;
 import dev.canvasagent.model.http.ProviderRequest;
@@ -12,7 +10,6 @@ import java.net.URLEncoder;
 import java.nio.charset.StandardCharsets;
 import java.util.List;
 import java.util.Map;
-import java.util.function.Consumer;
 
 /**
  * {@code google:<model>}: Gemini, {@code POST {base}/v1beta/models/<model>:streamGenerateContent?alt=sse}
@@ -31,11 +28,6 @@ public final class GeminiProtocol implements ProviderProtocol {
   public GeminiProtocol(String baseUrl, String apiKey) {
     this.baseUrl = baseUrl;
     this.apiKey = apiKey;
-  }
-
-  @Override
-  public String id() {
-    return "google";
   }
 
   @Override
@@ -115,10 +107,5 @@ public final class GeminiProtocol implements ProviderProtocol {
     if (!callId.startsWith(GeminiStreamNormalizer.GENERATED_ID_PREFIX)) {
       part.put("id", callId);
     }
-  }
-
-  @Override
-  public StreamNormalizer normalizer(Consumer<ModelEvent> sink) {
-    return new GeminiStreamNormalizer(sink);
   }
 }

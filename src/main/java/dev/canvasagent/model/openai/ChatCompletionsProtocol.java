@@ -1,8 +1,6 @@
 package dev.canvasagent.model.openai;
 
-import dev.canvasagent.model.ModelEvent;
 import dev.canvasagent.model.ModelRequest;
-import dev.canvasagent.model.StreamNormalizer;
 import dev.canvasagent.model.Turn;
 import dev.canvasagent.model.http.ProviderProtocol;
 import dev.canvasagent.model.http.ProviderRequest;
@@ -10,7 +8,6 @@ import io.vertx.core.json.JsonArray;
 import io.vertx.core.json.JsonObject;
 import java.util.List;
 import java.util.Map;
-import java.util.function.Consumer;
 
 /**
  * Chat Completions, {@code POST {base}/chat/completions} with {@code stream: true} and usage in the
@@ -21,30 +18,23 @@ import java.util.function.Consumer;
  * answering its {@code tool_call_id}; a failed call's result is its {@code Error: …} text.
  */
 public final class ChatCompletionsProtocol implements ProviderProtocol {
-  private final String id;
   private final String baseUrl;
   private final String apiKey;
   private final boolean compatible;
 
-  private ChatCompletionsProtocol(String id, String baseUrl, String apiKey, boolean compatible) {
-    this.id = id;
+  private ChatCompletionsProtocol(String baseUrl, String apiKey, boolean compatible) {
     this.baseUrl = baseUrl;
     this.apiKey = apiKey;
     this.compatible = compatible;
   }
 
   public static ChatCompletionsProtocol openai(String baseUrl, String apiKey) {
-    return new ChatCompletionsProtocol("openai", baseUrl, apiKey, false);
+    return new ChatCompletionsProtocol(baseUrl, apiKey, false);
   }
 
   /** {@code apiKey} may be empty: no Authorization header is sent then. */
   public static ChatCompletionsProtocol compatible(String baseUrl, String apiKey) {
-    return new ChatCompletionsProtocol("openai-compatible", baseUrl, apiKey, true);
-  }
-
-  @Override
-  public String id() {
-    return id;
+    return new ChatCompletionsProtocol(baseUrl, apiKey, true);
   }
 
   @Override
@@ -90,11 +80,6 @@ public final class ChatCompletionsProtocol implements ProviderProtocol {
     }
     Map<String, String> headers = apiKey.isEmpty() ? Map.of() : Map.of("authorization", "Bearer " + apiKey);
     return new ProviderRequest(baseUrl + "/chat/completions", headers, body);
-  }
-
-  @Override
-  public StreamNormalizer normalizer(Consumer<ModelEvent> sink) {
-    return new ChatCompletionsStreamNormalizer(sink);
   }
 
   private static void render(Turn turn, JsonArray messages) {

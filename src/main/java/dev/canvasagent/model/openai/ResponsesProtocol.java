@@ -1,8 +1,6 @@
 package dev.canvasagent.model.openai;
 
-import dev.canvasagent.model.ModelEvent;
 import dev.canvasagent.model.ModelRequest;
-import dev.canvasagent.model.StreamNormalizer;
 import dev.canvasagent.model.Turn;
 import dev.canvasagent.model.http.ProviderProtocol;
 import dev.canvasagent.model.http.ProviderRequest;
@@ -10,7 +8,6 @@ import io.vertx.core.json.JsonArray;
 import io.vertx.core.json.JsonObject;
 import java.util.List;
 import java.util.Map;
-import java.util.function.Consumer;
 
 /**
  * {@code openai-responses:<model>}: the Responses API, {@code POST {base}/responses} with {@code
@@ -27,11 +24,6 @@ public final class ResponsesProtocol implements ProviderProtocol {
   public ResponsesProtocol(String baseUrl, String apiKey) {
     this.baseUrl = baseUrl;
     this.apiKey = apiKey;
-  }
-
-  @Override
-  public String id() {
-    return "openai-responses";
   }
 
   @Override
@@ -68,11 +60,6 @@ public final class ResponsesProtocol implements ProviderProtocol {
       body.put("tools", tools).put("tool_choice", "auto").put("parallel_tool_calls", true);
     }
     return new ProviderRequest(baseUrl + "/responses", Map.of("authorization", "Bearer " + apiKey), body);
-  }
-
-  @Override
-  public StreamNormalizer normalizer(Consumer<ModelEvent> sink) {
-    return new ResponsesStreamNormalizer(sink);
   }
 
   private static JsonArray input(JsonArray firstTurn, List<Turn> turns) {

@@ -6,14 +6,19 @@ import static org.junit.jupiter.api.Assertions.assertNull;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import dev.canvasagent.catalog.ActionCatalog;
+import dev.canvasagent.model.ProviderCatalog;
 import dev.canvasagent.model.anthropic.AnthropicMessagesProtocol;
 import dev.canvasagent.model.gemini.GeminiProtocol;
 import dev.canvasagent.model.openai.ChatCompletionsProtocol;
 import dev.canvasagent.model.openai.ResponsesProtocol;
+import dev.canvasagent.security.CredentialRedactor;
 import dev.canvasagent.support.StubProvider;
+import io.vertx.core.Vertx;
+import io.vertx.core.http.HttpClient;
 import io.vertx.core.json.JsonArray;
 import io.vertx.core.json.JsonObject;
 import java.util.List;
+import java.util.Optional;
 import java.util.function.Consumer;
 import java.util.function.Function;
 
@@ -40,6 +45,13 @@ record Flavour(
 
   byte[] answerBytes() {
     return ProviderCalls.resource("http/" + answer);
+  }
+
+  /** The provider pointed at {@code base}, its stream read by the normalizer its declaration names. */
+  HttpModelProvider provider(Vertx vertx, HttpClient client, String base, Limits limits, Optional<String> missingSetting) {
+    HttpProvider declared = ProviderCatalog.ALL.stream().filter(provider -> provider.id().equals(name)).findFirst().orElseThrow();
+    return new HttpModelProvider(vertx, client, declared.id(), protocol.apply(base), declared.normalizer(), limits,
+        missingSetting, CredentialRedactor.patternsOnly());
   }
 
   static List<Flavour> all() {

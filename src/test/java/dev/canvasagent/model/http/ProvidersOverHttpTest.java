@@ -10,7 +10,6 @@ import dev.canvasagent.model.ModelEvent;
 import dev.canvasagent.model.ModelProvider;
 import dev.canvasagent.model.ModelRequest;
 import dev.canvasagent.model.http.ProviderCalls.Outcome;
-import dev.canvasagent.security.CredentialRedactor;
 import dev.canvasagent.support.StubProvider;
 import dev.canvasagent.support.StubProvider.Status;
 import dev.canvasagent.support.StubProvider.Stream;
@@ -64,8 +63,7 @@ class ProvidersOverHttpTest {
   }
 
   private ModelProvider provider(Flavour flavour, Limits limits) {
-    return new HttpModelProvider(vertx, client, flavour.protocol().apply(stub.baseUrl()), limits, Optional.empty(),
-        CredentialRedactor.patternsOnly());
+    return flavour.provider(vertx, client, stub.baseUrl(), limits, Optional.empty());
   }
 
   private ModelProvider provider(Flavour flavour) {
@@ -233,7 +231,7 @@ class ProvidersOverHttpTest {
     ModelEvent.Error error = assertInstanceOf(ModelEvent.Error.class, outcome.last());
     assertFalse(error.retryable());
     assertTrue(error.message().contains("HTTP 401"), error.message());
-    assertTrue(error.message().contains(flavour.protocol().apply("http://x").id()), error.message());
+    assertTrue(error.message().contains(flavour.name()), error.message());
     assertFalse(error.errorType().startsWith("http_"), "the provider's own error type: " + error.errorType());
     assertEquals(1, stub.received().size());
     assertFalse(error.message().contains("stub"), "keys never appear in errors: " + error.message());

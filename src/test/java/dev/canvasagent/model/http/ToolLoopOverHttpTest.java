@@ -13,7 +13,6 @@ import dev.canvasagent.model.loop.ToolLoop;
 import dev.canvasagent.model.loop.ToolLoopListener;
 import dev.canvasagent.model.loop.ToolLoopResult;
 import dev.canvasagent.model.loop.ToolLoopRun;
-import dev.canvasagent.security.CredentialRedactor;
 import dev.canvasagent.support.Await;
 import dev.canvasagent.support.StubProvider;
 import dev.canvasagent.support.StubProvider.Stream;
@@ -75,8 +74,7 @@ class ToolLoopOverHttpTest {
   }
 
   private ModelProvider provider(Flavour flavour) {
-    return new HttpModelProvider(vertx, client, flavour.protocol().apply(stub.baseUrl()), new Limits(0, 1_000, 10_000),
-        Optional.empty(), CredentialRedactor.patternsOnly());
+    return flavour.provider(vertx, client, stub.baseUrl(), new Limits(0, 1_000, 10_000), Optional.empty());
   }
 
   /** The rectangle is created; the note fails. */
@@ -311,8 +309,8 @@ class ToolLoopOverHttpTest {
   @Test
   void aProviderThatCannotBeCalledIsAnError() {
     Flavour anthropic = Flavour.all().get(0);
-    ModelProvider unset = new HttpModelProvider(vertx, client, anthropic.protocol().apply(stub.baseUrl()),
-        new Limits(0, 1_000, 10_000), Optional.of("ANTHROPIC_API_KEY"), CredentialRedactor.patternsOnly());
+    ModelProvider unset = anthropic.provider(vertx, client, stub.baseUrl(), new Limits(0, 1_000, 10_000),
+        Optional.of("ANTHROPIC_API_KEY"));
 
     ToolLoopResult result = Await.result(new ToolLoop(unset, this::execute, 5, ToolLoopListener.NONE)
         .start(vertx, ProviderCalls.request(anthropic.model())).result());

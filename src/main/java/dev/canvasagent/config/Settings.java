@@ -1,0 +1,29 @@
+package dev.canvasagent.config;
+
+import java.util.List;
+import java.util.stream.Stream;
+
+/** Every setting the server reads, section by section in the order of {@code conf/config.json}. */
+final class Settings {
+  static final List<Setting> ALL = Stream.of(
+          HttpSettings.ALL,
+          AuthSettings.ALL,
+          LimitsSettings.ALL,
+          BridgeSettings.ALL,
+          ModelSettings.ALL,
+          ProviderSettings.ALL,
+          ScreenshotSettings.ALL,
+          FollowupSettings.ALL,
+          SloSettings.ALL,
+          ContextSettings.ALL,
+          RunnerSettings.ALL,
+          SchedulerSettings.ALL,
+          DocumentSettings.ALL,
+          DurabilitySettings.ALL,
+          FlagSettings.ALL,
+          DatabaseSettings.ALL)
+      .flatMap(List::stream)
+      .toList();
+
+  private Settings() {}
+}
