@@ -2,15 +2,14 @@ package dev.canvasagent.config;
 
 import static dev.canvasagent.config.Check.whole;
 
-import dev.canvasagent.model.ProviderCatalog;
 import java.util.ArrayList;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
 
 /**
- * {@code providers}: each endpoint's key and base URL (declared with its providers in {@link
- * ProviderCatalog}), and how a provider call is retried and timed out.
+ * {@code providers}: each endpoint's key and base URL (declared in {@link
+ * ProviderEndpoints}), and how a provider call is retried and timed out.
  */
 final class ProviderSettings {
   static final Setting RETRIES = Setting.of("providers.retries", "CANVAS_AGENT_MODEL_RETRIES", whole(0, 10),
@@ -27,14 +26,14 @@ final class ProviderSettings {
 
   private static List<Setting> all() {
     List<Setting> all = new ArrayList<>();
-    ProviderCatalog.endpoints().forEach(endpoint -> all.addAll(endpoint.settings()));
+    ProviderEndpoints.ALL.forEach(endpoint -> all.addAll(endpoint.settings()));
     all.addAll(List.of(RETRIES, RETRY_MAX_DELAY_MS, IDLE_TIMEOUT_MS));
     return List.copyOf(all);
   }
 
   static AppConfig.Providers read(ConfigValues values) {
     Map<String, AppConfig.Endpoint> endpoints = new LinkedHashMap<>();
-    ProviderCatalog.endpoints().forEach(endpoint -> endpoints.put(endpoint.name(), endpoint.read(values)));
+    ProviderEndpoints.ALL.forEach(endpoint -> endpoints.put(endpoint.name(), endpoint.read(values)));
     return new AppConfig.Providers(
         endpoints,
         values.whole(RETRIES),

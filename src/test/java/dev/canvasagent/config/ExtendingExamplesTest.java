@@ -89,8 +89,8 @@ class ExtendingExamplesTest {
         differences);
   }
 
-  // "Add a provider": one declaration in model/ProviderCatalog (endpoint and provider), its endpoint's
-  // defaults in conf/config.json; here it speaks Chat Completions, so it needs no protocol or normalizer
+  // "Add a provider": its endpoint in config/ProviderEndpoints, the provider in model/ProviderCatalog, the
+  // endpoint's defaults in conf/config.json; here it speaks Chat Completions, so it needs no protocol or normalizer
   // of its own.
 
   static final ProviderEndpoint ACME = new ProviderEndpoint("acme", "ACME", true,
