@@ -31,7 +31,7 @@ import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
 /**
- * The running server: its store, its model providers and its seven verticles. {@link #start} opens the store and deploys
+ * The running server: its store, its model providers and its eight verticles. {@link #start} opens the store and deploys
  * the verticles in dependency order, the HTTP edge last, so nothing is reachable before everything
  * behind it listens; if any step fails, what was started is stopped again and the failure names the
  * step. {@link #stop} undeploys in reverse order, then closes the store.

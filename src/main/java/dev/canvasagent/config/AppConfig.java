@@ -6,7 +6,7 @@ import java.util.OptionalInt;
 /**
  * The server's whole configuration, checked: every value here is in range. Loaded by
  * {@link ConfigLoader} from {@code conf/config.json}, environment variables and
- * {@code CANVAS_AGENT_CONFIG}; the README's table lists every key.
+ * {@code CANVAS_AGENT_CONFIG}; docs/configuration.md's table lists every key.
  */
 public record AppConfig(
     Http http,

@@ -241,7 +241,7 @@ sealed interface Check {
 
   /**
    * An object of named integers, each a {@link Whole}: which names exist is what {@code
-   * conf/config.json} has under the path, and the README section {@code describedIn} lists them with
+   * conf/config.json} has under the path, and the docs section {@code describedIn} (a Markdown link) lists them with
    * their defaults.
    */
   record Parts(int min, int max, String describedIn) implements Check {

@@ -49,7 +49,7 @@ public final class ConfigurationTable {
 
   private static String defaultCell(Setting setting, JsonObject defaults) {
     if (setting.check() instanceof Check.Parts parts) {
-      return "see \"" + parts.describedIn() + "\"";
+      return "see " + parts.describedIn();
     }
     Object value = defaults;
     for (String part : setting.path().split("\\.")) {

@@ -20,8 +20,8 @@ final class ContextSettings {
       "Memoized contexts kept; beyond it the least recently used goes.");
   static final Setting TOTAL_BUDGET_BYTES = Setting.noVariable("context.totalBudgetBytes", whole(1_024, 16 * 1024 * 1024),
       "Bytes of all context sections together (not the message or the screenshot).");
-  /** One budget per prompt part; the README's "Context" lists the parts and their budgets. */
-  static final Setting BUDGETS = Setting.noVariable("context.budgets", parts(0, 16 * 1024 * 1024, "Context"), "Bytes of each part.");
+  /** One budget per prompt part; docs/runs.md, "Context", lists the parts and their budgets. */
+  static final Setting BUDGETS = Setting.noVariable("context.budgets", parts(0, 16 * 1024 * 1024, "[Context](runs.md#context)"), "Bytes of each part.");
 
   static final List<Setting> ALL = List.of(SHAPE_STATE_LIMIT, TRANSCRIPT_WINDOW_MS, CHAT_MESSAGES, PROMPT_CACHE_TTL_MS,
       PROMPT_CACHE_ENTRIES, TOTAL_BUDGET_BYTES, BUDGETS);

@@ -8,26 +8,33 @@ import java.nio.file.Files;
 import java.nio.file.Path;
 import org.junit.jupiter.api.Test;
 
-/** The README is where a newcomer looks first: it must not fall behind the catalog or the configuration. */
+/**
+ * The reference pages are where a newcomer looks after the README: they must not fall behind the
+ * catalog or the configuration.
+ */
 class ReadmeTest {
-  static String readme() throws IOException {
-    return Files.readString(Path.of("README.md"));
+  /** The page that holds the action catalog's verb table. */
+  static final Path CATALOG_PAGE = Path.of("docs/boards.md");
+  /** The page that holds the configuration table. */
+  static final Path CONFIGURATION_PAGE = Path.of("docs/configuration.md");
+
+  static String read(Path page) throws IOException {
+    return Files.readString(page);
   }
 
   @Test
   void theCatalogTableNamesEveryVerb() throws IOException {
-    String readme = readme();
-    String table = readme.substring(readme.indexOf("## The action catalog"), readme.indexOf("## The sanitizer's rules"));
+    String page = read(CATALOG_PAGE);
+    String table = page.substring(page.indexOf("## The action catalog"), page.indexOf("## The sanitizer's rules"));
     ActionCatalog.standard().entries().forEach(entry ->
-        assertTrue(table.contains("`" + entry.verb().name() + "`"), entry.verb().name() + " is missing from the README's catalog"));
+        assertTrue(table.contains("`" + entry.verb().name() + "`"), entry.verb().name() + " is missing from " + CATALOG_PAGE));
   }
 
   @Test
   void theConfigurationTableNamesEveryVariable() throws IOException {
-    String readme = readme();
-    String table = readme.substring(readme.indexOf("## Configuration"), readme.indexOf("## Architecture"));
+    String table = read(CONFIGURATION_PAGE);
     for (String variable : dev.canvasagent.config.ConfigLoaderAccess.variables()) {
-      assertTrue(table.contains("`" + variable + "`"), variable + " is missing from the README's configuration table");
+      assertTrue(table.contains("`" + variable + "`"), variable + " is missing from " + CONFIGURATION_PAGE + "'s table");
     }
   }
 }

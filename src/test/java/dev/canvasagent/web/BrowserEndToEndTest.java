@@ -399,7 +399,7 @@ class BrowserEndToEndTest {
 
   /**
    * The room's board once it has settled: every page has sent what it had to send (a person's edits,
-   * and the re-indexing tldraw does itself, see README) and holds the server's revision. Checked equal,
+   * and the re-indexing tldraw does itself, see docs/browser-client.md) and holds the server's revision. Checked equal,
    * record for record, in every page; the server's records, sorted by id.
    */
   private JsonArray awaitSameBoard(String roomId, Page... pages) {
