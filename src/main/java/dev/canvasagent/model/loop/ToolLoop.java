@@ -39,7 +39,11 @@ public final class ToolLoop {
 
   /**
    * Starts a loop from {@code first} on the current Vert.x context (or {@code vertx}'s when called
-   * off one); the listener, the executor and the provider are all called on that context.
+   * off one); the listener, the executor and the provider are all called on that context. Called on
+   * a context, the first step runs after the caller's task, so the caller can keep the returned run
+   * (in a field its executor reads) before anything is called. Called off one, the loop may already
+   * have called the executor and the listener when this returns: they must not count on the run
+   * having been kept anywhere yet.
    */
   public ToolLoopRun start(Vertx vertx, ModelRequest first) {
     Context context = vertx.getOrCreateContext();

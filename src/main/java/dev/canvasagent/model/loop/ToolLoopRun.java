@@ -7,7 +7,6 @@ import dev.canvasagent.model.ModelRequest;
 import dev.canvasagent.model.Turn;
 import io.vertx.core.AsyncResult;
 import io.vertx.core.Context;
-import io.vertx.core.Vertx;
 import io.vertx.core.Future;
 import io.vertx.core.Promise;
 import io.vertx.core.json.JsonObject;
@@ -86,10 +85,8 @@ public final class ToolLoopRun {
     boolean[] answered = new boolean[1];
     ModelCall call;
     try {
-      // A provider delivers its events on its HTTP connection's event loop, which need not be the
-      // loop's: each is handled on the loop's context, in order, so the loop's state has one owner and
-      // an interrupt raised by an event always finds the call it must cancel.
-      call = provider.stream(request, event -> onContext(() -> {
+      // on the loop's context: a provider delivers on its caller's (ProvidersOverHttpTest checks the HTTP ones)
+      call = provider.stream(request, event -> {
         if (answered[0] || result.future().isComplete()) {
           return;
         }
@@ -99,7 +96,7 @@ public final class ToolLoopRun {
           pendingCall = null;
           answered(current, answer);
         }
-      }));
+      });
     } catch (RuntimeException e) {
       finish(ToolLoopResult.Stop.ERROR, List.of(),
           new ModelEvent.Error("provider_unavailable", String.valueOf(e.getMessage()), false));
@@ -129,14 +126,6 @@ public final class ToolLoopRun {
       finish(ToolLoopResult.Stop.STEP_CAP, turn.calls(), null);
     } else {
       runCall(current, turn, 0, new ArrayList<>());
-    }
-  }
-
-  private void onContext(Runnable task) {
-    if (Vertx.currentContext() == context) {
-      task.run();
-    } else {
-      context.runOnContext(now -> task.run());
     }
   }
 

@@ -14,12 +14,17 @@ import dev.canvasagent.support.StubProvider;
 import dev.canvasagent.support.StubProvider.Status;
 import dev.canvasagent.support.StubProvider.Stream;
 import dev.canvasagent.support.Await;
+import io.vertx.core.Context;
+import io.vertx.core.Future;
+import io.vertx.core.Promise;
+import io.vertx.core.VerticleBase;
 import io.vertx.core.Vertx;
 import io.vertx.core.http.HttpClientAgent;
 import io.vertx.core.json.JsonArray;
 import io.vertx.core.json.JsonObject;
 import io.vertx.junit5.VertxExtension;
 import java.nio.charset.StandardCharsets;
+import java.util.ArrayList;
 import java.util.List;
 import java.util.Map;
 import java.util.Optional;
@@ -34,7 +39,8 @@ import org.junit.jupiter.params.provider.MethodSource;
  * Each of the five HTTP providers, through its real provider class and a real HTTP connection, against
  * a stub on loopback that replays the provider's streaming wire format: whole, cut at every byte
  * offset, byte by byte; with in-band errors, dropped and hanging connections, 429 and 401 answers,
- * and a cancel.
+ * and a cancel. Every event reaches the caller on the caller's own context, as {@link ModelProvider}
+ * promises, whichever event loop the pooled connection belongs to.
  */
 @ExtendWith(VertxExtension.class)
 class ProvidersOverHttpTest {
@@ -276,5 +282,56 @@ class ProvidersOverHttpTest {
     assertEquals("stream_timeout", error.errorType());
     assertTrue(error.message().contains("sent nothing for too long"), error.message());
     assertEquals(1, stub.received().size(), "events had flowed: no retry");
+  }
+
+  @ParameterizedTest(name = "{0}")
+  @MethodSource("flavours")
+  void everyEventArrivesOnTheCallersContextWhicheverEventLoopHoldsTheConnection(Flavour flavour) {
+    byte[] body = flavour.answerBytes();
+    // the first call opens a connection on its event loop; the second, from another event loop, is
+    // given that connection; the third is dropped on it before any event and tried again on a timer
+    stub.then(Stream.whole(body)).then(Stream.whole(body)).then(Stream.droppedAfter(body, 0)).then(Stream.whole(body));
+    ModelProvider provider = provider(flavour, new Limits(2, 100, 10_000));
+    Context first = newContext();
+    Context second = newContext();
+
+    List<Boolean> opening = Await.result(streamOn(first, provider, flavour));
+    List<Boolean> reusing = Await.result(streamOn(second, provider, flavour));
+    List<Boolean> retried = Await.result(streamOn(second, provider, flavour));
+
+    assertEquals(4, stub.received().size());
+    assertTrue(opening.stream().allMatch(Boolean::booleanValue), "every event on the first caller's context");
+    assertTrue(reusing.stream().allMatch(Boolean::booleanValue), "on the second caller's, the connection the first's");
+    assertTrue(retried.stream().allMatch(Boolean::booleanValue), "on the second caller's after a try again");
+  }
+
+  /** A context of its own, and so (round robin) an event loop other than the last one's. */
+  private Context newContext() {
+    Promise<Context> created = Promise.promise();
+    Await.result(vertx.deployVerticle(new VerticleBase() {
+      @Override
+      public Future<?> start() throws Exception {
+        created.complete(context);
+        return super.start();
+      }
+    }));
+    return created.future().result();
+  }
+
+  /** Streams an answer from {@code context}; for each event, whether it arrived on that context. */
+  private static Future<List<Boolean>> streamOn(Context context, ModelProvider provider, Flavour flavour) {
+    Promise<List<Boolean>> ended = Promise.promise();
+    context.runOnContext(go -> {
+      List<Boolean> onTheCaller = new ArrayList<>();
+      provider.stream(ProviderCalls.request(flavour.model()), event -> {
+        onTheCaller.add(Vertx.currentContext() == context);
+        if (event instanceof ModelEvent.Stop) {
+          ended.complete(onTheCaller);
+        } else if (event instanceof ModelEvent.Error error) {
+          ended.fail(error.message());
+        }
+      });
+    });
+    return ended.future();
   }
 }

@@ -17,6 +17,7 @@ import dev.canvasagent.support.Await;
 import dev.canvasagent.support.StubProvider;
 import dev.canvasagent.support.StubProvider.Stream;
 import io.vertx.core.Future;
+import io.vertx.core.Promise;
 import io.vertx.core.Vertx;
 import io.vertx.core.http.HttpClientAgent;
 import io.vertx.core.json.JsonArray;
@@ -40,6 +41,12 @@ import org.junit.jupiter.params.provider.MethodSource;
  * answer and both results in the provider's own format; a text-only answer ends the loop. Then the
  * ways a loop stops early: the step cap, an interrupt during a tool and during a model call, a
  * provider error.
+ *
+ * <p>An interrupt comes from the test thread, through the run {@code start} returned, while the loop
+ * is held where it must land: a tool whose result the test has not given yet, an answer that stops
+ * streaming part way. Not from inside a tool or listener through a variable the test thread fills in
+ * after {@code start} returns: the loop is already under way on its event loop, and with the test
+ * thread descheduled the tool finds that variable empty.
  */
 @ExtendWith(VertxExtension.class)
 class ToolLoopOverHttpTest {
@@ -247,18 +254,24 @@ class ToolLoopOverHttpTest {
   void anInterruptDuringAToolRunsNoFurtherToolAndAsksTheModelNoMore() {
     Flavour chat = Flavour.all().get(1);
     stub.then(Stream.whole(chat.answerBytes()));
-    ToolLoopRun[] run = new ToolLoopRun[1];
+    Promise<Void> toolRunning = Promise.promise();
+    Promise<JsonObject> toolResult = Promise.promise();
     ToolLoop loop = new ToolLoop(provider(chat), call -> {
-      run[0].interrupt(); // the person typed while the first tool ran
-      return execute(call);
+      ran.add(call);
+      toolRunning.tryComplete();
+      return toolResult.future();
     }, 5, ToolLoopListener.NONE);
-    run[0] = loop.start(vertx, ProviderCalls.request(chat.model()));
+    ToolLoopRun run = loop.start(vertx, ProviderCalls.request(chat.model()));
 
-    ToolLoopResult result = Await.result(run[0].result());
+    Await.result(toolRunning.future());
+    run.interrupt(); // the person typed while the first tool ran
+    toolResult.complete(CREATED);
+    ToolLoopResult result = Await.result(run.result());
 
     assertEquals(ToolLoopResult.Stop.INTERRUPTED, result.stop());
     assertEquals(1, ran.size(), "the tool under way finished; the next did not start");
     assertEquals(1, result.executed().size());
+    assertEquals(CREATED, result.executed().get(0).result().result(), "the result of the tool under way is kept");
     assertEquals(List.of("call_B"), result.notExecuted().stream().map(Turn.ToolCall::callId).toList());
     assertEquals(1, stub.received().size());
   }
@@ -271,18 +284,20 @@ class ToolLoopOverHttpTest {
     int hangAt = new String(text, StandardCharsets.UTF_8).indexOf("the note failed.");
     stub.then(Stream.whole(responses.answerBytes())).then(Stream.hangingAfter(text, hangAt));
     Future<Void> closed = stub.nextHangingStreamClosed();
-    ToolLoopRun[] run = new ToolLoopRun[1];
+    Promise<Void> streaming = Promise.promise();
     ToolLoop loop = new ToolLoop(provider(responses), this::execute, 5, new ToolLoopListener() {
       @Override
       public void modelEvent(int step, ModelEvent event) {
         if (step == 2 && event instanceof ModelEvent.TextDelta) {
-          run[0].interrupt();
+          streaming.tryComplete();
         }
       }
     });
-    run[0] = loop.start(vertx, ProviderCalls.request(responses.model()));
+    ToolLoopRun run = loop.start(vertx, ProviderCalls.request(responses.model()));
 
-    ToolLoopResult result = Await.result(run[0].result());
+    Await.result(streaming.future());
+    run.interrupt(); // the person typed while the second answer streamed
+    ToolLoopResult result = Await.result(run.result());
 
     assertEquals(ToolLoopResult.Stop.INTERRUPTED, result.stop());
     assertEquals(2, result.steps());
