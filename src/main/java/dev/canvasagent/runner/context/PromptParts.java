@@ -39,7 +39,11 @@ public final class PromptParts {
    * parts that describe themselves.
    */
   public static String described() {
-    List<String> phrases = byPriority(STANDARD).stream().map(PromptPart::describedAs).filter(Objects::nonNull).toList();
+    return described(STANDARD);
+  }
+
+  static String described(List<PromptPart<?>> parts) {
+    List<String> phrases = byPriority(parts).stream().map(PromptPart::describedAs).filter(Objects::nonNull).toList();
     if (phrases.size() < 2) {
       return String.join("", phrases);
     }
