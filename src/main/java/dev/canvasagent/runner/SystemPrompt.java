@@ -1,18 +1,14 @@
 package dev.canvasagent.runner;
 
 import dev.canvasagent.catalog.ActionCatalog;
+import dev.canvasagent.runner.context.PromptParts;
 import io.vertx.core.json.JsonObject;
 
 /** The system prompt: the agent's role, the board's coordinates, and the catalog's tool descriptions. */
 final class SystemPrompt {
-  /** How to read the context sections, and the one frame every coordinate is in. */
-  static final String COORDINATES = """
-      The context:
-      Before each request you get sections about the board: its revision (docVersion), the viewport the \
-      person sees, the ids of the selected shapes and those shapes in full, the shapes fully inside the \
-      viewport as {id, type, x, y, w, h, text} from back to front (the last one is on top), off-screen \
-      shapes grouped into clusters {bounds, count}, what was said lately (transcript), the chat so far, \
-      your todo list, the shapes' tldraw records (shape state), and sometimes a screenshot.
+  /** How to read the context sections (the registered prompt parts), and the one frame every coordinate is in. */
+  static final String COORDINATES = "The context:\nBefore each request you get sections about the board: "
+      + PromptParts.described() + ".\n" + """
       Coordinates:
       Every coordinate in the context is relative to this session's origin and rounded to whole units: \
       x grows to the right, y grows downwards, and (0, 0) is the top-left of the view the session \

@@ -10,7 +10,7 @@ import java.util.List;
  * so the last is the topmost. At most {@link #MAX_SHAPES}; when there are more, or the budget is
  * short, the frontmost are the ones kept. Without a viewport every shape counts as in view.
  */
-final class BlurryShapesPart implements PromptPart {
+final class BlurryShapesPart implements PromptPart<Void> {
   static final int MAX_SHAPES = 300;
 
   @Override
@@ -26,6 +26,11 @@ final class BlurryShapesPart implements PromptPart {
   @Override
   public boolean memoizable() {
     return true;
+  }
+
+  @Override
+  public String describedAs() {
+    return "the shapes fully inside the viewport as {id, type, x, y, w, h, text} from back to front (the last one is on top)";
   }
 
   @Override

@@ -1,11 +1,14 @@
 package dev.canvasagent.runner.context;
 
 import dev.canvasagent.board.CoordinateFrame;
+import dev.canvasagent.bus.Viewport;
 import dev.canvasagent.config.AppConfig;
 import dev.canvasagent.model.ModelRequest;
+import dev.canvasagent.store.SessionStore.Origin;
 import io.vertx.core.json.JsonObject;
 import java.util.ArrayList;
 import java.util.Comparator;
+import java.util.HashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.function.LongSupplier;
@@ -14,26 +17,35 @@ import java.util.function.LongSupplier;
  * Assembles a run's context from its parts: each renders within its own budget, then, in priority
  * order, each part's section goes in while the total budget of the context text has room for it
  * (a part that does not fit is left out whole; later, smaller parts may still fit). The board-derived
- * parts are memoized per {@code {room, docVersion, selection, viewport, transcript}} (and the session
- * origin) unless the prompt cache is disabled. Not thread-safe: one per runner verticle.
+ * parts are memoized per {@code {room, docVersion, selection, viewport}}, the session origin and what
+ * the memoizable parts gathered (the transcript), unless the prompt cache is disabled. Not
+ * thread-safe: one per runner verticle.
  */
 public final class ContextBuilder {
   /** The budget of a part {@code context.budgets} does not name. */
   static final int DEFAULT_BUDGET_BYTES = 8_192;
 
-  private final List<PromptPart> parts;
+  private final List<PromptPart<?>> parts;
   private final Map<String, Integer> budgets;
   private final int shapeStateLimitBytes;
   private final int totalBudgetBytes;
-  private final PromptMemo<ContextInputs.MemoKey, Memoized> memo;
+  private final PromptMemo<MemoKey, Memoized> memo;
 
   /** The memoized parts' outputs and the frame's rounding after rendering them. */
   private record Memoized(List<PartOutput> outputs, JsonObject frame) {}
 
+  /**
+   * What the memoized parts depend on: the same key means the same board-derived sections.
+   *
+   * @param gathered what the memoizable parts gathered, by part name (null values allowed)
+   */
+  record MemoKey(String roomId, long docVersion, List<String> selection, Viewport viewport, Origin origin,
+      Map<String, Object> gathered) {}
+
   /** {@code memoTtlMs} 0 turns the memo off; {@code clock} (epoch milliseconds) times its entries. */
-  ContextBuilder(List<PromptPart> parts, Map<String, Integer> budgets, int shapeStateLimitBytes, int totalBudgetBytes,
+  ContextBuilder(List<PromptPart<?>> parts, Map<String, Integer> budgets, int shapeStateLimitBytes, int totalBudgetBytes,
       long memoTtlMs, int memoEntries, LongSupplier clock) {
-    this.parts = parts.stream().sorted(Comparator.comparingInt(PromptPart::priority)).toList();
+    this.parts = PromptParts.byPriority(parts);
     this.budgets = Map.copyOf(budgets);
     this.shapeStateLimitBytes = shapeStateLimitBytes;
     this.totalBudgetBytes = totalBudgetBytes;
@@ -47,15 +59,8 @@ public final class ContextBuilder {
   public static ContextBuilder create(AppConfig config, LongSupplier clock) {
     AppConfig.Context context = config.context();
     long ttl = config.model().promptCacheDisabled() ? 0 : context.promptCacheTtlMs();
-    return new ContextBuilder(standardParts(), context.budgets(), config.shapeStateLimitBytes(), context.totalBudgetBytes(),
+    return new ContextBuilder(PromptParts.STANDARD, context.budgets(), config.shapeStateLimitBytes(), context.totalBudgetBytes(),
         ttl, context.promptCacheEntries(), clock);
-  }
-
-  static List<PromptPart> standardParts() {
-    return List.of(
-        new UserMessagePart(), new FollowUpPart(), new DocVersionPart(), new ViewportPart(), new SelectionPart(), new SelectedShapesPart(),
-        new ContextItemsPart(), new BlurryShapesPart(), new TranscriptPart(), new ChatHistoryPart(), new TodosPart(),
-        new PeripheralClustersPart(), new ShapeStatePart(), new ScreenshotPart());
   }
 
   /**
@@ -63,7 +68,7 @@ public final class ContextBuilder {
    * enter the token estimate.
    */
   public BuiltContext build(ContextInputs inputs, int fixedPromptBytes) {
-    ContextInputs.MemoKey key = inputs.memoKey();
+    MemoKey key = memoKey(inputs);
     Memoized memoized = memo == null ? null : memo.get(key).orElse(null);
     List<PartOutput> outputs = new ArrayList<>();
     CoordinateFrame frame;
@@ -85,7 +90,13 @@ public final class ContextBuilder {
     return assemble(inputs, outputs, frame, memoized != null, fixedPromptBytes);
   }
 
-  int budget(PromptPart part) {
+  MemoKey memoKey(ContextInputs inputs) {
+    Map<String, Object> gathered = new HashMap<>();
+    parts.stream().filter(PromptPart::memoizable).forEach(part -> gathered.put(part.name(), inputs.gathered().get(part.name())));
+    return new MemoKey(inputs.roomId(), inputs.board().revision(), inputs.selection(), inputs.viewport(), inputs.origin(), gathered);
+  }
+
+  int budget(PromptPart<?> part) {
     return part instanceof ShapeStatePart ? shapeStateLimitBytes : budgets.getOrDefault(part.name(), DEFAULT_BUDGET_BYTES);
   }
 

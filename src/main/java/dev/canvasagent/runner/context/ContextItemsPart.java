@@ -2,7 +2,9 @@ package dev.canvasagent.runner.context;
 
 import dev.canvasagent.board.CoordinateFrame;
 import dev.canvasagent.board.ShapeIds;
+import dev.canvasagent.bus.RunRequest;
 import dev.canvasagent.model.ModelContext;
+import io.vertx.core.Future;
 import io.vertx.core.json.JsonArray;
 import io.vertx.core.json.JsonObject;
 import java.util.ArrayList;
@@ -14,7 +16,7 @@ import java.util.List;
  * longer on the board is left out. Not memoized: the items change without the board changing. When
  * the budget is short the last pinned go first.
  */
-final class ContextItemsPart implements PromptPart {
+final class ContextItemsPart implements PromptPart<List<JsonObject>> {
   @Override
   public String name() {
     return "contextItems";
@@ -30,10 +32,19 @@ final class ContextItemsPart implements PromptPart {
     return false;
   }
 
+  /** The session's context items, read fresh every run (a person may change them between runs), page coordinates. */
+  @Override
+  public Future<List<JsonObject>> gather(ContextSources sources, RunRequest request) {
+    return sources.store().sessions().find(request.sessionId())
+        .map(session -> session.map(found -> found.contextItems().stream()
+            .filter(JsonObject.class::isInstance).map(JsonObject.class::cast).map(JsonObject::copy).toList()).orElse(List.of()));
+  }
+
   @Override
   public PartOutput render(PartScope scope, int budgetBytes) {
+    List<JsonObject> pinned = scope.gathered(this);
     List<JsonObject> items = new ArrayList<>();
-    for (JsonObject item : scope.inputs().contextItems()) {
+    for (JsonObject item : pinned == null ? List.<JsonObject>of() : pinned) {
       JsonObject rendered = render(item, scope);
       if (rendered != null) {
         items.add(rendered);

@@ -3,7 +3,7 @@ package dev.canvasagent.runner.context;
 import dev.canvasagent.model.ModelContext;
 
 /** The board revision the context was read at. */
-final class DocVersionPart implements PromptPart {
+final class DocVersionPart implements PromptPart<Void> {
   @Override
   public String name() {
     return "docVersion";
@@ -17,6 +17,11 @@ final class DocVersionPart implements PromptPart {
   @Override
   public boolean memoizable() {
     return true;
+  }
+
+  @Override
+  public String describedAs() {
+    return "its revision (docVersion)";
   }
 
   @Override

@@ -9,7 +9,7 @@ import io.vertx.core.json.JsonObject;
  * ({@code add_detail}, {@code review}) or one the scheduler's rules added ({@code low_actions}, {@code
  * open_todos}) — so it adds to what is on the board instead of starting the request over.
  */
-final class FollowUpPart implements PromptPart {
+final class FollowUpPart implements PromptPart<Void> {
   @Override
   public String name() {
     return "followUp";

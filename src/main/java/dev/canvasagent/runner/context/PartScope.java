@@ -20,6 +20,12 @@ final class PartScope {
     return inputs;
   }
 
+  /** What {@code part}'s {@link PromptPart#gather} fetched, or null when it fetched nothing or failed. */
+  @SuppressWarnings("unchecked")
+  <T> T gathered(PromptPart<T> part) {
+    return (T) inputs.gathered().get(part.name());
+  }
+
   CoordinateFrame frame() {
     return frame;
   }

@@ -20,7 +20,7 @@ import java.util.TreeMap;
  * same board and viewport always give the same clusters. Biggest clusters first (then by row and
  * column), so a short budget drops the smallest.
  */
-final class PeripheralClustersPart implements PromptPart {
+final class PeripheralClustersPart implements PromptPart<Void> {
   @Override
   public String name() {
     return "peripheral";
@@ -34,6 +34,11 @@ final class PeripheralClustersPart implements PromptPart {
   @Override
   public boolean memoizable() {
     return true;
+  }
+
+  @Override
+  public String describedAs() {
+    return "off-screen shapes grouped into clusters {bounds, count}";
   }
 
   /** One grid cell's shapes. */

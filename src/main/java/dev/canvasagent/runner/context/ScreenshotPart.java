@@ -10,7 +10,7 @@ import java.util.regex.Pattern;
  * turned into the request's image. Never memoized: each run asks for a fresh one. No screenshot, or
  * one over its budget, leaves the run text-only.
  */
-final class ScreenshotPart implements PromptPart {
+final class ScreenshotPart implements PromptPart<Void> {
   private static final Pattern DATA_URL = Pattern.compile("data:(image/[a-z+.-]+);base64,(.*)", Pattern.DOTALL);
 
   @Override
@@ -26,6 +26,11 @@ final class ScreenshotPart implements PromptPart {
   @Override
   public boolean memoizable() {
     return false;
+  }
+
+  @Override
+  public String describedAs() {
+    return "sometimes a screenshot";
   }
 
   @Override

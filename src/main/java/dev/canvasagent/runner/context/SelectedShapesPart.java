@@ -8,7 +8,7 @@ import java.util.List;
 import java.util.Objects;
 
 /** The selected shapes in full: their simplified records, with styles, rotation, parent and arrow ends. */
-final class SelectedShapesPart implements PromptPart {
+final class SelectedShapesPart implements PromptPart<Void> {
   @Override
   public String name() {
     return "selectedShapes";
@@ -22,6 +22,11 @@ final class SelectedShapesPart implements PromptPart {
   @Override
   public boolean memoizable() {
     return true;
+  }
+
+  @Override
+  public String describedAs() {
+    return "the selected shapes in full";
   }
 
   @Override

@@ -7,7 +7,7 @@ import io.vertx.core.json.JsonObject;
 import java.util.List;
 
 /** The ids of the shapes the person has selected, as the model names them ("them", "these"). */
-final class SelectionPart implements PromptPart {
+final class SelectionPart implements PromptPart<Void> {
   @Override
   public String name() {
     return "selection";
@@ -21,6 +21,11 @@ final class SelectionPart implements PromptPart {
   @Override
   public boolean memoizable() {
     return true;
+  }
+
+  @Override
+  public String describedAs() {
+    return "the ids of the selected shapes";
   }
 
   @Override

@@ -13,7 +13,7 @@ import java.util.Set;
  * the rest, each group back to front, until {@code CANVAS_AGENT_SHAPE_STATE_LIMIT} bytes of records.
  * Text only; {@code shapeStateStats {count, bytes, truncated}} says how much of it the model got.
  */
-final class ShapeStatePart implements PromptPart {
+final class ShapeStatePart implements PromptPart<Void> {
   static final String HEADING = "## Shape state (tldraw records)\n";
 
   @Override
@@ -29,6 +29,11 @@ final class ShapeStatePart implements PromptPart {
   @Override
   public boolean memoizable() {
     return true;
+  }
+
+  @Override
+  public String describedAs() {
+    return "the shapes' tldraw records (shape state)";
   }
 
   @Override

@@ -1,13 +1,15 @@
 package dev.canvasagent.runner.context;
 
+import dev.canvasagent.bus.RunRequest;
 import dev.canvasagent.model.ModelContext;
 import dev.canvasagent.store.TodoStore.Todo;
+import io.vertx.core.Future;
 import io.vertx.core.json.JsonArray;
 import io.vertx.core.json.JsonObject;
 import java.util.List;
 
 /** The session's todo list {@code {id, text, status}} in list order. Read fresh every run, like the chat. */
-final class TodosPart implements PromptPart {
+final class TodosPart implements PromptPart<List<Todo>> {
   @Override
   public String name() {
     return "todos";
@@ -24,8 +26,19 @@ final class TodosPart implements PromptPart {
   }
 
   @Override
+  public String describedAs() {
+    return "your todo list";
+  }
+
+  @Override
+  public Future<List<Todo>> gather(ContextSources sources, RunRequest request) {
+    return sources.store().todos().list(request.sessionId());
+  }
+
+  @Override
   public PartOutput render(PartScope scope, int budgetBytes) {
-    List<JsonObject> todos = scope.inputs().todos().stream().map(TodosPart::item).toList();
+    List<Todo> gathered = scope.gathered(this);
+    List<JsonObject> todos = gathered == null ? List.of() : gathered.stream().map(TodosPart::item).toList();
     if (todos.isEmpty()) {
       return PartOutput.empty(this);
     }

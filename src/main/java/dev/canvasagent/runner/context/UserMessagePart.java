@@ -6,7 +6,7 @@ import dev.canvasagent.model.ModelContext;
  * What the person asked. It goes to the model as the request's user message, after the context, so
  * it has no section of its own; its budget only guards against a message larger than configured.
  */
-final class UserMessagePart implements PromptPart {
+final class UserMessagePart implements PromptPart<Void> {
   @Override
   public String name() {
     return "message";

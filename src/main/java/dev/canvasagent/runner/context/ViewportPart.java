@@ -6,7 +6,7 @@ import dev.canvasagent.model.ModelContext;
 import io.vertx.core.json.JsonObject;
 
 /** The requester's viewport bounds, in the model's coordinates. */
-final class ViewportPart implements PromptPart {
+final class ViewportPart implements PromptPart<Void> {
   @Override
   public String name() {
     return "viewport";
@@ -20,6 +20,11 @@ final class ViewportPart implements PromptPart {
   @Override
   public boolean memoizable() {
     return true;
+  }
+
+  @Override
+  public String describedAs() {
+    return "the viewport the person sees";
   }
 
   @Override

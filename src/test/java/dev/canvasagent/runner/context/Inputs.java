@@ -7,7 +7,9 @@ import dev.canvasagent.store.SessionStore.Origin;
 import dev.canvasagent.store.TodoStore.Todo;
 import dev.canvasagent.store.TranscriptStore.Utterance;
 import io.vertx.core.json.JsonObject;
+import java.util.HashMap;
 import java.util.List;
+import java.util.Map;
 
 /** Context inputs for tests: an empty room at origin 0,0 unless told otherwise. */
 final class Inputs {
@@ -49,8 +51,21 @@ final class Inputs {
     return this;
   }
 
+  /** What the parts would have gathered, by part name. */
+  Map<String, Object> gathered = new HashMap<>();
+
+  /** {@code part}'s gathered input, as its {@link PromptPart#gather} would have fetched it. */
+  <T> Inputs gathered(PromptPart<T> part, T input) {
+    gathered.put(part.name(), input);
+    return this;
+  }
+
   ContextInputs build() {
-    return new ContextInputs(roomId, sessionId, message, board, origin, viewport, selection, transcript, chat, todos, screenshot, followUp);
+    Map<String, Object> all = new HashMap<>(gathered);
+    all.put(new TranscriptPart().name(), transcript);
+    all.put(new ChatHistoryPart().name(), chat);
+    all.put(new TodosPart().name(), todos);
+    return new ContextInputs(roomId, sessionId, message, board, origin, viewport, selection, screenshot, followUp, all);
   }
 
   /** The scope a part renders in: the inputs and a fresh frame at their origin. */
