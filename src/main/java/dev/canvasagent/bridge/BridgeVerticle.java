@@ -348,7 +348,7 @@ public final class BridgeVerticle extends CanvasVerticle {
         }
       });
       socket.binaryMessageHandler(bytes -> client.sendDirect(RoomTopic.ERROR,
-          InboundFrames.Refusal.of("INVALID_FRAME", "send JSON text frames, not binary").payload()));
+          InboundFrames.Refusal.of(FailureCode.INVALID_FRAME, "send JSON text frames, not binary").payload()));
       socket.pause();
       hub.join(roomId, client, lastEventId).onComplete(joined -> {
         if (joined.failed()) {
@@ -360,7 +360,7 @@ public final class BridgeVerticle extends CanvasVerticle {
             .put("clientId", clientId).put("hostClientId", room.hostId().orElse(null)).put("latestEventId", room.latestEventId()));
         socket.textMessageHandler(text -> {
           if (!rate.tryTake()) {
-            client.sendDirect(RoomTopic.ERROR, InboundFrames.Refusal.of("RATE_LIMITED",
+            client.sendDirect(RoomTopic.ERROR, InboundFrames.Refusal.of(FailureCode.RATE_LIMITED,
                 "more than " + config.bridge().messagesPerSecond() + " messages a second; this one was dropped").payload());
             return;
           }
