@@ -2,6 +2,7 @@ package dev.canvasagent.runner;
 
 import dev.canvasagent.bus.Address;
 import dev.canvasagent.bus.Failure;
+import dev.canvasagent.bus.FailureCode;
 import dev.canvasagent.bus.RunEnding;
 import dev.canvasagent.bus.RunRequest;
 import dev.canvasagent.bus.RunState;
@@ -59,14 +60,14 @@ final class FinalStatus {
   }
 
   /** {@code {runId, code, reason}}: why the run ended. */
-  JsonObject reason(String code, String text) {
-    return new JsonObject().put("runId", request.runId()).put("code", code).put("reason", text);
+  JsonObject reason(FailureCode code, String text) {
+    return new JsonObject().put("runId", request.runId()).put("code", code.name()).put("reason", text);
   }
 
   /** A failure that ends the run (a verticle's, the store's), with what was applied before it. */
   JsonObject failure(Throwable error) {
     Failure failure = Failure.of(error);
-    return reason(failure.code().name(), failure.getMessage()).put("applied", actions.applied());
+    return reason(failure.code(), failure.getMessage()).put("applied", actions.applied());
   }
 
   /**
@@ -75,7 +76,7 @@ final class FinalStatus {
    * operator's log line that has the provider's text.
    */
   JsonObject modelError(ModelEvent.Error error) {
-    JsonObject detail = reason("MODEL_ERROR", error.errorType() + ": " + error.message())
+    JsonObject detail = reason(FailureCode.MODEL_ERROR, error.errorType() + ": " + error.message())
         .put("errorType", error.errorType()).put("retryable", error.retryable());
     if (error.providerStatus() > 0) {
       detail.put("providerStatus", error.providerStatus());
@@ -141,7 +142,7 @@ final class FinalStatus {
     }
     if (state == RunState.ERROR) {
       if (!full.containsKey("retryable")) {
-        full.put("retryable", retryable(full.getString("code")));
+        full.put("retryable", FailureCode.named(full.getString("code")).map(FailureCode::retryable).orElse(false));
       }
       if (actions.board() != null) {
         // What the board holds after the committed part of the run, so a client can check it is in step.
@@ -159,13 +160,5 @@ final class FinalStatus {
           statuses.publish(published, full);
           return Future.succeededFuture(new Published(published, full));
         });
-  }
-
-  /** Whether the same request may succeed if sent again: the failures that pass by themselves. */
-  private static boolean retryable(String code) {
-    return code != null && switch (code) {
-      case "TIMEOUT", "STORE_UNAVAILABLE", "NO_HOST", "SCREENSHOT_TIMEOUT", "QUEUE_FULL", "REVISION_CONFLICT" -> true;
-      default -> false;
-    };
   }
 }

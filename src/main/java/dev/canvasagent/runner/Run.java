@@ -117,7 +117,7 @@ final class Run {
 
   Future<JsonObject> execute() {
     deadlineTimer = vertx.setTimer(config.runner().deadlineMs(), id -> finish(RunState.ERROR,
-        ending.reason("DEADLINE", "the run exceeded its deadline of " + config.runner().deadlineMs() + " ms")));
+        ending.reason(FailureCode.DEADLINE, "the run exceeded its deadline of " + config.runner().deadlineMs() + " ms")));
     statuses.publish(RunState.WAITING_CONTEXT, null);
     actions.loadBoard()
         .compose(loaded -> screenshot())
@@ -129,14 +129,14 @@ final class Run {
 
   /** Ends the run as canceled; the future completes once its final status is out. */
   Future<JsonObject> cancel(String why) {
-    return cancel("CANCELED", why);
+    return cancel(FailureCode.CANCELED, why);
   }
 
   /**
    * Ends the run as canceled with {@code code} ({@code CANCELED}, {@code PREEMPTED}, {@code WATCHDOG})
    * and a reason. A run already ending ends as it was.
    */
-  Future<JsonObject> cancel(String code, String why) {
+  Future<JsonObject> cancel(FailureCode code, String why) {
     finish(RunState.CANCELED, ending.reason(code, why));
     return outcome.future();
   }
@@ -171,7 +171,7 @@ final class Run {
     statuses.publish(RunState.CALLING_MODEL, null);
     var provider = models.provider(request.model());
     if (provider.isEmpty()) {
-      finish(RunState.ERROR, ending.reason(FailureCode.UNKNOWN_MODEL.name(), "unknown model '" + request.model() + "'"));
+      finish(RunState.ERROR, ending.reason(FailureCode.UNKNOWN_MODEL, "unknown model '" + request.model() + "'"));
       return;
     }
     contextGatherer.gather(request, actions.board(), screenshot)
@@ -248,7 +248,7 @@ final class Run {
       call.cancel();
     }
     actions.drained().onComplete(done -> finish(RunState.ERROR,
-        ending.reason("ACTIONS_MALFORMED", "the model's actions cannot be read: " + problem).put("applied", actions.applied())));
+        ending.reason(FailureCode.ACTIONS_MALFORMED, "the model's actions cannot be read: " + problem).put("applied", actions.applied())));
   }
 
   /** Stops the model, lets the action in hand settle, then publishes the final status and logs the run. */
