@@ -54,8 +54,8 @@ final class Run {
   private final RunStatuses statuses;
   private final RoomChat chat;
   private final ActionPipeline actions;
-  private final FinalStatus ending;
-  private final RunLog log;
+  private final FinalStatus finalStatus;
+  private final RunLog runLog;
   private boolean streamBroken;
   private ModelCall call;
   private long deadlineTimer;
@@ -79,8 +79,8 @@ final class Run {
     this.chat = new RoomChat(bus, request, history);
     this.envelopes = new EnvelopePublisher(bus, store.sessions(), request, metrics, this::open);
     this.actions = new ActionPipeline(vertx, request, meta, envelopes, metrics, history, chat, this::open);
-    this.ending = new FinalStatus(bus, request, store.runs(), history, actions, meta, statuses);
-    this.log = new RunLog(request, config, metrics);
+    this.finalStatus = new FinalStatus(bus, request, store.runs(), history, actions, meta, statuses);
+    this.runLog = new RunLog(request, config, metrics);
     this.stream = new ActionStream(request.runId(), catalog,
         new PartialGate(config.runner().partialIntervalMs(), System::currentTimeMillis), new ActionStream.Listener() {
           @Override
@@ -112,18 +112,18 @@ final class Run {
    */
   void observeQueue(int depth, int followUpsOfThisRequest) {
     metrics.queueDepthAtStart(depth);
-    ending.followUpsWaiting(followUpsOfThisRequest);
+    finalStatus.followUpsWaiting(followUpsOfThisRequest);
   }
 
   Future<JsonObject> execute() {
     deadlineTimer = vertx.setTimer(config.runner().deadlineMs(), id -> finish(RunState.ERROR,
-        ending.reason(FailureCode.DEADLINE, "the run exceeded its deadline of " + config.runner().deadlineMs() + " ms")));
+        finalStatus.reason(FailureCode.DEADLINE, "the run exceeded its deadline of " + config.runner().deadlineMs() + " ms")));
     statuses.publish(RunState.WAITING_CONTEXT, null);
     actions.loadBoard()
         .compose(loaded -> screenshot())
         .onSuccess(shot -> metrics.promptCharacters(prompt.system().length() + request.message().length()))
         .onSuccess(this::callModel)
-        .onFailure(error -> finish(RunState.ERROR, ending.failure(error)));
+        .onFailure(error -> finish(RunState.ERROR, finalStatus.failure(error)));
     return outcome.future();
   }
 
@@ -137,7 +137,7 @@ final class Run {
    * and a reason. A run already ending ends as it was.
    */
   Future<JsonObject> cancel(FailureCode code, String why) {
-    finish(RunState.CANCELED, ending.reason(code, why));
+    finish(RunState.CANCELED, finalStatus.reason(code, why));
     return outcome.future();
   }
 
@@ -171,7 +171,7 @@ final class Run {
     statuses.publish(RunState.CALLING_MODEL, null);
     var provider = models.provider(request.model());
     if (provider.isEmpty()) {
-      finish(RunState.ERROR, ending.reason(FailureCode.UNKNOWN_MODEL, "unknown model '" + request.model() + "'"));
+      finish(RunState.ERROR, finalStatus.reason(FailureCode.UNKNOWN_MODEL, "unknown model '" + request.model() + "'"));
       return;
     }
     contextGatherer.gather(request, actions.board(), screenshot)
@@ -190,7 +190,7 @@ final class Run {
           ModelRequest.Sampling sampling = request.followUp() == null ? ModelRequest.Sampling.DEFAULT : ModelRequest.Sampling.STRICT;
           call = provider.get().stream(context.request(request.model(), prompt.system(), prompt.tools(), sampling), this::onModelEvent);
         })
-        .onFailure(error -> finish(RunState.ERROR, ending.failure(error)));
+        .onFailure(error -> finish(RunState.ERROR, finalStatus.failure(error)));
   }
 
   private void onModelEvent(ModelEvent event) {
@@ -219,10 +219,10 @@ final class Run {
       actions.drained().onSuccess(done -> {
         actions.dropDeferred();
         chat.sayProse(stream.prose());
-        finish(RunState.DONE, ending.summary().put("stopReason", stop.reason()));
+        finish(RunState.DONE, finalStatus.summary().put("stopReason", stop.reason()));
       });
     } else if (event instanceof ModelEvent.Error error) {
-      actions.drained().onComplete(done -> finish(RunState.ERROR, ending.modelError(error)));
+      actions.drained().onComplete(done -> finish(RunState.ERROR, finalStatus.modelError(error)));
     }
   }
 
@@ -234,11 +234,11 @@ final class Run {
       streamBroken = true;
       actions.drained().onSuccess(done -> {
         actions.dropDeferred();
-        finish(RunState.DONE, ending.summary().put("stopReason", "step_cap").put("maxActions", config.runner().maxActions()));
+        finish(RunState.DONE, finalStatus.summary().put("stopReason", "step_cap").put("maxActions", config.runner().maxActions()));
       });
       return;
     }
-    actions.submit(action).onFailure(error -> finish(RunState.ERROR, ending.failure(error)));
+    actions.submit(action).onFailure(error -> finish(RunState.ERROR, finalStatus.failure(error)));
   }
 
   /** The model's actions cannot be read: the stream stops, what was applied stays, the run ends in error. */
@@ -248,7 +248,7 @@ final class Run {
       call.cancel();
     }
     actions.drained().onComplete(done -> finish(RunState.ERROR,
-        ending.reason(FailureCode.ACTIONS_MALFORMED, "the model's actions cannot be read: " + problem).put("applied", actions.applied())));
+        finalStatus.reason(FailureCode.ACTIONS_MALFORMED, "the model's actions cannot be read: " + problem).put("applied", actions.applied())));
   }
 
   /** Stops the model, lets the action in hand settle, then publishes the final status and logs the run. */
@@ -262,13 +262,13 @@ final class Run {
       call.cancel();
     }
     actions.settled()
-        .compose(settled -> ending.publish(state, detail))
+        .compose(settled -> finalStatus.publish(state, detail))
         .onSuccess(published -> {
           if (call != null) {
             metrics.providerRetries(call.retries());
           }
-          log.finished(published.state(), published.detail(), new RunLog.Counts(toolCalls, actions.applied(),
-              actions.dropped(), actions.deduped(), envelopes.partialEnvelopes(), ending.followUpsQueued(),
+          runLog.finished(published.state(), published.detail(), new RunLog.Counts(toolCalls, actions.applied(),
+              actions.dropped(), actions.deduped(), envelopes.partialEnvelopes(), finalStatus.followUpsQueued(),
               meta.followUpsRefused(), meta.todoChanges()));
           outcome.complete(published.detail().copy().put("state", published.state().wireName()));
         });
