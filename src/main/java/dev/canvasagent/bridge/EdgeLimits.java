@@ -232,7 +232,7 @@ final class EdgeLimits {
 
   /** The error frame of a refused message: {@code RATE_LIMITED}, the message, and {@code retryAfterSeconds}. */
   static InboundFrames.Refusal refusal(RateLimit.Over over) {
-    InboundFrames.Refusal refusal = InboundFrames.Refusal.of(FailureCode.RATE_LIMITED.name(), over.message());
+    InboundFrames.Refusal refusal = InboundFrames.Refusal.of(FailureCode.RATE_LIMITED, over.message());
     refusal.payload().put("retryAfterSeconds", over.retryAfterSeconds());
     return refusal;
   }

@@ -2,6 +2,7 @@ package dev.canvasagent.bridge;
 
 import dev.canvasagent.bus.Address;
 import dev.canvasagent.bus.Failure;
+import dev.canvasagent.bus.FailureCode;
 import dev.canvasagent.bus.RoomTopic;
 import dev.canvasagent.schema.JsonSchemaFile;
 import dev.canvasagent.schema.NulCharacters;
@@ -20,9 +21,9 @@ import java.util.Map;
  */
 final class InboundFrames {
   /** A refusal to send back to the client: {@code {code, message}} (and more, e.g. a revision). */
-  record Refusal(JsonObject payload) {
-    static Refusal of(String code, String message) {
-      return new Refusal(new JsonObject().put("type", "error").put("code", code).put("message", message));
+  record Refusal(FailureCode code, JsonObject payload) {
+    static Refusal of(FailureCode code, String message) {
+      return new Refusal(code, new JsonObject().put("type", "error").put("code", code.name()).put("message", message));
     }
   }
 
@@ -45,11 +46,11 @@ final class InboundFrames {
     try {
       parsed = new JsonObject(text);
     } catch (RuntimeException notJson) {
-      return Future.succeededFuture(Refusal.of("INVALID_FRAME", "a frame must be a JSON object {topic, payload}"));
+      return Future.succeededFuture(Refusal.of(FailureCode.INVALID_FRAME, "a frame must be a JSON object {topic, payload}"));
     }
     JsonObject frame = (JsonObject) parsed;
     if (!(frame.getValue("topic") instanceof String topic) || !(frame.getValue("payload") instanceof JsonObject payload)) {
-      return Future.succeededFuture(Refusal.of("INVALID_FRAME", "a frame must be {topic: string, payload: object}"));
+      return Future.succeededFuture(Refusal.of(FailureCode.INVALID_FRAME, "a frame must be {topic: string, payload: object}"));
     }
     return handle(client, room, topic, payload);
   }
@@ -57,7 +58,7 @@ final class InboundFrames {
   /** One topic and payload from a client of {@code room}. */
   Future<Refusal> handle(RoomClient client, Room room, String topicName, JsonObject payload) {
     if (!client.mayEdit()) {
-      return refuse("FORBIDDEN", "this connection's token is a viewer's: it may listen, not send");
+      return refuse(FailureCode.FORBIDDEN, "this connection's token is a viewer's: it may listen, not send");
     }
     // Counted once the sender may send, so listeners cannot use up the room's allowance.
     var crowded = limits.roomMessage(room.roomId());
@@ -66,17 +67,17 @@ final class InboundFrames {
     }
     RoomTopic topic = schemas.keySet().stream().filter(candidate -> candidate.wireName().equals(topicName)).findFirst().orElse(null);
     if (topic == null) {
-      return refuse("UNKNOWN_TOPIC", "clients may send agent:ack, agent:screenshot, canvas:viewport or canvas:change, not '"
+      return refuse(FailureCode.UNKNOWN_TOPIC, "clients may send agent:ack, agent:screenshot, canvas:viewport or canvas:change, not '"
           + (topicName.length() > 40 ? topicName.substring(0, 40) + "…" : topicName) + "'");
     }
     var nul = NulCharacters.firstPointer(payload);
     if (nul.isPresent()) {
       // A person's board change would reach PostgreSQL's jsonb, which cannot hold it.
-      return refuse("INVALID_PAYLOAD", topicName + ": " + nul.get() + ": " + NulCharacters.PROBLEM);
+      return refuse(FailureCode.INVALID_PAYLOAD, topicName + ": " + nul.get() + ": " + NulCharacters.PROBLEM);
     }
     var violations = schemas.get(topic).violations(payload);
     if (violations.isPresent()) {
-      return refuse("INVALID_PAYLOAD", topicName + ": " + violations.get());
+      return refuse(FailureCode.INVALID_PAYLOAD, topicName + ": " + violations.get());
     }
     return switch (topic) {
       case AGENT_ACK -> ack(client, room, payload);
@@ -86,22 +87,22 @@ final class InboundFrames {
         yield Future.succeededFuture();
       }
       case CANVAS_CHANGE -> change(client, room, payload);
-      default -> refuse("UNKNOWN_TOPIC", topicName);
+      default -> refuse(FailureCode.UNKNOWN_TOPIC, topicName);
     };
   }
 
   private Future<Refusal> ack(RoomClient client, Room room, JsonObject ack) {
     if (!client.clientId().equals(ack.getString("clientId"))) {
-      return refuse("FORGED_CLIENT_ID", "this connection is client " + client.clientId());
+      return refuse(FailureCode.FORGED_CLIENT_ID, "this connection is client " + client.clientId());
     }
     return room.ack(client.clientId(), ack.getString("sessionId"), ack.getLong("seq"))
-        .map(problem -> Future.succeededFuture(Refusal.of("ACK_UNKNOWN", problem)))
+        .map(problem -> Future.succeededFuture(Refusal.of(FailureCode.ACK_UNKNOWN, problem)))
         .orElseGet(Future::succeededFuture);
   }
 
   private Future<Refusal> screenshot(RoomClient client, Room room, JsonObject screenshot) {
     if (!room.hostId().map(client.clientId()::equals).orElse(false)) {
-      return refuse("NOT_HOST", "only the room's host answers screenshot requests");
+      return refuse(FailureCode.NOT_HOST, "only the room's host answers screenshot requests");
     }
     // The data URL is ASCII (base64), so its length is its size in bytes.
     Object dataUrl = screenshot.getJsonObject("image").getValue("dataUrl");
@@ -125,11 +126,11 @@ final class InboundFrames {
         .map(applied -> (Refusal) null)
         .recover(error -> {
           Failure failure = Failure.of(error);
-          return refuse(failure.code().name(), failure.getMessage());
+          return refuse(failure.code(), failure.getMessage());
         });
   }
 
-  private static Future<Refusal> refuse(String code, String message) {
+  private static Future<Refusal> refuse(FailureCode code, String message) {
     return Future.succeededFuture(Refusal.of(code, message));
   }
 }

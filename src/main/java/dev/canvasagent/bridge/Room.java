@@ -2,6 +2,7 @@ package dev.canvasagent.bridge;
 
 import dev.canvasagent.bus.Address;
 import dev.canvasagent.bus.AgentStatus;
+import dev.canvasagent.bus.FailureCode;
 import dev.canvasagent.bus.RoomTopic;
 import dev.canvasagent.bus.RunState;
 import dev.canvasagent.config.AppConfig;
@@ -228,7 +229,7 @@ final class Room {
       LOG.atWarn().addKeyValue("roomId", roomId).addKeyValue("sessionId", sessionId).addKeyValue("seq", seq)
           .log("ack.failed");
       new AgentStatus(sessionId, RunState.ERROR,
-          new JsonObject().put("code", "ACK_TIMEOUT").put("seq", seq).put("clientId", hostId)
+          new JsonObject().put("code", FailureCode.ACK_TIMEOUT.name()).put("seq", seq).put("clientId", hostId)
               .put("reason", "the host did not acknowledge seq " + seq + " after " + (pending.resent + 1) + " deliveries"))
           .publish(vertx.eventBus(), roomId);
     });

@@ -20,7 +20,6 @@ import io.vertx.ext.web.handler.sockjs.SockJSHandler;
 import io.vertx.ext.web.handler.sockjs.SockJSHandlerOptions;
 import io.vertx.ext.web.handler.sockjs.SockJSSocket;
 import io.vertx.ext.web.handler.sockjs.Transport;
-import java.util.Arrays;
 import java.util.HashMap;
 import java.util.List;
 import java.util.Map;
@@ -170,14 +169,14 @@ final class SockJSBridge {
     Optional<RoomAddress> address = RoomAddress.parse(event.getRawMessage().getValue("address"))
         .filter(candidate -> OUTBOUND.contains(candidate.topic()));
     if (client == null || address.isEmpty()) {
-      refuse(event, client, null, InboundFrames.Refusal.of("NOT_PERMITTED", "browsers may register only "
+      refuse(event, client, null, InboundFrames.Refusal.of(FailureCode.NOT_PERMITTED, "browsers may register only "
           + OUTBOUND.stream().map(topic -> "room.<roomId>." + topic.wireName()).collect(Collectors.joining(", "))));
       return;
     }
     String roomId = address.get().roomId();
     RoomTopic topic = address.get().topic();
     if (client.roomId() != null && !client.roomId().equals(roomId)) {
-      refuse(event, client, null, InboundFrames.Refusal.of("OTHER_ROOM", "this connection belongs to room " + client.roomId()));
+      refuse(event, client, null, InboundFrames.Refusal.of(FailureCode.OTHER_ROOM, "this connection belongs to room " + client.roomId()));
       return;
     }
     authorize(event, client, roomId, Role.VIEWER).onComplete(authorized -> {
@@ -243,7 +242,7 @@ final class SockJSBridge {
       client.room().onSuccess(room -> room.hostingChanged(client.clientId()));
       event.complete(true);
     } else {
-      refuse(event, client, null, InboundFrames.Refusal.of("NOT_PERMITTED", "not an address this connection registered"));
+      refuse(event, client, null, InboundFrames.Refusal.of(FailureCode.NOT_PERMITTED, "not an address this connection registered"));
     }
   }
 
@@ -261,29 +260,29 @@ final class SockJSBridge {
     Object reply = raw.getValue("replyAddress");
     String replyAddress = reply instanceof String text && !text.isEmpty() && text.length() <= MAX_REPLY_ADDRESS_LENGTH ? text : null;
     if (reply != null && replyAddress == null) {
-      refuse(event, client, null, InboundFrames.Refusal.of("INVALID_FRAME",
+      refuse(event, client, null, InboundFrames.Refusal.of(FailureCode.INVALID_FRAME,
           "replyAddress must be a string of 1 to " + MAX_REPLY_ADDRESS_LENGTH + " characters"));
       return;
     }
     Optional<RoomAddress> address = RoomAddress.parse(raw.getValue("address"))
         .filter(candidate -> INBOUND.contains(candidate.topic()));
     if (client == null || address.isEmpty()) {
-      refuse(event, client, replyAddress, InboundFrames.Refusal.of("NOT_PERMITTED", "browsers may send only to "
+      refuse(event, client, replyAddress, InboundFrames.Refusal.of(FailureCode.NOT_PERMITTED, "browsers may send only to "
           + INBOUND.stream().map(topic -> "room.<roomId>." + topic.wireName()).collect(Collectors.joining(", "))));
       return;
     }
     String roomId = address.get().roomId();
     RoomTopic topic = address.get().topic();
     if (client.roomId() == null) {
-      refuse(event, client, replyAddress, InboundFrames.Refusal.of("NOT_JOINED", "register an address of your room first"));
+      refuse(event, client, replyAddress, InboundFrames.Refusal.of(FailureCode.NOT_JOINED, "register an address of your room first"));
       return;
     }
     if (!client.roomId().equals(roomId)) {
-      refuse(event, client, replyAddress, InboundFrames.Refusal.of("OTHER_ROOM", "this connection belongs to room " + client.roomId()));
+      refuse(event, client, replyAddress, InboundFrames.Refusal.of(FailureCode.OTHER_ROOM, "this connection belongs to room " + client.roomId()));
       return;
     }
     if (!client.rate().tryTake()) {
-      refuse(event, client, replyAddress, InboundFrames.Refusal.of("RATE_LIMITED",
+      refuse(event, client, replyAddress, InboundFrames.Refusal.of(FailureCode.RATE_LIMITED,
           "more than " + config.messagesPerSecond() + " messages a second; this one was dropped"));
       return;
     }
@@ -299,14 +298,14 @@ final class SockJSBridge {
   private void handle(BridgeEvent event, SockJSClient client, String replyAddress, String roomId, RoomTopic topic) {
     JsonObject raw = event.getRawMessage();
     if (!(raw.getValue("body") instanceof JsonObject payload)) {
-      refuse(event, client, replyAddress, InboundFrames.Refusal.of("INVALID_PAYLOAD", topic.wireName() + ": the body must be a JSON object"));
+      refuse(event, client, replyAddress, InboundFrames.Refusal.of(FailureCode.INVALID_PAYLOAD, topic.wireName() + ": the body must be a JSON object"));
       return;
     }
     client.room()
         .compose(room -> inbound.handle(client, room, topic.wireName(), payload))
         .onComplete(handled -> {
           if (handled.failed()) {
-            refuse(event, client, replyAddress, InboundFrames.Refusal.of("NOT_JOINED", "this connection is not in its room"));
+            refuse(event, client, replyAddress, InboundFrames.Refusal.of(FailureCode.NOT_JOINED, "this connection is not in its room"));
           } else if (handled.result() != null) {
             refuse(event, client, replyAddress, handled.result());
           } else {
@@ -344,7 +343,7 @@ final class SockJSBridge {
 
   private static InboundFrames.Refusal refusal(Throwable error) {
     Failure failure = Failure.of(error);
-    return InboundFrames.Refusal.of(failure.code().name(), failure.getMessage());
+    return InboundFrames.Refusal.of(failure.code(), failure.getMessage());
   }
 
   private void accept(BridgeEvent event, SockJSClient client, String replyAddress, String roomId, RoomTopic topic) {
@@ -359,22 +358,21 @@ final class SockJSBridge {
   }
 
   private void refuse(BridgeEvent event, SockJSClient client, String replyAddress, InboundFrames.Refusal refusal) {
-    String code = refusal.payload().getString("code");
+    FailureCode code = refusal.code();
     if (client != null && replyAddress != null) {
       client.write(new JsonObject().put("type", "err").put("address", replyAddress)
           .put("failureCode", failureCode(code)).put("failureType", "RECIPIENT_FAILURE")
-          .put("message", code + ": " + refusal.payload().getString("message")));
+          .put("message", code.name() + ": " + refusal.payload().getString("message")));
     }
     LOG.atInfo().addKeyValue("roomId", client == null ? null : client.roomId())
         .addKeyValue("clientId", client == null ? null : client.clientId())
-        .addKeyValue("type", event.type()).addKeyValue("code", code).log("sockjs.refused");
+        .addKeyValue("type", event.type()).addKeyValue("code", code.name()).log("sockjs.refused");
     event.complete(false);
   }
 
-  /** The bus failure code of a refusal: the {@link FailureCode} it names, or {@code INVALID_REQUEST}. */
-  private static int failureCode(String code) {
-    return Arrays.stream(FailureCode.values()).filter(candidate -> candidate.name().equals(code)).findFirst()
-        .orElse(FailureCode.INVALID_REQUEST).wire();
+  /** The bus failure code of a refusal: its own, or {@code INVALID_REQUEST} for a frame's refusal, which has none. */
+  private static int failureCode(FailureCode code) {
+    return (code.isReply() ? code : FailureCode.INVALID_REQUEST).wire();
   }
 
   private void closed(SockJSSocket socket) {

@@ -2,6 +2,7 @@ package dev.canvasagent.bridge;
 
 import dev.canvasagent.auth.Grant;
 import dev.canvasagent.auth.Role;
+import dev.canvasagent.bus.FailureCode;
 import dev.canvasagent.bus.RoomTopic;
 import dev.canvasagent.config.AppConfig;
 import io.netty.handler.codec.http.websocketx.CorruptedWebSocketFrameException;
@@ -107,7 +108,7 @@ final class StreamRoutes {
         }
       });
       socket.binaryMessageHandler(bytes -> client.sendDirect(RoomTopic.ERROR,
-          InboundFrames.Refusal.of("INVALID_FRAME", "send JSON text frames, not binary").payload()));
+          InboundFrames.Refusal.of(FailureCode.INVALID_FRAME, "send JSON text frames, not binary").payload()));
       socket.pause();
       hub.join(roomId, client, lastEventId).onComplete(joined -> {
         if (joined.failed()) {
@@ -119,7 +120,7 @@ final class StreamRoutes {
             .put("clientId", clientId).put("hostClientId", room.hostId().orElse(null)).put("latestEventId", room.latestEventId()));
         socket.textMessageHandler(text -> {
           if (!rate.tryTake()) {
-            client.sendDirect(RoomTopic.ERROR, InboundFrames.Refusal.of("RATE_LIMITED",
+            client.sendDirect(RoomTopic.ERROR, InboundFrames.Refusal.of(FailureCode.RATE_LIMITED,
                 "more than " + bridge.messagesPerSecond() + " messages a second; this one was dropped").payload());
             return;
           }

@@ -7,12 +7,12 @@ import io.vertx.core.json.JsonObject;
  * ({@code CANCELED}, {@code PREEMPTED}, {@code WATCHDOG}), {@code reason} in a sentence; both go into
  * the run's final status.
  */
-public record RunCancel(String runId, String code, String reason) {
+public record RunCancel(String runId, FailureCode code, String reason) {
   public JsonObject toJson() {
-    return new JsonObject().put("runId", runId).put("code", code).put("reason", reason);
+    return new JsonObject().put("runId", runId).put("code", code.name()).put("reason", reason);
   }
 
   public static RunCancel fromJson(JsonObject json) {
-    return new RunCancel(json.getString("runId"), json.getString("code"), json.getString("reason"));
+    return new RunCancel(json.getString("runId"), FailureCode.valueOf(json.getString("code")), json.getString("reason"));
   }
 }

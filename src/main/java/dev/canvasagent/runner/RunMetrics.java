@@ -1,6 +1,8 @@
 package dev.canvasagent.runner;
 
 import dev.canvasagent.model.ModelEvent;
+import dev.canvasagent.runner.context.ContextStats;
+import io.vertx.core.json.JsonArray;
 import io.vertx.core.json.JsonObject;
 import java.util.concurrent.TimeUnit;
 import org.slf4j.spi.LoggingEventBuilder;
@@ -52,11 +54,19 @@ final class RunMetrics {
   }
 
   /** The context builder's figures for the prompt it built; they replace the runner's rough ones. */
-  void contextStats(long tokenEstimate, JsonObject counts, long screenshotBytes, JsonObject stateStats) {
-    promptTokenEstimate = tokenEstimate;
-    shapeCounts = counts;
-    imageBytes = screenshotBytes;
-    shapeStateStats = stateStats;
+  void contextStats(ContextStats stats) {
+    promptTokenEstimate = stats.promptTokenEstimate();
+    shapeCounts = new JsonObject()
+        .put("board", stats.shapes())
+        .put("inView", stats.shapesInView())
+        .put("sent", stats.shapesSent())
+        .put("peripheralClusters", stats.peripheralClusters())
+        .put("selected", stats.selected())
+        .put("contextBytes", stats.contextBytes())
+        .put("cut", new JsonArray(stats.cut()))
+        .put("memoHit", stats.memoHit());
+    imageBytes = stats.imageBytes();
+    shapeStateStats = stats.shapeStateStats().toJson();
   }
 
   void providerRetries(int retries) {

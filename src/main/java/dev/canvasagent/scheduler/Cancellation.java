@@ -3,6 +3,7 @@ package dev.canvasagent.scheduler;
 import dev.canvasagent.bus.Address;
 import dev.canvasagent.bus.AgentStatus;
 import dev.canvasagent.bus.Failure;
+import dev.canvasagent.bus.FailureCode;
 import dev.canvasagent.bus.RunCancel;
 import dev.canvasagent.bus.RunRequest;
 import dev.canvasagent.bus.RunState;
@@ -11,6 +12,7 @@ import io.vertx.core.Vertx;
 import io.vertx.core.eventbus.DeliveryOptions;
 import io.vertx.core.json.JsonArray;
 import io.vertx.core.json.JsonObject;
+import java.util.ArrayList;
 import java.util.List;
 import java.util.function.Consumer;
 import java.util.function.Predicate;
@@ -26,9 +28,6 @@ import org.slf4j.LoggerFactory;
  */
 final class Cancellation {
   private static final Logger LOG = LoggerFactory.getLogger(Cancellation.class);
-  static final String CANCELED = "CANCELED";
-  static final String PREEMPTED = "PREEMPTED";
-  static final String INTERRUPTED = "INTERRUPTED";
   static final String BY_REQUEST = "canceled by request";
 
   private final Vertx vertx;
@@ -51,14 +50,14 @@ final class Cancellation {
    * Asks the runner to end the run as canceled with {@code code} and {@code reason}; a run already being
    * canceled keeps its first cancel. Completes with the run's final state, whoever ended it.
    */
-  Future<String> cancelRunning(ActiveRun active, String code, String reason) {
+  Future<String> cancelRunning(ActiveRun active, FailureCode code, String reason) {
     if (active.canceling() || active.ended()) {
       return active.whenEnded();
     }
     RunCancel cancel = new RunCancel(active.run.runId(), code, reason);
     active.cancel = cancel;
     LOG.atInfo().addKeyValue("sessionId", active.run.sessionId()).addKeyValue("runId", cancel.runId())
-        .addKeyValue("code", code).log("run.cancel_requested");
+        .addKeyValue("code", code.name()).log("run.cancel_requested");
     vertx.eventBus().request(Address.RUNNER_CANCEL, cancel.toJson(), new DeliveryOptions().setSendTimeout(graceMs))
         .onFailure(error -> LOG.atInfo().addKeyValue("runId", cancel.runId())
             .addKeyValue("code", Failure.of(error).code()).log("run.cancel_not_taken"));
@@ -73,11 +72,11 @@ final class Cancellation {
 
   private void interrupt(ActiveRun active, RunCancel cancel) {
     LOG.atWarn().addKeyValue("sessionId", active.run.sessionId()).addKeyValue("runId", cancel.runId())
-        .addKeyValue("cancelCode", cancel.code()).addKeyValue("graceMs", graceMs).log("run.interrupted");
-    JsonObject detail = new JsonObject().put("runId", cancel.runId()).put("code", INTERRUPTED)
+        .addKeyValue("cancelCode", cancel.code().name()).addKeyValue("graceMs", graceMs).log("run.interrupted");
+    JsonObject detail = new JsonObject().put("runId", cancel.runId()).put("code", FailureCode.INTERRUPTED.name())
         .put("reason", "the runner did not end the run within " + graceMs + " ms of its cancel (" + cancel.code() + ": "
             + cancel.reason() + ")")
-        .put("retryable", true);
+        .put("retryable", FailureCode.INTERRUPTED.retryable());
     // Recorded before it is told; a runner that answered meanwhile has ended the run its own way.
     journal.ended(active.run, RunState.ERROR, detail).onComplete(recorded -> {
       if (!active.ended()) {
@@ -99,12 +98,12 @@ final class Cancellation {
     if (queue == null) {
       return Future.succeededFuture(answer);
     }
-    dropWaiting(queue, waiting -> true, CANCELED, BY_REQUEST).forEach(run -> dropped.add(run.runId()));
+    dropWaiting(queue, waiting -> true, FailureCode.CANCELED, BY_REQUEST).forEach(run -> dropped.add(run.runId()));
     ActiveRun active = queue.active;
     if (active == null) {
       return Future.succeededFuture(answer);
     }
-    return cancelRunning(active, CANCELED, BY_REQUEST)
+    return cancelRunning(active, FailureCode.CANCELED, BY_REQUEST)
         .map(state -> answer.put("canceled", new JsonObject().put("runId", active.run.runId()).put("state", state)));
   }
 
@@ -119,30 +118,44 @@ final class Cancellation {
       return;
     }
     String reason = "preempted by run " + newer.runId() + ", a newer message in the session";
-    dropWaiting(queue, waiting -> waiting.followUp() != null, PREEMPTED, reason);
-    cancelRunning(running, PREEMPTED, reason);
+    dropWaiting(queue, waiting -> waiting.followUp() != null, FailureCode.PREEMPTED, reason);
+    cancelRunning(running, FailureCode.PREEMPTED, reason);
   }
 
   /** Takes the waiting runs {@code which} selects out of the queue, each announced {@code canceled}. */
-  List<RunRequest> dropWaiting(SessionQueue queue, Predicate<RunRequest> which, String code, String reason) {
+  List<RunRequest> dropWaiting(SessionQueue queue, Predicate<RunRequest> which, FailureCode code, String reason) {
     List<RunRequest> dropped = queue.dropWaiting(which);
     announceDropped(dropped, code, reason);
     return dropped;
   }
 
   /** Runs that will never start, announced {@code canceled} with the code and reason of why. */
-  void announceDropped(List<RunRequest> runs, String code, String reason) {
+  void announceDropped(List<RunRequest> runs, FailureCode code, String reason) {
     for (RunRequest run : runs) {
-      JsonObject detail = new JsonObject().put("runId", run.runId()).put("code", code).put("reason", reason);
+      JsonObject detail = new JsonObject().put("runId", run.runId()).put("code", code.name()).put("reason", reason);
       if (run.followUp() != null) {
         detail.put("followUp", run.followUp().toJson());
       }
       journal.ended(run, RunState.CANCELED, detail).onComplete(recorded -> publish(run, RunState.CANCELED, detail));
     }
     if (!runs.isEmpty()) {
-      LOG.atInfo().addKeyValue("sessionId", runs.get(0).sessionId()).addKeyValue("code", code)
+      LOG.atInfo().addKeyValue("sessionId", runs.get(0).sessionId()).addKeyValue("code", code.name())
           .addKeyValue("runs", runs.size()).log("runs.dropped");
     }
+  }
+
+  /**
+   * Runs still waiting when the server stops, recorded and published as canceled so that a clean stop
+   * leaves no run to be swept as interrupted; each future completes once its run is recorded.
+   */
+  List<Future<Void>> endWithServer(List<RunRequest> waiting) {
+    List<Future<Void>> recorded = new ArrayList<>();
+    for (RunRequest run : waiting) {
+      JsonObject detail = new JsonObject().put("runId", run.runId()).put("code", FailureCode.CANCELED.name())
+          .put("reason", "the server is shutting down");
+      recorded.add(journal.ended(run, RunState.CANCELED, detail).onComplete(done -> publish(run, RunState.CANCELED, detail)));
+    }
+    return recorded;
   }
 
   private void publish(RunRequest run, RunState state, JsonObject detail) {

@@ -1,6 +1,7 @@
 package dev.canvasagent.scheduler;
 
 import dev.canvasagent.bus.AgentStatus;
+import dev.canvasagent.bus.FailureCode;
 import dev.canvasagent.bus.RunState;
 import dev.canvasagent.store.RunStore;
 import io.vertx.core.Future;
@@ -18,7 +19,6 @@ import org.slf4j.LoggerFactory;
  */
 final class InterruptedRunSweeper {
   private static final Logger LOG = LoggerFactory.getLogger(InterruptedRunSweeper.class);
-  static final String CODE = "INTERRUPTED";
 
   private final Vertx vertx;
   private final RunStore runs;
@@ -47,9 +47,9 @@ final class InterruptedRunSweeper {
     }
     sweeping = true;
     JsonObject detail = new JsonObject()
-        .put("code", CODE)
+        .put("code", FailureCode.INTERRUPTED.name())
         .put("reason", "the node running this run stopped (no heartbeat for " + interruptedAfterMs + " ms)")
-        .put("retryable", true);
+        .put("retryable", FailureCode.INTERRUPTED.retryable());
     return runs.sweepInterrupted(interruptedAfterMs, detail)
         .onSuccess(ended -> ended.forEach(this::publish))
         .<Void>mapEmpty()
@@ -63,7 +63,7 @@ final class InterruptedRunSweeper {
   private void publish(RunStore.RunRecord run) {
     swept++;
     LOG.atWarn().addKeyValue("roomId", run.roomId()).addKeyValue("sessionId", run.sessionId())
-        .addKeyValue("runId", run.runId()).addKeyValue("code", CODE).log("run.interrupted");
+        .addKeyValue("runId", run.runId()).addKeyValue("code", FailureCode.INTERRUPTED.name()).log("run.interrupted");
     new AgentStatus(run.sessionId(), RunState.ERROR, run.detail()).publish(vertx.eventBus(), run.roomId());
   }
 

@@ -205,7 +205,7 @@ public final class SchedulerVerticle extends CanvasVerticle {
     }
     ActiveRun active = new ActiveRun(run);
     queue.active = active;
-    watchdog.watch(active, reason -> cancellation.cancelRunning(active, Watchdog.CODE, reason));
+    watchdog.watch(active, reason -> cancellation.cancelRunning(active, FailureCode.WATCHDOG, reason));
     // Past the watchdog and its grace, or the runner's own deadline: the watchdog always comes first.
     long patience = Math.max(config.runner().deadlineMs(), (long) config.scheduler().watchdogMs() + config.scheduler().cancelGraceMs());
     DeliveryOptions options = new DeliveryOptions().setSendTimeout(patience + RUN_ANSWER_GRACE_MS);
@@ -372,20 +372,14 @@ public final class SchedulerVerticle extends CanvasVerticle {
     new AgentStatus(run.sessionId(), state, detail).publish(vertx.eventBus(), run.roomId());
   }
 
-  /**
-   * Runs still waiting here end with the server: recorded and published as canceled (a run this node
-   * was running is canceled by the runner), so a clean stop leaves no run to be swept as interrupted.
-   */
+  /** Runs still waiting here end with the server; a run this node was running is canceled by the runner. */
   @Override
   public Future<?> stop() {
     journal.stop();
     sweeper.stop();
     List<Future<Void>> recorded = new java.util.ArrayList<>();
     for (SessionQueue queue : queues.values()) {
-      for (RunRequest run : queue.waiting) {
-        JsonObject detail = new JsonObject().put("runId", run.runId()).put("code", "CANCELED").put("reason", "the server is shutting down");
-        recorded.add(journal.ended(run, RunState.CANCELED, detail).onComplete(done -> publishStatus(run, RunState.CANCELED, detail)));
-      }
+      recorded.addAll(cancellation.endWithServer(queue.waiting));
       queue.waiting.clear();
     }
     return Future.join(recorded);

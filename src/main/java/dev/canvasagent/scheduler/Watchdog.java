@@ -8,8 +8,6 @@ import java.util.function.Consumer;
  * still going is canceled with code {@code WATCHDOG}. One timer per running run, released when it ends.
  */
 final class Watchdog {
-  static final String CODE = "WATCHDOG";
-
   private final Vertx vertx;
   private final long limitMs;
 

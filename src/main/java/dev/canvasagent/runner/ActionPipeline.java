@@ -1,0 +1,286 @@
+package dev.canvasagent.runner;
+
+import dev.canvasagent.board.Board;
+import dev.canvasagent.board.CoordinateFrame;
+import dev.canvasagent.board.RecordDiff;
+import dev.canvasagent.bus.Address;
+import dev.canvasagent.bus.AgentAction;
+import dev.canvasagent.bus.Failure;
+import dev.canvasagent.bus.FailureCode;
+import dev.canvasagent.bus.RunRequest;
+import dev.canvasagent.catalog.VerbKind;
+import dev.canvasagent.runner.context.ChatRecorder;
+import io.vertx.core.Future;
+import io.vertx.core.Promise;
+import io.vertx.core.Vertx;
+import io.vertx.core.eventbus.EventBus;
+import io.vertx.core.json.JsonObject;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.function.BooleanSupplier;
+import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
+
+/**
+ * A run's actions, one at a time in the order the model finished them: sanitized against the current
+ * board, committed through the patch engine against that board's revision (sanitized again on a
+ * conflict), then published. Counts what became of them for the run's final status.
+ */
+final class ActionPipeline {
+  private static final Logger LOG = LoggerFactory.getLogger(ActionPipeline.class);
+  static final int MAX_COMMIT_ATTEMPTS = 3;
+  /** How long an ending run waits for the action in hand (a commit under way) before its final status. */
+  static final long SETTLE_MS = 1_000;
+
+  private final Vertx vertx;
+  private final EventBus bus;
+  private final RunRequest request;
+  private final MetaActions meta;
+  private final EnvelopePublisher envelopes;
+  private final RunMetrics metrics;
+  private final ChatRecorder history;
+  private final RoomChat chat;
+  /** False once the run's final status is out: a commit answered later is not published. */
+  private final BooleanSupplier runOpen;
+  private final List<Deferred> deferred = new ArrayList<>();
+  private final BatchIssues batchIssues = new BatchIssues();
+  private Future<Void> tail = Future.succeededFuture();
+  private Board board;
+  /**
+   * The model's coordinates: relative to the session's origin, with the rounding the context
+   * remembered. Set before the model is called, so before any action.
+   */
+  private CoordinateFrame frame = CoordinateFrame.atOrigin();
+  private boolean stopping;
+  private int applied;
+  /** Of {@link #applied}, the chat ({@code think}, {@code message}): not counted by the low-action rule. */
+  private int chatApplied;
+  private int dropped;
+  private int deduped;
+
+  ActionPipeline(Vertx vertx, RunRequest request, MetaActions meta, EnvelopePublisher envelopes, RunMetrics metrics,
+      ChatRecorder history, RoomChat chat, BooleanSupplier runOpen) {
+    this.vertx = vertx;
+    this.bus = vertx.eventBus();
+    this.request = request;
+    this.meta = meta;
+    this.envelopes = envelopes;
+    this.metrics = metrics;
+    this.history = history;
+    this.chat = chat;
+    this.runOpen = runOpen;
+  }
+
+  /** An action that names shapes not on the board yet, waiting for the create that makes them. */
+  private record Deferred(AgentAction action, String reason) {}
+
+  /** Reads the room's board; the actions are sanitized and committed against it from then on. */
+  Future<Void> loadBoard() {
+    return bus.<JsonObject>request(Address.PATCH_BOARD_GET, new JsonObject().put("roomId", request.roomId()))
+        .map(reply -> {
+          board = Board.fromJson(reply.body());
+          metrics.board(board.revision(), (int) board.records().keySet().stream().filter(id -> id.startsWith("shape:")).count());
+          return null;
+        });
+  }
+
+  /** The board as the run's commits left it; null until it is loaded. */
+  Board board() {
+    return board;
+  }
+
+  void useFrame(CoordinateFrame frame) {
+    this.frame = frame;
+  }
+
+  /**
+   * Queues one complete action behind those before it. The future fails when this action (or one
+   * before it) failed in a way that ends the run.
+   */
+  Future<Void> submit(AgentAction action) {
+    tail = tail.compose(previous -> runOpen.getAsBoolean() ? handle(action, 1) : Future.succeededFuture());
+    return tail;
+  }
+
+  /** Completes once every action submitted so far has been handled; fails like {@link #submit}. */
+  Future<Void> drained() {
+    return tail;
+  }
+
+  boolean stopping() {
+    return stopping;
+  }
+
+  /** From now on nothing new is said or committed, so nothing of the run follows its final status. */
+  void stop() {
+    stopping = true;
+  }
+
+  /** Completes when the action in hand has settled, or after {@link #SETTLE_MS}, whichever is first. */
+  Future<Void> settled() {
+    Future<Void> inHand = tail;
+    if (inHand.isComplete()) {
+      return Future.succeededFuture();
+    }
+    Promise<Void> settled = Promise.promise();
+    long timer = vertx.setTimer(SETTLE_MS, id -> settled.tryComplete());
+    inHand.onComplete(done -> {
+      vertx.cancelTimer(timer);
+      settled.tryComplete();
+    });
+    return settled.future();
+  }
+
+  private Future<Void> handle(AgentAction action, int attempt) {
+    JsonObject ask = new JsonObject()
+        .put("roomId", request.roomId())
+        .put("action", action.toJson())
+        .put("board", board.toJson())
+        .put("frame", frame.toJson());
+    return bus.<JsonObject>request(Address.SANITIZER_SANITIZE, ask)
+        .map(reply -> reply.body())
+        .compose(
+            sanitized -> apply(action, sanitized, attempt),
+            error -> {
+              Failure failure = Failure.of(error);
+              switch (failure.code()) {
+                case SHAPE_NOT_FOUND -> {
+                  deferred.add(new Deferred(action, failure.getMessage()));
+                  return Future.succeededFuture();
+                }
+                case DUPLICATE_CREATE -> {
+                  deduped++;
+                  dropped++;
+                  return Future.succeededFuture();
+                }
+                case ACTION_INVALID -> {
+                  dropped++;
+                  return Future.succeededFuture();
+                }
+                default -> {
+                  return Future.failedFuture(error);
+                }
+              }
+            });
+  }
+
+  private Future<Void> apply(AgentAction original, JsonObject sanitized, int attempt) {
+    AgentAction action = AgentAction.fromJson(sanitized.getJsonObject("action"));
+    VerbKind kind = VerbKind.valueOf(sanitized.getString("kind"));
+    if (stopping) {
+      return Future.succeededFuture();
+    }
+    if (kind == VerbKind.CHAT) {
+      chat.say(action.params().getString("text"));
+      countApplied();
+      chatApplied++;
+      return Future.succeededFuture();
+    }
+    if (kind == VerbKind.AGENT) {
+      return meta.send(action).compose(result -> {
+        if (result == MetaActions.Outcome.DROPPED) {
+          dropped++;
+          return Future.succeededFuture();
+        }
+        if (result == MetaActions.Outcome.REFUSED) {
+          return Future.succeededFuture();
+        }
+        countApplied();
+        return envelopes.publish(action, null, 0);
+      });
+    }
+    if (kind != VerbKind.BOARD) {
+      countApplied();
+      return envelopes.publish(action, null, 0);
+    }
+    return commit(original, action, RecordDiff.fromJson(sanitized.getJsonObject("diff")), attempt);
+  }
+
+  private Future<Void> commit(AgentAction original, AgentAction action, RecordDiff diff, int attempt) {
+    JsonObject commit = new JsonObject()
+        .put("roomId", request.roomId())
+        .put("baseRev", board.revision())
+        .put("diff", diff.toJson())
+        .put("author", "agent:" + request.sessionId());
+    return bus.<JsonObject>request(Address.PATCH_BOARD_APPLY, commit)
+        .compose(
+            reply -> {
+              if (!runOpen.getAsBoolean()) {
+                // The patch engine took longer than the settle time: committed, but the final status is
+                // out, and nothing of the run is published after it.
+                LOG.atWarn().addKeyValue("runId", request.runId()).addKeyValue("rev", reply.body().getLong("rev"))
+                    .log("commit.after_final_status");
+                return Future.succeededFuture();
+              }
+              board = board.apply(diff, reply.body().getLong("rev"));
+              countApplied();
+              batchIssues.take(action).ifPresent(history::system);
+              return envelopes.publish(action, diff, board.revision()).compose(published -> retryDeferred());
+            },
+            error -> {
+              Failure failure = Failure.of(error);
+              if (failure.code() == FailureCode.REVISION_CONFLICT && attempt < MAX_COMMIT_ATTEMPTS) {
+                return loadBoard().compose(reloaded -> handle(original, attempt + 1));
+              }
+              if (failure.code() == FailureCode.INVALID_RECORD) {
+                // A verb produced what the patch engine will not store: never committed, reported as dropped.
+                dropped++;
+                LOG.atWarn().addKeyValue("runId", request.runId()).addKeyValue("verb", action.name())
+                    .addKeyValue("reason", failure.getMessage()).log("action.refused_by_patch_engine");
+                return Future.succeededFuture();
+              }
+              return Future.failedFuture(error);
+            });
+  }
+
+  /** Actions that waited for shapes get another chance after every change to the board, in their order. */
+  private Future<Void> retryDeferred() {
+    if (deferred.isEmpty()) {
+      return Future.succeededFuture();
+    }
+    List<Deferred> waiting = new ArrayList<>(deferred);
+    deferred.clear();
+    Future<Void> chain = Future.succeededFuture();
+    for (Deferred waiter : waiting) {
+      chain = chain.compose(previous -> handle(waiter.action(), 1));
+    }
+    return chain;
+  }
+
+  /** At the end of the stream, what still waits refers to shapes that never came: dropped, with the reason. */
+  void dropDeferred() {
+    for (Deferred waiter : deferred) {
+      dropped++;
+      LOG.atInfo().addKeyValue("runId", request.runId()).addKeyValue("verb", waiter.action().name())
+          .addKeyValue("actionId", waiter.action().id()).addKeyValue("reason", waiter.reason()).log("action.dropped");
+    }
+    deferred.clear();
+  }
+
+  private void countApplied() {
+    applied++;
+    metrics.applied();
+  }
+
+  int applied() {
+    return applied;
+  }
+
+  /** The actions applied that were not chat: what the scheduler's low-action rule counts. */
+  int appliedBesideChat() {
+    return applied - chatApplied;
+  }
+
+  int dropped() {
+    return dropped;
+  }
+
+  int deduped() {
+    return deduped;
+  }
+
+  /** Adds what the run's batches skipped or placed top-level to its final status, when there is any. */
+  void addBatchIssuesTo(JsonObject summary) {
+    batchIssues.addTo(summary);
+  }
+}
