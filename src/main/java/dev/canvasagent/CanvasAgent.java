@@ -2,7 +2,6 @@ package dev.canvasagent;
 
 import dev.canvasagent.auth.AccessTokens;
 import dev.canvasagent.bridge.BridgeVerticle;
-import dev.canvasagent.bus.CanvasVerticle;
 import dev.canvasagent.catalog.ActionCatalog;
 import dev.canvasagent.config.AppConfig;
 import dev.canvasagent.config.ConfigException;
@@ -22,6 +21,7 @@ import dev.canvasagent.screenshot.ScreenshotVerticle;
 import dev.canvasagent.store.Store;
 import dev.canvasagent.store.memory.MemoryStore;
 import dev.canvasagent.store.pg.PgStore;
+import dev.canvasagent.verticle.CanvasVerticle;
 import io.vertx.core.Future;
 import io.vertx.core.Vertx;
 import java.util.ArrayList;

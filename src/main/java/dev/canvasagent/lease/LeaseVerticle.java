@@ -1,7 +1,6 @@
 package dev.canvasagent.lease;
 
 import dev.canvasagent.bus.Address;
-import dev.canvasagent.bus.CanvasVerticle;
 import dev.canvasagent.bus.Failure;
 import dev.canvasagent.bus.FailureCode;
 import dev.canvasagent.bus.RoomTopic;
@@ -14,6 +13,7 @@ import dev.canvasagent.store.DocumentStore.Edit;
 import dev.canvasagent.store.DocumentStore.Guard;
 import dev.canvasagent.store.DocumentStore.NewDocument;
 import dev.canvasagent.store.Store;
+import dev.canvasagent.verticle.CanvasVerticle;
 import io.vertx.core.Future;
 import io.vertx.core.json.JsonObject;
 import org.slf4j.Logger;

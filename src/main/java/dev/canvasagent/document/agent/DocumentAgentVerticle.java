@@ -1,7 +1,6 @@
 package dev.canvasagent.document.agent;
 
 import dev.canvasagent.bus.Address;
-import dev.canvasagent.bus.CanvasVerticle;
 import dev.canvasagent.bus.Failure;
 import dev.canvasagent.bus.FailureCode;
 import dev.canvasagent.config.AppConfig;
@@ -9,6 +8,7 @@ import dev.canvasagent.document.DocumentToolCatalog;
 import dev.canvasagent.model.ModelProvider;
 import dev.canvasagent.model.ModelRegistry;
 import dev.canvasagent.store.DocumentStore.Actor;
+import dev.canvasagent.verticle.CanvasVerticle;
 import io.vertx.core.Future;
 import io.vertx.core.json.JsonArray;
 import io.vertx.core.json.JsonObject;
