@@ -5,7 +5,7 @@ import dev.canvasagent.bridge.BridgeVerticle;
 import dev.canvasagent.catalog.ActionCatalog;
 import dev.canvasagent.config.AppConfig;
 import dev.canvasagent.config.ConfigException;
-import dev.canvasagent.document.DocumentToolCatalog;
+import dev.canvasagent.doctools.DocumentToolCatalog;
 import dev.canvasagent.document.agent.DocumentAgentVerticle;
 import dev.canvasagent.lease.LeaseVerticle;
 import dev.canvasagent.model.HttpProviders;

@@ -5,7 +5,7 @@ import dev.canvasagent.bus.Failure;
 import dev.canvasagent.bus.FailureCode;
 import dev.canvasagent.bus.RoomTopic;
 import dev.canvasagent.config.AppConfig;
-import dev.canvasagent.document.DocumentToolCatalog;
+import dev.canvasagent.doctools.DocumentToolCatalog;
 import dev.canvasagent.document.DocumentTools;
 import dev.canvasagent.store.DocumentStore;
 import dev.canvasagent.store.DocumentStore.Actor;
@@ -70,7 +70,7 @@ public final class LeaseVerticle extends CanvasVerticle {
 
   private Future<JsonObject> create(JsonObject ask) {
     String content = ask.getString("content");
-    var refusal = dev.canvasagent.document.DocumentText.refusal(content, config.maxContentBytes());
+    var refusal = dev.canvasagent.store.DocumentText.refusal(content, config.maxContentBytes());
     if (refusal.isPresent()) {
       return Future.failedFuture(refusal.get());
     }
@@ -115,7 +115,7 @@ public final class LeaseVerticle extends CanvasVerticle {
   private Future<JsonObject> edit(JsonObject ask) {
     String docId = ask.getString("docId");
     String content = ask.getString("content");
-    var refusal = dev.canvasagent.document.DocumentText.refusal(content, config.maxContentBytes());
+    var refusal = dev.canvasagent.store.DocumentText.refusal(content, config.maxContentBytes());
     if (refusal.isPresent()) {
       return Future.failedFuture(refusal.get());
     }

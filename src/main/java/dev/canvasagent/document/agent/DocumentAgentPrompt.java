@@ -1,6 +1,6 @@
 package dev.canvasagent.document.agent;
 
-import dev.canvasagent.document.DocumentToolCatalog;
+import dev.canvasagent.doctools.DocumentToolCatalog;
 import io.vertx.core.json.JsonArray;
 import io.vertx.core.json.JsonObject;
 
