@@ -1,4 +1,4 @@
-package dev.canvasagent.lease;
+package dev.canvasagent.document;
 
 import dev.canvasagent.bus.Address;
 import dev.canvasagent.bus.Failure;
@@ -6,7 +6,6 @@ import dev.canvasagent.bus.FailureCode;
 import dev.canvasagent.bus.RoomTopic;
 import dev.canvasagent.config.AppConfig;
 import dev.canvasagent.doctools.DocumentToolCatalog;
-import dev.canvasagent.document.DocumentTools;
 import dev.canvasagent.store.DocumentStore;
 import dev.canvasagent.store.DocumentStore.Actor;
 import dev.canvasagent.store.DocumentStore.Edit;
