@@ -1,7 +1,7 @@
 package dev.canvasagent.bench;
 
+import dev.canvasagent.doctools.DocumentToolCatalog;
 import dev.canvasagent.document.DocumentDiffs;
-import dev.canvasagent.document.DocumentToolCatalog;
 import dev.canvasagent.document.DocumentTools;
 import dev.canvasagent.document.patch.ApplyResult;
 import dev.canvasagent.document.patch.HunkPlacement;

@@ -2,11 +2,11 @@ package dev.canvasagent.bridge;
 
 import dev.canvasagent.auth.AccessTokens;
 import dev.canvasagent.bus.Address;
-import dev.canvasagent.bus.CanvasVerticle;
 import dev.canvasagent.bus.FailureCode;
 import dev.canvasagent.catalog.ActionCatalog;
 import dev.canvasagent.config.AppConfig;
-import dev.canvasagent.document.DocumentToolCatalog;
+import dev.canvasagent.doctools.DocumentToolCatalog;
+import dev.canvasagent.verticle.CanvasVerticle;
 import io.vertx.core.Future;
 import io.vertx.core.http.HttpServer;
 import io.vertx.core.http.HttpServerOptions;

@@ -4,7 +4,7 @@ import dev.canvasagent.auth.Role;
 import dev.canvasagent.bus.Address;
 import dev.canvasagent.bus.Failure;
 import dev.canvasagent.bus.FailureCode;
-import dev.canvasagent.document.DocumentToolCatalog;
+import dev.canvasagent.doctools.DocumentToolCatalog;
 import dev.canvasagent.schema.JsonSchemaFile;
 import io.vertx.core.Future;
 import io.vertx.core.Vertx;

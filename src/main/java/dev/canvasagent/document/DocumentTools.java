@@ -2,6 +2,7 @@ package dev.canvasagent.document;
 
 import dev.canvasagent.bus.Failure;
 import dev.canvasagent.bus.FailureCode;
+import dev.canvasagent.doctools.DocumentToolCatalog;
 import dev.canvasagent.document.patch.ApplyResult;
 import dev.canvasagent.document.patch.MissingFinalNewline;
 import dev.canvasagent.document.patch.StrictPatch;
@@ -13,6 +14,7 @@ import dev.canvasagent.store.DocumentStore.Document;
 import dev.canvasagent.store.DocumentStore.Edit;
 import dev.canvasagent.store.DocumentStore.Guard;
 import dev.canvasagent.store.DocumentStore.Lease;
+import dev.canvasagent.store.DocumentText;
 import io.vertx.core.Future;
 import io.vertx.core.json.JsonArray;
 import io.vertx.core.json.JsonObject;

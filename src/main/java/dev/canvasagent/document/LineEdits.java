@@ -3,6 +3,7 @@ package dev.canvasagent.document;
 import dev.canvasagent.bus.Failure;
 import dev.canvasagent.bus.FailureCode;
 import dev.canvasagent.store.DocumentStore.Change;
+import dev.canvasagent.store.DocumentText;
 import io.vertx.core.json.JsonObject;
 import java.util.ArrayList;
 import java.util.List;

@@ -1,5 +1,6 @@
 package dev.canvasagent.document;
 
+import dev.canvasagent.store.DocumentText;
 import io.vertx.core.json.JsonArray;
 import io.vertx.core.json.JsonObject;
 

@@ -2,12 +2,12 @@ package dev.canvasagent.patch;
 
 import dev.canvasagent.board.RecordDiff;
 import dev.canvasagent.bus.Address;
-import dev.canvasagent.bus.CanvasVerticle;
 import dev.canvasagent.bus.Failure;
 import dev.canvasagent.bus.FailureCode;
 import dev.canvasagent.bus.RoomTopic;
 import dev.canvasagent.store.RevisionConflict;
 import dev.canvasagent.store.Store;
+import dev.canvasagent.verticle.CanvasVerticle;
 import io.vertx.core.Future;
 import io.vertx.core.eventbus.Message;
 import io.vertx.core.json.JsonArray;

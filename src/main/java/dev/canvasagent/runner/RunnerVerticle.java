@@ -1,7 +1,6 @@
 package dev.canvasagent.runner;
 
 import dev.canvasagent.bus.Address;
-import dev.canvasagent.bus.CanvasVerticle;
 import dev.canvasagent.bus.Failure;
 import dev.canvasagent.bus.FailureCode;
 import dev.canvasagent.bus.IdempotencyKey;
@@ -15,6 +14,7 @@ import dev.canvasagent.runner.context.ContextGatherer;
 import dev.canvasagent.store.Store;
 import dev.canvasagent.store.TranscriptStore;
 import dev.canvasagent.store.TranscriptStore.Utterance;
+import dev.canvasagent.verticle.CanvasVerticle;
 import io.vertx.core.Future;
 import io.vertx.core.eventbus.Message;
 import io.vertx.core.json.JsonObject;

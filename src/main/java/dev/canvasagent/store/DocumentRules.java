@@ -2,7 +2,6 @@ package dev.canvasagent.store;
 
 import dev.canvasagent.bus.Failure;
 import dev.canvasagent.bus.FailureCode;
-import dev.canvasagent.document.DocumentText;
 import dev.canvasagent.store.DocumentStore.Change;
 import dev.canvasagent.store.DocumentStore.Document;
 import dev.canvasagent.store.DocumentStore.Edit;

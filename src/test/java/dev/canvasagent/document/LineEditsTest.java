@@ -5,6 +5,7 @@ import static org.junit.jupiter.api.Assertions.assertThrows;
 
 import dev.canvasagent.bus.Failure;
 import dev.canvasagent.bus.FailureCode;
+import dev.canvasagent.store.DocumentText;
 import java.util.List;
 import org.junit.jupiter.api.Test;
 

@@ -7,7 +7,6 @@ import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import dev.canvasagent.bus.Failure;
 import dev.canvasagent.bus.FailureCode;
-import dev.canvasagent.document.DocumentText;
 import dev.canvasagent.store.DocumentStore.Actor;
 import dev.canvasagent.store.DocumentStore.Change;
 import dev.canvasagent.store.DocumentStore.Document;

@@ -2,9 +2,9 @@ package dev.canvasagent.store.memory;
 
 import dev.canvasagent.bus.Failure;
 import dev.canvasagent.bus.FailureCode;
-import dev.canvasagent.document.DocumentText;
 import dev.canvasagent.store.DocumentRules;
 import dev.canvasagent.store.DocumentStore;
+import dev.canvasagent.store.DocumentText;
 import io.vertx.core.Future;
 import java.util.ArrayList;
 import java.util.Comparator;

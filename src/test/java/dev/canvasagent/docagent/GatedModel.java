@@ -1,4 +1,4 @@
-package dev.canvasagent.document.agent;
+package dev.canvasagent.docagent;
 
 import dev.canvasagent.model.ModelCall;
 import dev.canvasagent.model.ModelEvent;

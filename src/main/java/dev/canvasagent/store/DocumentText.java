@@ -1,4 +1,4 @@
-package dev.canvasagent.document;
+package dev.canvasagent.store;
 
 import java.nio.charset.StandardCharsets;
 import java.security.MessageDigest;

@@ -1,5 +1,7 @@
-package dev.canvasagent.bus;
+package dev.canvasagent.verticle;
 
+import dev.canvasagent.bus.Address;
+import dev.canvasagent.bus.Failure;
 import dev.canvasagent.security.CorrelationId;
 import io.vertx.core.Future;
 import io.vertx.core.VerticleBase;

@@ -1,6 +1,6 @@
-package dev.canvasagent.document.agent;
+package dev.canvasagent.docagent;
 
-import dev.canvasagent.document.DocumentToolCatalog;
+import dev.canvasagent.doctools.DocumentToolCatalog;
 import io.vertx.core.json.JsonArray;
 import io.vertx.core.json.JsonObject;
 

@@ -1,19 +1,18 @@
-package dev.canvasagent.lease;
+package dev.canvasagent.document;
 
 import dev.canvasagent.bus.Address;
-import dev.canvasagent.bus.CanvasVerticle;
 import dev.canvasagent.bus.Failure;
 import dev.canvasagent.bus.FailureCode;
 import dev.canvasagent.bus.RoomTopic;
 import dev.canvasagent.config.AppConfig;
-import dev.canvasagent.document.DocumentToolCatalog;
-import dev.canvasagent.document.DocumentTools;
+import dev.canvasagent.doctools.DocumentToolCatalog;
 import dev.canvasagent.store.DocumentStore;
 import dev.canvasagent.store.DocumentStore.Actor;
 import dev.canvasagent.store.DocumentStore.Edit;
 import dev.canvasagent.store.DocumentStore.Guard;
 import dev.canvasagent.store.DocumentStore.NewDocument;
 import dev.canvasagent.store.Store;
+import dev.canvasagent.verticle.CanvasVerticle;
 import io.vertx.core.Future;
 import io.vertx.core.json.JsonObject;
 import org.slf4j.Logger;
@@ -70,7 +69,7 @@ public final class LeaseVerticle extends CanvasVerticle {
 
   private Future<JsonObject> create(JsonObject ask) {
     String content = ask.getString("content");
-    var refusal = dev.canvasagent.document.DocumentText.refusal(content, config.maxContentBytes());
+    var refusal = dev.canvasagent.store.DocumentText.refusal(content, config.maxContentBytes());
     if (refusal.isPresent()) {
       return Future.failedFuture(refusal.get());
     }
@@ -115,7 +114,7 @@ public final class LeaseVerticle extends CanvasVerticle {
   private Future<JsonObject> edit(JsonObject ask) {
     String docId = ask.getString("docId");
     String content = ask.getString("content");
-    var refusal = dev.canvasagent.document.DocumentText.refusal(content, config.maxContentBytes());
+    var refusal = dev.canvasagent.store.DocumentText.refusal(content, config.maxContentBytes());
     if (refusal.isPresent()) {
       return Future.failedFuture(refusal.get());
     }

@@ -1,4 +1,4 @@
-package dev.canvasagent.document.agent;
+package dev.canvasagent.docagent;
 
 import io.vertx.core.json.JsonObject;
 

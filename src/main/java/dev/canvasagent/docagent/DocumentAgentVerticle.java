@@ -1,14 +1,14 @@
-package dev.canvasagent.document.agent;
+package dev.canvasagent.docagent;
 
 import dev.canvasagent.bus.Address;
-import dev.canvasagent.bus.CanvasVerticle;
 import dev.canvasagent.bus.Failure;
 import dev.canvasagent.bus.FailureCode;
 import dev.canvasagent.config.AppConfig;
-import dev.canvasagent.document.DocumentToolCatalog;
+import dev.canvasagent.doctools.DocumentToolCatalog;
 import dev.canvasagent.model.ModelProvider;
 import dev.canvasagent.model.ModelRegistry;
 import dev.canvasagent.store.DocumentStore.Actor;
+import dev.canvasagent.verticle.CanvasVerticle;
 import io.vertx.core.Future;
 import io.vertx.core.json.JsonArray;
 import io.vertx.core.json.JsonObject;

@@ -1,4 +1,4 @@
-package dev.canvasagent.document.agent;
+package dev.canvasagent.docagent;
 
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertTrue;

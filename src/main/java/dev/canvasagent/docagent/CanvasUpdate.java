@@ -1,4 +1,4 @@
-package dev.canvasagent.document.agent;
+package dev.canvasagent.docagent;
 
 /**
  * A hidden canvas-update message (seed 004 §12): the fixed header, then the unified diff in a fenced

@@ -1,4 +1,4 @@
-package dev.canvasagent.document.agent;
+package dev.canvasagent.docagent;
 
 import dev.canvasagent.bus.Address;
 import dev.canvasagent.bus.AgentChat;
@@ -7,7 +7,7 @@ import dev.canvasagent.bus.Failure;
 import dev.canvasagent.bus.FailureCode;
 import dev.canvasagent.bus.RoomTopic;
 import dev.canvasagent.bus.RunState;
-import dev.canvasagent.document.DocumentToolCatalog;
+import dev.canvasagent.doctools.DocumentToolCatalog;
 import dev.canvasagent.model.ModelContext;
 import dev.canvasagent.model.ModelEvent;
 import dev.canvasagent.model.ModelProvider;

@@ -1,4 +1,4 @@
-package dev.canvasagent.document;
+package dev.canvasagent.doctools;
 
 import dev.canvasagent.schema.JsonSchemaFile;
 import io.vertx.core.json.JsonArray;

@@ -1,4 +1,4 @@
-package dev.canvasagent.lease;
+package dev.canvasagent.document;
 
 import dev.canvasagent.document.DocumentTools.LeaseEvent;
 import dev.canvasagent.store.DocumentStore;
