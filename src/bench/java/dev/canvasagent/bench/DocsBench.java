@@ -8,6 +8,7 @@ import dev.canvasagent.document.patch.HunkPlacement;
 import dev.canvasagent.document.patch.MissingFinalNewline;
 import dev.canvasagent.document.patch.StrictPatch;
 import dev.canvasagent.store.DocumentStore.NewDocument;
+import dev.canvasagent.store.DocumentStore;
 import dev.canvasagent.store.memory.MemoryStore;
 import io.vertx.core.Future;
 import io.vertx.core.json.JsonArray;
@@ -47,6 +48,9 @@ import java.util.regex.Pattern;
  * <pre>./mvnw -q -B -Pbench -DskipTests verify -Dbench.which=docs</pre>
  */
 public final class DocsBench {
+  /** Who the in-process document writes and reads are made for, as a token's subject would be. */
+  private static final DocumentStore.Actor BENCH_ACTOR = DocumentStore.Actor.person("bench");
+
   static final int DOCUMENT_LINES = 10_000;
   static final int HUNKS = 20;
   static final int SHIFT = 25;
@@ -91,7 +95,7 @@ public final class DocsBench {
     String big = new MarkdownCorpus(81).text(GREP_MIN_BYTES, GREP_MAX_BYTES);
     MemoryStore store = new MemoryStore();
     String docId = "bench-doc";
-    store.documents().create(new NewDocument(docId, "bench-room", "Benchmark", big, "bench"));
+    store.documents().create(new NewDocument(docId, "bench-room", "Benchmark", big, BENCH_ACTOR));
     DocumentTools tools = new DocumentTools(store.documents(), new DocumentToolCatalog(), 60_000, 1_048_576, event -> {});
     JsonObject literalArgs = new JsonObject().put("query", LITERAL).put("max_results", 1000);
     JsonObject regexArgs = new JsonObject().put("query", REGEX).put("regex", true).put("max_results", 1000);
@@ -232,7 +236,7 @@ public final class DocsBench {
   }
 
   private static int checkedGrep(DocumentTools tools, String docId, JsonObject args, String text, Pattern pattern) {
-    JsonObject answer = answer(tools.call(docId, "canvas_grep", args));
+    JsonObject answer = answer(tools.call(docId, "canvas_grep", args, BENCH_ACTOR));
     long expected = text.lines().filter(line -> pattern.matcher(line).find()).count();
     int matches = answer.getJsonArray("matches").size();
     if (answer.getBoolean("truncated") || matches != expected || matches == 0) {
@@ -255,7 +259,7 @@ public final class DocsBench {
   }
 
   private static long grep(DocumentTools tools, String docId, JsonObject args) {
-    return answer(tools.call(docId, "canvas_grep", args)).getJsonArray("matches").size();
+    return answer(tools.call(docId, "canvas_grep", args, BENCH_ACTOR)).getJsonArray("matches").size();
   }
 
   /** The in-memory store answers with completed futures, so the tool's answer is there at once. */
