@@ -2,6 +2,7 @@ package dev.canvasagent.patch;
 
 import dev.canvasagent.board.RecordDiff;
 import dev.canvasagent.bus.Address;
+import dev.canvasagent.bus.BoardChangeRequest;
 import dev.canvasagent.bus.CanvasVerticle;
 import dev.canvasagent.bus.Failure;
 import dev.canvasagent.bus.FailureCode;
@@ -61,11 +62,11 @@ public final class PatchEngineVerticle extends CanvasVerticle {
    * {@code canvas:change}; an agent's goes out in the runner's envelope.
    */
   private void applyToBoard(Message<JsonObject> message, boolean publishAsChange) {
-    JsonObject body = message.body();
-    String roomId = body.getString("roomId");
-    long baseRevision = body.getLong("baseRev");
-    RecordDiff diff = RecordDiff.fromJson(body.getJsonObject("diff"));
-    String author = body.getString("author");
+    BoardChangeRequest request = BoardChangeRequest.fromJson(message.body());
+    String roomId = request.roomId();
+    long baseRevision = request.baseRevision();
+    RecordDiff diff = request.diff();
+    String author = request.author();
     store.boards().load(roomId)
         .recover(error -> Future.failedFuture(storeFailure(error)))
         .compose(board -> {
@@ -87,7 +88,7 @@ public final class PatchEngineVerticle extends CanvasVerticle {
             vertx.eventBus().publish(RoomTopic.CANVAS_CHANGE.address(roomId), new JsonObject()
                 .put("type", "canvas:change").put("revision", revision).put("diff", diff.toJson()).put("author", author));
           }
-          message.reply(new JsonObject().put("rev", revision));
+          message.reply(new JsonObject().put("revision", revision));
         })
         .onFailure(error -> {
           if (error instanceof RevisionConflict conflict) {
