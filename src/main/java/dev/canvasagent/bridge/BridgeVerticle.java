@@ -127,10 +127,9 @@ public final class BridgeVerticle extends CanvasVerticle {
         // when it is accepted. With it, Vert.x waits for bytes to choose, and a connection that sends
         // none would never reach the gate's cap or head deadline. Browsers speak HTTP/2 over TLS only.
         .setHttp2ClearTextEnabled(false);
-    Future<?> viewports = vertx.eventBus().<JsonObject>consumer(Address.BRIDGE_VIEWPORTS, message -> message.reply(
-        hub.room(message.body().getString("roomId")).map(Room::viewports)
-            .orElseGet(() -> new JsonObject().put("roomId", message.body().getString("roomId")).put("viewports", new JsonArray()))))
-        .completion();
+    Future<?> viewports = answer(Address.BRIDGE_VIEWPORTS, ask -> Future.succeededFuture(
+        hub.room(ask.getString("roomId")).map(Room::viewports)
+            .orElseGet(() -> new JsonObject().put("roomId", ask.getString("roomId")).put("viewports", new JsonArray()))));
     return viewports.compose(registered -> vertx.createHttpServer(options).connectionHandler(gate::accept).requestHandler(router).listen())
         .onSuccess(listening -> server = listening);
   }

@@ -1,6 +1,8 @@
 package dev.canvasagent.bridge;
 
+import dev.canvasagent.board.RecordDiff;
 import dev.canvasagent.bus.Address;
+import dev.canvasagent.bus.BoardChangeRequest;
 import dev.canvasagent.bus.Failure;
 import dev.canvasagent.bus.FailureCode;
 import dev.canvasagent.bus.RoomTopic;
@@ -8,7 +10,6 @@ import dev.canvasagent.schema.JsonSchemaFile;
 import dev.canvasagent.schema.NulCharacters;
 import io.vertx.core.Future;
 import io.vertx.core.Vertx;
-import io.vertx.core.json.JsonArray;
 import io.vertx.core.json.JsonObject;
 import java.util.Map;
 
@@ -115,14 +116,9 @@ final class InboundFrames {
   }
 
   private Future<Refusal> change(RoomClient client, Room room, JsonObject change) {
-    JsonObject ask = new JsonObject()
-        .put("roomId", room.roomId())
-        .put("baseRev", change.getLong("baseRevision"))
-        .put("diff", new JsonObject()
-            .put("put", change.getJsonArray("put", new JsonArray()))
-            .put("remove", change.getJsonArray("remove", new JsonArray())))
-        .put("author", "person:" + client.clientId());
-    return vertx.eventBus().<JsonObject>request(Address.PATCH_BOARD_CHANGE, ask)
+    BoardChangeRequest ask = new BoardChangeRequest(room.roomId(), change.getLong("baseRevision"), RecordDiff.fromJson(change),
+        "person:" + client.clientId());
+    return vertx.eventBus().<JsonObject>request(Address.PATCH_BOARD_CHANGE, ask.toJson())
         .map(applied -> (Refusal) null)
         .recover(error -> {
           Failure failure = Failure.of(error);

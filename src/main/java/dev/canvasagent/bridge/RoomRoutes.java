@@ -1,12 +1,13 @@
 package dev.canvasagent.bridge;
 
 import dev.canvasagent.auth.Role;
+import dev.canvasagent.board.RecordDiff;
 import dev.canvasagent.bus.Address;
+import dev.canvasagent.bus.BoardChangeRequest;
 import dev.canvasagent.bus.Failure;
 import dev.canvasagent.bus.FailureCode;
 import dev.canvasagent.schema.JsonSchemaFile;
 import io.vertx.core.Vertx;
-import io.vertx.core.json.JsonArray;
 import io.vertx.core.json.JsonObject;
 import io.vertx.ext.web.Router;
 import io.vertx.ext.web.RoutingContext;
@@ -48,16 +49,10 @@ final class RoomRoutes {
     if (request == null) {
       return;
     }
-    JsonObject ask = new JsonObject()
-        .put("roomId", roomId)
-        .put("baseRev", request.getLong("baseRevision"))
-        .put("diff", new JsonObject()
-            .put("put", request.getJsonArray("put", new JsonArray()))
-            .put("remove", request.getJsonArray("remove", new JsonArray())))
-        .put("author", "person");
-    vertx.eventBus().<JsonObject>request(Address.PATCH_BOARD_CHANGE, ask)
+    BoardChangeRequest ask = new BoardChangeRequest(roomId, request.getLong("baseRevision"), RecordDiff.fromJson(request), "person");
+    vertx.eventBus().<JsonObject>request(Address.PATCH_BOARD_CHANGE, ask.toJson())
         .onSuccess(reply -> JsonResponse.send(ctx, 200, new JsonObject().put("ok", true).put("roomId", roomId)
-            .put("revision", reply.body().getLong("rev"))))
+            .put("revision", reply.body().getLong("revision"))))
         .onFailure(error -> {
           if (Failure.of(error).code() != FailureCode.REVISION_CONFLICT) {
             HttpErrors.send(ctx, error);

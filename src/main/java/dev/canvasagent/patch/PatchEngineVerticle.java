@@ -2,6 +2,7 @@ package dev.canvasagent.patch;
 
 import dev.canvasagent.board.RecordDiff;
 import dev.canvasagent.bus.Address;
+import dev.canvasagent.bus.BoardChangeRequest;
 import dev.canvasagent.bus.Failure;
 import dev.canvasagent.bus.FailureCode;
 import dev.canvasagent.bus.RoomTopic;
@@ -9,7 +10,6 @@ import dev.canvasagent.store.RevisionConflict;
 import dev.canvasagent.store.Store;
 import dev.canvasagent.verticle.CanvasVerticle;
 import io.vertx.core.Future;
-import io.vertx.core.eventbus.Message;
 import io.vertx.core.json.JsonArray;
 import io.vertx.core.json.JsonObject;
 import java.util.Optional;
@@ -41,18 +41,17 @@ public final class PatchEngineVerticle extends CanvasVerticle {
 
   @Override
   protected Future<?> startVerticle() {
-    var bus = vertx.eventBus();
     return Future.join(
-        bus.<JsonObject>consumer(Address.PATCH_BOARD_GET, this::getBoard).completion(),
-        bus.<JsonObject>consumer(Address.PATCH_BOARD_APPLY, message -> applyToBoard(message, false)).completion(),
-        bus.<JsonObject>consumer(Address.PATCH_BOARD_CHANGE, message -> applyToBoard(message, true)).completion(),
-        bus.<JsonObject>consumer(Address.PATCH_BOARD_REVISIONS, this::listRevisions).completion());
+        answer(Address.PATCH_BOARD_GET, this::getBoard),
+        answer(Address.PATCH_BOARD_APPLY, body -> applyToBoard(body, false)),
+        answer(Address.PATCH_BOARD_CHANGE, body -> applyToBoard(body, true)),
+        answer(Address.PATCH_BOARD_REVISIONS, this::listRevisions));
   }
 
-  private void getBoard(Message<JsonObject> message) {
-    store.boards().load(message.body().getString("roomId"))
-        .onSuccess(board -> message.reply(board.toJson()))
-        .onFailure(error -> Failure.replyTo(message, storeFailure(error)));
+  private Future<JsonObject> getBoard(JsonObject body) {
+    return store.boards().load(body.getString("roomId"))
+        .map(board -> board.toJson())
+        .recover(error -> Future.failedFuture(storeFailure(error)));
   }
 
   /**
@@ -60,13 +59,13 @@ public final class PatchEngineVerticle extends CanvasVerticle {
    * afterwards), then commits it conditionally on that revision. A person's change is published on
    * {@code canvas:change}; an agent's goes out in the runner's envelope.
    */
-  private void applyToBoard(Message<JsonObject> message, boolean publishAsChange) {
-    JsonObject body = message.body();
-    String roomId = body.getString("roomId");
-    long baseRevision = body.getLong("baseRev");
-    RecordDiff diff = RecordDiff.fromJson(body.getJsonObject("diff"));
-    String author = body.getString("author");
-    store.boards().load(roomId)
+  private Future<JsonObject> applyToBoard(JsonObject body, boolean publishAsChange) {
+    BoardChangeRequest request = BoardChangeRequest.fromJson(body);
+    String roomId = request.roomId();
+    long baseRevision = request.baseRevision();
+    RecordDiff diff = request.diff();
+    String author = request.author();
+    return store.boards().load(roomId)
         .recover(error -> Future.failedFuture(storeFailure(error)))
         .compose(board -> {
           if (board.revision() != baseRevision) {
@@ -78,37 +77,41 @@ public final class PatchEngineVerticle extends CanvasVerticle {
           }
           return store.boards().commit(roomId, baseRevision, diff, author);
         })
-        .onSuccess(revision -> {
-          commits++;
-          LOG.atDebug().addKeyValue("roomId", roomId).addKeyValue("rev", revision).addKeyValue("author", author)
-              .addKeyValue("put", diff.put().size()).addKeyValue("remove", diff.remove().size())
-              .log("board.committed");
-          if (publishAsChange) {
-            vertx.eventBus().publish(RoomTopic.CANVAS_CHANGE.address(roomId), new JsonObject()
-                .put("type", "canvas:change").put("revision", revision).put("diff", diff.toJson()).put("author", author));
+        .<JsonObject>transform(outcome -> {
+          if (outcome.succeeded()) {
+            return Future.succeededFuture(committed(roomId, author, diff, outcome.result(), publishAsChange));
           }
-          message.reply(new JsonObject().put("rev", revision));
-        })
-        .onFailure(error -> {
+          Throwable error = outcome.cause();
           if (error instanceof RevisionConflict conflict) {
             conflicts++;
-            message.fail(FailureCode.REVISION_CONFLICT.wire(), conflict.getMessage());
-          } else if (error instanceof Failure failure) {
-            refused++;
-            Failure.replyTo(message, failure);
-          } else {
-            Failure.replyTo(message, storeFailure(error));
+            return Future.failedFuture(new Failure(FailureCode.REVISION_CONFLICT, conflict.getMessage()));
           }
+          if (error instanceof Failure failure) {
+            refused++;
+            return Future.failedFuture(failure);
+          }
+          return Future.failedFuture(storeFailure(error));
         });
   }
 
-  private void listRevisions(Message<JsonObject> message) {
-    JsonObject body = message.body();
+  private JsonObject committed(String roomId, String author, RecordDiff diff, long revision, boolean publishAsChange) {
+    commits++;
+    LOG.atDebug().addKeyValue("roomId", roomId).addKeyValue("rev", revision).addKeyValue("author", author)
+        .addKeyValue("put", diff.put().size()).addKeyValue("remove", diff.remove().size())
+        .log("board.committed");
+    if (publishAsChange) {
+      vertx.eventBus().publish(RoomTopic.CANVAS_CHANGE.address(roomId), new JsonObject()
+          .put("type", "canvas:change").put("revision", revision).put("diff", diff.toJson()).put("author", author));
+    }
+    return new JsonObject().put("revision", revision);
+  }
+
+  private Future<JsonObject> listRevisions(JsonObject body) {
     int limit = Math.min(body.getInteger("limit", 100), MAX_REVISIONS_PER_PAGE);
-    store.boards().revisions(body.getString("roomId"), body.getLong("after", 0L), limit)
-        .onSuccess(revisions -> message.reply(new JsonObject().put("revisions",
-            new JsonArray(revisions.stream().map(revision -> revision.toJson()).toList()))))
-        .onFailure(error -> Failure.replyTo(message, storeFailure(error)));
+    return store.boards().revisions(body.getString("roomId"), body.getLong("after", 0L), limit)
+        .map(revisions -> new JsonObject().put("revisions",
+            new JsonArray(revisions.stream().map(revision -> revision.toJson()).toList())))
+        .recover(error -> Future.failedFuture(storeFailure(error)));
   }
 
   private static Failure storeFailure(Throwable error) {

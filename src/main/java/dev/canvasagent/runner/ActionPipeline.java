@@ -5,6 +5,7 @@ import dev.canvasagent.board.CoordinateFrame;
 import dev.canvasagent.board.RecordDiff;
 import dev.canvasagent.bus.Address;
 import dev.canvasagent.bus.AgentAction;
+import dev.canvasagent.bus.BoardChangeRequest;
 import dev.canvasagent.bus.Failure;
 import dev.canvasagent.bus.FailureCode;
 import dev.canvasagent.bus.RunRequest;
@@ -197,22 +198,18 @@ final class ActionPipeline {
   }
 
   private Future<Void> commit(AgentAction original, AgentAction action, RecordDiff diff, int attempt) {
-    JsonObject commit = new JsonObject()
-        .put("roomId", request.roomId())
-        .put("baseRev", board.revision())
-        .put("diff", diff.toJson())
-        .put("author", "agent:" + request.sessionId());
-    return bus.<JsonObject>request(Address.PATCH_BOARD_APPLY, commit)
+    BoardChangeRequest commit = new BoardChangeRequest(request.roomId(), board.revision(), diff, "agent:" + request.sessionId());
+    return bus.<JsonObject>request(Address.PATCH_BOARD_APPLY, commit.toJson())
         .compose(
             reply -> {
               if (!runOpen.getAsBoolean()) {
                 // The patch engine took longer than the settle time: committed, but the final status is
                 // out, and nothing of the run is published after it.
-                LOG.atWarn().addKeyValue("runId", request.runId()).addKeyValue("rev", reply.body().getLong("rev"))
+                LOG.atWarn().addKeyValue("runId", request.runId()).addKeyValue("rev", reply.body().getLong("revision"))
                     .log("commit.after_final_status");
                 return Future.succeededFuture();
               }
-              board = board.apply(diff, reply.body().getLong("rev"));
+              board = board.apply(diff, reply.body().getLong("revision"));
               countApplied();
               batchIssues.take(action).ifPresent(history::system);
               return envelopes.publish(action, diff, board.revision()).compose(published -> retryDeferred());

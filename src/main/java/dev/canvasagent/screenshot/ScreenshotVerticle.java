@@ -67,10 +67,7 @@ public final class ScreenshotVerticle extends CanvasVerticle {
     if (cache.enabled()) {
       sweepTimer = vertx.setPeriodic(config.cacheTtlMs(), id -> cache.evictExpired());
     }
-    var bus = vertx.eventBus();
-    return Future.join(
-        bus.<JsonObject>consumer(Address.SCREENSHOT_HOSTS, this::trackHost).completion(),
-        bus.<JsonObject>consumer(Address.SCREENSHOT_CAPTURE, this::capture).completion());
+    return Future.join(listen(Address.SCREENSHOT_HOSTS, this::trackHost), answer(Address.SCREENSHOT_CAPTURE, this::capture));
   }
 
   @Override
@@ -81,8 +78,7 @@ public final class ScreenshotVerticle extends CanvasVerticle {
   }
 
   /** {@code {roomId, clientId, present}}: a client that answers screenshot requests came or went. */
-  private void trackHost(Message<JsonObject> message) {
-    JsonObject body = message.body();
+  private void trackHost(JsonObject body) {
     if (body == null || !(body.getValue("roomId") instanceof String roomId)
         || !(body.getValue("clientId") instanceof String clientId)
         || !(body.getValue("present") instanceof Boolean present)) {
@@ -116,32 +112,21 @@ public final class ScreenshotVerticle extends CanvasVerticle {
         .log("screenshot.host_lost");
   }
 
-  private void capture(Message<JsonObject> message) {
-    CaptureRequest request;
-    try {
-      request = CaptureRequest.fromJson(message.body());
-    } catch (Failure invalid) {
-      Failure.replyTo(message, invalid);
-      return;
-    }
+  /** A malformed request is refused as CaptureRequest says (a {@link Failure} thrown, answered by {@link #answer}). */
+  private Future<JsonObject> capture(JsonObject body) {
+    CaptureRequest request = CaptureRequest.fromJson(body);
     if (!hostsByRoom.containsKey(request.roomId())) {
-      Failure.replyTo(message, noHostIn(request.roomId()));
-      return;
+      return Future.failedFuture(noHostIn(request.roomId()));
     }
     Optional<ScreenshotCache.Key> key = request.cacheKey();
     Optional<JsonObject> cached = request.fresh() ? Optional.empty() : key.flatMap(cache::get);
     if (cached.isPresent()) {
       cacheHits++;
-      message.reply(cached.get().copy().put("cached", true));
-      return;
+      return Future.succeededFuture(cached.get().copy().put("cached", true));
     }
-    new Capture(request).start().onComplete(outcome -> {
-      if (outcome.succeeded()) {
-        key.ifPresent(k -> cache.put(k, outcome.result()));
-        message.reply(outcome.result().copy().put("cached", false));
-      } else {
-        Failure.replyTo(message, outcome.cause());
-      }
+    return new Capture(request).start().map(result -> {
+      key.ifPresent(k -> cache.put(k, result));
+      return result.copy().put("cached", false);
     });
   }
 

@@ -4,6 +4,7 @@ import dev.canvasagent.bus.Address;
 import dev.canvasagent.bus.Failure;
 import dev.canvasagent.security.CorrelationId;
 import io.vertx.core.Future;
+import io.vertx.core.Handler;
 import io.vertx.core.VerticleBase;
 import io.vertx.core.eventbus.Message;
 import io.vertx.core.eventbus.MessageConsumer;
@@ -59,6 +60,14 @@ public abstract class CanvasVerticle extends VerticleBase {
         Failure.replyTo(message, error);
       });
     }).completion();
+  }
+
+  /**
+   * Takes one-way messages on {@code address} (sent or published, never answered) with {@code handler},
+   * which is given the body.
+   */
+  protected final Future<?> listen(String address, Handler<JsonObject> handler) {
+    return vertx.eventBus().<JsonObject>consumer(address, message -> handler.handle(message.body())).completion();
   }
 
   @Override

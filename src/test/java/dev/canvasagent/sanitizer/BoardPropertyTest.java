@@ -10,6 +10,7 @@ import dev.canvasagent.board.RecordDiff;
 import dev.canvasagent.board.TldrawRecordValidator;
 import dev.canvasagent.bus.Address;
 import dev.canvasagent.bus.AgentAction;
+import dev.canvasagent.bus.BoardChangeRequest;
 import dev.canvasagent.bus.Failure;
 import dev.canvasagent.bus.FailureCode;
 import dev.canvasagent.catalog.ActionCatalog;
@@ -74,11 +75,10 @@ class BoardPropertyTest {
           continue;
         }
         RecordDiff diff = RecordDiff.fromJson(result.getJsonObject("diff"));
-        JsonObject commit = new JsonObject().put("roomId", roomId).put("baseRev", board.revision())
-            .put("diff", diff.toJson()).put("author", "property");
+        JsonObject commit = new BoardChangeRequest(roomId, board.revision(), diff, "property").toJson();
         long revision;
         try {
-          revision = Await.result(bus.<JsonObject>request(Address.PATCH_BOARD_APPLY, commit)).body().getLong("rev");
+          revision = Await.result(bus.<JsonObject>request(Address.PATCH_BOARD_APPLY, commit)).body().getLong("revision");
         } catch (RuntimeException refused) {
           throw new AssertionError("seed " + seed + " step " + step + " " + verb + " " + action.params().encode()
               + " made a diff the patch engine refused: " + refused.getMessage(), refused);

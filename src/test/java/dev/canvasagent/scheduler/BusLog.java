@@ -1,6 +1,7 @@
 package dev.canvasagent.scheduler;
 
 import dev.canvasagent.bus.Address;
+import dev.canvasagent.bus.BoardChangeRequest;
 import dev.canvasagent.bus.RoomTopic;
 import io.vertx.core.Handler;
 import io.vertx.core.Vertx;
@@ -46,7 +47,7 @@ final class BusLog implements AutoCloseable {
     String address = delivery.message().address();
     if (delivery.message().body() instanceof JsonObject body) {
       if (address.equals(Address.PATCH_BOARD_APPLY) && author.equals(body.getString("author"))) {
-        add(new Sent("commit", null, String.valueOf(body.getLong("baseRev"))));
+        add(new Sent("commit", null, String.valueOf(BoardChangeRequest.fromJson(body).baseRevision())));
       } else if (address.equals(RoomTopic.AGENT_ACTION.address(roomId)) && !body.getBoolean("partial", false)) {
         String actionId = body.getJsonArray("actions").getJsonObject(0).getString("id");
         add(new Sent("envelope", actionId.substring(0, actionId.lastIndexOf(':')), actionId));
