@@ -31,16 +31,20 @@ public final class App {
       return;
     }
     if (args.length > 0 && args[0].equals("mint-token")) {
-      System.exit(MintToken.run(java.util.List.of(args).subList(1, args.length), config, System.out, System.err));
+      System.exit(
+          MintToken.run(
+              java.util.List.of(args).subList(1, args.length), config, System.out, System.err));
       return;
     }
     if (args.length > 0) {
-      System.err.println("unknown command " + args[0] + "; the server takes none, or: mint-token --help");
+      System.err.println(
+          "unknown command " + args[0] + "; the server takes none, or: mint-token --help");
       System.exit(2);
       return;
     }
     if (config.model().debug()) {
-      ((ch.qos.logback.classic.Logger) LoggerFactory.getLogger("dev.canvasagent")).setLevel(Level.DEBUG);
+      ((ch.qos.logback.classic.Logger) LoggerFactory.getLogger("dev.canvasagent"))
+          .setLevel(Level.DEBUG);
     }
     Vertx vertx = Vertx.vertx();
     CanvasAgent agent;
@@ -52,7 +56,8 @@ public final class App {
       System.exit(failed.getCause() instanceof ConfigException ? 2 : 1);
       return;
     }
-    Runtime.getRuntime().addShutdownHook(new Thread(() -> shutdown(vertx, agent), "canvas-agent-shutdown"));
+    Runtime.getRuntime()
+        .addShutdownHook(new Thread(() -> shutdown(vertx, agent), "canvas-agent-shutdown"));
     String base = "http://" + config.http().host() + ":" + agent.port();
     // With auth on, the hints show where the token goes; the token itself is the reader's.
     String bearer = config.auth().enabled() ? "-H \"authorization: Bearer $TOKEN\" " : "";
@@ -63,17 +68,24 @@ public final class App {
         .addKeyValue("auth", config.auth().enabled() ? "on" : "off")
         .addKeyValue("health", base + "/health")
         .addKeyValue("events", "curl -N " + bearer + base + "/api/rooms/demo/events")
-        .addKeyValue("run", "curl " + bearer + "-H 'content-type: application/json' -d '{\"roomId\":\"demo\",\"message\":\"draw a box\"}' "
-            + base + "/api/canvas-agent/run")
+        .addKeyValue(
+            "run",
+            "curl "
+                + bearer
+                + "-H 'content-type: application/json' -d '{\"roomId\":\"demo\",\"message\":\"draw a box\"}' "
+                + base
+                + "/api/canvas-agent/run")
         .log("server.started");
   }
 
   private static void shutdown(Vertx vertx, CanvasAgent agent) {
     LOG.info("server.stopping");
     try {
-      agent.stop()
+      agent
+          .stop()
           .eventually(() -> vertx.close())
-          .toCompletionStage().toCompletableFuture()
+          .toCompletionStage()
+          .toCompletableFuture()
           .get(SHUTDOWN_TIMEOUT_SECONDS, TimeUnit.SECONDS);
       LOG.info("server.stopped");
     } catch (Exception e) {

@@ -45,7 +45,11 @@ public final class CanvasAgent {
   private final BridgeVerticle bridge;
   private final HttpProviders providers;
 
-  private CanvasAgent(Vertx vertx, Store store, List<String> deploymentIds, BridgeVerticle bridge,
+  private CanvasAgent(
+      Vertx vertx,
+      Store store,
+      List<String> deploymentIds,
+      BridgeVerticle bridge,
       HttpProviders providers) {
     this.vertx = vertx;
     this.store = store;
@@ -62,7 +66,8 @@ public final class CanvasAgent {
    * With {@code extraProviders} consulted before the built-in ones: how a test puts a model of its
    * own behind a real server, e.g. to see what a model is asked.
    */
-  public static Future<CanvasAgent> start(Vertx vertx, AppConfig config, List<ModelProvider> extraProviders) {
+  public static Future<CanvasAgent> start(
+      Vertx vertx, AppConfig config, List<ModelProvider> extraProviders) {
     FakeScenarios scenarios = FakeScenarios.load();
     if (config.model().fakeTokenDelayMs().isPresent()) {
       scenarios = scenarios.withChunkDelayMs(config.model().fakeTokenDelayMs().getAsInt());
@@ -76,58 +81,102 @@ public final class CanvasAgent {
     ModelRegistry models = new ModelRegistry(all, known);
     ModelRegistry.Resolution defaultModel = models.resolve(config.model().defaultModel());
     if (!(defaultModel instanceof ModelRegistry.Ready)) {
-      String why = defaultModel instanceof ModelRegistry.NotConfigured notConfigured
-          ? "its provider needs " + notConfigured.setting()
-          : "unknown model; this server knows " + models.knownModels();
-      return providers.close().transform(closed -> Future.failedFuture(new ConfigException(
-          "bad configuration: model.default (CANVAS_STEWARD_MODEL) = '" + config.model().defaultModel() + "': " + why)));
+      String why =
+          defaultModel instanceof ModelRegistry.NotConfigured notConfigured
+              ? "its provider needs " + notConfigured.setting()
+              : "unknown model; this server knows " + models.knownModels();
+      return providers
+          .close()
+          .transform(
+              closed ->
+                  Future.failedFuture(
+                      new ConfigException(
+                          "bad configuration: model.default (CANVAS_STEWARD_MODEL) = '"
+                              + config.model().defaultModel()
+                              + "': "
+                              + why)));
     }
     Optional<AccessTokens> tokens;
     try {
-      tokens = config.auth().enabled() ? Optional.of(AccessTokens.create(vertx, config.auth())) : Optional.empty();
+      tokens =
+          config.auth().enabled()
+              ? Optional.of(AccessTokens.create(vertx, config.auth()))
+              : Optional.empty();
     } catch (ConfigException unusable) {
       return providers.close().transform(closed -> Future.failedFuture(unusable));
     }
     if (tokens.isEmpty()) {
-      LOG.atWarn().addKeyValue("host", config.http().host())
-          .log("auth.off: no CANVAS_AGENT_JWT_SECRET, so anyone who can reach this loopback address may read and drive every room");
+      LOG.atWarn()
+          .addKeyValue("host", config.http().host())
+          .log(
+              "auth.off: no CANVAS_AGENT_JWT_SECRET, so anyone who can reach this loopback address may read and drive every room");
     }
     ActionCatalog catalog = ActionCatalog.standard();
-    Future<Store> opened = config.database().isPresent()
-        ? PgStore.open(vertx, config.database().get())
-            .recover(error -> Future.failedFuture(new IllegalStateException(
-                "startup failed: cannot open the PostgreSQL store at " + config.database().get() + ": " + error.getMessage(), error)))
-        : Future.succeededFuture(new MemoryStore());
-    return opened.recover(error -> providers.close().transform(closed -> Future.failedFuture(error))).compose(store -> {
-      DocumentToolCatalog documentTools = new DocumentToolCatalog();
-      List<CanvasVerticle> verticles = new ArrayList<>(List.of(
-          new PatchEngineVerticle(store),
-          new SanitizerVerticle(catalog, config.themeEnabled()),
-          new ScreenshotVerticle(config.screenshot()),
-          new LeaseVerticle(store, config.documents(), documentTools),
-          new DocumentAgentVerticle(models, config.model().defaultModel(), config.documents(), documentTools),
-          new RunnerVerticle(store, models, catalog, config),
-          new SchedulerVerticle(store, models, config)));
-      List<String> names = new ArrayList<>(verticles.stream().map(CanvasVerticle::name).toList());
-      names.add(0, "bridge");
-      BridgeVerticle bridge = new BridgeVerticle(config, catalog, names, tokens);
-      verticles.add(bridge);
-      List<String> deployed = new ArrayList<>();
-      Future<Void> chain = Future.succeededFuture();
-      for (CanvasVerticle verticle : verticles) {
-        chain = chain.compose(previous -> vertx.deployVerticle(verticle)
-            .recover(error -> Future.failedFuture(new IllegalStateException(
-                "startup failed: the " + verticle.name() + " verticle did not deploy: " + error.getMessage(), error)))
-            .map(id -> {
-              deployed.add(id);
-              return null;
-            }));
-      }
-      CanvasAgent agent = new CanvasAgent(vertx, store, deployed, bridge, providers);
-      return chain
-          .map(started -> agent)
-          .recover(error -> agent.stop().transform(stopped -> Future.failedFuture(error)));
-    });
+    Future<Store> opened =
+        config.database().isPresent()
+            ? PgStore.open(vertx, config.database().get())
+                .recover(
+                    error ->
+                        Future.failedFuture(
+                            new IllegalStateException(
+                                "startup failed: cannot open the PostgreSQL store at "
+                                    + config.database().get()
+                                    + ": "
+                                    + error.getMessage(),
+                                error)))
+            : Future.succeededFuture(new MemoryStore());
+    return opened
+        .recover(error -> providers.close().transform(closed -> Future.failedFuture(error)))
+        .compose(
+            store -> {
+              DocumentToolCatalog documentTools = new DocumentToolCatalog();
+              List<CanvasVerticle> verticles =
+                  new ArrayList<>(
+                      List.of(
+                          new PatchEngineVerticle(store),
+                          new SanitizerVerticle(catalog, config.themeEnabled()),
+                          new ScreenshotVerticle(config.screenshot()),
+                          new LeaseVerticle(store, config.documents(), documentTools),
+                          new DocumentAgentVerticle(
+                              models,
+                              config.model().defaultModel(),
+                              config.documents(),
+                              documentTools),
+                          new RunnerVerticle(store, models, catalog, config),
+                          new SchedulerVerticle(store, models, config)));
+              List<String> names =
+                  new ArrayList<>(verticles.stream().map(CanvasVerticle::name).toList());
+              names.add(0, "bridge");
+              BridgeVerticle bridge = new BridgeVerticle(config, catalog, names, tokens);
+              verticles.add(bridge);
+              List<String> deployed = new ArrayList<>();
+              Future<Void> chain = Future.succeededFuture();
+              for (CanvasVerticle verticle : verticles) {
+                chain =
+                    chain.compose(
+                        previous ->
+                            vertx
+                                .deployVerticle(verticle)
+                                .recover(
+                                    error ->
+                                        Future.failedFuture(
+                                            new IllegalStateException(
+                                                "startup failed: the "
+                                                    + verticle.name()
+                                                    + " verticle did not deploy: "
+                                                    + error.getMessage(),
+                                                error)))
+                                .map(
+                                    id -> {
+                                      deployed.add(id);
+                                      return null;
+                                    }));
+              }
+              CanvasAgent agent = new CanvasAgent(vertx, store, deployed, bridge, providers);
+              return chain
+                  .map(started -> agent)
+                  .recover(error -> agent.stop().transform(stopped -> Future.failedFuture(error)));
+            });
   }
 
   /** The HTTP port the bridge listens on. */
@@ -143,12 +192,23 @@ public final class CanvasAgent {
   public Future<Void> stop() {
     Future<Void> chain = Future.succeededFuture();
     for (String id : reversed(deploymentIds)) {
-      chain = chain.compose(previous -> vertx.undeploy(id).otherwise(error -> {
-        LOG.atWarn().addKeyValue("deployment", id).addKeyValue("error", error.getMessage()).log("shutdown.undeploy_failed");
-        return null;
-      }));
+      chain =
+          chain.compose(
+              previous ->
+                  vertx
+                      .undeploy(id)
+                      .otherwise(
+                          error -> {
+                            LOG.atWarn()
+                                .addKeyValue("deployment", id)
+                                .addKeyValue("error", error.getMessage())
+                                .log("shutdown.undeploy_failed");
+                            return null;
+                          }));
     }
-    return chain.compose(undeployed -> providers.close().otherwise(error -> null)).compose(closed -> store.close());
+    return chain
+        .compose(undeployed -> providers.close().otherwise(error -> null))
+        .compose(closed -> store.close());
   }
 
   private static List<String> reversed(List<String> ids) {

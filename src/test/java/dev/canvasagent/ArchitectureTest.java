@@ -10,9 +10,9 @@ import static org.junit.jupiter.api.Assertions.assertEquals;
 
 import com.tngtech.archunit.base.DescribedPredicate;
 import com.tngtech.archunit.core.domain.JavaClass;
+import com.tngtech.archunit.core.domain.JavaClasses;
 import com.tngtech.archunit.core.domain.JavaConstructor;
 import com.tngtech.archunit.core.domain.JavaConstructorCall;
-import com.tngtech.archunit.core.domain.JavaClasses;
 import com.tngtech.archunit.core.domain.JavaModifier;
 import com.tngtech.archunit.core.importer.ImportOption;
 import com.tngtech.archunit.junit.AnalyzeClasses;
@@ -38,61 +38,104 @@ class ArchitectureTest {
 
   /** The eight verticles' packages (each with its subpackages), by the name of the package. */
   static final List<String> VERTICLE_PACKAGES =
-      List.of("bridge", "scheduler", "runner", "sanitizer", "patch", "screenshot", "document", "docagent");
+      List.of(
+          "bridge",
+          "scheduler",
+          "runner",
+          "sanitizer",
+          "patch",
+          "screenshot",
+          "document",
+          "docagent");
 
   @ArchTest
   static void eachVerticleHasAPackageOfItsOwnAndTheListAboveNamesThemAll(JavaClasses classes) {
-    List<JavaClass> verticles = classes.stream()
-        .filter(type -> type.isAssignableTo(CanvasVerticle.class) && !type.getModifiers().contains(JavaModifier.ABSTRACT))
-        .toList();
-    Set<String> packages = verticles.stream().map(ArchitectureTest::topLevelPackage).collect(Collectors.toCollection(TreeSet::new));
-    assertEquals(new TreeSet<>(VERTICLE_PACKAGES), packages, "the packages of the classes extending CanvasVerticle");
+    List<JavaClass> verticles =
+        classes.stream()
+            .filter(
+                type ->
+                    type.isAssignableTo(CanvasVerticle.class)
+                        && !type.getModifiers().contains(JavaModifier.ABSTRACT))
+            .toList();
+    Set<String> packages =
+        verticles.stream()
+            .map(ArchitectureTest::topLevelPackage)
+            .collect(Collectors.toCollection(TreeSet::new));
+    assertEquals(
+        new TreeSet<>(VERTICLE_PACKAGES),
+        packages,
+        "the packages of the classes extending CanvasVerticle");
     assertEquals(packages.size(), verticles.size(), "one verticle per package: " + verticles);
   }
 
   @ArchTest
   static void aVerticlesPackageNeverImportsAnotherVerticlesPackage(JavaClasses classes) {
     for (String verticle : VERTICLE_PACKAGES) {
-      String[] others = VERTICLE_PACKAGES.stream().filter(other -> !other.equals(verticle)).map(ArchitectureTest::tree)
-          .toArray(String[]::new);
-      noClasses().that().resideInAPackage(tree(verticle))
-          .should().dependOnClassesThat().resideInAnyPackage(others)
-          .because("verticles talk only over the event bus; what two of them share lives in a package of its own "
-              + "(bus, doctools, store, ...)")
+      String[] others =
+          VERTICLE_PACKAGES.stream()
+              .filter(other -> !other.equals(verticle))
+              .map(ArchitectureTest::tree)
+              .toArray(String[]::new);
+      noClasses()
+          .that()
+          .resideInAPackage(tree(verticle))
+          .should()
+          .dependOnClassesThat()
+          .resideInAnyPackage(others)
+          .because(
+              "verticles talk only over the event bus; what two of them share lives in a package of its own "
+                  + "(bus, doctools, store, ...)")
           .check(classes);
     }
   }
 
   @ArchTest
   static void theStoreNeverImportsAVerticlesPackage(JavaClasses classes) {
-    noClasses().that().resideInAPackage(tree("store"))
-        .should().dependOnClassesThat().resideInAnyPackage(VERTICLE_PACKAGES.stream().map(ArchitectureTest::tree)
-            .toArray(String[]::new))
+    noClasses()
+        .that()
+        .resideInAPackage(tree("store"))
+        .should()
+        .dependOnClassesThat()
+        .resideInAnyPackage(
+            VERTICLE_PACKAGES.stream().map(ArchitectureTest::tree).toArray(String[]::new))
         .because("the store is below the verticles: they read and write it, it knows none of them")
         .check(classes);
   }
 
   @ArchTest
   static void onlyCanvasAgentDeploysVerticles(JavaClasses classes) {
-    noClasses().that().doNotHaveFullyQualifiedName(ROOT + ".CanvasAgent").and().doNotHaveFullyQualifiedName(ROOT + ".App")
-        .should().callMethodWhere(target(name("deployVerticle")).and(target(owner(assignableTo(Vertx.class)))))
+    noClasses()
+        .that()
+        .doNotHaveFullyQualifiedName(ROOT + ".CanvasAgent")
+        .and()
+        .doNotHaveFullyQualifiedName(ROOT + ".App")
+        .should()
+        .callMethodWhere(
+            target(name("deployVerticle")).and(target(owner(assignableTo(Vertx.class)))))
         .because("CanvasAgent deploys the verticles in order and undeploys them in reverse")
         .check(classes);
   }
 
   @ArchTest
   static void onlyCanvasAgentConstructsVerticles(JavaClasses classes) {
-    noClasses().that().doNotHaveFullyQualifiedName(ROOT + ".CanvasAgent").and().doNotHaveFullyQualifiedName(ROOT + ".App")
-        .should().callConstructorWhere(DescribedPredicate.describe("a verticle's constructor (other than super(...))",
-            call -> isVerticle(call.getTargetOwner()) && !isSuperCall(call)))
-        .because("the verticles are wired (given their store, models and configuration) in one place, CanvasAgent")
+    noClasses()
+        .that()
+        .doNotHaveFullyQualifiedName(ROOT + ".CanvasAgent")
+        .and()
+        .doNotHaveFullyQualifiedName(ROOT + ".App")
+        .should()
+        .callConstructorWhere(
+            DescribedPredicate.describe(
+                "a verticle's constructor (other than super(...))",
+                call -> isVerticle(call.getTargetOwner()) && !isSuperCall(call)))
+        .because(
+            "the verticles are wired (given their store, models and configuration) in one place, CanvasAgent")
         .check(classes);
   }
 
   @ArchTest
   static void theTopLevelPackagesHaveNoCycles(JavaClasses classes) {
-    slices().matching(ROOT + ".(*)..").should().beFreeOfCycles()
-        .check(classes);
+    slices().matching(ROOT + ".(*)..").should().beFreeOfCycles().check(classes);
   }
 
   private static boolean isVerticle(JavaClass type) {
@@ -101,7 +144,8 @@ class ArchitectureTest {
 
   /** A subclass's constructor calling its superclass's ({@code super(...)} or {@code this(...)}). */
   private static boolean isSuperCall(JavaConstructorCall call) {
-    return call.getOrigin() instanceof JavaConstructor && call.getOriginOwner().isAssignableTo(call.getTargetOwner().getName());
+    return call.getOrigin() instanceof JavaConstructor
+        && call.getOriginOwner().isAssignableTo(call.getTargetOwner().getName());
   }
 
   private static String tree(String topLevel) {

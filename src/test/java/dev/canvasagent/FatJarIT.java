@@ -38,16 +38,20 @@ class FatJarIT {
   void theJarServesHealthWithNoDatabase(Vertx vertx) throws Exception {
     try (ServerProcess server = ServerProcess.java(JAR, Map.of("PORT", "0"))) {
       int port = server.awaitStartedPort();
-      JsonObject health = Await.result(WebClient.create(vertx).get(port, "127.0.0.1", "/health").send()).bodyAsJsonObject();
+      JsonObject health =
+          Await.result(WebClient.create(vertx).get(port, "127.0.0.1", "/health").send())
+              .bodyAsJsonObject();
       assertEquals("up", health.getString("status"));
       assertEquals("memory", health.getJsonObject("store").getString("kind"));
-      // The browser client comes from inside the jar: the page, or the note that this build has none.
+      // The browser client comes from inside the jar: the page, or the note that this build has
+      // none.
       var page = Await.result(WebClient.create(vertx).get(port, "127.0.0.1", "/").send());
       if (dev.canvasagent.support.WebBuild.built()) {
         assertEquals(200, page.statusCode());
         assertTrue(page.bodyAsString().contains("<div id=\"root\">"), page.bodyAsString());
       } else {
-        assertTrue(page.bodyAsString().contains("The web client was not built"), page.bodyAsString());
+        assertTrue(
+            page.bodyAsString().contains("The web client was not built"), page.bodyAsString());
       }
       server.terminate();
       assertEquals(143, server.awaitExit());
@@ -58,19 +62,41 @@ class FatJarIT {
   @Test
   void theJarMintsADevelopmentToken(Vertx vertx) throws Exception {
     Map<String, String> env = Map.of("CANVAS_AGENT_JWT_SECRET", TestTokens.SECRET);
-    List<String> mint = List.of("-jar", "target/canvas-agent.jar", "mint-token", "--sub", "dev", "--room", "demo", "--role", "viewer");
+    List<String> mint =
+        List.of(
+            "-jar",
+            "target/canvas-agent.jar",
+            "mint-token",
+            "--sub",
+            "dev",
+            "--room",
+            "demo",
+            "--role",
+            "viewer");
     String token;
     try (ServerProcess command = ServerProcess.java(mint, env)) {
       assertEquals(0, command.awaitExit());
-      List<String> lines = command.remainingOutput().lines().filter(line -> line.matches("[\\w-]+\\.[\\w-]+\\.[\\w-]+")).toList();
+      List<String> lines =
+          command
+              .remainingOutput()
+              .lines()
+              .filter(line -> line.matches("[\\w-]+\\.[\\w-]+\\.[\\w-]+"))
+              .toList();
       assertEquals(1, lines.size(), lines.toString());
       token = lines.get(0);
     }
-    Grant grant = Await.result(AccessTokens.create(vertx, new AppConfig.Auth(TestTokens.SECRET, "", "RS256")).verify(token));
+    Grant grant =
+        Await.result(
+            AccessTokens.create(vertx, new AppConfig.Auth(TestTokens.SECRET, "", "RS256"))
+                .verify(token));
     assertEquals("dev", grant.subject());
     assertEquals(Set.of("demo"), grant.rooms());
     assertEquals(Role.VIEWER, grant.role());
-    try (ServerProcess command = ServerProcess.java(List.of("-jar", "target/canvas-agent.jar", "mint-token", "--sub", "dev", "--role", "owner"), env)) {
+    try (ServerProcess command =
+        ServerProcess.java(
+            List.of(
+                "-jar", "target/canvas-agent.jar", "mint-token", "--sub", "dev", "--role", "owner"),
+            env)) {
       assertEquals(2, command.awaitExit());
       assertTrue(command.remainingOutput().contains("--role must be viewer, editor or admin"));
     }
@@ -79,25 +105,57 @@ class FatJarIT {
   @Test
   void theJarRunsAgainstPostgres(Vertx vertx) throws Exception {
     DatabaseConfig database = TestDatabase.freshSchema();
-    Map<String, String> env = Map.of(
-        "PORT", "0",
-        "DATABASE_URL", "postgresql://" + database.user() + "@" + database.host() + ":" + database.port() + "/" + database.database(),
-        "PGPASSWORD", database.password(),
-        "CANVAS_AGENT_DB_SCHEMA", database.schema());
+    Map<String, String> env =
+        Map.of(
+            "PORT",
+            "0",
+            "DATABASE_URL",
+            "postgresql://"
+                + database.user()
+                + "@"
+                + database.host()
+                + ":"
+                + database.port()
+                + "/"
+                + database.database(),
+            "PGPASSWORD",
+            database.password(),
+            "CANVAS_AGENT_DB_SCHEMA",
+            database.schema());
     try (ServerProcess server = ServerProcess.java(JAR, env)) {
       int port = server.awaitStartedPort();
       SseClient sse = Await.result(SseClient.connect(vertx, port, "/api/rooms/jar/events"));
-      JsonObject accepted = Await.result(WebClient.create(vertx).post(port, "127.0.0.1", "/api/canvas-agent/run")
-          .sendJsonObject(new JsonObject().put("roomId", "jar").put("message", "from the jar"))).bodyAsJsonObject();
+      JsonObject accepted =
+          Await.result(
+                  WebClient.create(vertx)
+                      .post(port, "127.0.0.1", "/api/canvas-agent/run")
+                      .sendJsonObject(
+                          new JsonObject().put("roomId", "jar").put("message", "from the jar")))
+              .bodyAsJsonObject();
       String sessionId = accepted.getString("sessionId");
-      List<SseEvent> events = Await.result(sse.awaitEvent(event -> event.event().equals("agent:status")
-          && event.data().getString("sessionId").equals(sessionId) && event.data().getString("state").equals("done")));
+      List<SseEvent> events =
+          Await.result(
+              sse.awaitEvent(
+                  event ->
+                      event.event().equals("agent:status")
+                          && event.data().getString("sessionId").equals(sessionId)
+                          && event.data().getString("state").equals("done")));
       // Partial envelopes (on by default) commit nothing: one revision per final envelope.
-      long envelopes = events.stream().filter(event -> event.event().equals("agent:action")
-          && !event.data().getBoolean("partial", false)).count();
+      long envelopes =
+          events.stream()
+              .filter(
+                  event ->
+                      event.event().equals("agent:action")
+                          && !event.data().getBoolean("partial", false))
+              .count();
       assertTrue(envelopes > 0);
-      assertEquals(envelopes, TestDatabase.queryLong(database,
-          "SELECT count(*) FROM " + database.schema() + ".canvas_board_revisions WHERE room_id = 'jar'"));
+      assertEquals(
+          envelopes,
+          TestDatabase.queryLong(
+              database,
+              "SELECT count(*) FROM "
+                  + database.schema()
+                  + ".canvas_board_revisions WHERE room_id = 'jar'"));
       server.terminate();
       server.awaitLine(Pattern.compile("server\\.stopped"));
       assertEquals(143, server.awaitExit());

@@ -18,13 +18,14 @@ public final class Bench {
     int status = 0;
     for (String name : which) {
       System.out.println("== bench " + name);
-      int result = switch (name) {
-        case "fanout" -> FanOutBench.execute();
-        case "run" -> RunLatencyBench.execute();
-        case "parse" -> ParseThroughputBench.execute();
-        case "docs" -> DocsBench.execute();
-        default -> throw new IllegalStateException(name);
-      };
+      int result =
+          switch (name) {
+            case "fanout" -> FanOutBench.execute();
+            case "run" -> RunLatencyBench.execute();
+            case "parse" -> ParseThroughputBench.execute();
+            case "docs" -> DocsBench.execute();
+            default -> throw new IllegalStateException(name);
+          };
       status = Math.max(status, result);
     }
     System.exit(status);
@@ -42,7 +43,8 @@ public final class Bench {
       } else if (List.of("fanout", "run", "parse", "docs").contains(name)) {
         names.add(name);
       } else {
-        throw new IllegalArgumentException("bench.which: '" + name + "' is none of fanout, run, parse, docs, all");
+        throw new IllegalArgumentException(
+            "bench.which: '" + name + "' is none of fanout, run, parse, docs, all");
       }
     }
     if (names.isEmpty()) {

@@ -15,12 +15,27 @@ final class BenchActions {
   /** One action: the verb (a tool's name) and its params (the tool call's arguments). */
   record Action(String verb, JsonObject params) {}
 
-  private static final List<String> TYPES = List.of("rectangle", "ellipse", "note", "text", "diamond");
-  private static final List<String> COLORS = List.of("blue", "black", "red", "green", "orange", "violet");
+  private static final List<String> TYPES =
+      List.of("rectangle", "ellipse", "note", "text", "diamond");
+  private static final List<String> COLORS =
+      List.of("blue", "black", "red", "green", "orange", "violet");
   private static final List<String> FILLS = List.of("none", "semi", "solid");
-  private static final List<String> ALIGNMENTS = List.of("left", "top", "center-horizontal", "center-vertical");
-  private static final List<String> WORDS = List.of("Sign-up", "Onboarding", "Checkout", "Review", "Café menu",
-      "Payments → ledger", "Search results", "Profile", "Notifications", "Weekly report", "Release notes", "Settings");
+  private static final List<String> ALIGNMENTS =
+      List.of("left", "top", "center-horizontal", "center-vertical");
+  private static final List<String> WORDS =
+      List.of(
+          "Sign-up",
+          "Onboarding",
+          "Checkout",
+          "Review",
+          "Café menu",
+          "Payments → ledger",
+          "Search results",
+          "Profile",
+          "Notifications",
+          "Weekly report",
+          "Release notes",
+          "Settings");
 
   private BenchActions() {}
 
@@ -29,7 +44,11 @@ final class BenchActions {
     return List.of(
         new Action("create_shape", shape("a", "rectangle", 100, 100, "Plan", "blue", "solid")),
         new Action("create_shape", shape("b", "rectangle", 320, 140, "Build", "green", "semi")),
-        new Action("align", new JsonObject().put("shapeIds", new JsonArray().add("a").add("b")).put("alignment", "top")));
+        new Action(
+            "align",
+            new JsonObject()
+                .put("shapeIds", new JsonArray().add("a").add("b"))
+                .put("alignment", "top")));
   }
 
   /**
@@ -45,28 +64,62 @@ final class BenchActions {
       if (ids.size() < 3 || kind < 6) {
         String id = "s" + ids.size();
         ids.add(id);
-        String label = WORDS.get(random.nextInt(WORDS.size())) + " " + (i + 1) + ": "
-            + (random.nextBoolean() ? "ask the team for the final copy" : "keep it short, one line");
-        actions.add(new Action("create_shape", shape(id, TYPES.get(random.nextInt(TYPES.size())),
-            80 + 220 * (ids.size() % 6), 80 + 160 * (ids.size() / 6), label,
-            COLORS.get(random.nextInt(COLORS.size())), FILLS.get(random.nextInt(FILLS.size())))));
+        String label =
+            WORDS.get(random.nextInt(WORDS.size()))
+                + " "
+                + (i + 1)
+                + ": "
+                + (random.nextBoolean()
+                    ? "ask the team for the final copy"
+                    : "keep it short, one line");
+        actions.add(
+            new Action(
+                "create_shape",
+                shape(
+                    id,
+                    TYPES.get(random.nextInt(TYPES.size())),
+                    80 + 220 * (ids.size() % 6),
+                    80 + 160 * (ids.size() / 6),
+                    label,
+                    COLORS.get(random.nextInt(COLORS.size())),
+                    FILLS.get(random.nextInt(FILLS.size())))));
       } else if (kind == 6) {
-        actions.add(new Action("move", new JsonObject()
-            .put("shapeIds", new JsonArray().add(ids.get(random.nextInt(ids.size()))))
-            .put("dx", random.nextInt(81) - 40).put("dy", random.nextInt(41) - 20)));
+        actions.add(
+            new Action(
+                "move",
+                new JsonObject()
+                    .put("shapeIds", new JsonArray().add(ids.get(random.nextInt(ids.size()))))
+                    .put("dx", random.nextInt(81) - 40)
+                    .put("dy", random.nextInt(41) - 20)));
       } else {
         int last = ids.size();
-        actions.add(new Action("align", new JsonObject()
-            .put("shapeIds", new JsonArray().add(ids.get(last - 3)).add(ids.get(last - 2)).add(ids.get(last - 1)))
-            .put("alignment", ALIGNMENTS.get(random.nextInt(ALIGNMENTS.size())))));
+        actions.add(
+            new Action(
+                "align",
+                new JsonObject()
+                    .put(
+                        "shapeIds",
+                        new JsonArray()
+                            .add(ids.get(last - 3))
+                            .add(ids.get(last - 2))
+                            .add(ids.get(last - 1)))
+                    .put("alignment", ALIGNMENTS.get(random.nextInt(ALIGNMENTS.size())))));
       }
     }
     return actions;
   }
 
-  private static JsonObject shape(String id, String type, int x, int y, String text, String color, String fill) {
-    return new JsonObject().put("id", id).put("type", type).put("x", x).put("y", y).put("text", text)
-        .put("props", new JsonObject().put("w", 180).put("h", 90).put("color", color).put("fill", fill));
+  private static JsonObject shape(
+      String id, String type, int x, int y, String text, String color, String fill) {
+    return new JsonObject()
+        .put("id", id)
+        .put("type", type)
+        .put("x", x)
+        .put("y", y)
+        .put("text", text)
+        .put(
+            "props",
+            new JsonObject().put("w", 180).put("h", 90).put("color", color).put("fill", fill));
   }
 
   /**

@@ -25,7 +25,8 @@ import java.util.regex.Pattern;
  * second. {@link #close} stops it (SIGTERM, then SIGKILL) and is safe to call twice.
  */
 final class BenchServer implements AutoCloseable {
-  static final Pattern STARTED = Pattern.compile("server\\.started url=http://127\\.0\\.0\\.1:(\\d+)");
+  static final Pattern STARTED =
+      Pattern.compile("server\\.started url=http://127\\.0\\.0\\.1:(\\d+)");
   static final String SLOW_CONSUMER = "sse.slow_consumer_disconnected";
   private static final long STOP_SECONDS = 15;
 
@@ -44,21 +45,25 @@ final class BenchServer implements AutoCloseable {
    * One reading, taken at {@code atMicros} (epoch): the server's memory, and the CPU the server and the
    * whole machine used since the previous reading, in percent of one core.
    */
-  record Sample(long atMicros, long rssKib, long hwmKib, double serverCpuPercent, double machineCpuPercent) {}
+  record Sample(
+      long atMicros, long rssKib, long hwmKib, double serverCpuPercent, double machineCpuPercent) {}
 
   private BenchServer(Process process) {
     this.process = process;
   }
 
-  static BenchServer start(Path jar, String heap, List<String> jvmOptions, Path log) throws IOException {
+  static BenchServer start(Path jar, String heap, List<String> jvmOptions, Path log)
+      throws IOException {
     return start(jar, heap, jvmOptions, Map.of(), log);
   }
 
   /** As above, with {@code environment} set for the server on top of the cleaned environment (e.g. a provider's base URL). */
-  static BenchServer start(Path jar, String heap, List<String> jvmOptions, Map<String, String> environment, Path log)
+  static BenchServer start(
+      Path jar, String heap, List<String> jvmOptions, Map<String, String> environment, Path log)
       throws IOException {
     if (!Files.isRegularFile(jar)) {
-      throw new IllegalStateException("no server jar at " + jar + " (build it first: ./mvnw -q -DskipTests package)");
+      throw new IllegalStateException(
+          "no server jar at " + jar + " (build it first: ./mvnw -q -DskipTests package)");
     }
     List<String> command = new ArrayList<>(List.of(javaTool("java"), "-Xmx" + heap));
     command.addAll(jvmOptions);
@@ -66,17 +71,27 @@ final class BenchServer implements AutoCloseable {
     ProcessBuilder builder = new ProcessBuilder(command).redirectErrorStream(true);
     Map<String, String> env = builder.environment();
     // The memory store and a free port, whatever the developer's shell holds.
-    env.keySet().removeIf(name -> name.startsWith("PG") || name.startsWith("CANVAS_")
-        || name.equals("DATABASE_URL") || name.equals("HOST") || name.equals("PORT")
-        || name.startsWith("ANTHROPIC_") || name.startsWith("OPENAI_") || name.startsWith("GEMINI_"));
+    env.keySet()
+        .removeIf(
+            name ->
+                name.startsWith("PG")
+                    || name.startsWith("CANVAS_")
+                    || name.equals("DATABASE_URL")
+                    || name.equals("HOST")
+                    || name.equals("PORT")
+                    || name.startsWith("ANTHROPIC_")
+                    || name.startsWith("OPENAI_")
+                    || name.startsWith("GEMINI_"));
     env.put("PORT", "0");
-    // Every load driver is one client on one address: the edge limits, which exist to stop one client
+    // Every load driver is one client on one address: the edge limits, which exist to stop one
+    // client
     // from crowding out the others, would measure themselves. A benchmark may still set them.
     env.putAll(TestServer.UNLIMITED);
     env.putAll(environment);
     BenchServer server = new BenchServer(builder.start());
     Files.createDirectories(log.toAbsolutePath().getParent());
-    Thread reader = new Thread(() -> server.copyLog(server.process.getInputStream(), log), "bench-server-log");
+    Thread reader =
+        new Thread(() -> server.copyLog(server.process.getInputStream(), log), "bench-server-log");
     reader.setDaemon(true);
     reader.start();
     return server;
@@ -99,8 +114,10 @@ final class BenchServer implements AutoCloseable {
   }
 
   private void copyLog(InputStream output, Path log) {
-    try (BufferedReader lines = new BufferedReader(new InputStreamReader(output, StandardCharsets.UTF_8));
-        PrintWriter file = new PrintWriter(Files.newBufferedWriter(log, StandardCharsets.UTF_8), true)) {
+    try (BufferedReader lines =
+            new BufferedReader(new InputStreamReader(output, StandardCharsets.UTF_8));
+        PrintWriter file =
+            new PrintWriter(Files.newBufferedWriter(log, StandardCharsets.UTF_8), true)) {
       String line;
       while ((line = lines.readLine()) != null) {
         file.println(line);
@@ -118,39 +135,52 @@ final class BenchServer implements AutoCloseable {
     } catch (IOException e) {
       // the process is gone; the port future below says so if it never started
     }
-    port.completeExceptionally(new IllegalStateException("the server exited before logging server.started (see " + log + ")"));
+    port.completeExceptionally(
+        new IllegalStateException(
+            "the server exited before logging server.started (see " + log + ")"));
   }
 
   /** Starts reading VmRSS and VmHWM once a second, and the heap through {@code jstat -gc} if there is one. */
   void startSampling() {
-    sampler = new Thread(() -> {
-      long lastNanos = System.nanoTime();
-      long lastServer = cpuTicks();
-      long lastMachine = ProcCpu.machineTicks()[0];
-      while (!Thread.currentThread().isInterrupted() && process.isAlive()) {
-        try {
-          Thread.sleep(1_000);
-        } catch (InterruptedException e) {
-          return;
-        }
-        long[] memory = memoryKib();
-        long nanos = System.nanoTime();
-        long server = cpuTicks();
-        long machine = ProcCpu.machineTicks()[0];
-        double seconds = (nanos - lastNanos) / 1e9;
-        synchronized (samples) {
-          samples.add(new Sample(MeasurementWindow.nowMicros(), memory[0], memory[1],
-              percentOfCore(server - lastServer, seconds), percentOfCore(machine - lastMachine, seconds)));
-        }
-        lastNanos = nanos;
-        lastServer = server;
-        lastMachine = machine;
-      }
-    }, "bench-server-memory");
+    sampler =
+        new Thread(
+            () -> {
+              long lastNanos = System.nanoTime();
+              long lastServer = cpuTicks();
+              long lastMachine = ProcCpu.machineTicks()[0];
+              while (!Thread.currentThread().isInterrupted() && process.isAlive()) {
+                try {
+                  Thread.sleep(1_000);
+                } catch (InterruptedException e) {
+                  return;
+                }
+                long[] memory = memoryKib();
+                long nanos = System.nanoTime();
+                long server = cpuTicks();
+                long machine = ProcCpu.machineTicks()[0];
+                double seconds = (nanos - lastNanos) / 1e9;
+                synchronized (samples) {
+                  samples.add(
+                      new Sample(
+                          MeasurementWindow.nowMicros(),
+                          memory[0],
+                          memory[1],
+                          percentOfCore(server - lastServer, seconds),
+                          percentOfCore(machine - lastMachine, seconds)));
+                }
+                lastNanos = nanos;
+                lastServer = server;
+                lastMachine = machine;
+              }
+            },
+            "bench-server-memory");
     sampler.setDaemon(true);
     sampler.start();
     try {
-      jstat = new ProcessBuilder(javaTool("jstat"), "-gc", Long.toString(process.pid()), "1000").redirectErrorStream(true).start();
+      jstat =
+          new ProcessBuilder(javaTool("jstat"), "-gc", Long.toString(process.pid()), "1000")
+              .redirectErrorStream(true)
+              .start();
       Thread reader = new Thread(() -> readJstat(jstat.getInputStream()), "bench-server-heap");
       reader.setDaemon(true);
       reader.start();
@@ -161,7 +191,8 @@ final class BenchServer implements AutoCloseable {
 
   /** {@code jstat -gc} columns, in KiB: the heap in use is survivors + eden + old generation. */
   private void readJstat(InputStream output) {
-    try (BufferedReader lines = new BufferedReader(new InputStreamReader(output, StandardCharsets.US_ASCII))) {
+    try (BufferedReader lines =
+        new BufferedReader(new InputStreamReader(output, StandardCharsets.US_ASCII))) {
       List<String> header = null;
       String line;
       while ((line = lines.readLine()) != null) {
@@ -205,7 +236,8 @@ final class BenchServer implements AutoCloseable {
     long rss = -1;
     long hwm = -1;
     try {
-      for (String line : Files.readAllLines(Path.of("/proc", Long.toString(process.pid()), "status"))) {
+      for (String line :
+          Files.readAllLines(Path.of("/proc", Long.toString(process.pid()), "status"))) {
         if (line.startsWith("VmRSS:")) {
           rss = kib(line);
         } else if (line.startsWith("VmHWM:")) {
@@ -224,7 +256,9 @@ final class BenchServer implements AutoCloseable {
   }
 
   private static double percentOfCore(long ticks, double seconds) {
-    return seconds <= 0 ? 0 : Math.round(1000.0 * ticks / ProcCpu.TICKS_PER_SECOND / seconds) / 10.0;
+    return seconds <= 0
+        ? 0
+        : Math.round(1000.0 * ticks / ProcCpu.TICKS_PER_SECOND / seconds) / 10.0;
   }
 
   private static long kib(String statusLine) {

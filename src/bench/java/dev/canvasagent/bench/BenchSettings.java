@@ -19,24 +19,40 @@ import java.util.List;
  * @param serverJvmOptions more options for the server's JVM, space-separated (e.g. to record a flight recording)
  * @param output where the JSON report goes
  */
-record BenchSettings(int clients, int rate, int seconds, int warmupSeconds, int inflight, int shapes,
-    Path jar, String serverHeap, List<String> serverJvmOptions, Path output) {
+record BenchSettings(
+    int clients,
+    int rate,
+    int seconds,
+    int warmupSeconds,
+    int inflight,
+    int shapes,
+    Path jar,
+    String serverHeap,
+    List<String> serverJvmOptions,
+    Path output) {
   static final String ROOM = "bench";
 
   static BenchSettings fromSystemProperties() {
-    BenchSettings settings = new BenchSettings(
-        number("bench.clients", 500),
-        number("bench.rate", 1000),
-        number("bench.seconds", 20),
-        number("bench.warmup", 10),
-        number("bench.inflight", 8),
-        number("bench.shapes", 100),
-        Path.of(System.getProperty("bench.jar", "target/canvas-agent.jar")),
-        System.getProperty("bench.serverHeap", "512m"),
-        Arrays.stream(System.getProperty("bench.serverJvmOptions", "").trim().split("\\s+")).filter(option -> !option.isEmpty()).toList(),
-        Path.of(System.getProperty("bench.out", "target/bench/fanout.json")));
-    if (settings.clients < 1 || settings.rate < 1 || settings.seconds < 1 || settings.warmupSeconds < 0
-        || settings.inflight < 1 || settings.shapes < 0) {
+    BenchSettings settings =
+        new BenchSettings(
+            number("bench.clients", 500),
+            number("bench.rate", 1000),
+            number("bench.seconds", 20),
+            number("bench.warmup", 10),
+            number("bench.inflight", 8),
+            number("bench.shapes", 100),
+            Path.of(System.getProperty("bench.jar", "target/canvas-agent.jar")),
+            System.getProperty("bench.serverHeap", "512m"),
+            Arrays.stream(System.getProperty("bench.serverJvmOptions", "").trim().split("\\s+"))
+                .filter(option -> !option.isEmpty())
+                .toList(),
+            Path.of(System.getProperty("bench.out", "target/bench/fanout.json")));
+    if (settings.clients < 1
+        || settings.rate < 1
+        || settings.seconds < 1
+        || settings.warmupSeconds < 0
+        || settings.inflight < 1
+        || settings.shapes < 0) {
       throw new IllegalArgumentException("bench settings out of range: " + settings);
     }
     return settings;

@@ -56,10 +56,19 @@ final class ChangeSender {
   private record Change(long sequence, long sentAtMicros, JsonObject record) {}
 
   /** What the sender did; {@code commitMicros} are the measured POST round trips. */
-  record Result(long sent, long sentMeasured, long committed, long committedMeasured, long conflicts, long errors,
-      long skippedSlots, int maxInflight, int[] commitMicros) {}
+  record Result(
+      long sent,
+      long sentMeasured,
+      long committed,
+      long committedMeasured,
+      long conflicts,
+      long errors,
+      long skippedSlots,
+      int maxInflight,
+      int[] commitMicros) {}
 
-  ChangeSender(Vertx vertx, HttpClient client, int port, BenchSettings settings, MeasurementWindow window) {
+  ChangeSender(
+      Vertx vertx, HttpClient client, int port, BenchSettings settings, MeasurementWindow window) {
     this.vertx = vertx;
     this.client = client;
     this.port = port;
@@ -73,19 +82,33 @@ final class ChangeSender {
    */
   Future<Result> run() {
     context = vertx.getOrCreateContext();
-    context.runOnContext(go -> client.request(HttpMethod.GET, port, "127.0.0.1", "/api/rooms/" + BenchSettings.ROOM + "/board")
-        .compose(request -> request.send().compose(response -> response.body()))
-        .onFailure(done::tryFail)
-        .onSuccess(board -> {
-          nextBase = board.toJsonObject().getLong("revision");
-          knownRevision = nextBase;
-          startNanos = System.nanoTime();
-          long startMicros = MeasurementWindow.nowMicros();
-          window.set(startMicros + TimeUnit.SECONDS.toMicros(settings.warmupSeconds()),
-              startMicros + TimeUnit.SECONDS.toMicros(settings.warmupSeconds() + settings.seconds()));
-          stopNanos = startNanos + TimeUnit.SECONDS.toNanos(settings.warmupSeconds() + settings.seconds());
-          timer = vertx.setPeriodic(TICK_MS, tick -> pump());
-        }));
+    context.runOnContext(
+        go ->
+            client
+                .request(
+                    HttpMethod.GET,
+                    port,
+                    "127.0.0.1",
+                    "/api/rooms/" + BenchSettings.ROOM + "/board")
+                .compose(request -> request.send().compose(response -> response.body()))
+                .onFailure(done::tryFail)
+                .onSuccess(
+                    board -> {
+                      nextBase = board.toJsonObject().getLong("revision");
+                      knownRevision = nextBase;
+                      startNanos = System.nanoTime();
+                      long startMicros = MeasurementWindow.nowMicros();
+                      window.set(
+                          startMicros + TimeUnit.SECONDS.toMicros(settings.warmupSeconds()),
+                          startMicros
+                              + TimeUnit.SECONDS.toMicros(
+                                  settings.warmupSeconds() + settings.seconds()));
+                      stopNanos =
+                          startNanos
+                              + TimeUnit.SECONDS.toNanos(
+                                  settings.warmupSeconds() + settings.seconds());
+                      timer = vertx.setPeriodic(TICK_MS, tick -> pump());
+                    }));
     return done.future();
   }
 
@@ -94,14 +117,18 @@ final class ChangeSender {
     long now = System.nanoTime();
     boolean sending = now < stopNanos;
     if (sending) {
-      long due = (long) ((now - startNanos) * (double) settings.rate() / TimeUnit.SECONDS.toNanos(1));
-      // A sender that falls behind may catch up by a little (50 ms of slots), not by a burst of everything missed.
+      long due =
+          (long) ((now - startNanos) * (double) settings.rate() / TimeUnit.SECONDS.toNanos(1));
+      // A sender that falls behind may catch up by a little (50 ms of slots), not by a burst of
+      // everything missed.
       long allowedBacklog = Math.max(settings.inflight(), settings.rate() / 20);
       if (due - slotsTaken > allowedBacklog) {
         skippedSlots += due - slotsTaken - allowedBacklog;
         slotsTaken = due - allowedBacklog;
       }
-      while (!resyncing && inflight < settings.inflight() && (!retries.isEmpty() || slotsTaken < due)) {
+      while (!resyncing
+          && inflight < settings.inflight()
+          && (!retries.isEmpty() || slotsTaken < due)) {
         if (retries.isEmpty()) {
           slotsTaken++;
           send(newChange());
@@ -115,8 +142,17 @@ final class ChangeSender {
       }
       if (inflight == 0 && retries.isEmpty()) {
         vertx.cancelTimer(timer);
-        done.tryComplete(new Result(sequence, sentMeasured, committed, committedMeasured, conflicts, errors,
-            skippedSlots, maxInflightSeen, Arrays.copyOf(commitMicros, commitCount)));
+        done.tryComplete(
+            new Result(
+                sequence,
+                sentMeasured,
+                committed,
+                committedMeasured,
+                conflicts,
+                errors,
+                skippedSlots,
+                maxInflightSeen,
+                Arrays.copyOf(commitMicros, commitCount)));
       }
     }
   }
@@ -128,8 +164,14 @@ final class ChangeSender {
     if (window.contains(sentAtMicros)) {
       sentMeasured++;
     }
-    JsonObject record = ShapeRecords.shape(id, "geo", (n % 64) * 16.0, (n / 64 % 64) * 16.0, "a1",
-        ShapeRecords.geoProps("rectangle", 120, 80, ""));
+    JsonObject record =
+        ShapeRecords.shape(
+            id,
+            "geo",
+            (n % 64) * 16.0,
+            (n / 64 % 64) * 16.0,
+            "a1",
+            ShapeRecords.geoProps("rectangle", 120, 80, ""));
     record.put("meta", new JsonObject().put("seq", n).put("sentAtMicros", sentAtMicros));
     return new Change(n, sentAtMicros, record);
   }
@@ -138,13 +180,32 @@ final class ChangeSender {
     long base = nextBase++;
     inflight++;
     maxInflightSeen = Math.max(maxInflightSeen, inflight);
-    Buffer body = new JsonObject().put("baseRevision", base).put("put", new JsonArray().add(change.record())).toBuffer();
+    Buffer body =
+        new JsonObject()
+            .put("baseRevision", base)
+            .put("put", new JsonArray().add(change.record()))
+            .toBuffer();
     long postedNanos = System.nanoTime();
-    client.request(HttpMethod.POST, port, "127.0.0.1", "/api/rooms/" + BenchSettings.ROOM + "/changes")
-        .compose(request -> request.putHeader("content-type", "application/json").send(body)
-            .compose(response -> response.body().map(answer -> new Answer(response.statusCode(), answer))))
-        .onComplete(answered -> answered(change, postedNanos, answered.succeeded() ? answered.result() : null,
-            answered.cause()));
+    client
+        .request(
+            HttpMethod.POST, port, "127.0.0.1", "/api/rooms/" + BenchSettings.ROOM + "/changes")
+        .compose(
+            request ->
+                request
+                    .putHeader("content-type", "application/json")
+                    .send(body)
+                    .compose(
+                        response ->
+                            response
+                                .body()
+                                .map(answer -> new Answer(response.statusCode(), answer))))
+        .onComplete(
+            answered ->
+                answered(
+                    change,
+                    postedNanos,
+                    answered.succeeded() ? answered.result() : null,
+                    answered.cause()));
   }
 
   private record Answer(int status, Buffer body) {}
@@ -187,6 +248,7 @@ final class ChangeSender {
     if (commitCount == commitMicros.length) {
       commitMicros = Arrays.copyOf(commitMicros, commitCount * 2);
     }
-    commitMicros[commitCount++] = (int) Math.min(Integer.MAX_VALUE, TimeUnit.NANOSECONDS.toMicros(nanos));
+    commitMicros[commitCount++] =
+        (int) Math.min(Integer.MAX_VALUE, TimeUnit.NANOSECONDS.toMicros(nanos));
   }
 }

@@ -7,8 +7,8 @@ import dev.canvasagent.document.patch.ApplyResult;
 import dev.canvasagent.document.patch.HunkPlacement;
 import dev.canvasagent.document.patch.MissingFinalNewline;
 import dev.canvasagent.document.patch.StrictPatch;
-import dev.canvasagent.store.DocumentStore.NewDocument;
 import dev.canvasagent.store.DocumentStore;
+import dev.canvasagent.store.DocumentStore.NewDocument;
 import dev.canvasagent.store.memory.MemoryStore;
 import io.vertx.core.Future;
 import io.vertx.core.json.JsonArray;
@@ -96,36 +96,76 @@ public final class DocsBench {
     MemoryStore store = new MemoryStore();
     String docId = "bench-doc";
     store.documents().create(new NewDocument(docId, "bench-room", "Benchmark", big, BENCH_ACTOR));
-    DocumentTools tools = new DocumentTools(store.documents(), new DocumentToolCatalog(), 60_000, 1_048_576, event -> {});
+    DocumentTools tools =
+        new DocumentTools(
+            store.documents(), new DocumentToolCatalog(), 60_000, 1_048_576, event -> {});
     JsonObject literalArgs = new JsonObject().put("query", LITERAL).put("max_results", 1000);
-    JsonObject regexArgs = new JsonObject().put("query", REGEX).put("regex", true).put("max_results", 1000);
-    int literalMatches = checkedGrep(tools, docId, literalArgs, big, Pattern.compile(Pattern.quote(LITERAL)));
+    JsonObject regexArgs =
+        new JsonObject().put("query", REGEX).put("regex", true).put("max_results", 1000);
+    int literalMatches =
+        checkedGrep(tools, docId, literalArgs, big, Pattern.compile(Pattern.quote(LITERAL)));
     int regexMatches = checkedGrep(tools, docId, regexArgs, big, Pattern.compile(REGEX));
 
     Map<String, Case> cases = new LinkedHashMap<>();
-    cases.put("patch", new Case(new JsonObject().put("lines", DOCUMENT_LINES).put("bytes", bytes(before))
-        .put("hunks", HUNKS).put("patchBytes", bytes(patch)).put("offsets", offsets(direct)),
-        () -> applied(strict.apply(before, patch))));
-    cases.put("patch-offset", new Case(new JsonObject().put("lines", DOCUMENT_LINES + SHIFT).put("bytes", bytes(shifted))
-        .put("hunks", HUNKS).put("patchBytes", bytes(patch)).put("offsets", offsets(offset)),
-        () -> applied(strict.apply(shifted, patch))));
-    cases.put("grep-literal", new Case(new JsonObject().put("lines", big.lines().count()).put("bytes", bytes(big))
-        .put("query", LITERAL).put("matches", literalMatches),
-        () -> grep(tools, docId, literalArgs)));
-    cases.put("grep-regex", new Case(new JsonObject().put("lines", big.lines().count()).put("bytes", bytes(big))
-        .put("query", REGEX).put("matches", regexMatches),
-        () -> grep(tools, docId, regexArgs)));
+    cases.put(
+        "patch",
+        new Case(
+            new JsonObject()
+                .put("lines", DOCUMENT_LINES)
+                .put("bytes", bytes(before))
+                .put("hunks", HUNKS)
+                .put("patchBytes", bytes(patch))
+                .put("offsets", offsets(direct)),
+            () -> applied(strict.apply(before, patch))));
+    cases.put(
+        "patch-offset",
+        new Case(
+            new JsonObject()
+                .put("lines", DOCUMENT_LINES + SHIFT)
+                .put("bytes", bytes(shifted))
+                .put("hunks", HUNKS)
+                .put("patchBytes", bytes(patch))
+                .put("offsets", offsets(offset)),
+            () -> applied(strict.apply(shifted, patch))));
+    cases.put(
+        "grep-literal",
+        new Case(
+            new JsonObject()
+                .put("lines", big.lines().count())
+                .put("bytes", bytes(big))
+                .put("query", LITERAL)
+                .put("matches", literalMatches),
+            () -> grep(tools, docId, literalArgs)));
+    cases.put(
+        "grep-regex",
+        new Case(
+            new JsonObject()
+                .put("lines", big.lines().count())
+                .put("bytes", bytes(big))
+                .put("query", REGEX)
+                .put("matches", regexMatches),
+            () -> grep(tools, docId, regexArgs)));
     DocsOverHttp http = null;
     if (!Boolean.getBoolean("bench.docs.skipHttp")) {
-      http = DocsOverHttp.start(Path.of(System.getProperty("bench.jar", "target/canvas-agent.jar")),
-          System.getProperty("bench.serverHeap", "512m"), output.toAbsolutePath().getParent().resolve("docs-server.log"), big);
+      http =
+          DocsOverHttp.start(
+              Path.of(System.getProperty("bench.jar", "target/canvas-agent.jar")),
+              System.getProperty("bench.serverHeap", "512m"),
+              output.toAbsolutePath().getParent().resolve("docs-server.log"),
+              big);
       DocsOverHttp server = http;
       checkedHttpGrep(server, literalArgs, literalMatches);
       checkedHttpGrep(server, regexArgs, regexMatches);
-      cases.put("http-grep-literal", new Case(cases.get("grep-literal").input(),
-          () -> server.tool("canvas_grep", literalArgs).getJsonArray("matches").size()));
-      cases.put("http-grep-regex", new Case(cases.get("grep-regex").input(),
-          () -> server.tool("canvas_grep", regexArgs).getJsonArray("matches").size()));
+      cases.put(
+          "http-grep-literal",
+          new Case(
+              cases.get("grep-literal").input(),
+              () -> server.tool("canvas_grep", literalArgs).getJsonArray("matches").size()));
+      cases.put(
+          "http-grep-regex",
+          new Case(
+              cases.get("grep-regex").input(),
+              () -> server.tool("canvas_grep", regexArgs).getJsonArray("matches").size()));
     }
 
     long sink = 0;
@@ -140,8 +180,10 @@ public final class DocsBench {
           sink += operation.getAsLong();
         }
         long[] nanos = new long[samples];
-        List<Long> ours = http == null ? List.of(ProcessHandle.current().pid())
-            : List.of(ProcessHandle.current().pid(), http.serverPid());
+        List<Long> ours =
+            http == null
+                ? List.of(ProcessHandle.current().pid())
+                : List.of(ProcessHandle.current().pid(), http.serverPid());
         long[] caseMachineBefore = ProcCpu.machineTicks();
         long caseOursBefore = ticks(ours);
         for (int i = 0; i < samples; i++) {
@@ -149,8 +191,16 @@ public final class DocsBench {
           sink += operation.getAsLong();
           nanos[i] = System.nanoTime() - start;
         }
-        results.put(entry.getKey(), entry.getValue().input().copy().put("micros", new NanoLatencies(nanos).toJson())
-            .put("otherProcessesCpuPercent", otherPercent(caseMachineBefore, ticks(ours) - caseOursBefore)));
+        results.put(
+            entry.getKey(),
+            entry
+                .getValue()
+                .input()
+                .copy()
+                .put("micros", new NanoLatencies(nanos).toJson())
+                .put(
+                    "otherProcessesCpuPercent",
+                    otherPercent(caseMachineBefore, ticks(ours) - caseOursBefore)));
       }
     } finally {
       if (http != null) {
@@ -159,23 +209,35 @@ public final class DocsBench {
     }
     long[] machineAfter = ProcCpu.machineTicks();
     long own = ProcCpu.processTicks(ProcessHandle.current().pid()) - ownBefore;
-    double coreTicks = (machineAfter[1] - machineBefore[1]) / (double) Runtime.getRuntime().availableProcessors();
+    double coreTicks =
+        (machineAfter[1] - machineBefore[1]) / (double) Runtime.getRuntime().availableProcessors();
     double machineBusy = 100.0 * (machineAfter[0] - machineBefore[0]) / coreTicks;
     double ownPercent = 100.0 * own / coreTicks;
-    JsonObject report = new JsonObject()
-        .put("benchmark", "docs")
-        .put("date", OffsetDateTime.now().truncatedTo(ChronoUnit.SECONDS).toString())
-        .put("machine", new JsonObject()
-            .put("cores", Runtime.getRuntime().availableProcessors())
-            .put("cpu", cpuModel())
-            .put("java", System.getProperty("java.vm.name") + " " + System.getProperty("java.runtime.version"))
-            .put("loadAverageBefore", loadBefore)
-            .put("loadAverageAfter", ProcCpu.loadAverage())
-            .put("benchCpuPercent", Percentiles.round(ownPercent))
-            .put("otherProcessesCpuPercent", Percentiles.round(Math.max(0, machineBusy - ownPercent))))
-        .put("settings", new JsonObject().put("warmupMillis", warmupMillis).put("samples", samples))
-        .put("cases", results)
-        .put("sink", sink);
+    JsonObject report =
+        new JsonObject()
+            .put("benchmark", "docs")
+            .put("date", OffsetDateTime.now().truncatedTo(ChronoUnit.SECONDS).toString())
+            .put(
+                "machine",
+                new JsonObject()
+                    .put("cores", Runtime.getRuntime().availableProcessors())
+                    .put("cpu", cpuModel())
+                    .put(
+                        "java",
+                        System.getProperty("java.vm.name")
+                            + " "
+                            + System.getProperty("java.runtime.version"))
+                    .put("loadAverageBefore", loadBefore)
+                    .put("loadAverageAfter", ProcCpu.loadAverage())
+                    .put("benchCpuPercent", Percentiles.round(ownPercent))
+                    .put(
+                        "otherProcessesCpuPercent",
+                        Percentiles.round(Math.max(0, machineBusy - ownPercent))))
+            .put(
+                "settings",
+                new JsonObject().put("warmupMillis", warmupMillis).put("samples", samples))
+            .put("cases", results)
+            .put("sink", sink);
     Files.createDirectories(output.toAbsolutePath().getParent());
     Files.writeString(output, report.encodePrettily() + "\n");
     System.out.println(summary(report, output));
@@ -208,8 +270,10 @@ public final class DocsBench {
   }
 
   private static List<String> frontMatter(MarkdownCorpus corpus) {
-    List<String> front = new ArrayList<>(List.of("---", "title: Design notes", "status: draft", "---", "",
-        "# Design notes", ""));
+    List<String> front =
+        new ArrayList<>(
+            List.of(
+                "---", "title: Design notes", "status: draft", "---", "", "# Design notes", ""));
     while (front.size() < SHIFT - 1) {
       front.add(corpus.prose());
     }
@@ -217,8 +281,8 @@ public final class DocsBench {
     return front;
   }
 
-  private static List<HunkPlacement> checkedApply(StrictPatch strict, String document, String patch, String expected,
-      int expectedOffset) {
+  private static List<HunkPlacement> checkedApply(
+      StrictPatch strict, String document, String patch, String expected, int expectedOffset) {
     ApplyResult result = strict.apply(document, patch);
     if (!(result instanceof ApplyResult.Applied applied)) {
       throw new IllegalStateException("the patch did not apply: " + result);
@@ -228,20 +292,33 @@ public final class DocsBench {
     }
     for (HunkPlacement placement : applied.placements()) {
       if (placement.offset() != expectedOffset) {
-        throw new IllegalStateException("hunk " + placement.hunk() + " applied at offset " + placement.offset()
-            + ", not " + expectedOffset);
+        throw new IllegalStateException(
+            "hunk "
+                + placement.hunk()
+                + " applied at offset "
+                + placement.offset()
+                + ", not "
+                + expectedOffset);
       }
     }
     return applied.placements();
   }
 
-  private static int checkedGrep(DocumentTools tools, String docId, JsonObject args, String text, Pattern pattern) {
+  private static int checkedGrep(
+      DocumentTools tools, String docId, JsonObject args, String text, Pattern pattern) {
     JsonObject answer = answer(tools.call(docId, "canvas_grep", args, BENCH_ACTOR));
     long expected = text.lines().filter(line -> pattern.matcher(line).find()).count();
     int matches = answer.getJsonArray("matches").size();
     if (answer.getBoolean("truncated") || matches != expected || matches == 0) {
-      throw new IllegalStateException("canvas_grep " + args.getString("query") + ": " + matches + " matches (truncated "
-          + answer.getBoolean("truncated") + "), a plain count finds " + expected);
+      throw new IllegalStateException(
+          "canvas_grep "
+              + args.getString("query")
+              + ": "
+              + matches
+              + " matches (truncated "
+              + answer.getBoolean("truncated")
+              + "), a plain count finds "
+              + expected);
     }
     return matches;
   }
@@ -249,8 +326,14 @@ public final class DocsBench {
   private static void checkedHttpGrep(DocsOverHttp http, JsonObject args, int expected) {
     JsonObject answer = http.tool("canvas_grep", args);
     if (answer.getJsonArray("matches").size() != expected || answer.getBoolean("truncated")) {
-      throw new IllegalStateException("POST canvas_grep " + args.getString("query") + ": "
-          + answer.getJsonArray("matches").size() + " matches over HTTP, " + expected + " in process");
+      throw new IllegalStateException(
+          "POST canvas_grep "
+              + args.getString("query")
+              + ": "
+              + answer.getJsonArray("matches").size()
+              + " matches over HTTP, "
+              + expected
+              + " in process");
     }
   }
 
@@ -259,7 +342,9 @@ public final class DocsBench {
   }
 
   private static long grep(DocumentTools tools, String docId, JsonObject args) {
-    return answer(tools.call(docId, "canvas_grep", args, BENCH_ACTOR)).getJsonArray("matches").size();
+    return answer(tools.call(docId, "canvas_grep", args, BENCH_ACTOR))
+        .getJsonArray("matches")
+        .size();
   }
 
   /** The in-memory store answers with completed futures, so the tool's answer is there at once. */
@@ -287,11 +372,13 @@ public final class DocsBench {
    */
   private static double otherPercent(long[] machineBefore, long own) {
     long[] machineAfter = ProcCpu.machineTicks();
-    double coreTicks = (machineAfter[1] - machineBefore[1]) / (double) Runtime.getRuntime().availableProcessors();
+    double coreTicks =
+        (machineAfter[1] - machineBefore[1]) / (double) Runtime.getRuntime().availableProcessors();
     if (coreTicks <= 0) {
       return 0;
     }
-    return Percentiles.round(Math.max(0, 100.0 * (machineAfter[0] - machineBefore[0] - own) / coreTicks));
+    return Percentiles.round(
+        Math.max(0, 100.0 * (machineAfter[0] - machineBefore[0] - own) / coreTicks));
   }
 
   private static int bytes(String text) {
@@ -300,34 +387,55 @@ public final class DocsBench {
 
   private static String cpuModel() {
     try {
-        return Files.readAllLines(Path.of("/proc/cpuinfo")).stream().filter(line -> line.startsWith("model name"))
-            .map(line -> line.substring(line.indexOf(':') + 1).trim()).findFirst().orElse("unknown");
-      } catch (Exception e) {
-        return "unknown";
-      }
-    }
-
-    private static String summary(JsonObject report, Path output) {
-      StringBuilder out = new StringBuilder();
-      JsonObject machine = report.getJsonObject("machine");
-      JsonObject settings = report.getJsonObject("settings");
-      out.append(String.format(Locale.ROOT, "canvas-agent document tools: %d timed calls per case after %d ms warm-up%n",
-          settings.getInteger("samples"), settings.getInteger("warmupMillis")));
-      out.append(String.format(Locale.ROOT,
-          "machine     %d cores (%s); %s; load before %s, after %s; cpu this bench %.0f%%, other processes %.0f%% (100%% = one core)%n",
-          machine.getInteger("cores"), machine.getString("cpu"), machine.getString("java"),
-          machine.getString("loadAverageBefore"), machine.getString("loadAverageAfter"),
-          machine.getDouble("benchCpuPercent"), machine.getDouble("otherProcessesCpuPercent")));
-      JsonObject cases = report.getJsonObject("cases");
-      for (String name : cases.fieldNames()) {
-        JsonObject result = cases.getJsonObject(name);
-        JsonObject micros = result.getJsonObject("micros");
-        out.append(String.format(Locale.ROOT,
-            "  %-17s %6d lines %,9d bytes: p50 %,9.1f µs  p90 %,9.1f  p99 %,9.1f  max %,9.1f  mean %,9.1f%n",
-            name, result.getLong("lines"), result.getLong("bytes"), micros.getDouble("p50"), micros.getDouble("p90"),
-            micros.getDouble("p99"), micros.getDouble("max"), micros.getDouble("mean")));
-      }
-      out.append("report      ").append(output).append('\n');
-      return out.toString();
+      return Files.readAllLines(Path.of("/proc/cpuinfo")).stream()
+          .filter(line -> line.startsWith("model name"))
+          .map(line -> line.substring(line.indexOf(':') + 1).trim())
+          .findFirst()
+          .orElse("unknown");
+    } catch (Exception e) {
+      return "unknown";
     }
   }
+
+  private static String summary(JsonObject report, Path output) {
+    StringBuilder out = new StringBuilder();
+    JsonObject machine = report.getJsonObject("machine");
+    JsonObject settings = report.getJsonObject("settings");
+    out.append(
+        String.format(
+            Locale.ROOT,
+            "canvas-agent document tools: %d timed calls per case after %d ms warm-up%n",
+            settings.getInteger("samples"),
+            settings.getInteger("warmupMillis")));
+    out.append(
+        String.format(
+            Locale.ROOT,
+            "machine     %d cores (%s); %s; load before %s, after %s; cpu this bench %.0f%%, other processes %.0f%% (100%% = one core)%n",
+            machine.getInteger("cores"),
+            machine.getString("cpu"),
+            machine.getString("java"),
+            machine.getString("loadAverageBefore"),
+            machine.getString("loadAverageAfter"),
+            machine.getDouble("benchCpuPercent"),
+            machine.getDouble("otherProcessesCpuPercent")));
+    JsonObject cases = report.getJsonObject("cases");
+    for (String name : cases.fieldNames()) {
+      JsonObject result = cases.getJsonObject(name);
+      JsonObject micros = result.getJsonObject("micros");
+      out.append(
+          String.format(
+              Locale.ROOT,
+              "  %-17s %6d lines %,9d bytes: p50 %,9.1f µs  p90 %,9.1f  p99 %,9.1f  max %,9.1f  mean %,9.1f%n",
+              name,
+              result.getLong("lines"),
+              result.getLong("bytes"),
+              micros.getDouble("p50"),
+              micros.getDouble("p90"),
+              micros.getDouble("p99"),
+              micros.getDouble("max"),
+              micros.getDouble("mean")));
+    }
+    out.append("report      ").append(output).append('\n');
+    return out.toString();
+  }
+}

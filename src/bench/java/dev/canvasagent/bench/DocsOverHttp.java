@@ -20,16 +20,20 @@ final class DocsOverHttp implements AutoCloseable {
   private static final long START_SECONDS = 60;
 
   private final BenchServer server;
-  private final HttpClient client = HttpClient.newBuilder().version(HttpClient.Version.HTTP_1_1)
-      .connectTimeout(Duration.ofSeconds(10)).build();
+  private final HttpClient client =
+      HttpClient.newBuilder()
+          .version(HttpClient.Version.HTTP_1_1)
+          .connectTimeout(Duration.ofSeconds(10))
+          .build();
   private final URI base;
   private final String docId;
 
   private DocsOverHttp(BenchServer server, int port, String content) {
     this.server = server;
     this.base = URI.create("http://127.0.0.1:" + port);
-    this.docId = post("/api/docs", new JsonObject().put("content", content).put("title", "Benchmark"), 201)
-        .getString("id");
+    this.docId =
+        post("/api/docs", new JsonObject().put("content", content).put("title", "Benchmark"), 201)
+            .getString("id");
   }
 
   static DocsOverHttp start(Path jar, String heap, Path log, String content) throws Exception {
@@ -49,12 +53,17 @@ final class DocsOverHttp implements AutoCloseable {
   }
 
   private JsonObject post(String path, JsonObject body, int expectedStatus) {
-    HttpRequest request = HttpRequest.newBuilder(base.resolve(path)).timeout(Duration.ofSeconds(30))
-        .header("Content-Type", "application/json").POST(HttpRequest.BodyPublishers.ofString(body.encode())).build();
+    HttpRequest request =
+        HttpRequest.newBuilder(base.resolve(path))
+            .timeout(Duration.ofSeconds(30))
+            .header("Content-Type", "application/json")
+            .POST(HttpRequest.BodyPublishers.ofString(body.encode()))
+            .build();
     try {
       HttpResponse<String> response = client.send(request, HttpResponse.BodyHandlers.ofString());
       if (response.statusCode() != expectedStatus) {
-        throw new IllegalStateException("POST " + path + ": " + response.statusCode() + " " + response.body());
+        throw new IllegalStateException(
+            "POST " + path + ": " + response.statusCode() + " " + response.body());
       }
       return new JsonObject(response.body());
     } catch (IOException e) {

@@ -40,8 +40,10 @@ public final class FanOutBench {
   static int execute() throws Exception {
     BenchSettings settings = BenchSettings.fromSystemProperties();
     Path log = settings.output().toAbsolutePath().getParent().resolve("server.log");
-    BenchServer server = BenchServer.start(settings.jar(), settings.serverHeap(), settings.serverJvmOptions(), log);
-    // Whatever happens to this JVM short of SIGKILL — an exception, Ctrl-C, Maven stopping — the server stops too.
+    BenchServer server =
+        BenchServer.start(settings.jar(), settings.serverHeap(), settings.serverJvmOptions(), log);
+    // Whatever happens to this JVM short of SIGKILL — an exception, Ctrl-C, Maven stopping — the
+    // server stops too.
     Runtime.getRuntime().addShutdownHook(new Thread(server::close, "bench-stop-server"));
     Vertx vertx = null;
     int status = 1;
@@ -67,20 +69,31 @@ public final class FanOutBench {
     return status;
   }
 
-  private static JsonObject run(BenchSettings settings, BenchServer server, Vertx vertx) throws Exception {
+  private static JsonObject run(BenchSettings settings, BenchServer server, Vertx vertx)
+      throws Exception {
     String loadBefore = ProcCpu.loadAverage();
     int port = server.awaitPort(START_SECONDS);
     server.startSampling();
     int cores = Runtime.getRuntime().availableProcessors();
 
     // One connection per stream: the pool must hold every client's never-ending GET at once.
-    HttpClient streams = vertx.createHttpClient(new HttpClientOptions().setKeepAlive(true),
-        new PoolOptions().setHttp1MaxSize(settings.clients()).setMaxWaitQueueSize(-1).setEventLoopSize(cores));
-    // The changes go one after another on one pipelined connection: the server reads them in the order
+    HttpClient streams =
+        vertx.createHttpClient(
+            new HttpClientOptions().setKeepAlive(true),
+            new PoolOptions()
+                .setHttp1MaxSize(settings.clients())
+                .setMaxWaitQueueSize(-1)
+                .setEventLoopSize(cores));
+    // The changes go one after another on one pipelined connection: the server reads them in the
+    // order
     // they were sent, so a change's predicted baseRevision holds (several connections would race).
-    HttpClient posts = vertx.createHttpClient(
-        new HttpClientOptions().setKeepAlive(true).setPipelining(true).setPipeliningLimit(settings.inflight()),
-        new PoolOptions().setHttp1MaxSize(1).setMaxWaitQueueSize(-1));
+    HttpClient posts =
+        vertx.createHttpClient(
+            new HttpClientOptions()
+                .setKeepAlive(true)
+                .setPipelining(true)
+                .setPipeliningLimit(settings.inflight()),
+            new PoolOptions().setHttp1MaxSize(1).setMaxWaitQueueSize(-1));
 
     MeasurementWindow window = new MeasurementWindow();
     List<SseListener> listeners = new ArrayList<>();
@@ -89,7 +102,9 @@ public final class FanOutBench {
       listeners.add(SseListener.open(streams, port, BenchSettings.ROOM, window));
     }
     Future.all(listeners.stream().map(SseListener::subscribed).toList())
-        .toCompletionStage().toCompletableFuture().get(SUBSCRIBE_SECONDS, TimeUnit.SECONDS);
+        .toCompletionStage()
+        .toCompletableFuture()
+        .get(SUBSCRIBE_SECONDS, TimeUnit.SECONDS);
     long subscribeMillis = TimeUnit.NANOSECONDS.toMillis(System.nanoTime() - subscribing);
     Thread.sleep(1_000);
     long[] idleMemory = server.memoryKib();
@@ -101,7 +116,8 @@ public final class FanOutBench {
     CpuTicks before = CpuTicks.now(server);
     sleepUntilMicros(window, false);
     CpuTicks after = CpuTicks.now(server);
-    ChangeSender.Result result = sent.get(settings.seconds() + settings.warmupSeconds() + 120L, TimeUnit.SECONDS);
+    ChangeSender.Result result =
+        sent.get(settings.seconds() + settings.warmupSeconds() + 120L, TimeUnit.SECONDS);
 
     long expected = result.committedMeasured() * settings.clients();
     long drainUntil = System.nanoTime() + TimeUnit.SECONDS.toNanos(DRAIN_SECONDS);
@@ -113,70 +129,102 @@ public final class FanOutBench {
     double windowSeconds = (window.endMicros() - window.startMicros()) / 1e6;
     double serverCpu = percent(after.server() - before.server(), windowSeconds);
     double driverCpu = percent(after.driver() - before.driver(), windowSeconds);
-    double machineCpu = percent(after.machineBusy() - before.machineBusy(),
-        (after.machineTotal() - before.machineTotal()) / (double) cores / ProcCpu.TICKS_PER_SECOND);
+    double machineCpu =
+        percent(
+            after.machineBusy() - before.machineBusy(),
+            (after.machineTotal() - before.machineTotal())
+                / (double) cores
+                / ProcCpu.TICKS_PER_SECOND);
 
     return new JsonObject()
         .put("benchmark", "fan-out")
         .put("date", OffsetDateTime.now().truncatedTo(ChronoUnit.SECONDS).toString())
-        .put("machine", new JsonObject()
-            .put("cores", cores)
-            .put("sharedBy", "the server and this driver (and whatever else runs on the machine)")
-            .put("java", System.getProperty("java.vm.name") + " " + System.getProperty("java.runtime.version"))
-            .put("os", System.getProperty("os.name") + " " + System.getProperty("os.version"))
-            .put("loadAverageBefore", loadBefore)
-            .put("loadAverageAfter", ProcCpu.loadAverage()))
-        .put("settings", new JsonObject()
-            .put("room", BenchSettings.ROOM)
-            .put("clients", settings.clients())
-            .put("targetRate", settings.rate())
-            .put("seconds", settings.seconds())
-            .put("warmupSeconds", settings.warmupSeconds())
-            .put("inflight", settings.inflight())
-            .put("shapes", settings.shapes())
-            .put("serverHeap", "-Xmx" + settings.serverHeap())
-            .put("serverJvmOptions", String.join(" ", settings.serverJvmOptions())))
+        .put(
+            "machine",
+            new JsonObject()
+                .put("cores", cores)
+                .put(
+                    "sharedBy",
+                    "the server and this driver (and whatever else runs on the machine)")
+                .put(
+                    "java",
+                    System.getProperty("java.vm.name")
+                        + " "
+                        + System.getProperty("java.runtime.version"))
+                .put("os", System.getProperty("os.name") + " " + System.getProperty("os.version"))
+                .put("loadAverageBefore", loadBefore)
+                .put("loadAverageAfter", ProcCpu.loadAverage()))
+        .put(
+            "settings",
+            new JsonObject()
+                .put("room", BenchSettings.ROOM)
+                .put("clients", settings.clients())
+                .put("targetRate", settings.rate())
+                .put("seconds", settings.seconds())
+                .put("warmupSeconds", settings.warmupSeconds())
+                .put("inflight", settings.inflight())
+                .put("shapes", settings.shapes())
+                .put("serverHeap", "-Xmx" + settings.serverHeap())
+                .put("serverJvmOptions", String.join(" ", settings.serverJvmOptions())))
         .put("subscribeMillis", subscribeMillis)
-        .put("changes", new JsonObject()
-            .put("targetRate", settings.rate())
-            .put("achievedRate", Percentiles.round(result.committedMeasured() / windowSeconds))
-            .put("sentMeasured", result.sentMeasured())
-            .put("committedMeasured", result.committedMeasured())
-            .put("sentTotal", result.sent())
-            .put("committedTotal", result.committed())
-            .put("conflictsRetried", result.conflicts())
-            .put("errors", result.errors())
-            .put("slotsSkipped", result.skippedSlots())
-            .put("maxInflight", result.maxInflight())
-            .put("commitLatencyMs", new Percentiles(result.commitMicros()).toJson()))
+        .put(
+            "changes",
+            new JsonObject()
+                .put("targetRate", settings.rate())
+                .put("achievedRate", Percentiles.round(result.committedMeasured() / windowSeconds))
+                .put("sentMeasured", result.sentMeasured())
+                .put("committedMeasured", result.committedMeasured())
+                .put("sentTotal", result.sent())
+                .put("committedTotal", result.committed())
+                .put("conflictsRetried", result.conflicts())
+                .put("errors", result.errors())
+                .put("slotsSkipped", result.skippedSlots())
+                .put("maxInflight", result.maxInflight())
+                .put("commitLatencyMs", new Percentiles(result.commitMicros()).toJson()))
         .put("deliveries", deliveries(listeners, expected, windowSeconds, settings.seconds()))
-        .put("server", new JsonObject()
-            .put("pid", server.pid())
-            .put("rssIdleWithClientsKib", idleMemory[0])
-            .put("rssMaxKib", Math.max(finalMemory[0], server.samples().stream().mapToLong(BenchServer.Sample::rssKib).max().orElse(-1)))
-            .put("rssEndKib", finalMemory[0])
-            .put("vmHwmKib", finalMemory[1])
-            .put("heapUsedMaxKib", server.heapUsedMaxKib())
-            .put("heapUsedEndKib", server.heapUsedLastKib())
-            .put("cpuPercent", Percentiles.round(serverCpu))
-            .put("slowConsumerDisconnects", server.slowConsumerDisconnects())
-            .put("logWarnings", server.warnings())
-            .put("timeline", timeline(server.samples(), window)))
+        .put(
+            "server",
+            new JsonObject()
+                .put("pid", server.pid())
+                .put("rssIdleWithClientsKib", idleMemory[0])
+                .put(
+                    "rssMaxKib",
+                    Math.max(
+                        finalMemory[0],
+                        server.samples().stream()
+                            .mapToLong(BenchServer.Sample::rssKib)
+                            .max()
+                            .orElse(-1)))
+                .put("rssEndKib", finalMemory[0])
+                .put("vmHwmKib", finalMemory[1])
+                .put("heapUsedMaxKib", server.heapUsedMaxKib())
+                .put("heapUsedEndKib", server.heapUsedLastKib())
+                .put("cpuPercent", Percentiles.round(serverCpu))
+                .put("slowConsumerDisconnects", server.slowConsumerDisconnects())
+                .put("logWarnings", server.warnings())
+                .put("timeline", timeline(server.samples(), window)))
         .put("driver", new JsonObject().put("cpuPercent", Percentiles.round(driverCpu)))
         .put("machineCpuBusyPercent", Percentiles.round(machineCpu))
-        .put("otherProcessesCpuPercent", Percentiles.round(Math.max(0, machineCpu - serverCpu - driverCpu)));
+        .put(
+            "otherProcessesCpuPercent",
+            Percentiles.round(Math.max(0, machineCpu - serverCpu - driverCpu)));
   }
 
   /** CPU used so far, in clock ticks: by the server, by this driver, by the whole machine (busy, and in all). */
   private record CpuTicks(long server, long driver, long machineBusy, long machineTotal) {
     static CpuTicks now(BenchServer server) {
       long[] machine = ProcCpu.machineTicks();
-      return new CpuTicks(server.cpuTicks(), ProcCpu.processTicks(ProcessHandle.current().pid()), machine[0], machine[1]);
+      return new CpuTicks(
+          server.cpuTicks(),
+          ProcCpu.processTicks(ProcessHandle.current().pid()),
+          machine[0],
+          machine[1]);
     }
   }
 
   /** Every client's deliveries together: counts, latency percentiles, and the worst latency of each second. */
-  private static JsonObject deliveries(List<SseListener> listeners, long expected, double windowSeconds, int seconds) {
+  private static JsonObject deliveries(
+      List<SseListener> listeners, long expected, double windowSeconds, int seconds) {
     long received = 0;
     long unparsable = 0;
     int dropped = 0;
@@ -217,12 +265,21 @@ public final class FanOutBench {
   private static JsonObject timeline(List<BenchServer.Sample> samples, MeasurementWindow window) {
     JsonArray rows = new JsonArray();
     for (BenchServer.Sample sample : samples) {
-      rows.add(new JsonArray()
-          .add(Math.floorDiv(sample.atMicros() - window.startMicros(), 1_000_000L))
-          .add(sample.rssKib()).add(sample.serverCpuPercent()).add(sample.machineCpuPercent()));
+      rows.add(
+          new JsonArray()
+              .add(Math.floorDiv(sample.atMicros() - window.startMicros(), 1_000_000L))
+              .add(sample.rssKib())
+              .add(sample.serverCpuPercent())
+              .add(sample.machineCpuPercent()));
     }
     return new JsonObject()
-        .put("columns", new JsonArray().add("second").add("rssKib").add("serverCpuPercent").add("machineCpuPercent"))
+        .put(
+            "columns",
+            new JsonArray()
+                .add("second")
+                .add("rssKib")
+                .add("serverCpuPercent")
+                .add("machineCpuPercent"))
         .put("rows", rows);
   }
 
@@ -232,10 +289,13 @@ public final class FanOutBench {
 
   /** Ticks of CPU over seconds of wall time, as a percentage of one core. */
   private static double percent(long ticks, double seconds) {
-    return ticks < 0 || seconds <= 0 ? Double.NaN : 100.0 * ticks / ProcCpu.TICKS_PER_SECOND / seconds;
+    return ticks < 0 || seconds <= 0
+        ? Double.NaN
+        : 100.0 * ticks / ProcCpu.TICKS_PER_SECOND / seconds;
   }
 
-  private static void sleepUntilMicros(MeasurementWindow window, boolean start) throws InterruptedException {
+  private static void sleepUntilMicros(MeasurementWindow window, boolean start)
+      throws InterruptedException {
     while (window.startMicros() == Long.MAX_VALUE) {
       Thread.sleep(5);
     }
@@ -254,27 +314,70 @@ public final class FanOutBench {
     JsonObject server = report.getJsonObject("server");
     JsonObject machine = report.getJsonObject("machine");
     StringBuilder out = new StringBuilder();
-    line(out, "canvas-agent fan-out: 1 room, %d SSE clients, %d changes/s for %d s (after %d s warm-up), %d in flight, %d shapes",
-        settings.clients(), settings.rate(), settings.seconds(), settings.warmupSeconds(), settings.inflight(), settings.shapes());
-    line(out, "machine     %d cores shared by server and driver; %s; load before %s",
-        machine.getInteger("cores"), machine.getString("java"), machine.getString("loadAverageBefore"));
-    line(out, "changes     target %d/s, achieved %.1f/s (%d committed; %d conflicts retried, %d errors; %d sends not made: %d already in flight)",
-        settings.rate(), changes.getDouble("achievedRate"), changes.getLong("committedMeasured"),
-        changes.getLong("conflictsRetried"), changes.getLong("errors"), changes.getLong("slotsSkipped"), settings.inflight());
-    line(out, "deliveries  %d of %d expected (%.2f%%), %d/s; clients dropped by the server: %d",
-        deliveries.getLong("received"), deliveries.getLong("expected"), deliveries.getDouble("receivedPercent"),
-        deliveries.getLong("perSecond"), deliveries.getInteger("clientsDroppedByServer"));
-    line(out, "latency     POST sent -> canvas:change received: p50 %s  p90 %s  p99 %s  max %s ms",
-        ms(latency, "p50"), ms(latency, "p90"), ms(latency, "p99"), ms(latency, "max"));
-    line(out, "commit      POST round trip: p50 %s  p99 %s  max %s ms", ms(commit, "p50"), ms(commit, "p99"), ms(commit, "max"));
-    line(out, "server      RSS max %s MiB (VmHWM %s MiB; %s MiB idle with the clients), heap used max %s MiB of %s",
-        mib(server.getLong("rssMaxKib")), mib(server.getLong("vmHwmKib")), mib(server.getLong("rssIdleWithClientsKib")),
-        mib(server.getLong("heapUsedMaxKib")), report.getJsonObject("settings").getString("serverHeap"));
+    line(
+        out,
+        "canvas-agent fan-out: 1 room, %d SSE clients, %d changes/s for %d s (after %d s warm-up), %d in flight, %d shapes",
+        settings.clients(),
+        settings.rate(),
+        settings.seconds(),
+        settings.warmupSeconds(),
+        settings.inflight(),
+        settings.shapes());
+    line(
+        out,
+        "machine     %d cores shared by server and driver; %s; load before %s",
+        machine.getInteger("cores"),
+        machine.getString("java"),
+        machine.getString("loadAverageBefore"));
+    line(
+        out,
+        "changes     target %d/s, achieved %.1f/s (%d committed; %d conflicts retried, %d errors; %d sends not made: %d already in flight)",
+        settings.rate(),
+        changes.getDouble("achievedRate"),
+        changes.getLong("committedMeasured"),
+        changes.getLong("conflictsRetried"),
+        changes.getLong("errors"),
+        changes.getLong("slotsSkipped"),
+        settings.inflight());
+    line(
+        out,
+        "deliveries  %d of %d expected (%.2f%%), %d/s; clients dropped by the server: %d",
+        deliveries.getLong("received"),
+        deliveries.getLong("expected"),
+        deliveries.getDouble("receivedPercent"),
+        deliveries.getLong("perSecond"),
+        deliveries.getInteger("clientsDroppedByServer"));
+    line(
+        out,
+        "latency     POST sent -> canvas:change received: p50 %s  p90 %s  p99 %s  max %s ms",
+        ms(latency, "p50"),
+        ms(latency, "p90"),
+        ms(latency, "p99"),
+        ms(latency, "max"));
+    line(
+        out,
+        "commit      POST round trip: p50 %s  p99 %s  max %s ms",
+        ms(commit, "p50"),
+        ms(commit, "p99"),
+        ms(commit, "max"));
+    line(
+        out,
+        "server      RSS max %s MiB (VmHWM %s MiB; %s MiB idle with the clients), heap used max %s MiB of %s",
+        mib(server.getLong("rssMaxKib")),
+        mib(server.getLong("vmHwmKib")),
+        mib(server.getLong("rssIdleWithClientsKib")),
+        mib(server.getLong("heapUsedMaxKib")),
+        report.getJsonObject("settings").getString("serverHeap"));
     double serverCpu = server.getDouble("cpuPercent");
     double driverCpu = report.getJsonObject("driver").getDouble("cpuPercent");
     double machineCpu = report.getDouble("machineCpuBusyPercent");
-    line(out, "cpu         server %.0f%%, driver %.0f%%, other processes %.0f%% (100%% = one core; %d cores)",
-        serverCpu, driverCpu, Math.max(0, machineCpu - serverCpu - driverCpu), machine.getInteger("cores"));
+    line(
+        out,
+        "cpu         server %.0f%%, driver %.0f%%, other processes %.0f%% (100%% = one core; %d cores)",
+        serverCpu,
+        driverCpu,
+        Math.max(0, machineCpu - serverCpu - driverCpu),
+        machine.getInteger("cores"));
     line(out, "report      %s (server log beside it)", settings.output());
     return out.toString();
   }
@@ -284,7 +387,9 @@ public final class FanOutBench {
   }
 
   private static String ms(JsonObject percentiles, String key) {
-    return percentiles.containsKey(key) ? String.format(Locale.ROOT, "%.2f", percentiles.getDouble(key)) : "-";
+    return percentiles.containsKey(key)
+        ? String.format(Locale.ROOT, "%.2f", percentiles.getDouble(key))
+        : "-";
   }
 
   private static String mib(Long kib) {

@@ -13,15 +13,79 @@ import java.util.Random;
  * grep bench's regex looks for) and one in 200 the phrase "lease manager" (its literal).
  */
 final class MarkdownCorpus {
-  private static final String[] WORDS = {"the", "a", "server", "document", "agent", "room", "board", "change",
-      "revision", "patch", "hunk", "line", "browser", "client", "event", "bus", "store", "snapshot", "undo", "redo",
-      "lease", "holder", "epoch", "token", "model", "answer", "shape", "label", "arrow", "layout", "is", "was", "keeps",
-      "sends", "reads", "writes", "checks", "refuses", "applies", "with", "from", "into", "after", "before", "every",
-      "one", "two", "its", "their", "when", "then", "only", "never", "once", "again", "quickly", "later", "still"};
-  private static final String[] CAPITALS = {"The", "A", "Every", "Each", "This", "That", "Its", "One", "When", "Then"};
-  private static final String[] GERUNDS = {"Routing", "Testing", "Rendering", "Loading", "Streaming", "Patching"};
-  private static final String[] CODE = {"    var text = store.find(docId);", "    if (text.isEmpty()) {",
-      "      return Failure.future(NOT_FOUND, docId);", "    }", "    return apply(text.get(), patch);"};
+  private static final String[] WORDS = {
+    "the",
+    "a",
+    "server",
+    "document",
+    "agent",
+    "room",
+    "board",
+    "change",
+    "revision",
+    "patch",
+    "hunk",
+    "line",
+    "browser",
+    "client",
+    "event",
+    "bus",
+    "store",
+    "snapshot",
+    "undo",
+    "redo",
+    "lease",
+    "holder",
+    "epoch",
+    "token",
+    "model",
+    "answer",
+    "shape",
+    "label",
+    "arrow",
+    "layout",
+    "is",
+    "was",
+    "keeps",
+    "sends",
+    "reads",
+    "writes",
+    "checks",
+    "refuses",
+    "applies",
+    "with",
+    "from",
+    "into",
+    "after",
+    "before",
+    "every",
+    "one",
+    "two",
+    "its",
+    "their",
+    "when",
+    "then",
+    "only",
+    "never",
+    "once",
+    "again",
+    "quickly",
+    "later",
+    "still"
+  };
+  private static final String[] CAPITALS = {
+    "The", "A", "Every", "Each", "This", "That", "Its", "One", "When", "Then"
+  };
+  private static final String[] GERUNDS = {
+    "Routing", "Testing", "Rendering", "Loading", "Streaming", "Patching"
+  };
+  private static final String[] CODE = {
+    "    var text = store.find(docId);",
+    "    if (text.isEmpty()) {",
+    "      return Failure.future(NOT_FOUND, docId);",
+    "    }",
+    "    return apply(text.get(), patch);"
+  };
 
   private final Random random;
   private int section;
@@ -62,7 +126,13 @@ final class MarkdownCorpus {
   /** A heading, a paragraph or two, maybe a list, maybe a code block, blank lines between. */
   private void block(List<String> lines) {
     section++;
-    lines.add("## " + section + ". " + CAPITALS[random.nextInt(CAPITALS.length)] + " " + words(2 + random.nextInt(4)));
+    lines.add(
+        "## "
+            + section
+            + ". "
+            + CAPITALS[random.nextInt(CAPITALS.length)]
+            + " "
+            + words(2 + random.nextInt(4)));
     lines.add("");
     for (int paragraph = 1 + random.nextInt(2); paragraph > 0; paragraph--) {
       for (int line = 3 + random.nextInt(6); line > 0; line--) {
@@ -86,8 +156,10 @@ final class MarkdownCorpus {
   }
 
   String prose() {
-    StringBuilder line = new StringBuilder(CAPITALS[random.nextInt(CAPITALS.length)]).append(' ')
-        .append(words(8 + random.nextInt(9)));
+    StringBuilder line =
+        new StringBuilder(CAPITALS[random.nextInt(CAPITALS.length)])
+            .append(' ')
+            .append(words(8 + random.nextInt(9)));
     int pick = random.nextInt(200);
     if (pick < 5) {
       line.append(' ').append(GERUNDS[random.nextInt(GERUNDS.length)]).append(" again");

@@ -23,8 +23,13 @@ final class NanoLatencies {
   }
 
   JsonObject toJson() {
-    return new JsonObject().put("count", sorted.length).put("p50", round(micros(50))).put("p90", round(micros(90)))
-        .put("p99", round(micros(99))).put("max", round(micros(100))).put("mean", round(meanMicros()))
+    return new JsonObject()
+        .put("count", sorted.length)
+        .put("p50", round(micros(50)))
+        .put("p90", round(micros(90)))
+        .put("p99", round(micros(99)))
+        .put("max", round(micros(100)))
+        .put("mean", round(meanMicros()))
         .put("unit", "µs");
   }
 

@@ -80,19 +80,33 @@ public final class ParseThroughputBench {
     List<Buffer> wireBuffers = wire.events().stream().map(Buffer::buffer).toList();
 
     Map<String, Case> cases = new LinkedHashMap<>();
-    cases.put("text", new Case(text.getBytes(StandardCharsets.UTF_8).length, textFragments.size(),
-        () -> readText(textFragments, null)));
-    cases.put("text+partials", new Case(text.getBytes(StandardCharsets.UTF_8).length, textFragments.size(),
-        () -> readText(textFragments, enums)));
-    cases.put("tool-calls", new Case(argumentBytes, argumentFragments.stream().mapToInt(List::size).sum(),
-        () -> readToolCalls(actions, argumentFragments)));
-    cases.put("anthropic-wire", new Case(wire.bytes(), wireBuffers.size(), () -> readWire(wireBuffers)));
+    cases.put(
+        "text",
+        new Case(
+            text.getBytes(StandardCharsets.UTF_8).length,
+            textFragments.size(),
+            () -> readText(textFragments, null)));
+    cases.put(
+        "text+partials",
+        new Case(
+            text.getBytes(StandardCharsets.UTF_8).length,
+            textFragments.size(),
+            () -> readText(textFragments, enums)));
+    cases.put(
+        "tool-calls",
+        new Case(
+            argumentBytes,
+            argumentFragments.stream().mapToInt(List::size).sum(),
+            () -> readToolCalls(actions, argumentFragments)));
+    cases.put(
+        "anthropic-wire", new Case(wire.bytes(), wireBuffers.size(), () -> readWire(wireBuffers)));
 
     // Every case must read every action, exactly, before it is timed.
     for (Map.Entry<String, Case> entry : cases.entrySet()) {
       long read = entry.getValue().operation().getAsLong() & 0xFFFF_FFFFL;
       if (read != actionCount) {
-        throw new IllegalStateException(entry.getKey() + " read " + read + " actions of " + actionCount);
+        throw new IllegalStateException(
+            entry.getKey() + " read " + read + " actions of " + actionCount);
       }
     }
     verifyText(textFragments, actions);
@@ -103,30 +117,50 @@ public final class ParseThroughputBench {
     long ownBefore = ProcCpu.processTicks(ProcessHandle.current().pid());
     for (Map.Entry<String, Case> entry : cases.entrySet()) {
       Case measured = entry.getValue();
-      results.put(entry.getKey(), throughput.measure(measured.operation()).toJson(measured.bytes(), actionCount)
-          .put("bytes", measured.bytes()).put("fragments", measured.fragments()));
+      results.put(
+          entry.getKey(),
+          throughput
+              .measure(measured.operation())
+              .toJson(measured.bytes(), actionCount)
+              .put("bytes", measured.bytes())
+              .put("fragments", measured.fragments()));
     }
     long[] machineAfter = ProcCpu.machineTicks();
     long own = ProcCpu.processTicks(ProcessHandle.current().pid()) - ownBefore;
-    double coreTicks = (machineAfter[1] - machineBefore[1]) / (double) Runtime.getRuntime().availableProcessors();
+    double coreTicks =
+        (machineAfter[1] - machineBefore[1]) / (double) Runtime.getRuntime().availableProcessors();
     double machineBusy = 100.0 * (machineAfter[0] - machineBefore[0]) / coreTicks;
     double ownPercent = 100.0 * own / coreTicks;
-    JsonObject report = new JsonObject()
-        .put("benchmark", "parse-throughput")
-        .put("date", OffsetDateTime.now().truncatedTo(ChronoUnit.SECONDS).toString())
-        .put("machine", new JsonObject()
-            .put("cores", Runtime.getRuntime().availableProcessors())
-            .put("java", System.getProperty("java.vm.name") + " " + System.getProperty("java.runtime.version"))
-            .put("loadAverageBefore", loadBefore)
-            .put("loadAverageAfter", ProcCpu.loadAverage())
-            .put("benchCpuPercent", Percentiles.round(ownPercent))
-            .put("otherProcessesCpuPercent", Percentiles.round(Math.max(0, machineBusy - ownPercent))))
-        .put("settings", new JsonObject().put("actions", actionCount)
-            .put("verbs", verbCounts(actions))
-            .put("fragmentChars", MIN_FRAGMENT + "-" + MAX_FRAGMENT)
-            .put("warmupMillis", warmupMillis).put("rounds", rounds).put("roundMillis", roundMillis))
-        .put("cases", results)
-        .put("sink", throughput.sink());
+    JsonObject report =
+        new JsonObject()
+            .put("benchmark", "parse-throughput")
+            .put("date", OffsetDateTime.now().truncatedTo(ChronoUnit.SECONDS).toString())
+            .put(
+                "machine",
+                new JsonObject()
+                    .put("cores", Runtime.getRuntime().availableProcessors())
+                    .put(
+                        "java",
+                        System.getProperty("java.vm.name")
+                            + " "
+                            + System.getProperty("java.runtime.version"))
+                    .put("loadAverageBefore", loadBefore)
+                    .put("loadAverageAfter", ProcCpu.loadAverage())
+                    .put("benchCpuPercent", Percentiles.round(ownPercent))
+                    .put(
+                        "otherProcessesCpuPercent",
+                        Percentiles.round(Math.max(0, machineBusy - ownPercent))))
+            .put(
+                "settings",
+                new JsonObject()
+                    .put("actions", actionCount)
+                    .put("verbs", verbCounts(actions))
+                    .put("fragmentChars", MIN_FRAGMENT + "-" + MAX_FRAGMENT)
+                    .put("warmupMillis", warmupMillis)
+                    .put("rounds", rounds)
+                    .put("roundMillis", roundMillis))
+            .put("cases", results)
+            .put("sink", throughput.sink());
     Files.createDirectories(output.toAbsolutePath().getParent());
     Files.writeString(output, report.encodePrettily() + "\n");
     System.out.println(summary(report, output));
@@ -138,10 +172,14 @@ public final class ParseThroughputBench {
 
   /** A model's text answer holding the actions: a sentence, a fenced {@code {"actions":[…]}}, a closing line. */
   static String actionsText(List<BenchActions.Action> actions) {
-    StringBuilder text = new StringBuilder("Here is the layout, laid out left to right:\n\n```json\n{\"actions\": [\n");
+    StringBuilder text =
+        new StringBuilder(
+            "Here is the layout, laid out left to right:\n\n```json\n{\"actions\": [\n");
     for (int i = 0; i < actions.size(); i++) {
       BenchActions.Action action = actions.get(i);
-      text.append("  ").append(new JsonObject().put("name", action.verb()).put("params", action.params()).encode())
+      text.append("  ")
+          .append(
+              new JsonObject().put("name", action.verb()).put("params", action.params()).encode())
           .append(i + 1 < actions.size() ? ",\n" : "\n");
     }
     return text.append("]}\n```\n\nTell me if the labels should be shorter.").toString();
@@ -172,13 +210,15 @@ public final class ParseThroughputBench {
       read.addAll(reader.feed(fragment));
     }
     for (int i = 0; i < expected.size(); i++) {
-      if (!read.get(i).name().equals(expected.get(i).verb()) || !read.get(i).params().equals(expected.get(i).params())) {
+      if (!read.get(i).name().equals(expected.get(i).verb())
+          || !read.get(i).params().equals(expected.get(i).params())) {
         throw new IllegalStateException("text: action " + i + " read as " + read.get(i));
       }
     }
   }
 
-  private static long readToolCalls(List<BenchActions.Action> actions, List<List<String>> fragments) {
+  private static long readToolCalls(
+      List<BenchActions.Action> actions, List<List<String>> fragments) {
     long read = 0;
     for (int i = 0; i < actions.size(); i++) {
       ToolCallArgumentsReader reader = new ToolCallArgumentsReader(actions.get(i).verb());
@@ -195,21 +235,24 @@ public final class ParseThroughputBench {
   private static long readWire(List<Buffer> events) {
     Map<Integer, ToolCallArgumentsReader> readers = new HashMap<>();
     long[] read = new long[1];
-    AnthropicStreamNormalizer normalizer = new AnthropicStreamNormalizer(event -> {
-      if (event instanceof ModelEvent.ToolCallStart start) {
-        readers.put(start.ordinal(), new ToolCallArgumentsReader(start.name()));
-      } else if (event instanceof ModelEvent.ToolCallDelta delta) {
-        readers.get(delta.ordinal()).feed(delta.argumentsDelta());
-      } else if (event instanceof ModelEvent.ToolCallEnd end) {
-        JsonObject streamed = readers.remove(end.ordinal()).arguments().orElseThrow();
-        if (!streamed.equals(end.arguments())) {
-          throw new IllegalStateException("call " + end.ordinal() + ": the reader and the normalizer disagree");
-        }
-        read[0]++;
-      } else if (event instanceof ModelEvent.Error error) {
-        throw new IllegalStateException(error.toString());
-      }
-    });
+    AnthropicStreamNormalizer normalizer =
+        new AnthropicStreamNormalizer(
+            event -> {
+              if (event instanceof ModelEvent.ToolCallStart start) {
+                readers.put(start.ordinal(), new ToolCallArgumentsReader(start.name()));
+              } else if (event instanceof ModelEvent.ToolCallDelta delta) {
+                readers.get(delta.ordinal()).feed(delta.argumentsDelta());
+              } else if (event instanceof ModelEvent.ToolCallEnd end) {
+                JsonObject streamed = readers.remove(end.ordinal()).arguments().orElseThrow();
+                if (!streamed.equals(end.arguments())) {
+                  throw new IllegalStateException(
+                      "call " + end.ordinal() + ": the reader and the normalizer disagree");
+                }
+                read[0]++;
+              } else if (event instanceof ModelEvent.Error error) {
+                throw new IllegalStateException(error.toString());
+              }
+            });
     SseDecoder decoder = new SseDecoder(normalizer::accept);
     for (Buffer event : events) {
       decoder.feed(event);
@@ -231,23 +274,45 @@ public final class ParseThroughputBench {
     StringBuilder out = new StringBuilder();
     JsonObject settings = report.getJsonObject("settings");
     JsonObject machine = report.getJsonObject("machine");
-    out.append(String.format(Locale.ROOT, "canvas-agent parse throughput: one %d-action answer %s, fragments of %s characters; %d x %d ms rounds after %d ms warm-up%n",
-        settings.getInteger("actions"), settings.getJsonObject("verbs").encode(), settings.getString("fragmentChars"),
-        settings.getInteger("rounds"), settings.getInteger("roundMillis"), settings.getInteger("warmupMillis")));
-    out.append(String.format(Locale.ROOT,
-        "machine     %d cores; %s; load before %s, after %s; cpu this bench %.0f%%, other processes %.0f%% (100%% = one core)%n",
-        machine.getInteger("cores"), machine.getString("java"), machine.getString("loadAverageBefore"),
-        machine.getString("loadAverageAfter"), machine.getDouble("benchCpuPercent"), machine.getDouble("otherProcessesCpuPercent")));
+    out.append(
+        String.format(
+            Locale.ROOT,
+            "canvas-agent parse throughput: one %d-action answer %s, fragments of %s characters; %d x %d ms rounds after %d ms warm-up%n",
+            settings.getInteger("actions"),
+            settings.getJsonObject("verbs").encode(),
+            settings.getString("fragmentChars"),
+            settings.getInteger("rounds"),
+            settings.getInteger("roundMillis"),
+            settings.getInteger("warmupMillis")));
+    out.append(
+        String.format(
+            Locale.ROOT,
+            "machine     %d cores; %s; load before %s, after %s; cpu this bench %.0f%%, other processes %.0f%% (100%% = one core)%n",
+            machine.getInteger("cores"),
+            machine.getString("java"),
+            machine.getString("loadAverageBefore"),
+            machine.getString("loadAverageAfter"),
+            machine.getDouble("benchCpuPercent"),
+            machine.getDouble("otherProcessesCpuPercent")));
     JsonObject cases = report.getJsonObject("cases");
     for (String name : cases.fieldNames()) {
       JsonObject result = cases.getJsonObject(name);
       JsonObject mb = result.getJsonObject("megabytesPerSecond");
       JsonObject actions = result.getJsonObject("actionsPerSecond");
-      out.append(String.format(Locale.ROOT,
-          "  %-15s %7d bytes %5d pieces: %7.1f ± %5.1f MB/s (min %.1f, max %.1f), %,10.0f actions/s, %,8.1f µs per answer (cv %.1f%%)%n",
-          name, result.getLong("bytes"), result.getInteger("fragments"), mb.getDouble("mean"), mb.getDouble("stdev"),
-          mb.getDouble("min"), mb.getDouble("max"), actions.getDouble("mean"), result.getDouble("microsPerAnswer"),
-          mb.getDouble("cvPercent")));
+      out.append(
+          String.format(
+              Locale.ROOT,
+              "  %-15s %7d bytes %5d pieces: %7.1f ± %5.1f MB/s (min %.1f, max %.1f), %,10.0f actions/s, %,8.1f µs per answer (cv %.1f%%)%n",
+              name,
+              result.getLong("bytes"),
+              result.getInteger("fragments"),
+              mb.getDouble("mean"),
+              mb.getDouble("stdev"),
+              mb.getDouble("min"),
+              mb.getDouble("max"),
+              actions.getDouble("mean"),
+              result.getDouble("microsPerAnswer"),
+              mb.getDouble("cvPercent")));
     }
     out.append("report      ").append(output).append('\n');
     return out.toString();

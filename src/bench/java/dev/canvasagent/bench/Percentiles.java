@@ -33,7 +33,9 @@ final class Percentiles {
   JsonObject toJson() {
     JsonObject json = new JsonObject().put("count", count());
     if (sorted.length > 0) {
-      json.put("p50", round(millis(50))).put("p90", round(millis(90))).put("p99", round(millis(99)))
+      json.put("p50", round(millis(50)))
+          .put("p90", round(millis(90)))
+          .put("p99", round(millis(99)))
           .put("max", round(maxMillis()));
     }
     return json;

@@ -27,8 +27,18 @@ final class RunProbe {
    * @param state the run's final state ({@code done}, {@code error}, …), or {@code null} when the probe failed
    * @param problem why the probe failed or the run did not end {@code done}, or {@code null}
    */
-  record Result(long run, long postSent, long postAnswered, long callingModel, long firstEnvelope, long firstFinal,
-      long finished, int partials, int finals, String state, String problem) {}
+  record Result(
+      long run,
+      long postSent,
+      long postAnswered,
+      long callingModel,
+      long firstEnvelope,
+      long firstFinal,
+      long finished,
+      int partials,
+      int finals,
+      String state,
+      String problem) {}
 
   private final long run;
   private final Promise<Result> result = Promise.promise();
@@ -50,62 +60,90 @@ final class RunProbe {
    * Runs one probe: room {@code bench-r<run>}, message tagged {@code bench-run-<run>} for the stub,
    * {@code model} the registry key. Fails the run after {@code timeoutMs}.
    */
-  static Future<Result> start(Vertx vertx, HttpClient streams, HttpClient posts, int port, long run, String model,
+  static Future<Result> start(
+      Vertx vertx,
+      HttpClient streams,
+      HttpClient posts,
+      int port,
+      long run,
+      String model,
       long timeoutMs) {
     RunProbe probe = new RunProbe(run);
     String room = "bench-r" + run;
     Promise<Void> subscribed = Promise.promise();
-    streams.request(HttpMethod.GET, port, "127.0.0.1", "/api/rooms/" + room + "/events")
-        .compose(request -> {
-          probe.stream = request;
-          return request.putHeader("accept", "text/event-stream").send();
-        })
-        .onSuccess(response -> {
-          if (response.statusCode() != 200) {
-            subscribed.tryFail("the events stream answered " + response.statusCode());
-            return;
-          }
-          response.handler(chunk -> {
-            long at = System.nanoTime();
-            subscribed.tryComplete();
-            probe.receive(chunk, at);
-          });
-          response.exceptionHandler(error -> probe.fail("stream: " + error.getMessage()));
-          response.endHandler(end -> probe.fail("the events stream ended before the run did"));
-        })
+    streams
+        .request(HttpMethod.GET, port, "127.0.0.1", "/api/rooms/" + room + "/events")
+        .compose(
+            request -> {
+              probe.stream = request;
+              return request.putHeader("accept", "text/event-stream").send();
+            })
+        .onSuccess(
+            response -> {
+              if (response.statusCode() != 200) {
+                subscribed.tryFail("the events stream answered " + response.statusCode());
+                return;
+              }
+              response.handler(
+                  chunk -> {
+                    long at = System.nanoTime();
+                    subscribed.tryComplete();
+                    probe.receive(chunk, at);
+                  });
+              response.exceptionHandler(error -> probe.fail("stream: " + error.getMessage()));
+              response.endHandler(end -> probe.fail("the events stream ended before the run did"));
+            })
         .onFailure(subscribed::tryFail);
-    long timer = vertx.setTimer(timeoutMs, fired -> probe.fail("no final status within " + timeoutMs + " ms"));
-    subscribed.future()
+    long timer =
+        vertx.setTimer(
+            timeoutMs, fired -> probe.fail("no final status within " + timeoutMs + " ms"));
+    subscribed
+        .future()
         .onSuccess(ok -> probe.post(posts, port, room, model))
         .onFailure(error -> probe.fail("subscribe: " + error.getMessage()));
-    return probe.result.future().onComplete(done -> {
-      vertx.cancelTimer(timer);
-      if (probe.stream != null) {
-        probe.stream.reset();
-      }
-    });
+    return probe
+        .result
+        .future()
+        .onComplete(
+            done -> {
+              vertx.cancelTimer(timer);
+              if (probe.stream != null) {
+                probe.stream.reset();
+              }
+            });
   }
 
   private void post(HttpClient posts, int port, String room, String model) {
-    Buffer body = new JsonObject().put("roomId", room).put("model", model)
-        .put("message", "bench-run-" + run + ": two boxes, Plan and Build, aligned at the top").toBuffer();
-    posts.request(HttpMethod.POST, port, "127.0.0.1", "/api/canvas-agent/run")
-        .compose(request -> {
-          request.putHeader("content-type", "application/json");
-          synchronized (this) {
-            postSent = System.nanoTime();
-          }
-          return request.send(body);
-        })
-        .compose(response -> response.body().map(answer -> {
-          synchronized (this) {
-            postAnswered = System.nanoTime();
-          }
-          if (response.statusCode() != 202) {
-            fail("the run was refused: " + response.statusCode() + " " + answer);
-          }
-          return null;
-        }))
+    Buffer body =
+        new JsonObject()
+            .put("roomId", room)
+            .put("model", model)
+            .put("message", "bench-run-" + run + ": two boxes, Plan and Build, aligned at the top")
+            .toBuffer();
+    posts
+        .request(HttpMethod.POST, port, "127.0.0.1", "/api/canvas-agent/run")
+        .compose(
+            request -> {
+              request.putHeader("content-type", "application/json");
+              synchronized (this) {
+                postSent = System.nanoTime();
+              }
+              return request.send(body);
+            })
+        .compose(
+            response ->
+                response
+                    .body()
+                    .map(
+                        answer -> {
+                          synchronized (this) {
+                            postAnswered = System.nanoTime();
+                          }
+                          if (response.statusCode() != 202) {
+                            fail("the run was refused: " + response.statusCode() + " " + answer);
+                          }
+                          return null;
+                        }))
         .onFailure(error -> fail("post: " + error.getMessage()));
   }
 
@@ -151,15 +189,40 @@ final class RunProbe {
       if ("calling_model".equals(state) && callingModel == 0) {
         callingModel = at;
       } else if (FINAL_STATES.contains(state)) {
-        String problem = "done".equals(state) ? null : state + ": " + status.getJsonObject("detail", new JsonObject()).encode();
-        result.tryComplete(new Result(run, postSent, postAnswered, callingModel, firstEnvelope, firstFinal, at,
-            partials, finals, state, problem));
+        String problem =
+            "done".equals(state)
+                ? null
+                : state + ": " + status.getJsonObject("detail", new JsonObject()).encode();
+        result.tryComplete(
+            new Result(
+                run,
+                postSent,
+                postAnswered,
+                callingModel,
+                firstEnvelope,
+                firstFinal,
+                at,
+                partials,
+                finals,
+                state,
+                problem));
       }
     }
   }
 
   private synchronized void fail(String problem) {
-    result.tryComplete(new Result(run, postSent, postAnswered, callingModel, firstEnvelope, firstFinal, 0,
-        partials, finals, null, problem));
+    result.tryComplete(
+        new Result(
+            run,
+            postSent,
+            postAnswered,
+            callingModel,
+            firstEnvelope,
+            firstFinal,
+            0,
+            partials,
+            finals,
+            null,
+            problem));
   }
 }

@@ -20,6 +20,7 @@ final class SseListener {
   static final byte[] ID_LINE = "id: ".getBytes(StandardCharsets.US_ASCII);
   static final byte[] NEWLINE = "\n".getBytes(StandardCharsets.US_ASCII);
   static final byte[] SENT_AT = "\"sentAtMicros\":".getBytes(StandardCharsets.US_ASCII);
+
   /** The send time sits at the end of the record's meta, near the end of the event. */
   private static final int TAIL_SEARCH_BYTES = 256;
 
@@ -28,8 +29,10 @@ final class SseListener {
   private byte[] carry = new byte[0];
   private int[] latencies = new int[1024];
   private int count;
+
   /** Per measured second (by send time): the largest latency, in microseconds. */
   private int[] maxPerSecond = new int[0];
+
   private long received;
   private long unparsable;
   private volatile boolean ended;
@@ -41,21 +44,24 @@ final class SseListener {
   /** Opens the stream; the future completes once its first bytes arrive (the server has subscribed it). */
   static SseListener open(HttpClient client, int port, String roomId, MeasurementWindow window) {
     SseListener listener = new SseListener(window);
-    client.request(HttpMethod.GET, port, "127.0.0.1", "/api/rooms/" + roomId + "/events")
+    client
+        .request(HttpMethod.GET, port, "127.0.0.1", "/api/rooms/" + roomId + "/events")
         .compose(request -> request.putHeader("accept", "text/event-stream").send())
-        .onSuccess(response -> {
-          if (response.statusCode() != 200) {
-            listener.subscribed.tryFail("the events stream answered " + response.statusCode());
-            return;
-          }
-          response.handler(listener::receive);
-          response.endHandler(end -> listener.ended = true);
-          response.exceptionHandler(error -> listener.ended = true);
-        })
-        .onFailure(error -> {
-          listener.ended = true;
-          listener.subscribed.tryFail(error);
-        });
+        .onSuccess(
+            response -> {
+              if (response.statusCode() != 200) {
+                listener.subscribed.tryFail("the events stream answered " + response.statusCode());
+                return;
+              }
+              response.handler(listener::receive);
+              response.endHandler(end -> listener.ended = true);
+              response.exceptionHandler(error -> listener.ended = true);
+            })
+        .onFailure(
+            error -> {
+              listener.ended = true;
+              listener.subscribed.tryFail(error);
+            });
     return listener;
   }
 
@@ -103,7 +109,10 @@ final class SseListener {
         i++;
       }
     }
-    carry = blockStart == bytes.length ? new byte[0] : Arrays.copyOfRange(bytes, blockStart, bytes.length);
+    carry =
+        blockStart == bytes.length
+            ? new byte[0]
+            : Arrays.copyOfRange(bytes, blockStart, bytes.length);
   }
 
   /** One SSE event, {@code bytes[start, end)} without its blank line. */

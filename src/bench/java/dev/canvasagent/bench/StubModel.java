@@ -29,7 +29,8 @@ final class StubModel {
    *
    * @param requests how many requests named this run (more than 1: the server retried)
    */
-  record Timing(long bodyReceived, long firstByte, long firstActionEnd, long lastByte, int requests) {
+  record Timing(
+      long bodyReceived, long firstByte, long firstActionEnd, long lastByte, int requests) {
     long firstByteDelayNanos() {
       return firstByte - bodyReceived;
     }
@@ -77,32 +78,48 @@ final class StubModel {
   }
 
   private void handle(HttpServerRequest request) {
-    request.body().onSuccess(body -> {
-      long received = System.nanoTime();
-      Matcher tag = RUN_TAG.matcher(body.toString());
-      long run = tag.find() ? Long.parseLong(tag.group(1)) : -1;
-      if (run < 0) {
-        untagged.incrementAndGet();
-        request.response().setStatusCode(400)
-            .end("{\"type\":\"error\",\"error\":{\"type\":\"invalid_request_error\",\"message\":\"no bench-run tag\"}}");
-        return;
-      }
-      if (firstByteDelayMs > 0) {
-        vertx.setTimer(firstByteDelayMs, fired -> answer(request.response(), run, received));
-      } else {
-        answer(request.response(), run, received);
-      }
-    });
+    request
+        .body()
+        .onSuccess(
+            body -> {
+              long received = System.nanoTime();
+              Matcher tag = RUN_TAG.matcher(body.toString());
+              long run = tag.find() ? Long.parseLong(tag.group(1)) : -1;
+              if (run < 0) {
+                untagged.incrementAndGet();
+                request
+                    .response()
+                    .setStatusCode(400)
+                    .end(
+                        "{\"type\":\"error\",\"error\":{\"type\":\"invalid_request_error\",\"message\":\"no bench-run tag\"}}");
+                return;
+              }
+              if (firstByteDelayMs > 0) {
+                vertx.setTimer(
+                    firstByteDelayMs, fired -> answer(request.response(), run, received));
+              } else {
+                answer(request.response(), run, received);
+              }
+            });
   }
 
   private void answer(HttpServerResponse response, long run, long received) {
     long firstByte = System.nanoTime();
-    response.setChunked(true).putHeader("content-type", "text/event-stream").putHeader("cache-control", "no-cache");
+    response
+        .setChunked(true)
+        .putHeader("content-type", "text/event-stream")
+        .putHeader("cache-control", "no-cache");
     write(response, run, received, firstByte, 0L, 0);
   }
 
   /** Writes events from {@code next} on: all at once, or one per {@code eventGapMs}. */
-  private void write(HttpServerResponse response, long run, long received, long firstByte, long firstActionEnd, int next) {
+  private void write(
+      HttpServerResponse response,
+      long run,
+      long received,
+      long firstByte,
+      long firstActionEnd,
+      int next) {
     long actionEnd = firstActionEnd;
     for (int i = next; i < answer.events().size(); i++) {
       response.write(Buffer.buffer(answer.events().get(i)));
@@ -119,8 +136,15 @@ final class StubModel {
     response.end();
     long lastByte = System.nanoTime();
     long endOfFirstAction = actionEnd;
-    timings.merge(run, new Timing(received, firstByte, endOfFirstAction, lastByte, 1),
-        (earlier, later) -> new Timing(later.bodyReceived(), later.firstByte(), later.firstActionEnd(), later.lastByte(),
-            earlier.requests() + 1));
+    timings.merge(
+        run,
+        new Timing(received, firstByte, endOfFirstAction, lastByte, 1),
+        (earlier, later) ->
+            new Timing(
+                later.bodyReceived(),
+                later.firstByte(),
+                later.firstActionEnd(),
+                later.lastByte(),
+                earlier.requests() + 1));
   }
 }

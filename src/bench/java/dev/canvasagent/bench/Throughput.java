@@ -63,8 +63,11 @@ final class Throughput {
     }
 
     private JsonObject stats(double scale) {
-      return new JsonObject().put("mean", Percentiles.round(mean() * scale)).put("stdev", Percentiles.round(stdev() * scale))
-          .put("min", Percentiles.round(min() * scale)).put("max", Percentiles.round(max() * scale))
+      return new JsonObject()
+          .put("mean", Percentiles.round(mean() * scale))
+          .put("stdev", Percentiles.round(stdev() * scale))
+          .put("min", Percentiles.round(min() * scale))
+          .put("max", Percentiles.round(max() * scale))
           .put("cvPercent", Percentiles.round(100 * stdev() / mean()));
     }
   }

@@ -26,8 +26,10 @@ import java.util.List;
 public final class AccessTokens {
   /** The longest token, in characters: far above any real one, and a bound on what is parsed. */
   public static final int MAX_TOKEN_LENGTH = 8 * 1024;
+
   /** Clocks of token issuers and of this server drift a little. */
   static final int LEEWAY_SECONDS = 5;
+
   static final String SECRET_ALGORITHM = "HS256";
 
   private final JWTAuth jwt;
@@ -46,19 +48,31 @@ public final class AccessTokens {
       throw new IllegalArgumentException("auth is off: there is nothing to verify tokens with");
     }
     boolean secret = !auth.jwtSecret().isEmpty();
-    PubSecKeyOptions key = secret
-        ? new PubSecKeyOptions().setAlgorithm(SECRET_ALGORITHM).setBuffer(auth.jwtSecret())
-        : new PubSecKeyOptions().setAlgorithm(auth.jwtAlgorithm()).setBuffer(auth.jwtPublicKey());
+    PubSecKeyOptions key =
+        secret
+            ? new PubSecKeyOptions().setAlgorithm(SECRET_ALGORITHM).setBuffer(auth.jwtSecret())
+            : new PubSecKeyOptions()
+                .setAlgorithm(auth.jwtAlgorithm())
+                .setBuffer(auth.jwtPublicKey());
     // Vert.x checks the signature; the times are checked in verify, which can tell an expired token
     // (TOKEN_EXPIRED: get a new one) from one not valid yet, which Vert.x reports alike.
-    JWTAuthOptions options = new JWTAuthOptions().addPubSecKey(key)
-        .setJWTOptions(new JWTOptions().setLeeway(LEEWAY_SECONDS).setIgnoreExpiration(true)
-            .setAlgorithm(secret ? SECRET_ALGORITHM : auth.jwtAlgorithm()));
+    JWTAuthOptions options =
+        new JWTAuthOptions()
+            .addPubSecKey(key)
+            .setJWTOptions(
+                new JWTOptions()
+                    .setLeeway(LEEWAY_SECONDS)
+                    .setIgnoreExpiration(true)
+                    .setAlgorithm(secret ? SECRET_ALGORITHM : auth.jwtAlgorithm()));
     try {
-      return new AccessTokens(JWTAuth.create(vertx, options), secret, auth.maxTokenLifetimeSeconds());
+      return new AccessTokens(
+          JWTAuth.create(vertx, options), secret, auth.maxTokenLifetimeSeconds());
     } catch (RuntimeException unusable) {
-      throw new ConfigException("bad configuration: auth.jwtPublicKey (CANVAS_AGENT_JWT_PUBLIC_KEY) does not load as a "
-          + auth.jwtAlgorithm() + " public key: " + unusable.getClass().getSimpleName());
+      throw new ConfigException(
+          "bad configuration: auth.jwtPublicKey (CANVAS_AGENT_JWT_PUBLIC_KEY) does not load as a "
+              + auth.jwtAlgorithm()
+              + " public key: "
+              + unusable.getClass().getSimpleName());
     }
   }
 
@@ -68,12 +82,17 @@ public final class AccessTokens {
       return Failure.future(FailureCode.UNAUTHENTICATED, "an access token is required");
     }
     if (token.length() > MAX_TOKEN_LENGTH) {
-      return Failure.future(FailureCode.UNAUTHENTICATED, "the access token is longer than " + MAX_TOKEN_LENGTH + " characters");
+      return Failure.future(
+          FailureCode.UNAUTHENTICATED,
+          "the access token is longer than " + MAX_TOKEN_LENGTH + " characters");
     }
     if (JoseHeader.namesCriticalExtensions(token)) {
-      // RFC 7515 §4.1.11: a recipient that does not understand every extension crit names must refuse
+      // RFC 7515 §4.1.11: a recipient that does not understand every extension crit names must
+      // refuse
       // the token, and this server understands none.
-      return Failure.future(FailureCode.UNAUTHENTICATED, "the access token's header names critical extensions (crit) this server does not support");
+      return Failure.future(
+          FailureCode.UNAUTHENTICATED,
+          "the access token's header names critical extensions (crit) this server does not support");
     }
     Future<User> authenticated;
     try {
@@ -83,18 +102,24 @@ public final class AccessTokens {
       return Failure.future(FailureCode.UNAUTHENTICATED, "the access token is not valid");
     }
     return authenticated
-        .recover(error -> Failure.future(FailureCode.UNAUTHENTICATED, "the access token is not valid"))
-        .compose(user -> {
-          // The decoded payload: the principal alone lacks exp and iat, which Vert.x keeps among the attributes.
-          JsonObject claims = user.attributes().getJsonObject("accessToken", user.principal());
-          Grant grant;
-          try {
-            grant = Grant.fromClaims(claims);
-          } catch (Grant.InvalidClaims invalid) {
-            return Failure.future(FailureCode.UNAUTHENTICATED, "the access token's claims are not usable: " + invalid.getMessage());
-          }
-          return timely(claims, System.currentTimeMillis() / 1000, maxLifetimeSeconds).map(valid -> grant);
-        });
+        .recover(
+            error -> Failure.future(FailureCode.UNAUTHENTICATED, "the access token is not valid"))
+        .compose(
+            user -> {
+              // The decoded payload: the principal alone lacks exp and iat, which Vert.x keeps
+              // among the attributes.
+              JsonObject claims = user.attributes().getJsonObject("accessToken", user.principal());
+              Grant grant;
+              try {
+                grant = Grant.fromClaims(claims);
+              } catch (Grant.InvalidClaims invalid) {
+                return Failure.future(
+                    FailureCode.UNAUTHENTICATED,
+                    "the access token's claims are not usable: " + invalid.getMessage());
+              }
+              return timely(claims, System.currentTimeMillis() / 1000, maxLifetimeSeconds)
+                  .map(valid -> grant);
+            });
   }
 
   /**
@@ -105,8 +130,11 @@ public final class AccessTokens {
    */
   static Future<Void> timely(JsonObject claims, long nowSeconds, long maxLifetimeSeconds) {
     for (String claim : List.of("nbf", "iat")) {
-      if (claims.containsKey(claim) && NumericDate.of(claims.getValue(claim)).getAsLong() > nowSeconds + LEEWAY_SECONDS) {
-        return Failure.future(FailureCode.UNAUTHENTICATED, "the access token is not valid yet (" + claim + " is in the future)");
+      if (claims.containsKey(claim)
+          && NumericDate.of(claims.getValue(claim)).getAsLong() > nowSeconds + LEEWAY_SECONDS) {
+        return Failure.future(
+            FailureCode.UNAUTHENTICATED,
+            "the access token is not valid yet (" + claim + " is in the future)");
       }
     }
     long exp = NumericDate.of(claims.getValue("exp")).getAsLong();
@@ -114,8 +142,11 @@ public final class AccessTokens {
       return Failure.future(FailureCode.TOKEN_EXPIRED, "the access token has expired");
     }
     if (exp - nowSeconds > maxLifetimeSeconds + LEEWAY_SECONDS) {
-      return Failure.future(FailureCode.UNAUTHENTICATED, "the access token is valid for more than " + maxLifetimeSeconds
-          + " seconds from now (CANVAS_AGENT_JWT_MAX_LIFETIME_SECONDS); ask its issuer for a shorter-lived one");
+      return Failure.future(
+          FailureCode.UNAUTHENTICATED,
+          "the access token is valid for more than "
+              + maxLifetimeSeconds
+              + " seconds from now (CANVAS_AGENT_JWT_MAX_LIFETIME_SECONDS); ask its issuer for a shorter-lived one");
     }
     return Future.succeededFuture();
   }
@@ -125,18 +156,29 @@ public final class AccessTokens {
    * {@code ttl}: what {@code canvas-agent.jar mint-token} prints. Only a secret can sign; a server
    * configured with a public key verifies tokens its issuer signs.
    */
-  public String mint(String subject, Collection<String> rooms, Collection<String> documents, Role role, Duration ttl) {
+  public String mint(
+      String subject,
+      Collection<String> rooms,
+      Collection<String> documents,
+      Role role,
+      Duration ttl) {
     if (!canMint) {
-      throw new IllegalStateException("this server verifies with a public key; tokens come from the key's issuer");
+      throw new IllegalStateException(
+          "this server verifies with a public key; tokens come from the key's issuer");
     }
-    JsonObject claims = new JsonObject()
-        .put(Grant.ROOMS_CLAIM, new JsonArray(List.copyOf(rooms)))
-        .put(Grant.ROLE_CLAIM, role.wireName());
+    JsonObject claims =
+        new JsonObject()
+            .put(Grant.ROOMS_CLAIM, new JsonArray(List.copyOf(rooms)))
+            .put(Grant.ROLE_CLAIM, role.wireName());
     if (!documents.isEmpty()) {
       claims.put(Grant.DOCUMENTS_CLAIM, new JsonArray(List.copyOf(documents)));
     }
-    return jwt.generateToken(claims, new JWTOptions().setAlgorithm(SECRET_ALGORITHM).setSubject(subject)
-        .setExpiresInSeconds((int) Math.max(1, ttl.toSeconds())));
+    return jwt.generateToken(
+        claims,
+        new JWTOptions()
+            .setAlgorithm(SECRET_ALGORITHM)
+            .setSubject(subject)
+            .setExpiresInSeconds((int) Math.max(1, ttl.toSeconds())));
   }
 
   /** A token with exactly {@code claims}, signed: for tokens a test needs in odd shapes (expired, without a role). */

@@ -10,10 +10,13 @@ import java.util.Set;
  * What one verified token allows: its subject, the rooms and documents it names ({@value #EVERY} for
  * all), its role, and when it stops working. When auth is off every request holds {@link #open()}.
  */
-public record Grant(String subject, Set<String> rooms, Set<String> documents, Role role, long expiresAtMillis) {
+public record Grant(
+    String subject, Set<String> rooms, Set<String> documents, Role role, long expiresAtMillis) {
   public static final String EVERY = "*";
+
   /** The claims a token carries besides {@code sub} and {@code exp}. */
   public static final String ROOMS_CLAIM = "rooms";
+
   public static final String DOCUMENTS_CLAIM = "docs";
   public static final String ROLE_CLAIM = "role";
   static final int MAX_ENTRIES = 1_000;
@@ -30,18 +33,25 @@ public record Grant(String subject, Set<String> rooms, Set<String> documents, Ro
 
   /** The grant of a verified token's claims, or why the claims are not a grant. */
   static Grant fromClaims(JsonObject claims) throws InvalidClaims {
-    if (!(claims.getValue("sub") instanceof String subject) || subject.isBlank() || subject.length() > 200) {
+    if (!(claims.getValue("sub") instanceof String subject)
+        || subject.isBlank()
+        || subject.length() > 200) {
       throw new InvalidClaims("sub must be a string of 1 to 200 characters");
     }
-    long exp = NumericDate.of(claims.getValue("exp"))
-        .orElseThrow(() -> new InvalidClaims("exp must be a whole number of seconds: tokens without an expiry are not accepted"));
+    long exp =
+        NumericDate.of(claims.getValue("exp"))
+            .orElseThrow(
+                () ->
+                    new InvalidClaims(
+                        "exp must be a whole number of seconds: tokens without an expiry are not accepted"));
     for (String time : new String[] {"nbf", "iat"}) {
       if (claims.containsKey(time) && NumericDate.of(claims.getValue(time)).isEmpty()) {
         throw new InvalidClaims(time + " must be a whole number of seconds");
       }
     }
-    Role role = Role.fromWire(claims.getValue(ROLE_CLAIM))
-        .orElseThrow(() -> new InvalidClaims("role must be viewer, editor or admin"));
+    Role role =
+        Role.fromWire(claims.getValue(ROLE_CLAIM))
+            .orElseThrow(() -> new InvalidClaims("role must be viewer, editor or admin"));
     Set<String> rooms = names(claims, ROOMS_CLAIM);
     Set<String> documents = names(claims, DOCUMENTS_CLAIM);
     return new Grant(subject, rooms, documents, role, NumericDate.millis(exp));
@@ -71,18 +81,23 @@ public record Grant(String subject, Set<String> rooms, Set<String> documents, Ro
 
   /** Whether this grant may act as {@code needed} in {@code roomId}. */
   public boolean allowsRoom(String roomId, Role needed) {
-    return role.includes(needed) && (role == Role.ADMIN || rooms.contains(EVERY) || rooms.contains(roomId));
+    return role.includes(needed)
+        && (role == Role.ADMIN || rooms.contains(EVERY) || rooms.contains(roomId));
   }
 
   /** A document is reachable by its own id or through the room it belongs to. */
   public boolean allowsDocument(String docId, String roomId, Role needed) {
     return role.includes(needed)
-        && (role == Role.ADMIN || documents.contains(EVERY) || documents.contains(docId) || allowsRoom(roomId, needed));
+        && (role == Role.ADMIN
+            || documents.contains(EVERY)
+            || documents.contains(docId)
+            || allowsRoom(roomId, needed));
   }
 
   /** A document created without a room becomes a room of its own, which only an all-rooms or all-documents grant could use. */
   public boolean allowsNewStandaloneDocument() {
-    return role.includes(Role.EDITOR) && (role == Role.ADMIN || documents.contains(EVERY) || rooms.contains(EVERY));
+    return role.includes(Role.EDITOR)
+        && (role == Role.ADMIN || documents.contains(EVERY) || rooms.contains(EVERY));
   }
 
   /** When the token stops working, if it ever does. */

@@ -13,8 +13,9 @@ import java.util.List;
  * {@code --doc '*'} grants every room or document.
  */
 public final class MintToken {
-  static final String USAGE = "usage: mint-token --sub <subject> --room <roomId|*>... [--doc <docId|*>...] [--role viewer|editor|admin]"
-      + " [--ttl <seconds>]   (signs with CANVAS_AGENT_JWT_SECRET)";
+  static final String USAGE =
+      "usage: mint-token --sub <subject> --room <roomId|*>... [--doc <docId|*>...] [--role viewer|editor|admin]"
+          + " [--ttl <seconds>]   (signs with CANVAS_AGENT_JWT_SECRET)";
   static final long MAX_TTL_SECONDS = 30L * 24 * 3600;
 
   private MintToken() {}
@@ -71,12 +72,15 @@ public final class MintToken {
       return 2;
     }
     if (config.auth().jwtSecret().isEmpty()) {
-      err.println("CANVAS_AGENT_JWT_SECRET is not set: a development token is signed with the server's secret");
+      err.println(
+          "CANVAS_AGENT_JWT_SECRET is not set: a development token is signed with the server's secret");
       return 2;
     }
     Vertx vertx = Vertx.vertx();
     try {
-      out.println(AccessTokens.create(vertx, config.auth()).mint(subject, rooms, documents, role, Duration.ofSeconds(ttlSeconds)));
+      out.println(
+          AccessTokens.create(vertx, config.auth())
+              .mint(subject, rooms, documents, role, Duration.ofSeconds(ttlSeconds)));
       return 0;
     } finally {
       vertx.close();

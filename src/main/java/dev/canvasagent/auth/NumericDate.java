@@ -19,7 +19,10 @@ final class NumericDate {
   /** The claim's seconds, or empty when it is not a whole number between 0 and {@link #MAX_SECONDS}. */
   static OptionalLong of(Object claim) {
     long seconds;
-    if (claim instanceof Integer || claim instanceof Long || claim instanceof Short || claim instanceof Byte) {
+    if (claim instanceof Integer
+        || claim instanceof Long
+        || claim instanceof Short
+        || claim instanceof Byte) {
       seconds = ((Number) claim).longValue();
     } else if (claim instanceof Double || claim instanceof Float) {
       double value = ((Number) claim).doubleValue();

@@ -31,19 +31,24 @@ public final class BoardIntegrity {
     }
     Board next = board.apply(diff, board.revision() + 1);
     for (JsonObject record : diff.put()) {
-      Optional<String> problem = "shape".equals(record.getString("typeName"))
-          ? shapeProblem(next, record, Set.copyOf(diff.remove()))
-          : bindingProblem(next, record);
+      Optional<String> problem =
+          "shape".equals(record.getString("typeName"))
+              ? shapeProblem(next, record, Set.copyOf(diff.remove()))
+              : bindingProblem(next, record);
       if (problem.isPresent()) {
         return problem;
       }
     }
-    // Records the diff did not touch may still refer to what it removed, or to a shape that can no longer parent.
+    // Records the diff did not touch may still refer to what it removed, or to a shape that can no
+    // longer parent.
     Set<String> removed = new HashSet<>(diff.remove());
     removed.removeIf(id -> next.record(id).isPresent());
     Set<String> cannotParent = new HashSet<>();
     diff.put().stream()
-        .filter(record -> "shape".equals(record.getString("typeName")) && !PARENT_TYPES.contains(record.getString("type")))
+        .filter(
+            record ->
+                "shape".equals(record.getString("typeName"))
+                    && !PARENT_TYPES.contains(record.getString("type")))
         .forEach(record -> cannotParent.add(record.getString("id")));
     if (removed.isEmpty() && cannotParent.isEmpty()) {
       return Optional.empty();
@@ -51,12 +56,16 @@ public final class BoardIntegrity {
     for (JsonObject record : next.records().values()) {
       String parentId = record.getString("parentId");
       if (parentId != null && (removed.contains(parentId) || cannotParent.contains(parentId))) {
-        return Optional.of(record.getString("id") + " parentId: " + parentId
-            + (removed.contains(parentId) ? " is removed" : " cannot contain shapes"));
+        return Optional.of(
+            record.getString("id")
+                + " parentId: "
+                + parentId
+                + (removed.contains(parentId) ? " is removed" : " cannot contain shapes"));
       }
       for (String end : new String[] {"fromId", "toId"}) {
         if (removed.contains(record.getString(end))) {
-          return Optional.of(record.getString("id") + " " + end + ": " + record.getString(end) + " is removed");
+          return Optional.of(
+              record.getString("id") + " " + end + ": " + record.getString(end) + " is removed");
         }
       }
     }
@@ -71,10 +80,20 @@ public final class BoardIntegrity {
     }
     Optional<JsonObject> parent = board.record(parentId);
     if (parent.isEmpty()) {
-      return Optional.of(id + " parentId: no shape " + parentId + (removed.contains(parentId) ? " (removed)" : ""));
+      return Optional.of(
+          id
+              + " parentId: no shape "
+              + parentId
+              + (removed.contains(parentId) ? " (removed)" : ""));
     }
     if (!PARENT_TYPES.contains(parent.get().getString("type"))) {
-      return Optional.of(id + " parentId: " + parentId + " is a " + parent.get().getString("type") + ", not a frame or group");
+      return Optional.of(
+          id
+              + " parentId: "
+              + parentId
+              + " is a "
+              + parent.get().getString("type")
+              + ", not a frame or group");
     }
     String current = parentId;
     for (int depth = 1; current != null && !current.startsWith("page:"); depth++) {
@@ -93,11 +112,13 @@ public final class BoardIntegrity {
     String id = binding.getString("id");
     Optional<JsonObject> from = board.record(binding.getString("fromId"));
     if (from.isEmpty() || !"arrow".equals(from.get().getString("type"))) {
-      return Optional.of(id + " fromId: " + binding.getString("fromId") + " is not an arrow on the board");
+      return Optional.of(
+          id + " fromId: " + binding.getString("fromId") + " is not an arrow on the board");
     }
     Optional<JsonObject> to = board.record(binding.getString("toId"));
     if (to.isEmpty() || !"shape".equals(to.get().getString("typeName"))) {
-      return Optional.of(id + " toId: " + binding.getString("toId") + " is not a shape on the board");
+      return Optional.of(
+          id + " toId: " + binding.getString("toId") + " is not a shape on the board");
     }
     return Optional.empty();
   }

@@ -73,7 +73,10 @@ public final class CoordinateFrame {
   public JsonObject toJson() {
     JsonObject rounding = new JsonObject();
     roundingDiffs.forEach(rounding::put);
-    return new JsonObject().put("originX", originX).put("originY", originY).put("rounding", rounding);
+    return new JsonObject()
+        .put("originX", originX)
+        .put("originY", originY)
+        .put("rounding", rounding);
   }
 
   public static CoordinateFrame fromJson(JsonObject json) {
@@ -81,7 +84,9 @@ public final class CoordinateFrame {
       return atOrigin();
     }
     Map<String, Double> rounding = new HashMap<>();
-    json.getJsonObject("rounding", new JsonObject()).forEach(entry -> rounding.put(entry.getKey(), ((Number) entry.getValue()).doubleValue()));
-    return new CoordinateFrame(json.getDouble("originX", 0.0), json.getDouble("originY", 0.0), rounding);
+    json.getJsonObject("rounding", new JsonObject())
+        .forEach(entry -> rounding.put(entry.getKey(), ((Number) entry.getValue()).doubleValue()));
+    return new CoordinateFrame(
+        json.getDouble("originX", 0.0), json.getDouble("originY", 0.0), rounding);
   }
 }

@@ -23,7 +23,8 @@ public final class DrawPath {
     if (points.isEmpty()) {
       return "";
     }
-    ByteBuffer bytes = ByteBuffer.allocate(12 + (points.size() - 1) * 6).order(ByteOrder.LITTLE_ENDIAN);
+    ByteBuffer bytes =
+        ByteBuffer.allocate(12 + (points.size() - 1) * 6).order(ByteOrder.LITTLE_ENDIAN);
     Point first = points.get(0);
     bytes.putFloat((float) first.x()).putFloat((float) first.y()).putFloat((float) first.z());
     for (int i = 1; i < points.size(); i++) {
@@ -41,7 +42,8 @@ public final class DrawPath {
     if (path.isEmpty()) {
       return List.of();
     }
-    ByteBuffer bytes = ByteBuffer.wrap(Base64.getDecoder().decode(path)).order(ByteOrder.LITTLE_ENDIAN);
+    ByteBuffer bytes =
+        ByteBuffer.wrap(Base64.getDecoder().decode(path)).order(ByteOrder.LITTLE_ENDIAN);
     double x = bytes.getFloat();
     double y = bytes.getFloat();
     double z = bytes.getFloat();

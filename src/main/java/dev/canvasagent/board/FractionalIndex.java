@@ -7,7 +7,8 @@ package dev.canvasagent.board;
  * Keys compare as plain strings.
  */
 public final class FractionalIndex {
-  private static final String DIGITS = "0123456789ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz";
+  private static final String DIGITS =
+      "0123456789ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz";
   private static final String SMALLEST_INTEGER = "A" + "0".repeat(26);
 
   private FractionalIndex() {}

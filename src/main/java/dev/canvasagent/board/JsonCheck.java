@@ -16,12 +16,13 @@ import java.util.function.Predicate;
  */
 @FunctionalInterface
 interface JsonCheck {
-  Object MISSING = new Object() {
-    @Override
-    public String toString() {
-      return "nothing";
-    }
-  };
+  Object MISSING =
+      new Object() {
+        @Override
+        public String toString() {
+          return "nothing";
+        }
+      };
 
   int SHOWN_VALUE_LENGTH = 40;
 
@@ -111,7 +112,10 @@ interface JsonCheck {
 
   static JsonCheck oneOf(Collection<String> values) {
     String listed = new TreeSet<>(values).toString();
-    return value -> value instanceof String && values.contains(value) ? null : expected("one of " + listed, value);
+    return value ->
+        value instanceof String && values.contains(value)
+            ? null
+            : expected("one of " + listed, value);
   }
 
   static JsonCheck literal(String expected) {
@@ -125,8 +129,10 @@ interface JsonCheck {
    */
   static JsonCheck recordId(String... prefixes) {
     JsonCheck prefixed = startingWith(prefixes);
-    // Control characters and the line and paragraph separators: what splits a log line or hides in an id.
-    java.util.regex.Pattern unprintable = java.util.regex.Pattern.compile("[\\p{Cc}\\p{Zl}\\p{Zp}]");
+    // Control characters and the line and paragraph separators: what splits a log line or hides in
+    // an id.
+    java.util.regex.Pattern unprintable =
+        java.util.regex.Pattern.compile("[\\p{Cc}\\p{Zl}\\p{Zp}]");
     return value -> {
       FieldProblem problem = prefixed.check(value);
       if (problem == null && unprintable.matcher((String) value).find()) {
@@ -226,7 +232,8 @@ interface JsonCheck {
   /** A value as an error message shows it: strings quoted and cut short, containers by kind only. */
   static String shown(Object value) {
     if (value instanceof String text) {
-      String shown = text.length() <= SHOWN_VALUE_LENGTH ? text : text.substring(0, SHOWN_VALUE_LENGTH) + "…";
+      String shown =
+          text.length() <= SHOWN_VALUE_LENGTH ? text : text.substring(0, SHOWN_VALUE_LENGTH) + "…";
       String quoted = new JsonArray().add(shown).encode();
       return quoted.substring(1, quoted.length() - 1);
     }

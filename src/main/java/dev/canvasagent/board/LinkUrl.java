@@ -20,14 +20,16 @@ import java.util.regex.Pattern;
  * refused link costs a person an edit, a wrongly accepted one stops tldraw from loading the board.
  */
 final class LinkUrl {
-  private static final Pattern SCHEME = Pattern.compile("([A-Za-z][A-Za-z0-9+.-]*):(.*)", Pattern.DOTALL);
+  private static final Pattern SCHEME =
+      Pattern.compile("([A-Za-z][A-Za-z0-9+.-]*):(.*)", Pattern.DOTALL);
   private static final String FORBIDDEN_IN_DOMAIN = " #%/:<>?@[\\]^|\u007f";
   private static final BigInteger MAX_PORT = BigInteger.valueOf(65535);
   private static final Pattern DECIMAL = Pattern.compile("[0-9]+");
   private static final Pattern HEX = Pattern.compile("0[xX][0-9A-Fa-f]*");
   private static final Pattern OCTAL = Pattern.compile("0[0-7]+");
   private static final Pattern IPV6_PIECE = Pattern.compile("[0-9A-Fa-f]{1,4}");
-  private static final Pattern IPV4_IN_IPV6 = Pattern.compile("(0|[1-9][0-9]{0,2})(\\.(0|[1-9][0-9]{0,2})){3}");
+  private static final Pattern IPV4_IN_IPV6 =
+      Pattern.compile("(0|[1-9][0-9]{0,2})(\\.(0|[1-9][0-9]{0,2})){3}");
 
   private LinkUrl() {}
 
@@ -47,7 +49,8 @@ final class LinkUrl {
       };
     }
     if (value.startsWith("/") || value.startsWith("./")) {
-      boolean schemeRelative = input.length() > 1 && isSlash(input.charAt(0)) && isSlash(input.charAt(1));
+      boolean schemeRelative =
+          input.length() > 1 && isSlash(input.charAt(0)) && isSlash(input.charAt(1));
       return !schemeRelative || hasValidAuthority(withoutLeadingSlashes(input));
     }
     return false;
@@ -100,7 +103,8 @@ final class LinkUrl {
   }
 
   private static boolean isPort(String port) {
-    return port.isEmpty() || DECIMAL.matcher(port).matches() && new BigInteger(port).compareTo(MAX_PORT) <= 0;
+    return port.isEmpty()
+        || DECIMAL.matcher(port).matches() && new BigInteger(port).compareTo(MAX_PORT) <= 0;
   }
 
   private static boolean isDomainOrIpv4(String host) {
@@ -108,10 +112,13 @@ final class LinkUrl {
       return false;
     }
     String ascii = asciiDomain(percentDecoded(host));
-    if (ascii == null || ascii.isEmpty() || ascii.chars().anyMatch(c -> c < 0x20 || FORBIDDEN_IN_DOMAIN.indexOf(c) >= 0)) {
+    if (ascii == null
+        || ascii.isEmpty()
+        || ascii.chars().anyMatch(c -> c < 0x20 || FORBIDDEN_IN_DOMAIN.indexOf(c) >= 0)) {
       return false;
     }
-    if (labels(ascii).stream().anyMatch(label -> label.startsWith("xn--") && IDN.toUnicode(label).equals(label))) {
+    if (labels(ascii).stream()
+        .anyMatch(label -> label.startsWith("xn--") && IDN.toUnicode(label).equals(label))) {
       return false; // toUnicode gives back what it cannot decode: not punycode
     }
     return !endsInNumber(ascii) || isIpv4(ascii);
@@ -126,11 +133,23 @@ final class LinkUrl {
     if (host.chars().allMatch(c -> c < 0x80)) {
       return host.toLowerCase(Locale.ROOT);
     }
-    boolean plain = host.codePoints().allMatch(c -> c < 0x80 || switch (Character.getType(c)) {
-      case Character.FORMAT, Character.CONTROL, Character.SURROGATE, Character.PRIVATE_USE, Character.UNASSIGNED,
-          Character.SPACE_SEPARATOR, Character.LINE_SEPARATOR, Character.PARAGRAPH_SEPARATOR -> false;
-      default -> true;
-    });
+    boolean plain =
+        host.codePoints()
+            .allMatch(
+                c ->
+                    c < 0x80
+                        || switch (Character.getType(c)) {
+                          case Character.FORMAT,
+                              Character.CONTROL,
+                              Character.SURROGATE,
+                              Character.PRIVATE_USE,
+                              Character.UNASSIGNED,
+                              Character.SPACE_SEPARATOR,
+                              Character.LINE_SEPARATOR,
+                              Character.PARAGRAPH_SEPARATOR ->
+                              false;
+                          default -> true;
+                        });
     if (!plain) {
       return null;
     }
@@ -145,7 +164,10 @@ final class LinkUrl {
     byte[] bytes = host.getBytes(StandardCharsets.UTF_8);
     ByteArrayOutputStream decoded = new ByteArrayOutputStream();
     for (int i = 0; i < bytes.length; i++) {
-      if (bytes[i] == '%' && i + 2 < bytes.length && isHexDigit(bytes[i + 1]) && isHexDigit(bytes[i + 2])) {
+      if (bytes[i] == '%'
+          && i + 2 < bytes.length
+          && isHexDigit(bytes[i + 1])
+          && isHexDigit(bytes[i + 2])) {
         decoded.write(Integer.parseInt(new String(bytes, i + 1, 2, StandardCharsets.US_ASCII), 16));
         i += 2;
       } else {

@@ -23,7 +23,9 @@ public record RecordDiff(List<JsonObject> put, List<String> remove) {
   }
 
   public JsonObject toJson() {
-    return new JsonObject().put("put", new JsonArray(List.copyOf(put))).put("remove", new JsonArray(List.copyOf(remove)));
+    return new JsonObject()
+        .put("put", new JsonArray(List.copyOf(put)))
+        .put("remove", new JsonArray(List.copyOf(remove)));
   }
 
   public static RecordDiff fromJson(JsonObject json) {

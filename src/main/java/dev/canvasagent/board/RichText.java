@@ -15,7 +15,8 @@ public final class RichText {
     for (String line : text.split("\n", -1)) {
       JsonObject paragraph = new JsonObject().put("type", "paragraph");
       if (!line.isEmpty()) {
-        paragraph.put("content", new JsonArray().add(new JsonObject().put("type", "text").put("text", line)));
+        paragraph.put(
+            "content", new JsonArray().add(new JsonObject().put("type", "text").put("text", line)));
       }
       paragraphs.add(paragraph);
     }

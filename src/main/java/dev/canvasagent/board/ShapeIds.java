@@ -9,8 +9,10 @@ import java.util.regex.Pattern;
  */
 public final class ShapeIds {
   public static final String PREFIX = "shape:";
+
   /** What a model may call a shape: it becomes part of a record id, so nothing else. */
   public static final Pattern MODEL_ID = Pattern.compile("[A-Za-z0-9_-]{1,64}");
+
   private static final Pattern RECORD_ID = Pattern.compile("shape:[A-Za-z0-9_:-]{1,80}");
   private static final String NANOID_ALPHABET = "0123456789abcdefghijklmnopqrstuvwxyz";
   static final int NANOID_LENGTH = 12;

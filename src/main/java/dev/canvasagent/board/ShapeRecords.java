@@ -11,7 +11,8 @@ public final class ShapeRecords {
 
   private ShapeRecords() {}
 
-  public static JsonObject shape(String id, String type, double x, double y, String index, JsonObject props) {
+  public static JsonObject shape(
+      String id, String type, double x, double y, String index, JsonObject props) {
     return new JsonObject()
         .put("id", id)
         .put("typeName", "shape")

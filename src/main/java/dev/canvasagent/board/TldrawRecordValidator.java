@@ -9,7 +9,6 @@ import static dev.canvasagent.board.JsonCheck.number;
 import static dev.canvasagent.board.JsonCheck.object;
 import static dev.canvasagent.board.JsonCheck.oneOf;
 import static dev.canvasagent.board.JsonCheck.recordId;
-import static dev.canvasagent.board.JsonCheck.startingWith;
 import static dev.canvasagent.board.JsonCheck.unitInterval;
 
 import dev.canvasagent.board.JsonCheck.FieldProblem;
@@ -36,34 +35,43 @@ public final class TldrawRecordValidator {
   private static final int SHOWN_ID_LENGTH = 40;
 
   private static final Map<String, JsonCheck> SHAPES = new TreeMap<>();
-  private static final Map<String, JsonCheck> BINDINGS = Map.of("arrow", object()
-      .with("id", recordId("binding:"))
-      .with("typeName", literal("binding"))
-      .with("type", literal("arrow"))
-      .with("fromId", recordId("shape:"))
-      .with("toId", recordId("shape:"))
-      .with("props", object()
-          .with("terminal", oneOf(Set.of("start", "end")))
-          .with("normalizedAnchor", TldrawShapeProps.VEC)
-          .with("isExact", bool())
-          .with("isPrecise", bool())
-          .with("snap", oneOf(Set.of("none", "center", "edge-point", "edge"))))
-      .with("meta", jsonObject()));
+  private static final Map<String, JsonCheck> BINDINGS =
+      Map.of(
+          "arrow",
+          object()
+              .with("id", recordId("binding:"))
+              .with("typeName", literal("binding"))
+              .with("type", literal("arrow"))
+              .with("fromId", recordId("shape:"))
+              .with("toId", recordId("shape:"))
+              .with(
+                  "props",
+                  object()
+                      .with("terminal", oneOf(Set.of("start", "end")))
+                      .with("normalizedAnchor", TldrawShapeProps.VEC)
+                      .with("isExact", bool())
+                      .with("isPrecise", bool())
+                      .with("snap", oneOf(Set.of("none", "center", "edge-point", "edge"))))
+              .with("meta", jsonObject()));
 
   static {
-    TldrawShapeProps.BY_TYPE.forEach((type, props) -> SHAPES.put(type, object()
-        .with("id", recordId("shape:"))
-        .with("typeName", literal("shape"))
-        .with("x", number())
-        .with("y", number())
-        .with("rotation", number())
-        .with("index", JsonCheck.string().and(TldrawShapeProps::indexKey))
-        .with("parentId", recordId("page:", "shape:"))
-        .with("type", literal(type))
-        .with("isLocked", bool())
-        .with("opacity", unitInterval())
-        .with("props", props)
-        .with("meta", jsonObject())));
+    TldrawShapeProps.BY_TYPE.forEach(
+        (type, props) ->
+            SHAPES.put(
+                type,
+                object()
+                    .with("id", recordId("shape:"))
+                    .with("typeName", literal("shape"))
+                    .with("x", number())
+                    .with("y", number())
+                    .with("rotation", number())
+                    .with("index", JsonCheck.string().and(TldrawShapeProps::indexKey))
+                    .with("parentId", recordId("page:", "shape:"))
+                    .with("type", literal(type))
+                    .with("isLocked", bool())
+                    .with("opacity", unitInterval())
+                    .with("props", props)
+                    .with("meta", jsonObject())));
   }
 
   private TldrawRecordValidator() {}
@@ -72,11 +80,19 @@ public final class TldrawRecordValidator {
   public static Optional<RecordProblem> check(JsonObject record) {
     int bytes = record.toBuffer().length();
     if (bytes > MAX_RECORD_BYTES) {
-      return Optional.of(new RecordProblem(shownId(record), "",
-          "the record is " + bytes + " bytes of JSON, over the server's limit of " + MAX_RECORD_BYTES));
+      return Optional.of(
+          new RecordProblem(
+              shownId(record),
+              "",
+              "the record is "
+                  + bytes
+                  + " bytes of JSON, over the server's limit of "
+                  + MAX_RECORD_BYTES));
     }
     FieldProblem problem = problem(record);
-    return problem == null ? Optional.empty() : Optional.of(new RecordProblem(shownId(record), problem.path(), problem.message()));
+    return problem == null
+        ? Optional.empty()
+        : Optional.of(new RecordProblem(shownId(record), problem.path(), problem.message()));
   }
 
   public static boolean isValid(JsonObject record) {

@@ -37,124 +37,145 @@ final class TldrawShapeProps {
   private static final JsonCheck ALIGN = oneOf(TldrawStyles.ALIGNS);
   private static final JsonCheck VERTICAL_ALIGN = oneOf(TldrawStyles.VERTICAL_ALIGNS);
   private static final JsonCheck LINK_URL =
-      string().and(value -> LinkUrl.isValid((String) value) ? null : expected("\"\" or an http(s) or mailto URL", value));
+      string()
+          .and(
+              value ->
+                  LinkUrl.isValid((String) value)
+                      ? null
+                      : expected("\"\" or an http(s) or mailto URL", value));
   private static final JsonCheck INDEX_KEY = string().and(TldrawShapeProps::indexKey);
 
   /** tldraw's vecModelValidator: {@code {x, y, z?}}. */
-  static final JsonCheck VEC = object().with("x", number()).with("y", number()).with("z", number().optional());
+  static final JsonCheck VEC =
+      object().with("x", number()).with("y", number()).with("z", number().optional());
 
   /**
    * richText is TipTap JSON; tldraw checks only the top: {@code {type, content: [...], attrs?}}. The
    * server also bounds how deep nodes nest, as it walks them.
    */
-  static final JsonCheck RICH_TEXT = object()
-      .with("type", string())
-      .with("content", arrayOf(anything()))
-      .with("attrs", anything().optional())
-      .and(TldrawShapeProps::richTextDepth);
+  static final JsonCheck RICH_TEXT =
+      object()
+          .with("type", string())
+          .with("content", arrayOf(anything()))
+          .with("attrs", anything().optional())
+          .and(TldrawShapeProps::richTextDepth);
 
-  private static final JsonCheck SEGMENT = object()
-      .with("type", oneOf(Set.of("free", "straight")))
-      .with("path", string().and(TldrawShapeProps::drawPathLength))
-      .with("dim", dimension().optional());
+  private static final JsonCheck SEGMENT =
+      object()
+          .with("type", oneOf(Set.of("free", "straight")))
+          .with("path", string().and(TldrawShapeProps::drawPathLength))
+          .with("dim", dimension().optional());
 
   private static final JsonCheck SEGMENTS = arrayOf(SEGMENT).and(TldrawShapeProps::segmentCount);
 
   private static final JsonCheck LINE_POINT =
-      object().with("id", string()).with("index", INDEX_KEY).with("x", number()).with("y", number());
+      object()
+          .with("id", string())
+          .with("index", INDEX_KEY)
+          .with("x", number())
+          .with("y", number());
 
-  static final Map<String, JsonCheck> BY_TYPE = Map.of(
-      "geo", object()
-          .with("geo", oneOf(TldrawStyles.GEOS))
-          .with("dash", DASH)
-          .with("url", LINK_URL)
-          .with("w", nonZeroNumber())
-          .with("h", nonZeroNumber())
-          .with("growY", positiveNumber())
-          .with("scale", nonZeroNumber())
-          .with("flipX", bool())
-          .with("flipY", bool())
-          .with("labelColor", COLOR)
-          .with("color", COLOR)
-          .with("fill", FILL)
-          .with("size", SIZE)
-          .with("font", FONT)
-          .with("align", ALIGN)
-          .with("verticalAlign", VERTICAL_ALIGN)
-          .with("richText", RICH_TEXT),
-      "text", object()
-          .with("color", COLOR)
-          .with("size", SIZE)
-          .with("font", FONT)
-          .with("textAlign", oneOf(TldrawStyles.TEXT_ALIGNS))
-          .with("w", nonZeroNumber())
-          .with("richText", RICH_TEXT)
-          .with("scale", nonZeroNumber())
-          .with("autoSize", bool()),
-      "note", object()
-          .with("color", COLOR)
-          .with("labelColor", COLOR)
-          .with("size", SIZE)
-          .with("font", FONT)
-          .with("fontSizeAdjustment", positiveNumber().nullable())
-          .with("align", ALIGN)
-          .with("verticalAlign", VERTICAL_ALIGN)
-          .with("growY", positiveNumber())
-          .with("url", LINK_URL)
-          .with("richText", RICH_TEXT)
-          .with("scale", nonZeroNumber())
-          .with("textLastEditedBy", string().nullable()),
-      "arrow", object()
-          .with("kind", oneOf(TldrawStyles.ARROW_KINDS))
-          .with("labelColor", COLOR)
-          .with("color", COLOR)
-          .with("fill", FILL)
-          .with("dash", DASH)
-          .with("size", SIZE)
-          .with("arrowheadStart", oneOf(TldrawStyles.ARROWHEADS))
-          .with("arrowheadEnd", oneOf(TldrawStyles.ARROWHEADS))
-          .with("font", FONT)
-          .with("start", VEC)
-          .with("end", VEC)
-          .with("bend", number())
-          .with("richText", RICH_TEXT)
-          .with("labelPosition", number())
-          .with("scale", nonZeroNumber())
-          .with("elbowMidPoint", number()),
-      "line", object()
-          .with("color", COLOR)
-          .with("dash", DASH)
-          .with("size", SIZE)
-          .with("spline", oneOf(TldrawStyles.SPLINES))
-          .with("points", dictOf(LINE_POINT))
-          .with("scale", nonZeroNumber()),
-      "draw", object()
-          .with("color", COLOR)
-          .with("fill", FILL)
-          .with("dash", DASH)
-          .with("size", SIZE)
-          .with("segments", SEGMENTS)
-          .with("isComplete", bool())
-          .with("isClosed", bool())
-          .with("isPen", bool())
-          .with("scale", nonZeroNumber())
-          .with("scaleX", nonZeroFiniteNumber())
-          .with("scaleY", nonZeroFiniteNumber()),
-      "highlight", object()
-          .with("color", COLOR)
-          .with("size", SIZE)
-          .with("segments", SEGMENTS)
-          .with("isComplete", bool())
-          .with("isPen", bool())
-          .with("scale", nonZeroNumber())
-          .with("scaleX", nonZeroFiniteNumber())
-          .with("scaleY", nonZeroFiniteNumber()),
-      "frame", object()
-          .with("w", nonZeroNumber())
-          .with("h", nonZeroNumber())
-          .with("name", string())
-          .with("color", COLOR),
-      "group", object());
+  static final Map<String, JsonCheck> BY_TYPE =
+      Map.of(
+          "geo",
+              object()
+                  .with("geo", oneOf(TldrawStyles.GEOS))
+                  .with("dash", DASH)
+                  .with("url", LINK_URL)
+                  .with("w", nonZeroNumber())
+                  .with("h", nonZeroNumber())
+                  .with("growY", positiveNumber())
+                  .with("scale", nonZeroNumber())
+                  .with("flipX", bool())
+                  .with("flipY", bool())
+                  .with("labelColor", COLOR)
+                  .with("color", COLOR)
+                  .with("fill", FILL)
+                  .with("size", SIZE)
+                  .with("font", FONT)
+                  .with("align", ALIGN)
+                  .with("verticalAlign", VERTICAL_ALIGN)
+                  .with("richText", RICH_TEXT),
+          "text",
+              object()
+                  .with("color", COLOR)
+                  .with("size", SIZE)
+                  .with("font", FONT)
+                  .with("textAlign", oneOf(TldrawStyles.TEXT_ALIGNS))
+                  .with("w", nonZeroNumber())
+                  .with("richText", RICH_TEXT)
+                  .with("scale", nonZeroNumber())
+                  .with("autoSize", bool()),
+          "note",
+              object()
+                  .with("color", COLOR)
+                  .with("labelColor", COLOR)
+                  .with("size", SIZE)
+                  .with("font", FONT)
+                  .with("fontSizeAdjustment", positiveNumber().nullable())
+                  .with("align", ALIGN)
+                  .with("verticalAlign", VERTICAL_ALIGN)
+                  .with("growY", positiveNumber())
+                  .with("url", LINK_URL)
+                  .with("richText", RICH_TEXT)
+                  .with("scale", nonZeroNumber())
+                  .with("textLastEditedBy", string().nullable()),
+          "arrow",
+              object()
+                  .with("kind", oneOf(TldrawStyles.ARROW_KINDS))
+                  .with("labelColor", COLOR)
+                  .with("color", COLOR)
+                  .with("fill", FILL)
+                  .with("dash", DASH)
+                  .with("size", SIZE)
+                  .with("arrowheadStart", oneOf(TldrawStyles.ARROWHEADS))
+                  .with("arrowheadEnd", oneOf(TldrawStyles.ARROWHEADS))
+                  .with("font", FONT)
+                  .with("start", VEC)
+                  .with("end", VEC)
+                  .with("bend", number())
+                  .with("richText", RICH_TEXT)
+                  .with("labelPosition", number())
+                  .with("scale", nonZeroNumber())
+                  .with("elbowMidPoint", number()),
+          "line",
+              object()
+                  .with("color", COLOR)
+                  .with("dash", DASH)
+                  .with("size", SIZE)
+                  .with("spline", oneOf(TldrawStyles.SPLINES))
+                  .with("points", dictOf(LINE_POINT))
+                  .with("scale", nonZeroNumber()),
+          "draw",
+              object()
+                  .with("color", COLOR)
+                  .with("fill", FILL)
+                  .with("dash", DASH)
+                  .with("size", SIZE)
+                  .with("segments", SEGMENTS)
+                  .with("isComplete", bool())
+                  .with("isClosed", bool())
+                  .with("isPen", bool())
+                  .with("scale", nonZeroNumber())
+                  .with("scaleX", nonZeroFiniteNumber())
+                  .with("scaleY", nonZeroFiniteNumber()),
+          "highlight",
+              object()
+                  .with("color", COLOR)
+                  .with("size", SIZE)
+                  .with("segments", SEGMENTS)
+                  .with("isComplete", bool())
+                  .with("isPen", bool())
+                  .with("scale", nonZeroNumber())
+                  .with("scaleX", nonZeroFiniteNumber())
+                  .with("scaleY", nonZeroFiniteNumber()),
+          "frame",
+              object()
+                  .with("w", nonZeroNumber())
+                  .with("h", nonZeroNumber())
+                  .with("name", string())
+                  .with("color", COLOR),
+          "group", object());
 
   private TldrawShapeProps() {}
 
@@ -163,21 +184,28 @@ final class TldrawShapeProps {
    * between them, so it takes only keys made of base-62 digits ({@link FractionalIndex#isValid}).
    */
   static FieldProblem indexKey(Object value) {
-    return FractionalIndex.isValid((String) value) ? null : expected("a fractional index key", value);
+    return FractionalIndex.isValid((String) value)
+        ? null
+        : expected("a fractional index key", value);
   }
 
   /** A segment's {@code dim}: 2 or 3, compared as numbers as tldraw's Set compares them. */
   private static JsonCheck dimension() {
-    return value -> value instanceof Number n && (n.doubleValue() == 2 || n.doubleValue() == 3)
-        ? null
-        : expected("2 or 3", value);
+    return value ->
+        value instanceof Number n && (n.doubleValue() == 2 || n.doubleValue() == 3)
+            ? null
+            : expected("2 or 3", value);
   }
 
   private static FieldProblem drawPathLength(Object path) {
     int length = ((String) path).length();
     return length <= MAX_DRAW_PATH_LENGTH
         ? null
-        : FieldProblem.of("a path of " + length + " characters is over the server's limit of " + MAX_DRAW_PATH_LENGTH);
+        : FieldProblem.of(
+            "a path of "
+                + length
+                + " characters is over the server's limit of "
+                + MAX_DRAW_PATH_LENGTH);
   }
 
   private static FieldProblem segmentCount(Object segments) {

@@ -8,9 +8,21 @@ public final class TldrawStyles {
 
   public static final Set<String> COLORS =
       Set.of(
-          "black", "grey", "light-violet", "violet", "blue", "light-blue", "yellow", "orange",
-          "green", "light-green", "light-red", "red", "white");
-  public static final Set<String> FILLS = Set.of("none", "semi", "solid", "pattern", "fill", "lined-fill");
+          "black",
+          "grey",
+          "light-violet",
+          "violet",
+          "blue",
+          "light-blue",
+          "yellow",
+          "orange",
+          "green",
+          "light-green",
+          "light-red",
+          "red",
+          "white");
+  public static final Set<String> FILLS =
+      Set.of("none", "semi", "solid", "pattern", "fill", "lined-fill");
   public static final Set<String> DASHES = Set.of("draw", "solid", "dashed", "dotted", "none");
   public static final Set<String> SIZES = Set.of("s", "m", "l", "xl");
   public static final Set<String> FONTS = Set.of("draw", "sans", "serif", "mono");
@@ -20,9 +32,26 @@ public final class TldrawStyles {
   public static final Set<String> TEXT_ALIGNS = Set.of("start", "middle", "end");
   public static final Set<String> GEOS =
       Set.of(
-          "cloud", "rectangle", "ellipse", "triangle", "diamond", "pentagon", "hexagon", "octagon",
-          "star", "rhombus", "rhombus-2", "oval", "trapezoid", "arrow-right", "arrow-left",
-          "arrow-up", "arrow-down", "x-box", "check-box", "heart");
+          "cloud",
+          "rectangle",
+          "ellipse",
+          "triangle",
+          "diamond",
+          "pentagon",
+          "hexagon",
+          "octagon",
+          "star",
+          "rhombus",
+          "rhombus-2",
+          "oval",
+          "trapezoid",
+          "arrow-right",
+          "arrow-left",
+          "arrow-up",
+          "arrow-down",
+          "x-box",
+          "check-box",
+          "heart");
   public static final Set<String> ARROW_KINDS = Set.of("arc", "elbow");
   public static final Set<String> ARROWHEADS =
       Set.of("arrow", "triangle", "square", "dot", "pipe", "diamond", "inverted", "bar", "none");

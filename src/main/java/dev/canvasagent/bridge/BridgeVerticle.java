@@ -46,7 +46,11 @@ public final class BridgeVerticle extends CanvasVerticle {
    * {@code verticleNames}: the verticles whose health {@code GET /health} reports, this one included;
    * {@code tokens}: the token verifier, empty when auth is off.
    */
-  public BridgeVerticle(AppConfig config, ActionCatalog catalog, List<String> verticleNames, Optional<AccessTokens> tokens) {
+  public BridgeVerticle(
+      AppConfig config,
+      ActionCatalog catalog,
+      List<String> verticleNames,
+      Optional<AccessTokens> tokens) {
     this.config = config;
     this.catalog = catalog;
     this.verticleNames = List.copyOf(verticleNames);
@@ -81,63 +85,132 @@ public final class BridgeVerticle extends CanvasVerticle {
 
     // A load balancer's probe carries no token, so /health is outside /api (HealthRoute).
     new HealthRoute(vertx, verticleNames, tokens, config.model().defaultModel()).mount(router);
-    // The API is under /api and the bus under /eventbus; the browser client's page and assets, public
-    // like any web page, are everything else (PageRoutes). /api is authenticated here, before any body
+    // The API is under /api and the bus under /eventbus; the browser client's page and assets,
+    // public
+    // like any web page, are everything else (PageRoutes). /api is authenticated here, before any
+    // body
     // is read; the SockJS bridge checks the token of each message itself (SockJSBridge).
     router.route("/api/*").handler(limits::screenUnauthenticated);
     router.route("/api/*").handler(access::authenticate);
     router.route("/api/*").handler(limits::countRequest);
     new CatalogRoute(catalog).mount(router);
     new RunRoutes(vertx, access, limits).mount(router, body);
-    new StreamRoutes(vertx, hub, inbound, limits, config.bridge(), config.http().sseHeartbeatMs()).mount(router);
+    new StreamRoutes(vertx, hub, inbound, limits, config.bridge(), config.http().sseHeartbeatMs())
+        .mount(router);
     new RoomRoutes(vertx).mount(router, body);
     new SessionRoutes(vertx, access).mount(router, body);
-    new DocumentRoutes(vertx, access, limits, documentTools, config.documents().maxContentBytes(), config.documents().agentTimeoutMs()).mount(router);
-    new EventBusRoutes(new SockJSBridge(vertx, hub, inbound, limits, config.bridge(), config.http().sseHeartbeatMs(), tokens),
-        config.bridge().maxMessageBytes()).mount(router);
+    new DocumentRoutes(
+            vertx,
+            access,
+            limits,
+            documentTools,
+            config.documents().maxContentBytes(),
+            config.documents().agentTimeoutMs())
+        .mount(router);
+    new EventBusRoutes(
+            new SockJSBridge(
+                vertx,
+                hub,
+                inbound,
+                limits,
+                config.bridge(),
+                config.http().sseHeartbeatMs(),
+                tokens),
+            config.bridge().maxMessageBytes())
+        .mount(router);
 
     // The browser client, after every other route: it never answers for /api, /eventbus or /health.
     new PageRoutes(PageRoutes.WEBROOT).mount(router);
-    router.errorHandler(404, ctx ->
-        HttpErrors.send(ctx, FailureCode.NOT_FOUND, "no route for " + ctx.request().method() + " " + ctx.request().path()));
-    router.errorHandler(405, ctx ->
-        HttpErrors.send(ctx, FailureCode.METHOD_NOT_ALLOWED, ctx.request().method() + " is not allowed on " + ctx.request().path()));
-    router.errorHandler(413, ctx ->
-        HttpErrors.send(ctx, FailureCode.BODY_TOO_LARGE, "the body exceeds " + config.http().bodyLimitBytes() + " bytes"));
-    router.errorHandler(400, ctx -> HttpErrors.send(ctx, FailureCode.INVALID_REQUEST, "the request could not be read"));
-    router.errorHandler(500, ctx -> {
-      LOG.atError().addKeyValue("path", ctx.request().path()).setCause(ctx.failure()).log("http.unhandled");
-      HttpErrors.send(ctx, FailureCode.INTERNAL, "internal error");
-    });
+    router.errorHandler(
+        404,
+        ctx ->
+            HttpErrors.send(
+                ctx,
+                FailureCode.NOT_FOUND,
+                "no route for " + ctx.request().method() + " " + ctx.request().path()));
+    router.errorHandler(
+        405,
+        ctx ->
+            HttpErrors.send(
+                ctx,
+                FailureCode.METHOD_NOT_ALLOWED,
+                ctx.request().method() + " is not allowed on " + ctx.request().path()));
+    router.errorHandler(
+        413,
+        ctx ->
+            HttpErrors.send(
+                ctx,
+                FailureCode.BODY_TOO_LARGE,
+                "the body exceeds " + config.http().bodyLimitBytes() + " bytes"));
+    router.errorHandler(
+        400,
+        ctx -> HttpErrors.send(ctx, FailureCode.INVALID_REQUEST, "the request could not be read"));
+    router.errorHandler(
+        500,
+        ctx -> {
+          LOG.atError()
+              .addKeyValue("path", ctx.request().path())
+              .setCause(ctx.failure())
+              .log("http.unhandled");
+          HttpErrors.send(ctx, FailureCode.INTERNAL, "internal error");
+        });
 
-    HttpServerOptions options = new HttpServerOptions()
-        .setHost(config.http().host())
-        .setPort(config.http().port())
-        .setMaxInitialLineLength(8 * 1024)
-        .setMaxHeaderSize(16 * 1024)
-        .setMaxWebSocketMessageSize(config.bridge().maxMessageBytes())
-        // Browsers send each message as one frame: a frame may be as large as a message, or every
-        // message over the frame limit (a screenshot, say) would drop its connection.
-        .setMaxWebSocketFrameSize(config.bridge().maxMessageBytes())
-        // No byte either way for this long closes any connection. Every stream has traffic more often
-        // (heartbeats, pings: CANVAS_AGENT_SSE_HEARTBEAT_MS, at most half of it, ConfigLoader checks).
-        .setIdleTimeout(config.http().idleTimeoutMs())
-        .setIdleTimeoutUnit(TimeUnit.MILLISECONDS)
-        // Without cleartext HTTP/2, a connection is HTTP/1 from its first byte, and the gate sees it
-        // when it is accepted. With it, Vert.x waits for bytes to choose, and a connection that sends
-        // none would never reach the gate's cap or head deadline. Browsers speak HTTP/2 over TLS only.
-        .setHttp2ClearTextEnabled(false);
-    Future<?> viewports = answer(Address.BRIDGE_VIEWPORTS, ask -> Future.succeededFuture(
-        hub.room(ask.getString("roomId")).map(Room::viewports)
-            .orElseGet(() -> new JsonObject().put("roomId", ask.getString("roomId")).put("viewports", new JsonArray()))));
-    return viewports.compose(registered -> vertx.createHttpServer(options).connectionHandler(gate::accept).requestHandler(router).listen())
+    HttpServerOptions options =
+        new HttpServerOptions()
+            .setHost(config.http().host())
+            .setPort(config.http().port())
+            .setMaxInitialLineLength(8 * 1024)
+            .setMaxHeaderSize(16 * 1024)
+            .setMaxWebSocketMessageSize(config.bridge().maxMessageBytes())
+            // Browsers send each message as one frame: a frame may be as large as a message, or
+            // every
+            // message over the frame limit (a screenshot, say) would drop its connection.
+            .setMaxWebSocketFrameSize(config.bridge().maxMessageBytes())
+            // No byte either way for this long closes any connection. Every stream has traffic more
+            // often
+            // (heartbeats, pings: CANVAS_AGENT_SSE_HEARTBEAT_MS, at most half of it, ConfigLoader
+            // checks).
+            .setIdleTimeout(config.http().idleTimeoutMs())
+            .setIdleTimeoutUnit(TimeUnit.MILLISECONDS)
+            // Without cleartext HTTP/2, a connection is HTTP/1 from its first byte, and the gate
+            // sees it
+            // when it is accepted. With it, Vert.x waits for bytes to choose, and a connection that
+            // sends
+            // none would never reach the gate's cap or head deadline. Browsers speak HTTP/2 over
+            // TLS only.
+            .setHttp2ClearTextEnabled(false);
+    Future<?> viewports =
+        answer(
+            Address.BRIDGE_VIEWPORTS,
+            ask ->
+                Future.succeededFuture(
+                    hub.room(ask.getString("roomId"))
+                        .map(Room::viewports)
+                        .orElseGet(
+                            () ->
+                                new JsonObject()
+                                    .put("roomId", ask.getString("roomId"))
+                                    .put("viewports", new JsonArray()))));
+    return viewports
+        .compose(
+            registered ->
+                vertx
+                    .createHttpServer(options)
+                    .connectionHandler(gate::accept)
+                    .requestHandler(router)
+                    .listen())
         .onSuccess(listening -> server = listening);
   }
 
   @Override
   protected Future<JsonObject> health() {
-    return Future.succeededFuture(new JsonObject().put("ok", true).put("clients", hub.clients()).put("rooms", hub.rooms())
-        .put("pendingAcks", hub.pendingAcks()).put("connections", gate.counts()));
+    return Future.succeededFuture(
+        new JsonObject()
+            .put("ok", true)
+            .put("clients", hub.clients())
+            .put("rooms", hub.rooms())
+            .put("pendingAcks", hub.pendingAcks())
+            .put("connections", gate.counts()));
   }
 
   @Override

@@ -13,6 +13,11 @@ final class CatalogRoute {
   }
 
   void mount(Router router) {
-    router.get("/api/catalog").handler(ctx -> JsonResponse.send(ctx, 200, new JsonObject().put("ok", true).put("verbs", catalog.describe())));
+    router
+        .get("/api/catalog")
+        .handler(
+            ctx ->
+                JsonResponse.send(
+                    ctx, 200, new JsonObject().put("ok", true).put("verbs", catalog.describe())));
   }
 }

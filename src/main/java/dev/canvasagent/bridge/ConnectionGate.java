@@ -30,17 +30,21 @@ final class ConnectionGate {
   private final ThrottledWarning refused = new ThrottledWarning(LOG, "http.connection_refused");
   private final ThrottledWarning lateHeads = new ThrottledWarning(LOG, "http.head_timeout");
   private final ThrottledWarning lateBodies = new ThrottledWarning(LOG, "http.body_timeout");
-  private final RequestDeadlines.Missed missed = new RequestDeadlines.Missed() {
-    @Override
-    public void head(String address) {
-      lateHeads.record(address, "no complete request head within " + http.headTimeoutMs() + " ms");
-    }
+  private final RequestDeadlines.Missed missed =
+      new RequestDeadlines.Missed() {
+        @Override
+        public void head(String address) {
+          lateHeads.record(
+              address, "no complete request head within " + http.headTimeoutMs() + " ms");
+        }
 
-    @Override
-    public void body(String address) {
-      lateBodies.record(address, "no complete request body within " + http.bodyTimeoutMs() + " ms of its head");
-    }
-  };
+        @Override
+        public void body(String address) {
+          lateBodies.record(
+              address,
+              "no complete request body within " + http.bodyTimeoutMs() + " ms of its head");
+        }
+      };
 
   ConnectionGate(Vertx vertx, AppConfig.Http http, AppConfig.Limits limits) {
     this.vertx = vertx;
@@ -56,13 +60,17 @@ final class ConnectionGate {
       connection.close();
       return;
     }
-    RequestDeadlines deadlines = new RequestDeadlines(vertx, connection, address, http.headTimeoutMs(), http.bodyTimeoutMs(), missed);
+    RequestDeadlines deadlines =
+        new RequestDeadlines(
+            vertx, connection, address, http.headTimeoutMs(), http.bodyTimeoutMs(), missed);
     open.put(connection, deadlines);
-    closeOf(connection).onComplete(closed -> {
-      deadlines.closed();
-      open.remove(connection);
-      addresses.closed(address);
-    });
+    closeOf(connection)
+        .onComplete(
+            closed -> {
+              deadlines.closed();
+              open.remove(connection);
+              addresses.closed(address);
+            });
     deadlines.awaitHead();
   }
 

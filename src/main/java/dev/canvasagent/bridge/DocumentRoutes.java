@@ -24,8 +24,11 @@ import java.util.regex.Pattern;
  */
 final class DocumentRoutes {
   static final Pattern DOC_ID = Pattern.compile("[A-Za-z0-9_-]{1,64}");
+
   /** What {@link #create} names a document: {@code doc-} and a random UUID. */
-  static final Pattern CREATED_DOC_ID = Pattern.compile("doc-[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}");
+  static final Pattern CREATED_DOC_ID =
+      Pattern.compile("doc-[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}");
+
   static final int DEFAULT_REVISIONS = 50;
   static final int MAX_REVISIONS = 500;
   static final Pattern TOOL = Pattern.compile("[a-z_]{1,64}");
@@ -49,7 +52,12 @@ final class DocumentRoutes {
    * {@code maxContentBytes}: the largest document; a body may hold it JSON-escaped. {@code
    * agentTimeoutMs}: how long a document-agent loop may run, so a delegation waits a little longer.
    */
-  DocumentRoutes(Vertx vertx, EdgeAccess access, EdgeLimits limits, DocumentToolCatalog catalog, int maxContentBytes,
+  DocumentRoutes(
+      Vertx vertx,
+      EdgeAccess access,
+      EdgeLimits limits,
+      DocumentToolCatalog catalog,
+      int maxContentBytes,
       long agentTimeoutMs) {
     this.vertx = vertx;
     this.access = access;
@@ -61,8 +69,12 @@ final class DocumentRoutes {
 
   void mount(Router router) {
     JsonBody body = JsonBody.upTo(bodyLimitBytes, "a document body");
-    router.get("/api/docs/tools").handler(ctx -> JsonResponse.send(ctx, 200,
-        new JsonObject().put("ok", true).put("tools", catalog.describe())));
+    router
+        .get("/api/docs/tools")
+        .handler(
+            ctx ->
+                JsonResponse.send(
+                    ctx, 200, new JsonObject().put("ok", true).put("tools", catalog.describe())));
     body.on(router.post("/api/docs")).handler(this::create);
     router.get("/api/docs/:docId").handler(this::get);
     router.get("/api/docs/:docId/revisions").handler(this::revisions);
@@ -81,33 +93,56 @@ final class DocumentRoutes {
     }
     String roomId = request.getString("roomId");
     if (roomId == null && !EdgeAccess.grant(ctx).allowsNewStandaloneDocument()) {
-      HttpErrors.send(ctx, FailureCode.FORBIDDEN, "a document without a room becomes a room of its own, which this token could not use;"
-          + " give the roomId of a room this token edits");
+      HttpErrors.send(
+          ctx,
+          FailureCode.FORBIDDEN,
+          "a document without a room becomes a room of its own, which this token could not use;"
+              + " give the roomId of a room this token edits");
       return;
     }
     if (roomId != null && !EdgeAccess.room(ctx, Role.EDITOR, roomId)) {
       return;
     }
     String id = "doc-" + UUID.randomUUID();
-    // A document without a room is its own room: its lease changes go out on room.<docId>.doc:lease.
-    JsonObject ask = new JsonObject().put("id", id).put("roomId", request.getString("roomId", id))
-        .put("title", request.getString("title", "Untitled")).put("content", request.getString("content"));
+    // A document without a room is its own room: its lease changes go out on
+    // room.<docId>.doc:lease.
+    JsonObject ask =
+        new JsonObject()
+            .put("id", id)
+            .put("roomId", request.getString("roomId", id))
+            .put("title", request.getString("title", "Untitled"))
+            .put("content", request.getString("content"));
     forward(ctx, Address.DOC_CREATE, asSubject(ctx, ask), 201);
   }
 
   private void get(RoutingContext ctx) {
     String docId = docId(ctx);
     if (docId != null) {
-      access.document(ctx, Role.VIEWER, docId, () -> forward(ctx, Address.DOC_GET, new JsonObject().put("docId", docId), 200));
+      access.document(
+          ctx,
+          Role.VIEWER,
+          docId,
+          () -> forward(ctx, Address.DOC_GET, new JsonObject().put("docId", docId), 200));
     }
   }
 
   private void revisions(RoutingContext ctx) {
     String docId = docId(ctx);
-    Long limit = docId == null ? null : RequestParameters.queryLong(ctx, "limit", DEFAULT_REVISIONS, 1, MAX_REVISIONS);
+    Long limit =
+        docId == null
+            ? null
+            : RequestParameters.queryLong(ctx, "limit", DEFAULT_REVISIONS, 1, MAX_REVISIONS);
     if (limit != null) {
-      access.document(ctx, Role.VIEWER, docId,
-          () -> forward(ctx, Address.DOC_REVISIONS, new JsonObject().put("docId", docId).put("limit", limit.intValue()), 200));
+      access.document(
+          ctx,
+          Role.VIEWER,
+          docId,
+          () ->
+              forward(
+                  ctx,
+                  Address.DOC_REVISIONS,
+                  new JsonObject().put("docId", docId).put("limit", limit.intValue()),
+                  200));
     }
   }
 
@@ -121,25 +156,45 @@ final class DocumentRoutes {
   }
 
   private void edit(RoutingContext ctx, String docId, JsonObject request) {
-    vertx.eventBus().<JsonObject>request(Address.DOC_EDIT, asSubject(ctx, request.put("docId", docId)))
-        .onSuccess(reply -> JsonResponse.send(ctx, 200, new JsonObject().put("ok", true).mergeIn(reply.body())))
-        .onFailure(error -> {
-          if (Failure.of(error).code() != FailureCode.REVISION_CONFLICT) {
-            HttpErrors.send(ctx, error);
-            return;
-          }
-          // Tell the person where the document is now, so the editor can rebase.
-          vertx.eventBus().<JsonObject>request(Address.DOC_GET, new JsonObject().put("docId", docId))
-              .onComplete(current -> HttpErrors.send(ctx, FailureCode.REVISION_CONFLICT, Failure.of(error).getMessage(),
-                  current.succeeded() ? new JsonObject().put("revisionId", current.result().body().getString("revisionId"))
-                      : new JsonObject()));
-        });
+    vertx
+        .eventBus()
+        .<JsonObject>request(Address.DOC_EDIT, asSubject(ctx, request.put("docId", docId)))
+        .onSuccess(
+            reply ->
+                JsonResponse.send(ctx, 200, new JsonObject().put("ok", true).mergeIn(reply.body())))
+        .onFailure(
+            error -> {
+              if (Failure.of(error).code() != FailureCode.REVISION_CONFLICT) {
+                HttpErrors.send(ctx, error);
+                return;
+              }
+              // Tell the person where the document is now, so the editor can rebase.
+              vertx
+                  .eventBus()
+                  .<JsonObject>request(Address.DOC_GET, new JsonObject().put("docId", docId))
+                  .onComplete(
+                      current ->
+                          HttpErrors.send(
+                              ctx,
+                              FailureCode.REVISION_CONFLICT,
+                              Failure.of(error).getMessage(),
+                              current.succeeded()
+                                  ? new JsonObject()
+                                      .put(
+                                          "revisionId",
+                                          current.result().body().getString("revisionId"))
+                                  : new JsonObject()));
+            });
   }
 
   private void preempt(RoutingContext ctx) {
     String docId = docId(ctx);
     if (docId != null) {
-      access.document(ctx, Role.EDITOR, docId, () -> forward(ctx, Address.DOC_PREEMPT, new JsonObject().put("docId", docId), 200));
+      access.document(
+          ctx,
+          Role.EDITOR,
+          docId,
+          () -> forward(ctx, Address.DOC_PREEMPT, new JsonObject().put("docId", docId), 200));
     }
   }
 
@@ -150,15 +205,28 @@ final class DocumentRoutes {
     }
     String tool = ctx.pathParam("tool");
     if (!TOOL.matcher(tool).matches() || catalog.schema(tool).isEmpty()) {
-      HttpErrors.send(ctx, FailureCode.NOT_FOUND, "no document tool " + (tool.length() > 64 ? tool.substring(0, 64) : tool)
-          + "; GET /api/docs/tools lists them");
+      HttpErrors.send(
+          ctx,
+          FailureCode.NOT_FOUND,
+          "no document tool "
+              + (tool.length() > 64 ? tool.substring(0, 64) : tool)
+              + "; GET /api/docs/tools lists them");
       return;
     }
     JsonObject args = JsonBody.parse(ctx, catalog.schema(tool).orElseThrow());
     if (args != null) {
-      access.document(ctx, Role.EDITOR, docId,
-          () -> forward(ctx, Address.DOC_TOOL, asSubject(ctx, new JsonObject().put("docId", docId).put("tool", tool)
-              .put("args", args)), 200));
+      access.document(
+          ctx,
+          Role.EDITOR,
+          docId,
+          () ->
+              forward(
+                  ctx,
+                  Address.DOC_TOOL,
+                  asSubject(
+                      ctx,
+                      new JsonObject().put("docId", docId).put("tool", tool).put("args", args)),
+                  200));
     }
   }
 
@@ -174,17 +242,34 @@ final class DocumentRoutes {
       return;
     }
     String sessionId = request.getString("sessionId");
-    if (sessionId != null && !sessionId.equals(docId) && CREATED_DOC_ID.matcher(sessionId).matches()) {
-      // A document's own agent session is named after it, and a delegated edit finds its document by
-      // session: a session here named after another document would take that name, so that document's
+    if (sessionId != null
+        && !sessionId.equals(docId)
+        && CREATED_DOC_ID.matcher(sessionId).matches()) {
+      // A document's own agent session is named after it, and a delegated edit finds its document
+      // by
+      // session: a session here named after another document would take that name, so that
+      // document's
       // agent could not start and its delegated edits would come here. Every name of that form is
       // refused, existing document or not: asking which exist would tell a token about other rooms.
-      HttpErrors.send(ctx, FailureCode.INVALID_REQUEST, "sessionId " + sessionId
-          + " has the form of a document id (doc-<uuid>), which only that document's own agent session may use");
+      HttpErrors.send(
+          ctx,
+          FailureCode.INVALID_REQUEST,
+          "sessionId "
+              + sessionId
+              + " has the form of a document id (doc-<uuid>), which only that document's own agent session may use");
       return;
     }
-    access.document(ctx, Role.EDITOR, docId, () -> asRun(ctx, documentRoom(docId),
-        () -> forward(ctx, Address.DOC_AGENT, asSubject(ctx, request.put("docId", docId)), 202)));
+    access.document(
+        ctx,
+        Role.EDITOR,
+        docId,
+        () ->
+            asRun(
+                ctx,
+                documentRoom(docId),
+                () ->
+                    forward(
+                        ctx, Address.DOC_AGENT, asSubject(ctx, request.put("docId", docId)), 202)));
   }
 
   /** {@code canvas_agent_edit_request}: runs the document agent to its end and answers the change. */
@@ -198,25 +283,48 @@ final class DocumentRoutes {
       return;
     }
     String sessionId = request.getString("canvas_session_id");
-    access.agentSession(ctx, Role.EDITOR, sessionId, () -> asRun(ctx, sessionRoom(sessionId), () -> {
-      vertx.eventBus().<JsonObject>request(Address.DOC_AGENT_EDIT_REQUEST, asSubject(ctx, request),
-              new io.vertx.core.eventbus.DeliveryOptions().setSendTimeout(delegationTimeoutMs))
-          .onSuccess(reply -> JsonResponse.send(ctx, 200, new JsonObject().put("ok", true).mergeIn(reply.body())))
-          .onFailure(error -> HttpErrors.send(ctx, error));
-      // It answers when the run has ended, so a failure may come after the model has run: it still counts.
-      return Future.succeededFuture();
-    }));
+    access.agentSession(
+        ctx,
+        Role.EDITOR,
+        sessionId,
+        () ->
+            asRun(
+                ctx,
+                sessionRoom(sessionId),
+                () -> {
+                  vertx
+                      .eventBus()
+                      .<JsonObject>request(
+                          Address.DOC_AGENT_EDIT_REQUEST,
+                          asSubject(ctx, request),
+                          new io.vertx.core.eventbus.DeliveryOptions()
+                              .setSendTimeout(delegationTimeoutMs))
+                      .onSuccess(
+                          reply ->
+                              JsonResponse.send(
+                                  ctx, 200, new JsonObject().put("ok", true).mergeIn(reply.body())))
+                      .onFailure(error -> HttpErrors.send(ctx, error));
+                  // It answers when the run has ended, so a failure may come after the model has
+                  // run: it still counts.
+                  return Future.succeededFuture();
+                }));
   }
 
   /** The room a document belongs to, whose run limit its agent counts against. */
   private Future<String> documentRoom(String docId) {
-    return vertx.eventBus().<JsonObject>request(Address.DOC_ROOM, new JsonObject().put("docId", docId))
+    return vertx
+        .eventBus()
+        .<JsonObject>request(Address.DOC_ROOM, new JsonObject().put("docId", docId))
         .map(reply -> reply.body().getString("roomId"));
   }
 
   /** The room of a document-agent session's document. */
   private Future<String> sessionRoom(String canvasSessionId) {
-    return vertx.eventBus().<JsonObject>request(Address.DOC_AGENT_SESSION_DOCUMENT, new JsonObject().put("canvas_session_id", canvasSessionId))
+    return vertx
+        .eventBus()
+        .<JsonObject>request(
+            Address.DOC_AGENT_SESSION_DOCUMENT,
+            new JsonObject().put("canvas_session_id", canvasSessionId))
         .compose(session -> documentRoom(session.body().getString("docId")));
   }
 
@@ -226,11 +334,13 @@ final class DocumentRoutes {
    * whether the run started: one refused before it started (a held lease, an unknown model) gives it back.
    */
   private void asRun(RoutingContext ctx, Future<String> room, Supplier<Future<?>> start) {
-    room.onFailure(error -> HttpErrors.send(ctx, error)).onSuccess(roomId -> {
-      if (limits.takeRun(ctx, roomId)) {
-        start.get().onFailure(refused -> limits.giveBackRun(ctx, roomId));
-      }
-    });
+    room.onFailure(error -> HttpErrors.send(ctx, error))
+        .onSuccess(
+            roomId -> {
+              if (limits.takeRun(ctx, roomId)) {
+                start.get().onFailure(refused -> limits.giveBackRun(ctx, roomId));
+              }
+            });
   }
 
   /**
@@ -254,8 +364,13 @@ final class DocumentRoutes {
 
   /** Answers the request with the bus's reply; returns that reply. */
   private Future<?> forward(RoutingContext ctx, String address, JsonObject ask, int status) {
-    return vertx.eventBus().<JsonObject>request(address, ask)
-        .onSuccess(reply -> JsonResponse.send(ctx, status, new JsonObject().put("ok", true).mergeIn(reply.body())))
+    return vertx
+        .eventBus()
+        .<JsonObject>request(address, ask)
+        .onSuccess(
+            reply ->
+                JsonResponse.send(
+                    ctx, status, new JsonObject().put("ok", true).mergeIn(reply.body())))
         .onFailure(error -> HttpErrors.send(ctx, error));
   }
 }

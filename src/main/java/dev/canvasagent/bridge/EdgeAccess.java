@@ -31,6 +31,7 @@ import java.util.regex.Pattern;
 final class EdgeAccess {
   static final String GRANT_KEY = "canvas.grant";
   static final String TOKEN_PARAMETER = "access_token";
+
   /** The routes browsers open without being able to set headers. */
   private static final Pattern STREAM_PATH = Pattern.compile("/api/rooms/[^/]+/(events|ws)");
 
@@ -63,14 +64,18 @@ final class EdgeAccess {
     if (token.isEmpty()) {
       return;
     }
-    tokens.get().verify(token.get()).onComplete(verified -> {
-      if (verified.failed()) {
-        refuse(ctx, verified.cause());
-        return;
-      }
-      ctx.put(GRANT_KEY, verified.result());
-      ctx.next();
-    });
+    tokens
+        .get()
+        .verify(token.get())
+        .onComplete(
+            verified -> {
+              if (verified.failed()) {
+                refuse(ctx, verified.cause());
+                return;
+              }
+              ctx.put(GRANT_KEY, verified.result());
+              ctx.next();
+            });
   }
 
   /**
@@ -83,7 +88,8 @@ final class EdgeAccess {
       ctx.queryParams();
       return true;
     } catch (RuntimeException undecodable) {
-      HttpErrors.send(ctx, FailureCode.INVALID_REQUEST, "the query string is not valid percent-encoding");
+      HttpErrors.send(
+          ctx, FailureCode.INVALID_REQUEST, "the query string is not valid percent-encoding");
       return false;
     }
   }
@@ -92,9 +98,13 @@ final class EdgeAccess {
   private Optional<String> token(RoutingContext ctx) {
     List<String> headers = ctx.request().headers().getAll(HttpHeaders.AUTHORIZATION);
     List<String> parameters = ctx.queryParam(TOKEN_PARAMETER);
-    boolean queryAllowed = ctx.request().method() == HttpMethod.GET && STREAM_PATH.matcher(ctx.request().path()).matches();
+    boolean queryAllowed =
+        ctx.request().method() == HttpMethod.GET
+            && STREAM_PATH.matcher(ctx.request().path()).matches();
     if (!parameters.isEmpty() && !queryAllowed) {
-      unauthenticated(ctx, "an access_token query parameter is accepted only by the event stream and the WebSocket; send Authorization: Bearer");
+      unauthenticated(
+          ctx,
+          "an access_token query parameter is accepted only by the event stream and the WebSocket; send Authorization: Bearer");
       return Optional.empty();
     }
     if (headers.size() + parameters.size() > 1) {
@@ -112,8 +122,10 @@ final class EdgeAccess {
     if (parameters.size() == 1) {
       return Optional.of(parameters.get(0));
     }
-    unauthenticated(ctx, "an access token is required: Authorization: Bearer <token>"
-        + (queryAllowed ? " or ?access_token=<token>" : ""));
+    unauthenticated(
+        ctx,
+        "an access token is required: Authorization: Bearer <token>"
+            + (queryAllowed ? " or ?access_token=<token>" : ""));
     return Optional.empty();
   }
 
@@ -159,8 +171,13 @@ final class EdgeAccess {
       return;
     }
     Failure absent = new Failure(FailureCode.SESSION_NOT_FOUND, "no session " + sessionId);
-    lookup(ctx, Address.SCHEDULER_SESSION_ROOM, new JsonObject().put("sessionId", sessionId), absent,
-        answer -> reachedOr(ctx, grant.allowsRoom(answer.getString("roomId"), needed), absent, allowed));
+    lookup(
+        ctx,
+        Address.SCHEDULER_SESSION_ROOM,
+        new JsonObject().put("sessionId", sessionId),
+        absent,
+        answer ->
+            reachedOr(ctx, grant.allowsRoom(answer.getString("roomId"), needed), absent, allowed));
   }
 
   /** {@link #session} for a session a body may name; without one, {@code allowed} runs. */
@@ -178,10 +195,12 @@ final class EdgeAccess {
    * token does not reach.
    */
   void document(RoutingContext ctx, Role needed, String docId, Runnable allowed) {
-    document(ctx, needed, docId, new Failure(FailureCode.NOT_FOUND, "no document " + docId), allowed);
+    document(
+        ctx, needed, docId, new Failure(FailureCode.NOT_FOUND, "no document " + docId), allowed);
   }
 
-  private void document(RoutingContext ctx, Role needed, String docId, Failure absent, Runnable allowed) {
+  private void document(
+      RoutingContext ctx, Role needed, String docId, Failure absent, Runnable allowed) {
     Grant grant = grant(ctx);
     if (unrestricted(grant)) {
       allowed.run();
@@ -191,12 +210,23 @@ final class EdgeAccess {
       forbidden(ctx, needed, "document " + docId);
       return;
     }
-    if (grant.documents().contains(docId) || grant.documents().contains(Grant.EVERY) || grant.rooms().contains(Grant.EVERY)) {
+    if (grant.documents().contains(docId)
+        || grant.documents().contains(Grant.EVERY)
+        || grant.rooms().contains(Grant.EVERY)) {
       allowed.run();
       return;
     }
-    lookup(ctx, Address.DOC_ROOM, new JsonObject().put("docId", docId), absent,
-        answer -> reachedOr(ctx, grant.allowsDocument(docId, answer.getString("roomId"), needed), absent, allowed));
+    lookup(
+        ctx,
+        Address.DOC_ROOM,
+        new JsonObject().put("docId", docId),
+        absent,
+        answer ->
+            reachedOr(
+                ctx,
+                grant.allowsDocument(docId, answer.getString("roomId"), needed),
+                absent,
+                allowed));
   }
 
   /**
@@ -215,11 +245,16 @@ final class EdgeAccess {
       return;
     }
     Failure absent = new Failure(FailureCode.NOT_FOUND, "no document " + canvasSessionId);
-    lookup(ctx, Address.DOC_AGENT_SESSION_DOCUMENT, new JsonObject().put("canvas_session_id", canvasSessionId), absent,
+    lookup(
+        ctx,
+        Address.DOC_AGENT_SESSION_DOCUMENT,
+        new JsonObject().put("canvas_session_id", canvasSessionId),
+        absent,
         answer -> document(ctx, needed, answer.getString("docId"), absent, allowed));
   }
 
-  private static void reachedOr(RoutingContext ctx, boolean reached, Failure absent, Runnable allowed) {
+  private static void reachedOr(
+      RoutingContext ctx, boolean reached, Failure absent, Runnable allowed) {
     if (reached) {
       allowed.run();
     } else {
@@ -228,20 +263,40 @@ final class EdgeAccess {
   }
 
   /** Asks {@code address}; an id it does not know is answered {@code absent}, any other failure as it is. */
-  private void lookup(RoutingContext ctx, String address, JsonObject ask, Failure absent, Consumer<JsonObject> found) {
-    vertx.eventBus().<JsonObject>request(address, ask)
+  private void lookup(
+      RoutingContext ctx,
+      String address,
+      JsonObject ask,
+      Failure absent,
+      Consumer<JsonObject> found) {
+    vertx
+        .eventBus()
+        .<JsonObject>request(address, ask)
         .onSuccess(reply -> found.accept(reply.body()))
-        .onFailure(error -> {
-          FailureCode code = Failure.of(error).code();
-          HttpErrors.send(ctx, code == FailureCode.NOT_FOUND || code == FailureCode.SESSION_NOT_FOUND ? absent : error);
-        });
+        .onFailure(
+            error -> {
+              FailureCode code = Failure.of(error).code();
+              HttpErrors.send(
+                  ctx,
+                  code == FailureCode.NOT_FOUND || code == FailureCode.SESSION_NOT_FOUND
+                      ? absent
+                      : error);
+            });
   }
 
   private static void forbidden(RoutingContext ctx, Role needed, String what) {
     Grant grant = grant(ctx);
-    HttpErrors.send(ctx, FailureCode.FORBIDDEN, grant.role().includes(needed)
-        ? "this token does not grant " + what
-        : "this needs the " + needed.wireName() + " role in " + what + "; this token is " + grant.role().wireName());
+    HttpErrors.send(
+        ctx,
+        FailureCode.FORBIDDEN,
+        grant.role().includes(needed)
+            ? "this token does not grant " + what
+            : "this needs the "
+                + needed.wireName()
+                + " role in "
+                + what
+                + "; this token is "
+                + grant.role().wireName());
   }
 
   private static void unauthenticated(RoutingContext ctx, String why) {
@@ -252,9 +307,12 @@ final class EdgeAccess {
   static void refuse(RoutingContext ctx, Throwable error) {
     Failure failure = Failure.of(error);
     if (!ctx.response().headWritten()) {
-      ctx.response().putHeader("WWW-Authenticate", failure.code() == FailureCode.TOKEN_EXPIRED
-          ? "Bearer error=\"invalid_token\", error_description=\"the token has expired\""
-          : "Bearer");
+      ctx.response()
+          .putHeader(
+              "WWW-Authenticate",
+              failure.code() == FailureCode.TOKEN_EXPIRED
+                  ? "Bearer error=\"invalid_token\", error_description=\"the token has expired\""
+                  : "Bearer");
     }
     HttpErrors.send(ctx, failure);
   }
@@ -263,6 +321,8 @@ final class EdgeAccess {
   static Future<Void> check(Grant grant, String roomId, Role needed) {
     return grant.allowsRoom(roomId, needed)
         ? Future.succeededFuture()
-        : Failure.future(FailureCode.FORBIDDEN, "this token does not grant the " + needed.wireName() + " role in room " + roomId);
+        : Failure.future(
+            FailureCode.FORBIDDEN,
+            "this token does not grant the " + needed.wireName() + " role in room " + roomId);
   }
 }

@@ -22,10 +22,13 @@ import org.slf4j.LoggerFactory;
  */
 final class EdgeLimits {
   private static final Logger LOG = LoggerFactory.getLogger(EdgeLimits.class);
+
   /** Keys one rate limit tracks at most: far above a node's clients or rooms, and a bound on memory. */
   static final int MAX_KEYS = 100_000;
+
   /** How often keys whose allowance has refilled are forgotten. */
   static final long EVICT_EVERY_MS = 30_000;
+
   static final String RETRY_AFTER = "Retry-After";
 
   private final Vertx vertx;
@@ -67,27 +70,58 @@ final class EdgeLimits {
     this.byToken = byToken;
     Duration minute = Duration.ofMinutes(1);
     Duration second = Duration.ofSeconds(1);
-    this.runs = new RateLimit("runs a minute from this client (CANVAS_AGENT_RUNS_PER_MINUTE)", limits.runsPerMinute(), minute, MAX_KEYS);
-    this.roomRuns = new RateLimit("runs a minute in this room (CANVAS_AGENT_ROOM_RUNS_PER_MINUTE)", limits.roomRunsPerMinute(), minute, MAX_KEYS);
-    this.requests = new RateLimit("API requests a second from this client (CANVAS_AGENT_REQUESTS_PER_SECOND)",
-        limits.requestsPerSecond(), second, MAX_KEYS);
-    this.roomMessages = new RateLimit("messages a second into this room (CANVAS_AGENT_ROOM_MESSAGES_PER_SECOND)",
-        limits.roomMessagesPerSecond(), second, MAX_KEYS);
-    this.screenshotBytes = new RateLimit("screenshot bytes a minute from this client (CANVAS_AGENT_SCREENSHOT_BYTES_PER_MINUTE)",
-        limits.screenshotBytesPerMinute(), minute, MAX_KEYS);
-    // A request without a valid token has no subject to count against: its address pays instead, so a
+    this.runs =
+        new RateLimit(
+            "runs a minute from this client (CANVAS_AGENT_RUNS_PER_MINUTE)",
+            limits.runsPerMinute(),
+            minute,
+            MAX_KEYS);
+    this.roomRuns =
+        new RateLimit(
+            "runs a minute in this room (CANVAS_AGENT_ROOM_RUNS_PER_MINUTE)",
+            limits.roomRunsPerMinute(),
+            minute,
+            MAX_KEYS);
+    this.requests =
+        new RateLimit(
+            "API requests a second from this client (CANVAS_AGENT_REQUESTS_PER_SECOND)",
+            limits.requestsPerSecond(),
+            second,
+            MAX_KEYS);
+    this.roomMessages =
+        new RateLimit(
+            "messages a second into this room (CANVAS_AGENT_ROOM_MESSAGES_PER_SECOND)",
+            limits.roomMessagesPerSecond(),
+            second,
+            MAX_KEYS);
+    this.screenshotBytes =
+        new RateLimit(
+            "screenshot bytes a minute from this client (CANVAS_AGENT_SCREENSHOT_BYTES_PER_MINUTE)",
+            limits.screenshotBytesPerMinute(),
+            minute,
+            MAX_KEYS);
+    // A request without a valid token has no subject to count against: its address pays instead, so
+    // a
     // flood of bad tokens is bounded like anyone's requests.
-    this.refusedTokens = new RateLimit("requests refused 401 a second from this address (CANVAS_AGENT_REQUESTS_PER_SECOND)",
-        limits.requestsPerSecond(), second, MAX_KEYS);
+    this.refusedTokens =
+        new RateLimit(
+            "requests refused 401 a second from this address (CANVAS_AGENT_REQUESTS_PER_SECOND)",
+            limits.requestsPerSecond(),
+            second,
+            MAX_KEYS);
     this.connections = new OpenConnections(limits.connectionsPerAddress(), limits.roomsPerClient());
   }
 
   void start() {
-    evictTimer = vertx.setPeriodic(EVICT_EVERY_MS, tick -> {
-      for (RateLimit limit : List.of(runs, roomRuns, requests, roomMessages, screenshotBytes, refusedTokens)) {
-        limit.evictIdle();
-      }
-    });
+    evictTimer =
+        vertx.setPeriodic(
+            EVICT_EVERY_MS,
+            tick -> {
+              for (RateLimit limit :
+                  List.of(runs, roomRuns, requests, roomMessages, screenshotBytes, refusedTokens)) {
+                limit.evictIdle();
+              }
+            });
   }
 
   void stop() {
@@ -124,11 +158,12 @@ final class EdgeLimits {
       refuse(ctx, over.get());
       return;
     }
-    ctx.addHeadersEndHandler(written -> {
-      if (ctx.response().getStatusCode() == 401) {
-        refusedTokens.take(address, 1);
-      }
-    });
+    ctx.addHeadersEndHandler(
+        written -> {
+          if (ctx.response().getStatusCode() == 401) {
+            refusedTokens.take(address, 1);
+          }
+        });
     ctx.next();
   }
 
@@ -150,7 +185,10 @@ final class EdgeLimits {
     String client = client(ctx);
     Optional<RateLimit.Over> over = runs.check(client, 1).or(() -> roomRuns.check(roomId, 1));
     if (over.isPresent()) {
-      LOG.atInfo().addKeyValue("roomId", roomId).addKeyValue("path", ctx.request().path()).log("edge.runs_limited");
+      LOG.atInfo()
+          .addKeyValue("roomId", roomId)
+          .addKeyValue("path", ctx.request().path())
+          .log("edge.runs_limited");
       refuse(ctx, over.get());
       return false;
     }
@@ -169,9 +207,13 @@ final class EdgeLimits {
   Hold openStream(RoutingContext ctx, String roomId) {
     String address = address(ctx.request().remoteAddress());
     String client = client(ctx);
-    Optional<RateLimit.Over> over = connections.checkAddress(address).or(() -> connections.checkRoom(client, roomId));
+    Optional<RateLimit.Over> over =
+        connections.checkAddress(address).or(() -> connections.checkRoom(client, roomId));
     if (over.isPresent()) {
-      LOG.atInfo().addKeyValue("roomId", roomId).addKeyValue("path", ctx.request().path()).log("edge.stream_refused");
+      LOG.atInfo()
+          .addKeyValue("roomId", roomId)
+          .addKeyValue("path", ctx.request().path())
+          .log("edge.stream_refused");
       refuse(ctx, over.get());
       return null;
     }
@@ -222,7 +264,9 @@ final class EdgeLimits {
 
   /** 429 with {@code Retry-After} in whole seconds. */
   static void refuse(RoutingContext ctx, RateLimit.Over over) {
-    LOG.atDebug().addKeyValue("path", ctx.request().path()).addKeyValue("retryAfterSeconds", over.retryAfterSeconds())
+    LOG.atDebug()
+        .addKeyValue("path", ctx.request().path())
+        .addKeyValue("retryAfterSeconds", over.retryAfterSeconds())
         .log("edge.rate_limited");
     if (!ctx.response().headWritten()) {
       ctx.response().putHeader(RETRY_AFTER, String.valueOf(over.retryAfterSeconds()));
@@ -232,7 +276,8 @@ final class EdgeLimits {
 
   /** The error frame of a refused message: {@code RATE_LIMITED}, the message, and {@code retryAfterSeconds}. */
   static InboundFrames.Refusal refusal(RateLimit.Over over) {
-    InboundFrames.Refusal refusal = InboundFrames.Refusal.of(FailureCode.RATE_LIMITED, over.message());
+    InboundFrames.Refusal refusal =
+        InboundFrames.Refusal.of(FailureCode.RATE_LIMITED, over.message());
     refusal.payload().put("retryAfterSeconds", over.retryAfterSeconds());
     return refusal;
   }

@@ -32,7 +32,8 @@ final class HealthRoute {
    * {@code verticleNames}: the verticles whose health it reports, the bridge included; {@code tokens}:
    * the token verifier, empty when auth is off; {@code defaultModel}: named in the details.
    */
-  HealthRoute(Vertx vertx, List<String> verticleNames, Optional<AccessTokens> tokens, String defaultModel) {
+  HealthRoute(
+      Vertx vertx, List<String> verticleNames, Optional<AccessTokens> tokens, String defaultModel) {
     this.vertx = vertx;
     this.verticleNames = List.copyOf(verticleNames);
     this.tokens = tokens;
@@ -47,22 +48,50 @@ final class HealthRoute {
     Map<String, Future<JsonObject>> probes = new LinkedHashMap<>();
     DeliveryOptions timeout = new DeliveryOptions().setSendTimeout(PROBE_TIMEOUT_MS);
     for (String verticle : verticleNames) {
-      probes.put(verticle, vertx.eventBus().<JsonObject>request(Address.health(verticle), new JsonObject(), timeout)
-          .map(reply -> reply.body())
-          .otherwise(error -> new JsonObject().put("ok", false).put("error", String.valueOf(error.getMessage()))));
+      probes.put(
+          verticle,
+          vertx
+              .eventBus()
+              .<JsonObject>request(Address.health(verticle), new JsonObject(), timeout)
+              .map(reply -> reply.body())
+              .otherwise(
+                  error ->
+                      new JsonObject()
+                          .put("ok", false)
+                          .put("error", String.valueOf(error.getMessage()))));
     }
-    Future.join(List.copyOf(probes.values())).onComplete(all -> {
-      JsonObject verticles = new JsonObject();
-      probes.forEach((verticle, probe) -> verticles.put(verticle, probe.result()));
-      JsonObject store = verticles.getJsonObject("patch-engine", new JsonObject()).getJsonObject("store",
-          new JsonObject().put("ok", false).put("error", "the patch engine did not report the store"));
-      boolean ok = verticles.stream().allMatch(entry -> ((JsonObject) entry.getValue()).getBoolean("ok", false))
-          && store.getBoolean("ok", false);
-      JsonObject answer = new JsonObject().put("ok", ok).put("status", ok ? "up" : "down");
-      showsDetails(ctx).onComplete(details -> JsonResponse.send(ctx, ok ? 200 : 503, details.succeeded() && details.result()
-          ? answer.put("store", store).put("model", defaultModel).put("verticles", verticles)
-          : answer));
-    });
+    Future.join(List.copyOf(probes.values()))
+        .onComplete(
+            all -> {
+              JsonObject verticles = new JsonObject();
+              probes.forEach((verticle, probe) -> verticles.put(verticle, probe.result()));
+              JsonObject store =
+                  verticles
+                      .getJsonObject("patch-engine", new JsonObject())
+                      .getJsonObject(
+                          "store",
+                          new JsonObject()
+                              .put("ok", false)
+                              .put("error", "the patch engine did not report the store"));
+              boolean ok =
+                  verticles.stream()
+                          .allMatch(
+                              entry -> ((JsonObject) entry.getValue()).getBoolean("ok", false))
+                      && store.getBoolean("ok", false);
+              JsonObject answer = new JsonObject().put("ok", ok).put("status", ok ? "up" : "down");
+              showsDetails(ctx)
+                  .onComplete(
+                      details ->
+                          JsonResponse.send(
+                              ctx,
+                              ok ? 200 : 503,
+                              details.succeeded() && details.result()
+                                  ? answer
+                                      .put("store", store)
+                                      .put("model", defaultModel)
+                                      .put("verticles", verticles)
+                                  : answer));
+            });
   }
 
   /**
@@ -79,6 +108,9 @@ final class HealthRoute {
     if (headers.size() != 1 || !headers.get(0).regionMatches(true, 0, "Bearer ", 0, 7)) {
       return Future.succeededFuture(false);
     }
-    return tokens.get().verify(headers.get(0).substring(7).strip()).map(grant -> grant.role() == Role.ADMIN);
+    return tokens
+        .get()
+        .verify(headers.get(0).substring(7).strip())
+        .map(grant -> grant.role() == Role.ADMIN);
   }
 }

@@ -24,10 +24,12 @@ final class HttpErrors {
     return ctx.response()
         .setStatusCode(code.httpStatus())
         .putHeader("content-type", "application/json; charset=utf-8")
-        .end(extra.copy()
-            .put("ok", false)
-            .put("error", new JsonObject().put("code", code.name()).put("message", message))
-            .encode());
+        .end(
+            extra
+                .copy()
+                .put("ok", false)
+                .put("error", new JsonObject().put("code", code.name()).put("message", message))
+                .encode());
   }
 
   static void send(RoutingContext ctx, Throwable error) {

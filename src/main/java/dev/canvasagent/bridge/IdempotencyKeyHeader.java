@@ -30,7 +30,8 @@ final class IdempotencyKeyHeader {
       return ask;
     }
     if (keys.size() > 1 || !KEY.matcher(keys.get(0)).matches()) {
-      HttpErrors.send(ctx, FailureCode.INVALID_REQUEST, NAME + " must be one value matching " + KEY.pattern());
+      HttpErrors.send(
+          ctx, FailureCode.INVALID_REQUEST, NAME + " must be one value matching " + KEY.pattern());
       return null;
     }
     return IdempotencyKey.of(EdgeAccess.grant(ctx).subject(), keys.get(0), ask).addTo(ask);

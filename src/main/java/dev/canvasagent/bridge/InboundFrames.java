@@ -24,17 +24,20 @@ final class InboundFrames {
   /** A refusal to send back to the client: {@code {code, message}} (and more, e.g. a revision). */
   record Refusal(FailureCode code, JsonObject payload) {
     static Refusal of(FailureCode code, String message) {
-      return new Refusal(code, new JsonObject().put("type", "error").put("code", code.name()).put("message", message));
+      return new Refusal(
+          code,
+          new JsonObject().put("type", "error").put("code", code.name()).put("message", message));
     }
   }
 
   private final Vertx vertx;
   private final EdgeLimits limits;
-  private final Map<RoomTopic, JsonSchemaFile> schemas = Map.of(
-      RoomTopic.AGENT_ACK, JsonSchemaFile.load("api/ack.json"),
-      RoomTopic.AGENT_SCREENSHOT, JsonSchemaFile.load("api/screenshot.json"),
-      RoomTopic.CANVAS_VIEWPORT, JsonSchemaFile.load("api/viewport.json"),
-      RoomTopic.CANVAS_CHANGE, JsonSchemaFile.load("api/change-request.json"));
+  private final Map<RoomTopic, JsonSchemaFile> schemas =
+      Map.of(
+          RoomTopic.AGENT_ACK, JsonSchemaFile.load("api/ack.json"),
+          RoomTopic.AGENT_SCREENSHOT, JsonSchemaFile.load("api/screenshot.json"),
+          RoomTopic.CANVAS_VIEWPORT, JsonSchemaFile.load("api/viewport.json"),
+          RoomTopic.CANVAS_CHANGE, JsonSchemaFile.load("api/change-request.json"));
 
   InboundFrames(Vertx vertx, EdgeLimits limits) {
     this.vertx = vertx;
@@ -47,11 +50,15 @@ final class InboundFrames {
     try {
       parsed = new JsonObject(text);
     } catch (RuntimeException notJson) {
-      return Future.succeededFuture(Refusal.of(FailureCode.INVALID_FRAME, "a frame must be a JSON object {topic, payload}"));
+      return Future.succeededFuture(
+          Refusal.of(FailureCode.INVALID_FRAME, "a frame must be a JSON object {topic, payload}"));
     }
     JsonObject frame = (JsonObject) parsed;
-    if (!(frame.getValue("topic") instanceof String topic) || !(frame.getValue("payload") instanceof JsonObject payload)) {
-      return Future.succeededFuture(Refusal.of(FailureCode.INVALID_FRAME, "a frame must be {topic: string, payload: object}"));
+    if (!(frame.getValue("topic") instanceof String topic)
+        || !(frame.getValue("payload") instanceof JsonObject payload)) {
+      return Future.succeededFuture(
+          Refusal.of(
+              FailureCode.INVALID_FRAME, "a frame must be {topic: string, payload: object}"));
     }
     return handle(client, room, topic, payload);
   }
@@ -59,22 +66,31 @@ final class InboundFrames {
   /** One topic and payload from a client of {@code room}. */
   Future<Refusal> handle(RoomClient client, Room room, String topicName, JsonObject payload) {
     if (!client.mayEdit()) {
-      return refuse(FailureCode.FORBIDDEN, "this connection's token is a viewer's: it may listen, not send");
+      return refuse(
+          FailureCode.FORBIDDEN, "this connection's token is a viewer's: it may listen, not send");
     }
     // Counted once the sender may send, so listeners cannot use up the room's allowance.
     var crowded = limits.roomMessage(room.roomId());
     if (crowded.isPresent()) {
       return Future.succeededFuture(EdgeLimits.refusal(crowded.get()));
     }
-    RoomTopic topic = schemas.keySet().stream().filter(candidate -> candidate.wireName().equals(topicName)).findFirst().orElse(null);
+    RoomTopic topic =
+        schemas.keySet().stream()
+            .filter(candidate -> candidate.wireName().equals(topicName))
+            .findFirst()
+            .orElse(null);
     if (topic == null) {
-      return refuse(FailureCode.UNKNOWN_TOPIC, "clients may send agent:ack, agent:screenshot, canvas:viewport or canvas:change, not '"
-          + (topicName.length() > 40 ? topicName.substring(0, 40) + "…" : topicName) + "'");
+      return refuse(
+          FailureCode.UNKNOWN_TOPIC,
+          "clients may send agent:ack, agent:screenshot, canvas:viewport or canvas:change, not '"
+              + (topicName.length() > 40 ? topicName.substring(0, 40) + "…" : topicName)
+              + "'");
     }
     var nul = NulCharacters.firstPointer(payload);
     if (nul.isPresent()) {
       // A person's board change would reach PostgreSQL's jsonb, which cannot hold it.
-      return refuse(FailureCode.INVALID_PAYLOAD, topicName + ": " + nul.get() + ": " + NulCharacters.PROBLEM);
+      return refuse(
+          FailureCode.INVALID_PAYLOAD, topicName + ": " + nul.get() + ": " + NulCharacters.PROBLEM);
     }
     var violations = schemas.get(topic).violations(payload);
     if (violations.isPresent()) {
@@ -107,23 +123,35 @@ final class InboundFrames {
     }
     // The data URL is ASCII (base64), so its length is its size in bytes.
     Object dataUrl = screenshot.getJsonObject("image").getValue("dataUrl");
-    var over = limits.screenshot(client.limitKey(), dataUrl instanceof String text ? text.length() : 0);
+    var over =
+        limits.screenshot(client.limitKey(), dataUrl instanceof String text ? text.length() : 0);
     if (over.isPresent()) {
       return Future.succeededFuture(EdgeLimits.refusal(over.get()));
     }
-    vertx.eventBus().publish(RoomTopic.AGENT_SCREENSHOT.address(room.roomId()), screenshot.copy().put("clientId", client.clientId()));
+    vertx
+        .eventBus()
+        .publish(
+            RoomTopic.AGENT_SCREENSHOT.address(room.roomId()),
+            screenshot.copy().put("clientId", client.clientId()));
     return Future.succeededFuture();
   }
 
   private Future<Refusal> change(RoomClient client, Room room, JsonObject change) {
-    BoardChangeRequest ask = new BoardChangeRequest(room.roomId(), change.getLong("baseRevision"), RecordDiff.fromJson(change),
-        "person:" + client.clientId());
-    return vertx.eventBus().<JsonObject>request(Address.PATCH_BOARD_CHANGE, ask.toJson())
+    BoardChangeRequest ask =
+        new BoardChangeRequest(
+            room.roomId(),
+            change.getLong("baseRevision"),
+            RecordDiff.fromJson(change),
+            "person:" + client.clientId());
+    return vertx
+        .eventBus()
+        .<JsonObject>request(Address.PATCH_BOARD_CHANGE, ask.toJson())
         .map(applied -> (Refusal) null)
-        .recover(error -> {
-          Failure failure = Failure.of(error);
-          return refuse(failure.code(), failure.getMessage());
-        });
+        .recover(
+            error -> {
+              Failure failure = Failure.of(error);
+              return refuse(failure.code(), failure.getMessage());
+            });
   }
 
   private static Future<Refusal> refuse(FailureCode code, String message) {

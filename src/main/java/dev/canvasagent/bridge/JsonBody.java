@@ -18,6 +18,7 @@ import java.util.Locale;
  */
 final class JsonBody {
   private final BodyHandler reader;
+
   /** Null for the server's limit, whose 413 the router answers. */
   private final BodyTooLarge tooLarge;
 
@@ -47,8 +48,12 @@ final class JsonBody {
 
   private static void requireJsonMediaType(RoutingContext ctx) {
     String contentType = ctx.request().getHeader("content-type");
-    if (contentType != null && !contentType.toLowerCase(Locale.ROOT).startsWith("application/json")) {
-      HttpErrors.send(ctx, FailureCode.UNSUPPORTED_MEDIA_TYPE, "send the body as application/json, not " + contentType);
+    if (contentType != null
+        && !contentType.toLowerCase(Locale.ROOT).startsWith("application/json")) {
+      HttpErrors.send(
+          ctx,
+          FailureCode.UNSUPPORTED_MEDIA_TYPE,
+          "send the body as application/json, not " + contentType);
       return;
     }
     ctx.next();
@@ -69,7 +74,8 @@ final class JsonBody {
       }
       request = object;
     } catch (DecodeException e) {
-      HttpErrors.send(ctx, FailureCode.INVALID_JSON, "the body is not valid JSON: " + e.getMessage());
+      HttpErrors.send(
+          ctx, FailureCode.INVALID_JSON, "the body is not valid JSON: " + e.getMessage());
       return null;
     }
     var nul = NulCharacters.firstPointer(request);

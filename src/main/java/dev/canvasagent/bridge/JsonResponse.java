@@ -8,6 +8,9 @@ final class JsonResponse {
   private JsonResponse() {}
 
   static void send(RoutingContext ctx, int status, JsonObject body) {
-    ctx.response().setStatusCode(status).putHeader("content-type", "application/json; charset=utf-8").end(body.encode());
+    ctx.response()
+        .setStatusCode(status)
+        .putHeader("content-type", "application/json; charset=utf-8")
+        .end(body.encode());
   }
 }

@@ -17,6 +17,7 @@ final class OpenConnections {
   private final int perAddress;
   private final int roomsPerClient;
   private final Map<String, Integer> byAddress = new HashMap<>();
+
   /** Per client, its rooms and how many streams it has open to each. */
   private final Map<String, Map<String, Integer>> roomsByClient = new HashMap<>();
 
@@ -26,17 +27,29 @@ final class OpenConnections {
   }
 
   Optional<RateLimit.Over> checkAddress(String address) {
-    return byAddress.getOrDefault(address, 0) < perAddress ? Optional.empty() : Optional.of(new RateLimit.Over(
-        "more than " + perAddress + " open connections from this address (CANVAS_AGENT_CONNECTIONS_PER_ADDRESS);"
-            + " close one first", RETRY_AFTER_SECONDS));
+    return byAddress.getOrDefault(address, 0) < perAddress
+        ? Optional.empty()
+        : Optional.of(
+            new RateLimit.Over(
+                "more than "
+                    + perAddress
+                    + " open connections from this address (CANVAS_AGENT_CONNECTIONS_PER_ADDRESS);"
+                    + " close one first",
+                RETRY_AFTER_SECONDS));
   }
 
   /** A stream to one more room is refused; one more to a room the client already has open is not. */
   Optional<RateLimit.Over> checkRoom(String client, String roomId) {
     Map<String, Integer> rooms = roomsByClient.getOrDefault(client, Map.of());
-    return rooms.containsKey(roomId) || rooms.size() < roomsPerClient ? Optional.empty() : Optional.of(new RateLimit.Over(
-        "more than " + roomsPerClient + " rooms open at once by this client (CANVAS_AGENT_ROOMS_PER_CLIENT);"
-            + " leave one first", RETRY_AFTER_SECONDS));
+    return rooms.containsKey(roomId) || rooms.size() < roomsPerClient
+        ? Optional.empty()
+        : Optional.of(
+            new RateLimit.Over(
+                "more than "
+                    + roomsPerClient
+                    + " rooms open at once by this client (CANVAS_AGENT_ROOMS_PER_CLIENT);"
+                    + " leave one first",
+                RETRY_AFTER_SECONDS));
   }
 
   void openFrom(String address) {

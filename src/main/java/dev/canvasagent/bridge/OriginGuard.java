@@ -1,7 +1,7 @@
 package dev.canvasagent.bridge;
 
-import dev.canvasagent.config.Loopback;
 import dev.canvasagent.bus.FailureCode;
+import dev.canvasagent.config.Loopback;
 import io.vertx.core.Handler;
 import io.vertx.core.http.HttpHeaders;
 import io.vertx.core.http.HttpMethod;
@@ -25,15 +25,25 @@ import java.util.Set;
  * CorsHandler}; with no list there is no CORS handler at all, never a wildcard.
  */
 final class OriginGuard implements Handler<RoutingContext> {
-  static final Set<HttpMethod> METHODS = Set.of(HttpMethod.GET, HttpMethod.POST, HttpMethod.PUT, HttpMethod.PATCH,
-      HttpMethod.DELETE, HttpMethod.OPTIONS);
-  static final Set<String> REQUEST_HEADERS = Set.of("Authorization", "Content-Type", IdempotencyKeyHeader.NAME, "Last-Event-ID");
+  static final Set<HttpMethod> METHODS =
+      Set.of(
+          HttpMethod.GET,
+          HttpMethod.POST,
+          HttpMethod.PUT,
+          HttpMethod.PATCH,
+          HttpMethod.DELETE,
+          HttpMethod.OPTIONS);
+  static final Set<String> REQUEST_HEADERS =
+      Set.of("Authorization", "Content-Type", IdempotencyKeyHeader.NAME, "Last-Event-ID");
+
   /** A cross-origin page can read {@code Retry-After} only when it is exposed. */
   static final Set<String> EXPOSED_HEADERS = Set.of(EdgeLimits.RETRY_AFTER);
+
   static final int PREFLIGHT_MAX_AGE_SECONDS = 600;
 
   /** As browsers write them: lower case, without a default port. */
   private final Set<String> allowed;
+
   private final Optional<CorsHandler> cors;
   private final boolean loopbackHostsOnly;
 
@@ -43,8 +53,11 @@ final class OriginGuard implements Handler<RoutingContext> {
       try {
         URI uri = new URI(text);
         String scheme = uri.getScheme() == null ? null : uri.getScheme().toLowerCase(Locale.ROOT);
-        if (!("http".equals(scheme) || "https".equals(scheme)) || uri.getHost() == null
-            || uri.getRawPath() != null && !uri.getRawPath().isEmpty() || uri.getRawQuery() != null || uri.getRawUserInfo() != null) {
+        if (!("http".equals(scheme) || "https".equals(scheme))
+            || uri.getHost() == null
+            || uri.getRawPath() != null && !uri.getRawPath().isEmpty()
+            || uri.getRawQuery() != null
+            || uri.getRawUserInfo() != null) {
           return Optional.empty();
         }
         return Optional.of(of(scheme, uri.getHost(), uri.getPort()));
@@ -54,13 +67,18 @@ final class OriginGuard implements Handler<RoutingContext> {
     }
 
     static Origin of(String scheme, String host, int port) {
-      String bare = host.startsWith("[") && host.endsWith("]") ? host.substring(1, host.length() - 1) : host;
-      return new Origin(scheme, bare.toLowerCase(Locale.ROOT), port >= 0 ? port : defaultPort(scheme));
+      String bare =
+          host.startsWith("[") && host.endsWith("]") ? host.substring(1, host.length() - 1) : host;
+      return new Origin(
+          scheme, bare.toLowerCase(Locale.ROOT), port >= 0 ? port : defaultPort(scheme));
     }
 
     /** The origin as a browser sends it in {@code Origin}. */
     String serialized() {
-      return scheme + "://" + (host.contains(":") ? "[" + host + "]" : host) + (port == defaultPort(scheme) ? "" : ":" + port);
+      return scheme
+          + "://"
+          + (host.contains(":") ? "[" + host + "]" : host)
+          + (port == defaultPort(scheme) ? "" : ":" + port);
     }
 
     private static int defaultPort(String scheme) {
@@ -76,26 +94,39 @@ final class OriginGuard implements Handler<RoutingContext> {
    */
   OriginGuard(List<String> allowedOrigins, boolean loopbackHostsOnly) {
     this.loopbackHostsOnly = loopbackHostsOnly;
-    this.allowed = allowedOrigins.stream().map(origin -> Origin.parse(origin)
-        .orElseThrow(() -> new IllegalArgumentException("not an origin: " + origin)).serialized())
-        .collect(java.util.stream.Collectors.toUnmodifiableSet());
-    this.cors = allowed.isEmpty() ? Optional.empty() : Optional.of(CorsHandler.create()
-        .addOrigins(List.copyOf(allowed))
-        .allowedMethods(METHODS)
-        .allowedHeaders(REQUEST_HEADERS)
-        .exposedHeaders(EXPOSED_HEADERS)
-        .maxAgeSeconds(PREFLIGHT_MAX_AGE_SECONDS));
+    this.allowed =
+        allowedOrigins.stream()
+            .map(
+                origin ->
+                    Origin.parse(origin)
+                        .orElseThrow(() -> new IllegalArgumentException("not an origin: " + origin))
+                        .serialized())
+            .collect(java.util.stream.Collectors.toUnmodifiableSet());
+    this.cors =
+        allowed.isEmpty()
+            ? Optional.empty()
+            : Optional.of(
+                CorsHandler.create()
+                    .addOrigins(List.copyOf(allowed))
+                    .allowedMethods(METHODS)
+                    .allowedHeaders(REQUEST_HEADERS)
+                    .exposedHeaders(EXPOSED_HEADERS)
+                    .maxAgeSeconds(PREFLIGHT_MAX_AGE_SECONDS));
   }
 
   @Override
   public void handle(RoutingContext ctx) {
     HostAndPort authority = ctx.request().authority();
-    // A request without a Host (HTTP/1.0 allows it) names no host to check: with auth off it is refused
+    // A request without a Host (HTTP/1.0 allows it) names no host to check: with auth off it is
+    // refused
     // like one that names another host, or it would be the one way past this check.
     if (loopbackHostsOnly && (authority == null || !Loopback.isLoopback(authority.host()))) {
-      HttpErrors.send(ctx, FailureCode.HOST_NOT_ALLOWED, (authority == null ? "the request has no Host header; " : "")
-          + "with auth off this server answers only requests addressed to localhost, 127.0.0.1 or ::1;"
-          + " set CANVAS_AGENT_JWT_SECRET to serve other names");
+      HttpErrors.send(
+          ctx,
+          FailureCode.HOST_NOT_ALLOWED,
+          (authority == null ? "the request has no Host header; " : "")
+              + "with auth off this server answers only requests addressed to localhost, 127.0.0.1 or ::1;"
+              + " set CANVAS_AGENT_JWT_SECRET to serve other names");
       return;
     }
     String header = ctx.request().getHeader(HttpHeaders.ORIGIN);
@@ -109,14 +140,20 @@ final class OriginGuard implements Handler<RoutingContext> {
     } else if (origin.isPresent() && origin.get().equals(own(ctx))) {
       ctx.next();
     } else {
-      HttpErrors.send(ctx, FailureCode.ORIGIN_NOT_ALLOWED, "pages from " + (header.length() > 100 ? header.substring(0, 100) + "…" : header)
-          + " may not call this server; its own origin and CANVAS_AGENT_CORS_ORIGINS may");
+      HttpErrors.send(
+          ctx,
+          FailureCode.ORIGIN_NOT_ALLOWED,
+          "pages from "
+              + (header.length() > 100 ? header.substring(0, 100) + "…" : header)
+              + " may not call this server; its own origin and CANVAS_AGENT_CORS_ORIGINS may");
     }
   }
 
   /** The origin the request was addressed to: its scheme and its {@code Host}. */
   private static Origin own(RoutingContext ctx) {
     HostAndPort authority = ctx.request().authority();
-    return authority == null ? null : Origin.of(ctx.request().scheme(), authority.host(), authority.port());
+    return authority == null
+        ? null
+        : Origin.of(ctx.request().scheme(), authority.host(), authority.port());
   }
 }

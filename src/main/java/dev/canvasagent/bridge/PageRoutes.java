@@ -14,13 +14,17 @@ import io.vertx.ext.web.handler.StaticHandler;
  */
 final class PageRoutes {
   static final String WEBROOT = "webroot";
+
   /** Every path but the API's, the bus's and the health probe's. */
   static final String PAGE_PATHS = "/(?!api(?:/|$)|eventbus(?:/|$)|health$).*";
+
   /** Vite names every asset by its content hash, so a browser may keep one as long as it likes. */
   static final String HASHED_ASSETS = "/assets/.+";
+
   static final long ASSET_MAX_AGE_SECONDS = 365L * 24 * 60 * 60;
 
-  static final String NOT_BUILT = """
+  static final String NOT_BUILT =
+      """
       <!doctype html>
       <html lang="en"><head><meta charset="utf-8"><title>canvas-agent: no web client in this build</title></head>
       <body style="font: 16px/1.5 system-ui, sans-serif; max-width: 40em; margin: 3em auto">
@@ -40,17 +44,34 @@ final class PageRoutes {
   }
 
   void mount(Router router) {
-    router.routeWithRegex(HASHED_ASSETS).method(HttpMethod.GET).method(HttpMethod.HEAD)
-        .handler(StaticHandler.create(webroot).setCachingEnabled(true).setMaxAgeSeconds(ASSET_MAX_AGE_SECONDS));
+    router
+        .routeWithRegex(HASHED_ASSETS)
+        .method(HttpMethod.GET)
+        .method(HttpMethod.HEAD)
+        .handler(
+            StaticHandler.create(webroot)
+                .setCachingEnabled(true)
+                .setMaxAgeSeconds(ASSET_MAX_AGE_SECONDS));
     // The page itself is looked at anew each time, so a new build is picked up at once.
-    router.routeWithRegex(PAGE_PATHS).method(HttpMethod.GET).method(HttpMethod.HEAD)
-        .handler(StaticHandler.create(webroot).setCachingEnabled(false).setDefaultContentEncoding("UTF-8"));
+    router
+        .routeWithRegex(PAGE_PATHS)
+        .method(HttpMethod.GET)
+        .method(HttpMethod.HEAD)
+        .handler(
+            StaticHandler.create(webroot)
+                .setCachingEnabled(false)
+                .setDefaultContentEncoding("UTF-8"));
     // Reached only when the static handler found no index.html: the build skipped the page.
-    router.routeWithRegex("/(?:index\\.html)?").method(HttpMethod.GET).method(HttpMethod.HEAD).handler(PageRoutes::notBuilt);
+    router
+        .routeWithRegex("/(?:index\\.html)?")
+        .method(HttpMethod.GET)
+        .method(HttpMethod.HEAD)
+        .handler(PageRoutes::notBuilt);
   }
 
   private static void notBuilt(RoutingContext ctx) {
-    ctx.response().setStatusCode(404)
+    ctx.response()
+        .setStatusCode(404)
         .putHeader("content-type", "text/html; charset=utf-8")
         .putHeader("cache-control", "no-store")
         .end(NOT_BUILT);

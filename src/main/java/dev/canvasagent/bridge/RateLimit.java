@@ -51,7 +51,9 @@ final class RateLimit {
       return refused;
     }
     ConsumptionProbe probe = bucket(key).tryConsumeAndReturnRemaining(amount);
-    return probe.isConsumed() ? Optional.empty() : Optional.of(over(probe.getNanosToWaitForRefill()));
+    return probe.isConsumed()
+        ? Optional.empty()
+        : Optional.of(over(probe.getNanosToWaitForRefill()));
   }
 
   /** Whether {@link #take} would succeed now, taking nothing: to take from two limits or neither. */
@@ -65,7 +67,9 @@ final class RateLimit {
       return Optional.empty();
     }
     EstimationProbe probe = bucket.estimateAbilityToConsume(amount);
-    return probe.canBeConsumed() ? Optional.empty() : Optional.of(over(probe.getNanosToWaitForRefill()));
+    return probe.canBeConsumed()
+        ? Optional.empty()
+        : Optional.of(over(probe.getNanosToWaitForRefill()));
   }
 
   /** Gives back what a {@link #take} took for something that then did not happen. */
@@ -89,26 +93,40 @@ final class RateLimit {
   /** More than a whole allowance, or a new key when the table is full even after eviction. */
   private Optional<Over> refusedOutright(String key, long amount) {
     if (amount > capacity) {
-      return Optional.of(new Over(amount + " is more than the whole allowance of " + capacity + " " + description,
-          Math.max(1, period.toSeconds())));
+      return Optional.of(
+          new Over(
+              amount + " is more than the whole allowance of " + capacity + " " + description,
+              Math.max(1, period.toSeconds())));
     }
     if (!buckets.containsKey(key) && buckets.size() >= maxKeys && evictIdle() >= maxKeys) {
-      return Optional.of(new Over("this node already tracks " + maxKeys + " others under the limit of " + capacity + " " + description, 1));
+      return Optional.of(
+          new Over(
+              "this node already tracks "
+                  + maxKeys
+                  + " others under the limit of "
+                  + capacity
+                  + " "
+                  + description,
+              1));
     }
     return Optional.empty();
   }
 
   private Bucket bucket(String key) {
-    return buckets.computeIfAbsent(key, absent -> Bucket.builder()
-        .addLimit(limit -> limit.capacity(capacity).refillGreedy(capacity, period))
-        .withCustomTimePrecision(clock)
-        // One thread (the event loop) uses it.
-        .withSynchronizationStrategy(SynchronizationStrategy.NONE)
-        .build());
+    return buckets.computeIfAbsent(
+        key,
+        absent ->
+            Bucket.builder()
+                .addLimit(limit -> limit.capacity(capacity).refillGreedy(capacity, period))
+                .withCustomTimePrecision(clock)
+                // One thread (the event loop) uses it.
+                .withSynchronizationStrategy(SynchronizationStrategy.NONE)
+                .build());
   }
 
   private Over over(long nanosToWait) {
     long seconds = Math.max(1, (nanosToWait + 999_999_999L) / 1_000_000_000L);
-    return new Over("more than " + capacity + " " + description + "; try again in " + seconds + " s", seconds);
+    return new Over(
+        "more than " + capacity + " " + description + "; try again in " + seconds + " s", seconds);
   }
 }

@@ -34,7 +34,13 @@ final class RequestDeadlines {
   private long bodyTimer = -1;
   private boolean closed;
 
-  RequestDeadlines(Vertx vertx, HttpConnection connection, String address, long headTimeoutMs, long bodyTimeoutMs, Missed missed) {
+  RequestDeadlines(
+      Vertx vertx,
+      HttpConnection connection,
+      String address,
+      long headTimeoutMs,
+      long bodyTimeoutMs,
+      Missed missed) {
     this.vertx = vertx;
     this.connection = connection;
     this.address = address;
@@ -49,11 +55,14 @@ final class RequestDeadlines {
       return;
     }
     vertx.cancelTimer(headTimer);
-    headTimer = vertx.setTimer(headTimeoutMs, fired -> {
-      headTimer = -1;
-      missed.head(address);
-      connection.close();
-    });
+    headTimer =
+        vertx.setTimer(
+            headTimeoutMs,
+            fired -> {
+              headTimer = -1;
+              missed.head(address);
+              connection.close();
+            });
   }
 
   /**
@@ -67,24 +76,28 @@ final class RequestDeadlines {
     bodyTimer = -1;
     HttpServerRequest request = ctx.request();
     if (hasBody(request)) {
-      bodyTimer = vertx.setTimer(bodyTimeoutMs, fired -> {
-        bodyTimer = -1;
-        if (!request.isEnded()) {
-          bodyLate(ctx);
-        }
-      });
+      bodyTimer =
+          vertx.setTimer(
+              bodyTimeoutMs,
+              fired -> {
+                bodyTimer = -1;
+                if (!request.isEnded()) {
+                  bodyLate(ctx);
+                }
+              });
     }
     // Not called for an upgrade to a WebSocket: its answer never ends as an HTTP answer does.
-    ctx.addEndHandler(ended -> {
-      if (ended.failed()) {
-        return;
-      }
-      if (request.isEnded()) {
-        vertx.cancelTimer(bodyTimer);
-        bodyTimer = -1;
-      }
-      awaitHead();
-    });
+    ctx.addEndHandler(
+        ended -> {
+          if (ended.failed()) {
+            return;
+          }
+          if (request.isEnded()) {
+            vertx.cancelTimer(bodyTimer);
+            bodyTimer = -1;
+          }
+          awaitHead();
+        });
   }
 
   private void bodyLate(RoutingContext ctx) {
@@ -96,8 +109,13 @@ final class RequestDeadlines {
       return;
     }
     ctx.response().putHeader(HttpHeaders.CONNECTION, HttpHeaders.CLOSE);
-    HttpErrors.send(ctx, FailureCode.REQUEST_TIMEOUT, "the request body did not arrive within " + bodyTimeoutMs
-        + " ms of its head (CANVAS_AGENT_BODY_TIMEOUT_MS)").onComplete(written -> connection.close());
+    HttpErrors.send(
+            ctx,
+            FailureCode.REQUEST_TIMEOUT,
+            "the request body did not arrive within "
+                + bodyTimeoutMs
+                + " ms of its head (CANVAS_AGENT_BODY_TIMEOUT_MS)")
+        .onComplete(written -> connection.close());
   }
 
   /** The connection closed: nothing is waited for any more. */

@@ -15,7 +15,8 @@ final class RequestParameters {
     if (RoomId.isValid(roomId)) {
       return roomId;
     }
-    HttpErrors.send(ctx, FailureCode.INVALID_REQUEST, "roomId must match " + RoomId.PATTERN.pattern());
+    HttpErrors.send(
+        ctx, FailureCode.INVALID_REQUEST, "roomId must match " + RoomId.PATTERN.pattern());
     return null;
   }
 
@@ -33,7 +34,10 @@ final class RequestParameters {
     } catch (NumberFormatException notANumber) {
       // answered below
     }
-    HttpErrors.send(ctx, FailureCode.INVALID_REQUEST, name + " must be one integer between " + min + " and " + max);
+    HttpErrors.send(
+        ctx,
+        FailureCode.INVALID_REQUEST,
+        name + " must be one integer between " + min + " and " + max);
     return null;
   }
 }

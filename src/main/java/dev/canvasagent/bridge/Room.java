@@ -28,7 +28,11 @@ import org.slf4j.LoggerFactory;
 final class Room {
   private static final Logger LOG = LoggerFactory.getLogger(Room.class);
   static final Set<RoomTopic> REPLAYED =
-      Set.of(RoomTopic.AGENT_ACTION, RoomTopic.AGENT_CHAT, RoomTopic.AGENT_STATUS, RoomTopic.CANVAS_CHANGE);
+      Set.of(
+          RoomTopic.AGENT_ACTION,
+          RoomTopic.AGENT_CHAT,
+          RoomTopic.AGENT_STATUS,
+          RoomTopic.CANVAS_CHANGE);
 
   private final Vertx vertx;
   private final String roomId;
@@ -120,21 +124,39 @@ final class Room {
   }
 
   private void electNextHost() {
-    clients.values().stream().filter(RoomClient::canHost).findFirst().ifPresent(next -> electHost(next.clientId()));
+    clients.values().stream()
+        .filter(RoomClient::canHost)
+        .findFirst()
+        .ifPresent(next -> electHost(next.clientId()));
   }
 
   private void electHost(String clientId) {
     hostId = clientId;
-    vertx.eventBus().send(Address.SCREENSHOT_HOSTS,
-        new JsonObject().put("roomId", roomId).put("clientId", clientId).put("present", true));
-    LOG.atInfo().addKeyValue("roomId", roomId).addKeyValue("clientId", clientId).log("room.host_elected");
-    deliverToAll(new RoomEvent(null, RoomTopic.CANVAS_HOST,
-        new JsonObject().put("type", "canvas:host").put("roomId", roomId).put("hostClientId", clientId)));
+    vertx
+        .eventBus()
+        .send(
+            Address.SCREENSHOT_HOSTS,
+            new JsonObject().put("roomId", roomId).put("clientId", clientId).put("present", true));
+    LOG.atInfo()
+        .addKeyValue("roomId", roomId)
+        .addKeyValue("clientId", clientId)
+        .log("room.host_elected");
+    deliverToAll(
+        new RoomEvent(
+            null,
+            RoomTopic.CANVAS_HOST,
+            new JsonObject()
+                .put("type", "canvas:host")
+                .put("roomId", roomId)
+                .put("hostClientId", clientId)));
   }
 
   private void forgetHost() {
-    vertx.eventBus().send(Address.SCREENSHOT_HOSTS,
-        new JsonObject().put("roomId", roomId).put("clientId", hostId).put("present", false));
+    vertx
+        .eventBus()
+        .send(
+            Address.SCREENSHOT_HOSTS,
+            new JsonObject().put("roomId", roomId).put("clientId", hostId).put("present", false));
     pendingAcks.values().forEach(pending -> vertx.cancelTimer(pending.timerId));
     pendingAcks.clear();
     hostId = null;
@@ -148,8 +170,11 @@ final class Room {
    * on one. Its seq still counts as sent, so a client that acks it anyway is not refused.
    */
   void publish(RoomTopic topic, JsonObject payload) {
-    boolean partial = topic == RoomTopic.AGENT_ACTION && Boolean.TRUE.equals(payload.getValue("partial"));
-    RoomEvent event = new RoomEvent(REPLAYED.contains(topic) && !partial ? replay.nextId() : null, topic, payload);
+    boolean partial =
+        topic == RoomTopic.AGENT_ACTION && Boolean.TRUE.equals(payload.getValue("partial"));
+    RoomEvent event =
+        new RoomEvent(
+            REPLAYED.contains(topic) && !partial ? replay.nextId() : null, topic, payload);
     if (event.id() != null) {
       replay.append(event);
     }
@@ -174,7 +199,8 @@ final class Room {
     }
     JsonArray actions = envelope.getJsonArray("actions", new JsonArray());
     return !actions.isEmpty()
-        && actions.stream().allMatch(action -> "set_viewport".equals(((JsonObject) action).getString("name")));
+        && actions.stream()
+            .allMatch(action -> "set_viewport".equals(((JsonObject) action).getString("name")));
   }
 
   void deliverTo(RoomClient client, RoomEvent event) {
@@ -210,29 +236,50 @@ final class Room {
   }
 
   private void arm(PendingAck pending, String sessionId, long seq) {
-    pending.timerId = vertx.setTimer(config.ackTimeoutMs(), id -> {
-      String key = ackKey(sessionId, seq);
-      if (pendingAcks.get(key) != pending) {
-        return;
-      }
-      if (pending.resent < config.ackRetries() && hostId != null) {
-        pending.resent++;
-        LOG.atInfo().addKeyValue("roomId", roomId).addKeyValue("sessionId", sessionId).addKeyValue("seq", seq)
-            .addKeyValue("attempt", pending.resent + 1).log("ack.resend");
-        deliverToHost(pending.event);
-        if (pendingAcks.get(key) == pending) {
-          arm(pending, sessionId, seq);
-        }
-        return;
-      }
-      pendingAcks.remove(key);
-      LOG.atWarn().addKeyValue("roomId", roomId).addKeyValue("sessionId", sessionId).addKeyValue("seq", seq)
-          .log("ack.failed");
-      new AgentStatus(sessionId, RunState.ERROR,
-          new JsonObject().put("code", FailureCode.ACK_TIMEOUT.name()).put("seq", seq).put("clientId", hostId)
-              .put("reason", "the host did not acknowledge seq " + seq + " after " + (pending.resent + 1) + " deliveries"))
-          .publish(vertx.eventBus(), roomId);
-    });
+    pending.timerId =
+        vertx.setTimer(
+            config.ackTimeoutMs(),
+            id -> {
+              String key = ackKey(sessionId, seq);
+              if (pendingAcks.get(key) != pending) {
+                return;
+              }
+              if (pending.resent < config.ackRetries() && hostId != null) {
+                pending.resent++;
+                LOG.atInfo()
+                    .addKeyValue("roomId", roomId)
+                    .addKeyValue("sessionId", sessionId)
+                    .addKeyValue("seq", seq)
+                    .addKeyValue("attempt", pending.resent + 1)
+                    .log("ack.resend");
+                deliverToHost(pending.event);
+                if (pendingAcks.get(key) == pending) {
+                  arm(pending, sessionId, seq);
+                }
+                return;
+              }
+              pendingAcks.remove(key);
+              LOG.atWarn()
+                  .addKeyValue("roomId", roomId)
+                  .addKeyValue("sessionId", sessionId)
+                  .addKeyValue("seq", seq)
+                  .log("ack.failed");
+              new AgentStatus(
+                      sessionId,
+                      RunState.ERROR,
+                      new JsonObject()
+                          .put("code", FailureCode.ACK_TIMEOUT.name())
+                          .put("seq", seq)
+                          .put("clientId", hostId)
+                          .put(
+                              "reason",
+                              "the host did not acknowledge seq "
+                                  + seq
+                                  + " after "
+                                  + (pending.resent + 1)
+                                  + " deliveries"))
+                  .publish(vertx.eventBus(), roomId);
+            });
   }
 
   /**
@@ -242,7 +289,8 @@ final class Room {
   Optional<String> ack(String clientId, String sessionId, long seq) {
     Long last = lastSeqBySession.get(sessionId);
     if (last == null || seq > last) {
-      return Optional.of("no envelope seq " + seq + " was sent in session " + sessionId + " to this room");
+      return Optional.of(
+          "no envelope seq " + seq + " was sent in session " + sessionId + " to this room");
     }
     if (clientId.equals(hostId)) {
       PendingAck pending = pendingAcks.remove(ackKey(sessionId, seq));
@@ -267,11 +315,12 @@ final class Room {
     if (hostId != null && viewports.containsKey(hostId)) {
       all.add(viewports.get(hostId).copy().put("clientId", hostId).put("host", true));
     }
-    viewports.forEach((clientId, viewport) -> {
-      if (!clientId.equals(hostId)) {
-        all.add(viewport.copy().put("clientId", clientId).put("host", false));
-      }
-    });
+    viewports.forEach(
+        (clientId, viewport) -> {
+          if (!clientId.equals(hostId)) {
+            all.add(viewport.copy().put("clientId", clientId).put("host", false));
+          }
+        });
     return new JsonObject().put("roomId", roomId).put("hostClientId", hostId).put("viewports", all);
   }
 

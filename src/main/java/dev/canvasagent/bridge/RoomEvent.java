@@ -44,7 +44,13 @@ final class RoomEvent {
       if (id != null) {
         chunk.append("id: ").append(id).append('\n');
       }
-      chunk.append("event: ").append(topic.wireName()).append('\n').append("data: ").append(payload.encode()).append("\n\n");
+      chunk
+          .append("event: ")
+          .append(topic.wireName())
+          .append('\n')
+          .append("data: ")
+          .append(payload.encode())
+          .append("\n\n");
       sseChunk = Buffer.buffer(chunk.toString());
     }
     return sseChunk;
@@ -65,7 +71,11 @@ final class RoomEvent {
   /** The SockJS event-bus bridge message: {@code {type: "rec", address, body, headers?}}. */
   String sockJsText(String roomId) {
     if (sockJsText == null) {
-      JsonObject message = new JsonObject().put("type", "rec").put("address", topic.address(roomId)).put("body", payload);
+      JsonObject message =
+          new JsonObject()
+              .put("type", "rec")
+              .put("address", topic.address(roomId))
+              .put("body", payload);
       if (id != null) {
         message.put("headers", new JsonObject().put("id", id));
       }

@@ -21,13 +21,21 @@ import java.util.UUID;
  */
 final class RoomHub {
   /** The room's outbound topics: what the server sends to browsers. */
-  static final List<RoomTopic> OUTBOUND = List.of(RoomTopic.AGENT_ACTION, RoomTopic.AGENT_CHAT, RoomTopic.AGENT_STATUS,
-      RoomTopic.AGENT_SCREENSHOT_REQUEST, RoomTopic.CANVAS_CHANGE, RoomTopic.DOC_LEASE);
+  static final List<RoomTopic> OUTBOUND =
+      List.of(
+          RoomTopic.AGENT_ACTION,
+          RoomTopic.AGENT_CHAT,
+          RoomTopic.AGENT_STATUS,
+          RoomTopic.AGENT_SCREENSHOT_REQUEST,
+          RoomTopic.CANVAS_CHANGE,
+          RoomTopic.DOC_LEASE);
+
   /** Live events a resyncing client may miss while its board is fetched; more and it is dropped. */
   static final int MAX_HELD_EVENTS = 1_000;
 
   private final Vertx vertx;
   private final AppConfig.Bridge config;
+
   /** How long an empty room keeps listening and buffering, so a client that reconnects can resume. */
   static final long LINGER_MS = 60_000;
 
@@ -64,29 +72,37 @@ final class RoomHub {
   Future<Room> join(String roomId, RoomClient client, String lastEventId) {
     Subscribed subscribed = rooms.computeIfAbsent(roomId, this::subscribe);
     vertx.cancelTimer(subscribed.lingerTimer);
-    return subscribed.ready.compose(ready -> {
-      Room room = subscribed.room();
-      if (lastEventId == null) {
-        room.join(client);
-        return Future.succeededFuture(room);
-      }
-      Optional<List<RoomEvent>> missed = room.missedSince(lastEventId);
-      if (missed.isPresent()) {
-        missed.get().forEach(event -> room.deliverTo(client, event));
-        room.join(client);
-        return Future.succeededFuture(room);
-      }
-      HoldingClient holding = new HoldingClient(client);
-      room.join(holding);
-      return vertx.eventBus().<JsonObject>request(Address.PATCH_BOARD_GET, new JsonObject().put("roomId", roomId))
-          .map(board -> {
-            JsonObject resync = new JsonObject().put("type", "canvas:resync").put("roomId", roomId)
-                .put("revision", board.body().getLong("rev")).put("records", board.body().getJsonArray("records"))
-                .put("latestEventId", room.latestEventId());
-            holding.release(new RoomEvent(null, RoomTopic.CANVAS_RESYNC, resync));
-            return room;
-          });
-    });
+    return subscribed.ready.compose(
+        ready -> {
+          Room room = subscribed.room();
+          if (lastEventId == null) {
+            room.join(client);
+            return Future.succeededFuture(room);
+          }
+          Optional<List<RoomEvent>> missed = room.missedSince(lastEventId);
+          if (missed.isPresent()) {
+            missed.get().forEach(event -> room.deliverTo(client, event));
+            room.join(client);
+            return Future.succeededFuture(room);
+          }
+          HoldingClient holding = new HoldingClient(client);
+          room.join(holding);
+          return vertx
+              .eventBus()
+              .<JsonObject>request(Address.PATCH_BOARD_GET, new JsonObject().put("roomId", roomId))
+              .map(
+                  board -> {
+                    JsonObject resync =
+                        new JsonObject()
+                            .put("type", "canvas:resync")
+                            .put("roomId", roomId)
+                            .put("revision", board.body().getLong("rev"))
+                            .put("records", board.body().getJsonArray("records"))
+                            .put("latestEventId", room.latestEventId());
+                    holding.release(new RoomEvent(null, RoomTopic.CANVAS_RESYNC, resync));
+                    return room;
+                  });
+        });
   }
 
   private Subscribed subscribe(String roomId) {
@@ -94,9 +110,14 @@ final class RoomHub {
     Room room = new Room(vertx, roomId, UUID.randomUUID().toString().substring(0, 8), config);
     List<MessageConsumer<JsonObject>> consumers = new ArrayList<>();
     for (RoomTopic topic : OUTBOUND) {
-      consumers.add(vertx.eventBus().<JsonObject>consumer(topic.address(roomId), message -> room.publish(topic, message.body())));
+      consumers.add(
+          vertx
+              .eventBus()
+              .<JsonObject>consumer(
+                  topic.address(roomId), message -> room.publish(topic, message.body())));
     }
-    Future<Void> ready = Future.all(consumers.stream().map(MessageConsumer::completion).toList()).mapEmpty();
+    Future<Void> ready =
+        Future.all(consumers.stream().map(MessageConsumer::completion).toList()).mapEmpty();
     return new Subscribed(room, consumers, ready);
   }
 
@@ -108,12 +129,15 @@ final class RoomHub {
     subscribed.room().leave(clientId);
     if (subscribed.room().isEmpty()) {
       vertx.cancelTimer(subscribed.lingerTimer);
-      subscribed.lingerTimer = vertx.setTimer(LINGER_MS, id -> {
-        if (subscribed.room().isEmpty() && rooms.get(roomId) == subscribed) {
-          rooms.remove(roomId);
-          subscribed.consumers.forEach(MessageConsumer::unregister);
-        }
-      });
+      subscribed.lingerTimer =
+          vertx.setTimer(
+              LINGER_MS,
+              id -> {
+                if (subscribed.room().isEmpty() && rooms.get(roomId) == subscribed) {
+                  rooms.remove(roomId);
+                  subscribed.consumers.forEach(MessageConsumer::unregister);
+                }
+              });
     }
   }
 
@@ -137,11 +161,12 @@ final class RoomHub {
   void closeAll(String why) {
     List<Subscribed> all = new ArrayList<>(rooms.values());
     rooms.clear();
-    all.forEach(subscribed -> {
-      vertx.cancelTimer(subscribed.lingerTimer);
-      subscribed.room().closeAll(why);
-      subscribed.consumers.forEach(MessageConsumer::unregister);
-    });
+    all.forEach(
+        subscribed -> {
+          vertx.cancelTimer(subscribed.lingerTimer);
+          subscribed.room().closeAll(why);
+          subscribed.consumers.forEach(MessageConsumer::unregister);
+        });
   }
 
   /** Holds a resyncing client's live events until its resync is sent, then sends them after it. */

@@ -18,8 +18,10 @@ import io.vertx.ext.web.RoutingContext;
  */
 final class RoomRoutes {
   static final int MAX_REVISIONS_LIMIT = 500;
+
   /** A transcript body: 4000 characters of text, each escaped at worst as six bytes, and the rest. */
   static final int TRANSCRIPT_BODY_LIMIT_BYTES = 32 * 1024;
+
   /** How far ahead of this server's clock an utterance's ts may be (clients' clocks drift). */
   static final long TRANSCRIPT_MAX_FUTURE_MS = 5 * 60 * 1000;
 
@@ -35,7 +37,9 @@ final class RoomRoutes {
   void mount(Router router, JsonBody body) {
     body.on(router.post("/api/rooms/:roomId/changes")).handler(this::change);
     router.get("/api/rooms/:roomId/board").handler(this::board);
-    JsonBody.upTo(TRANSCRIPT_BODY_LIMIT_BYTES, "a transcript body").on(router.post("/api/rooms/:roomId/transcript")).handler(this::transcript);
+    JsonBody.upTo(TRANSCRIPT_BODY_LIMIT_BYTES, "a transcript body")
+        .on(router.post("/api/rooms/:roomId/transcript"))
+        .handler(this::transcript);
     router.get("/api/rooms/:roomId/revisions").handler(this::revisions);
   }
 
@@ -49,20 +53,43 @@ final class RoomRoutes {
     if (request == null) {
       return;
     }
-    BoardChangeRequest ask = new BoardChangeRequest(roomId, request.getLong("baseRevision"), RecordDiff.fromJson(request), "person");
-    vertx.eventBus().<JsonObject>request(Address.PATCH_BOARD_CHANGE, ask.toJson())
-        .onSuccess(reply -> JsonResponse.send(ctx, 200, new JsonObject().put("ok", true).put("roomId", roomId)
-            .put("revision", reply.body().getLong("revision"))))
-        .onFailure(error -> {
-          if (Failure.of(error).code() != FailureCode.REVISION_CONFLICT) {
-            HttpErrors.send(ctx, error);
-            return;
-          }
-          // Tell the client where the board is now, so it can rebase its edit.
-          vertx.eventBus().<JsonObject>request(Address.PATCH_BOARD_GET, new JsonObject().put("roomId", roomId))
-              .onComplete(current -> HttpErrors.send(ctx, FailureCode.REVISION_CONFLICT, error.getMessage(),
-                  current.succeeded() ? new JsonObject().put("revision", current.result().body().getLong("rev")) : new JsonObject()));
-        });
+    BoardChangeRequest ask =
+        new BoardChangeRequest(
+            roomId, request.getLong("baseRevision"), RecordDiff.fromJson(request), "person");
+    vertx
+        .eventBus()
+        .<JsonObject>request(Address.PATCH_BOARD_CHANGE, ask.toJson())
+        .onSuccess(
+            reply ->
+                JsonResponse.send(
+                    ctx,
+                    200,
+                    new JsonObject()
+                        .put("ok", true)
+                        .put("roomId", roomId)
+                        .put("revision", reply.body().getLong("revision"))))
+        .onFailure(
+            error -> {
+              if (Failure.of(error).code() != FailureCode.REVISION_CONFLICT) {
+                HttpErrors.send(ctx, error);
+                return;
+              }
+              // Tell the client where the board is now, so it can rebase its edit.
+              vertx
+                  .eventBus()
+                  .<JsonObject>request(
+                      Address.PATCH_BOARD_GET, new JsonObject().put("roomId", roomId))
+                  .onComplete(
+                      current ->
+                          HttpErrors.send(
+                              ctx,
+                              FailureCode.REVISION_CONFLICT,
+                              error.getMessage(),
+                              current.succeeded()
+                                  ? new JsonObject()
+                                      .put("revision", current.result().body().getLong("rev"))
+                                  : new JsonObject()));
+            });
   }
 
   /** One utterance for the room's transcript: {@code {speaker, text, ts?}}. */
@@ -72,18 +99,37 @@ final class RoomRoutes {
       return;
     }
     JsonObject request = JsonBody.parse(ctx, transcriptSchema);
-    JsonObject ask = request == null ? null : IdempotencyKeyHeader.addTo(ctx, request.copy().put("roomId", roomId));
+    JsonObject ask =
+        request == null
+            ? null
+            : IdempotencyKeyHeader.addTo(ctx, request.copy().put("roomId", roomId));
     if (ask == null) {
       return;
     }
     Long ts = request.getLong("ts");
     if (ts != null && ts > System.currentTimeMillis() + TRANSCRIPT_MAX_FUTURE_MS) {
-      HttpErrors.send(ctx, FailureCode.INVALID_REQUEST, "#/ts: " + ts + " is more than "
-          + TRANSCRIPT_MAX_FUTURE_MS / 60_000 + " minutes in the future");
+      HttpErrors.send(
+          ctx,
+          FailureCode.INVALID_REQUEST,
+          "#/ts: "
+              + ts
+              + " is more than "
+              + TRANSCRIPT_MAX_FUTURE_MS / 60_000
+              + " minutes in the future");
       return;
     }
-    vertx.eventBus().<JsonObject>request(Address.RUNNER_TRANSCRIPT_ADD, ask)
-        .onSuccess(reply -> JsonResponse.send(ctx, 201, new JsonObject().put("ok", true).put("roomId", roomId).put("utterance", reply.body())))
+    vertx
+        .eventBus()
+        .<JsonObject>request(Address.RUNNER_TRANSCRIPT_ADD, ask)
+        .onSuccess(
+            reply ->
+                JsonResponse.send(
+                    ctx,
+                    201,
+                    new JsonObject()
+                        .put("ok", true)
+                        .put("roomId", roomId)
+                        .put("utterance", reply.body())))
         .onFailure(error -> HttpErrors.send(ctx, error));
   }
 
@@ -92,12 +138,19 @@ final class RoomRoutes {
     if (roomId == null || !EdgeAccess.room(ctx, Role.VIEWER, roomId)) {
       return;
     }
-    vertx.eventBus().<JsonObject>request(Address.PATCH_BOARD_GET, new JsonObject().put("roomId", roomId))
-        .onSuccess(reply -> JsonResponse.send(ctx, 200, new JsonObject()
-            .put("ok", true)
-            .put("roomId", roomId)
-            .put("revision", reply.body().getLong("rev"))
-            .put("records", reply.body().getJsonArray("records"))))
+    vertx
+        .eventBus()
+        .<JsonObject>request(Address.PATCH_BOARD_GET, new JsonObject().put("roomId", roomId))
+        .onSuccess(
+            reply ->
+                JsonResponse.send(
+                    ctx,
+                    200,
+                    new JsonObject()
+                        .put("ok", true)
+                        .put("roomId", roomId)
+                        .put("revision", reply.body().getLong("rev"))
+                        .put("records", reply.body().getJsonArray("records"))))
         .onFailure(error -> HttpErrors.send(ctx, error));
   }
 
@@ -111,9 +164,17 @@ final class RoomRoutes {
     if (after == null || limit == null) {
       return;
     }
-    JsonObject ask = new JsonObject().put("roomId", roomId).put("after", after).put("limit", limit.intValue());
-    vertx.eventBus().<JsonObject>request(Address.PATCH_BOARD_REVISIONS, ask)
-        .onSuccess(reply -> JsonResponse.send(ctx, 200, new JsonObject().put("ok", true).put("roomId", roomId).mergeIn(reply.body())))
+    JsonObject ask =
+        new JsonObject().put("roomId", roomId).put("after", after).put("limit", limit.intValue());
+    vertx
+        .eventBus()
+        .<JsonObject>request(Address.PATCH_BOARD_REVISIONS, ask)
+        .onSuccess(
+            reply ->
+                JsonResponse.send(
+                    ctx,
+                    200,
+                    new JsonObject().put("ok", true).put("roomId", roomId).mergeIn(reply.body())))
         .onFailure(error -> HttpErrors.send(ctx, error));
   }
 }

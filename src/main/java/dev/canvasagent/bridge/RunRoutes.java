@@ -32,29 +32,43 @@ final class RunRoutes {
   /** {@code body}: the server's JSON body, of at most its body limit. */
   void mount(Router router, JsonBody body) {
     body.on(router.post("/api/canvas-agent/run")).handler(this::run);
-    JsonBody.upTo(CANCEL_BODY_LIMIT_BYTES, "a cancel body").on(router.post("/api/canvas-agent/cancel")).handler(this::cancel);
+    JsonBody.upTo(CANCEL_BODY_LIMIT_BYTES, "a cancel body")
+        .on(router.post("/api/canvas-agent/cancel"))
+        .handler(this::cancel);
   }
 
   private void run(RoutingContext ctx) {
     JsonObject request = JsonBody.parse(ctx, runRequestSchema);
-    JsonObject ask = request == null || !EdgeAccess.room(ctx, Role.EDITOR, request.getString("roomId"))
-        ? null : IdempotencyKeyHeader.addTo(ctx, request);
+    JsonObject ask =
+        request == null || !EdgeAccess.room(ctx, Role.EDITOR, request.getString("roomId"))
+            ? null
+            : IdempotencyKeyHeader.addTo(ctx, request);
     if (ask == null) {
       return;
     }
     // A session named in the body is looked up like one in a path: one the caller cannot reach is
     // answered as one that does not exist, not as another room's (SESSION_ROOM_MISMATCH).
-    access.sessionIfNamed(ctx, Role.EDITOR, ask.getString("sessionId"), () -> {
-      if (!limits.takeRun(ctx, ask.getString("roomId"))) {
-        return;
-      }
-      vertx.eventBus().<JsonObject>request(Address.SCHEDULER_SUBMIT, ask)
-          .onSuccess(reply -> JsonResponse.send(ctx, 202, new JsonObject().put("ok", true).mergeIn(reply.body())))
-          .onFailure(error -> {
-            limits.giveBackRun(ctx, ask.getString("roomId"));
-            HttpErrors.send(ctx, error);
-          });
-    });
+    access.sessionIfNamed(
+        ctx,
+        Role.EDITOR,
+        ask.getString("sessionId"),
+        () -> {
+          if (!limits.takeRun(ctx, ask.getString("roomId"))) {
+            return;
+          }
+          vertx
+              .eventBus()
+              .<JsonObject>request(Address.SCHEDULER_SUBMIT, ask)
+              .onSuccess(
+                  reply ->
+                      JsonResponse.send(
+                          ctx, 202, new JsonObject().put("ok", true).mergeIn(reply.body())))
+              .onFailure(
+                  error -> {
+                    limits.giveBackRun(ctx, ask.getString("roomId"));
+                    HttpErrors.send(ctx, error);
+                  });
+        });
   }
 
   /** Cancels a session's work; answered once its running run has ended, with what was canceled. */
@@ -63,9 +77,18 @@ final class RunRoutes {
     if (request == null) {
       return;
     }
-    access.session(ctx, Role.EDITOR, request.getString("sessionId"), () ->
-        vertx.eventBus().<JsonObject>request(Address.SCHEDULER_CANCEL, request)
-            .onSuccess(reply -> JsonResponse.send(ctx, 200, new JsonObject().put("ok", true).mergeIn(reply.body())))
-            .onFailure(error -> HttpErrors.send(ctx, error)));
+    access.session(
+        ctx,
+        Role.EDITOR,
+        request.getString("sessionId"),
+        () ->
+            vertx
+                .eventBus()
+                .<JsonObject>request(Address.SCHEDULER_CANCEL, request)
+                .onSuccess(
+                    reply ->
+                        JsonResponse.send(
+                            ctx, 200, new JsonObject().put("ok", true).mergeIn(reply.body())))
+                .onFailure(error -> HttpErrors.send(ctx, error)));
   }
 }

@@ -23,6 +23,7 @@ import java.util.regex.Pattern;
 final class SessionRoutes {
   /** A session id as the run request schema takes it. */
   static final Pattern SESSION_ID = Pattern.compile("[A-Za-z0-9_-]{1,64}");
+
   static final int DEFAULT_LIST_LIMIT = 20;
   static final int MAX_LIST_LIMIT = 100;
 
@@ -48,8 +49,10 @@ final class SessionRoutes {
 
   private void create(RoutingContext ctx) {
     JsonObject request = JsonBody.parse(ctx, createSchema);
-    JsonObject ask = request == null || !EdgeAccess.room(ctx, Role.EDITOR, request.getString("roomId"))
-        ? null : IdempotencyKeyHeader.addTo(ctx, request);
+    JsonObject ask =
+        request == null || !EdgeAccess.room(ctx, Role.EDITOR, request.getString("roomId"))
+            ? null
+            : IdempotencyKeyHeader.addTo(ctx, request);
     if (ask != null) {
       forward(ctx, Address.SCHEDULER_SESSION_CREATE, ask, 201);
     }
@@ -58,19 +61,28 @@ final class SessionRoutes {
   private void list(RoutingContext ctx) {
     List<String> rooms = ctx.queryParam("roomId");
     if (rooms.size() != 1 || !RoomId.isValid(rooms.get(0))) {
-      HttpErrors.send(ctx, FailureCode.INVALID_REQUEST, "give one roomId matching " + RoomId.PATTERN.pattern());
+      HttpErrors.send(
+          ctx, FailureCode.INVALID_REQUEST, "give one roomId matching " + RoomId.PATTERN.pattern());
       return;
     }
     Long limit = RequestParameters.queryLong(ctx, "limit", DEFAULT_LIST_LIMIT, 1, MAX_LIST_LIMIT);
     if (limit != null && EdgeAccess.room(ctx, Role.VIEWER, rooms.get(0))) {
-      forward(ctx, Address.SCHEDULER_SESSION_LIST, new JsonObject().put("roomId", rooms.get(0)).put("limit", limit.intValue()), 200);
+      forward(
+          ctx,
+          Address.SCHEDULER_SESSION_LIST,
+          new JsonObject().put("roomId", rooms.get(0)).put("limit", limit.intValue()),
+          200);
     }
   }
 
   private void resume(RoutingContext ctx) {
     JsonObject ask = sessionAsk(ctx);
     if (ask != null) {
-      access.session(ctx, Role.VIEWER, ask.getString("sessionId"), () -> forward(ctx, Address.SCHEDULER_SESSION_GET, ask, 200));
+      access.session(
+          ctx,
+          Role.VIEWER,
+          ask.getString("sessionId"),
+          () -> forward(ctx, Address.SCHEDULER_SESSION_GET, ask, 200));
     }
   }
 
@@ -78,7 +90,10 @@ final class SessionRoutes {
     JsonObject ask = sessionAsk(ctx);
     JsonObject request = ask == null ? null : JsonBody.parse(ctx, updateSchema);
     if (request != null) {
-      access.session(ctx, Role.EDITOR, ask.getString("sessionId"),
+      access.session(
+          ctx,
+          Role.EDITOR,
+          ask.getString("sessionId"),
           () -> forward(ctx, Address.SCHEDULER_SESSION_UPDATE, request.mergeIn(ask), 200));
     }
   }
@@ -86,7 +101,11 @@ final class SessionRoutes {
   private void delete(RoutingContext ctx) {
     JsonObject ask = sessionAsk(ctx);
     if (ask != null) {
-      access.session(ctx, Role.EDITOR, ask.getString("sessionId"), () -> forward(ctx, Address.SCHEDULER_SESSION_DELETE, ask, 200));
+      access.session(
+          ctx,
+          Role.EDITOR,
+          ask.getString("sessionId"),
+          () -> forward(ctx, Address.SCHEDULER_SESSION_DELETE, ask, 200));
     }
   }
 
@@ -100,27 +119,47 @@ final class SessionRoutes {
       return;
     }
     List<String> statuses = ctx.queryParam("status");
-    if (statuses.size() > 1 || (statuses.size() == 1 && TodoStore.Status.fromWire(statuses.get(0)).isEmpty())) {
-      HttpErrors.send(ctx, FailureCode.INVALID_REQUEST, "status must be one of open, done, skipped");
+    if (statuses.size() > 1
+        || (statuses.size() == 1 && TodoStore.Status.fromWire(statuses.get(0)).isEmpty())) {
+      HttpErrors.send(
+          ctx, FailureCode.INVALID_REQUEST, "status must be one of open, done, skipped");
       return;
     }
-    access.session(ctx, Role.VIEWER, sessionId, () -> vertx.eventBus().<JsonObject>request(Address.SCHEDULER_TODOS, new JsonObject().put("sessionId", sessionId))
-        .onSuccess(reply -> {
-          JsonObject answer = reply.body();
-          if (statuses.size() == 1) {
-            answer.put("todos", new JsonArray(answer.getJsonArray("todos").stream()
-                .filter(todo -> statuses.get(0).equals(((JsonObject) todo).getString("status"))).toList()));
-          }
-          JsonResponse.send(ctx, 200, new JsonObject().put("ok", true).mergeIn(answer));
-        })
-        .onFailure(error -> HttpErrors.send(ctx, error)));
+    access.session(
+        ctx,
+        Role.VIEWER,
+        sessionId,
+        () ->
+            vertx
+                .eventBus()
+                .<JsonObject>request(
+                    Address.SCHEDULER_TODOS, new JsonObject().put("sessionId", sessionId))
+                .onSuccess(
+                    reply -> {
+                      JsonObject answer = reply.body();
+                      if (statuses.size() == 1) {
+                        answer.put(
+                            "todos",
+                            new JsonArray(
+                                answer.getJsonArray("todos").stream()
+                                    .filter(
+                                        todo ->
+                                            statuses
+                                                .get(0)
+                                                .equals(((JsonObject) todo).getString("status")))
+                                    .toList()));
+                      }
+                      JsonResponse.send(ctx, 200, new JsonObject().put("ok", true).mergeIn(answer));
+                    })
+                .onFailure(error -> HttpErrors.send(ctx, error)));
   }
 
   /** The path's session id, or null after answering 400. */
   private static String sessionId(RoutingContext ctx) {
     String sessionId = ctx.pathParam("sessionId");
     if (sessionId == null || !SESSION_ID.matcher(sessionId).matches()) {
-      HttpErrors.send(ctx, FailureCode.INVALID_REQUEST, "sessionId must match " + SESSION_ID.pattern());
+      HttpErrors.send(
+          ctx, FailureCode.INVALID_REQUEST, "sessionId must match " + SESSION_ID.pattern());
       return null;
     }
     return sessionId;
@@ -138,15 +177,23 @@ final class SessionRoutes {
       return ask;
     }
     if (rooms.size() != 1 || !RoomId.isValid(rooms.get(0))) {
-      HttpErrors.send(ctx, FailureCode.INVALID_REQUEST, "roomId must be one value matching " + RoomId.PATTERN.pattern());
+      HttpErrors.send(
+          ctx,
+          FailureCode.INVALID_REQUEST,
+          "roomId must be one value matching " + RoomId.PATTERN.pattern());
       return null;
     }
     return ask.put("roomId", rooms.get(0));
   }
 
   private void forward(RoutingContext ctx, String address, JsonObject ask, int status) {
-    vertx.eventBus().<JsonObject>request(address, ask)
-        .onSuccess(reply -> JsonResponse.send(ctx, status, new JsonObject().put("ok", true).mergeIn(reply.body())))
+    vertx
+        .eventBus()
+        .<JsonObject>request(address, ask)
+        .onSuccess(
+            reply ->
+                JsonResponse.send(
+                    ctx, status, new JsonObject().put("ok", true).mergeIn(reply.body())))
         .onFailure(error -> HttpErrors.send(ctx, error));
   }
 }

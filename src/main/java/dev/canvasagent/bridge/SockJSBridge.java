@@ -5,11 +5,11 @@ import dev.canvasagent.auth.Grant;
 import dev.canvasagent.auth.Role;
 import dev.canvasagent.bus.Address;
 import dev.canvasagent.bus.Failure;
-import io.vertx.core.Future;
 import dev.canvasagent.bus.FailureCode;
 import dev.canvasagent.bus.RoomId;
 import dev.canvasagent.bus.RoomTopic;
 import dev.canvasagent.config.AppConfig;
+import io.vertx.core.Future;
 import io.vertx.core.Vertx;
 import io.vertx.core.json.JsonObject;
 import io.vertx.ext.bridge.PermittedOptions;
@@ -58,16 +58,30 @@ final class SockJSBridge {
   private static final Logger LOG = LoggerFactory.getLogger(SockJSBridge.class);
 
   /** What a browser may register: the room hub's topics plus the two the bridge itself sends. */
-  static final List<RoomTopic> OUTBOUND = Stream.concat(RoomHub.OUTBOUND.stream(),
-      Stream.of(RoomTopic.CANVAS_HOST, RoomTopic.CANVAS_RESYNC)).toList();
+  static final List<RoomTopic> OUTBOUND =
+      Stream.concat(
+              RoomHub.OUTBOUND.stream(), Stream.of(RoomTopic.CANVAS_HOST, RoomTopic.CANVAS_RESYNC))
+          .toList();
+
   /** What a browser may send. */
   static final List<RoomTopic> INBOUND =
-      List.of(RoomTopic.AGENT_ACK, RoomTopic.AGENT_SCREENSHOT, RoomTopic.CANVAS_VIEWPORT, RoomTopic.CANVAS_CHANGE);
+      List.of(
+          RoomTopic.AGENT_ACK,
+          RoomTopic.AGENT_SCREENSHOT,
+          RoomTopic.CANVAS_VIEWPORT,
+          RoomTopic.CANVAS_CHANGE);
+
   /** The outbound permission: a room's outbound topics, any room (the hook keeps a socket to one). */
-  static final String OUTBOUND_ADDRESSES = "room\\." + RoomId.CHARACTERS + "\\.("
-      + OUTBOUND.stream().map(RoomTopic::wireName).collect(Collectors.joining("|")) + ")";
+  static final String OUTBOUND_ADDRESSES =
+      "room\\."
+          + RoomId.CHARACTERS
+          + "\\.("
+          + OUTBOUND.stream().map(RoomTopic::wireName).collect(Collectors.joining("|"))
+          + ")";
+
   /** The official client's reply addresses are UUIDs; the bridge refuses longer ones too. */
   static final int MAX_REPLY_ADDRESS_LENGTH = 36;
+
   static final int MAX_ADDRESS_LENGTH = 128;
 
   private final Vertx vertx;
@@ -90,12 +104,19 @@ final class SockJSBridge {
       if (dot < 0 || !RoomId.isValid(rest.substring(0, dot))) {
         return Optional.empty();
       }
-      return RoomTopic.fromWireName(rest.substring(dot + 1)).map(topic -> new RoomAddress(rest.substring(0, dot), topic));
+      return RoomTopic.fromWireName(rest.substring(dot + 1))
+          .map(topic -> new RoomAddress(rest.substring(0, dot), topic));
     }
   }
 
   /** {@code heartbeatMs}: how often SockJS shows a session is alive, as the other streams do. */
-  SockJSBridge(Vertx vertx, RoomHub hub, InboundFrames inbound, EdgeLimits limits, AppConfig.Bridge config, int heartbeatMs,
+  SockJSBridge(
+      Vertx vertx,
+      RoomHub hub,
+      InboundFrames inbound,
+      EdgeLimits limits,
+      AppConfig.Bridge config,
+      int heartbeatMs,
       Optional<AccessTokens> tokens) {
     this.vertx = vertx;
     this.hub = hub;
@@ -108,20 +129,25 @@ final class SockJSBridge {
 
   /** The SockJS routes, to mount with {@code router.route("/eventbus/*").subRouter(...)}. */
   Router router() {
-    // Transports beyond the ones the tests drive with the official client stay off. JSONP would need
-    // form-encoded bodies; the event-source and htmlfile transports add nothing that xhr does not cover.
-    // The heartbeat is the event streams' (SockJS's own default is 25 s): a streaming connection then
+    // Transports beyond the ones the tests drive with the official client stay off. JSONP would
+    // need
+    // form-encoded bodies; the event-source and htmlfile transports add nothing that xhr does not
+    // cover.
+    // The heartbeat is the event streams' (SockJS's own default is 25 s): a streaming connection
+    // then
     // has traffic well within the idle timeout, and a poll is answered well within it.
-    SockJSHandlerOptions sockJs = new SockJSHandlerOptions()
-        .setHeartbeatInterval(heartbeatMs)
-        .addDisabledTransport(Transport.EVENT_SOURCE.name())
-        .addDisabledTransport(Transport.HTML_FILE.name())
-        .addDisabledTransport(Transport.JSON_P.name());
-    SockJSBridgeOptions bridge = new SockJSBridgeOptions()
-        .addOutboundPermitted(new PermittedOptions().setAddressRegex(OUTBOUND_ADDRESSES))
-        .addInboundPermitted(new PermittedOptions().setAddress(Address.BRIDGE_SOCKJS_HANDLED))
-        .setMaxHandlersPerSocket(OUTBOUND.size())
-        .setMaxAddressLength(MAX_ADDRESS_LENGTH);
+    SockJSHandlerOptions sockJs =
+        new SockJSHandlerOptions()
+            .setHeartbeatInterval(heartbeatMs)
+            .addDisabledTransport(Transport.EVENT_SOURCE.name())
+            .addDisabledTransport(Transport.HTML_FILE.name())
+            .addDisabledTransport(Transport.JSON_P.name());
+    SockJSBridgeOptions bridge =
+        new SockJSBridgeOptions()
+            .addOutboundPermitted(new PermittedOptions().setAddressRegex(OUTBOUND_ADDRESSES))
+            .addInboundPermitted(new PermittedOptions().setAddress(Address.BRIDGE_SOCKJS_HANDLED))
+            .setMaxHandlersPerSocket(OUTBOUND.size())
+            .setMaxAddressLength(MAX_ADDRESS_LENGTH);
     return SockJSHandler.create(vertx, sockJs).bridge(bridge, this::onBridgeEvent);
   }
 
@@ -140,7 +166,8 @@ final class SockJSBridge {
         closed(event.socket());
         event.complete(true);
       }
-      // SOCKET_IDLE: no ping within the ping timeout; completing with true lets the bridge close it.
+      // SOCKET_IDLE: no ping within the ping timeout; completing with true lets the bridge close
+      // it.
       default -> event.complete(true);
     }
   }
@@ -150,49 +177,81 @@ final class SockJSBridge {
     EdgeLimits.Hold hold = new EdgeLimits.Hold();
     Optional<RateLimit.Over> crowded = limits.openSocket(event.socket().remoteAddress(), hold);
     if (crowded.isPresent()) {
-      event.socket().write(new JsonObject().put("type", "err").put("body", "rejected")
-          .put("failureCode", FailureCode.RATE_LIMITED.wire()).put("failureType", "RECIPIENT_FAILURE")
-          .put("message", FailureCode.RATE_LIMITED.name() + ": " + crowded.get().message()).encode());
-      LOG.atInfo().addKeyValue("type", event.type()).addKeyValue("code", FailureCode.RATE_LIMITED.name()).log("sockjs.refused");
+      event
+          .socket()
+          .write(
+              new JsonObject()
+                  .put("type", "err")
+                  .put("body", "rejected")
+                  .put("failureCode", FailureCode.RATE_LIMITED.wire())
+                  .put("failureType", "RECIPIENT_FAILURE")
+                  .put("message", FailureCode.RATE_LIMITED.name() + ": " + crowded.get().message())
+                  .encode());
+      LOG.atInfo()
+          .addKeyValue("type", event.type())
+          .addKeyValue("code", FailureCode.RATE_LIMITED.name())
+          .log("sockjs.refused");
       // The bridge closes a socket whose creation is refused.
       event.complete(false);
       return;
     }
-    SockJSClient client = new SockJSClient(event.socket(), "sockjs-" + UUID.randomUUID(),
-        config.maxMessageBytes(), new MessageRate(config.messagesPerSecond()));
+    SockJSClient client =
+        new SockJSClient(
+            event.socket(),
+            "sockjs-" + UUID.randomUUID(),
+            config.maxMessageBytes(),
+            new MessageRate(config.messagesPerSecond()));
     client.holds(hold);
     clients.put(event.socket(), client);
     event.complete(true);
   }
 
   private void register(BridgeEvent event, SockJSClient client) {
-    Optional<RoomAddress> address = RoomAddress.parse(event.getRawMessage().getValue("address"))
-        .filter(candidate -> OUTBOUND.contains(candidate.topic()));
+    Optional<RoomAddress> address =
+        RoomAddress.parse(event.getRawMessage().getValue("address"))
+            .filter(candidate -> OUTBOUND.contains(candidate.topic()));
     if (client == null || address.isEmpty()) {
-      refuse(event, client, null, InboundFrames.Refusal.of(FailureCode.NOT_PERMITTED, "browsers may register only "
-          + OUTBOUND.stream().map(topic -> "room.<roomId>." + topic.wireName()).collect(Collectors.joining(", "))));
+      refuse(
+          event,
+          client,
+          null,
+          InboundFrames.Refusal.of(
+              FailureCode.NOT_PERMITTED,
+              "browsers may register only "
+                  + OUTBOUND.stream()
+                      .map(topic -> "room.<roomId>." + topic.wireName())
+                      .collect(Collectors.joining(", "))));
       return;
     }
     String roomId = address.get().roomId();
     RoomTopic topic = address.get().topic();
     if (client.roomId() != null && !client.roomId().equals(roomId)) {
-      refuse(event, client, null, InboundFrames.Refusal.of(FailureCode.OTHER_ROOM, "this connection belongs to room " + client.roomId()));
+      refuse(
+          event,
+          client,
+          null,
+          InboundFrames.Refusal.of(
+              FailureCode.OTHER_ROOM, "this connection belongs to room " + client.roomId()));
       return;
     }
-    authorize(event, client, roomId, Role.VIEWER).onComplete(authorized -> {
-      if (authorized.failed()) {
-        refuse(event, client, null, refusal(authorized.cause()));
-      } else if (!client.isClosed()) {
-        register(event, client, roomId, topic, authorized.result());
-      } else {
-        event.complete(false);
-      }
-    });
+    authorize(event, client, roomId, Role.VIEWER)
+        .onComplete(
+            authorized -> {
+              if (authorized.failed()) {
+                refuse(event, client, null, refusal(authorized.cause()));
+              } else if (!client.isClosed()) {
+                register(event, client, roomId, topic, authorized.result());
+              } else {
+                event.complete(false);
+              }
+            });
   }
 
-  private void register(BridgeEvent event, SockJSClient client, String roomId, RoomTopic topic, Grant grant) {
+  private void register(
+      BridgeEvent event, SockJSClient client, String roomId, RoomTopic topic, Grant grant) {
     if (client.roomId() == null) {
-      // The first registration joins the room: one more room for this client, unless it has too many.
+      // The first registration joins the room: one more room for this client, unless it has too
+      // many.
       String limitKey = limits.client(grant, event.socket().remoteAddress());
       Optional<RateLimit.Over> crowded = limits.joinRoom(limitKey, roomId, client.hold());
       if (crowded.isPresent()) {
@@ -208,28 +267,46 @@ final class SockJSBridge {
       client.room().onSuccess(room -> room.hostingChanged(client.clientId()));
     }
     if (topic == RoomTopic.CANVAS_HOST) {
-      client.room().onSuccess(room -> client.deliver(new RoomEvent(null, RoomTopic.CANVAS_HOST, new JsonObject()
-          .put("type", "canvas:hello").put("roomId", roomId).put("clientId", client.clientId())
-          .put("hostClientId", room.hostId().orElse(null)).put("latestEventId", room.latestEventId()))));
+      client
+          .room()
+          .onSuccess(
+              room ->
+                  client.deliver(
+                      new RoomEvent(
+                          null,
+                          RoomTopic.CANVAS_HOST,
+                          new JsonObject()
+                              .put("type", "canvas:hello")
+                              .put("roomId", roomId)
+                              .put("clientId", client.clientId())
+                              .put("hostClientId", room.hostId().orElse(null))
+                              .put("latestEventId", room.latestEventId()))));
     }
     event.complete(true);
   }
 
   /** The socket's first registration: its room, and its place in the room (resumed with {@code headers.lastEventId}). */
   private void join(BridgeEvent event, SockJSClient client, String roomId) {
-    JsonObject headers = event.getRawMessage().getValue("headers") instanceof JsonObject given ? given : new JsonObject();
-    String lastEventId = headers.getValue("lastEventId") instanceof String given && !given.isEmpty() ? given : null;
+    JsonObject headers =
+        event.getRawMessage().getValue("headers") instanceof JsonObject given
+            ? given
+            : new JsonObject();
+    String lastEventId =
+        headers.getValue("lastEventId") instanceof String given && !given.isEmpty() ? given : null;
     client.joining(roomId, lastEventId != null);
     client.joined(hub.join(roomId, client, lastEventId));
-    client.room().onComplete(joined -> {
-      if (joined.failed()) {
-        client.close("could not join the room");
-      } else if (client.isClosed()) {
-        // It left while joining: take it out of the room it was just put in.
-        joined.result().leave(client.clientId());
-        hub.leave(roomId, client.clientId());
-      }
-    });
+    client
+        .room()
+        .onComplete(
+            joined -> {
+              if (joined.failed()) {
+                client.close("could not join the room");
+              } else if (client.isClosed()) {
+                // It left while joining: take it out of the room it was just put in.
+                joined.result().leave(client.clientId());
+                hub.leave(roomId, client.clientId());
+              }
+            });
   }
 
   private void unregister(BridgeEvent event, SockJSClient client) {
@@ -242,7 +319,12 @@ final class SockJSBridge {
       client.room().onSuccess(room -> room.hostingChanged(client.clientId()));
       event.complete(true);
     } else {
-      refuse(event, client, null, InboundFrames.Refusal.of(FailureCode.NOT_PERMITTED, "not an address this connection registered"));
+      refuse(
+          event,
+          client,
+          null,
+          InboundFrames.Refusal.of(
+              FailureCode.NOT_PERMITTED, "not an address this connection registered"));
     }
   }
 
@@ -258,60 +340,109 @@ final class SockJSBridge {
   private void inbound(BridgeEvent event, SockJSClient client) {
     JsonObject raw = event.getRawMessage();
     Object reply = raw.getValue("replyAddress");
-    String replyAddress = reply instanceof String text && !text.isEmpty() && text.length() <= MAX_REPLY_ADDRESS_LENGTH ? text : null;
+    String replyAddress =
+        reply instanceof String text && !text.isEmpty() && text.length() <= MAX_REPLY_ADDRESS_LENGTH
+            ? text
+            : null;
     if (reply != null && replyAddress == null) {
-      refuse(event, client, null, InboundFrames.Refusal.of(FailureCode.INVALID_FRAME,
-          "replyAddress must be a string of 1 to " + MAX_REPLY_ADDRESS_LENGTH + " characters"));
+      refuse(
+          event,
+          client,
+          null,
+          InboundFrames.Refusal.of(
+              FailureCode.INVALID_FRAME,
+              "replyAddress must be a string of 1 to " + MAX_REPLY_ADDRESS_LENGTH + " characters"));
       return;
     }
-    Optional<RoomAddress> address = RoomAddress.parse(raw.getValue("address"))
-        .filter(candidate -> INBOUND.contains(candidate.topic()));
+    Optional<RoomAddress> address =
+        RoomAddress.parse(raw.getValue("address"))
+            .filter(candidate -> INBOUND.contains(candidate.topic()));
     if (client == null || address.isEmpty()) {
-      refuse(event, client, replyAddress, InboundFrames.Refusal.of(FailureCode.NOT_PERMITTED, "browsers may send only to "
-          + INBOUND.stream().map(topic -> "room.<roomId>." + topic.wireName()).collect(Collectors.joining(", "))));
+      refuse(
+          event,
+          client,
+          replyAddress,
+          InboundFrames.Refusal.of(
+              FailureCode.NOT_PERMITTED,
+              "browsers may send only to "
+                  + INBOUND.stream()
+                      .map(topic -> "room.<roomId>." + topic.wireName())
+                      .collect(Collectors.joining(", "))));
       return;
     }
     String roomId = address.get().roomId();
     RoomTopic topic = address.get().topic();
     if (client.roomId() == null) {
-      refuse(event, client, replyAddress, InboundFrames.Refusal.of(FailureCode.NOT_JOINED, "register an address of your room first"));
+      refuse(
+          event,
+          client,
+          replyAddress,
+          InboundFrames.Refusal.of(
+              FailureCode.NOT_JOINED, "register an address of your room first"));
       return;
     }
     if (!client.roomId().equals(roomId)) {
-      refuse(event, client, replyAddress, InboundFrames.Refusal.of(FailureCode.OTHER_ROOM, "this connection belongs to room " + client.roomId()));
+      refuse(
+          event,
+          client,
+          replyAddress,
+          InboundFrames.Refusal.of(
+              FailureCode.OTHER_ROOM, "this connection belongs to room " + client.roomId()));
       return;
     }
     if (!client.rate().tryTake()) {
-      refuse(event, client, replyAddress, InboundFrames.Refusal.of(FailureCode.RATE_LIMITED,
-          "more than " + config.messagesPerSecond() + " messages a second; this one was dropped"));
+      refuse(
+          event,
+          client,
+          replyAddress,
+          InboundFrames.Refusal.of(
+              FailureCode.RATE_LIMITED,
+              "more than "
+                  + config.messagesPerSecond()
+                  + " messages a second; this one was dropped"));
       return;
     }
-    authorize(event, client, roomId, Role.EDITOR).onComplete(authorized -> {
-      if (authorized.failed()) {
-        refuse(event, client, replyAddress, refusal(authorized.cause()));
-      } else {
-        handle(event, client, replyAddress, roomId, topic);
-      }
-    });
+    authorize(event, client, roomId, Role.EDITOR)
+        .onComplete(
+            authorized -> {
+              if (authorized.failed()) {
+                refuse(event, client, replyAddress, refusal(authorized.cause()));
+              } else {
+                handle(event, client, replyAddress, roomId, topic);
+              }
+            });
   }
 
-  private void handle(BridgeEvent event, SockJSClient client, String replyAddress, String roomId, RoomTopic topic) {
+  private void handle(
+      BridgeEvent event, SockJSClient client, String replyAddress, String roomId, RoomTopic topic) {
     JsonObject raw = event.getRawMessage();
     if (!(raw.getValue("body") instanceof JsonObject payload)) {
-      refuse(event, client, replyAddress, InboundFrames.Refusal.of(FailureCode.INVALID_PAYLOAD, topic.wireName() + ": the body must be a JSON object"));
+      refuse(
+          event,
+          client,
+          replyAddress,
+          InboundFrames.Refusal.of(
+              FailureCode.INVALID_PAYLOAD, topic.wireName() + ": the body must be a JSON object"));
       return;
     }
-    client.room()
+    client
+        .room()
         .compose(room -> inbound.handle(client, room, topic.wireName(), payload))
-        .onComplete(handled -> {
-          if (handled.failed()) {
-            refuse(event, client, replyAddress, InboundFrames.Refusal.of(FailureCode.NOT_JOINED, "this connection is not in its room"));
-          } else if (handled.result() != null) {
-            refuse(event, client, replyAddress, handled.result());
-          } else {
-            accept(event, client, replyAddress, roomId, topic);
-          }
-        });
+        .onComplete(
+            handled -> {
+              if (handled.failed()) {
+                refuse(
+                    event,
+                    client,
+                    replyAddress,
+                    InboundFrames.Refusal.of(
+                        FailureCode.NOT_JOINED, "this connection is not in its room"));
+              } else if (handled.result() != null) {
+                refuse(event, client, replyAddress, handled.result());
+              } else {
+                accept(event, client, replyAddress, roomId, topic);
+              }
+            });
   }
 
   /**
@@ -320,25 +451,37 @@ final class SockJSBridge {
    * takes the role and expiry of its latest accepted token: a viewer's connection never hosts, and a
    * connection whose token runs out is closed.
    */
-  private Future<Grant> authorize(BridgeEvent event, SockJSClient client, String roomId, Role needed) {
+  private Future<Grant> authorize(
+      BridgeEvent event, SockJSClient client, String roomId, Role needed) {
     if (tokens.isEmpty()) {
       client.mayEdit(true);
       return Future.succeededFuture(Grant.open());
     }
-    JsonObject headers = event.getRawMessage().getValue("headers") instanceof JsonObject given ? given : new JsonObject();
-    if (!(headers.getValue("authorization") instanceof String header) || !header.regionMatches(true, 0, "Bearer ", 0, 7)) {
-      return Failure.future(FailureCode.UNAUTHENTICATED, "each message needs headers.authorization: 'Bearer <token>'");
+    JsonObject headers =
+        event.getRawMessage().getValue("headers") instanceof JsonObject given
+            ? given
+            : new JsonObject();
+    if (!(headers.getValue("authorization") instanceof String header)
+        || !header.regionMatches(true, 0, "Bearer ", 0, 7)) {
+      return Failure.future(
+          FailureCode.UNAUTHENTICATED,
+          "each message needs headers.authorization: 'Bearer <token>'");
     }
-    return client.verified(header.substring(7).strip(), tokens.get())
-        .compose(grant -> EdgeAccess.check(grant, roomId, needed).map(allowed -> {
-          boolean hadEditor = client.mayEdit();
-          client.mayEdit(grant.allowsRoom(roomId, Role.EDITOR));
-          client.expiresAt(vertx, grant);
-          if (hadEditor != client.mayEdit() && client.roomId() != null) {
-            client.room().onSuccess(room -> room.hostingChanged(client.clientId()));
-          }
-          return grant;
-        }));
+    return client
+        .verified(header.substring(7).strip(), tokens.get())
+        .compose(
+            grant ->
+                EdgeAccess.check(grant, roomId, needed)
+                    .map(
+                        allowed -> {
+                          boolean hadEditor = client.mayEdit();
+                          client.mayEdit(grant.allowsRoom(roomId, Role.EDITOR));
+                          client.expiresAt(vertx, grant);
+                          if (hadEditor != client.mayEdit() && client.roomId() != null) {
+                            client.room().onSuccess(room -> room.hostingChanged(client.clientId()));
+                          }
+                          return grant;
+                        }));
   }
 
   private static InboundFrames.Refusal refusal(Throwable error) {
@@ -346,27 +489,46 @@ final class SockJSBridge {
     return InboundFrames.Refusal.of(failure.code(), failure.getMessage());
   }
 
-  private void accept(BridgeEvent event, SockJSClient client, String replyAddress, String roomId, RoomTopic topic) {
+  private void accept(
+      BridgeEvent event, SockJSClient client, String replyAddress, String roomId, RoomTopic topic) {
     if (replyAddress != null) {
-      client.write(new JsonObject().put("type", "rec").put("address", replyAddress).put("body", new JsonObject().put("ok", true)));
+      client.write(
+          new JsonObject()
+              .put("type", "rec")
+              .put("address", replyAddress)
+              .put("body", new JsonObject().put("ok", true)));
     }
-    event.setRawMessage(new JsonObject()
-        .put("type", event.getRawMessage().getValue("type"))
-        .put("address", Address.BRIDGE_SOCKJS_HANDLED)
-        .put("body", new JsonObject().put("roomId", roomId).put("clientId", client.clientId()).put("topic", topic.wireName())));
+    event.setRawMessage(
+        new JsonObject()
+            .put("type", event.getRawMessage().getValue("type"))
+            .put("address", Address.BRIDGE_SOCKJS_HANDLED)
+            .put(
+                "body",
+                new JsonObject()
+                    .put("roomId", roomId)
+                    .put("clientId", client.clientId())
+                    .put("topic", topic.wireName())));
     event.complete(true);
   }
 
-  private void refuse(BridgeEvent event, SockJSClient client, String replyAddress, InboundFrames.Refusal refusal) {
+  private void refuse(
+      BridgeEvent event, SockJSClient client, String replyAddress, InboundFrames.Refusal refusal) {
     FailureCode code = refusal.code();
     if (client != null && replyAddress != null) {
-      client.write(new JsonObject().put("type", "err").put("address", replyAddress)
-          .put("failureCode", failureCode(code)).put("failureType", "RECIPIENT_FAILURE")
-          .put("message", code.name() + ": " + refusal.payload().getString("message")));
+      client.write(
+          new JsonObject()
+              .put("type", "err")
+              .put("address", replyAddress)
+              .put("failureCode", failureCode(code))
+              .put("failureType", "RECIPIENT_FAILURE")
+              .put("message", code.name() + ": " + refusal.payload().getString("message")));
     }
-    LOG.atInfo().addKeyValue("roomId", client == null ? null : client.roomId())
+    LOG.atInfo()
+        .addKeyValue("roomId", client == null ? null : client.roomId())
         .addKeyValue("clientId", client == null ? null : client.clientId())
-        .addKeyValue("type", event.type()).addKeyValue("code", code.name()).log("sockjs.refused");
+        .addKeyValue("type", event.type())
+        .addKeyValue("code", code.name())
+        .log("sockjs.refused");
     event.complete(false);
   }
 

@@ -2,10 +2,9 @@ package dev.canvasagent.bridge;
 
 import dev.canvasagent.auth.AccessTokens;
 import dev.canvasagent.auth.Grant;
-import io.vertx.core.Vertx;
-
 import dev.canvasagent.bus.RoomTopic;
 import io.vertx.core.Future;
+import io.vertx.core.Vertx;
 import io.vertx.core.json.JsonObject;
 import io.vertx.ext.web.handler.sockjs.SockJSSocket;
 import java.util.EnumSet;
@@ -27,8 +26,10 @@ import org.slf4j.LoggerFactory;
  */
 final class SockJSClient implements RoomClient {
   private static final Logger LOG = LoggerFactory.getLogger(SockJSClient.class);
+
   /** What a client must listen to before it can host its room. */
-  static final Set<RoomTopic> HOST_TOPICS = EnumSet.of(RoomTopic.AGENT_ACTION, RoomTopic.AGENT_SCREENSHOT_REQUEST);
+  static final Set<RoomTopic> HOST_TOPICS =
+      EnumSet.of(RoomTopic.AGENT_ACTION, RoomTopic.AGENT_SCREENSHOT_REQUEST);
 
   private final SockJSSocket socket;
   private final String clientId;
@@ -41,13 +42,17 @@ final class SockJSClient implements RoomClient {
   private long pendingChars;
   private boolean closed;
   private boolean mayEdit;
+
   /** The last token this connection presented and its grant, so a page's every message is not verified anew. */
   private String lastToken;
+
   private Grant lastGrant;
   private long expiryTimer = -1;
   private Vertx timers;
+
   /** Its share of the open-connection counts, and the client its messages count against once joined. */
   private EdgeLimits.Hold hold = new EdgeLimits.Hold();
+
   private String limitKey;
 
   SockJSClient(SockJSSocket socket, String clientId, int maxPendingChars, MessageRate rate) {
@@ -162,7 +167,10 @@ final class SockJSClient implements RoomClient {
       return false;
     }
     if (pendingChars >= maxPendingChars || socket.writeQueueFull()) {
-      LOG.atWarn().addKeyValue("roomId", roomId).addKeyValue("clientId", clientId).addKeyValue("pendingChars", pendingChars)
+      LOG.atWarn()
+          .addKeyValue("roomId", roomId)
+          .addKeyValue("clientId", clientId)
+          .addKeyValue("pendingChars", pendingChars)
           .log("sockjs.slow_consumer_disconnected");
       close("slow consumer");
       return false;
@@ -176,7 +184,11 @@ final class SockJSClient implements RoomClient {
   public void close(String why) {
     if (!closed) {
       closed = true;
-      LOG.atDebug().addKeyValue("roomId", roomId).addKeyValue("clientId", clientId).addKeyValue("why", why).log("sockjs.closing");
+      LOG.atDebug()
+          .addKeyValue("roomId", roomId)
+          .addKeyValue("clientId", clientId)
+          .addKeyValue("why", why)
+          .log("sockjs.closing");
       socket.close();
     }
   }
@@ -194,10 +206,13 @@ final class SockJSClient implements RoomClient {
     if (token.equals(lastToken) && !lastGrant.expired(System.currentTimeMillis())) {
       return Future.succeededFuture(lastGrant);
     }
-    return tokens.verify(token).onSuccess(grant -> {
-      lastToken = token;
-      lastGrant = grant;
-    });
+    return tokens
+        .verify(token)
+        .onSuccess(
+            grant -> {
+              lastToken = token;
+              lastGrant = grant;
+            });
   }
 
   /** Closes the connection when {@code grant} expires, unless a later token moves that on. */
@@ -207,7 +222,9 @@ final class SockJSClient implements RoomClient {
     }
     timers = vertx;
     vertx.cancelTimer(expiryTimer);
-    expiryTimer = vertx.setTimer(Math.max(1, grant.expiresAtMillis() - System.currentTimeMillis()),
-        expired -> close("the access token has expired"));
+    expiryTimer =
+        vertx.setTimer(
+            Math.max(1, grant.expiresAtMillis() - System.currentTimeMillis()),
+            expired -> close("the access token has expired"));
   }
 }

@@ -25,7 +25,8 @@ final class SseStream implements RoomClient {
   private long heartbeatTimer = -1;
   private boolean closed;
 
-  SseStream(Vertx vertx, HttpServerResponse response, String roomId, String clientId, Runnable onClosed) {
+  SseStream(
+      Vertx vertx, HttpServerResponse response, String roomId, String clientId, Runnable onClosed) {
     this.vertx = vertx;
     this.response = response;
     this.roomId = roomId;
@@ -37,7 +38,8 @@ final class SseStream implements RoomClient {
   void open() {
     response.closeHandler(end -> release("client closed"));
     response.exceptionHandler(error -> release("connection error"));
-    response.setChunked(true)
+    response
+        .setChunked(true)
         .putHeader("content-type", "text/event-stream; charset=utf-8")
         .putHeader("cache-control", "no-cache")
         .putHeader("content-encoding", "identity")
@@ -46,7 +48,14 @@ final class SseStream implements RoomClient {
 
   /** Once joined: a comment saying so (a client knows it is subscribed when it reads it), then heartbeats. */
   void greet(int heartbeatMs) {
-    write("retry: " + RECONNECT_DELAY_MS + "\n: subscribed to room " + roomId + " as " + clientId + "\n\n");
+    write(
+        "retry: "
+            + RECONNECT_DELAY_MS
+            + "\n: subscribed to room "
+            + roomId
+            + " as "
+            + clientId
+            + "\n\n");
     heartbeatTimer = vertx.setPeriodic(heartbeatMs, id -> write(": heartbeat\n\n"));
   }
 
@@ -85,7 +94,10 @@ final class SseStream implements RoomClient {
       return false;
     }
     if (response.writeQueueFull()) {
-      LOG.atWarn().addKeyValue("roomId", roomId).addKeyValue("clientId", clientId).log("sse.slow_consumer_disconnected");
+      LOG.atWarn()
+          .addKeyValue("roomId", roomId)
+          .addKeyValue("clientId", clientId)
+          .log("sse.slow_consumer_disconnected");
       close("slow consumer");
       return false;
     }
@@ -110,7 +122,11 @@ final class SseStream implements RoomClient {
     }
     closed = true;
     vertx.cancelTimer(heartbeatTimer);
-    LOG.atDebug().addKeyValue("roomId", roomId).addKeyValue("clientId", clientId).addKeyValue("why", why).log("sse.closed");
+    LOG.atDebug()
+        .addKeyValue("roomId", roomId)
+        .addKeyValue("clientId", clientId)
+        .addKeyValue("why", why)
+        .log("sse.closed");
     onClosed.run();
   }
 }

@@ -32,7 +32,13 @@ final class StreamRoutes {
   private final int heartbeatMs;
 
   /** {@code heartbeatMs}: how often a quiet stream gets a heartbeat comment or a ping. */
-  StreamRoutes(Vertx vertx, RoomHub hub, InboundFrames inbound, EdgeLimits limits, AppConfig.Bridge bridge, int heartbeatMs) {
+  StreamRoutes(
+      Vertx vertx,
+      RoomHub hub,
+      InboundFrames inbound,
+      EdgeLimits limits,
+      AppConfig.Bridge bridge,
+      int heartbeatMs) {
     this.vertx = vertx;
     this.hub = hub;
     this.inbound = inbound;
@@ -57,11 +63,17 @@ final class StreamRoutes {
     }
     String clientId = "sse-" + UUID.randomUUID();
     long[] expiry = {-1};
-    SseStream stream = new SseStream(vertx, ctx.response(), roomId, clientId, () -> {
-      hold.release();
-      vertx.cancelTimer(expiry[0]);
-      hub.leave(roomId, clientId);
-    });
+    SseStream stream =
+        new SseStream(
+            vertx,
+            ctx.response(),
+            roomId,
+            clientId,
+            () -> {
+              hold.release();
+              vertx.cancelTimer(expiry[0]);
+              hub.leave(roomId, clientId);
+            });
     stream.open();
     expiry[0] = closeAtExpiry(EdgeAccess.grant(ctx), stream);
     hub.join(roomId, stream, ctx.request().getHeader("last-event-id"))
@@ -82,62 +94,105 @@ final class StreamRoutes {
     }
     String limitKey = limits.client(ctx);
     String lastEventId = ctx.request().getParam("lastEventId");
-    ctx.request().toWebSocket().onFailure(notUpgraded -> hold.release()).onSuccess(socket -> {
-      String clientId = "ws-" + UUID.randomUUID();
-      WebSocketClient client = new WebSocketClient(socket, roomId, clientId, grant.allowsRoom(roomId, Role.EDITOR), limitKey);
-      long expiry = closeAtExpiry(grant, client);
-      // Browsers answer pings on their own: a quiet room's socket then has traffic every heartbeat
-      // and outlives the idle timeout, as an event stream does with its heartbeat comments.
-      long pings = vertx.setPeriodic(heartbeatMs, tick -> client.ping());
-      MessageRate rate = new MessageRate(bridge.messagesPerSecond());
-      socket.closeHandler(closed -> {
-        hold.release();
-        vertx.cancelTimer(expiry);
-        vertx.cancelTimer(pings);
-        client.markClosed();
-        hub.leave(roomId, clientId);
-      });
-      socket.exceptionHandler(error -> {
-        LOG.atInfo().addKeyValue("roomId", roomId).addKeyValue("clientId", clientId)
-            .addKeyValue("error", String.valueOf(error.getMessage())).log("ws.error");
-        // Vert.x reports a message over the size limit as an error and keeps reading, and a single frame
-        // over it as a corrupt frame; the protocol says 1009 for both.
-        if (String.valueOf(error.getMessage()).contains("max message size")
-            || error instanceof CorruptedWebSocketFrameException corrupt && corrupt.closeStatus() == WebSocketCloseStatus.MESSAGE_TOO_BIG) {
-          client.closeTooBig(bridge.maxMessageBytes());
-        }
-      });
-      socket.binaryMessageHandler(bytes -> client.sendDirect(RoomTopic.ERROR,
-          InboundFrames.Refusal.of(FailureCode.INVALID_FRAME, "send JSON text frames, not binary").payload()));
-      socket.pause();
-      hub.join(roomId, client, lastEventId).onComplete(joined -> {
-        if (joined.failed()) {
-          client.close("could not join the room");
-          return;
-        }
-        Room room = joined.result();
-        client.sendDirect(RoomTopic.CANVAS_HOST, new JsonObject().put("type", "canvas:hello").put("roomId", roomId)
-            .put("clientId", clientId).put("hostClientId", room.hostId().orElse(null)).put("latestEventId", room.latestEventId()));
-        socket.textMessageHandler(text -> {
-          if (!rate.tryTake()) {
-            client.sendDirect(RoomTopic.ERROR, InboundFrames.Refusal.of(FailureCode.RATE_LIMITED,
-                "more than " + bridge.messagesPerSecond() + " messages a second; this one was dropped").payload());
-            return;
-          }
-          inbound.handleText(client, room, text).onSuccess(refusal -> {
-            if (refusal != null) {
-              client.sendDirect(RoomTopic.ERROR, refusal.payload());
-            }
-          });
-        });
-        socket.resume();
-      });
-    });
+    ctx.request()
+        .toWebSocket()
+        .onFailure(notUpgraded -> hold.release())
+        .onSuccess(
+            socket -> {
+              String clientId = "ws-" + UUID.randomUUID();
+              WebSocketClient client =
+                  new WebSocketClient(
+                      socket, roomId, clientId, grant.allowsRoom(roomId, Role.EDITOR), limitKey);
+              long expiry = closeAtExpiry(grant, client);
+              // Browsers answer pings on their own: a quiet room's socket then has traffic every
+              // heartbeat
+              // and outlives the idle timeout, as an event stream does with its heartbeat comments.
+              long pings = vertx.setPeriodic(heartbeatMs, tick -> client.ping());
+              MessageRate rate = new MessageRate(bridge.messagesPerSecond());
+              socket.closeHandler(
+                  closed -> {
+                    hold.release();
+                    vertx.cancelTimer(expiry);
+                    vertx.cancelTimer(pings);
+                    client.markClosed();
+                    hub.leave(roomId, clientId);
+                  });
+              socket.exceptionHandler(
+                  error -> {
+                    LOG.atInfo()
+                        .addKeyValue("roomId", roomId)
+                        .addKeyValue("clientId", clientId)
+                        .addKeyValue("error", String.valueOf(error.getMessage()))
+                        .log("ws.error");
+                    // Vert.x reports a message over the size limit as an error and keeps reading,
+                    // and a single frame
+                    // over it as a corrupt frame; the protocol says 1009 for both.
+                    if (String.valueOf(error.getMessage()).contains("max message size")
+                        || error instanceof CorruptedWebSocketFrameException corrupt
+                            && corrupt.closeStatus() == WebSocketCloseStatus.MESSAGE_TOO_BIG) {
+                      client.closeTooBig(bridge.maxMessageBytes());
+                    }
+                  });
+              socket.binaryMessageHandler(
+                  bytes ->
+                      client.sendDirect(
+                          RoomTopic.ERROR,
+                          InboundFrames.Refusal.of(
+                                  FailureCode.INVALID_FRAME, "send JSON text frames, not binary")
+                              .payload()));
+              socket.pause();
+              hub.join(roomId, client, lastEventId)
+                  .onComplete(
+                      joined -> {
+                        if (joined.failed()) {
+                          client.close("could not join the room");
+                          return;
+                        }
+                        Room room = joined.result();
+                        client.sendDirect(
+                            RoomTopic.CANVAS_HOST,
+                            new JsonObject()
+                                .put("type", "canvas:hello")
+                                .put("roomId", roomId)
+                                .put("clientId", clientId)
+                                .put("hostClientId", room.hostId().orElse(null))
+                                .put("latestEventId", room.latestEventId()));
+                        socket.textMessageHandler(
+                            text -> {
+                              if (!rate.tryTake()) {
+                                client.sendDirect(
+                                    RoomTopic.ERROR,
+                                    InboundFrames.Refusal.of(
+                                            FailureCode.RATE_LIMITED,
+                                            "more than "
+                                                + bridge.messagesPerSecond()
+                                                + " messages a second; this one was dropped")
+                                        .payload());
+                                return;
+                              }
+                              inbound
+                                  .handleText(client, room, text)
+                                  .onSuccess(
+                                      refusal -> {
+                                        if (refusal != null) {
+                                          client.sendDirect(RoomTopic.ERROR, refusal.payload());
+                                        }
+                                      });
+                            });
+                        socket.resume();
+                      });
+            });
   }
 
   /** A stream opened with a token ends when the token does: the client reconnects with a fresh one. */
   private long closeAtExpiry(Grant grant, RoomClient client) {
-    return grant.expiry().map(expiresAt -> vertx.setTimer(Math.max(1, expiresAt - System.currentTimeMillis()),
-        expired -> client.close("the access token has expired"))).orElse(-1L);
+    return grant
+        .expiry()
+        .map(
+            expiresAt ->
+                vertx.setTimer(
+                    Math.max(1, expiresAt - System.currentTimeMillis()),
+                    expired -> client.close("the access token has expired")))
+        .orElse(-1L);
   }
 }

@@ -38,8 +38,11 @@ final class ThrottledWarning {
     if (!started || now - windowStart >= windowNanos) {
       started = true;
       windowStart = now;
-      log.atWarn().addKeyValue("address", address).addKeyValue("detail", detail)
-          .addKeyValue("atDebugSinceLastWarning", atDebug).addKeyValue("windowSeconds", TimeUnit.NANOSECONDS.toSeconds(windowNanos))
+      log.atWarn()
+          .addKeyValue("address", address)
+          .addKeyValue("detail", detail)
+          .addKeyValue("atDebugSinceLastWarning", atDebug)
+          .addKeyValue("windowSeconds", TimeUnit.NANOSECONDS.toSeconds(windowNanos))
           .log(event);
       atDebug = 0;
       return;

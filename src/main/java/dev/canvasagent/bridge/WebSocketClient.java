@@ -25,7 +25,8 @@ final class WebSocketClient implements RoomClient {
   private final String limitKey;
   private boolean closed;
 
-  WebSocketClient(ServerWebSocket socket, String roomId, String clientId, boolean mayEdit, String limitKey) {
+  WebSocketClient(
+      ServerWebSocket socket, String roomId, String clientId, boolean mayEdit, String limitKey) {
     this.socket = socket;
     this.roomId = roomId;
     this.clientId = clientId;
@@ -77,7 +78,10 @@ final class WebSocketClient implements RoomClient {
       return false;
     }
     if (socket.writeQueueFull()) {
-      LOG.atWarn().addKeyValue("roomId", roomId).addKeyValue("clientId", clientId).log("ws.slow_consumer_disconnected");
+      LOG.atWarn()
+          .addKeyValue("roomId", roomId)
+          .addKeyValue("clientId", clientId)
+          .log("ws.slow_consumer_disconnected");
       close(TRY_AGAIN_LATER, "slow consumer");
       return false;
     }

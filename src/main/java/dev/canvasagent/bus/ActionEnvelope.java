@@ -10,7 +10,13 @@ import java.util.List;
  * same change.
  */
 public record ActionEnvelope(
-    String sessionId, long seq, boolean partial, List<AgentAction> actions, long ts, long rev, JsonObject diff) {
+    String sessionId,
+    long seq,
+    boolean partial,
+    List<AgentAction> actions,
+    long ts,
+    long rev,
+    JsonObject diff) {
 
   public static final String VERSION = "tldraw-actions/1";
 

@@ -9,6 +9,7 @@ public record AgentAction(String id, String name, JsonObject params) {
   }
 
   public static AgentAction fromJson(JsonObject json) {
-    return new AgentAction(json.getString("id"), json.getString("name"), json.getJsonObject("params"));
+    return new AgentAction(
+        json.getString("id"), json.getString("name"), json.getJsonObject("params"));
   }
 }

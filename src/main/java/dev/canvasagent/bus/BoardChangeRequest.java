@@ -11,12 +11,18 @@ import io.vertx.core.json.JsonObject;
  */
 public record BoardChangeRequest(String roomId, long baseRevision, RecordDiff diff, String author) {
   public JsonObject toJson() {
-    return new JsonObject().put("roomId", roomId).put("baseRevision", baseRevision).put("diff", diff.toJson())
+    return new JsonObject()
+        .put("roomId", roomId)
+        .put("baseRevision", baseRevision)
+        .put("diff", diff.toJson())
         .put("author", author);
   }
 
   public static BoardChangeRequest fromJson(JsonObject json) {
-    return new BoardChangeRequest(json.getString("roomId"), json.getLong("baseRevision"),
-        RecordDiff.fromJson(json.getJsonObject("diff")), json.getString("author"));
+    return new BoardChangeRequest(
+        json.getString("roomId"),
+        json.getLong("baseRevision"),
+        RecordDiff.fromJson(json.getJsonObject("diff")),
+        json.getString("author"));
   }
 }

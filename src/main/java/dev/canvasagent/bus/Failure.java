@@ -45,9 +45,13 @@ public final class Failure extends RuntimeException {
       return failure;
     }
     String correlationId = CorrelationId.next();
-    LOG.atWarn().addKeyValue("what", what).addKeyValue("correlationId", correlationId)
-        .addKeyValue("error", String.valueOf(cause)).log("store.failed");
-    return new Failure(FailureCode.STORE_UNAVAILABLE,
+    LOG.atWarn()
+        .addKeyValue("what", what)
+        .addKeyValue("correlationId", correlationId)
+        .addKeyValue("error", String.valueOf(cause))
+        .log("store.failed");
+    return new Failure(
+        FailureCode.STORE_UNAVAILABLE,
         "could not " + what + ": the store failed (correlation id " + correlationId + ")");
   }
 
@@ -58,7 +62,8 @@ public final class Failure extends RuntimeException {
 
   /** INTERNAL as a client may be told it: only the correlation id of the log line that has the error. */
   public static Failure internal(String correlationId) {
-    return new Failure(FailureCode.INTERNAL, "internal error (correlation id " + correlationId + ")");
+    return new Failure(
+        FailureCode.INTERNAL, "internal error (correlation id " + correlationId + ")");
   }
 
   /** Answers a request with the failure's code, or INTERNAL for anything unexpected. */
@@ -88,7 +93,10 @@ public final class Failure extends RuntimeException {
           .orElseGet(() -> new Failure(FailureCode.INTERNAL, String.valueOf(reply.getMessage())));
     }
     String correlationId = CorrelationId.next();
-    LOG.atError().addKeyValue("correlationId", correlationId).addKeyValue("error", String.valueOf(error)).setCause(error)
+    LOG.atError()
+        .addKeyValue("correlationId", correlationId)
+        .addKeyValue("error", String.valueOf(error))
+        .setCause(error)
         .log("failure.unexpected");
     return internal(correlationId);
   }

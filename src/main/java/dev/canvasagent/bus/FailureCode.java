@@ -107,7 +107,9 @@ public enum FailureCode {
   NOT_HOST;
 
   /** Marks the codes whose cause passes by itself: the same request may succeed if sent again. */
-  private enum Retry { YES }
+  private enum Retry {
+    YES
+  }
 
   private static final int NOT_A_REPLY = 0;
 
@@ -161,7 +163,8 @@ public enum FailureCode {
 
   private void requireReply() {
     if (!isReply()) {
-      throw new IllegalStateException(name() + " is never a reply, so it has no bus number or HTTP status");
+      throw new IllegalStateException(
+          name() + " is never a reply, so it has no bus number or HTTP status");
     }
   }
 

@@ -9,8 +9,11 @@ import io.vertx.core.json.JsonObject;
  */
 public record FollowUp(String requestRunId, String askedByRunId, int number, String reason) {
   public JsonObject toJson() {
-    return new JsonObject().put("requestRunId", requestRunId).put("askedByRunId", askedByRunId)
-        .put("number", number).put("reason", reason);
+    return new JsonObject()
+        .put("requestRunId", requestRunId)
+        .put("askedByRunId", askedByRunId)
+        .put("number", number)
+        .put("reason", reason);
   }
 
   /** Null when absent. */
@@ -18,7 +21,10 @@ public record FollowUp(String requestRunId, String askedByRunId, int number, Str
     if (json == null) {
       return null;
     }
-    return new FollowUp(json.getString("requestRunId"), json.getString("askedByRunId"),
-        json.getInteger("number"), json.getString("reason"));
+    return new FollowUp(
+        json.getString("requestRunId"),
+        json.getString("askedByRunId"),
+        json.getInteger("number"),
+        json.getString("reason"));
   }
 }

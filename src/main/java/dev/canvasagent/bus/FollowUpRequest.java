@@ -7,10 +7,21 @@ import io.vertx.core.json.JsonObject;
  * ({@code add_detail}, {@code review}), {@code message} what the follow-up is asked, {@code viewport}
  * the region it looks at (null: the asking run's).
  */
-public record FollowUpRequest(String runId, String sessionId, String roomId, String reason, String message, Viewport viewport) {
+public record FollowUpRequest(
+    String runId,
+    String sessionId,
+    String roomId,
+    String reason,
+    String message,
+    Viewport viewport) {
   public JsonObject toJson() {
-    JsonObject json = new JsonObject().put("runId", runId).put("sessionId", sessionId).put("roomId", roomId)
-        .put("reason", reason).put("message", message);
+    JsonObject json =
+        new JsonObject()
+            .put("runId", runId)
+            .put("sessionId", sessionId)
+            .put("roomId", roomId)
+            .put("reason", reason)
+            .put("message", message);
     if (viewport != null) {
       json.put("viewport", viewport.toJson());
     }
@@ -18,7 +29,12 @@ public record FollowUpRequest(String runId, String sessionId, String roomId, Str
   }
 
   public static FollowUpRequest fromJson(JsonObject json) {
-    return new FollowUpRequest(json.getString("runId"), json.getString("sessionId"), json.getString("roomId"),
-        json.getString("reason"), json.getString("message"), Viewport.fromJson(json.getJsonObject("viewport")));
+    return new FollowUpRequest(
+        json.getString("runId"),
+        json.getString("sessionId"),
+        json.getString("roomId"),
+        json.getString("reason"),
+        json.getString("message"),
+        Viewport.fromJson(json.getJsonObject("viewport")));
   }
 }

@@ -18,8 +18,10 @@ import java.util.Objects;
  */
 public record IdempotencyKey(String subject, String key, String fingerprint) {
   public static final String FIELD = "idempotency";
+
   /** Keys sorted, so a retry that sends the same fields in another order is the same request. */
-  private static final JsonMapper CANONICAL = JsonMapper.builder().enable(SerializationFeature.ORDER_MAP_ENTRIES_BY_KEYS).build();
+  private static final JsonMapper CANONICAL =
+      JsonMapper.builder().enable(SerializationFeature.ORDER_MAP_ENTRIES_BY_KEYS).build();
 
   public IdempotencyKey {
     Objects.requireNonNull(subject, "subject");
@@ -35,12 +37,17 @@ public record IdempotencyKey(String subject, String key, String fingerprint) {
   /** The key an ask carries under {@value #FIELD}, or null for none. */
   public static IdempotencyKey in(JsonObject ask) {
     JsonObject json = ask.getJsonObject(FIELD);
-    return json == null ? null : new IdempotencyKey(json.getString("subject"), json.getString("key"), json.getString("fingerprint"));
+    return json == null
+        ? null
+        : new IdempotencyKey(
+            json.getString("subject"), json.getString("key"), json.getString("fingerprint"));
   }
 
   /** {@code ask} with this key under {@value #FIELD}. */
   public JsonObject addTo(JsonObject ask) {
-    return ask.put(FIELD, new JsonObject().put("subject", subject).put("key", key).put("fingerprint", fingerprint));
+    return ask.put(
+        FIELD,
+        new JsonObject().put("subject", subject).put("key", key).put("fingerprint", fingerprint));
   }
 
   /** Whether {@code stored} (a fingerprint kept with what this key created first) is this request's. */
@@ -51,7 +58,8 @@ public record IdempotencyKey(String subject, String key, String fingerprint) {
   /** SHA-256 of the request's canonical JSON (keys sorted), in hex. */
   static String fingerprint(JsonObject request) {
     try {
-      byte[] canonical = CANONICAL.writeValueAsBytes(CANONICAL.readValue(request.encode(), Object.class));
+      byte[] canonical =
+          CANONICAL.writeValueAsBytes(CANONICAL.readValue(request.encode(), Object.class));
       return HexFormat.of().formatHex(MessageDigest.getInstance("SHA-256").digest(canonical));
     } catch (IOException e) {
       throw new UncheckedIOException(e);

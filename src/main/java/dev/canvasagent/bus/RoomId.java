@@ -10,6 +10,7 @@ import java.util.regex.Pattern;
 public final class RoomId {
   /** The characters of a room id, as a regular expression without anchors (for address patterns). */
   public static final String CHARACTERS = "[A-Za-z0-9_-]{1,64}";
+
   /**
    * The whole id, for {@code matcher(id).matches()} only. No {@code ^…$}: with {@code find()} Java's
    * {@code $} would also match before a final line terminator, and "demo\n" would pass.

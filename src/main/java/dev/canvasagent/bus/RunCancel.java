@@ -13,6 +13,9 @@ public record RunCancel(String runId, FailureCode code, String reason) {
   }
 
   public static RunCancel fromJson(JsonObject json) {
-    return new RunCancel(json.getString("runId"), FailureCode.valueOf(json.getString("code")), json.getString("reason"));
+    return new RunCancel(
+        json.getString("runId"),
+        FailureCode.valueOf(json.getString("code")),
+        json.getString("reason"));
   }
 }

@@ -8,10 +8,14 @@ import io.vertx.core.json.JsonObject;
  */
 public record RunEnding(String runId, String sessionId, int actionsApplied) {
   public JsonObject toJson() {
-    return new JsonObject().put("runId", runId).put("sessionId", sessionId).put("actionsApplied", actionsApplied);
+    return new JsonObject()
+        .put("runId", runId)
+        .put("sessionId", sessionId)
+        .put("actionsApplied", actionsApplied);
   }
 
   public static RunEnding fromJson(JsonObject json) {
-    return new RunEnding(json.getString("runId"), json.getString("sessionId"), json.getInteger("actionsApplied", 0));
+    return new RunEnding(
+        json.getString("runId"), json.getString("sessionId"), json.getInteger("actionsApplied", 0));
   }
 }

@@ -11,7 +11,13 @@ import java.util.List;
  * is null for a person's own request.
  */
 public record RunRequest(
-    String runId, String sessionId, String roomId, String message, String model, Viewport viewport, List<String> selection,
+    String runId,
+    String sessionId,
+    String roomId,
+    String message,
+    String model,
+    Viewport viewport,
+    List<String> selection,
     FollowUp followUp) {
 
   public RunRequest {
@@ -19,12 +25,25 @@ public record RunRequest(
   }
 
   /** A person's request (not a follow-up) that says nothing about the selection. */
-  public RunRequest(String runId, String sessionId, String roomId, String message, String model, Viewport viewport) {
+  public RunRequest(
+      String runId,
+      String sessionId,
+      String roomId,
+      String message,
+      String model,
+      Viewport viewport) {
     this(runId, sessionId, roomId, message, model, viewport, null, null);
   }
 
   /** A run that says nothing about the selection. */
-  public RunRequest(String runId, String sessionId, String roomId, String message, String model, Viewport viewport, FollowUp followUp) {
+  public RunRequest(
+      String runId,
+      String sessionId,
+      String roomId,
+      String message,
+      String model,
+      Viewport viewport,
+      FollowUp followUp) {
     this(runId, sessionId, roomId, message, model, viewport, null, followUp);
   }
 

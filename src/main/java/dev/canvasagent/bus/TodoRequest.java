@@ -8,11 +8,18 @@ import io.vertx.core.json.JsonObject;
  */
 public record TodoRequest(String runId, String sessionId, String roomId, JsonObject params) {
   public JsonObject toJson() {
-    return new JsonObject().put("runId", runId).put("sessionId", sessionId).put("roomId", roomId).put("params", params);
+    return new JsonObject()
+        .put("runId", runId)
+        .put("sessionId", sessionId)
+        .put("roomId", roomId)
+        .put("params", params);
   }
 
   public static TodoRequest fromJson(JsonObject json) {
-    return new TodoRequest(json.getString("runId"), json.getString("sessionId"), json.getString("roomId"),
+    return new TodoRequest(
+        json.getString("runId"),
+        json.getString("sessionId"),
+        json.getString("roomId"),
         json.getJsonObject("params", new JsonObject()));
   }
 }

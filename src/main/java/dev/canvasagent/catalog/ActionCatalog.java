@@ -46,37 +46,39 @@ public final class ActionCatalog {
 
   private ActionCatalog(List<ActionVerb> verbs) {
     for (ActionVerb verb : verbs) {
-      entries.put(verb.name(), new Entry(verb, JsonSchemaFile.load("catalog/" + verb.name() + ".json")));
+      entries.put(
+          verb.name(), new Entry(verb, JsonSchemaFile.load("catalog/" + verb.name() + ".json")));
     }
   }
 
   /** The catalog with every verb this server implements. */
   public static ActionCatalog standard() {
-    return new ActionCatalog(List.of(
-        new CreateShapeVerb(),
-        new BatchOperationsVerb(),
-        new UpdateShapeVerb(),
-        new DeleteShapeVerb(),
-        new MoveVerb(),
-        new ResizeVerb(),
-        new RotateVerb(),
-        new GroupVerb(),
-        new UngroupVerb(),
-        new AlignVerb(),
-        new DistributeVerb(),
-        new StackVerb(),
-        new ReorderVerb(),
-        new PlaceVerb(),
-        new LabelVerb(),
-        new PenVerb(),
-        new ApplyPresetVerb(),
-        new ClearVerb(),
-        new SetViewportVerb(),
-        new ThinkVerb(),
-        new MessageVerb(),
-        new TodoVerb(),
-        new AddDetailVerb(),
-        new ReviewVerb()));
+    return new ActionCatalog(
+        List.of(
+            new CreateShapeVerb(),
+            new BatchOperationsVerb(),
+            new UpdateShapeVerb(),
+            new DeleteShapeVerb(),
+            new MoveVerb(),
+            new ResizeVerb(),
+            new RotateVerb(),
+            new GroupVerb(),
+            new UngroupVerb(),
+            new AlignVerb(),
+            new DistributeVerb(),
+            new StackVerb(),
+            new ReorderVerb(),
+            new PlaceVerb(),
+            new LabelVerb(),
+            new PenVerb(),
+            new ApplyPresetVerb(),
+            new ClearVerb(),
+            new SetViewportVerb(),
+            new ThinkVerb(),
+            new MessageVerb(),
+            new TodoVerb(),
+            new AddDetailVerb(),
+            new ReviewVerb()));
   }
 
   public Optional<Entry> entry(String verbName) {
@@ -95,12 +97,13 @@ public final class ActionCatalog {
       JsonArray examples = (JsonArray) schema.remove("examples");
       String description = (String) schema.remove("description");
       schema.remove("title");
-      verbs.add(new JsonObject()
-          .put("name", entry.verb().name())
-          .put("description", description)
-          .put("kind", entry.verb().kind().name().toLowerCase(java.util.Locale.ROOT))
-          .put("params", schema)
-          .put("sample", examples == null || examples.isEmpty() ? null : examples.getValue(0)));
+      verbs.add(
+          new JsonObject()
+              .put("name", entry.verb().name())
+              .put("description", description)
+              .put("kind", entry.verb().kind().name().toLowerCase(java.util.Locale.ROOT))
+              .put("params", schema)
+              .put("sample", examples == null || examples.isEmpty() ? null : examples.getValue(0)));
     }
     return verbs;
   }

@@ -14,34 +14,35 @@ public final class ShapeKinds {
   /** A tldraw shape type and, for geo shapes, the geo kind. */
   public record Kind(String type, String geo) {}
 
-  private static final Map<String, Kind> WORDS = Map.ofEntries(
-      Map.entry("geo", new Kind("geo", "rectangle")),
-      Map.entry("shape", new Kind("geo", "rectangle")),
-      Map.entry("box", new Kind("geo", "rectangle")),
-      Map.entry("rect", new Kind("geo", "rectangle")),
-      Map.entry("square", new Kind("geo", "rectangle")),
-      Map.entry("block", new Kind("geo", "rectangle")),
-      Map.entry("circle", new Kind("geo", "ellipse")),
-      Map.entry("note", new Kind("note", null)),
-      Map.entry("sticky", new Kind("note", null)),
-      Map.entry("sticky-note", new Kind("note", null)),
-      Map.entry("post-it", new Kind("note", null)),
-      Map.entry("text", new Kind("text", null)),
-      Map.entry("headline", new Kind("text", null)),
-      Map.entry("heading", new Kind("text", null)),
-      Map.entry("title", new Kind("text", null)),
-      Map.entry("label", new Kind("text", null)),
-      Map.entry("caption", new Kind("text", null)),
-      Map.entry("arrow", new Kind("arrow", null)),
-      Map.entry("connector", new Kind("arrow", null)),
-      Map.entry("line", new Kind("line", null)),
-      Map.entry("draw", new Kind("draw", null)),
-      Map.entry("pen", new Kind("draw", null)),
-      Map.entry("freehand", new Kind("draw", null)),
-      Map.entry("scribble", new Kind("draw", null)),
-      Map.entry("frame", new Kind("frame", null)),
-      Map.entry("section", new Kind("frame", null)),
-      Map.entry("container", new Kind("frame", null)));
+  private static final Map<String, Kind> WORDS =
+      Map.ofEntries(
+          Map.entry("geo", new Kind("geo", "rectangle")),
+          Map.entry("shape", new Kind("geo", "rectangle")),
+          Map.entry("box", new Kind("geo", "rectangle")),
+          Map.entry("rect", new Kind("geo", "rectangle")),
+          Map.entry("square", new Kind("geo", "rectangle")),
+          Map.entry("block", new Kind("geo", "rectangle")),
+          Map.entry("circle", new Kind("geo", "ellipse")),
+          Map.entry("note", new Kind("note", null)),
+          Map.entry("sticky", new Kind("note", null)),
+          Map.entry("sticky-note", new Kind("note", null)),
+          Map.entry("post-it", new Kind("note", null)),
+          Map.entry("text", new Kind("text", null)),
+          Map.entry("headline", new Kind("text", null)),
+          Map.entry("heading", new Kind("text", null)),
+          Map.entry("title", new Kind("text", null)),
+          Map.entry("label", new Kind("text", null)),
+          Map.entry("caption", new Kind("text", null)),
+          Map.entry("arrow", new Kind("arrow", null)),
+          Map.entry("connector", new Kind("arrow", null)),
+          Map.entry("line", new Kind("line", null)),
+          Map.entry("draw", new Kind("draw", null)),
+          Map.entry("pen", new Kind("draw", null)),
+          Map.entry("freehand", new Kind("draw", null)),
+          Map.entry("scribble", new Kind("draw", null)),
+          Map.entry("frame", new Kind("frame", null)),
+          Map.entry("section", new Kind("frame", null)),
+          Map.entry("container", new Kind("frame", null)));
 
   private ShapeKinds() {}
 

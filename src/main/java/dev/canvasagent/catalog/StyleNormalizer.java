@@ -13,52 +13,124 @@ import java.util.Set;
  * the record. Brand names map only while the brand palette is on.
  */
 public final class StyleNormalizer {
-  private static final Map<String, String> BRAND_COLORS = Map.ofEntries(
-      Map.entry("brutalist-orange", "orange"),
-      Map.entry("burnt-orange", "orange"),
-      Map.entry("brand-orange", "orange"),
-      Map.entry("deep-orange", "red"),
-      Map.entry("charcoal", "black"),
-      Map.entry("ink", "black"),
-      Map.entry("concrete", "grey"),
-      Map.entry("paper", "white"),
-      Map.entry("off-white", "white"));
-  private static final Map<String, String> COLOR_ALIASES = Map.ofEntries(
-      Map.entry("purple", "violet"),
-      Map.entry("pink", "light-red"),
-      Map.entry("gray", "grey"),
-      Map.entry("light-gray", "grey"),
-      Map.entry("light-grey", "grey"),
-      Map.entry("lavender", "light-violet"),
-      Map.entry("lilac", "light-violet"),
-      Map.entry("magenta", "violet"),
-      Map.entry("cyan", "light-blue"),
-      Map.entry("teal", "light-blue"),
-      Map.entry("sky", "light-blue"),
-      Map.entry("navy", "blue"),
-      Map.entry("lime", "light-green"),
-      Map.entry("mint", "light-green"),
-      Map.entry("gold", "yellow"),
-      Map.entry("amber", "yellow"),
-      Map.entry("crimson", "red"),
-      Map.entry("scarlet", "red"),
-      Map.entry("salmon", "light-red"),
-      Map.entry("rose", "light-red"),
-      Map.entry("brown", "orange"));
-  private static final Map<String, String> FILLS = Map.of(
-      "filled", "solid", "opaque", "solid", "transparent", "none", "empty", "none", "hollow", "none",
-      "semi-transparent", "semi", "translucent", "semi", "hatch", "pattern", "hatched", "pattern", "lined", "lined-fill");
-  private static final Map<String, String> DASHES = Map.of(
-      "dash", "dashed", "dot", "dotted", "sketch", "draw", "hand-drawn", "draw", "plain", "solid");
-  private static final Map<String, String> SIZES = Map.of(
-      "small", "s", "medium", "m", "large", "l", "xlarge", "xl", "extra-large", "xl", "huge", "xl");
-  private static final Map<String, String> FONTS = Map.of(
-      "sans-serif", "sans", "handwritten", "draw", "hand", "draw", "monospace", "mono", "code", "mono");
-  private static final Map<String, String> ALIGNS = Map.of("left", "start", "center", "middle", "centre", "middle", "right", "end");
-  private static final Map<String, String> VERTICAL_ALIGNS = Map.of("top", "start", "center", "middle", "centre", "middle", "bottom", "end");
-  private static final Map<String, String> GEOS = Map.of(
-      "box", "rectangle", "rect", "rectangle", "square", "rectangle", "circle", "ellipse",
-      "checkbox", "check-box", "x", "x-box", "arrow", "arrow-right", "oval", "oval", "rhombus", "rhombus");
+  private static final Map<String, String> BRAND_COLORS =
+      Map.ofEntries(
+          Map.entry("brutalist-orange", "orange"),
+          Map.entry("burnt-orange", "orange"),
+          Map.entry("brand-orange", "orange"),
+          Map.entry("deep-orange", "red"),
+          Map.entry("charcoal", "black"),
+          Map.entry("ink", "black"),
+          Map.entry("concrete", "grey"),
+          Map.entry("paper", "white"),
+          Map.entry("off-white", "white"));
+  private static final Map<String, String> COLOR_ALIASES =
+      Map.ofEntries(
+          Map.entry("purple", "violet"),
+          Map.entry("pink", "light-red"),
+          Map.entry("gray", "grey"),
+          Map.entry("light-gray", "grey"),
+          Map.entry("light-grey", "grey"),
+          Map.entry("lavender", "light-violet"),
+          Map.entry("lilac", "light-violet"),
+          Map.entry("magenta", "violet"),
+          Map.entry("cyan", "light-blue"),
+          Map.entry("teal", "light-blue"),
+          Map.entry("sky", "light-blue"),
+          Map.entry("navy", "blue"),
+          Map.entry("lime", "light-green"),
+          Map.entry("mint", "light-green"),
+          Map.entry("gold", "yellow"),
+          Map.entry("amber", "yellow"),
+          Map.entry("crimson", "red"),
+          Map.entry("scarlet", "red"),
+          Map.entry("salmon", "light-red"),
+          Map.entry("rose", "light-red"),
+          Map.entry("brown", "orange"));
+  private static final Map<String, String> FILLS =
+      Map.of(
+          "filled",
+          "solid",
+          "opaque",
+          "solid",
+          "transparent",
+          "none",
+          "empty",
+          "none",
+          "hollow",
+          "none",
+          "semi-transparent",
+          "semi",
+          "translucent",
+          "semi",
+          "hatch",
+          "pattern",
+          "hatched",
+          "pattern",
+          "lined",
+          "lined-fill");
+  private static final Map<String, String> DASHES =
+      Map.of(
+          "dash",
+          "dashed",
+          "dot",
+          "dotted",
+          "sketch",
+          "draw",
+          "hand-drawn",
+          "draw",
+          "plain",
+          "solid");
+  private static final Map<String, String> SIZES =
+      Map.of(
+          "small",
+          "s",
+          "medium",
+          "m",
+          "large",
+          "l",
+          "xlarge",
+          "xl",
+          "extra-large",
+          "xl",
+          "huge",
+          "xl");
+  private static final Map<String, String> FONTS =
+      Map.of(
+          "sans-serif",
+          "sans",
+          "handwritten",
+          "draw",
+          "hand",
+          "draw",
+          "monospace",
+          "mono",
+          "code",
+          "mono");
+  private static final Map<String, String> ALIGNS =
+      Map.of("left", "start", "center", "middle", "centre", "middle", "right", "end");
+  private static final Map<String, String> VERTICAL_ALIGNS =
+      Map.of("top", "start", "center", "middle", "centre", "middle", "bottom", "end");
+  private static final Map<String, String> GEOS =
+      Map.of(
+          "box",
+          "rectangle",
+          "rect",
+          "rectangle",
+          "square",
+          "rectangle",
+          "circle",
+          "ellipse",
+          "checkbox",
+          "check-box",
+          "x",
+          "x-box",
+          "arrow",
+          "arrow-right",
+          "oval",
+          "oval",
+          "rhombus",
+          "rhombus");
 
   private StyleNormalizer() {}
 
@@ -78,7 +150,8 @@ public final class StyleNormalizer {
       case "verticalAlign" -> pick(value, TldrawStyles.VERTICAL_ALIGNS, VERTICAL_ALIGNS);
       case "textAlign" -> pick(value, TldrawStyles.TEXT_ALIGNS, ALIGNS);
       case "geo" -> pick(value, TldrawStyles.GEOS, GEOS);
-      case "arrowheadStart", "arrowheadEnd" -> pick(value, TldrawStyles.ARROWHEADS, Map.of("circle", "dot", "line", "bar"));
+      case "arrowheadStart", "arrowheadEnd" ->
+          pick(value, TldrawStyles.ARROWHEADS, Map.of("circle", "dot", "line", "bar"));
       default -> Optional.empty();
     };
   }
@@ -92,7 +165,8 @@ public final class StyleNormalizer {
     return all;
   }
 
-  private static Optional<String> pick(String value, Set<String> allowed, Map<String, String> aliases) {
+  private static Optional<String> pick(
+      String value, Set<String> allowed, Map<String, String> aliases) {
     if (allowed.contains(value)) {
       return Optional.of(value);
     }

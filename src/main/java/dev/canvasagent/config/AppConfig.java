@@ -34,8 +34,15 @@ public record AppConfig(
    * head, from when it opens or its previous answer ends; {@code bodyTimeoutMs}: from the end of the head
    * to the end of the body; {@code idleTimeoutMs}: how long a connection may go without a byte either way.
    */
-  public record Http(String host, int port, int bodyLimitBytes, int sseHeartbeatMs, java.util.List<String> corsOrigins,
-      int headTimeoutMs, int bodyTimeoutMs, int idleTimeoutMs) {
+  public record Http(
+      String host,
+      int port,
+      int bodyLimitBytes,
+      int sseHeartbeatMs,
+      java.util.List<String> corsOrigins,
+      int headTimeoutMs,
+      int bodyTimeoutMs,
+      int idleTimeoutMs) {
     public Http {
       corsOrigins = java.util.List.copyOf(corsOrigins);
     }
@@ -46,7 +53,8 @@ public record AppConfig(
    * with {@code jwtAlgorithm}. Neither set: auth is off (allowed on loopback only). The secret is never
    * shown by {@link #toString()}.
    */
-  public record Auth(String jwtSecret, String jwtPublicKey, String jwtAlgorithm, long maxTokenLifetimeSeconds) {
+  public record Auth(
+      String jwtSecret, String jwtPublicKey, String jwtAlgorithm, long maxTokenLifetimeSeconds) {
     /** The longest a token may still be valid for when it is presented: what {@code mint-token} can issue. */
     public static final long DEFAULT_MAX_TOKEN_LIFETIME_SECONDS = 30L * 24 * 3600;
 
@@ -60,9 +68,15 @@ public record AppConfig(
 
     @Override
     public String toString() {
-      return "Auth[jwtSecret=" + (jwtSecret.isEmpty() ? "" : "<redacted>") + ", jwtPublicKey="
-          + (jwtPublicKey.isEmpty() ? "" : "<set>") + ", jwtAlgorithm=" + jwtAlgorithm
-          + ", maxTokenLifetimeSeconds=" + maxTokenLifetimeSeconds + "]";
+      return "Auth[jwtSecret="
+          + (jwtSecret.isEmpty() ? "" : "<redacted>")
+          + ", jwtPublicKey="
+          + (jwtPublicKey.isEmpty() ? "" : "<set>")
+          + ", jwtAlgorithm="
+          + jwtAlgorithm
+          + ", maxTokenLifetimeSeconds="
+          + maxTokenLifetimeSeconds
+          + "]";
     }
   }
 
@@ -87,13 +101,22 @@ public record AppConfig(
    * many events a room keeps for reconnecting clients, the largest frame a client may send, and how
    * many a second.
    */
-  public record Bridge(int ackTimeoutMs, int ackRetries, int replayEvents, int maxMessageBytes, int messagesPerSecond) {}
+  public record Bridge(
+      int ackTimeoutMs,
+      int ackRetries,
+      int replayEvents,
+      int maxMessageBytes,
+      int messagesPerSecond) {}
 
   /**
    * Which model runs use by default, and provider knobs. {@code fakeTokenDelayMs}: the pause between
    * {@code debug/fake}'s stream events, when set; otherwise its scenario file's {@code chunkDelayMs}.
    */
-  public record Model(String defaultModel, boolean debug, boolean promptCacheDisabled, String anthropicCacheTtl,
+  public record Model(
+      String defaultModel,
+      boolean debug,
+      boolean promptCacheDisabled,
+      String anthropicCacheTtl,
       OptionalInt fakeTokenDelayMs) {}
 
   /**
@@ -116,7 +139,8 @@ public record AppConfig(
     public Endpoint endpoint(String name) {
       Endpoint endpoint = endpoints.get(name);
       if (endpoint == null) {
-        throw new IllegalArgumentException("no provider endpoint '" + name + "'; declared: " + endpoints.keySet());
+        throw new IllegalArgumentException(
+            "no provider endpoint '" + name + "'; declared: " + endpoints.keySet());
       }
       return endpoint;
     }
@@ -142,7 +166,8 @@ public record AppConfig(
    * The screenshot RPC: the wait for a host's answer and the retries after a timeout; how long a
    * capture is reused for the same revision and bounds (0: never); the largest image a host may send.
    */
-  public record Screenshot(int timeoutMs, int retries, int retryDelayMs, int cacheTtlMs, int maxBytes) {}
+  public record Screenshot(
+      int timeoutMs, int retries, int retryDelayMs, int cacheTtlMs, int maxBytes) {}
 
   public record Followups(int lowActionThreshold, int maxFollowups) {}
 
@@ -175,7 +200,11 @@ public record AppConfig(
    * {@link AppConfig#shapeStateLimitBytes}).
    */
   public record Context(
-      int transcriptWindowMs, int chatMessages, int promptCacheTtlMs, int promptCacheEntries, int totalBudgetBytes,
+      int transcriptWindowMs,
+      int chatMessages,
+      int promptCacheTtlMs,
+      int promptCacheEntries,
+      int totalBudgetBytes,
       java.util.Map<String, Integer> budgets) {
     public Context {
       budgets = java.util.Map.copyOf(budgets);
@@ -186,15 +215,48 @@ public record AppConfig(
    * Documents: how long a lease lasts without agent activity, the largest content a document may have,
    * how many times the document agent may ask its model in one loop, and how long one loop may run.
    */
-  public record Documents(int leaseTtlMs, int maxContentBytes, int agentMaxSteps, int agentTimeoutMs) {}
+  public record Documents(
+      int leaseTtlMs, int maxContentBytes, int agentMaxSteps, int agentTimeoutMs) {}
 
   public AppConfig withHttp(Http otherHttp) {
-    return new AppConfig(otherHttp, auth, limits, bridge, model, providers, screenshot, followups, runner, scheduler, durability, context, documents, shapeStateLimitBytes,
-        ttfbSloMs, themeEnabled, database);
+    return new AppConfig(
+        otherHttp,
+        auth,
+        limits,
+        bridge,
+        model,
+        providers,
+        screenshot,
+        followups,
+        runner,
+        scheduler,
+        durability,
+        context,
+        documents,
+        shapeStateLimitBytes,
+        ttfbSloMs,
+        themeEnabled,
+        database);
   }
 
   public AppConfig withDatabase(Optional<DatabaseConfig> otherDatabase) {
-    return new AppConfig(http, auth, limits, bridge, model, providers, screenshot, followups, runner, scheduler, durability, context, documents, shapeStateLimitBytes,
-        ttfbSloMs, themeEnabled, otherDatabase);
+    return new AppConfig(
+        http,
+        auth,
+        limits,
+        bridge,
+        model,
+        providers,
+        screenshot,
+        followups,
+        runner,
+        scheduler,
+        durability,
+        context,
+        documents,
+        shapeStateLimitBytes,
+        ttfbSloMs,
+        themeEnabled,
+        otherDatabase);
   }
 }

@@ -16,19 +16,36 @@ final class AuthSettings {
   /** A year and a day: tokens meant to last longer belong to a revocation scheme this server does not have. */
   static final int MAX_TOKEN_LIFETIME_SECONDS = 366 * 24 * 3600;
 
-  static final Setting JWT_SECRET = Setting.secret("auth.jwtSecret", "CANVAS_AGENT_JWT_SECRET", textOrEmpty(),
-      "HS256 secret (at least 32 bytes) that access tokens are signed with. Empty and no public key: auth is off, allowed only when `HOST` is a loopback address. Never logged.");
-  static final Setting JWT_PUBLIC_KEY = Setting.of("auth.jwtPublicKey", "CANVAS_AGENT_JWT_PUBLIC_KEY", textOrEmpty(),
-      "A PEM public key (`-----BEGIN PUBLIC KEY-----`) to verify tokens an external issuer signs, instead of a secret.");
-  /** What a configured public key may sign with. */
-  static final Setting JWT_ALGORITHM = Setting.of("auth.jwtAlgorithm", "CANVAS_AGENT_JWT_ALGORITHM",
-      oneOf("RS256", "RS384", "RS512", "PS256", "PS384", "PS512", "ES256", "ES384", "ES512"),
-      "The public key's algorithm: `RS256/384/512`, `PS256/384/512`, `ES256/384/512`.");
-  static final Setting MAX_TOKEN_LIFETIME = Setting.of("auth.maxTokenLifetimeSeconds", "CANVAS_AGENT_JWT_MAX_LIFETIME_SECONDS",
-      whole(60, MAX_TOKEN_LIFETIME_SECONDS),
-      "The longest a presented token may still be valid for (60 s – 366 days; 30 days, what `mint-token` can issue); a token whose `exp` is further away is refused `401`.");
+  static final Setting JWT_SECRET =
+      Setting.secret(
+          "auth.jwtSecret",
+          "CANVAS_AGENT_JWT_SECRET",
+          textOrEmpty(),
+          "HS256 secret (at least 32 bytes) that access tokens are signed with. Empty and no public key: auth is off, allowed only when `HOST` is a loopback address. Never logged.");
+  static final Setting JWT_PUBLIC_KEY =
+      Setting.of(
+          "auth.jwtPublicKey",
+          "CANVAS_AGENT_JWT_PUBLIC_KEY",
+          textOrEmpty(),
+          "A PEM public key (`-----BEGIN PUBLIC KEY-----`) to verify tokens an external issuer signs, instead of a secret.");
 
-  static final List<Setting> ALL = List.of(JWT_SECRET, JWT_PUBLIC_KEY, JWT_ALGORITHM, MAX_TOKEN_LIFETIME);
+  /** What a configured public key may sign with. */
+  static final Setting JWT_ALGORITHM =
+      Setting.of(
+          "auth.jwtAlgorithm",
+          "CANVAS_AGENT_JWT_ALGORITHM",
+          oneOf("RS256", "RS384", "RS512", "PS256", "PS384", "PS512", "ES256", "ES384", "ES512"),
+          "The public key's algorithm: `RS256/384/512`, `PS256/384/512`, `ES256/384/512`.");
+
+  static final Setting MAX_TOKEN_LIFETIME =
+      Setting.of(
+          "auth.maxTokenLifetimeSeconds",
+          "CANVAS_AGENT_JWT_MAX_LIFETIME_SECONDS",
+          whole(60, MAX_TOKEN_LIFETIME_SECONDS),
+          "The longest a presented token may still be valid for (60 s – 366 days; 30 days, what `mint-token` can issue); a token whose `exp` is further away is refused `401`.");
+
+  static final List<Setting> ALL =
+      List.of(JWT_SECRET, JWT_PUBLIC_KEY, JWT_ALGORITHM, MAX_TOKEN_LIFETIME);
 
   private AuthSettings() {}
 
@@ -37,7 +54,9 @@ final class AuthSettings {
     String publicKey = values.text(JWT_PUBLIC_KEY);
     String algorithm = values.text(JWT_ALGORITHM);
     if (!secret.isEmpty() && !publicKey.isEmpty()) {
-      throw values.bad(JWT_PUBLIC_KEY, "set either auth.jwtSecret (CANVAS_AGENT_JWT_SECRET) or a public key, not both");
+      throw values.bad(
+          JWT_PUBLIC_KEY,
+          "set either auth.jwtSecret (CANVAS_AGENT_JWT_SECRET) or a public key, not both");
     }
     if (!secret.isEmpty() && secret.getBytes(StandardCharsets.UTF_8).length < 32) {
       throw values.bad(JWT_SECRET, "an HS256 secret must be at least 32 bytes");
@@ -45,11 +64,16 @@ final class AuthSettings {
     if (!publicKey.isEmpty() && !publicKey.contains("-----BEGIN PUBLIC KEY-----")) {
       throw values.bad(JWT_PUBLIC_KEY, "must be a PEM public key (-----BEGIN PUBLIC KEY-----)");
     }
-    AppConfig.Auth auth = new AppConfig.Auth(secret, publicKey, algorithm, values.whole(MAX_TOKEN_LIFETIME));
+    AppConfig.Auth auth =
+        new AppConfig.Auth(secret, publicKey, algorithm, values.whole(MAX_TOKEN_LIFETIME));
     String host = values.text(HttpSettings.HOST);
     if (!auth.enabled() && !Loopback.isLoopback(host)) {
-      throw values.bad(HttpSettings.HOST, "serving " + host + " without tokens would let anyone who can reach it read and drive every room;"
-          + " set CANVAS_AGENT_JWT_SECRET (or CANVAS_AGENT_JWT_PUBLIC_KEY), or bind to 127.0.0.1");
+      throw values.bad(
+          HttpSettings.HOST,
+          "serving "
+              + host
+              + " without tokens would let anyone who can reach it read and drive every room;"
+              + " set CANVAS_AGENT_JWT_SECRET (or CANVAS_AGENT_JWT_PUBLIC_KEY), or bind to 127.0.0.1");
     }
     return auth;
   }

@@ -76,7 +76,8 @@ sealed interface Check {
       Object value = values.lookup(path);
       long parsed;
       try {
-        if (value instanceof Number number && number.doubleValue() == Math.rint(number.doubleValue())) {
+        if (value instanceof Number number
+            && number.doubleValue() == Math.rint(number.doubleValue())) {
           parsed = number.longValue();
         } else if (value instanceof String string) {
           parsed = Long.parseLong(string.strip());
@@ -180,7 +181,8 @@ sealed interface Check {
    */
   record Origins() implements Check {
     private static final Pattern ORIGIN =
-        Pattern.compile("https?://[A-Za-z0-9.-]+(:[0-9]{1,5})?|https?://\\[[0-9A-Fa-f:.]+\\](:[0-9]{1,5})?");
+        Pattern.compile(
+            "https?://[A-Za-z0-9.-]+(:[0-9]{1,5})?|https?://\\[[0-9A-Fa-f:.]+\\](:[0-9]{1,5})?");
 
     @Override
     public List<String> read(ConfigValues values, String path) {
@@ -191,7 +193,9 @@ sealed interface Check {
           continue;
         }
         if (!ORIGIN.matcher(origin).matches()) {
-          throw values.bad(path, "'" + origin + "' is not an origin: give scheme://host[:port], no path, no wildcard");
+          throw values.bad(
+              path,
+              "'" + origin + "' is not an origin: give scheme://host[:port], no path, no wildcard");
         }
         origins.add(origin.toLowerCase(Locale.ROOT));
       }
@@ -216,9 +220,14 @@ sealed interface Check {
       } catch (URISyntaxException e) {
         throw values.bad(path, "is not a URL");
       }
-      if (!("http".equals(uri.getScheme()) || "https".equals(uri.getScheme())) || uri.getHost() == null
-          || uri.getQuery() != null || uri.getFragment() != null || uri.getUserInfo() != null) {
-        throw values.bad(path, "must be an http:// or https:// URL with a host, and no query, fragment or credentials");
+      if (!("http".equals(uri.getScheme()) || "https".equals(uri.getScheme()))
+          || uri.getHost() == null
+          || uri.getQuery() != null
+          || uri.getFragment() != null
+          || uri.getUserInfo() != null) {
+        throw values.bad(
+            path,
+            "must be an http:// or https:// URL with a host, and no query, fragment or credentials");
       }
       while (baseUrl.endsWith("/")) {
         baseUrl = baseUrl.substring(0, baseUrl.length() - 1);
@@ -249,7 +258,9 @@ sealed interface Check {
     public Map<String, Integer> read(ConfigValues values, String path) {
       Map<String, Integer> parts = new TreeMap<>();
       if (values.lookup(path) instanceof JsonObject object) {
-        object.fieldNames().forEach(part -> parts.put(part, new Whole(min, max).read(values, path + "." + part)));
+        object
+            .fieldNames()
+            .forEach(part -> parts.put(part, new Whole(min, max).read(values, path + "." + part)));
       }
       return parts;
     }

@@ -31,7 +31,8 @@ public final class ConfigLoader {
   }
 
   static JsonObject readDefaults() {
-    try (InputStream in = ConfigLoader.class.getClassLoader().getResourceAsStream(DEFAULTS_RESOURCE)) {
+    try (InputStream in =
+        ConfigLoader.class.getClassLoader().getResourceAsStream(DEFAULTS_RESOURCE)) {
       if (in == null) {
         throw new ConfigException(DEFAULTS_RESOURCE + " is missing from the classpath");
       }
@@ -44,27 +45,29 @@ public final class ConfigLoader {
   /** The sections in the order they have always been checked in, so the same bad value is reported first. */
   private static AppConfig build(ConfigValues values) {
     FlagSettings.checkRetired(values);
-    AppConfig config = new AppConfig(
-        HttpSettings.read(values),
-        AuthSettings.read(values),
-        LimitsSettings.read(values),
-        BridgeSettings.read(values),
-        ModelSettings.read(values),
-        ProviderSettings.read(values),
-        ScreenshotSettings.read(values),
-        FollowupSettings.read(values),
-        RunnerSettings.read(values),
-        SchedulerSettings.read(values),
-        DurabilitySettings.read(values),
-        ContextSettings.read(values),
-        DocumentSettings.read(values),
-        values.whole(ContextSettings.SHAPE_STATE_LIMIT),
-        values.whole(SloSettings.TTFB_MS),
-        values.flag(FlagSettings.THEME_ENABLED),
-        DatabaseSettings.read(values));
+    AppConfig config =
+        new AppConfig(
+            HttpSettings.read(values),
+            AuthSettings.read(values),
+            LimitsSettings.read(values),
+            BridgeSettings.read(values),
+            ModelSettings.read(values),
+            ProviderSettings.read(values),
+            ScreenshotSettings.read(values),
+            FollowupSettings.read(values),
+            RunnerSettings.read(values),
+            SchedulerSettings.read(values),
+            DurabilitySettings.read(values),
+            ContextSettings.read(values),
+            DocumentSettings.read(values),
+            values.whole(ContextSettings.SHAPE_STATE_LIMIT),
+            values.whole(SloSettings.TTFB_MS),
+            values.flag(FlagSettings.THEME_ENABLED),
+            DatabaseSettings.read(values));
     List<String> unread = values.unread();
     if (!unread.isEmpty()) {
-      // A declaration its section does not read would go unchecked: a mistake in this package, not in the configuration.
+      // A declaration its section does not read would go unchecked: a mistake in this package, not
+      // in the configuration.
       throw new IllegalStateException("declared settings no section reads: " + unread);
     }
     return config;

@@ -32,15 +32,22 @@ final class ConfigValues {
   }
 
   /** {@code defaults} (named {@code defaultsName} in messages) with what {@code environment} sets over them. */
-  static ConfigValues load(JsonObject defaults, String defaultsName, List<Setting> settings, Map<String, String> environment) {
+  static ConfigValues load(
+      JsonObject defaults,
+      String defaultsName,
+      List<Setting> settings,
+      Map<String, String> environment) {
     ConfigValues loaded = new ConfigValues(defaults, defaultsName, settings);
     for (Setting setting : settings) {
-      setting.variable().ifPresent(variable -> {
-        String value = environment.get(variable);
-        if (value != null) {
-          loaded.set(setting.path(), value, variable);
-        }
-      });
+      setting
+          .variable()
+          .ifPresent(
+              variable -> {
+                String value = environment.get(variable);
+                if (value != null) {
+                  loaded.set(setting.path(), value, variable);
+                }
+              });
     }
     String blob = environment.get(ConfigLoader.BLOB_VARIABLE);
     if (blob != null && !blob.isBlank()) {
@@ -92,11 +99,14 @@ final class ConfigValues {
   ConfigException bad(String path, String problem) {
     Setting setting = settings.get(path);
     Object value = setting != null && setting.secret() ? "<redacted>" : lookup(path);
-    if (setting != null && setting.check() instanceof Check.BaseUrl && value instanceof String url) {
+    if (setting != null
+        && setting.check() instanceof Check.BaseUrl
+        && value instanceof String url) {
       value = withoutSecrets(url);
     }
     String shown = value instanceof String ? "'" + value + "'" : String.valueOf(value);
-    return new ConfigException("bad configuration: " + sources.get(path) + " = " + shown + ": " + problem);
+    return new ConfigException(
+        "bad configuration: " + sources.get(path) + " = " + shown + ": " + problem);
   }
 
   /** A URL as an error message may show it: its credentials and its query (where some providers take the key) left out. */
@@ -119,10 +129,16 @@ final class ConfigValues {
     try {
       return new JsonObject(blob);
     } catch (DecodeException | ClassCastException e) {
-      // Not the parser's message: it quotes the text it stopped at, which may be a secret written without quotes.
-      String where = e.getCause() instanceof JsonProcessingException parse && parse.getLocation() != null
-          ? " (it stops making sense at line " + parse.getLocation().getLineNr() + ", column " + parse.getLocation().getColumnNr() + ")"
-          : "";
+      // Not the parser's message: it quotes the text it stopped at, which may be a secret written
+      // without quotes.
+      String where =
+          e.getCause() instanceof JsonProcessingException parse && parse.getLocation() != null
+              ? " (it stops making sense at line "
+                  + parse.getLocation().getLineNr()
+                  + ", column "
+                  + parse.getLocation().getColumnNr()
+                  + ")"
+              : "";
       throw new ConfigException(ConfigLoader.BLOB_VARIABLE + " is not a JSON object" + where);
     }
   }
@@ -134,7 +150,8 @@ final class ConfigValues {
       if (value instanceof JsonObject nested && lookup(path) instanceof JsonObject) {
         overlay(nested, path);
       } else if (!sources.containsKey(path)) {
-        throw new ConfigException(ConfigLoader.BLOB_VARIABLE + " has an unknown key '" + path + "'");
+        throw new ConfigException(
+            ConfigLoader.BLOB_VARIABLE + " has an unknown key '" + path + "'");
       } else {
         set(path, value, ConfigLoader.BLOB_VARIABLE + " " + path);
       }
@@ -154,10 +171,13 @@ final class ConfigValues {
   /** Every path of {@code object} that holds a value rather than an object. */
   static List<String> leafPaths(JsonObject object, String prefix) {
     return object.fieldNames().stream()
-        .flatMap(key -> {
-          String path = prefix.isEmpty() ? key : prefix + "." + key;
-          return object.getValue(key) instanceof JsonObject nested ? leafPaths(nested, path).stream() : Stream.of(path);
-        })
+        .flatMap(
+            key -> {
+              String path = prefix.isEmpty() ? key : prefix + "." + key;
+              return object.getValue(key) instanceof JsonObject nested
+                  ? leafPaths(nested, path).stream()
+                  : Stream.of(path);
+            })
         .toList();
   }
 }

@@ -25,18 +25,27 @@ public final class ConfigurationTable {
   /** The rows of this server's settings, then the row of {@code CANVAS_AGENT_CONFIG}. */
   public static List<Row> rows() {
     List<Row> rows = new ArrayList<>(rows(Settings.ALL, ConfigLoader.readDefaults()));
-    rows.add(new Row("`" + ConfigLoader.BLOB_VARIABLE + "`", "—", "empty", "JSON overrides, as above. Unknown keys are refused."));
+    rows.add(
+        new Row(
+            "`" + ConfigLoader.BLOB_VARIABLE + "`",
+            "—",
+            "empty",
+            "JSON overrides, as above. Unknown keys are refused."));
     return rows;
   }
 
   /** One row per setting, its default read from {@code defaults}. */
   static List<Row> rows(List<Setting> settings, JsonObject defaults) {
     return settings.stream()
-        .map(setting -> new Row(
-            setting.variable().map(variable -> "`" + variable + "`").orElse("—"),
-            setting.check() instanceof Check.Parts ? "`" + setting.path() + ".<part>`" : "`" + setting.path() + "`",
-            defaultCell(setting, defaults),
-            setting.meaning()))
+        .map(
+            setting ->
+                new Row(
+                    setting.variable().map(variable -> "`" + variable + "`").orElse("—"),
+                    setting.check() instanceof Check.Parts
+                        ? "`" + setting.path() + ".<part>`"
+                        : "`" + setting.path() + "`",
+                    defaultCell(setting, defaults),
+                    setting.meaning()))
         .toList();
   }
 

@@ -18,7 +18,8 @@ public record DatabaseConfig(
 
   /** The same settings in another schema: tests give each run a schema of its own. */
   public DatabaseConfig withSchema(String otherSchema) {
-    return new DatabaseConfig(host, port, database, user, password, otherSchema, poolSize, maxWaitQueueSize);
+    return new DatabaseConfig(
+        host, port, database, user, password, otherSchema, poolSize, maxWaitQueueSize);
   }
 
   @Override

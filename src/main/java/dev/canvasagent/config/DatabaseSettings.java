@@ -12,24 +12,50 @@ import java.util.Optional;
 /** {@code database}: the PostgreSQL store, by URL or by the libpq variables; neither set, the memory store. */
 final class DatabaseSettings {
   /** The URL holds the password. */
-  static final Setting URL = Setting.secret("database.url", "DATABASE_URL", textOrEmpty(),
-      "`postgresql://user:password@host:port/db`; set (or `PGHOST`) → PostgreSQL store.");
-  static final Setting HOST = Setting.of("database.host", "PGHOST", textOrEmpty(),
-      "PostgreSQL host; set (or `DATABASE_URL`) → PostgreSQL store.");
-  static final Setting PORT = Setting.of("database.port", "PGPORT", whole(1, 65_535), "PostgreSQL port (1–65535).");
+  static final Setting URL =
+      Setting.secret(
+          "database.url",
+          "DATABASE_URL",
+          textOrEmpty(),
+          "`postgresql://user:password@host:port/db`; set (or `PGHOST`) → PostgreSQL store.");
+
+  static final Setting HOST =
+      Setting.of(
+          "database.host",
+          "PGHOST",
+          textOrEmpty(),
+          "PostgreSQL host; set (or `DATABASE_URL`) → PostgreSQL store.");
+  static final Setting PORT =
+      Setting.of("database.port", "PGPORT", whole(1, 65_535), "PostgreSQL port (1–65535).");
   static final Setting NAME = Setting.of("database.name", "PGDATABASE", text(), "Database name.");
   static final Setting USER = Setting.of("database.user", "PGUSER", text(), "Database user.");
-  static final Setting PASSWORD = Setting.secret("database.password", "PGPASSWORD", textOrEmpty(),
-      "Database password. Secret: never logged or shown in errors.");
-  static final Setting SCHEMA = Setting.of("database.schema", "CANVAS_AGENT_DB_SCHEMA",
-      matching("[a-z_][a-z0-9_]{0,62}", "must be a lower-case SQL identifier"),
-      "Schema for the tables (created and migrated at startup).");
-  static final Setting POOL_SIZE = Setting.of("database.poolSize", "CANVAS_AGENT_DB_POOL_SIZE", whole(1, 100),
-      "Connections in the shared pool.");
-  static final Setting MAX_WAIT_QUEUE_SIZE = Setting.of("database.maxWaitQueueSize", "CANVAS_AGENT_DB_MAX_WAIT_QUEUE",
-      whole(1, 10_000), "Requests that may wait for a connection; more fail at once.");
+  static final Setting PASSWORD =
+      Setting.secret(
+          "database.password",
+          "PGPASSWORD",
+          textOrEmpty(),
+          "Database password. Secret: never logged or shown in errors.");
+  static final Setting SCHEMA =
+      Setting.of(
+          "database.schema",
+          "CANVAS_AGENT_DB_SCHEMA",
+          matching("[a-z_][a-z0-9_]{0,62}", "must be a lower-case SQL identifier"),
+          "Schema for the tables (created and migrated at startup).");
+  static final Setting POOL_SIZE =
+      Setting.of(
+          "database.poolSize",
+          "CANVAS_AGENT_DB_POOL_SIZE",
+          whole(1, 100),
+          "Connections in the shared pool.");
+  static final Setting MAX_WAIT_QUEUE_SIZE =
+      Setting.of(
+          "database.maxWaitQueueSize",
+          "CANVAS_AGENT_DB_MAX_WAIT_QUEUE",
+          whole(1, 10_000),
+          "Requests that may wait for a connection; more fail at once.");
 
-  static final List<Setting> ALL = List.of(URL, HOST, PORT, NAME, USER, PASSWORD, SCHEMA, POOL_SIZE, MAX_WAIT_QUEUE_SIZE);
+  static final List<Setting> ALL =
+      List.of(URL, HOST, PORT, NAME, USER, PASSWORD, SCHEMA, POOL_SIZE, MAX_WAIT_QUEUE_SIZE);
 
   private DatabaseSettings() {}
 
@@ -49,11 +75,19 @@ final class DatabaseSettings {
     }
     if (!url.isEmpty()) {
       PgConnectOptions parsed = parseUrl(values, url);
-      return Optional.of(new DatabaseConfig(
-          parsed.getHost(), parsed.getPort(), parsed.getDatabase(), parsed.getUser(),
-          parsed.getPassword() == null ? "" : parsed.getPassword(), schema, poolSize, waitQueue));
+      return Optional.of(
+          new DatabaseConfig(
+              parsed.getHost(),
+              parsed.getPort(),
+              parsed.getDatabase(),
+              parsed.getUser(),
+              parsed.getPassword() == null ? "" : parsed.getPassword(),
+              schema,
+              poolSize,
+              waitQueue));
     }
-    return Optional.of(new DatabaseConfig(host, port, name, user, password, schema, poolSize, waitQueue));
+    return Optional.of(
+        new DatabaseConfig(host, port, name, user, password, schema, poolSize, waitQueue));
   }
 
   private static PgConnectOptions parseUrl(ConfigValues values, String url) {

@@ -6,7 +6,8 @@ import java.util.regex.Pattern;
 
 /** Loopback names and addresses, told apart without asking DNS. */
 public final class Loopback {
-  private static final Pattern IP_LITERAL = Pattern.compile("[0-9.]+|[0-9A-Fa-f:.]*:[0-9A-Fa-f:.]*");
+  private static final Pattern IP_LITERAL =
+      Pattern.compile("[0-9.]+|[0-9A-Fa-f:.]*:[0-9A-Fa-f:.]*");
 
   private Loopback() {}
 
@@ -15,7 +16,8 @@ public final class Loopback {
     if (host == null) {
       return false;
     }
-    String bare = host.startsWith("[") && host.endsWith("]") ? host.substring(1, host.length() - 1) : host;
+    String bare =
+        host.startsWith("[") && host.endsWith("]") ? host.substring(1, host.length() - 1) : host;
     if (bare.equalsIgnoreCase("localhost")) {
       return true;
     }

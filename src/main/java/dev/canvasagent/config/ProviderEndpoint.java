@@ -11,7 +11,12 @@ import java.util.Optional;
  * provider whose endpoint has no base URL, or no key when {@code keyRequired}, is known but cannot be
  * called.
  */
-public record ProviderEndpoint(String name, String variablePrefix, boolean keyRequired, String keyMeaning, String baseUrlMeaning) {
+public record ProviderEndpoint(
+    String name,
+    String variablePrefix,
+    boolean keyRequired,
+    String keyMeaning,
+    String baseUrlMeaning) {
 
   public String keyVariable() {
     return variablePrefix + "_API_KEY";
@@ -30,11 +35,13 @@ public record ProviderEndpoint(String name, String variablePrefix, boolean keyRe
   }
 
   Setting apiKey() {
-    return Setting.secret("providers." + name + ".apiKey", keyVariable(), Check.apiKey(), keyMeaning);
+    return Setting.secret(
+        "providers." + name + ".apiKey", keyVariable(), Check.apiKey(), keyMeaning);
   }
 
   Setting baseUrl() {
-    return Setting.of("providers." + name + ".baseUrl", baseUrlVariable(), Check.baseUrl(), baseUrlMeaning);
+    return Setting.of(
+        "providers." + name + ".baseUrl", baseUrlVariable(), Check.baseUrl(), baseUrlMeaning);
   }
 
   List<Setting> settings() {

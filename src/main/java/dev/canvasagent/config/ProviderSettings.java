@@ -12,13 +12,24 @@ import java.util.Map;
  * ProviderEndpoints}), and how a provider call is retried and timed out.
  */
 final class ProviderSettings {
-  static final Setting RETRIES = Setting.of("providers.retries", "CANVAS_AGENT_MODEL_RETRIES", whole(0, 10),
-      "Extra tries of a provider call that failed retryably before anything streamed (0–10).");
-  static final Setting RETRY_MAX_DELAY_MS = Setting.of("providers.retryMaxDelayMs", "CANVAS_AGENT_MODEL_RETRY_MAX_DELAY_MS",
-      whole(0, 120_000), "Longest pause before a try, a provider's `Retry-After` included (0–120000).");
-  static final Setting IDLE_TIMEOUT_MS = Setting.of("providers.idleTimeoutMs", "CANVAS_AGENT_MODEL_IDLE_TIMEOUT_MS",
-      whole(1_000, 600_000),
-      "A provider call that receives no byte for this long (connecting included) fails with `stream_timeout` (1000–600000).");
+  static final Setting RETRIES =
+      Setting.of(
+          "providers.retries",
+          "CANVAS_AGENT_MODEL_RETRIES",
+          whole(0, 10),
+          "Extra tries of a provider call that failed retryably before anything streamed (0–10).");
+  static final Setting RETRY_MAX_DELAY_MS =
+      Setting.of(
+          "providers.retryMaxDelayMs",
+          "CANVAS_AGENT_MODEL_RETRY_MAX_DELAY_MS",
+          whole(0, 120_000),
+          "Longest pause before a try, a provider's `Retry-After` included (0–120000).");
+  static final Setting IDLE_TIMEOUT_MS =
+      Setting.of(
+          "providers.idleTimeoutMs",
+          "CANVAS_AGENT_MODEL_IDLE_TIMEOUT_MS",
+          whole(1_000, 600_000),
+          "A provider call that receives no byte for this long (connecting included) fails with `stream_timeout` (1000–600000).");
 
   static final List<Setting> ALL = all();
 
@@ -33,7 +44,8 @@ final class ProviderSettings {
 
   static AppConfig.Providers read(ConfigValues values) {
     Map<String, AppConfig.Endpoint> endpoints = new LinkedHashMap<>();
-    ProviderEndpoints.ALL.forEach(endpoint -> endpoints.put(endpoint.name(), endpoint.read(values)));
+    ProviderEndpoints.ALL.forEach(
+        endpoint -> endpoints.put(endpoint.name(), endpoint.read(values)));
     return new AppConfig.Providers(
         endpoints,
         values.whole(RETRIES),

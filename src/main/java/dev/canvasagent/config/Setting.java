@@ -9,7 +9,8 @@ import java.util.Optional;
  * table). The loader reads and checks it, error messages redact it and {@link ConfigurationTable}
  * documents it, all from this one declaration.
  */
-record Setting(String path, Optional<String> variable, Check check, boolean secret, String meaning) {
+record Setting(
+    String path, Optional<String> variable, Check check, boolean secret, String meaning) {
 
   static Setting of(String path, String variable, Check check, String meaning) {
     return new Setting(path, Optional.of(variable), check, false, meaning);

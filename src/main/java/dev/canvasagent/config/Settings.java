@@ -5,25 +5,26 @@ import java.util.stream.Stream;
 
 /** Every setting the server reads, section by section in the order of {@code conf/config.json}. */
 final class Settings {
-  static final List<Setting> ALL = Stream.of(
-          HttpSettings.ALL,
-          AuthSettings.ALL,
-          LimitsSettings.ALL,
-          BridgeSettings.ALL,
-          ModelSettings.ALL,
-          ProviderSettings.ALL,
-          ScreenshotSettings.ALL,
-          FollowupSettings.ALL,
-          SloSettings.ALL,
-          ContextSettings.ALL,
-          RunnerSettings.ALL,
-          SchedulerSettings.ALL,
-          DocumentSettings.ALL,
-          DurabilitySettings.ALL,
-          FlagSettings.ALL,
-          DatabaseSettings.ALL)
-      .flatMap(List::stream)
-      .toList();
+  static final List<Setting> ALL =
+      Stream.of(
+              HttpSettings.ALL,
+              AuthSettings.ALL,
+              LimitsSettings.ALL,
+              BridgeSettings.ALL,
+              ModelSettings.ALL,
+              ProviderSettings.ALL,
+              ScreenshotSettings.ALL,
+              FollowupSettings.ALL,
+              SloSettings.ALL,
+              ContextSettings.ALL,
+              RunnerSettings.ALL,
+              SchedulerSettings.ALL,
+              DocumentSettings.ALL,
+              DurabilitySettings.ALL,
+              FlagSettings.ALL,
+              DatabaseSettings.ALL)
+          .flatMap(List::stream)
+          .toList();
 
   private Settings() {}
 }

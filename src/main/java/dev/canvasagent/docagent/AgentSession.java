@@ -54,7 +54,8 @@ final class AgentSession {
         if (i + 1 < turns.size() && turns.get(i + 1) instanceof Turn.ToolResults results) {
           results.results().forEach(result -> answered.add(result.callId()));
         }
-        List<Turn.ToolCall> kept = answer.calls().stream().filter(call -> answered.contains(call.callId())).toList();
+        List<Turn.ToolCall> kept =
+            answer.calls().stream().filter(call -> answered.contains(call.callId())).toList();
         if (kept.isEmpty() && answer.text().isEmpty()) {
           continue;
         }
@@ -78,14 +79,17 @@ final class AgentSession {
   Conversation conversation() {
     List<Turn> merged = new ArrayList<>();
     for (Turn turn : transcript) {
-      if (turn instanceof Turn.User user && !merged.isEmpty() && merged.get(merged.size() - 1) instanceof Turn.User previous) {
+      if (turn instanceof Turn.User user
+          && !merged.isEmpty()
+          && merged.get(merged.size() - 1) instanceof Turn.User previous) {
         merged.set(merged.size() - 1, new Turn.User(previous.text() + "\n\n" + user.text()));
       } else {
         merged.add(turn);
       }
     }
     if (merged.isEmpty() || !(merged.get(0) instanceof Turn.User first)) {
-      throw new IllegalStateException("a document-agent conversation starts with the person's instruction");
+      throw new IllegalStateException(
+          "a document-agent conversation starts with the person's instruction");
     }
     return new Conversation(first.text(), merged.subList(1, merged.size()));
   }

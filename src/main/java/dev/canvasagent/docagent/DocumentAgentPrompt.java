@@ -9,7 +9,8 @@ import io.vertx.core.json.JsonObject;
  * write tools without their lease arguments, which the server holds and fills in itself.
  */
 public final class DocumentAgentPrompt {
-  public static final String SYSTEM = """
+  public static final String SYSTEM =
+      """
       You edit one Markdown document like a careful editor, never a typist. The server holds the \
       document's lease for you while you work; you never check out, renew or check in.
       Always locate before editing: canvas_grep or canvas_read_lines / canvas_read_all first, then edit \
@@ -36,14 +37,18 @@ public final class DocumentAgentPrompt {
       params.getJsonObject("properties").remove("canvas_epoch");
       JsonArray required = params.getJsonArray("required", new JsonArray());
       JsonArray kept = new JsonArray();
-      required.forEach(name -> {
-        if (!"lease_id".equals(name) && !"canvas_epoch".equals(name)) {
-          kept.add(name);
-        }
-      });
+      required.forEach(
+          name -> {
+            if (!"lease_id".equals(name) && !"canvas_epoch".equals(name)) {
+              kept.add(name);
+            }
+          });
       params.put("required", kept);
-      tools.add(new JsonObject().put("name", tool.getString("name")).put("description", tool.getString("description"))
-          .put("params", params));
+      tools.add(
+          new JsonObject()
+              .put("name", tool.getString("name"))
+              .put("description", tool.getString("description"))
+              .put("params", params));
     }
     return tools;
   }

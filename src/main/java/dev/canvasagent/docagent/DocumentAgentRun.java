@@ -42,8 +42,8 @@ import org.slf4j.LoggerFactory;
  */
 final class DocumentAgentRun {
   private static final Logger LOG = LoggerFactory.getLogger(DocumentAgentRun.class);
-  private static final Set<FailureCode> LEASE_LOST = Set.of(FailureCode.STALE_EPOCH, FailureCode.LEASE_EXPIRED,
-      FailureCode.LOCK_NOT_OWNED);
+  private static final Set<FailureCode> LEASE_LOST =
+      Set.of(FailureCode.STALE_EPOCH, FailureCode.LEASE_EXPIRED, FailureCode.LOCK_NOT_OWNED);
 
   private final Vertx vertx;
   private final AgentSession session;
@@ -70,8 +70,17 @@ final class DocumentAgentRun {
   private String interruptedBy;
 
   /** {@code userText}: the instruction as the model reads it (a delegation adds its context). */
-  DocumentAgentRun(Vertx vertx, AgentSession session, Actor actor, ModelProvider provider, String model, String instruction,
-      String userText, JsonArray tools, int maxSteps, long timeoutMs) {
+  DocumentAgentRun(
+      Vertx vertx,
+      AgentSession session,
+      Actor actor,
+      ModelProvider provider,
+      String model,
+      String instruction,
+      String userText,
+      JsonArray tools,
+      int maxSteps,
+      long timeoutMs) {
     this.vertx = vertx;
     this.session = session;
     this.actor = actor;
@@ -80,7 +89,8 @@ final class DocumentAgentRun {
     this.instruction = instruction;
     this.userText = userText;
     this.tools = tools;
-    this.offered = Set.copyOf(tools.stream().map(tool -> ((JsonObject) tool).getString("name")).toList());
+    this.offered =
+        Set.copyOf(tools.stream().map(tool -> ((JsonObject) tool).getString("name")).toList());
     this.maxSteps = maxSteps;
     this.timeoutMs = timeoutMs;
   }
@@ -93,27 +103,44 @@ final class DocumentAgentRun {
   /** Checks out and starts the loop; answers what started, or fails (NOT_FOUND, LOCK_NOT_AVAILABLE…) having changed nothing. */
   Future<JsonObject> begin() {
     String docId = session.docId();
-    return request(Address.DOC_GET, new JsonObject().put("docId", docId)).compose(document -> {
-      roomId = document.getString("roomId");
-      return tool("canvas_check_out", new JsonObject());
-    }).compose(lease -> {
-      leaseId = lease.getString("lease_id");
-      epoch = lease.getLong("canvas_epoch");
-      revisionBefore = lease.getString("revision_id_at_checkout");
-      watchLease();
-      return personChanges().onFailure(error -> checkIn());
-    }).map(personDiff -> {
-      if (!personDiff.isEmpty()) {
-        session.addUser(CanvasUpdate.message(personDiff));
-      }
-      session.addUser(userText);
-      startLoop();
-      LOG.atInfo().addKeyValue("runId", runId).addKeyValue("docId", docId).addKeyValue("sessionId", session.sessionId())
-          .addKeyValue("model", model).log("doc_agent.started");
-      return new JsonObject().put("runId", runId).put("docId", docId).put("sessionId", session.sessionId())
-          .put("roomId", roomId).put("model", model).put("holder", actor.name()).put("canvasEpoch", epoch)
-          .put("revisionId", revisionBefore).put("state", "running");
-    });
+    return request(Address.DOC_GET, new JsonObject().put("docId", docId))
+        .compose(
+            document -> {
+              roomId = document.getString("roomId");
+              return tool("canvas_check_out", new JsonObject());
+            })
+        .compose(
+            lease -> {
+              leaseId = lease.getString("lease_id");
+              epoch = lease.getLong("canvas_epoch");
+              revisionBefore = lease.getString("revision_id_at_checkout");
+              watchLease();
+              return personChanges().onFailure(error -> checkIn());
+            })
+        .map(
+            personDiff -> {
+              if (!personDiff.isEmpty()) {
+                session.addUser(CanvasUpdate.message(personDiff));
+              }
+              session.addUser(userText);
+              startLoop();
+              LOG.atInfo()
+                  .addKeyValue("runId", runId)
+                  .addKeyValue("docId", docId)
+                  .addKeyValue("sessionId", session.sessionId())
+                  .addKeyValue("model", model)
+                  .log("doc_agent.started");
+              return new JsonObject()
+                  .put("runId", runId)
+                  .put("docId", docId)
+                  .put("sessionId", session.sessionId())
+                  .put("roomId", roomId)
+                  .put("model", model)
+                  .put("holder", actor.name())
+                  .put("canvasEpoch", epoch)
+                  .put("revisionId", revisionBefore)
+                  .put("state", "running");
+            });
   }
 
   /** What the person changed since the agent last saw the document, as a unified diff ("" when nothing). */
@@ -122,18 +149,26 @@ final class DocumentAgentRun {
     if (seen == null || seen.equals(revisionBefore)) {
       return Future.succeededFuture("");
     }
-    return tool("canvas_get_diff", new JsonObject().put("from_revision_id", seen).put("to_revision_id", revisionBefore))
+    return tool(
+            "canvas_get_diff",
+            new JsonObject().put("from_revision_id", seen).put("to_revision_id", revisionBefore))
         .map(diff -> diff.getString("diff", ""));
   }
 
   private void watchLease() {
-    leaseWatch = vertx.eventBus().consumer(RoomTopic.DOC_LEASE.address(roomId), (Message<JsonObject> event) -> {
-      JsonObject change = event.body();
-      String state = change.getString("state");
-      if (session.docId().equals(change.getString("docId")) && ("preempted".equals(state) || "expired".equals(state))) {
-        interrupt(state);
-      }
-    });
+    leaseWatch =
+        vertx
+            .eventBus()
+            .consumer(
+                RoomTopic.DOC_LEASE.address(roomId),
+                (Message<JsonObject> event) -> {
+                  JsonObject change = event.body();
+                  String state = change.getString("state");
+                  if (session.docId().equals(change.getString("docId"))
+                      && ("preempted".equals(state) || "expired".equals(state))) {
+                    interrupt(state);
+                  }
+                });
     timer = vertx.setTimer(timeoutMs, fired -> interrupt("timeout"));
   }
 
@@ -149,15 +184,26 @@ final class DocumentAgentRun {
 
   private void startLoop() {
     AgentSession.Conversation conversation = session.conversation();
-    JsonObject context = new JsonObject().put(ModelContext.MESSAGE, instruction).put("docId", session.docId());
-    ModelRequest first = new ModelRequest(model, DocumentAgentPrompt.SYSTEM, "", conversation.firstUserMessage(), null,
-        tools, ModelRequest.Sampling.STRICT, context, conversation.turns());
-    ToolLoopListener listener = new ToolLoopListener() {
-      @Override
-      public void stepStarted(int step) {
-        status(RunState.CALLING_MODEL, new JsonObject().put("step", step));
-      }
-    };
+    JsonObject context =
+        new JsonObject().put(ModelContext.MESSAGE, instruction).put("docId", session.docId());
+    ModelRequest first =
+        new ModelRequest(
+            model,
+            DocumentAgentPrompt.SYSTEM,
+            "",
+            conversation.firstUserMessage(),
+            null,
+            tools,
+            ModelRequest.Sampling.STRICT,
+            context,
+            conversation.turns());
+    ToolLoopListener listener =
+        new ToolLoopListener() {
+          @Override
+          public void stepStarted(int step) {
+            status(RunState.CALLING_MODEL, new JsonObject().put("step", step));
+          }
+        };
     loop = new ToolLoop(provider, this::execute, maxSteps, listener).start(vertx, first);
     if (interrupted) {
       loop.interrupt();
@@ -168,22 +214,32 @@ final class DocumentAgentRun {
   /** Runs one call the model asked for, with the lease the server holds. */
   private Future<JsonObject> execute(Turn.ToolCall call) {
     if (!offered.contains(call.name())) {
-      return Future.failedFuture(call.name() + " is not offered to the document agent; the server holds the lease");
+      return Future.failedFuture(
+          call.name() + " is not offered to the document agent; the server holds the lease");
     }
-    // A NUL the model wrote (in a reason, a label) would reach PostgreSQL, which cannot store it: stripped, as on the board.
-    JsonObject args = NulCharacters.stripped(call.arguments()).put("lease_id", leaseId).put("canvas_epoch", epoch);
-    return tool(call.name(), args).map(result -> {
-      if (DocumentToolCatalog.WRITE_TOOLS.contains(call.name()) && result.getBoolean("changed", false)) {
-        lastWriteRevision = result.getString("new_revision_id");
-      }
-      return result;
-    }).recover(error -> {
-      Failure failure = Failure.of(error);
-      if (LEASE_LOST.contains(failure.code())) {
-        interrupt("lease_lost");
-      }
-      return Future.failedFuture(failure.code().name() + ": " + failure.getMessage());
-    });
+    // A NUL the model wrote (in a reason, a label) would reach PostgreSQL, which cannot store it:
+    // stripped, as on the board.
+    JsonObject args =
+        NulCharacters.stripped(call.arguments())
+            .put("lease_id", leaseId)
+            .put("canvas_epoch", epoch);
+    return tool(call.name(), args)
+        .map(
+            result -> {
+              if (DocumentToolCatalog.WRITE_TOOLS.contains(call.name())
+                  && result.getBoolean("changed", false)) {
+                lastWriteRevision = result.getString("new_revision_id");
+              }
+              return result;
+            })
+        .recover(
+            error -> {
+              Failure failure = Failure.of(error);
+              if (LEASE_LOST.contains(failure.code())) {
+                interrupt("lease_lost");
+              }
+              return Future.failedFuture(failure.code().name() + ": " + failure.getMessage());
+            });
   }
 
   private void finish(ToolLoopResult result) {
@@ -192,47 +248,85 @@ final class DocumentAgentRun {
       leaseWatch.unregister();
     }
     String agentRevision = lastWriteRevision == null ? revisionBefore : lastWriteRevision;
-    checkIn().transform(checkedIn -> agentRevision.equals(revisionBefore) ? Future.succeededFuture("")
-            : tool("canvas_get_diff", new JsonObject().put("from_revision_id", revisionBefore).put("to_revision_id", agentRevision))
-                .map(diff -> diff.getString("diff", "")))
-        .compose(diff -> request(Address.DOC_GET, new JsonObject().put("docId", session.docId()))
-            .map(document -> ended(result, diff, agentRevision, document.getString("revisionId"))))
-        .onFailure(error -> LOG.atError().addKeyValue("runId", runId).setCause(error).log("doc_agent.finish_failed"))
+    checkIn()
+        .transform(
+            checkedIn ->
+                agentRevision.equals(revisionBefore)
+                    ? Future.succeededFuture("")
+                    : tool(
+                            "canvas_get_diff",
+                            new JsonObject()
+                                .put("from_revision_id", revisionBefore)
+                                .put("to_revision_id", agentRevision))
+                        .map(diff -> diff.getString("diff", "")))
+        .compose(
+            diff ->
+                request(Address.DOC_GET, new JsonObject().put("docId", session.docId()))
+                    .map(
+                        document ->
+                            ended(result, diff, agentRevision, document.getString("revisionId"))))
+        .onFailure(
+            error ->
+                LOG.atError()
+                    .addKeyValue("runId", runId)
+                    .setCause(error)
+                    .log("doc_agent.finish_failed"))
         .recover(error -> Future.succeededFuture(ended(result, "", agentRevision, null)))
         .onSuccess(outcome::complete);
   }
 
-  private JsonObject ended(ToolLoopResult result, String agentDiff, String agentRevision, String revisionAfter) {
+  private JsonObject ended(
+      ToolLoopResult result, String agentDiff, String agentRevision, String revisionAfter) {
     session.addLoop(result.turns());
     if (!agentDiff.isEmpty()) {
       session.addUser(CanvasUpdate.message(agentDiff));
     }
     session.seen(agentRevision);
     String stop = result.stop().wireName();
-    JsonObject answer = new JsonObject().put("runId", runId).put("docId", session.docId())
-        .put("sessionId", session.sessionId()).put("stop", stop).put("steps", result.steps())
-        .put("toolCalls", result.executed().size())
-        .put("failedToolCalls", result.executed().stream().filter(run -> run.result().isError()).count())
-        .put("revisionBefore", revisionBefore).put("revisionAfter", revisionAfter).put("agentRevision", agentRevision)
-        .put("changed", !agentDiff.isEmpty()).put("diff", agentDiff).put("diffStats", DiffStats.of(agentDiff).toJson())
-        .put("finalText", result.finalText());
+    JsonObject answer =
+        new JsonObject()
+            .put("runId", runId)
+            .put("docId", session.docId())
+            .put("sessionId", session.sessionId())
+            .put("stop", stop)
+            .put("steps", result.steps())
+            .put("toolCalls", result.executed().size())
+            .put(
+                "failedToolCalls",
+                result.executed().stream().filter(run -> run.result().isError()).count())
+            .put("revisionBefore", revisionBefore)
+            .put("revisionAfter", revisionAfter)
+            .put("agentRevision", agentRevision)
+            .put("changed", !agentDiff.isEmpty())
+            .put("diff", agentDiff)
+            .put("diffStats", DiffStats.of(agentDiff).toJson())
+            .put("finalText", result.finalText());
     if (interruptedBy != null) {
       answer.put("interruptedBy", interruptedBy);
     }
     if (result.error() != null) {
       answer.put("error", error(result.error()));
     }
-    publish(RoomTopic.AGENT_CHAT, new AgentChat(session.sessionId(), "assistant", summary(result)).toJson()
-        .put("docId", session.docId()));
-    RunState state = switch (result.stop()) {
-      case DONE, STEP_CAP -> RunState.DONE;
-      case INTERRUPTED -> RunState.CANCELED;
-      case ERROR -> RunState.ERROR;
-    };
+    publish(
+        RoomTopic.AGENT_CHAT,
+        new AgentChat(session.sessionId(), "assistant", summary(result))
+            .toJson()
+            .put("docId", session.docId()));
+    RunState state =
+        switch (result.stop()) {
+          case DONE, STEP_CAP -> RunState.DONE;
+          case INTERRUPTED -> RunState.CANCELED;
+          case ERROR -> RunState.ERROR;
+        };
     status(state, answer.copy());
-    LOG.atInfo().addKeyValue("runId", runId).addKeyValue("docId", session.docId()).addKeyValue("stop", stop)
-        .addKeyValue("steps", result.steps()).addKeyValue("toolCalls", result.executed().size())
-        .addKeyValue("changed", !agentDiff.isEmpty()).log("doc_agent.ended");
+    LOG.atInfo()
+        .addKeyValue("runId", runId)
+        .addKeyValue("docId", session.docId())
+        .addKeyValue("stop", stop)
+        .addKeyValue("steps", result.steps())
+        .addKeyValue("toolCalls", result.executed().size())
+        .addKeyValue("changed", !agentDiff.isEmpty())
+        .log("doc_agent.ended");
     return answer;
   }
 
@@ -241,7 +335,8 @@ final class DocumentAgentRun {
    * the server's words, with the provider's status and the correlation id of the operator's log line.
    */
   private static JsonObject error(ModelEvent.Error error) {
-    JsonObject told = new JsonObject().put("type", error.errorType()).put("message", error.message());
+    JsonObject told =
+        new JsonObject().put("type", error.errorType()).put("message", error.message());
     if (error.providerStatus() > 0) {
       told.put("providerStatus", error.providerStatus());
     }
@@ -254,17 +349,34 @@ final class DocumentAgentRun {
   private String summary(ToolLoopResult result) {
     return switch (result.stop()) {
       case DONE -> result.finalText().isBlank() ? "Done." : result.finalText();
-      case STEP_CAP -> "Stopped after " + result.steps() + " steps (the step cap); "
-          + result.executed().size() + " tool calls ran.";
-      case INTERRUPTED -> "Stopped: " + ("timeout".equals(interruptedBy) ? "the time limit was reached"
-          : "the lease was taken back") + "; " + result.executed().size() + " tool calls ran.";
-      case ERROR -> "The model failed: " + (result.error() == null ? "unknown error" : result.error().message());
+      case STEP_CAP ->
+          "Stopped after "
+              + result.steps()
+              + " steps (the step cap); "
+              + result.executed().size()
+              + " tool calls ran.";
+      case INTERRUPTED ->
+          "Stopped: "
+              + ("timeout".equals(interruptedBy)
+                  ? "the time limit was reached"
+                  : "the lease was taken back")
+              + "; "
+              + result.executed().size()
+              + " tool calls ran.";
+      case ERROR ->
+          "The model failed: "
+              + (result.error() == null ? "unknown error" : result.error().message());
     };
   }
 
   private void status(RunState state, JsonObject detail) {
-    publish(RoomTopic.AGENT_STATUS, new AgentStatus(session.sessionId(), state, detail.put("docId", session.docId())
-        .put("runId", runId)).toJson());
+    publish(
+        RoomTopic.AGENT_STATUS,
+        new AgentStatus(
+                session.sessionId(),
+                state,
+                detail.put("docId", session.docId()).put("runId", runId))
+            .toJson());
   }
 
   private void publish(RoomTopic topic, JsonObject payload) {
@@ -273,12 +385,17 @@ final class DocumentAgentRun {
 
   /** Checks in; a lease already lost (preempted, expired) is no error here. */
   private Future<Void> checkIn() {
-    return tool("canvas_check_in", new JsonObject().put("lease_id", leaseId).put("canvas_epoch", epoch))
-        .<Void>mapEmpty().otherwiseEmpty();
+    return tool(
+            "canvas_check_in", new JsonObject().put("lease_id", leaseId).put("canvas_epoch", epoch))
+        .<Void>mapEmpty()
+        .otherwiseEmpty();
   }
 
   private Future<JsonObject> tool(String name, JsonObject args) {
-    return request(Address.DOC_TOOL, actor.into(new JsonObject().put("docId", session.docId()).put("tool", name).put("args", args)));
+    return request(
+        Address.DOC_TOOL,
+        actor.into(
+            new JsonObject().put("docId", session.docId()).put("tool", name).put("args", args)));
   }
 
   private Future<JsonObject> request(String address, JsonObject body) {

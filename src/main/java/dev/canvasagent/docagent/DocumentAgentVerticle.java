@@ -30,6 +30,7 @@ import org.slf4j.LoggerFactory;
  */
 public final class DocumentAgentVerticle extends CanvasVerticle {
   private static final Logger LOG = LoggerFactory.getLogger(DocumentAgentVerticle.class);
+
   /** Sessions kept; the least recently used one is forgotten past this. */
   static final int MAX_SESSIONS = 1_000;
 
@@ -37,17 +38,21 @@ public final class DocumentAgentVerticle extends CanvasVerticle {
   private final String defaultModel;
   private final AppConfig.Documents config;
   private final JsonArray tools;
-  private final Map<String, AgentSession> sessions = new LinkedHashMap<>(16, 0.75f, true) {
-    @Override
-    protected boolean removeEldestEntry(Map.Entry<String, AgentSession> eldest) {
-      return size() > MAX_SESSIONS;
-    }
-  };
+  private final Map<String, AgentSession> sessions =
+      new LinkedHashMap<>(16, 0.75f, true) {
+        @Override
+        protected boolean removeEldestEntry(Map.Entry<String, AgentSession> eldest) {
+          return size() > MAX_SESSIONS;
+        }
+      };
 
   /** The loop running on this node for each document. */
   private final Map<String, DocumentAgentRun> running = new java.util.HashMap<>();
 
-  public DocumentAgentVerticle(ModelRegistry models, String defaultModel, AppConfig.Documents config,
+  public DocumentAgentVerticle(
+      ModelRegistry models,
+      String defaultModel,
+      AppConfig.Documents config,
       DocumentToolCatalog catalog) {
     this.models = models;
     this.defaultModel = defaultModel;
@@ -62,7 +67,9 @@ public final class DocumentAgentVerticle extends CanvasVerticle {
 
   @Override
   protected Future<?> startVerticle() {
-    return Future.all(answer(Address.DOC_AGENT, this::instruct), answer(Address.DOC_AGENT_EDIT_REQUEST, this::delegate),
+    return Future.all(
+        answer(Address.DOC_AGENT, this::instruct),
+        answer(Address.DOC_AGENT_EDIT_REQUEST, this::delegate),
         answer(Address.DOC_AGENT_SESSION_DOCUMENT, this::sessionDocument));
   }
 
@@ -70,7 +77,8 @@ public final class DocumentAgentVerticle extends CanvasVerticle {
   private Future<JsonObject> sessionDocument(JsonObject ask) {
     String sessionId = ask.getString("canvas_session_id");
     AgentSession known = sessions.get(sessionId);
-    return Future.succeededFuture(new JsonObject().put("docId", known == null ? sessionId : known.docId()));
+    return Future.succeededFuture(
+        new JsonObject().put("docId", known == null ? sessionId : known.docId()));
   }
 
   /** {@code {docId, instruction, subject, model?, sessionId?}}: the session defaults to the document's own. */
@@ -78,9 +86,20 @@ public final class DocumentAgentVerticle extends CanvasVerticle {
     String docId = ask.getString("docId");
     String sessionId = ask.getString("sessionId", docId);
     String instruction = ask.getString("instruction");
-    return subject(ask).compose(subject -> provider(instruction, ask.getString("model"))
-        .compose(checked -> preemptForPerson(docId))
-        .compose(cleared -> start(docId, sessionId, subject, instruction, instruction, ask.getString("model"))))
+    return subject(ask)
+        .compose(
+            subject ->
+                provider(instruction, ask.getString("model"))
+                    .compose(checked -> preemptForPerson(docId))
+                    .compose(
+                        cleared ->
+                            start(
+                                docId,
+                                sessionId,
+                                subject,
+                                instruction,
+                                instruction,
+                                ask.getString("model"))))
         .map(run -> run.started);
   }
 
@@ -97,21 +116,31 @@ public final class DocumentAgentVerticle extends CanvasVerticle {
    * STALE_EPOCH), and this node's loop on the document, interrupted by that, is let finish first.
    */
   private Future<Void> preemptForPerson(String docId) {
-    return vertx.eventBus().<JsonObject>request(Address.DOC_GET, new JsonObject().put("docId", docId))
-        .compose(reply -> {
-          JsonObject lease = reply.body().getJsonObject("lease");
-          boolean held = lease != null && lease.getBoolean("held", false);
-          Future<Void> voided = held
-              ? vertx.eventBus().request(Address.DOC_PREEMPT, new JsonObject().put("docId", docId)).mapEmpty()
-              : Future.succeededFuture();
-          return voided.compose(done -> {
-            DocumentAgentRun previous = running.get(docId);
-            if (previous != null) {
-              LOG.atInfo().addKeyValue("docId", docId).log("doc_agent.preempted_by_person");
-            }
-            return previous == null ? Future.<Void>succeededFuture() : previous.outcome().transform(ended -> Future.<Void>succeededFuture());
-          });
-        });
+    return vertx
+        .eventBus()
+        .<JsonObject>request(Address.DOC_GET, new JsonObject().put("docId", docId))
+        .compose(
+            reply -> {
+              JsonObject lease = reply.body().getJsonObject("lease");
+              boolean held = lease != null && lease.getBoolean("held", false);
+              Future<Void> voided =
+                  held
+                      ? vertx
+                          .eventBus()
+                          .request(Address.DOC_PREEMPT, new JsonObject().put("docId", docId))
+                          .mapEmpty()
+                      : Future.succeededFuture();
+              return voided.compose(
+                  done -> {
+                    DocumentAgentRun previous = running.get(docId);
+                    if (previous != null) {
+                      LOG.atInfo().addKeyValue("docId", docId).log("doc_agent.preempted_by_person");
+                    }
+                    return previous == null
+                        ? Future.<Void>succeededFuture()
+                        : previous.outcome().transform(ended -> Future.<Void>succeededFuture());
+                  });
+            });
   }
 
   /**
@@ -124,10 +153,19 @@ public final class DocumentAgentVerticle extends CanvasVerticle {
     String docId = known == null ? sessionId : known.docId();
     String instruction = ask.getString("instruction");
     Object context = ask.getValue("context");
-    String userText = context == null || context instanceof String text && text.isBlank() ? instruction
-        : instruction + "\n\nContext from the primary agent:\n" + (context instanceof JsonObject json ? json.encodePrettily() : context);
-    return subject(ask).compose(subject -> start(docId, sessionId, subject, instruction, userText, ask.getString("model")))
-        .compose(started -> started.run.outcome().map(outcome -> outcome.put("canvas_session_id", sessionId)));
+    String userText =
+        context == null || context instanceof String text && text.isBlank()
+            ? instruction
+            : instruction
+                + "\n\nContext from the primary agent:\n"
+                + (context instanceof JsonObject json ? json.encodePrettily() : context);
+    return subject(ask)
+        .compose(
+            subject ->
+                start(docId, sessionId, subject, instruction, userText, ask.getString("model")))
+        .compose(
+            started ->
+                started.run.outcome().map(outcome -> outcome.put("canvas_session_id", sessionId)));
   }
 
   private record Started(DocumentAgentRun run, JsonObject started) {}
@@ -148,27 +186,52 @@ public final class DocumentAgentVerticle extends CanvasVerticle {
     return Future.succeededFuture(((ModelRegistry.Ready) resolution).provider());
   }
 
-  private Future<Started> start(String docId, String sessionId, String subject, String instruction, String userText,
+  private Future<Started> start(
+      String docId,
+      String sessionId,
+      String subject,
+      String instruction,
+      String userText,
       String model) {
     return provider(instruction, model)
-        .compose(provider -> start(docId, sessionId, subject, instruction, userText, model, provider));
+        .compose(
+            provider -> start(docId, sessionId, subject, instruction, userText, model, provider));
   }
 
-  private Future<Started> start(String docId, String sessionId, String subject, String instruction, String userText,
-      String model, ModelProvider provider) {
+  private Future<Started> start(
+      String docId,
+      String sessionId,
+      String subject,
+      String instruction,
+      String userText,
+      String model,
+      ModelProvider provider) {
     String key = model == null ? defaultModel : model;
     AgentSession existing = sessions.get(sessionId);
     if (existing != null && !existing.docId().equals(docId)) {
-      return Failure.future(FailureCode.INVALID_REQUEST, "session " + sessionId + " belongs to another document");
+      return Failure.future(
+          FailureCode.INVALID_REQUEST, "session " + sessionId + " belongs to another document");
     }
     AgentSession session = existing == null ? new AgentSession(docId, sessionId) : existing;
-    DocumentAgentRun run = new DocumentAgentRun(vertx, session, Actor.agent(subject, sessionId), provider, key, instruction,
-        userText, tools, config.agentMaxSteps(), config.agentTimeoutMs());
-    return run.begin().map(started -> {
-      sessions.put(sessionId, session);
-      running.put(docId, run);
-      run.outcome().onComplete(ended -> running.remove(docId, run));
-      return new Started(run, started);
-    });
+    DocumentAgentRun run =
+        new DocumentAgentRun(
+            vertx,
+            session,
+            Actor.agent(subject, sessionId),
+            provider,
+            key,
+            instruction,
+            userText,
+            tools,
+            config.agentMaxSteps(),
+            config.agentTimeoutMs());
+    return run.begin()
+        .map(
+            started -> {
+              sessions.put(sessionId, session);
+              running.put(docId, run);
+              run.outcome().onComplete(ended -> running.remove(docId, run));
+              return new Started(run, started);
+            });
   }
 }

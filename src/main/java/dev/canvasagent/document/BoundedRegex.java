@@ -18,8 +18,12 @@ public final class BoundedRegex {
     try {
       return Pattern.compile(regex ? pattern : Pattern.quote(pattern), flags);
     } catch (PatternSyntaxException invalid) {
-      throw new Failure(FailureCode.INVALID_REQUEST, "invalid regular expression: " + invalid.getDescription()
-          + " near index " + invalid.getIndex());
+      throw new Failure(
+          FailureCode.INVALID_REQUEST,
+          "invalid regular expression: "
+              + invalid.getDescription()
+              + " near index "
+              + invalid.getIndex());
     }
   }
 
@@ -43,8 +47,11 @@ public final class BoundedRegex {
     @Override
     public char charAt(int index) {
       if ((++reads & 0x3FF) == 0 && System.nanoTime() > deadlineNanos) {
-        throw new Failure(FailureCode.INVALID_REQUEST, "the regular expression took longer than " + budgetMs
-            + " ms (catastrophic backtracking?); simplify it or search for a plain string");
+        throw new Failure(
+            FailureCode.INVALID_REQUEST,
+            "the regular expression took longer than "
+                + budgetMs
+                + " ms (catastrophic backtracking?); simplify it or search for a plain string");
       }
       return text.charAt(index);
     }

@@ -19,21 +19,25 @@ public final class DocumentDiffs {
     if (patch.getDeltas().isEmpty()) {
       return "";
     }
-    List<String> lines = UnifiedDiffUtils.generateUnifiedDiff("a/document.md", "b/document.md", original, patch, contextLines);
+    List<String> lines =
+        UnifiedDiffUtils.generateUnifiedDiff(
+            "a/document.md", "b/document.md", original, patch, contextLines);
     return String.join("\n", lines) + "\n";
   }
 
   /** Each change with its old and new lines (1-based starts), for a side-by-side view. */
   public static JsonArray split(String before, String after) {
-    Patch<String> patch = DiffUtils.diff(DocumentText.of(before).lines(), DocumentText.of(after).lines());
+    Patch<String> patch =
+        DiffUtils.diff(DocumentText.of(before).lines(), DocumentText.of(after).lines());
     JsonArray changes = new JsonArray();
     for (AbstractDelta<String> delta : patch.getDeltas()) {
-      changes.add(new JsonObject()
-          .put("type", delta.getType().name().toLowerCase(java.util.Locale.ROOT))
-          .put("old_start", delta.getSource().getPosition() + 1)
-          .put("old_lines", new JsonArray(List.copyOf(delta.getSource().getLines())))
-          .put("new_start", delta.getTarget().getPosition() + 1)
-          .put("new_lines", new JsonArray(List.copyOf(delta.getTarget().getLines()))));
+      changes.add(
+          new JsonObject()
+              .put("type", delta.getType().name().toLowerCase(java.util.Locale.ROOT))
+              .put("old_start", delta.getSource().getPosition() + 1)
+              .put("old_lines", new JsonArray(List.copyOf(delta.getSource().getLines())))
+              .put("new_start", delta.getTarget().getPosition() + 1)
+              .put("new_lines", new JsonArray(List.copyOf(delta.getTarget().getLines()))));
     }
     return changes;
   }

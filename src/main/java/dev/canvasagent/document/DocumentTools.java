@@ -34,6 +34,7 @@ import java.util.regex.Pattern;
 public final class DocumentTools {
   /** How long one grep or regex search-and-replace may run. */
   public static final long REGEX_BUDGET_MS = 250;
+
   static final int DEFAULT_GREP_RESULTS = 200;
 
   private final DocumentStore store;
@@ -46,7 +47,11 @@ public final class DocumentTools {
   /** A lease change for the lock indicator: {@code state} held, renewed, released or preempted. */
   public record LeaseEvent(String roomId, String docId, String state, Lease lease) {}
 
-  public DocumentTools(DocumentStore store, DocumentToolCatalog catalog, long leaseTtlMs, int maxContentBytes,
+  public DocumentTools(
+      DocumentStore store,
+      DocumentToolCatalog catalog,
+      long leaseTtlMs,
+      int maxContentBytes,
       Consumer<LeaseEvent> leaseEvents) {
     this.store = store;
     this.catalog = catalog;
@@ -58,7 +63,8 @@ public final class DocumentTools {
   public Future<JsonObject> call(String docId, String tool, JsonObject args, Actor caller) {
     var schema = catalog.schema(tool);
     if (schema.isEmpty()) {
-      return Failure.future(FailureCode.NOT_FOUND, "no document tool " + tool + "; GET /api/docs/tools lists them");
+      return Failure.future(
+          FailureCode.NOT_FOUND, "no document tool " + tool + "; GET /api/docs/tools lists them");
     }
     var violations = schema.get().violations(args);
     if (violations.isPresent()) {
@@ -77,41 +83,97 @@ public final class DocumentTools {
       case "canvas_check_out":
         return checkOut(docId, caller);
       case "canvas_renew_lease":
-        return store.renew(docId, guard).compose(lease -> withRevision(docId, lease, "renewed")
-            .map(answer -> answer.put("lease_id", lease.leaseId())));
+        return store
+            .renew(docId, guard)
+            .compose(
+                lease ->
+                    withRevision(docId, lease, "renewed")
+                        .map(answer -> answer.put("lease_id", lease.leaseId())));
       case "canvas_check_in":
-        return store.checkIn(docId, guard).compose(lease -> withRevision(docId, lease, "released")
-            .map(answer -> answer.put("released", true)));
+        return store
+            .checkIn(docId, guard)
+            .compose(
+                lease ->
+                    withRevision(docId, lease, "released")
+                        .map(answer -> answer.put("released", true)));
       case "canvas_grep":
         return read(docId, guard, document -> grep(document, args));
       case "canvas_read_lines":
-        return read(docId, guard, document -> readLines(document, args.getInteger("start_line"), args.getInteger("end_line")));
+        return read(
+            docId,
+            guard,
+            document ->
+                readLines(document, args.getInteger("start_line"), args.getInteger("end_line")));
       case "canvas_read_all":
-        return read(docId, guard, document -> new JsonObject().put("content", document.content())
-            .put("line_count", DocumentText.lineCount(document.content())));
+        return read(
+            docId,
+            guard,
+            document ->
+                new JsonObject()
+                    .put("content", document.content())
+                    .put("line_count", DocumentText.lineCount(document.content())));
       case "canvas_get_content":
         return read(docId, guard, document -> content(document, args));
       case "canvas_get_selection_context":
         return read(docId, guard, document -> SelectionContext.of(document.content(), args));
       case "canvas_get_diff":
-        return renewedAfter(docId, guard, store.find(docId).compose(found -> found.isEmpty()
-            ? Failure.future(FailureCode.NOT_FOUND, "no document " + docId) : diff(docId, args)));
+        return renewedAfter(
+            docId,
+            guard,
+            store
+                .find(docId)
+                .compose(
+                    found ->
+                        found.isEmpty()
+                            ? Failure.future(FailureCode.NOT_FOUND, "no document " + docId)
+                            : diff(docId, args)));
       case "canvas_apply_patch":
         return write(docId, args, caller, document -> patch(document, args));
       case "canvas_replace_lines":
-        return write(docId, args, caller, document -> LineEdits.replace(document.content(), args.getInteger("start_line"),
-            args.getInteger("end_line"), args.getString("new_content"), args.getString("reason")));
+        return write(
+            docId,
+            args,
+            caller,
+            document ->
+                LineEdits.replace(
+                    document.content(),
+                    args.getInteger("start_line"),
+                    args.getInteger("end_line"),
+                    args.getString("new_content"),
+                    args.getString("reason")));
       case "canvas_insert_lines":
-        return write(docId, args, caller, document -> LineEdits.insert(document.content(), args.getInteger("insert_after_line"),
-            args.getString("content"), args.getString("reason")));
+        return write(
+            docId,
+            args,
+            caller,
+            document ->
+                LineEdits.insert(
+                    document.content(),
+                    args.getInteger("insert_after_line"),
+                    args.getString("content"),
+                    args.getString("reason")));
       case "canvas_delete_lines":
-        return write(docId, args, caller, document -> LineEdits.delete(document.content(), args.getInteger("start_line"),
-            args.getInteger("end_line"), args.getString("reason")));
+        return write(
+            docId,
+            args,
+            caller,
+            document ->
+                LineEdits.delete(
+                    document.content(),
+                    args.getInteger("start_line"),
+                    args.getInteger("end_line"),
+                    args.getString("reason")));
       case "canvas_search_replace":
         return write(docId, args, caller, document -> searchReplace(document, args));
       case "canvas_save_snapshot":
-        return store.saveSnapshot(docId, guard, "snap-" + UUID.randomUUID(), args.getString("label"),
-            args.getString("description")).map(snapshot -> snapshot.toJson().put("ok", true));
+        return store
+            .saveSnapshot(
+                docId,
+                guard,
+                "snap-" + UUID.randomUUID(),
+                args.getString("label"),
+                args.getString("description"))
+            .map(snapshot -> snapshot.toJson().put("ok", true));
       case "canvas_revert_to_snapshot":
         return commit(docId, guard, new Edit.Revert(args.getString("snapshot_id")));
       case "canvas_undo":
@@ -126,25 +188,44 @@ public final class DocumentTools {
   /** The lease for {@code caller}, who alone is answered its id. */
   private Future<JsonObject> checkOut(String docId, Actor caller) {
     String leaseId = "lease-" + UUID.randomUUID();
-    return store.checkOut(docId, leaseId, caller, leaseTtlMs).compose(lease -> store.find(docId).map(found -> {
-      Document document = found.orElseThrow();
-      leaseEvents.accept(new LeaseEvent(document.roomId(), docId, "held", lease));
-      return lease.toJson().put("lease_id", lease.leaseId()).put("revision_id_at_checkout", document.revisionId())
-          .put("revision_id", document.revisionId());
-    }));
+    return store
+        .checkOut(docId, leaseId, caller, leaseTtlMs)
+        .compose(
+            lease ->
+                store
+                    .find(docId)
+                    .map(
+                        found -> {
+                          Document document = found.orElseThrow();
+                          leaseEvents.accept(
+                              new LeaseEvent(document.roomId(), docId, "held", lease));
+                          return lease
+                              .toJson()
+                              .put("lease_id", lease.leaseId())
+                              .put("revision_id_at_checkout", document.revisionId())
+                              .put("revision_id", document.revisionId());
+                        }));
   }
 
   private Future<JsonObject> withRevision(String docId, Lease lease, String state) {
-    return store.find(docId).map(found -> {
-      Document document = found.orElseThrow();
-      leaseEvents.accept(new LeaseEvent(document.roomId(), docId, state, lease));
-      return lease.toJson().put("revision_id", document.revisionId());
-    });
+    return store
+        .find(docId)
+        .map(
+            found -> {
+              Document document = found.orElseThrow();
+              leaseEvents.accept(new LeaseEvent(document.roomId(), docId, state, lease));
+              return lease.toJson().put("revision_id", document.revisionId());
+            });
   }
 
   private Guard.Agent guard(JsonObject args, String baseRevisionId, Actor caller) {
     Integer epoch = args.getInteger("canvas_epoch");
-    return new Guard.Agent(args.getString("lease_id"), epoch == null ? null : epoch.longValue(), baseRevisionId, leaseTtlMs, caller);
+    return new Guard.Agent(
+        args.getString("lease_id"),
+        epoch == null ? null : epoch.longValue(),
+        baseRevisionId,
+        leaseTtlMs,
+        caller);
   }
 
   /**
@@ -153,31 +234,49 @@ public final class DocumentTools {
    * nothing: a refusal leaves the state as it was. Reads need no lease, so doing the work first
    * shows a caller with a bad lease nothing it could not read without one.
    */
-  private Future<JsonObject> read(String docId, Guard.Agent guard, Function<Document, Object> work) {
-    return renewedAfter(docId, guard, store.find(docId).compose(found -> {
-      if (found.isEmpty()) {
-        return Failure.future(FailureCode.NOT_FOUND, "no document " + docId);
-      }
-      Object answer = work.apply(found.get());
-      JsonObject json = answer instanceof JsonObject object ? object : new JsonObject();
-      return Future.succeededFuture(json.put("revision_id", found.get().revisionId()));
-    }));
+  private Future<JsonObject> read(
+      String docId, Guard.Agent guard, Function<Document, Object> work) {
+    return renewedAfter(
+        docId,
+        guard,
+        store
+            .find(docId)
+            .compose(
+                found -> {
+                  if (found.isEmpty()) {
+                    return Failure.future(FailureCode.NOT_FOUND, "no document " + docId);
+                  }
+                  Object answer = work.apply(found.get());
+                  JsonObject json = answer instanceof JsonObject object ? object : new JsonObject();
+                  return Future.succeededFuture(json.put("revision_id", found.get().revisionId()));
+                }));
   }
 
   /** {@code answer}, once the lease the call carries (if any) is renewed. */
-  private Future<JsonObject> renewedAfter(String docId, Guard.Agent guard, Future<JsonObject> answer) {
-    return answer.compose(json -> guard.leaseId() == null ? Future.succeededFuture(json)
-        : store.renew(docId, guard).map(renewed -> json));
+  private Future<JsonObject> renewedAfter(
+      String docId, Guard.Agent guard, Future<JsonObject> answer) {
+    return answer.compose(
+        json ->
+            guard.leaseId() == null
+                ? Future.succeededFuture(json)
+                : store.renew(docId, guard).map(renewed -> json));
   }
 
-  private Future<JsonObject> write(String docId, JsonObject args, Actor caller, Function<Document, Change> change) {
-    return commit(docId, guard(args, args.getString("base_revision_id"), caller), new Edit.Rewrite(document -> {
-      Change computed = change.apply(document);
-      DocumentText.refusal(computed.content(), maxContentBytes).ifPresent(refusal -> {
-        throw refusal;
-      });
-      return computed;
-    }));
+  private Future<JsonObject> write(
+      String docId, JsonObject args, Actor caller, Function<Document, Change> change) {
+    return commit(
+        docId,
+        guard(args, args.getString("base_revision_id"), caller),
+        new Edit.Rewrite(
+            document -> {
+              Change computed = change.apply(document);
+              DocumentText.refusal(computed.content(), maxContentBytes)
+                  .ifPresent(
+                      refusal -> {
+                        throw refusal;
+                      });
+              return computed;
+            }));
   }
 
   private Future<JsonObject> commit(String docId, Guard.Agent guard, Edit edit) {
@@ -185,14 +284,17 @@ public final class DocumentTools {
   }
 
   static JsonObject answer(Committed committed) {
-    JsonObject answer = committed.details().copy()
-        .put("ok", true)
-        .put("changed", committed.changed())
-        .put("revision_id", committed.document().revisionId())
-        .put("new_revision_id", committed.document().revisionId())
-        .put("line_count", DocumentText.lineCount(committed.document().content()))
-        .put("undo_depth", committed.document().undoStack().size())
-        .put("redo_depth", committed.document().redoStack().size());
+    JsonObject answer =
+        committed
+            .details()
+            .copy()
+            .put("ok", true)
+            .put("changed", committed.changed())
+            .put("revision_id", committed.document().revisionId())
+            .put("new_revision_id", committed.document().revisionId())
+            .put("line_count", DocumentText.lineCount(committed.document().content()))
+            .put("undo_depth", committed.document().undoStack().size())
+            .put("redo_depth", committed.document().redoStack().size());
     if (committed.lease().live()) {
       answer.put("expires_at", committed.lease().expiresAtMillis());
     }
@@ -203,28 +305,51 @@ public final class DocumentTools {
     ApplyResult result = patches.apply(document.content(), args.getString("patch"));
     if (result instanceof ApplyResult.Rejected rejected) {
       var rejection = rejected.rejection();
-      throw new Failure(FailureCode.PATCH_REJECTED, rejection.reason() + ": " + rejection.message());
+      throw new Failure(
+          FailureCode.PATCH_REJECTED, rejection.reason() + ": " + rejection.message());
     }
     ApplyResult.Applied applied = (ApplyResult.Applied) result;
     JsonArray placements = new JsonArray();
-    applied.placements().forEach(placement -> placements.add(new JsonObject().put("hunk", placement.hunk())
-        .put("expected_line", placement.expectedLine()).put("applied_line", placement.appliedLine())
-        .put("offset", placement.offset())));
-    Integer first = applied.placements().isEmpty() ? null : applied.placements().get(0).appliedLine();
-    return new Change(applied.text(), "patch", first, null, null, args.getString("patch"), args.getString("reason"),
-        new JsonObject().put("applied_hunks", applied.placements().size()).put("placements", placements));
+    applied
+        .placements()
+        .forEach(
+            placement ->
+                placements.add(
+                    new JsonObject()
+                        .put("hunk", placement.hunk())
+                        .put("expected_line", placement.expectedLine())
+                        .put("applied_line", placement.appliedLine())
+                        .put("offset", placement.offset())));
+    Integer first =
+        applied.placements().isEmpty() ? null : applied.placements().get(0).appliedLine();
+    return new Change(
+        applied.text(),
+        "patch",
+        first,
+        null,
+        null,
+        args.getString("patch"),
+        args.getString("reason"),
+        new JsonObject()
+            .put("applied_hunks", applied.placements().size())
+            .put("placements", placements));
   }
 
   private JsonObject grep(Document document, JsonObject args) {
-    Pattern pattern = BoundedRegex.compile(args.getString("query"), args.getBoolean("regex", false),
-        args.getBoolean("case_sensitive", true));
+    Pattern pattern =
+        BoundedRegex.compile(
+            args.getString("query"),
+            args.getBoolean("regex", false),
+            args.getBoolean("case_sensitive", true));
     int limit = args.getInteger("max_results", DEFAULT_GREP_RESULTS);
     long deadline = System.nanoTime() + REGEX_BUDGET_MS * 1_000_000;
     JsonArray matches = new JsonArray();
     boolean truncated = false;
     var lines = DocumentText.of(document.content()).lines();
     for (int i = 0; i < lines.size(); i++) {
-      if (pattern.matcher(BoundedRegex.withDeadline(lines.get(i), deadline, REGEX_BUDGET_MS)).find()) {
+      if (pattern
+          .matcher(BoundedRegex.withDeadline(lines.get(i), deadline, REGEX_BUDGET_MS))
+          .find()) {
         if (matches.size() == limit) {
           truncated = true;
           break;
@@ -242,7 +367,10 @@ public final class DocumentTools {
     for (int line = start; line <= end; line++) {
       lines.add(new JsonObject().put("line", line).put("text", text.lines().get(line - 1)));
     }
-    return new JsonObject().put("lines", lines).put("text", text.slice(start, end)).put("line_count", text.lineCount());
+    return new JsonObject()
+        .put("lines", lines)
+        .put("text", text.slice(start, end))
+        .put("line_count", text.lineCount());
   }
 
   private static JsonObject content(Document document, JsonObject args) {
@@ -250,25 +378,36 @@ public final class DocumentTools {
     int start = args.getInteger("start_line", 1);
     int end = args.getInteger("end_line", text.lineCount());
     if (text.lineCount() == 0) {
-      return new JsonObject().put("content", "").put("line_count", 0).put("numbered_lines", new JsonArray());
+      return new JsonObject()
+          .put("content", "")
+          .put("line_count", 0)
+          .put("numbered_lines", new JsonArray());
     }
     LineEdits.checkRange(text, start, end);
     JsonArray numbered = new JsonArray();
     for (int line = start; line <= end; line++) {
       numbered.add(new JsonObject().put("number", line).put("content", text.lines().get(line - 1)));
     }
-    return new JsonObject().put("content", text.slice(start, end)).put("line_count", text.lineCount())
+    return new JsonObject()
+        .put("content", text.slice(start, end))
+        .put("line_count", text.lineCount())
         .put("numbered_lines", numbered);
   }
 
   private Change searchReplace(Document document, JsonObject args) {
     boolean regex = args.getBoolean("regex", false);
-    Pattern pattern = BoundedRegex.compile(args.getString("search_pattern"), regex, args.getBoolean("case_sensitive", true));
+    Pattern pattern =
+        BoundedRegex.compile(
+            args.getString("search_pattern"), regex, args.getBoolean("case_sensitive", true));
     int max = args.getInteger("max_replacements", 0);
-    String replacement = regex ? args.getString("replace_with") : Matcher.quoteReplacement(args.getString("replace_with"));
+    String replacement =
+        regex
+            ? args.getString("replace_with")
+            : Matcher.quoteReplacement(args.getString("replace_with"));
     long deadline = System.nanoTime() + REGEX_BUDGET_MS * 1_000_000;
     String content = document.content();
-    Matcher matcher = pattern.matcher(BoundedRegex.withDeadline(content, deadline, REGEX_BUDGET_MS));
+    Matcher matcher =
+        pattern.matcher(BoundedRegex.withDeadline(content, deadline, REGEX_BUDGET_MS));
     StringBuilder out = new StringBuilder();
     int count = 0;
     try {
@@ -277,11 +416,19 @@ public final class DocumentTools {
         count++;
       }
     } catch (IllegalArgumentException | IndexOutOfBoundsException badReplacement) {
-      throw new Failure(FailureCode.INVALID_REQUEST, "replace_with: " + badReplacement.getMessage());
+      throw new Failure(
+          FailureCode.INVALID_REQUEST, "replace_with: " + badReplacement.getMessage());
     }
     matcher.appendTail(out);
-    return new Change(out.toString(), "search_replace", null, null, args.getString("search_pattern"),
-        args.getString("replace_with"), args.getString("reason"), new JsonObject().put("replacements", count));
+    return new Change(
+        out.toString(),
+        "search_replace",
+        null,
+        null,
+        args.getString("search_pattern"),
+        args.getString("replace_with"),
+        args.getString("reason"),
+        new JsonObject().put("replacements", count));
   }
 
   private Future<JsonObject> diff(String docId, JsonObject args) {
@@ -290,34 +437,70 @@ public final class DocumentTools {
     if (args.getString("from_revision_id") != null) {
       from = revision(docId, args.getString("from_revision_id"));
     } else {
-      from = store.snapshots(docId).compose(snapshots -> {
-        var chosen = snapshotId == null ? snapshots.stream().findFirst()
-            : snapshots.stream().filter(snapshot -> snapshot.id().equals(snapshotId)).findFirst();
-        if (snapshotId != null && chosen.isEmpty()) {
-          return Failure.future(FailureCode.NOT_FOUND, "no snapshot " + snapshotId + " of this document");
-        }
-        if (chosen.isPresent()) {
-          return revision(docId, chosen.get().revisionId());
-        }
-        return store.revisions(docId, Integer.MAX_VALUE).compose(all -> revision(docId, all.get(all.size() - 1).revisionId()));
-      });
+      from =
+          store
+              .snapshots(docId)
+              .compose(
+                  snapshots -> {
+                    var chosen =
+                        snapshotId == null
+                            ? snapshots.stream().findFirst()
+                            : snapshots.stream()
+                                .filter(snapshot -> snapshot.id().equals(snapshotId))
+                                .findFirst();
+                    if (snapshotId != null && chosen.isEmpty()) {
+                      return Failure.future(
+                          FailureCode.NOT_FOUND, "no snapshot " + snapshotId + " of this document");
+                    }
+                    if (chosen.isPresent()) {
+                      return revision(docId, chosen.get().revisionId());
+                    }
+                    return store
+                        .revisions(docId, Integer.MAX_VALUE)
+                        .compose(all -> revision(docId, all.get(all.size() - 1).revisionId()));
+                  });
     }
-    return from.compose(before -> store.find(docId).compose(current -> {
-      String toId = args.getString("to_revision_id");
-      Future<String> to = toId == null ? Future.succeededFuture(current.orElseThrow().content()) : revision(docId, toId);
-      return to.map(after -> {
-        JsonObject answer = new JsonObject().put("revision_id", current.orElseThrow().revisionId())
-            .put("from_revision_id", DocumentText.revisionId(before)).put("to_revision_id", DocumentText.revisionId(after));
-        if ("split".equals(args.getString("format", "unified"))) {
-          return answer.put("format", "split").put("changes", DocumentDiffs.split(before, after));
-        }
-        return answer.put("format", "unified").put("diff", DocumentDiffs.unified(before, after, args.getInteger("context_lines", 3)));
-      });
-    }));
+    return from.compose(
+        before ->
+            store
+                .find(docId)
+                .compose(
+                    current -> {
+                      String toId = args.getString("to_revision_id");
+                      Future<String> to =
+                          toId == null
+                              ? Future.succeededFuture(current.orElseThrow().content())
+                              : revision(docId, toId);
+                      return to.map(
+                          after -> {
+                            JsonObject answer =
+                                new JsonObject()
+                                    .put("revision_id", current.orElseThrow().revisionId())
+                                    .put("from_revision_id", DocumentText.revisionId(before))
+                                    .put("to_revision_id", DocumentText.revisionId(after));
+                            if ("split".equals(args.getString("format", "unified"))) {
+                              return answer
+                                  .put("format", "split")
+                                  .put("changes", DocumentDiffs.split(before, after));
+                            }
+                            return answer
+                                .put("format", "unified")
+                                .put(
+                                    "diff",
+                                    DocumentDiffs.unified(
+                                        before, after, args.getInteger("context_lines", 3)));
+                          });
+                    }));
   }
 
   private Future<String> revision(String docId, String revisionId) {
-    return store.content(docId, revisionId).compose(content -> content.isPresent() ? Future.succeededFuture(content.get())
-        : Failure.future(FailureCode.NOT_FOUND, "the document never had revision " + revisionId));
+    return store
+        .content(docId, revisionId)
+        .compose(
+            content ->
+                content.isPresent()
+                    ? Future.succeededFuture(content.get())
+                    : Failure.future(
+                        FailureCode.NOT_FOUND, "the document never had revision " + revisionId));
   }
 }

@@ -49,22 +49,38 @@ public final class LeaseVerticle extends CanvasVerticle {
   @Override
   protected Future<?> startVerticle() {
     watch = new LeaseWatch(vertx, documents, this::announce);
-    tools = new DocumentTools(documents, catalog, config.leaseTtlMs(), config.maxContentBytes(), this::publish);
-    return Future.all(java.util.List.of(
-        answer(Address.DOC_CREATE, this::create),
-        answer(Address.DOC_GET, this::get),
-        answer(Address.DOC_ROOM, this::room),
-        answer(Address.DOC_REVISIONS, this::revisions),
-        answer(Address.DOC_EDIT, this::edit),
-        answer(Address.DOC_PREEMPT, this::preempt),
-        answer(Address.DOC_TOOL, ask -> actor(ask).compose(caller ->
-            tools.call(ask.getString("docId"), ask.getString("tool"), ask.getJsonObject("args"), caller)))));
+    tools =
+        new DocumentTools(
+            documents, catalog, config.leaseTtlMs(), config.maxContentBytes(), this::publish);
+    return Future.all(
+        java.util.List.of(
+            answer(Address.DOC_CREATE, this::create),
+            answer(Address.DOC_GET, this::get),
+            answer(Address.DOC_ROOM, this::room),
+            answer(Address.DOC_REVISIONS, this::revisions),
+            answer(Address.DOC_EDIT, this::edit),
+            answer(Address.DOC_PREEMPT, this::preempt),
+            answer(
+                Address.DOC_TOOL,
+                ask ->
+                    actor(ask)
+                        .compose(
+                            caller ->
+                                tools.call(
+                                    ask.getString("docId"),
+                                    ask.getString("tool"),
+                                    ask.getJsonObject("args"),
+                                    caller)))));
   }
 
   /** Who the request acts for; a request that names nobody is refused, never given a default. */
   private static Future<Actor> actor(JsonObject ask) {
-    return Actor.of(ask).map(Future::succeededFuture)
-        .orElseGet(() -> Failure.future(FailureCode.INVALID_REQUEST, "the request names no subject to act for"));
+    return Actor.of(ask)
+        .map(Future::succeededFuture)
+        .orElseGet(
+            () ->
+                Failure.future(
+                    FailureCode.INVALID_REQUEST, "the request names no subject to act for"));
   }
 
   private Future<JsonObject> create(JsonObject ask) {
@@ -73,41 +89,103 @@ public final class LeaseVerticle extends CanvasVerticle {
     if (refusal.isPresent()) {
       return Future.failedFuture(refusal.get());
     }
-    return actor(ask).compose(author -> documents.create(new NewDocument(ask.getString("id"), ask.getString("roomId"),
-            ask.getString("title"), content, author)))
-        .map(document -> {
-          LOG.atInfo().addKeyValue("docId", document.id()).addKeyValue("roomId", document.roomId()).log("document.created");
-          return new JsonObject().put("id", document.id()).put("roomId", document.roomId()).put("revisionId", document.revisionId());
-        });
+    return actor(ask)
+        .compose(
+            author ->
+                documents.create(
+                    new NewDocument(
+                        ask.getString("id"),
+                        ask.getString("roomId"),
+                        ask.getString("title"),
+                        content,
+                        author)))
+        .map(
+            document -> {
+              LOG.atInfo()
+                  .addKeyValue("docId", document.id())
+                  .addKeyValue("roomId", document.roomId())
+                  .log("document.created");
+              return new JsonObject()
+                  .put("id", document.id())
+                  .put("roomId", document.roomId())
+                  .put("revisionId", document.revisionId());
+            });
   }
 
   private Future<JsonObject> room(JsonObject ask) {
     String docId = ask.getString("docId");
-    return documents.find(docId).compose(found -> found.isEmpty()
-        ? Failure.future(FailureCode.NOT_FOUND, "no document " + docId)
-        : Future.succeededFuture(new JsonObject().put("docId", docId).put("roomId", found.get().roomId())));
+    return documents
+        .find(docId)
+        .compose(
+            found ->
+                found.isEmpty()
+                    ? Failure.future(FailureCode.NOT_FOUND, "no document " + docId)
+                    : Future.succeededFuture(
+                        new JsonObject().put("docId", docId).put("roomId", found.get().roomId())));
   }
 
   private Future<JsonObject> get(JsonObject ask) {
     String docId = ask.getString("docId");
-    return documents.find(docId).compose(found -> found.isEmpty()
-        ? Failure.future(FailureCode.NOT_FOUND, "no document " + docId)
-        : documents.lease(docId).compose(lease -> documents.snapshots(docId).map(snapshots -> {
-          JsonObject answer = found.get().toJson().put("lease", lease.orElseThrow().toJson());
-          answer.put("snapshots", new io.vertx.core.json.JsonArray(snapshots.stream().map(DocumentStore.Snapshot::toJson).toList()));
-          return answer;
-        })));
+    return documents
+        .find(docId)
+        .compose(
+            found ->
+                found.isEmpty()
+                    ? Failure.future(FailureCode.NOT_FOUND, "no document " + docId)
+                    : documents
+                        .lease(docId)
+                        .compose(
+                            lease ->
+                                documents
+                                    .snapshots(docId)
+                                    .map(
+                                        snapshots -> {
+                                          JsonObject answer =
+                                              found
+                                                  .get()
+                                                  .toJson()
+                                                  .put("lease", lease.orElseThrow().toJson());
+                                          answer.put(
+                                              "snapshots",
+                                              new io.vertx.core.json.JsonArray(
+                                                  snapshots.stream()
+                                                      .map(DocumentStore.Snapshot::toJson)
+                                                      .toList()));
+                                          return answer;
+                                        })));
   }
 
   private Future<JsonObject> revisions(JsonObject ask) {
     String docId = ask.getString("docId");
     int limit = ask.getInteger("limit");
-    return documents.find(docId).compose(found -> found.isEmpty()
-        ? Failure.future(FailureCode.NOT_FOUND, "no document " + docId)
-        : documents.revisions(docId, limit).compose(revisions -> documents.diffs(docId, limit).map(diffs -> new JsonObject()
-            .put("id", docId)
-            .put("revisions", new io.vertx.core.json.JsonArray(revisions.stream().map(DocumentStore.Revision::toJson).toList()))
-            .put("diffs", new io.vertx.core.json.JsonArray(diffs.stream().map(DocumentStore.DiffRecord::toJson).toList())))));
+    return documents
+        .find(docId)
+        .compose(
+            found ->
+                found.isEmpty()
+                    ? Failure.future(FailureCode.NOT_FOUND, "no document " + docId)
+                    : documents
+                        .revisions(docId, limit)
+                        .compose(
+                            revisions ->
+                                documents
+                                    .diffs(docId, limit)
+                                    .map(
+                                        diffs ->
+                                            new JsonObject()
+                                                .put("id", docId)
+                                                .put(
+                                                    "revisions",
+                                                    new io.vertx.core.json.JsonArray(
+                                                        revisions.stream()
+                                                            .map(DocumentStore.Revision::toJson)
+                                                            .toList()))
+                                                .put(
+                                                    "diffs",
+                                                    new io.vertx.core.json.JsonArray(
+                                                        diffs.stream()
+                                                            .map(DocumentStore.DiffRecord::toJson)
+                                                            .toList())))));
   }
 
   /** A person's edit: committed only on the current base revision, and it voids any agent lease (epoch + 1). */
@@ -118,21 +196,44 @@ public final class LeaseVerticle extends CanvasVerticle {
     if (refusal.isPresent()) {
       return Future.failedFuture(refusal.get());
     }
-    Edit edit = new Edit.Rewrite(document -> new DocumentStore.Change(content, "edit", null, null, null, null, null, new JsonObject()));
-    return actor(ask).compose(author -> documents.commit(docId, new Guard.Person(ask.getString("baseRevisionId"), author), edit))
-        .map(committed -> {
-          publish(new DocumentTools.LeaseEvent(committed.document().roomId(), docId, "preempted", committed.lease()));
-          return new JsonObject().put("id", docId).put("revisionId", committed.document().revisionId())
-              .put("changed", committed.changed()).put("lease", committed.lease().toJson());
-        });
+    Edit edit =
+        new Edit.Rewrite(
+            document ->
+                new DocumentStore.Change(
+                    content, "edit", null, null, null, null, null, new JsonObject()));
+    return actor(ask)
+        .compose(
+            author ->
+                documents.commit(
+                    docId, new Guard.Person(ask.getString("baseRevisionId"), author), edit))
+        .map(
+            committed -> {
+              publish(
+                  new DocumentTools.LeaseEvent(
+                      committed.document().roomId(), docId, "preempted", committed.lease()));
+              return new JsonObject()
+                  .put("id", docId)
+                  .put("revisionId", committed.document().revisionId())
+                  .put("changed", committed.changed())
+                  .put("lease", committed.lease().toJson());
+            });
   }
 
   private Future<JsonObject> preempt(JsonObject ask) {
     String docId = ask.getString("docId");
-    return documents.preempt(docId).compose(lease -> documents.find(docId).map(found -> {
-      publish(new DocumentTools.LeaseEvent(found.orElseThrow().roomId(), docId, "preempted", lease));
-      return new JsonObject().put("id", docId).put("lease", lease.toJson());
-    }));
+    return documents
+        .preempt(docId)
+        .compose(
+            lease ->
+                documents
+                    .find(docId)
+                    .map(
+                        found -> {
+                          publish(
+                              new DocumentTools.LeaseEvent(
+                                  found.orElseThrow().roomId(), docId, "preempted", lease));
+                          return new JsonObject().put("id", docId).put("lease", lease.toJson());
+                        }));
   }
 
   /** Publishes a lease change and keeps the expiry watch in step with it. */
@@ -146,9 +247,20 @@ public final class LeaseVerticle extends CanvasVerticle {
   }
 
   private void announce(DocumentTools.LeaseEvent event) {
-    LOG.atInfo().addKeyValue("docId", event.docId()).addKeyValue("state", event.state())
-        .addKeyValue("epoch", event.lease().epoch()).log("document.lease");
-    vertx.eventBus().publish(RoomTopic.DOC_LEASE.address(event.roomId()), event.lease().toJson()
-        .put("type", "doc:lease").put("docId", event.docId()).put("state", event.state()));
+    LOG.atInfo()
+        .addKeyValue("docId", event.docId())
+        .addKeyValue("state", event.state())
+        .addKeyValue("epoch", event.lease().epoch())
+        .log("document.lease");
+    vertx
+        .eventBus()
+        .publish(
+            RoomTopic.DOC_LEASE.address(event.roomId()),
+            event
+                .lease()
+                .toJson()
+                .put("type", "doc:lease")
+                .put("docId", event.docId())
+                .put("state", event.state()));
   }
 }

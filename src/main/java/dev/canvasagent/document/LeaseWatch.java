@@ -34,20 +34,31 @@ final class LeaseWatch {
     if (!lease.live()) {
       return;
     }
-    long delay = Math.max(MARGIN_MS, lease.expiresAtMillis() - System.currentTimeMillis() + MARGIN_MS);
-    timers.put(lease.docId(), vertx.setTimer(delay, fired -> {
-      timers.remove(lease.docId());
-      documents.lease(lease.docId()).onSuccess(now -> now.ifPresent(current -> {
-        if (!lease.leaseId().equals(current.leaseId())) {
-          return;
-        }
-        if (current.live()) {
-          watch(roomId, current);
-        } else {
-          announce.accept(new LeaseEvent(roomId, lease.docId(), "expired", current));
-        }
-      }));
-    }));
+    long delay =
+        Math.max(MARGIN_MS, lease.expiresAtMillis() - System.currentTimeMillis() + MARGIN_MS);
+    timers.put(
+        lease.docId(),
+        vertx.setTimer(
+            delay,
+            fired -> {
+              timers.remove(lease.docId());
+              documents
+                  .lease(lease.docId())
+                  .onSuccess(
+                      now ->
+                          now.ifPresent(
+                              current -> {
+                                if (!lease.leaseId().equals(current.leaseId())) {
+                                  return;
+                                }
+                                if (current.live()) {
+                                  watch(roomId, current);
+                                } else {
+                                  announce.accept(
+                                      new LeaseEvent(roomId, lease.docId(), "expired", current));
+                                }
+                              }));
+            }));
   }
 
   void cancel(String docId) {

@@ -25,7 +25,8 @@ final class SelectionContext {
       int from = startColumn == null ? 0 : Math.min(startColumn - 1, first.length());
       int to = endColumn == null ? last.length() : Math.min(endColumn - 1, last.length());
       if (start == end && to < from) {
-        throw new dev.canvasagent.bus.Failure(dev.canvasagent.bus.FailureCode.INVALID_REQUEST, "end_column is before start_column");
+        throw new dev.canvasagent.bus.Failure(
+            dev.canvasagent.bus.FailureCode.INVALID_REQUEST, "end_column is before start_column");
       }
       String joined = String.join("\n", text.lines().subList(start - 1, end));
       int lastStart = joined.length() - last.length();
@@ -47,7 +48,13 @@ final class SelectionContext {
         break;
       }
     }
-    return new JsonObject().put("selected_text", selected).put("start_line", start).put("end_line", end)
-        .put("before", before).put("after", after).put("section", heading).put("line_count", text.lineCount());
+    return new JsonObject()
+        .put("selected_text", selected)
+        .put("start_line", start)
+        .put("end_line", end)
+        .put("before", before)
+        .put("after", after)
+        .put("section", heading)
+        .put("line_count", text.lineCount());
   }
 }

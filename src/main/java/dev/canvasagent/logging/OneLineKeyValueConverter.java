@@ -76,8 +76,12 @@ public final class OneLineKeyValueConverter extends ClassicConverter {
   /** Characters that break, hide or space a line rather than print: controls, formats, separators. */
   private static boolean invisible(char c) {
     return switch (Character.getType(c)) {
-      case Character.CONTROL, Character.FORMAT, Character.LINE_SEPARATOR, Character.PARAGRAPH_SEPARATOR,
-          Character.SPACE_SEPARATOR -> true;
+      case Character.CONTROL,
+          Character.FORMAT,
+          Character.LINE_SEPARATOR,
+          Character.PARAGRAPH_SEPARATOR,
+          Character.SPACE_SEPARATOR ->
+          true;
       default -> false;
     };
   }

@@ -18,7 +18,8 @@ import java.util.List;
  */
 public final class HttpProviders {
   /** The key forms, for error messages: {@code anthropic:<model>}, … */
-  public static final List<String> KEYS = ProviderCatalog.ALL.stream().map(HttpProvider::keyForm).toList();
+  public static final List<String> KEYS =
+      ProviderCatalog.ALL.stream().map(HttpProvider::keyForm).toList();
 
   private final HttpClientAgent client;
   private final List<ModelProvider> providers;
@@ -30,17 +31,27 @@ public final class HttpProviders {
 
   public static HttpProviders create(Vertx vertx, AppConfig config) {
     AppConfig.Providers settings = config.providers();
-    HttpClientAgent client = vertx.createHttpClient(
-        new HttpClientOptions()
-            .setDecompressionSupported(false) // the stream must reach the decoder as it is sent
-            .setKeepAlive(true),
-        new PoolOptions().setHttp1MaxSize(64));
-    Limits limits = new Limits(settings.retries(), settings.retryMaxDelayMs(), settings.idleTimeoutMs());
+    HttpClientAgent client =
+        vertx.createHttpClient(
+            new HttpClientOptions()
+                .setDecompressionSupported(false) // the stream must reach the decoder as it is sent
+                .setKeepAlive(true),
+            new PoolOptions().setHttp1MaxSize(64));
+    Limits limits =
+        new Limits(settings.retries(), settings.retryMaxDelayMs(), settings.idleTimeoutMs());
     CredentialRedactor redactor = CredentialRedactor.of(config);
-    List<ModelProvider> providers = ProviderCatalog.ALL.stream()
-        .<ModelProvider>map(declared -> declared.connect(vertx, client, settings.endpoint(declared.endpoint().name()),
-            config.model(), limits, redactor))
-        .toList();
+    List<ModelProvider> providers =
+        ProviderCatalog.ALL.stream()
+            .<ModelProvider>map(
+                declared ->
+                    declared.connect(
+                        vertx,
+                        client,
+                        settings.endpoint(declared.endpoint().name()),
+                        config.model(),
+                        limits,
+                        redactor))
+            .toList();
     return new HttpProviders(client, providers);
   }
 

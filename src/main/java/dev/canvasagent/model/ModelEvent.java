@@ -26,7 +26,8 @@ public sealed interface ModelEvent {
    * A finished call. {@code signature} is an opaque token the provider wants back with this call
    * when the conversation continues (Gemini's {@code thoughtSignature}), or null.
    */
-  record ToolCallEnd(int ordinal, String callId, String name, JsonObject arguments, String signature)
+  record ToolCallEnd(
+      int ordinal, String callId, String name, JsonObject arguments, String signature)
       implements ModelEvent {
     public ToolCallEnd(int ordinal, String callId, String name, JsonObject arguments) {
       this(ordinal, callId, name, arguments, null);
@@ -38,7 +39,12 @@ public sealed interface ModelEvent {
    * reasoning tokens are 0 when the provider sent none; whether {@code inputTokens} includes cached
    * tokens and {@code outputTokens} reasoning tokens follows the provider's own semantics.
    */
-  record Usage(long inputTokens, long outputTokens, long cacheReadTokens, long cacheWriteTokens, long reasoningTokens)
+  record Usage(
+      long inputTokens,
+      long outputTokens,
+      long cacheReadTokens,
+      long cacheWriteTokens,
+      long reasoningTokens)
       implements ModelEvent {
     public Usage(long inputTokens, long outputTokens) {
       this(inputTokens, outputTokens, 0, 0, 0);
@@ -64,7 +70,8 @@ public sealed interface ModelEvent {
    * model that is not called over HTTP); {@code correlationId} names the operator's log line that has
    * the provider's text, or is null.
    */
-  record Error(String errorType, String message, boolean retryable, int providerStatus, String correlationId)
+  record Error(
+      String errorType, String message, boolean retryable, int providerStatus, String correlationId)
       implements ModelEvent {
     public Error(String errorType, String message, boolean retryable) {
       this(errorType, message, retryable, 0, null);

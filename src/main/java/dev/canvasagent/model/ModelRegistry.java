@@ -35,8 +35,13 @@ public final class ModelRegistry {
       if (provider.serves(model)) {
         Optional<String> missing = provider.missingSetting();
         if (missing.isPresent()) {
-          return new NotConfigured(missing.get(), "model '" + model + "' needs " + missing.get()
-              + ": set it in the server's environment (or its providers config) and restart");
+          return new NotConfigured(
+              missing.get(),
+              "model '"
+                  + model
+                  + "' needs "
+                  + missing.get()
+                  + ": set it in the server's environment (or its providers config) and restart");
         }
         return new Ready(provider);
       }

@@ -49,9 +49,25 @@ public record ModelRequest(
   }
 
   /** A single-turn request. */
-  public ModelRequest(String model, String systemPrompt, String contextText, String userMessage, Image screenshot,
-      JsonArray tools, Sampling sampling, JsonObject context) {
-    this(model, systemPrompt, contextText, userMessage, screenshot, tools, sampling, context, List.of());
+  public ModelRequest(
+      String model,
+      String systemPrompt,
+      String contextText,
+      String userMessage,
+      Image screenshot,
+      JsonArray tools,
+      Sampling sampling,
+      JsonObject context) {
+    this(
+        model,
+        systemPrompt,
+        contextText,
+        userMessage,
+        screenshot,
+        tools,
+        sampling,
+        context,
+        List.of());
   }
 
   /** A request with no context parts, no screenshot and default sampling. */
@@ -63,7 +79,8 @@ public record ModelRequest(
   public ModelRequest plus(List<Turn> more) {
     List<Turn> all = new ArrayList<>(turns);
     all.addAll(more);
-    return new ModelRequest(model, systemPrompt, contextText, userMessage, screenshot, tools, sampling, context, all);
+    return new ModelRequest(
+        model, systemPrompt, contextText, userMessage, screenshot, tools, sampling, context, all);
   }
 
   /**
@@ -74,8 +91,10 @@ public record ModelRequest(
     List<Tool> declarations = new ArrayList<>();
     for (Object item : tools) {
       if (item instanceof JsonObject tool && tool.getValue("name") instanceof String name) {
-        JsonObject parameters = tool.getValue("params") instanceof JsonObject params
-            ? params.copy() : new JsonObject().put("type", "object").put("properties", new JsonObject());
+        JsonObject parameters =
+            tool.getValue("params") instanceof JsonObject params
+                ? params.copy()
+                : new JsonObject().put("type", "object").put("properties", new JsonObject());
         parameters.remove("$schema");
         String description = tool.getValue("description") instanceof String text ? text : "";
         declarations.add(new Tool(name, description, parameters));

@@ -28,7 +28,8 @@ public final class OpenToolCall {
   }
 
   /** A call whose id and name are known at once: it is announced immediately. */
-  public static OpenToolCall started(int ordinal, String callId, String name, Consumer<ModelEvent> sink) {
+  public static OpenToolCall started(
+      int ordinal, String callId, String name, Consumer<ModelEvent> sink) {
     OpenToolCall call = new OpenToolCall(ordinal, sink);
     call.identify(callId, name);
     return call;
@@ -117,8 +118,10 @@ public final class OpenToolCall {
     try {
       parsed = ToolArguments.parse(authoritative != null ? authoritative : arguments.toString());
     } catch (IllegalArgumentException e) {
-      return new ModelEvent.Error("invalid_tool_arguments",
-          "Arguments of " + name + " (" + callId + ") are not a JSON object", false);
+      return new ModelEvent.Error(
+          "invalid_tool_arguments",
+          "Arguments of " + name + " (" + callId + ") are not a JSON object",
+          false);
     }
     ended = true;
     sink.accept(new ModelEvent.ToolCallEnd(ordinal, callId, name, parsed, signature));
@@ -129,7 +132,8 @@ public final class OpenToolCall {
     started = true;
     sink.accept(new ModelEvent.ToolCallStart(ordinal, callId, name));
     for (ModelEvent.ToolCallDelta delta : held) {
-      sink.accept(new ModelEvent.ToolCallDelta(ordinal, callId, delta.argumentsDelta(), delta.synthetic()));
+      sink.accept(
+          new ModelEvent.ToolCallDelta(ordinal, callId, delta.argumentsDelta(), delta.synthetic()));
     }
     held.clear();
   }

@@ -23,24 +23,39 @@ import java.util.List;
  * {@code openai-responses:} share one account.
  */
 public final class ProviderCatalog {
-  public static final List<HttpProvider> ALL = List.of(
-      new HttpProvider("anthropic", ANTHROPIC,
-          (endpoint, model) -> new AnthropicMessagesProtocol(endpoint.baseUrl(), endpoint.apiKey(),
-              model.promptCacheDisabled() ? null : model.anthropicCacheTtl()),
-          AnthropicStreamNormalizer::new),
-      new HttpProvider("openai", OPENAI,
-          (endpoint, model) -> ChatCompletionsProtocol.openai(endpoint.baseUrl(), endpoint.apiKey()),
-          ChatCompletionsStreamNormalizer::new),
-      new HttpProvider("openai-responses", OPENAI,
-          (endpoint, model) -> new ResponsesProtocol(endpoint.baseUrl(), endpoint.apiKey()),
-          ResponsesStreamNormalizer::new),
-      new HttpProvider("google", GEMINI,
-          (endpoint, model) -> new GeminiProtocol(endpoint.baseUrl(), endpoint.apiKey()),
-          GeminiStreamNormalizer::new),
-      new HttpProvider("openai-compatible", OPENAI_COMPATIBLE,
-          (endpoint, model) -> ChatCompletionsProtocol.compatible(endpoint.baseUrl(), endpoint.apiKey()),
-          ChatCompletionsStreamNormalizer::new));
+  public static final List<HttpProvider> ALL =
+      List.of(
+          new HttpProvider(
+              "anthropic",
+              ANTHROPIC,
+              (endpoint, model) ->
+                  new AnthropicMessagesProtocol(
+                      endpoint.baseUrl(),
+                      endpoint.apiKey(),
+                      model.promptCacheDisabled() ? null : model.anthropicCacheTtl()),
+              AnthropicStreamNormalizer::new),
+          new HttpProvider(
+              "openai",
+              OPENAI,
+              (endpoint, model) ->
+                  ChatCompletionsProtocol.openai(endpoint.baseUrl(), endpoint.apiKey()),
+              ChatCompletionsStreamNormalizer::new),
+          new HttpProvider(
+              "openai-responses",
+              OPENAI,
+              (endpoint, model) -> new ResponsesProtocol(endpoint.baseUrl(), endpoint.apiKey()),
+              ResponsesStreamNormalizer::new),
+          new HttpProvider(
+              "google",
+              GEMINI,
+              (endpoint, model) -> new GeminiProtocol(endpoint.baseUrl(), endpoint.apiKey()),
+              GeminiStreamNormalizer::new),
+          new HttpProvider(
+              "openai-compatible",
+              OPENAI_COMPATIBLE,
+              (endpoint, model) ->
+                  ChatCompletionsProtocol.compatible(endpoint.baseUrl(), endpoint.apiKey()),
+              ChatCompletionsStreamNormalizer::new));
 
   private ProviderCatalog() {}
-
 }

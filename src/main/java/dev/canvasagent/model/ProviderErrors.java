@@ -28,7 +28,8 @@ public final class ProviderErrors {
 
   /** End of input before the stream's terminal marker. */
   public static ModelEvent.Error truncated() {
-    return new ModelEvent.Error("stream_truncated", "stream ended before its terminal marker", true);
+    return new ModelEvent.Error(
+        "stream_truncated", "stream ended before its terminal marker", true);
   }
 
   public static boolean isRetryable(String errorType, Object code) {

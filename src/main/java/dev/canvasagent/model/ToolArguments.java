@@ -19,7 +19,8 @@ public final class ToolArguments {
     try {
       return new JsonObject(text);
     } catch (DecodeException | ClassCastException e) {
-      throw new IllegalArgumentException("tool arguments are not a JSON object: " + e.getMessage(), e);
+      throw new IllegalArgumentException(
+          "tool arguments are not a JSON object: " + e.getMessage(), e);
     }
   }
 }

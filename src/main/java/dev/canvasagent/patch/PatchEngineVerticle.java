@@ -49,7 +49,9 @@ public final class PatchEngineVerticle extends CanvasVerticle {
   }
 
   private Future<JsonObject> getBoard(JsonObject body) {
-    return store.boards().load(body.getString("roomId"))
+    return store
+        .boards()
+        .load(body.getString("roomId"))
         .map(board -> board.toJson())
         .recover(error -> Future.failedFuture(storeFailure(error)));
   }
@@ -65,52 +67,78 @@ public final class PatchEngineVerticle extends CanvasVerticle {
     long baseRevision = request.baseRevision();
     RecordDiff diff = request.diff();
     String author = request.author();
-    return store.boards().load(roomId)
+    return store
+        .boards()
+        .load(roomId)
         .recover(error -> Future.failedFuture(storeFailure(error)))
-        .compose(board -> {
-          if (board.revision() != baseRevision) {
-            return Future.failedFuture(new RevisionConflict(roomId, baseRevision, board.revision()));
-          }
-          Optional<String> problem = RecordChecks.problem(board, diff);
-          if (problem.isPresent()) {
-            return Future.failedFuture(new Failure(FailureCode.INVALID_RECORD, problem.get()));
-          }
-          return store.boards().commit(roomId, baseRevision, diff, author);
-        })
-        .<JsonObject>transform(outcome -> {
-          if (outcome.succeeded()) {
-            return Future.succeededFuture(committed(roomId, author, diff, outcome.result(), publishAsChange));
-          }
-          Throwable error = outcome.cause();
-          if (error instanceof RevisionConflict conflict) {
-            conflicts++;
-            return Future.failedFuture(new Failure(FailureCode.REVISION_CONFLICT, conflict.getMessage()));
-          }
-          if (error instanceof Failure failure) {
-            refused++;
-            return Future.failedFuture(failure);
-          }
-          return Future.failedFuture(storeFailure(error));
-        });
+        .compose(
+            board -> {
+              if (board.revision() != baseRevision) {
+                return Future.failedFuture(
+                    new RevisionConflict(roomId, baseRevision, board.revision()));
+              }
+              Optional<String> problem = RecordChecks.problem(board, diff);
+              if (problem.isPresent()) {
+                return Future.failedFuture(new Failure(FailureCode.INVALID_RECORD, problem.get()));
+              }
+              return store.boards().commit(roomId, baseRevision, diff, author);
+            })
+        .<JsonObject>transform(
+            outcome -> {
+              if (outcome.succeeded()) {
+                return Future.succeededFuture(
+                    committed(roomId, author, diff, outcome.result(), publishAsChange));
+              }
+              Throwable error = outcome.cause();
+              if (error instanceof RevisionConflict conflict) {
+                conflicts++;
+                return Future.failedFuture(
+                    new Failure(FailureCode.REVISION_CONFLICT, conflict.getMessage()));
+              }
+              if (error instanceof Failure failure) {
+                refused++;
+                return Future.failedFuture(failure);
+              }
+              return Future.failedFuture(storeFailure(error));
+            });
   }
 
-  private JsonObject committed(String roomId, String author, RecordDiff diff, long revision, boolean publishAsChange) {
+  private JsonObject committed(
+      String roomId, String author, RecordDiff diff, long revision, boolean publishAsChange) {
     commits++;
-    LOG.atDebug().addKeyValue("roomId", roomId).addKeyValue("rev", revision).addKeyValue("author", author)
-        .addKeyValue("put", diff.put().size()).addKeyValue("remove", diff.remove().size())
+    LOG.atDebug()
+        .addKeyValue("roomId", roomId)
+        .addKeyValue("rev", revision)
+        .addKeyValue("author", author)
+        .addKeyValue("put", diff.put().size())
+        .addKeyValue("remove", diff.remove().size())
         .log("board.committed");
     if (publishAsChange) {
-      vertx.eventBus().publish(RoomTopic.CANVAS_CHANGE.address(roomId), new JsonObject()
-          .put("type", "canvas:change").put("revision", revision).put("diff", diff.toJson()).put("author", author));
+      vertx
+          .eventBus()
+          .publish(
+              RoomTopic.CANVAS_CHANGE.address(roomId),
+              new JsonObject()
+                  .put("type", "canvas:change")
+                  .put("revision", revision)
+                  .put("diff", diff.toJson())
+                  .put("author", author));
     }
     return new JsonObject().put("revision", revision);
   }
 
   private Future<JsonObject> listRevisions(JsonObject body) {
     int limit = Math.min(body.getInteger("limit", 100), MAX_REVISIONS_PER_PAGE);
-    return store.boards().revisions(body.getString("roomId"), body.getLong("after", 0L), limit)
-        .map(revisions -> new JsonObject().put("revisions",
-            new JsonArray(revisions.stream().map(revision -> revision.toJson()).toList())))
+    return store
+        .boards()
+        .revisions(body.getString("roomId"), body.getLong("after", 0L), limit)
+        .map(
+            revisions ->
+                new JsonObject()
+                    .put(
+                        "revisions",
+                        new JsonArray(
+                            revisions.stream().map(revision -> revision.toJson()).toList())))
         .recover(error -> Future.failedFuture(storeFailure(error)));
   }
 
@@ -120,10 +148,31 @@ public final class PatchEngineVerticle extends CanvasVerticle {
 
   @Override
   protected Future<JsonObject> health() {
-    JsonObject report = new JsonObject().put("commits", commits).put("conflicts", conflicts).put("refused", refused);
-    return store.ping()
-        .map(pong -> report.put("ok", true).put("store", new JsonObject().put("kind", store.kind()).put("ok", true)))
-        .recover(error -> Future.succeededFuture(report.put("ok", false).put("store", new JsonObject().put("kind", store.kind())
-            .put("ok", false).put("error", Failure.storeUnavailable("answer the health probe", error).getMessage()))));
+    JsonObject report =
+        new JsonObject()
+            .put("commits", commits)
+            .put("conflicts", conflicts)
+            .put("refused", refused);
+    return store
+        .ping()
+        .map(
+            pong ->
+                report
+                    .put("ok", true)
+                    .put("store", new JsonObject().put("kind", store.kind()).put("ok", true)))
+        .recover(
+            error ->
+                Future.succeededFuture(
+                    report
+                        .put("ok", false)
+                        .put(
+                            "store",
+                            new JsonObject()
+                                .put("kind", store.kind())
+                                .put("ok", false)
+                                .put(
+                                    "error",
+                                    Failure.storeUnavailable("answer the health probe", error)
+                                        .getMessage()))));
   }
 }

@@ -30,6 +30,7 @@ import org.slf4j.LoggerFactory;
 final class ActionPipeline {
   private static final Logger LOG = LoggerFactory.getLogger(ActionPipeline.class);
   static final int MAX_COMMIT_ATTEMPTS = 3;
+
   /** How long an ending run waits for the action in hand (a commit under way) before its final status. */
   static final long SETTLE_MS = 1_000;
 
@@ -41,26 +42,39 @@ final class ActionPipeline {
   private final RunMetrics metrics;
   private final ChatRecorder history;
   private final RoomChat chat;
+
   /** False once the run's final status is out: a commit answered later is not published. */
   private final BooleanSupplier runOpen;
+
   private final List<Deferred> deferred = new ArrayList<>();
   private final BatchIssues batchIssues = new BatchIssues();
   private Future<Void> tail = Future.succeededFuture();
   private Board board;
+
   /**
    * The model's coordinates: relative to the session's origin, with the rounding the context
    * remembered. Set before the model is called, so before any action.
    */
   private CoordinateFrame frame = CoordinateFrame.atOrigin();
+
   private boolean stopping;
   private int applied;
+
   /** Of {@link #applied}, the chat ({@code think}, {@code message}): not counted by the low-action rule. */
   private int chatApplied;
+
   private int dropped;
   private int deduped;
 
-  ActionPipeline(Vertx vertx, RunRequest request, MetaActions meta, EnvelopePublisher envelopes, RunMetrics metrics,
-      ChatRecorder history, RoomChat chat, BooleanSupplier runOpen) {
+  ActionPipeline(
+      Vertx vertx,
+      RunRequest request,
+      MetaActions meta,
+      EnvelopePublisher envelopes,
+      RunMetrics metrics,
+      ChatRecorder history,
+      RoomChat chat,
+      BooleanSupplier runOpen) {
     this.vertx = vertx;
     this.bus = vertx.eventBus();
     this.request = request;
@@ -77,12 +91,19 @@ final class ActionPipeline {
 
   /** Reads the room's board; the actions are sanitized and committed against it from then on. */
   Future<Void> loadBoard() {
-    return bus.<JsonObject>request(Address.PATCH_BOARD_GET, new JsonObject().put("roomId", request.roomId()))
-        .map(reply -> {
-          board = Board.fromJson(reply.body());
-          metrics.board(board.revision(), (int) board.records().keySet().stream().filter(id -> id.startsWith("shape:")).count());
-          return null;
-        });
+    return bus.<JsonObject>request(
+            Address.PATCH_BOARD_GET, new JsonObject().put("roomId", request.roomId()))
+        .map(
+            reply -> {
+              board = Board.fromJson(reply.body());
+              metrics.board(
+                  board.revision(),
+                  (int)
+                      board.records().keySet().stream()
+                          .filter(id -> id.startsWith("shape:"))
+                          .count());
+              return null;
+            });
   }
 
   /** The board as the run's commits left it; null until it is loaded. */
@@ -99,7 +120,9 @@ final class ActionPipeline {
    * before it) failed in a way that ends the run.
    */
   Future<Void> submit(AgentAction action) {
-    tail = tail.compose(previous -> runOpen.getAsBoolean() ? handle(action, 1) : Future.succeededFuture());
+    tail =
+        tail.compose(
+            previous -> runOpen.getAsBoolean() ? handle(action, 1) : Future.succeededFuture());
     return tail;
   }
 
@@ -125,19 +148,21 @@ final class ActionPipeline {
     }
     Promise<Void> settled = Promise.promise();
     long timer = vertx.setTimer(SETTLE_MS, id -> settled.tryComplete());
-    inHand.onComplete(done -> {
-      vertx.cancelTimer(timer);
-      settled.tryComplete();
-    });
+    inHand.onComplete(
+        done -> {
+          vertx.cancelTimer(timer);
+          settled.tryComplete();
+        });
     return settled.future();
   }
 
   private Future<Void> handle(AgentAction action, int attempt) {
-    JsonObject ask = new JsonObject()
-        .put("roomId", request.roomId())
-        .put("action", action.toJson())
-        .put("board", board.toJson())
-        .put("frame", frame.toJson());
+    JsonObject ask =
+        new JsonObject()
+            .put("roomId", request.roomId())
+            .put("action", action.toJson())
+            .put("board", board.toJson())
+            .put("frame", frame.toJson());
     return bus.<JsonObject>request(Address.SANITIZER_SANITIZE, ask)
         .map(reply -> reply.body())
         .compose(
@@ -178,17 +203,19 @@ final class ActionPipeline {
       return Future.succeededFuture();
     }
     if (kind == VerbKind.AGENT) {
-      return meta.send(action).compose(result -> {
-        if (result == MetaActions.Outcome.DROPPED) {
-          dropped++;
-          return Future.succeededFuture();
-        }
-        if (result == MetaActions.Outcome.REFUSED) {
-          return Future.succeededFuture();
-        }
-        countApplied();
-        return envelopes.publish(action, null, 0);
-      });
+      return meta.send(action)
+          .compose(
+              result -> {
+                if (result == MetaActions.Outcome.DROPPED) {
+                  dropped++;
+                  return Future.succeededFuture();
+                }
+                if (result == MetaActions.Outcome.REFUSED) {
+                  return Future.succeededFuture();
+                }
+                countApplied();
+                return envelopes.publish(action, null, 0);
+              });
     }
     if (kind != VerbKind.BOARD) {
       countApplied();
@@ -197,33 +224,46 @@ final class ActionPipeline {
     return commit(original, action, RecordDiff.fromJson(sanitized.getJsonObject("diff")), attempt);
   }
 
-  private Future<Void> commit(AgentAction original, AgentAction action, RecordDiff diff, int attempt) {
-    BoardChangeRequest commit = new BoardChangeRequest(request.roomId(), board.revision(), diff, "agent:" + request.sessionId());
+  private Future<Void> commit(
+      AgentAction original, AgentAction action, RecordDiff diff, int attempt) {
+    BoardChangeRequest commit =
+        new BoardChangeRequest(
+            request.roomId(), board.revision(), diff, "agent:" + request.sessionId());
     return bus.<JsonObject>request(Address.PATCH_BOARD_APPLY, commit.toJson())
         .compose(
             reply -> {
               if (!runOpen.getAsBoolean()) {
-                // The patch engine took longer than the settle time: committed, but the final status is
+                // The patch engine took longer than the settle time: committed, but the final
+                // status is
                 // out, and nothing of the run is published after it.
-                LOG.atWarn().addKeyValue("runId", request.runId()).addKeyValue("rev", reply.body().getLong("revision"))
+                LOG.atWarn()
+                    .addKeyValue("runId", request.runId())
+                    .addKeyValue("rev", reply.body().getLong("revision"))
                     .log("commit.after_final_status");
                 return Future.succeededFuture();
               }
               board = board.apply(diff, reply.body().getLong("revision"));
               countApplied();
               batchIssues.take(action).ifPresent(history::system);
-              return envelopes.publish(action, diff, board.revision()).compose(published -> retryDeferred());
+              return envelopes
+                  .publish(action, diff, board.revision())
+                  .compose(published -> retryDeferred());
             },
             error -> {
               Failure failure = Failure.of(error);
-              if (failure.code() == FailureCode.REVISION_CONFLICT && attempt < MAX_COMMIT_ATTEMPTS) {
+              if (failure.code() == FailureCode.REVISION_CONFLICT
+                  && attempt < MAX_COMMIT_ATTEMPTS) {
                 return loadBoard().compose(reloaded -> handle(original, attempt + 1));
               }
               if (failure.code() == FailureCode.INVALID_RECORD) {
-                // A verb produced what the patch engine will not store: never committed, reported as dropped.
+                // A verb produced what the patch engine will not store: never committed, reported
+                // as dropped.
                 dropped++;
-                LOG.atWarn().addKeyValue("runId", request.runId()).addKeyValue("verb", action.name())
-                    .addKeyValue("reason", failure.getMessage()).log("action.refused_by_patch_engine");
+                LOG.atWarn()
+                    .addKeyValue("runId", request.runId())
+                    .addKeyValue("verb", action.name())
+                    .addKeyValue("reason", failure.getMessage())
+                    .log("action.refused_by_patch_engine");
                 return Future.succeededFuture();
               }
               return Future.failedFuture(error);
@@ -248,8 +288,12 @@ final class ActionPipeline {
   void dropDeferred() {
     for (Deferred waiter : deferred) {
       dropped++;
-      LOG.atInfo().addKeyValue("runId", request.runId()).addKeyValue("verb", waiter.action().name())
-          .addKeyValue("actionId", waiter.action().id()).addKeyValue("reason", waiter.reason()).log("action.dropped");
+      LOG.atInfo()
+          .addKeyValue("runId", request.runId())
+          .addKeyValue("verb", waiter.action().name())
+          .addKeyValue("actionId", waiter.action().id())
+          .addKeyValue("reason", waiter.reason())
+          .log("action.dropped");
     }
     deferred.clear();
   }

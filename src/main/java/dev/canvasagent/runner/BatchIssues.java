@@ -17,7 +17,10 @@ final class BatchIssues {
 
   /** Takes the issues of an applied action; the chat line telling the model about them, if there are any. */
   Optional<String> take(AgentAction action) {
-    JsonObject result = action.params() == null ? null : action.params().getValue("result") instanceof JsonObject json ? json : null;
+    JsonObject result =
+        action.params() == null
+            ? null
+            : action.params().getValue("result") instanceof JsonObject json ? json : null;
     if (result == null) {
       return Optional.empty();
     }
@@ -37,8 +40,15 @@ final class BatchIssues {
   private static void describe(StringBuilder line, String what, JsonArray issues) {
     for (Object item : issues) {
       JsonObject issue = (JsonObject) item;
-      line.append(' ').append(what).append(" operation #").append(issue.getValue("index"))
-          .append(" (ref '").append(issue.getValue("ref")).append("'): ").append(issue.getValue("reason")).append('.');
+      line.append(' ')
+          .append(what)
+          .append(" operation #")
+          .append(issue.getValue("index"))
+          .append(" (ref '")
+          .append(issue.getValue("ref"))
+          .append("'): ")
+          .append(issue.getValue("reason"))
+          .append('.');
     }
   }
 

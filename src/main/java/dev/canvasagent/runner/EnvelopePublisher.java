@@ -33,7 +33,12 @@ final class EnvelopePublisher {
   private Future<Void> seqQueue = Future.succeededFuture();
   private int partialEnvelopes;
 
-  EnvelopePublisher(EventBus bus, SessionStore sessions, RunRequest request, RunMetrics metrics, BooleanSupplier runOpen) {
+  EnvelopePublisher(
+      EventBus bus,
+      SessionStore sessions,
+      RunRequest request,
+      RunMetrics metrics,
+      BooleanSupplier runOpen) {
     this.bus = bus;
     this.sessions = sessions;
     this.request = request;
@@ -47,17 +52,27 @@ final class EnvelopePublisher {
    * nothing is published).
    */
   Future<Void> publish(AgentAction action, RecordDiff diff, long revision) {
-    return withNextSeq(seq -> {
-      if (!runOpen.getAsBoolean()) {
-        LOG.atWarn().addKeyValue("runId", request.runId()).addKeyValue("actionId", action.id())
-            .log("envelope.after_final_status");
-        return;
-      }
-      ActionEnvelope envelope = new ActionEnvelope(request.sessionId(), seq, false, List.of(action),
-          System.currentTimeMillis(), revision, diff == null ? null : diff.toJson());
-      bus.publish(RoomTopic.AGENT_ACTION.address(request.roomId()), envelope.toJson());
-      metrics.envelopePublished();
-    });
+    return withNextSeq(
+        seq -> {
+          if (!runOpen.getAsBoolean()) {
+            LOG.atWarn()
+                .addKeyValue("runId", request.runId())
+                .addKeyValue("actionId", action.id())
+                .log("envelope.after_final_status");
+            return;
+          }
+          ActionEnvelope envelope =
+              new ActionEnvelope(
+                  request.sessionId(),
+                  seq,
+                  false,
+                  List.of(action),
+                  System.currentTimeMillis(),
+                  revision,
+                  diff == null ? null : diff.toJson());
+          bus.publish(RoomTopic.AGENT_ACTION.address(request.roomId()), envelope.toJson());
+          metrics.envelopePublished();
+        });
   }
 
   /**
@@ -65,17 +80,31 @@ final class EnvelopePublisher {
    * the params so far (the model's own, unsanitized), no rev or diff. {@code stillWanted} is asked
    * again once the seq is taken: an action completed or a run ended meanwhile sends nothing.
    */
-  void publishPartial(String actionId, String verb, JsonObject params, BooleanSupplier stillWanted) {
-    withNextSeq(seq -> {
-      if (!stillWanted.getAsBoolean()) {
-        return;
-      }
-      ActionEnvelope envelope = new ActionEnvelope(request.sessionId(), seq, true,
-          List.of(new AgentAction(actionId, verb, params)), System.currentTimeMillis(), 0, null);
-      bus.publish(RoomTopic.AGENT_ACTION.address(request.roomId()), envelope.toJson());
-      partialEnvelopes++;
-    }).onFailure(error -> LOG.atInfo().addKeyValue("runId", request.runId())
-        .addKeyValue("reason", Failure.of(error).code()).log("partial.not_sent"));
+  void publishPartial(
+      String actionId, String verb, JsonObject params, BooleanSupplier stillWanted) {
+    withNextSeq(
+            seq -> {
+              if (!stillWanted.getAsBoolean()) {
+                return;
+              }
+              ActionEnvelope envelope =
+                  new ActionEnvelope(
+                      request.sessionId(),
+                      seq,
+                      true,
+                      List.of(new AgentAction(actionId, verb, params)),
+                      System.currentTimeMillis(),
+                      0,
+                      null);
+              bus.publish(RoomTopic.AGENT_ACTION.address(request.roomId()), envelope.toJson());
+              partialEnvelopes++;
+            })
+        .onFailure(
+            error ->
+                LOG.atInfo()
+                    .addKeyValue("runId", request.runId())
+                    .addKeyValue("reason", Failure.of(error).code())
+                    .log("partial.not_sent"));
   }
 
   int partialEnvelopes() {
@@ -84,13 +113,15 @@ final class EnvelopePublisher {
 
   /** Takes the session's next seq once every seq asked for before is taken and used, then uses it. */
   private Future<Void> withNextSeq(LongConsumer send) {
-    Future<Void> sent = seqQueue
-        .transform(previous -> sessions.nextSeq(request.sessionId()))
-        .recover(error -> Failure.storeFailed("take the session's next seq", error))
-        .map(seq -> {
-          send.accept(seq);
-          return null;
-        });
+    Future<Void> sent =
+        seqQueue
+            .transform(previous -> sessions.nextSeq(request.sessionId()))
+            .recover(error -> Failure.storeFailed("take the session's next seq", error))
+            .map(
+                seq -> {
+                  send.accept(seq);
+                  return null;
+                });
     seqQueue = sent.transform(done -> Future.succeededFuture());
     return sent;
   }

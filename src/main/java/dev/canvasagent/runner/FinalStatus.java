@@ -26,6 +26,7 @@ import org.slf4j.LoggerFactory;
  */
 final class FinalStatus {
   private static final Logger LOG = LoggerFactory.getLogger(FinalStatus.class);
+
   /** How long an ending run waits for the scheduler's rules before it ends {@code done} without them. */
   static final long RULES_ANSWER_MS = 2_000;
 
@@ -39,12 +40,20 @@ final class FinalStatus {
   private final ActionPipeline actions;
   private final MetaActions meta;
   private final RunStatuses statuses;
+
   /** {@code {runId, number, reason}} of the follow-ups the scheduler's rules added when this run ended. */
   private final JsonArray ruleFollowUps = new JsonArray();
+
   private int followUpsWaiting;
 
-  FinalStatus(EventBus bus, RunRequest request, RunStore runs, ChatRecorder history, ActionPipeline actions,
-      MetaActions meta, RunStatuses statuses) {
+  FinalStatus(
+      EventBus bus,
+      RunRequest request,
+      RunStore runs,
+      ChatRecorder history,
+      ActionPipeline actions,
+      MetaActions meta,
+      RunStatuses statuses) {
     this.bus = bus;
     this.request = request;
     this.runs = runs;
@@ -61,7 +70,10 @@ final class FinalStatus {
 
   /** {@code {runId, code, reason}}: why the run ended. */
   JsonObject reason(FailureCode code, String text) {
-    return new JsonObject().put("runId", request.runId()).put("code", code.name()).put("reason", text);
+    return new JsonObject()
+        .put("runId", request.runId())
+        .put("code", code.name())
+        .put("reason", text);
   }
 
   /** A failure that ends the run (a verticle's, the store's), with what was applied before it. */
@@ -76,8 +88,10 @@ final class FinalStatus {
    * operator's log line that has the provider's text.
    */
   JsonObject modelError(ModelEvent.Error error) {
-    JsonObject detail = reason(FailureCode.MODEL_ERROR, error.errorType() + ": " + error.message())
-        .put("errorType", error.errorType()).put("retryable", error.retryable());
+    JsonObject detail =
+        reason(FailureCode.MODEL_ERROR, error.errorType() + ": " + error.message())
+            .put("errorType", error.errorType())
+            .put("retryable", error.retryable());
     if (error.providerStatus() > 0) {
       detail.put("providerStatus", error.providerStatus());
     }
@@ -89,10 +103,13 @@ final class FinalStatus {
 
   /** What the run did, as its final status tells it. */
   JsonObject summary() {
-    JsonObject summary = new JsonObject().put("runId", request.runId()).put("applied", actions.applied())
-        .put("dropped", actions.dropped())
-        .put("deduped", actions.deduped())
-        .put("followups", request.followUp() == null ? 0 : request.followUp().number());
+    JsonObject summary =
+        new JsonObject()
+            .put("runId", request.runId())
+            .put("applied", actions.applied())
+            .put("dropped", actions.dropped())
+            .put("deduped", actions.deduped())
+            .put("followups", request.followUp() == null ? 0 : request.followUp().number());
     if (request.followUp() != null) {
       summary.put("followUp", request.followUp().toJson());
     }
@@ -123,11 +140,20 @@ final class FinalStatus {
       return record(state, detail);
     }
     Promise<Published> published = Promise.promise();
-    RunEnding ending = new RunEnding(request.runId(), request.sessionId(), actions.appliedBesideChat());
-    bus.<JsonObject>request(Address.SCHEDULER_RUN_ENDING, ending.toJson(), new DeliveryOptions().setSendTimeout(RULES_ANSWER_MS))
-        .onSuccess(reply -> ruleFollowUps.addAll(reply.body().getJsonArray("followUps", new JsonArray())))
-        .onFailure(error -> LOG.atWarn().addKeyValue("runId", request.runId())
-            .addKeyValue("code", Failure.of(error).code()).log("followup.rules_unanswered"))
+    RunEnding ending =
+        new RunEnding(request.runId(), request.sessionId(), actions.appliedBesideChat());
+    bus.<JsonObject>request(
+            Address.SCHEDULER_RUN_ENDING,
+            ending.toJson(),
+            new DeliveryOptions().setSendTimeout(RULES_ANSWER_MS))
+        .onSuccess(
+            reply -> ruleFollowUps.addAll(reply.body().getJsonArray("followUps", new JsonArray())))
+        .onFailure(
+            error ->
+                LOG.atWarn()
+                    .addKeyValue("runId", request.runId())
+                    .addKeyValue("code", Failure.of(error).code())
+                    .log("followup.rules_unanswered"))
         .onComplete(asked -> record(state, detail).onComplete(published));
     return published.future();
   }
@@ -142,23 +168,31 @@ final class FinalStatus {
     }
     if (state == RunState.ERROR) {
       if (!full.containsKey("retryable")) {
-        full.put("retryable", FailureCode.named(full.getString("code")).map(FailureCode::retryable).orElse(false));
+        full.put(
+            "retryable",
+            FailureCode.named(full.getString("code")).map(FailureCode::retryable).orElse(false));
       }
       if (actions.board() != null) {
-        // What the board holds after the committed part of the run, so a client can check it is in step.
+        // What the board holds after the committed part of the run, so a client can check it is in
+        // step.
         full.put("boardRevision", actions.board().revision());
       }
     }
-    // What a client is told is committed first: the run's chat, then its final state in the run records.
-    return history.settled()
+    // What a client is told is committed first: the run's chat, then its final state in the run
+    // records.
+    return history
+        .settled()
         .compose(written -> runs.finish(request.runId(), published.wireName(), full))
-        .transform(recorded -> {
-          if (recorded.failed()) {
-            LOG.atWarn().addKeyValue("runId", request.runId()).addKeyValue("error", recorded.cause().getMessage())
-                .log("run.record_failed");
-          }
-          statuses.publish(published, full);
-          return Future.succeededFuture(new Published(published, full));
-        });
+        .transform(
+            recorded -> {
+              if (recorded.failed()) {
+                LOG.atWarn()
+                    .addKeyValue("runId", request.runId())
+                    .addKeyValue("error", recorded.cause().getMessage())
+                    .log("run.record_failed");
+              }
+              statuses.publish(published, full);
+              return Future.succeededFuture(new Published(published, full));
+            });
   }
 }

@@ -13,7 +13,10 @@ record FixedPrompt(String system, JsonArray tools, int bytes) {
   static FixedPrompt of(ActionCatalog catalog) {
     String system = SystemPrompt.build(catalog);
     JsonArray tools = catalog.describe();
-    return new FixedPrompt(system, tools,
-        system.getBytes(StandardCharsets.UTF_8).length + tools.encode().getBytes(StandardCharsets.UTF_8).length);
+    return new FixedPrompt(
+        system,
+        tools,
+        system.getBytes(StandardCharsets.UTF_8).length
+            + tools.encode().getBytes(StandardCharsets.UTF_8).length);
   }
 }

@@ -24,15 +24,22 @@ import org.slf4j.LoggerFactory;
 final class MetaActions {
   private static final Logger LOG = LoggerFactory.getLogger(MetaActions.class);
   static final String DEFAULT_DETAIL_MESSAGE = "Add more detail to what you just made.";
-  static final String DEFAULT_REVIEW_MESSAGE = "Look again at this region of the board and fix what does not read well.";
+  static final String DEFAULT_REVIEW_MESSAGE =
+      "Look again at this region of the board and fix what does not read well.";
 
   /** What became of one meta action. */
-  enum Outcome { APPLIED, DROPPED, REFUSED }
+  enum Outcome {
+    APPLIED,
+    DROPPED,
+    REFUSED
+  }
 
   private final EventBus bus;
   private final RunRequest request;
+
   /** {@code {runId, number, reason}} of each follow-up the scheduler accepted. */
   private final JsonArray followUps = new JsonArray();
+
   private int followUpsRefused;
   private int todoChanges;
 
@@ -44,50 +51,75 @@ final class MetaActions {
   Future<Outcome> send(AgentAction action) {
     return switch (action.name()) {
       case "todo" -> todo(action);
-      case "add_detail" -> followUp(action, "add_detail", text(action.params().getString("intent"), DEFAULT_DETAIL_MESSAGE), null);
-      case "review" -> followUp(action, "review", text(action.params().getString("note"), DEFAULT_REVIEW_MESSAGE),
-          Viewport.fromJson(action.params().getJsonObject("bounds")));
+      case "add_detail" ->
+          followUp(
+              action,
+              "add_detail",
+              text(action.params().getString("intent"), DEFAULT_DETAIL_MESSAGE),
+              null);
+      case "review" ->
+          followUp(
+              action,
+              "review",
+              text(action.params().getString("note"), DEFAULT_REVIEW_MESSAGE),
+              Viewport.fromJson(action.params().getJsonObject("bounds")));
       default -> Future.succeededFuture(Outcome.APPLIED);
     };
   }
 
   private Future<Outcome> todo(AgentAction action) {
-    TodoRequest ask = new TodoRequest(request.runId(), request.sessionId(), request.roomId(), action.params());
-    return bus.<JsonObject>request(Address.SCHEDULER_TODO, ask.toJson()).transform(reply -> {
-      if (reply.succeeded()) {
-        todoChanges++;
-        return Future.succeededFuture(Outcome.APPLIED);
-      }
-      Failure failure = Failure.of(reply.cause());
-      return switch (failure.code()) {
-        case NOT_FOUND, ACTION_INVALID -> {
-          LOG.atInfo().addKeyValue("runId", request.runId()).addKeyValue("verb", action.name())
-              .addKeyValue("actionId", action.id()).addKeyValue("reason", failure.getMessage()).log("action.dropped");
-          yield Future.succeededFuture(Outcome.DROPPED);
-        }
-        default -> Future.failedFuture(failure);
-      };
-    });
+    TodoRequest ask =
+        new TodoRequest(request.runId(), request.sessionId(), request.roomId(), action.params());
+    return bus.<JsonObject>request(Address.SCHEDULER_TODO, ask.toJson())
+        .transform(
+            reply -> {
+              if (reply.succeeded()) {
+                todoChanges++;
+                return Future.succeededFuture(Outcome.APPLIED);
+              }
+              Failure failure = Failure.of(reply.cause());
+              return switch (failure.code()) {
+                case NOT_FOUND, ACTION_INVALID -> {
+                  LOG.atInfo()
+                      .addKeyValue("runId", request.runId())
+                      .addKeyValue("verb", action.name())
+                      .addKeyValue("actionId", action.id())
+                      .addKeyValue("reason", failure.getMessage())
+                      .log("action.dropped");
+                  yield Future.succeededFuture(Outcome.DROPPED);
+                }
+                default -> Future.failedFuture(failure);
+              };
+            });
   }
 
-  private Future<Outcome> followUp(AgentAction action, String reason, String message, Viewport viewport) {
-    FollowUpRequest ask = new FollowUpRequest(request.runId(), request.sessionId(), request.roomId(), reason, message, viewport);
-    return bus.<JsonObject>request(Address.SCHEDULER_FOLLOW_UP, ask.toJson()).transform(reply -> {
-      if (reply.succeeded()) {
-        followUps.add(reply.result().body());
-        return Future.succeededFuture(Outcome.APPLIED);
-      }
-      Failure failure = Failure.of(reply.cause());
-      return switch (failure.code()) {
-        case QUEUE_FULL -> {
-          followUpsRefused++;
-          LOG.atInfo().addKeyValue("runId", request.runId()).addKeyValue("verb", action.name())
-              .addKeyValue("actionId", action.id()).addKeyValue("reason", failure.getMessage()).log("followup.refused");
-          yield Future.succeededFuture(Outcome.REFUSED);
-        }
-        default -> Future.failedFuture(failure);
-      };
-    });
+  private Future<Outcome> followUp(
+      AgentAction action, String reason, String message, Viewport viewport) {
+    FollowUpRequest ask =
+        new FollowUpRequest(
+            request.runId(), request.sessionId(), request.roomId(), reason, message, viewport);
+    return bus.<JsonObject>request(Address.SCHEDULER_FOLLOW_UP, ask.toJson())
+        .transform(
+            reply -> {
+              if (reply.succeeded()) {
+                followUps.add(reply.result().body());
+                return Future.succeededFuture(Outcome.APPLIED);
+              }
+              Failure failure = Failure.of(reply.cause());
+              return switch (failure.code()) {
+                case QUEUE_FULL -> {
+                  followUpsRefused++;
+                  LOG.atInfo()
+                      .addKeyValue("runId", request.runId())
+                      .addKeyValue("verb", action.name())
+                      .addKeyValue("actionId", action.id())
+                      .addKeyValue("reason", failure.getMessage())
+                      .log("followup.refused");
+                  yield Future.succeededFuture(Outcome.REFUSED);
+                }
+                default -> Future.failedFuture(failure);
+              };
+            });
   }
 
   private static String text(String given, String fallback) {

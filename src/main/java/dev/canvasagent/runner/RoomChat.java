@@ -22,13 +22,16 @@ final class RoomChat {
   }
 
   void say(String text) {
-    bus.publish(RoomTopic.AGENT_CHAT.address(request.roomId()), new AgentChat(request.sessionId(), "assistant", text).toJson());
+    bus.publish(
+        RoomTopic.AGENT_CHAT.address(request.roomId()),
+        new AgentChat(request.sessionId(), "assistant", text).toJson());
     history.assistant(text);
   }
 
   /** The model's text beside its actions, once the stream has ended; nothing when it wrote none. */
   void sayProse(String prose) {
-    // Not through the sanitizer: a NUL the model wrote is stripped here, or the chat store would refuse the text.
+    // Not through the sanitizer: a NUL the model wrote is stripped here, or the chat store would
+    // refuse the text.
     String text = NulCharacters.stripped(prose);
     if (text.length() > MAX_PROSE_CHARS) {
       text = text.substring(0, MAX_PROSE_CHARS);

@@ -46,8 +46,10 @@ final class Run {
   private final ContextGatherer contextGatherer;
   private final ChatRecorder history;
   private final Promise<JsonObject> outcome = Promise.promise();
+
   /** The model's stream read as actions (tool calls, or an actions JSON in its text) and previews. */
   private final ActionStream stream;
+
   private final EnvelopePublisher envelopes;
   private final MetaActions meta;
   private final RunMetrics metrics;
@@ -62,8 +64,16 @@ final class Run {
   private boolean streaming;
   private int toolCalls;
 
-  Run(Vertx vertx, RunRequest request, Store store, ModelRegistry models, ActionCatalog catalog,
-      FixedPrompt prompt, AppConfig config, ContextBuilder contextBuilder, ContextGatherer contextGatherer) {
+  Run(
+      Vertx vertx,
+      RunRequest request,
+      Store store,
+      ModelRegistry models,
+      ActionCatalog catalog,
+      FixedPrompt prompt,
+      AppConfig config,
+      ContextBuilder contextBuilder,
+      ContextGatherer contextGatherer) {
     this.vertx = vertx;
     this.bus = vertx.eventBus();
     this.request = request;
@@ -78,27 +88,34 @@ final class Run {
     this.statuses = new RunStatuses(bus, request, metrics);
     this.chat = new RoomChat(bus, request, history);
     this.envelopes = new EnvelopePublisher(bus, store.sessions(), request, metrics, this::open);
-    this.actions = new ActionPipeline(vertx, request, meta, envelopes, metrics, history, chat, this::open);
-    this.finalStatus = new FinalStatus(bus, request, store.runs(), history, actions, meta, statuses);
+    this.actions =
+        new ActionPipeline(vertx, request, meta, envelopes, metrics, history, chat, this::open);
+    this.finalStatus =
+        new FinalStatus(bus, request, store.runs(), history, actions, meta, statuses);
     this.runLog = new RunLog(request, config, metrics);
-    this.stream = new ActionStream(request.runId(), catalog,
-        new PartialGate(config.runner().partialIntervalMs(), System::currentTimeMillis), new ActionStream.Listener() {
-          @Override
-          public boolean action(AgentAction action) {
-            submit(action);
-            return open() && !streamBroken;
-          }
+    this.stream =
+        new ActionStream(
+            request.runId(),
+            catalog,
+            new PartialGate(config.runner().partialIntervalMs(), System::currentTimeMillis),
+            new ActionStream.Listener() {
+              @Override
+              public boolean action(AgentAction action) {
+                submit(action);
+                return open() && !streamBroken;
+              }
 
-          @Override
-          public void preview(String actionId, String verb, JsonObject params) {
-            envelopes.publishPartial(actionId, verb, params, () -> open() && stream.isOpen(actionId));
-          }
+              @Override
+              public void preview(String actionId, String verb, JsonObject params) {
+                envelopes.publishPartial(
+                    actionId, verb, params, () -> open() && stream.isOpen(actionId));
+              }
 
-          @Override
-          public void unreadable(String problem) {
-            breakStream(problem);
-          }
-        });
+              @Override
+              public void unreadable(String problem) {
+                breakStream(problem);
+              }
+            });
   }
 
   /** Until its final status is out; nothing of the run is published after that. */
@@ -116,12 +133,23 @@ final class Run {
   }
 
   Future<JsonObject> execute() {
-    deadlineTimer = vertx.setTimer(config.runner().deadlineMs(), id -> finish(RunState.ERROR,
-        finalStatus.reason(FailureCode.DEADLINE, "the run exceeded its deadline of " + config.runner().deadlineMs() + " ms")));
+    deadlineTimer =
+        vertx.setTimer(
+            config.runner().deadlineMs(),
+            id ->
+                finish(
+                    RunState.ERROR,
+                    finalStatus.reason(
+                        FailureCode.DEADLINE,
+                        "the run exceeded its deadline of "
+                            + config.runner().deadlineMs()
+                            + " ms")));
     statuses.publish(RunState.WAITING_CONTEXT, null);
-    actions.loadBoard()
+    actions
+        .loadBoard()
         .compose(loaded -> screenshot())
-        .onSuccess(shot -> metrics.promptCharacters(prompt.system().length() + request.message().length()))
+        .onSuccess(
+            shot -> metrics.promptCharacters(prompt.system().length() + request.message().length()))
         .onSuccess(this::callModel)
         .onFailure(error -> finish(RunState.ERROR, finalStatus.failure(error)));
     return outcome.future();
@@ -144,24 +172,34 @@ final class Run {
   /** The host's screenshot, or null: a run without one goes on text-only. */
   private Future<JsonObject> screenshot() {
     AppConfig.Screenshot screenshot = config.screenshot();
-    long patience = (long) screenshot.timeoutMs() * (screenshot.retries() + 1)
-        + (long) screenshot.retryDelayMs() * screenshot.retries() + 1_000;
-    JsonObject ask = new JsonObject().put("roomId", request.roomId()).put("sessionId", request.sessionId())
-        .put("docVersion", String.valueOf(actions.board().revision()))
-        .put("fresh", request.followUp() != null);
+    long patience =
+        (long) screenshot.timeoutMs() * (screenshot.retries() + 1)
+            + (long) screenshot.retryDelayMs() * screenshot.retries()
+            + 1_000;
+    JsonObject ask =
+        new JsonObject()
+            .put("roomId", request.roomId())
+            .put("sessionId", request.sessionId())
+            .put("docVersion", String.valueOf(actions.board().revision()))
+            .put("fresh", request.followUp() != null);
     if (request.viewport() != null) {
       ask.put("bounds", request.viewport().toJson());
     }
-    return bus.<JsonObject>request(Address.SCREENSHOT_CAPTURE, ask, new DeliveryOptions().setSendTimeout(patience))
-        .map(reply -> {
-          metrics.screenshot(reply.body());
-          return reply.body();
-        })
-        .otherwise(error -> {
-          LOG.atInfo().addKeyValue("runId", request.runId()).addKeyValue("reason", Failure.of(error).code())
-              .log("context.text_only");
-          return null;
-        });
+    return bus.<JsonObject>request(
+            Address.SCREENSHOT_CAPTURE, ask, new DeliveryOptions().setSendTimeout(patience))
+        .map(
+            reply -> {
+              metrics.screenshot(reply.body());
+              return reply.body();
+            })
+        .otherwise(
+            error -> {
+              LOG.atInfo()
+                  .addKeyValue("runId", request.runId())
+                  .addKeyValue("reason", Failure.of(error).code())
+                  .log("context.text_only");
+              return null;
+            });
   }
 
   private void callModel(JsonObject screenshot) {
@@ -171,25 +209,35 @@ final class Run {
     statuses.publish(RunState.CALLING_MODEL, null);
     var provider = models.provider(request.model());
     if (provider.isEmpty()) {
-      finish(RunState.ERROR, finalStatus.reason(FailureCode.UNKNOWN_MODEL, "unknown model '" + request.model() + "'"));
+      finish(
+          RunState.ERROR,
+          finalStatus.reason(FailureCode.UNKNOWN_MODEL, "unknown model '" + request.model() + "'"));
       return;
     }
-    contextGatherer.gather(request, actions.board(), screenshot)
+    contextGatherer
+        .gather(request, actions.board(), screenshot)
         .map(inputs -> contextBuilder.build(inputs, prompt.bytes()))
-        .onSuccess(context -> {
-          if (!open()) {
-            return;
-          }
-          actions.useFrame(context.frame());
-          metrics.contextStats(context.stats());
-          if (request.followUp() == null) {
-            history.user(request.message());
-          } else {
-            history.system(request.message());
-          }
-          ModelRequest.Sampling sampling = request.followUp() == null ? ModelRequest.Sampling.DEFAULT : ModelRequest.Sampling.STRICT;
-          call = provider.get().stream(context.request(request.model(), prompt.system(), prompt.tools(), sampling), this::onModelEvent);
-        })
+        .onSuccess(
+            context -> {
+              if (!open()) {
+                return;
+              }
+              actions.useFrame(context.frame());
+              metrics.contextStats(context.stats());
+              if (request.followUp() == null) {
+                history.user(request.message());
+              } else {
+                history.system(request.message());
+              }
+              ModelRequest.Sampling sampling =
+                  request.followUp() == null
+                      ? ModelRequest.Sampling.DEFAULT
+                      : ModelRequest.Sampling.STRICT;
+              call =
+                  provider.get().stream(
+                      context.request(request.model(), prompt.system(), prompt.tools(), sampling),
+                      this::onModelEvent);
+            })
         .onFailure(error -> finish(RunState.ERROR, finalStatus.failure(error)));
   }
 
@@ -216,11 +264,14 @@ final class Run {
         breakStream(problem.get());
         return;
       }
-      actions.drained().onSuccess(done -> {
-        actions.dropDeferred();
-        chat.sayProse(stream.prose());
-        finish(RunState.DONE, finalStatus.summary().put("stopReason", stop.reason()));
-      });
+      actions
+          .drained()
+          .onSuccess(
+              done -> {
+                actions.dropDeferred();
+                chat.sayProse(stream.prose());
+                finish(RunState.DONE, finalStatus.summary().put("stopReason", stop.reason()));
+              });
     } else if (event instanceof ModelEvent.Error error) {
       actions.drained().onComplete(done -> finish(RunState.ERROR, finalStatus.modelError(error)));
     }
@@ -232,10 +283,18 @@ final class Run {
     if (toolCalls > config.runner().maxActions()) {
       call.cancel();
       streamBroken = true;
-      actions.drained().onSuccess(done -> {
-        actions.dropDeferred();
-        finish(RunState.DONE, finalStatus.summary().put("stopReason", "step_cap").put("maxActions", config.runner().maxActions()));
-      });
+      actions
+          .drained()
+          .onSuccess(
+              done -> {
+                actions.dropDeferred();
+                finish(
+                    RunState.DONE,
+                    finalStatus
+                        .summary()
+                        .put("stopReason", "step_cap")
+                        .put("maxActions", config.runner().maxActions()));
+              });
       return;
     }
     actions.submit(action).onFailure(error -> finish(RunState.ERROR, finalStatus.failure(error)));
@@ -247,8 +306,17 @@ final class Run {
     if (call != null) {
       call.cancel();
     }
-    actions.drained().onComplete(done -> finish(RunState.ERROR,
-        finalStatus.reason(FailureCode.ACTIONS_MALFORMED, "the model's actions cannot be read: " + problem).put("applied", actions.applied())));
+    actions
+        .drained()
+        .onComplete(
+            done ->
+                finish(
+                    RunState.ERROR,
+                    finalStatus
+                        .reason(
+                            FailureCode.ACTIONS_MALFORMED,
+                            "the model's actions cannot be read: " + problem)
+                        .put("applied", actions.applied())));
   }
 
   /** Stops the model, lets the action in hand settle, then publishes the final status and logs the run. */
@@ -261,16 +329,28 @@ final class Run {
     if (call != null && state != RunState.DONE) {
       call.cancel();
     }
-    actions.settled()
+    actions
+        .settled()
         .compose(settled -> finalStatus.publish(state, detail))
-        .onSuccess(published -> {
-          if (call != null) {
-            metrics.providerRetries(call.retries());
-          }
-          runLog.finished(published.state(), published.detail(), new RunLog.Counts(toolCalls, actions.applied(),
-              actions.dropped(), actions.deduped(), envelopes.partialEnvelopes(), finalStatus.followUpsQueued(),
-              meta.followUpsRefused(), meta.todoChanges()));
-          outcome.complete(published.detail().copy().put("state", published.state().wireName()));
-        });
+        .onSuccess(
+            published -> {
+              if (call != null) {
+                metrics.providerRetries(call.retries());
+              }
+              runLog.finished(
+                  published.state(),
+                  published.detail(),
+                  new RunLog.Counts(
+                      toolCalls,
+                      actions.applied(),
+                      actions.dropped(),
+                      actions.deduped(),
+                      envelopes.partialEnvelopes(),
+                      finalStatus.followUpsQueued(),
+                      meta.followUpsRefused(),
+                      meta.todoChanges()));
+              outcome.complete(
+                  published.detail().copy().put("state", published.state().wireName()));
+            });
   }
 }

@@ -19,8 +19,15 @@ final class RunLog {
   private static final int MESSAGE_HASH_HEX_CHARS = 12;
 
   /** What became of the run's actions, counted by the classes that handled them. */
-  record Counts(int toolCalls, int applied, int dropped, int deduped, int partialEnvelopes, int followupsQueued,
-      int followupsRefused, int todoChanges) {}
+  record Counts(
+      int toolCalls,
+      int applied,
+      int dropped,
+      int deduped,
+      int partialEnvelopes,
+      int followupsQueued,
+      int followupsRefused,
+      int todoChanges) {}
 
   private final RunRequest request;
   private final AppConfig config;
@@ -34,43 +41,47 @@ final class RunLog {
 
   void finished(RunState state, JsonObject detail, Counts counts) {
     long ttfbMs = metrics.ttfbMs();
-    var line = LOG.atInfo()
-        .addKeyValue("roomId", request.roomId())
-        .addKeyValue("sessionId", request.sessionId())
-        .addKeyValue("runId", request.runId())
-        .addKeyValue("model", request.model())
-        .addKeyValue("state", state.wireName());
+    var line =
+        LOG.atInfo()
+            .addKeyValue("roomId", request.roomId())
+            .addKeyValue("sessionId", request.sessionId())
+            .addKeyValue("runId", request.runId())
+            .addKeyValue("model", request.model())
+            .addKeyValue("state", state.wireName());
     for (String field : List.of("stopReason", "code")) {
       if (detail.getString(field) != null) {
         line = line.addKeyValue(field, detail.getString(field));
       }
     }
-    line = line
-        .addKeyValue("toolCalls", counts.toolCalls())
-        .addKeyValue("applied", counts.applied())
-        .addKeyValue("dropped", counts.dropped())
-        .addKeyValue("deduped", counts.deduped())
-        .addKeyValue("partialEnvelopes", counts.partialEnvelopes())
-        .addKeyValue("followUpNumber", request.followUp() == null ? 0 : request.followUp().number())
-        .addKeyValue("followupsQueued", counts.followupsQueued())
-        .addKeyValue("followupsRefused", counts.followupsRefused())
-        .addKeyValue("todoChanges", counts.todoChanges())
-        .addKeyValue("elapsedMs", metrics.elapsedMs());
+    line =
+        line.addKeyValue("toolCalls", counts.toolCalls())
+            .addKeyValue("applied", counts.applied())
+            .addKeyValue("dropped", counts.dropped())
+            .addKeyValue("deduped", counts.deduped())
+            .addKeyValue("partialEnvelopes", counts.partialEnvelopes())
+            .addKeyValue(
+                "followUpNumber", request.followUp() == null ? 0 : request.followUp().number())
+            .addKeyValue("followupsQueued", counts.followupsQueued())
+            .addKeyValue("followupsRefused", counts.followupsRefused())
+            .addKeyValue("todoChanges", counts.todoChanges())
+            .addKeyValue("elapsedMs", metrics.elapsedMs());
     line = metrics.addTo(line);
     if (ttfbMs >= 0) {
       line = line.addKeyValue("ttfbSloMet", ttfbMs <= config.ttfbSloMs());
     }
     if (config.model().debug()) {
       // Debug may tell messages apart, never show them.
-      line = line.addKeyValue("messageChars", request.message().length())
-          .addKeyValue("messageSha256", sha256Prefix(request.message()));
+      line =
+          line.addKeyValue("messageChars", request.message().length())
+              .addKeyValue("messageSha256", sha256Prefix(request.message()));
     }
     line.log("run.finished");
   }
 
   private static String sha256Prefix(String text) {
     try {
-      byte[] digest = MessageDigest.getInstance("SHA-256").digest(text.getBytes(StandardCharsets.UTF_8));
+      byte[] digest =
+          MessageDigest.getInstance("SHA-256").digest(text.getBytes(StandardCharsets.UTF_8));
       return HexFormat.of().formatHex(digest).substring(0, MESSAGE_HASH_HEX_CHARS);
     } catch (NoSuchAlgorithmException e) {
       throw new IllegalStateException("SHA-256 is part of every Java runtime", e);

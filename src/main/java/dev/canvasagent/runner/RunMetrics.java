@@ -43,7 +43,8 @@ final class RunMetrics {
 
   /** The screenshot's decoded size, as its reply states it (0 when the run went text-only). */
   void screenshot(JsonObject capture) {
-    imageBytes = capture == null ? 0 : capture.getJsonObject("image", new JsonObject()).getLong("bytes", 0L);
+    imageBytes =
+        capture == null ? 0 : capture.getJsonObject("image", new JsonObject()).getLong("bytes", 0L);
   }
 
   /** A rough figure (4 characters a token) until the context builder reports its own. */
@@ -56,15 +57,16 @@ final class RunMetrics {
   /** The context builder's figures for the prompt it built; they replace the runner's rough ones. */
   void contextStats(ContextStats stats) {
     promptTokenEstimate = stats.promptTokenEstimate();
-    shapeCounts = new JsonObject()
-        .put("board", stats.shapes())
-        .put("inView", stats.shapesInView())
-        .put("sent", stats.shapesSent())
-        .put("peripheralClusters", stats.peripheralClusters())
-        .put("selected", stats.selected())
-        .put("contextBytes", stats.contextBytes())
-        .put("cut", new JsonArray(stats.cut()))
-        .put("memoHit", stats.memoHit());
+    shapeCounts =
+        new JsonObject()
+            .put("board", stats.shapes())
+            .put("inView", stats.shapesInView())
+            .put("sent", stats.shapesSent())
+            .put("peripheralClusters", stats.peripheralClusters())
+            .put("selected", stats.selected())
+            .put("contextBytes", stats.contextBytes())
+            .put("cut", new JsonArray(stats.cut()))
+            .put("memoHit", stats.memoHit());
     imageBytes = stats.imageBytes();
     shapeStateStats = stats.shapeStateStats().toJson();
   }
@@ -95,7 +97,8 @@ final class RunMetrics {
 
   /** The {@code streaming} status detail: what came first from the model, and when. */
   JsonObject firstEventDetail() {
-    JsonObject detail = new JsonObject().put("firstEvent", firstModelEvent == null ? "unknown" : firstModelEvent);
+    JsonObject detail =
+        new JsonObject().put("firstEvent", firstModelEvent == null ? "unknown" : firstModelEvent);
     if (firstModelEventNanos != 0) {
       detail.put("afterMs", millisSinceStart(firstModelEventNanos));
     }
@@ -112,14 +115,14 @@ final class RunMetrics {
   }
 
   LoggingEventBuilder addTo(LoggingEventBuilder log) {
-    LoggingEventBuilder line = log
-        .addKeyValue("promptTokenEstimate", promptTokenEstimate)
-        .addKeyValue("boardShapes", boardShapes)
-        .addKeyValue("imageBytes", imageBytes)
-        .addKeyValue("docVersion", docVersion)
-        .addKeyValue("streamChunks", streamChunks)
-        .addKeyValue("providerRetries", providerRetries)
-        .addKeyValue("queueDepthAtStart", queueDepthAtStart);
+    LoggingEventBuilder line =
+        log.addKeyValue("promptTokenEstimate", promptTokenEstimate)
+            .addKeyValue("boardShapes", boardShapes)
+            .addKeyValue("imageBytes", imageBytes)
+            .addKeyValue("docVersion", docVersion)
+            .addKeyValue("streamChunks", streamChunks)
+            .addKeyValue("providerRetries", providerRetries)
+            .addKeyValue("queueDepthAtStart", queueDepthAtStart);
     if (shapeCounts != null) {
       line = line.addKeyValue("shapeCounts", shapeCounts.encode());
     }
@@ -146,7 +149,8 @@ final class RunMetrics {
     if (event instanceof ModelEvent.TextDelta) {
       return "text";
     }
-    if (event instanceof ModelEvent.ToolCallStart || event instanceof ModelEvent.ToolCallDelta
+    if (event instanceof ModelEvent.ToolCallStart
+        || event instanceof ModelEvent.ToolCallDelta
         || event instanceof ModelEvent.ToolCallEnd) {
       return "tool_call";
     }

@@ -35,7 +35,7 @@ final class RunStatuses {
       }
       case CALLING_MODEL -> full.put("model", request.model());
       case STREAMING -> full.mergeIn(metrics.firstEventDetail());
-      default -> { }
+      default -> {}
     }
     new AgentStatus(request.sessionId(), state, full).publish(bus, request.roomId());
   }

@@ -39,7 +39,8 @@ public final class RunnerVerticle extends CanvasVerticle {
   private ContextGatherer contextGatherer;
   private long finished;
 
-  public RunnerVerticle(Store store, ModelRegistry models, ActionCatalog catalog, AppConfig config) {
+  public RunnerVerticle(
+      Store store, ModelRegistry models, ActionCatalog catalog, AppConfig config) {
     this.store = store;
     this.models = models;
     this.catalog = catalog;
@@ -55,11 +56,15 @@ public final class RunnerVerticle extends CanvasVerticle {
   protected Future<?> startVerticle() {
     prompt = FixedPrompt.of(catalog);
     contextBuilder = ContextBuilder.create(config, System::currentTimeMillis);
-    contextGatherer = new ContextGatherer(vertx.eventBus(), store, config.context(), System::currentTimeMillis);
+    contextGatherer =
+        new ContextGatherer(vertx.eventBus(), store, config.context(), System::currentTimeMillis);
     return Future.join(
         vertx.eventBus().<JsonObject>consumer(Address.RUNNER_RUN, this::run).completion(),
         vertx.eventBus().<JsonObject>consumer(Address.RUNNER_CANCEL, this::cancel).completion(),
-        vertx.eventBus().<JsonObject>consumer(Address.RUNNER_TRANSCRIPT_ADD, this::addUtterance).completion());
+        vertx
+            .eventBus()
+            .<JsonObject>consumer(Address.RUNNER_TRANSCRIPT_ADD, this::addUtterance)
+            .completion());
   }
 
   /**
@@ -70,31 +75,54 @@ public final class RunnerVerticle extends CanvasVerticle {
   private void addUtterance(Message<JsonObject> message) {
     JsonObject body = message.body();
     String roomId = body.getString("roomId");
-    Utterance utterance = new Utterance(body.getString("speaker"), body.getString("text"),
-        body.getLong("ts", System.currentTimeMillis()));
+    Utterance utterance =
+        new Utterance(
+            body.getString("speaker"),
+            body.getString("text"),
+            body.getLong("ts", System.currentTimeMillis()));
     IdempotencyKey key = IdempotencyKey.in(body);
-    TranscriptStore.Keyed keyed = key == null ? null
-        : new TranscriptStore.Keyed(key.key(), store.idempotencyKeys().utterance(key, roomId), key.fingerprint());
-    store.transcripts().add(roomId, utterance, keyed)
+    TranscriptStore.Keyed keyed =
+        key == null
+            ? null
+            : new TranscriptStore.Keyed(
+                key.key(), store.idempotencyKeys().utterance(key, roomId), key.fingerprint());
+    store
+        .transcripts()
+        .add(roomId, utterance, keyed)
         .onSuccess(stored -> message.reply(stored.toJson()))
-        .onFailure(error -> Failure.replyTo(message, Failure.storeUnavailable("store the utterance", error)));
+        .onFailure(
+            error ->
+                Failure.replyTo(message, Failure.storeUnavailable("store the utterance", error)));
   }
 
   private void run(Message<JsonObject> message) {
     RunRequest request = RunRequest.fromJson(message.body());
-    Run run = new Run(vertx, request, store, models, catalog, prompt, config, contextBuilder, contextGatherer);
-    run.observeQueue(message.body().getInteger("queueDepthAtStart", 0), message.body().getInteger("followUpsWaiting", 0));
+    Run run =
+        new Run(
+            vertx,
+            request,
+            store,
+            models,
+            catalog,
+            prompt,
+            config,
+            contextBuilder,
+            contextGatherer);
+    run.observeQueue(
+        message.body().getInteger("queueDepthAtStart", 0),
+        message.body().getInteger("followUpsWaiting", 0));
     active.put(request.runId(), run);
     run.execute()
-        .onComplete(outcome -> {
-          active.remove(request.runId());
-          finished++;
-          if (outcome.succeeded()) {
-            message.reply(outcome.result());
-          } else {
-            Failure.replyTo(message, outcome.cause());
-          }
-        });
+        .onComplete(
+            outcome -> {
+              active.remove(request.runId());
+              finished++;
+              if (outcome.succeeded()) {
+                message.reply(outcome.result());
+              } else {
+                Failure.replyTo(message, outcome.cause());
+              }
+            });
   }
 
   /** The scheduler cancels a run (cancel request, preemption, watchdog): answered once its final status is out. */
@@ -113,11 +141,15 @@ public final class RunnerVerticle extends CanvasVerticle {
   @Override
   public Future<?> stop() {
     // Each run's final status goes out before the verticle (and its timers) go.
-    return Future.join(java.util.List.copyOf(active.values()).stream().map(run -> run.cancel("the server is shutting down")).toList());
+    return Future.join(
+        java.util.List.copyOf(active.values()).stream()
+            .map(run -> run.cancel("the server is shutting down"))
+            .toList());
   }
 
   @Override
   protected Future<JsonObject> health() {
-    return Future.succeededFuture(new JsonObject().put("ok", true).put("active", active.size()).put("finished", finished));
+    return Future.succeededFuture(
+        new JsonObject().put("ok", true).put("active", active.size()).put("finished", finished));
   }
 }

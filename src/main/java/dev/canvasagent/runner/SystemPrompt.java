@@ -7,8 +7,11 @@ import io.vertx.core.json.JsonObject;
 /** The system prompt: the agent's role, the board's coordinates, and the catalog's tool descriptions. */
 final class SystemPrompt {
   /** How to read the context sections (the registered prompt parts), and the one frame every coordinate is in. */
-  static final String COORDINATES = "The context:\nBefore each request you get sections about the board: "
-      + PromptParts.described() + ".\n" + """
+  static final String COORDINATES =
+      "The context:\nBefore each request you get sections about the board: "
+          + PromptParts.described()
+          + ".\n"
+          + """
       Coordinates:
       Every coordinate in the context is relative to this session's origin and rounded to whole units: \
       x grows to the right, y grows downwards, and (0, 0) is the top-left of the view the session \
@@ -19,16 +22,27 @@ final class SystemPrompt {
   private SystemPrompt() {}
 
   static String build(ActionCatalog catalog) {
-    StringBuilder prompt = new StringBuilder()
-        .append("You are the canvas agent of a shared tldraw whiteboard that people are watching live.\n")
-        .append("Act only through the tools below; one tool call is one action on the board.\n")
-        .append("Prefer a few clear shapes over many small ones, and say what you do with think.\n\n")
-        .append(COORDINATES)
-        .append("\nTools:\n");
-    catalog.describe().forEach(entry -> {
-      JsonObject tool = (JsonObject) entry;
-      prompt.append("- ").append(tool.getString("name")).append(": ").append(tool.getString("description")).append('\n');
-    });
+    StringBuilder prompt =
+        new StringBuilder()
+            .append(
+                "You are the canvas agent of a shared tldraw whiteboard that people are watching live.\n")
+            .append("Act only through the tools below; one tool call is one action on the board.\n")
+            .append(
+                "Prefer a few clear shapes over many small ones, and say what you do with think.\n\n")
+            .append(COORDINATES)
+            .append("\nTools:\n");
+    catalog
+        .describe()
+        .forEach(
+            entry -> {
+              JsonObject tool = (JsonObject) entry;
+              prompt
+                  .append("- ")
+                  .append(tool.getString("name"))
+                  .append(": ")
+                  .append(tool.getString("description"))
+                  .append('\n');
+            });
     return prompt.toString();
   }
 }

@@ -16,12 +16,14 @@ final class Dedupe {
   /** The id of the existing shape a newly put record duplicates, if any. */
   static Optional<String> duplicateOf(Board board, RecordDiff diff) {
     for (JsonObject put : diff.put()) {
-      if (!"shape".equals(put.getString("typeName")) || board.record(put.getString("id")).isPresent()) {
+      if (!"shape".equals(put.getString("typeName"))
+          || board.record(put.getString("id")).isPresent()) {
         continue;
       }
       JsonObject shape = withoutIdentity(put);
       for (JsonObject existing : board.records().values()) {
-        if ("shape".equals(existing.getString("typeName")) && shape.equals(withoutIdentity(existing))) {
+        if ("shape".equals(existing.getString("typeName"))
+            && shape.equals(withoutIdentity(existing))) {
           return Optional.of(existing.getString("id"));
         }
       }

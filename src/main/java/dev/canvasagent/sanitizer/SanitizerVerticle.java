@@ -48,7 +48,10 @@ public final class SanitizerVerticle extends CanvasVerticle {
 
   @Override
   protected Future<?> startVerticle() {
-    return vertx.eventBus().<JsonObject>consumer(Address.SANITIZER_SANITIZE, this::sanitize).completion();
+    return vertx
+        .eventBus()
+        .<JsonObject>consumer(Address.SANITIZER_SANITIZE, this::sanitize)
+        .completion();
   }
 
   private void sanitize(Message<JsonObject> message) {
@@ -59,63 +62,110 @@ public final class SanitizerVerticle extends CanvasVerticle {
       drop(message, action, FailureCode.ACTION_INVALID, "unknown action '" + action.name() + "'");
       return;
     }
-    // A model may write a NUL into a label, a message or a todo. PostgreSQL cannot store it and it means
+    // A model may write a NUL into a label, a message or a todo. PostgreSQL cannot store it and it
+    // means
     // nothing, so it is stripped here rather than failing the commit with a driver error.
-    JsonObject params = action.params() == null ? new JsonObject() : NulCharacters.stripped(action.params());
+    JsonObject params =
+        action.params() == null ? new JsonObject() : NulCharacters.stripped(action.params());
     var violations = entry.get().schema().violations(params);
     if (violations.isPresent()) {
-      LOG.atWarn().addKeyValue("verb", action.name()).addKeyValue("actionId", action.id())
-          .addKeyValue("error", violations.get()).log("[CanvasAgent:SchemaGuard]");
-      drop(message, action, FailureCode.ACTION_INVALID, "params do not match the " + action.name() + " schema: " + violations.get());
+      LOG.atWarn()
+          .addKeyValue("verb", action.name())
+          .addKeyValue("actionId", action.id())
+          .addKeyValue("error", violations.get())
+          .log("[CanvasAgent:SchemaGuard]");
+      drop(
+          message,
+          action,
+          FailureCode.ACTION_INVALID,
+          "params do not match the " + action.name() + " schema: " + violations.get());
       return;
     }
-    List<String> missing = entry.get().verb().referencedShapes(params).stream()
-        .filter(id -> board.record(id).filter(record -> "shape".equals(record.getString("typeName"))).isEmpty())
-        .map(ShapeIds::modelId)
-        .toList();
+    List<String> missing =
+        entry.get().verb().referencedShapes(params).stream()
+            .filter(
+                id ->
+                    board
+                        .record(id)
+                        .filter(record -> "shape".equals(record.getString("typeName")))
+                        .isEmpty())
+            .map(ShapeIds::modelId)
+            .toList();
     if (!missing.isEmpty()) {
       message.fail(FailureCode.SHAPE_NOT_FOUND.wire(), "unknown shape(s) " + missing);
       return;
     }
     SanitizedAction sanitized;
     try {
-      sanitized = entry.get().verb().sanitize(params,
-          new ActionContext(board, CoordinateFrame.fromJson(message.body().getJsonObject("frame")), brandPalette));
+      sanitized =
+          entry
+              .get()
+              .verb()
+              .sanitize(
+                  params,
+                  new ActionContext(
+                      board,
+                      CoordinateFrame.fromJson(message.body().getJsonObject("frame")),
+                      brandPalette));
     } catch (ActionRejected rejected) {
       drop(message, action, FailureCode.ACTION_INVALID, rejected.getMessage());
       return;
     } catch (RuntimeException unexpected) {
-      LOG.atError().addKeyValue("verb", action.name()).addKeyValue("actionId", action.id())
-          .setCause(unexpected).log("sanitizer.verb_failed");
-      drop(message, action, FailureCode.ACTION_INVALID, "the " + action.name() + " action could not be applied");
+      LOG.atError()
+          .addKeyValue("verb", action.name())
+          .addKeyValue("actionId", action.id())
+          .setCause(unexpected)
+          .log("sanitizer.verb_failed");
+      drop(
+          message,
+          action,
+          FailureCode.ACTION_INVALID,
+          "the " + action.name() + " action could not be applied");
       return;
     }
     var duplicate = Dedupe.duplicateOf(board, sanitized.diff());
     if (duplicate.isPresent()) {
       deduped++;
-      LOG.atInfo().addKeyValue("verb", action.name()).addKeyValue("actionId", action.id())
-          .addKeyValue("duplicateOf", duplicate.get()).addKeyValue("deduped", deduped).log("[CanvasAgent:Dedupe]");
-      message.fail(FailureCode.DUPLICATE_CREATE.wire(),
-          "shape " + ShapeIds.modelId(duplicate.get()) + " already looks exactly like this; update it instead");
+      LOG.atInfo()
+          .addKeyValue("verb", action.name())
+          .addKeyValue("actionId", action.id())
+          .addKeyValue("duplicateOf", duplicate.get())
+          .addKeyValue("deduped", deduped)
+          .log("[CanvasAgent:Dedupe]");
+      message.fail(
+          FailureCode.DUPLICATE_CREATE.wire(),
+          "shape "
+              + ShapeIds.modelId(duplicate.get())
+              + " already looks exactly like this; update it instead");
       return;
     }
     accepted++;
-    message.reply(new JsonObject()
-        .put("action", new AgentAction(action.id(), action.name(), sanitized.params()).toJson())
-        .put("kind", entry.get().verb().kind().name())
-        .put("diff", sanitized.diff().toJson()));
+    message.reply(
+        new JsonObject()
+            .put("action", new AgentAction(action.id(), action.name(), sanitized.params()).toJson())
+            .put("kind", entry.get().verb().kind().name())
+            .put("diff", sanitized.diff().toJson()));
   }
 
-  private void drop(Message<JsonObject> message, AgentAction action, FailureCode code, String reason) {
+  private void drop(
+      Message<JsonObject> message, AgentAction action, FailureCode code, String reason) {
     dropped++;
-    LOG.atInfo().addKeyValue("verb", action.name()).addKeyValue("actionId", action.id())
-        .addKeyValue("reason", reason).log("action.dropped");
+    LOG.atInfo()
+        .addKeyValue("verb", action.name())
+        .addKeyValue("actionId", action.id())
+        .addKeyValue("reason", reason)
+        .log("action.dropped");
     message.fail(code.wire(), reason);
   }
 
   @Override
   protected Future<JsonObject> health() {
-    return Future.succeededFuture(new JsonObject().put("ok", true)
-        .put("verbs", catalog.entries().size()).put("accepted", accepted).put("dropped", dropped).put("deduped", deduped));
+    return Future.succeededFuture(
+        new JsonObject()
+            .put("ok", true)
+            .put("verbs", catalog.entries().size())
+            .put("accepted", accepted)
+            .put("dropped", dropped)
+            .put("deduped", deduped));
   }
 }

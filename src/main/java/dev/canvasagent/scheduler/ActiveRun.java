@@ -19,8 +19,10 @@ final class ActiveRun {
   final RunRequest run;
   final List<RunRequest> followUps = new ArrayList<>();
   final Map<String, String> todoRefs = new HashMap<>();
+
   /** The cancel asked of this run (cancel request, preemption, watchdog); null while none was. */
   RunCancel cancel;
+
   long watchdogTimer = -1;
   private final Promise<String> ended = Promise.promise();
 

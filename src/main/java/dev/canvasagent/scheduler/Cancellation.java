@@ -56,34 +56,64 @@ final class Cancellation {
     }
     RunCancel cancel = new RunCancel(active.run.runId(), code, reason);
     active.cancel = cancel;
-    LOG.atInfo().addKeyValue("sessionId", active.run.sessionId()).addKeyValue("runId", cancel.runId())
-        .addKeyValue("code", code.name()).log("run.cancel_requested");
-    vertx.eventBus().request(Address.RUNNER_CANCEL, cancel.toJson(), new DeliveryOptions().setSendTimeout(graceMs))
-        .onFailure(error -> LOG.atInfo().addKeyValue("runId", cancel.runId())
-            .addKeyValue("code", Failure.of(error).code()).log("run.cancel_not_taken"));
-    // The runner's answer to the run itself is what ends it here; this only covers a runner that never answers.
-    vertx.setTimer(graceMs, id -> {
-      if (!active.ended()) {
-        interrupt(active, cancel);
-      }
-    });
+    LOG.atInfo()
+        .addKeyValue("sessionId", active.run.sessionId())
+        .addKeyValue("runId", cancel.runId())
+        .addKeyValue("code", code.name())
+        .log("run.cancel_requested");
+    vertx
+        .eventBus()
+        .request(
+            Address.RUNNER_CANCEL, cancel.toJson(), new DeliveryOptions().setSendTimeout(graceMs))
+        .onFailure(
+            error ->
+                LOG.atInfo()
+                    .addKeyValue("runId", cancel.runId())
+                    .addKeyValue("code", Failure.of(error).code())
+                    .log("run.cancel_not_taken"));
+    // The runner's answer to the run itself is what ends it here; this only covers a runner that
+    // never answers.
+    vertx.setTimer(
+        graceMs,
+        id -> {
+          if (!active.ended()) {
+            interrupt(active, cancel);
+          }
+        });
     return active.whenEnded();
   }
 
   private void interrupt(ActiveRun active, RunCancel cancel) {
-    LOG.atWarn().addKeyValue("sessionId", active.run.sessionId()).addKeyValue("runId", cancel.runId())
-        .addKeyValue("cancelCode", cancel.code().name()).addKeyValue("graceMs", graceMs).log("run.interrupted");
-    JsonObject detail = new JsonObject().put("runId", cancel.runId()).put("code", FailureCode.INTERRUPTED.name())
-        .put("reason", "the runner did not end the run within " + graceMs + " ms of its cancel (" + cancel.code() + ": "
-            + cancel.reason() + ")")
-        .put("retryable", FailureCode.INTERRUPTED.retryable());
+    LOG.atWarn()
+        .addKeyValue("sessionId", active.run.sessionId())
+        .addKeyValue("runId", cancel.runId())
+        .addKeyValue("cancelCode", cancel.code().name())
+        .addKeyValue("graceMs", graceMs)
+        .log("run.interrupted");
+    JsonObject detail =
+        new JsonObject()
+            .put("runId", cancel.runId())
+            .put("code", FailureCode.INTERRUPTED.name())
+            .put(
+                "reason",
+                "the runner did not end the run within "
+                    + graceMs
+                    + " ms of its cancel ("
+                    + cancel.code()
+                    + ": "
+                    + cancel.reason()
+                    + ")")
+            .put("retryable", FailureCode.INTERRUPTED.retryable());
     // Recorded before it is told; a runner that answered meanwhile has ended the run its own way.
-    journal.ended(active.run, RunState.ERROR, detail).onComplete(recorded -> {
-      if (!active.ended()) {
-        publish(active.run, RunState.ERROR, detail);
-        givenUp.accept(active);
-      }
-    });
+    journal
+        .ended(active.run, RunState.ERROR, detail)
+        .onComplete(
+            recorded -> {
+              if (!active.ended()) {
+                publish(active.run, RunState.ERROR, detail);
+                givenUp.accept(active);
+              }
+            });
   }
 
   /**
@@ -94,17 +124,23 @@ final class Cancellation {
    */
   Future<JsonObject> cancelSession(String sessionId, SessionQueue queue) {
     JsonArray dropped = new JsonArray();
-    JsonObject answer = new JsonObject().put("sessionId", sessionId).putNull("canceled").put("dropped", dropped);
+    JsonObject answer =
+        new JsonObject().put("sessionId", sessionId).putNull("canceled").put("dropped", dropped);
     if (queue == null) {
       return Future.succeededFuture(answer);
     }
-    dropWaiting(queue, waiting -> true, FailureCode.CANCELED, BY_REQUEST).forEach(run -> dropped.add(run.runId()));
+    dropWaiting(queue, waiting -> true, FailureCode.CANCELED, BY_REQUEST)
+        .forEach(run -> dropped.add(run.runId()));
     ActiveRun active = queue.active;
     if (active == null) {
       return Future.succeededFuture(answer);
     }
     return cancelRunning(active, FailureCode.CANCELED, BY_REQUEST)
-        .map(state -> answer.put("canceled", new JsonObject().put("runId", active.run.runId()).put("state", state)));
+        .map(
+            state ->
+                answer.put(
+                    "canceled",
+                    new JsonObject().put("runId", active.run.runId()).put("state", state)));
   }
 
   /**
@@ -123,7 +159,8 @@ final class Cancellation {
   }
 
   /** Takes the waiting runs {@code which} selects out of the queue, each announced {@code canceled}. */
-  List<RunRequest> dropWaiting(SessionQueue queue, Predicate<RunRequest> which, FailureCode code, String reason) {
+  List<RunRequest> dropWaiting(
+      SessionQueue queue, Predicate<RunRequest> which, FailureCode code, String reason) {
     List<RunRequest> dropped = queue.dropWaiting(which);
     announceDropped(dropped, code, reason);
     return dropped;
@@ -132,15 +169,21 @@ final class Cancellation {
   /** Runs that will never start, announced {@code canceled} with the code and reason of why. */
   void announceDropped(List<RunRequest> runs, FailureCode code, String reason) {
     for (RunRequest run : runs) {
-      JsonObject detail = new JsonObject().put("runId", run.runId()).put("code", code.name()).put("reason", reason);
+      JsonObject detail =
+          new JsonObject().put("runId", run.runId()).put("code", code.name()).put("reason", reason);
       if (run.followUp() != null) {
         detail.put("followUp", run.followUp().toJson());
       }
-      journal.ended(run, RunState.CANCELED, detail).onComplete(recorded -> publish(run, RunState.CANCELED, detail));
+      journal
+          .ended(run, RunState.CANCELED, detail)
+          .onComplete(recorded -> publish(run, RunState.CANCELED, detail));
     }
     if (!runs.isEmpty()) {
-      LOG.atInfo().addKeyValue("sessionId", runs.get(0).sessionId()).addKeyValue("code", code.name())
-          .addKeyValue("runs", runs.size()).log("runs.dropped");
+      LOG.atInfo()
+          .addKeyValue("sessionId", runs.get(0).sessionId())
+          .addKeyValue("code", code.name())
+          .addKeyValue("runs", runs.size())
+          .log("runs.dropped");
     }
   }
 
@@ -151,9 +194,15 @@ final class Cancellation {
   List<Future<Void>> endWithServer(List<RunRequest> waiting) {
     List<Future<Void>> recorded = new ArrayList<>();
     for (RunRequest run : waiting) {
-      JsonObject detail = new JsonObject().put("runId", run.runId()).put("code", FailureCode.CANCELED.name())
-          .put("reason", "the server is shutting down");
-      recorded.add(journal.ended(run, RunState.CANCELED, detail).onComplete(done -> publish(run, RunState.CANCELED, detail)));
+      JsonObject detail =
+          new JsonObject()
+              .put("runId", run.runId())
+              .put("code", FailureCode.CANCELED.name())
+              .put("reason", "the server is shutting down");
+      recorded.add(
+          journal
+              .ended(run, RunState.CANCELED, detail)
+              .onComplete(done -> publish(run, RunState.CANCELED, detail)));
     }
     return recorded;
   }

@@ -27,10 +27,13 @@ final class FollowUpRules {
   private static final Logger LOG = LoggerFactory.getLogger(FollowUpRules.class);
   static final String LOW_ACTIONS = "low_actions";
   static final String OPEN_TODOS = "open_todos";
+
   /** How much of the person's message a rule's message quotes. */
   static final int REQUEST_EXCERPT_CHARS = 200;
+
   /** Open items a rule's message lists, and how much of each item's text. */
   static final int MAX_TODOS_LISTED = 20;
+
   static final int TODO_TEXT_CHARS = 200;
 
   /** A follow-up a rule asks for: its reason and the message the run gets. */
@@ -52,43 +55,69 @@ final class FollowUpRules {
     String requestRunId = ending.run.requestRunId();
     RequestFollowUps request = queue.request(requestRunId);
     int threshold = config.lowActionThreshold();
-    if (ending.run.followUp() == null && threshold > 0 && actionsApplied < threshold && request.applyRuleOnce(LOW_ACTIONS)) {
-      return Future.succeededFuture(Optional.of(new RuleFollowUp(LOW_ACTIONS, lowActionsMessage(actionsApplied, request.personMessage))));
+    if (ending.run.followUp() == null
+        && threshold > 0
+        && actionsApplied < threshold
+        && request.applyRuleOnce(LOW_ACTIONS)) {
+      return Future.succeededFuture(
+          Optional.of(
+              new RuleFollowUp(
+                  LOW_ACTIONS, lowActionsMessage(actionsApplied, request.personMessage))));
     }
     boolean lastOfRequest = ending.followUps.isEmpty() && !queue.hasWaiting(requestRunId);
     if (!lastOfRequest || !request.applyRuleOnce(OPEN_TODOS)) {
       return Future.succeededFuture(Optional.empty());
     }
-    return todos.list(ending.run.sessionId())
+    return todos
+        .list(ending.run.sessionId())
         .map(items -> items.stream().filter(todo -> todo.status() == Status.OPEN).toList())
-        .map(open -> open.isEmpty()
-            ? Optional.<RuleFollowUp>empty()
-            : Optional.of(new RuleFollowUp(OPEN_TODOS, openTodosMessage(open, request.personMessage))))
-        .otherwise(error -> {
-          LOG.atWarn().addKeyValue("sessionId", ending.run.sessionId()).addKeyValue("runId", ending.run.runId())
-              .addKeyValue("reason", error.getMessage()).log("followup.todos_unreadable");
-          return Optional.empty();
-        });
+        .map(
+            open ->
+                open.isEmpty()
+                    ? Optional.<RuleFollowUp>empty()
+                    : Optional.of(
+                        new RuleFollowUp(
+                            OPEN_TODOS, openTodosMessage(open, request.personMessage))))
+        .otherwise(
+            error -> {
+              LOG.atWarn()
+                  .addKeyValue("sessionId", ending.run.sessionId())
+                  .addKeyValue("runId", ending.run.runId())
+                  .addKeyValue("reason", error.getMessage())
+                  .log("followup.todos_unreadable");
+              return Optional.empty();
+            });
   }
 
   static String lowActionsMessage(int actions, String personMessage) {
-    return "You made only " + actions + (actions == 1 ? " change" : " changes") + " for: \"" + excerpt(personMessage)
+    return "You made only "
+        + actions
+        + (actions == 1 ? " change" : " changes")
+        + " for: \""
+        + excerpt(personMessage)
         + "\". Look at the board again and finish what was asked; answer without actions if it is done.";
   }
 
   static String openTodosMessage(List<Todo> open, String personMessage) {
-    StringBuilder text = new StringBuilder("Your todo list still has open items for: \"").append(excerpt(personMessage))
-        .append("\".\n");
-    open.stream().limit(MAX_TODOS_LISTED).forEach(todo -> text.append("- ").append(cut(todo.text(), TODO_TEXT_CHARS)).append('\n'));
+    StringBuilder text =
+        new StringBuilder("Your todo list still has open items for: \"")
+            .append(excerpt(personMessage))
+            .append("\".\n");
+    open.stream()
+        .limit(MAX_TODOS_LISTED)
+        .forEach(todo -> text.append("- ").append(cut(todo.text(), TODO_TEXT_CHARS)).append('\n'));
     if (open.size() > MAX_TODOS_LISTED) {
       text.append("- … and ").append(open.size() - MAX_TODOS_LISTED).append(" more\n");
     }
-    return text.append("Finish them, or mark each one done or skipped with the todo action; answer without actions if"
-        + " nothing is left to do.").toString();
+    return text.append(
+            "Finish them, or mark each one done or skipped with the todo action; answer without actions if"
+                + " nothing is left to do.")
+        .toString();
   }
 
   private static String excerpt(String message) {
-    return cut(message == null ? "" : message.strip().replaceAll("\\s+", " "), REQUEST_EXCERPT_CHARS);
+    return cut(
+        message == null ? "" : message.strip().replaceAll("\\s+", " "), REQUEST_EXCERPT_CHARS);
   }
 
   private static String cut(String text, int chars) {

@@ -46,25 +46,36 @@ final class InterruptedRunSweeper {
       return Future.succeededFuture();
     }
     sweeping = true;
-    JsonObject detail = new JsonObject()
-        .put("code", FailureCode.INTERRUPTED.name())
-        .put("reason", "the node running this run stopped (no heartbeat for " + interruptedAfterMs + " ms)")
-        .put("retryable", FailureCode.INTERRUPTED.retryable());
+    JsonObject detail =
+        new JsonObject()
+            .put("code", FailureCode.INTERRUPTED.name())
+            .put(
+                "reason",
+                "the node running this run stopped (no heartbeat for "
+                    + interruptedAfterMs
+                    + " ms)")
+            .put("retryable", FailureCode.INTERRUPTED.retryable());
     return runs.sweepInterrupted(interruptedAfterMs, detail)
         .onSuccess(ended -> ended.forEach(this::publish))
         .<Void>mapEmpty()
-        .otherwise(error -> {
-          LOG.atWarn().addKeyValue("error", error.getMessage()).log("run.sweep_failed");
-          return null;
-        })
+        .otherwise(
+            error -> {
+              LOG.atWarn().addKeyValue("error", error.getMessage()).log("run.sweep_failed");
+              return null;
+            })
         .onComplete(done -> sweeping = false);
   }
 
   private void publish(RunStore.RunRecord run) {
     swept++;
-    LOG.atWarn().addKeyValue("roomId", run.roomId()).addKeyValue("sessionId", run.sessionId())
-        .addKeyValue("runId", run.runId()).addKeyValue("code", FailureCode.INTERRUPTED.name()).log("run.interrupted");
-    new AgentStatus(run.sessionId(), RunState.ERROR, run.detail()).publish(vertx.eventBus(), run.roomId());
+    LOG.atWarn()
+        .addKeyValue("roomId", run.roomId())
+        .addKeyValue("sessionId", run.sessionId())
+        .addKeyValue("runId", run.runId())
+        .addKeyValue("code", FailureCode.INTERRUPTED.name())
+        .log("run.interrupted");
+    new AgentStatus(run.sessionId(), RunState.ERROR, run.detail())
+        .publish(vertx.eventBus(), run.roomId());
   }
 
   long swept() {

@@ -29,8 +29,10 @@ final class RunJournal {
   private final Vertx vertx;
   private final RunStore runs;
   private final long heartbeatMs;
+
   /** The runs this node holds, by id, and whether each has started. */
   private final Map<String, Boolean> held = new LinkedHashMap<>();
+
   private long timer = -1;
 
   RunJournal(Vertx vertx, RunStore runs, long heartbeatMs) {
@@ -50,23 +52,31 @@ final class RunJournal {
    */
   Future<RunStore.Accepted> accepted(RunRequest run, IdempotencyKey idempotencyKey) {
     return runs.accept(newRun(run, idempotencyKey))
-        .recover(error -> error instanceof UnknownSession
-            ? Failure.future(FailureCode.SESSION_NOT_FOUND, error.getMessage())
-            : Failure.storeFailed("record the run", error))
-        .onSuccess(accepted -> {
-          if (accepted.created()) {
-            held.put(run.runId(), false);
-          }
-        });
+        .recover(
+            error ->
+                error instanceof UnknownSession
+                    ? Failure.future(FailureCode.SESSION_NOT_FOUND, error.getMessage())
+                    : Failure.storeFailed("record the run", error))
+        .onSuccess(
+            accepted -> {
+              if (accepted.created()) {
+                held.put(run.runId(), false);
+              }
+            });
   }
 
   /** Marks the run running; a store failure is logged and the run goes on (the runner records its end). */
   Future<Void> started(RunRequest run) {
     held.put(run.runId(), true);
-    return runs.start(newRun(run, null)).otherwise(error -> {
-      LOG.atWarn().addKeyValue("runId", run.runId()).addKeyValue("error", error.getMessage()).log("run.record_failed");
-      return null;
-    });
+    return runs.start(newRun(run, null))
+        .otherwise(
+            error -> {
+              LOG.atWarn()
+                  .addKeyValue("runId", run.runId())
+                  .addKeyValue("error", error.getMessage())
+                  .log("run.record_failed");
+              return null;
+            });
   }
 
   /** The runner answered: it has recorded the final state itself. */
@@ -77,15 +87,24 @@ final class RunJournal {
   /** The run ended without the runner recording it (no answer, or it never started): record it here. */
   Future<Void> ended(RunRequest run, RunState state, JsonObject detail) {
     held.remove(run.runId());
-    return runs.finish(run.runId(), state.wireName(), detail).<Void>mapEmpty().otherwise(error -> {
-      LOG.atWarn().addKeyValue("runId", run.runId()).addKeyValue("error", error.getMessage()).log("run.record_failed");
-      return null;
-    });
+    return runs.finish(run.runId(), state.wireName(), detail)
+        .<Void>mapEmpty()
+        .otherwise(
+            error -> {
+              LOG.atWarn()
+                  .addKeyValue("runId", run.runId())
+                  .addKeyValue("error", error.getMessage())
+                  .log("run.record_failed");
+              return null;
+            });
   }
 
   /** The runs accepted here that have not started (held only in this node's memory). */
   List<String> queuedHere() {
-    return held.entrySet().stream().filter(entry -> !entry.getValue()).map(Map.Entry::getKey).toList();
+    return held.entrySet().stream()
+        .filter(entry -> !entry.getValue())
+        .map(Map.Entry::getKey)
+        .toList();
   }
 
   int held() {
@@ -96,8 +115,13 @@ final class RunJournal {
     if (held.isEmpty()) {
       return;
     }
-    runs.heartbeat(List.copyOf(held.keySet())).onFailure(error ->
-        LOG.atWarn().addKeyValue("runs", held.size()).addKeyValue("error", error.getMessage()).log("run.heartbeat_failed"));
+    runs.heartbeat(List.copyOf(held.keySet()))
+        .onFailure(
+            error ->
+                LOG.atWarn()
+                    .addKeyValue("runs", held.size())
+                    .addKeyValue("error", error.getMessage())
+                    .log("run.heartbeat_failed"));
   }
 
   void stop() {
@@ -108,8 +132,14 @@ final class RunJournal {
 
   private static RunStore.NewRun newRun(RunRequest run, IdempotencyKey idempotencyKey) {
     return idempotencyKey == null
-        ? new RunStore.NewRun(run.runId(), run.sessionId(), run.roomId(), null, run.message().length())
-        : new RunStore.NewRun(run.runId(), run.sessionId(), run.roomId(), idempotencyKey.key(), run.message().length(),
+        ? new RunStore.NewRun(
+            run.runId(), run.sessionId(), run.roomId(), null, run.message().length())
+        : new RunStore.NewRun(
+            run.runId(),
+            run.sessionId(),
+            run.roomId(),
+            idempotencyKey.key(),
+            run.message().length(),
             idempotencyKey.fingerprint());
   }
 }

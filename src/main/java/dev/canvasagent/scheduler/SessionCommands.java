@@ -28,8 +28,10 @@ import org.slf4j.LoggerFactory;
  */
 final class SessionCommands {
   private static final Logger LOG = LoggerFactory.getLogger(SessionCommands.class);
+
   /** What the resume payload carries at most: the newest chat messages, utterances and runs. */
   static final int RESUME_CHAT_MESSAGES = 200;
+
   static final int RESUME_UTTERANCES = 200;
   static final int RESUME_RUNS = 50;
 
@@ -46,21 +48,37 @@ final class SessionCommands {
   }
 
   Future<?> register() {
-    return Future.join(List.of(
-        bus.<JsonObject>consumer(Address.SCHEDULER_SESSION_CREATE, message -> answer(message, this::create)).completion(),
-        bus.<JsonObject>consumer(Address.SCHEDULER_SESSION_LIST, message -> answer(message, this::list)).completion(),
-        bus.<JsonObject>consumer(Address.SCHEDULER_SESSION_GET, message -> answer(message, this::resume)).completion(),
-        bus.<JsonObject>consumer(Address.SCHEDULER_SESSION_ROOM, message -> answer(message, this::room)).completion(),
-        bus.<JsonObject>consumer(Address.SCHEDULER_SESSION_UPDATE, message -> answer(message, this::update)).completion(),
-        bus.<JsonObject>consumer(Address.SCHEDULER_SESSION_DELETE, message -> answer(message, this::delete)).completion()));
+    return Future.join(
+        List.of(
+            bus.<JsonObject>consumer(
+                    Address.SCHEDULER_SESSION_CREATE, message -> answer(message, this::create))
+                .completion(),
+            bus.<JsonObject>consumer(
+                    Address.SCHEDULER_SESSION_LIST, message -> answer(message, this::list))
+                .completion(),
+            bus.<JsonObject>consumer(
+                    Address.SCHEDULER_SESSION_GET, message -> answer(message, this::resume))
+                .completion(),
+            bus.<JsonObject>consumer(
+                    Address.SCHEDULER_SESSION_ROOM, message -> answer(message, this::room))
+                .completion(),
+            bus.<JsonObject>consumer(
+                    Address.SCHEDULER_SESSION_UPDATE, message -> answer(message, this::update))
+                .completion(),
+            bus.<JsonObject>consumer(
+                    Address.SCHEDULER_SESSION_DELETE, message -> answer(message, this::delete))
+                .completion()));
   }
 
-  private static void answer(Message<JsonObject> message, Function<JsonObject, Future<JsonObject>> command) {
+  private static void answer(
+      Message<JsonObject> message, Function<JsonObject, Future<JsonObject>> command) {
     Future<JsonObject> answer;
     try {
       answer = command.apply(message.body() == null ? new JsonObject() : message.body());
     } catch (RuntimeException malformed) {
-      answer = Failure.future(FailureCode.INVALID_REQUEST, "malformed request: " + malformed.getMessage());
+      answer =
+          Failure.future(
+              FailureCode.INVALID_REQUEST, "malformed request: " + malformed.getMessage());
     }
     answer.onSuccess(message::reply).onFailure(error -> Failure.replyTo(message, error));
   }
@@ -74,32 +92,45 @@ final class SessionCommands {
       return known.mapEmpty();
     }
     IdempotencyKey key = IdempotencyKey.in(body);
-    String sessionId = key == null ? UUID.randomUUID().toString() : store.idempotencyKeys().session(key, roomId);
+    String sessionId =
+        key == null ? UUID.randomUUID().toString() : store.idempotencyKeys().session(key, roomId);
     Session session = new Session(sessionId, roomId, model, System.currentTimeMillis());
     if (body.getString("title") != null) {
       session = session.withTitle(body.getString("title"));
     }
-    return stored(store.sessions().create(session, key == null ? null : key.fingerprint()), "store the session").map(created -> {
-      LOG.atInfo().addKeyValue("roomId", roomId).addKeyValue("sessionId", created.id()).addKeyValue("model", created.model())
-          .log("session.created");
-      return new JsonObject().put("session", created.toJson());
-    });
+    return stored(
+            store.sessions().create(session, key == null ? null : key.fingerprint()),
+            "store the session")
+        .map(
+            created -> {
+              LOG.atInfo()
+                  .addKeyValue("roomId", roomId)
+                  .addKeyValue("sessionId", created.id())
+                  .addKeyValue("model", created.model())
+                  .log("session.created");
+              return new JsonObject().put("session", created.toJson());
+            });
   }
 
   /** {@code {roomId, limit}} → {@code {roomId, sessions}}. */
   private Future<JsonObject> list(JsonObject body) {
     String roomId = body.getString("roomId");
-    return stored(store.sessions().list(roomId, body.getInteger("limit")), "list the sessions").map(sessions -> {
-      JsonArray items = new JsonArray();
-      sessions.forEach(session -> items.add(session.toJson()));
-      return new JsonObject().put("roomId", roomId).put("sessions", items);
-    });
+    return stored(store.sessions().list(roomId, body.getInteger("limit")), "list the sessions")
+        .map(
+            sessions -> {
+              JsonArray items = new JsonArray();
+              sessions.forEach(session -> items.add(session.toJson()));
+              return new JsonObject().put("roomId", roomId).put("sessions", items);
+            });
   }
 
   /** {@code {sessionId}} → {@code {sessionId, roomId}}. */
   private Future<JsonObject> room(JsonObject body) {
     String sessionId = body.getString("sessionId");
-    return session(sessionId, null).map(session -> new JsonObject().put("sessionId", sessionId).put("roomId", session.roomId()));
+    return session(sessionId, null)
+        .map(
+            session ->
+                new JsonObject().put("sessionId", sessionId).put("roomId", session.roomId()));
   }
 
   /**
@@ -109,21 +140,34 @@ final class SessionCommands {
    */
   private Future<JsonObject> resume(JsonObject body) {
     String sessionId = body.getString("sessionId");
-    return session(sessionId, body.getString("roomId")).compose(session -> {
-      var chat = stored(store.chats().recent(sessionId, RESUME_CHAT_MESSAGES), "read the chat");
-      var todos = stored(store.todos().list(sessionId), "read the todos");
-      var runs = stored(store.runs().recent(sessionId, RESUME_RUNS), "read the runs");
-      var transcript = stored(store.transcripts().since(session.roomId(), 0, RESUME_UTTERANCES), "read the transcript");
-      Future<Long> revision = bus.<JsonObject>request(Address.PATCH_BOARD_GET, new JsonObject().put("roomId", session.roomId()))
-          .map(reply -> reply.body().getLong("rev"));
-      return Future.all(chat, todos, runs, transcript, revision).map(all -> new JsonObject()
-          .put("session", session.toJson())
-          .put("chat", array(chat.result(), SessionCommands::chatJson))
-          .put("todos", array(todos.result(), todo -> todo.toJson()))
-          .put("runs", array(runs.result(), run -> run.toJson()))
-          .put("transcript", array(transcript.result(), utterance -> utterance.toJson()))
-          .put("boardRevision", revision.result()));
-    });
+    return session(sessionId, body.getString("roomId"))
+        .compose(
+            session -> {
+              var chat =
+                  stored(store.chats().recent(sessionId, RESUME_CHAT_MESSAGES), "read the chat");
+              var todos = stored(store.todos().list(sessionId), "read the todos");
+              var runs = stored(store.runs().recent(sessionId, RESUME_RUNS), "read the runs");
+              var transcript =
+                  stored(
+                      store.transcripts().since(session.roomId(), 0, RESUME_UTTERANCES),
+                      "read the transcript");
+              Future<Long> revision =
+                  bus.<JsonObject>request(
+                          Address.PATCH_BOARD_GET, new JsonObject().put("roomId", session.roomId()))
+                      .map(reply -> reply.body().getLong("rev"));
+              return Future.all(chat, todos, runs, transcript, revision)
+                  .map(
+                      all ->
+                          new JsonObject()
+                              .put("session", session.toJson())
+                              .put("chat", array(chat.result(), SessionCommands::chatJson))
+                              .put("todos", array(todos.result(), todo -> todo.toJson()))
+                              .put("runs", array(runs.result(), run -> run.toJson()))
+                              .put(
+                                  "transcript",
+                                  array(transcript.result(), utterance -> utterance.toJson()))
+                              .put("boardRevision", revision.result()));
+            });
   }
 
   /** {@code {sessionId, roomId?, title?, model?, contextItems?}} → {@code {session}}. */
@@ -136,12 +180,17 @@ final class SessionCommands {
         return known.mapEmpty();
       }
     }
-    Changes changes = new Changes(body.getString("title"), model, body.getJsonArray("contextItems"));
+    Changes changes =
+        new Changes(body.getString("title"), model, body.getJsonArray("contextItems"));
     return session(sessionId, body.getString("roomId"))
         .compose(found -> stored(store.sessions().update(sessionId, changes), "update the session"))
-        .compose(updated -> updated.isEmpty()
-            ? Failure.<JsonObject>future(FailureCode.SESSION_NOT_FOUND, "no session " + sessionId)
-            : Future.succeededFuture(new JsonObject().put("session", updated.get().toJson())));
+        .compose(
+            updated ->
+                updated.isEmpty()
+                    ? Failure.<JsonObject>future(
+                        FailureCode.SESSION_NOT_FOUND, "no session " + sessionId)
+                    : Future.succeededFuture(
+                        new JsonObject().put("session", updated.get().toJson())));
   }
 
   /** {@code {sessionId, roomId?}} → {@code {sessionId, deleted: true}}. */
@@ -149,15 +198,23 @@ final class SessionCommands {
     String sessionId = body.getString("sessionId");
     return session(sessionId, body.getString("roomId"))
         .compose(found -> stored(store.sessions().delete(sessionId), "delete the session"))
-        .compose(deletion -> switch (deletion) {
-          case DELETED -> {
-            LOG.atInfo().addKeyValue("sessionId", sessionId).log("session.deleted");
-            yield Future.succeededFuture(new JsonObject().put("sessionId", sessionId).put("deleted", true));
-          }
-          case NOT_FOUND -> Failure.future(FailureCode.SESSION_NOT_FOUND, "no session " + sessionId);
-          case BUSY -> Failure.future(FailureCode.SESSION_BUSY, "session " + sessionId
-              + " has a run queued or running; wait for it to end (or cancel it) before deleting the session");
-        });
+        .compose(
+            deletion ->
+                switch (deletion) {
+                  case DELETED -> {
+                    LOG.atInfo().addKeyValue("sessionId", sessionId).log("session.deleted");
+                    yield Future.succeededFuture(
+                        new JsonObject().put("sessionId", sessionId).put("deleted", true));
+                  }
+                  case NOT_FOUND ->
+                      Failure.future(FailureCode.SESSION_NOT_FOUND, "no session " + sessionId);
+                  case BUSY ->
+                      Failure.future(
+                          FailureCode.SESSION_BUSY,
+                          "session "
+                              + sessionId
+                              + " has a run queued or running; wait for it to end (or cancel it) before deleting the session");
+                });
   }
 
   private Future<Session> session(String sessionId, String roomId) {

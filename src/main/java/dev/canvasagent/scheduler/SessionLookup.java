@@ -16,16 +16,20 @@ final class SessionLookup {
 
   /** {@code roomId} null: a session of any room will do. */
   static Future<Session> existing(SessionStore sessions, String sessionId, String roomId) {
-    return sessions.find(sessionId)
+    return sessions
+        .find(sessionId)
         .recover(error -> Failure.storeFailed("read the session", error))
-        .compose(found -> {
-          if (found.isEmpty()) {
-            return Failure.future(FailureCode.SESSION_NOT_FOUND, "no session " + sessionId);
-          }
-          if (roomId != null && !found.get().roomId().equals(roomId)) {
-            return Failure.future(FailureCode.SESSION_ROOM_MISMATCH, "session " + sessionId + " belongs to another room");
-          }
-          return Future.succeededFuture(found.get());
-        });
+        .compose(
+            found -> {
+              if (found.isEmpty()) {
+                return Failure.future(FailureCode.SESSION_NOT_FOUND, "no session " + sessionId);
+              }
+              if (roomId != null && !found.get().roomId().equals(roomId)) {
+                return Failure.future(
+                    FailureCode.SESSION_ROOM_MISMATCH,
+                    "session " + sessionId + " belongs to another room");
+              }
+              return Future.succeededFuture(found.get());
+            });
   }
 }

@@ -59,16 +59,24 @@ final class SessionQueue {
    * A follow-up of the active run's user request, added to the follow-ups that run asked for; empty
    * when the request already had {@code limit}.
    */
-  Optional<RunRequest> grantFollowUp(ActiveRun asking, String reason, String message, Viewport viewport, int limit) {
+  Optional<RunRequest> grantFollowUp(
+      ActiveRun asking, String reason, String message, Viewport viewport, int limit) {
     RunRequest run = asking.run;
     RequestFollowUps request = request(run.requestRunId());
     if (request.granted() >= limit) {
       return Optional.empty();
     }
     request.grant();
-    RunRequest next = new RunRequest(UUID.randomUUID().toString(), run.sessionId(), run.roomId(), message, run.model(),
-        viewport != null ? viewport : run.viewport(), run.selection(),
-        new FollowUp(run.requestRunId(), run.runId(), request.granted(), reason));
+    RunRequest next =
+        new RunRequest(
+            UUID.randomUUID().toString(),
+            run.sessionId(),
+            run.roomId(),
+            message,
+            run.model(),
+            viewport != null ? viewport : run.viewport(),
+            run.selection(),
+            new FollowUp(run.requestRunId(), run.runId(), request.granted(), reason));
     asking.followUps.add(next);
     return Optional.of(next);
   }

@@ -47,45 +47,60 @@ final class TodoCommands {
     if (params.getString("status") != null) {
       status = Status.fromWire(params.getString("status")).orElse(null);
       if (status == null) {
-        return Failure.future(FailureCode.ACTION_INVALID, "todo status must be open, done or skipped");
+        return Failure.future(
+            FailureCode.ACTION_INVALID, "todo status must be open, done or skipped");
       }
     }
     if (id == null) {
       if (text == null) {
-        return Failure.future(FailureCode.ACTION_INVALID, "a new todo needs a text; an update needs an id");
+        return Failure.future(
+            FailureCode.ACTION_INVALID, "a new todo needs a text; an update needs an id");
       }
       if (ref != null && refs.containsKey(ref)) {
-        return Failure.future(FailureCode.ACTION_INVALID, "ref '" + ref + "' already names a todo of this run");
+        return Failure.future(
+            FailureCode.ACTION_INVALID, "ref '" + ref + "' already names a todo of this run");
       }
-      return add(sessionId, text, status, position).map(todo -> {
-        if (ref != null) {
-          refs.put(ref, todo.id());
-        }
-        return new Change(todo.status() == Status.OPEN ? "added" : "resolved", todo);
-      });
+      return add(sessionId, text, status, position)
+          .map(
+              todo -> {
+                if (ref != null) {
+                  refs.put(ref, todo.id());
+                }
+                return new Change(todo.status() == Status.OPEN ? "added" : "resolved", todo);
+              });
     }
     if (ref != null) {
-      return Failure.future(FailureCode.ACTION_INVALID, "ref names a new todo; an update names only its id");
+      return Failure.future(
+          FailureCode.ACTION_INVALID, "ref names a new todo; an update names only its id");
     }
     String storedId = refs.getOrDefault(id, id);
     Status newStatus = status;
-    return stored(todos.update(sessionId, storedId, text, newStatus, position)).compose(updated -> {
-      if (updated.isEmpty()) {
-        return Failure.future(FailureCode.NOT_FOUND, "session " + sessionId + " has no todo '" + id + "'");
-      }
-      return Future.succeededFuture(new Change(op(text, newStatus, position), updated.get()));
-    });
+    return stored(todos.update(sessionId, storedId, text, newStatus, position))
+        .compose(
+            updated -> {
+              if (updated.isEmpty()) {
+                return Failure.future(
+                    FailureCode.NOT_FOUND, "session " + sessionId + " has no todo '" + id + "'");
+              }
+              return Future.succeededFuture(
+                  new Change(op(text, newStatus, position), updated.get()));
+            });
   }
 
   private Future<Todo> add(String sessionId, String text, Status status, Integer position) {
-    Future<Integer> at = position != null
-        ? Future.succeededFuture(position)
-        : stored(todos.list(sessionId)).map(items -> items.stream().mapToInt(Todo::position).max().orElse(-1) + 1);
+    Future<Integer> at =
+        position != null
+            ? Future.succeededFuture(position)
+            : stored(todos.list(sessionId))
+                .map(items -> items.stream().mapToInt(Todo::position).max().orElse(-1) + 1);
     Future<Todo> added = at.compose(where -> stored(todos.add(sessionId, text, where)));
     if (status == null || status == Status.OPEN) {
       return added;
     }
-    return added.compose(todo -> stored(todos.update(sessionId, todo.id(), null, status, null)).map(updated -> updated.orElse(todo)));
+    return added.compose(
+        todo ->
+            stored(todos.update(sessionId, todo.id(), null, status, null))
+                .map(updated -> updated.orElse(todo)));
   }
 
   private static String op(String text, Status status, Integer position) {

@@ -17,11 +17,14 @@ final class Watchdog {
   }
 
   void watch(ActiveRun active, Consumer<String> expired) {
-    active.watchdogTimer = vertx.setTimer(limitMs, id -> {
-      if (!active.ended()) {
-        expired.accept("the run exceeded the watchdog limit of " + limitMs + " ms");
-      }
-    });
+    active.watchdogTimer =
+        vertx.setTimer(
+            limitMs,
+            id -> {
+              if (!active.ended()) {
+                expired.accept("the run exceeded the watchdog limit of " + limitMs + " ms");
+              }
+            });
   }
 
   void release(ActiveRun active) {

@@ -30,7 +30,8 @@ final class EcmaRegexpFactory implements RegexpFactory {
     for (int i = 0; i < ecmaPattern.length(); i++) {
       char c = ecmaPattern.charAt(i);
       if (c == '\\' && i + 1 < ecmaPattern.length()) {
-        // An escape means the same in both, and its character is never an anchor or a class bracket.
+        // An escape means the same in both, and its character is never an anchor or a class
+        // bracket.
         java.append(c).append(ecmaPattern.charAt(++i));
       } else if (inClass) {
         if (c == ']') {
@@ -44,7 +45,8 @@ final class EcmaRegexpFactory implements RegexpFactory {
       } else if (c == '[') {
         inClass = true;
         java.append(c);
-        // A ']' first in a class (after an optional '^') is a literal in Java; ECMA's "[]" and "[^]"
+        // A ']' first in a class (after an optional '^') is a literal in Java; ECMA's "[]" and
+        // "[^]"
         // never appear in our schemas, so reading it as Java does is enough here.
         if (i + 1 < ecmaPattern.length() && ecmaPattern.charAt(i + 1) == '^') {
           java.append(ecmaPattern.charAt(++i));

@@ -26,14 +26,16 @@ public final class JsonSchemaFile {
   private JsonSchemaFile(String resource, JsonObject document) {
     this.resource = resource;
     this.document = document;
-    this.validator = SchemaLoader.builder()
-        .schemaJson(new JSONObject(document.encode()))
-        .draftV7Support()
-        // ECMA-262 semantics for `pattern`, as the spec says: `$` is the end of the string, not of a line.
-        .regexpFactory(new EcmaRegexpFactory())
-        .build()
-        .load()
-        .build();
+    this.validator =
+        SchemaLoader.builder()
+            .schemaJson(new JSONObject(document.encode()))
+            .draftV7Support()
+            // ECMA-262 semantics for `pattern`, as the spec says: `$` is the end of the string, not
+            // of a line.
+            .regexpFactory(new EcmaRegexpFactory())
+            .build()
+            .load()
+            .build();
   }
 
   public static JsonSchemaFile load(String resource) {
@@ -41,7 +43,8 @@ public final class JsonSchemaFile {
       if (in == null) {
         throw new IllegalStateException("missing JSON Schema " + resource);
       }
-      return new JsonSchemaFile(resource, new JsonObject(new String(in.readAllBytes(), StandardCharsets.UTF_8)));
+      return new JsonSchemaFile(
+          resource, new JsonObject(new String(in.readAllBytes(), StandardCharsets.UTF_8)));
     } catch (IOException e) {
       throw new UncheckedIOException(e);
     }
@@ -68,7 +71,9 @@ public final class JsonSchemaFile {
       return Optional.empty();
     } catch (ValidationException invalid) {
       List<String> messages = invalid.getAllMessages();
-      return Optional.of(String.join("; ", messages.subList(0, Math.min(messages.size(), MAX_REPORTED_VIOLATIONS))));
+      return Optional.of(
+          String.join(
+              "; ", messages.subList(0, Math.min(messages.size(), MAX_REPORTED_VIOLATIONS))));
     }
   }
 }

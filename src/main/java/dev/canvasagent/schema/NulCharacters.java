@@ -14,6 +14,7 @@ import java.util.Optional;
  */
 public final class NulCharacters {
   public static final char NUL = '\u0000';
+
   /** The refusal's text, after the pointer. */
   public static final String PROBLEM = "may not contain the NUL character (U+0000)";
 

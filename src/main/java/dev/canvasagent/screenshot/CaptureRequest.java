@@ -11,7 +11,8 @@ import java.util.Optional;
  * reused; with {@code fresh: true} (a follow-up pass) the host is asked again even when the cache holds
  * that revision and bounds, and the new image replaces the cached one.
  */
-record CaptureRequest(String roomId, String sessionId, JsonObject bounds, String docVersion, boolean fresh) {
+record CaptureRequest(
+    String roomId, String sessionId, JsonObject bounds, String docVersion, boolean fresh) {
   static final int MAX_DOC_VERSION_CHARS = 128;
 
   /** The request, or a {@link Failure} with INVALID_REQUEST naming what is wrong. */
@@ -46,19 +47,26 @@ record CaptureRequest(String roomId, String sessionId, JsonObject bounds, String
     if (docVersion == null) {
       return Optional.empty();
     }
-    String boundsKey = bounds == null ? "" : String.join(",",
-        Double.toString(bounds.getDouble("x")), Double.toString(bounds.getDouble("y")),
-        Double.toString(bounds.getDouble("w")), Double.toString(bounds.getDouble("h")));
+    String boundsKey =
+        bounds == null
+            ? ""
+            : String.join(
+                ",",
+                Double.toString(bounds.getDouble("x")),
+                Double.toString(bounds.getDouble("y")),
+                Double.toString(bounds.getDouble("w")),
+                Double.toString(bounds.getDouble("h")));
     return Optional.of(new ScreenshotCache.Key(roomId, docVersion, boundsKey));
   }
 
   /** The {@code agent:screenshot_request} the room's host gets for one attempt. */
   JsonObject toHostRequest(String requestId, int maxSide) {
-    JsonObject request = new JsonObject()
-        .put("type", "agent:screenshot_request")
-        .put("sessionId", sessionId)
-        .put("requestId", requestId)
-        .put("maxSize", new JsonObject().put("w", maxSide).put("h", maxSide));
+    JsonObject request =
+        new JsonObject()
+            .put("type", "agent:screenshot_request")
+            .put("sessionId", sessionId)
+            .put("requestId", requestId)
+            .put("maxSize", new JsonObject().put("w", maxSide).put("h", maxSide));
     if (bounds != null) {
       request.put("bounds", bounds.copy());
     }

@@ -25,8 +25,10 @@ final class ScreenshotCache {
 
   private final long ttlNanos;
   private final LongSupplier nanoClock;
+
   /** In insertion order, which with one TTL for all is also expiry order. */
   private final LinkedHashMap<Key, Entry> entries = new LinkedHashMap<>();
+
   private long totalChars;
 
   ScreenshotCache(long ttlMs, LongSupplier nanoClock) {
@@ -63,13 +65,16 @@ final class ScreenshotCache {
 
   /** Drops what was taken in a room, e.g. when its last host leaves. */
   void forgetRoom(String roomId) {
-    entries.entrySet().removeIf(entry -> {
-      if (!entry.getKey().roomId().equals(roomId)) {
-        return false;
-      }
-      totalChars -= entry.getValue().chars();
-      return true;
-    });
+    entries
+        .entrySet()
+        .removeIf(
+            entry -> {
+              if (!entry.getKey().roomId().equals(roomId)) {
+                return false;
+              }
+              totalChars -= entry.getValue().chars();
+              return true;
+            });
   }
 
   void evictExpired() {

@@ -42,36 +42,53 @@ final class ScreenshotReply {
     }
     String mime = image.getValue("mime") instanceof String text ? text : null;
     if (mime == null || !MIME_TYPES.contains(mime)) {
-      throw new Rejected(ReplyRejection.BAD_MIME, "image.mime " + shown(image.getValue("mime")) + " is not one of " + MIME_LIST);
+      throw new Rejected(
+          ReplyRejection.BAD_MIME,
+          "image.mime " + shown(image.getValue("mime")) + " is not one of " + MIME_LIST);
     }
-    if (!(image.getValue("bytes") instanceof Number claimed) || !isWholeNumber(claimed) || claimed.doubleValue() < 0) {
-      throw new Rejected(ReplyRejection.MALFORMED, "image.bytes " + shown(image.getValue("bytes")) + " is not a byte count");
+    if (!(image.getValue("bytes") instanceof Number claimed)
+        || !isWholeNumber(claimed)
+        || claimed.doubleValue() < 0) {
+      throw new Rejected(
+          ReplyRejection.MALFORMED,
+          "image.bytes " + shown(image.getValue("bytes")) + " is not a byte count");
     }
     if (claimed.doubleValue() > maxBytes) {
-      throw new Rejected(ReplyRejection.TOO_LARGE, "image.bytes " + claimed.longValue() + " is over " + maxBytes);
+      throw new Rejected(
+          ReplyRejection.TOO_LARGE, "image.bytes " + claimed.longValue() + " is over " + maxBytes);
     }
     int bytes = decodedSize(image.getValue("dataUrl"), mime, maxBytes);
     JsonObject bounds = rectangle(reply.getValue("bounds"));
     JsonObject viewport = rectangle(reply.getValue("viewport"));
     if (bounds == null || viewport == null) {
-      throw new Rejected(ReplyRejection.BAD_GEOMETRY, (bounds == null ? "bounds " : "viewport ")
-          + "is not {x, y, w, h} of finite numbers with w and h at least 0");
+      throw new Rejected(
+          ReplyRejection.BAD_GEOMETRY,
+          (bounds == null ? "bounds " : "viewport ")
+              + "is not {x, y, w, h} of finite numbers with w and h at least 0");
     }
-    Object selection = reply.getValue("selection") == null ? new JsonArray() : reply.getValue("selection");
+    Object selection =
+        reply.getValue("selection") == null ? new JsonArray() : reply.getValue("selection");
     if (!(selection instanceof JsonArray ids) || !ids.stream().allMatch(String.class::isInstance)) {
       throw new Rejected(ReplyRejection.MALFORMED, "selection is not an array of shape ids");
     }
     Object docVersion = reply.getValue("docVersion");
     if (docVersion != null && !(docVersion instanceof String)) {
-      throw new Rejected(ReplyRejection.MALFORMED, "docVersion " + shown(docVersion) + " is not a string");
+      throw new Rejected(
+          ReplyRejection.MALFORMED, "docVersion " + shown(docVersion) + " is not a string");
     }
-    JsonObject answer = new JsonObject()
-        .put("requestId", reply.getString("requestId"))
-        .put("clientId", reply.getString("clientId"))
-        .put("image", new JsonObject().put("mime", mime).put("dataUrl", image.getString("dataUrl")).put("bytes", bytes))
-        .put("bounds", bounds)
-        .put("viewport", viewport)
-        .put("selection", ids.copy());
+    JsonObject answer =
+        new JsonObject()
+            .put("requestId", reply.getString("requestId"))
+            .put("clientId", reply.getString("clientId"))
+            .put(
+                "image",
+                new JsonObject()
+                    .put("mime", mime)
+                    .put("dataUrl", image.getString("dataUrl"))
+                    .put("bytes", bytes))
+            .put("bounds", bounds)
+            .put("viewport", viewport)
+            .put("selection", ids.copy());
     if (docVersion != null) {
       answer.put("docVersion", docVersion);
     }
@@ -82,13 +99,18 @@ final class ScreenshotReply {
   private static int decodedSize(Object dataUrl, String mime, int maxBytes) throws Rejected {
     String prefix = "data:" + mime + ";base64,";
     if (!(dataUrl instanceof String url) || !url.startsWith(prefix)) {
-      throw new Rejected(ReplyRejection.BAD_DATA_URL, "image.dataUrl does not start with " + prefix);
+      throw new Rejected(
+          ReplyRejection.BAD_DATA_URL, "image.dataUrl does not start with " + prefix);
     }
     int encodedChars = url.length() - prefix.length();
     // Refused before decoding: four base64 characters carry at most three bytes.
     if ((long) encodedChars / 4 * 3 - 2 > maxBytes) {
-      throw new Rejected(ReplyRejection.TOO_LARGE, "image.dataUrl carries about " + (long) encodedChars / 4 * 3
-          + " bytes, over " + maxBytes);
+      throw new Rejected(
+          ReplyRejection.TOO_LARGE,
+          "image.dataUrl carries about "
+              + (long) encodedChars / 4 * 3
+              + " bytes, over "
+              + maxBytes);
     }
     byte[] decoded;
     try {
@@ -100,7 +122,9 @@ final class ScreenshotReply {
       throw new Rejected(ReplyRejection.BAD_DATA_URL, "image.dataUrl is empty");
     }
     if (decoded.length > maxBytes) {
-      throw new Rejected(ReplyRejection.TOO_LARGE, "image.dataUrl carries " + decoded.length + " bytes, over " + maxBytes);
+      throw new Rejected(
+          ReplyRejection.TOO_LARGE,
+          "image.dataUrl carries " + decoded.length + " bytes, over " + maxBytes);
     }
     return decoded.length;
   }
@@ -112,7 +136,8 @@ final class ScreenshotReply {
     }
     JsonObject rectangle = new JsonObject();
     for (String field : List.of("x", "y", "w", "h")) {
-      if (!(object.getValue(field) instanceof Number number) || !Double.isFinite(number.doubleValue())) {
+      if (!(object.getValue(field) instanceof Number number)
+          || !Double.isFinite(number.doubleValue())) {
         return null;
       }
       if ((field.equals("w") || field.equals("h")) && number.doubleValue() < 0) {

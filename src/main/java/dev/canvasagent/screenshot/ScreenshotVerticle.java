@@ -38,12 +38,16 @@ public final class ScreenshotVerticle extends CanvasVerticle {
 
   private final AppConfig.Screenshot config;
   private final ScreenshotCache cache;
+
   /** The clients of each room that answer screenshot requests, as the bridge reports them. */
   private final Map<String, Set<String>> hostsByRoom = new HashMap<>();
+
   /** One consumer of {@code agent:screenshot} per room with a host. */
   private final Map<String, MessageConsumer<Object>> repliesByRoom = new HashMap<>();
+
   /** The capture waiting on each request id sent to a host, for the attempt under way. */
   private final Map<String, Capture> awaitingReply = new HashMap<>();
+
   private final Set<Capture> inFlight = new LinkedHashSet<>();
   private final Map<ReplyRejection, Long> rejected = new EnumMap<>(ReplyRejection.class);
   private long sweepTimer = -1;
@@ -67,7 +71,9 @@ public final class ScreenshotVerticle extends CanvasVerticle {
     if (cache.enabled()) {
       sweepTimer = vertx.setPeriodic(config.cacheTtlMs(), id -> cache.evictExpired());
     }
-    return Future.join(listen(Address.SCREENSHOT_HOSTS, this::trackHost), answer(Address.SCREENSHOT_CAPTURE, this::capture));
+    return Future.join(
+        listen(Address.SCREENSHOT_HOSTS, this::trackHost),
+        answer(Address.SCREENSHOT_CAPTURE, this::capture));
   }
 
   @Override
@@ -79,7 +85,8 @@ public final class ScreenshotVerticle extends CanvasVerticle {
 
   /** {@code {roomId, clientId, present}}: a client that answers screenshot requests came or went. */
   private void trackHost(JsonObject body) {
-    if (body == null || !(body.getValue("roomId") instanceof String roomId)
+    if (body == null
+        || !(body.getValue("roomId") instanceof String roomId)
         || !(body.getValue("clientId") instanceof String clientId)
         || !(body.getValue("present") instanceof Boolean present)) {
       LOG.atWarn().log("screenshot.host_report_ignored");
@@ -96,8 +103,11 @@ public final class ScreenshotVerticle extends CanvasVerticle {
   }
 
   private Set<String> listenForReplies(String roomId) {
-    repliesByRoom.put(roomId, vertx.eventBus().consumer(RoomTopic.AGENT_SCREENSHOT.address(roomId),
-        reply -> onReply(roomId, reply)));
+    repliesByRoom.put(
+        roomId,
+        vertx
+            .eventBus()
+            .consumer(RoomTopic.AGENT_SCREENSHOT.address(roomId), reply -> onReply(roomId, reply)));
     return new HashSet<>();
   }
 
@@ -106,9 +116,12 @@ public final class ScreenshotVerticle extends CanvasVerticle {
     hostsByRoom.remove(roomId);
     repliesByRoom.remove(roomId).unregister();
     cache.forgetRoom(roomId);
-    List<Capture> orphans = inFlight.stream().filter(capture -> capture.request.roomId().equals(roomId)).toList();
+    List<Capture> orphans =
+        inFlight.stream().filter(capture -> capture.request.roomId().equals(roomId)).toList();
     orphans.forEach(capture -> capture.fail(noHostIn(roomId)));
-    LOG.atInfo().addKeyValue("roomId", roomId).addKeyValue("failedCaptures", orphans.size())
+    LOG.atInfo()
+        .addKeyValue("roomId", roomId)
+        .addKeyValue("failedCaptures", orphans.size())
         .log("screenshot.host_lost");
   }
 
@@ -124,15 +137,19 @@ public final class ScreenshotVerticle extends CanvasVerticle {
       cacheHits++;
       return Future.succeededFuture(cached.get().copy().put("cached", true));
     }
-    return new Capture(request).start().map(result -> {
-      key.ifPresent(k -> cache.put(k, result));
-      return result.copy().put("cached", false);
-    });
+    return new Capture(request)
+        .start()
+        .map(
+            result -> {
+              key.ifPresent(k -> cache.put(k, result));
+              return result.copy().put("cached", false);
+            });
   }
 
   private Failure noHostIn(String roomId) {
     noHost++;
-    return new Failure(FailureCode.NO_HOST, "no client in room " + roomId + " can take a screenshot");
+    return new Failure(
+        FailureCode.NO_HOST, "no client in room " + roomId + " can take a screenshot");
   }
 
   /** An {@code agent:screenshot} on a room's topic: taken by the capture it names if every check passes. */
@@ -144,12 +161,21 @@ public final class ScreenshotVerticle extends CanvasVerticle {
     Object requestId = reply.getValue("requestId");
     Capture capture = awaitingReply.get(requestId instanceof String id ? id : null);
     if (capture == null || !capture.request.roomId().equals(roomId)) {
-      reject(roomId, requestId, ReplyRejection.UNMATCHED, "no capture in this room waits for this requestId");
+      reject(
+          roomId,
+          requestId,
+          ReplyRejection.UNMATCHED,
+          "no capture in this room waits for this requestId");
       return;
     }
     if (!hostsByRoom.getOrDefault(roomId, Set.of()).contains(reply.getValue("clientId"))) {
-      reject(roomId, requestId, ReplyRejection.NOT_HOST,
-          "clientId " + ScreenshotReply.shown(reply.getValue("clientId")) + " is not a host of the room");
+      reject(
+          roomId,
+          requestId,
+          ReplyRejection.NOT_HOST,
+          "clientId "
+              + ScreenshotReply.shown(reply.getValue("clientId"))
+              + " is not a host of the room");
       return;
     }
     try {
@@ -161,8 +187,12 @@ public final class ScreenshotVerticle extends CanvasVerticle {
 
   private void reject(String roomId, Object requestId, ReplyRejection reason, String detail) {
     rejected.merge(reason, 1L, Long::sum);
-    LOG.atInfo().addKeyValue("reason", reason.label()).addKeyValue("roomId", roomId)
-        .addKeyValue("requestId", requestId == null ? null : ScreenshotReply.clipped(String.valueOf(requestId)))
+    LOG.atInfo()
+        .addKeyValue("reason", reason.label())
+        .addKeyValue("roomId", roomId)
+        .addKeyValue(
+            "requestId",
+            requestId == null ? null : ScreenshotReply.clipped(String.valueOf(requestId)))
         .addKeyValue("detail", detail)
         .log("screenshot.reply_rejected");
   }
@@ -173,15 +203,17 @@ public final class ScreenshotVerticle extends CanvasVerticle {
     for (ReplyRejection reason : ReplyRejection.values()) {
       rejections.put(reason.label(), rejected.getOrDefault(reason, 0L));
     }
-    return Future.succeededFuture(new JsonObject().put("ok", true)
-        .put("roomsWithHost", hostsByRoom.size())
-        .put("capturesInFlight", inFlight.size())
-        .put("captured", captured)
-        .put("cacheHits", cacheHits)
-        .put("cacheEntries", cache.size())
-        .put("timedOut", timedOut)
-        .put("noHost", noHost)
-        .put("rejected", rejections));
+    return Future.succeededFuture(
+        new JsonObject()
+            .put("ok", true)
+            .put("roomsWithHost", hostsByRoom.size())
+            .put("capturesInFlight", inFlight.size())
+            .put("captured", captured)
+            .put("cacheHits", cacheHits)
+            .put("cacheEntries", cache.size())
+            .put("timedOut", timedOut)
+            .put("noHost", noHost)
+            .put("rejected", rejections));
   }
 
   /**
@@ -201,11 +233,14 @@ public final class ScreenshotVerticle extends CanvasVerticle {
 
     Future<JsonObject> start() {
       inFlight.add(this);
-      result.future().onComplete(done -> {
-        cancelTimer();
-        awaitingReply.remove(requestId);
-        inFlight.remove(this);
-      });
+      result
+          .future()
+          .onComplete(
+              done -> {
+                cancelTimer();
+                awaitingReply.remove(requestId);
+                inFlight.remove(this);
+              });
       ask();
       return result.future();
     }
@@ -220,23 +255,38 @@ public final class ScreenshotVerticle extends CanvasVerticle {
       awaitingReply.put(requestId, this);
       timer = vertx.setTimer(config.timeoutMs(), id -> timedOut());
       JsonObject hostRequest = request.toHostRequest(requestId, DEFAULT_MAX_SIDE);
-      replies.completion()
-          .onSuccess(ready -> {
-            if (!result.future().isComplete()) {
-              vertx.eventBus().publish(RoomTopic.AGENT_SCREENSHOT_REQUEST.address(request.roomId()), hostRequest);
-            }
-          })
+      replies
+          .completion()
+          .onSuccess(
+              ready -> {
+                if (!result.future().isComplete()) {
+                  vertx
+                      .eventBus()
+                      .publish(
+                          RoomTopic.AGENT_SCREENSHOT_REQUEST.address(request.roomId()),
+                          hostRequest);
+                }
+              })
           .onFailure(result::tryFail);
     }
 
     private void timedOut() {
       timedOut++;
       awaitingReply.remove(requestId);
-      LOG.atInfo().addKeyValue("roomId", request.roomId()).addKeyValue("requestId", requestId)
-          .addKeyValue("attempt", attempt + 1).log("screenshot.timeout");
+      LOG.atInfo()
+          .addKeyValue("roomId", request.roomId())
+          .addKeyValue("requestId", requestId)
+          .addKeyValue("attempt", attempt + 1)
+          .log("screenshot.timeout");
       if (attempt >= config.retries()) {
-        result.tryFail(new Failure(FailureCode.SCREENSHOT_TIMEOUT,
-            "no screenshot within " + config.timeoutMs() + " ms, " + (attempt + 1) + " attempts"));
+        result.tryFail(
+            new Failure(
+                FailureCode.SCREENSHOT_TIMEOUT,
+                "no screenshot within "
+                    + config.timeoutMs()
+                    + " ms, "
+                    + (attempt + 1)
+                    + " attempts"));
         return;
       }
       attempt++;

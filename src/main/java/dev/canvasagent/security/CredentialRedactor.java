@@ -24,32 +24,53 @@ import java.util.regex.Pattern;
  */
 public final class CredentialRedactor {
   public static final String MARK = "<redacted>";
+
   /** Shorter configured values are left to the patterns: replacing two letters everywhere hides nothing. */
   static final int MIN_SECRET_CHARS = 4;
+
   /** A masked key ({@code sk-proj-****…abcd}) still shows its end; a secret this long has its end looked for too. */
   static final int TAIL_FROM_CHARS = 16;
+
   static final int TAIL_CHARS = 8;
 
-  private static final Pattern KEY_PREFIXED = Pattern.compile("\\b(?:sk-[A-Za-z0-9_\\-*.]{8,}|AIza[0-9A-Za-z_\\-*]{16,})");
-  private static final Pattern AUTHORIZATION = Pattern.compile("(?i)\\b(bearer|basic)(\\s+)[A-Za-z0-9._~+/=\\-*]{16,}");
-  private static final Pattern JWT = Pattern.compile("\\beyJ[A-Za-z0-9_\\-]*\\.[A-Za-z0-9_\\-]+\\.[A-Za-z0-9_\\-]*");
-  private static final Pattern NAMED_SECRET = Pattern.compile(
-      "(?i)\\b((?:x-)?(?:api[_-]?key|goog-api-key|access[_-]?token|auth[_-]?token|password|passwd|secret|key|token))"
-          + "(\\\\?[\"']?\\s*[=:]\\s*\\\\?[\"']?)([^\\s\"'\\\\&,;)}\\]]+)");
+  private static final Pattern KEY_PREFIXED =
+      Pattern.compile("\\b(?:sk-[A-Za-z0-9_\\-*.]{8,}|AIza[0-9A-Za-z_\\-*]{16,})");
+  private static final Pattern AUTHORIZATION =
+      Pattern.compile("(?i)\\b(bearer|basic)(\\s+)[A-Za-z0-9._~+/=\\-*]{16,}");
+  private static final Pattern JWT =
+      Pattern.compile("\\beyJ[A-Za-z0-9_\\-]*\\.[A-Za-z0-9_\\-]+\\.[A-Za-z0-9_\\-]*");
+  private static final Pattern NAMED_SECRET =
+      Pattern.compile(
+          "(?i)\\b((?:x-)?(?:api[_-]?key|goog-api-key|access[_-]?token|auth[_-]?token|password|passwd|secret|key|token))"
+              + "(\\\\?[\"']?\\s*[=:]\\s*\\\\?[\"']?)([^\\s\"'\\\\&,;)}\\]]+)");
   private static final Pattern LONG_TOKEN = Pattern.compile("[A-Za-z0-9_\\-+/=]{20,}");
   private static final Pattern LONG_HEX = Pattern.compile("\\b[0-9a-fA-F]{32,}\\b");
+
   /** What surrounds a secret's end inside a word: the rest of that word goes too. */
   private static final String WORD = "[^\\s\"'<>,;()\\[\\]{}]*";
 
   /** Longest first, so a secret that contains another is removed whole. */
   private final List<String> secrets;
+
   private final List<Pattern> tails;
 
   public CredentialRedactor(Collection<String> secrets) {
-    this.secrets = secrets.stream().filter(secret -> secret != null && secret.length() >= MIN_SECRET_CHARS).distinct()
-        .sorted(Comparator.comparingInt(String::length).reversed()).toList();
-    this.tails = this.secrets.stream().filter(secret -> secret.length() >= TAIL_FROM_CHARS)
-        .map(secret -> Pattern.compile(WORD + Pattern.quote(secret.substring(secret.length() - TAIL_CHARS)) + WORD)).toList();
+    this.secrets =
+        secrets.stream()
+            .filter(secret -> secret != null && secret.length() >= MIN_SECRET_CHARS)
+            .distinct()
+            .sorted(Comparator.comparingInt(String::length).reversed())
+            .toList();
+    this.tails =
+        this.secrets.stream()
+            .filter(secret -> secret.length() >= TAIL_FROM_CHARS)
+            .map(
+                secret ->
+                    Pattern.compile(
+                        WORD
+                            + Pattern.quote(secret.substring(secret.length() - TAIL_CHARS))
+                            + WORD))
+            .toList();
   }
 
   /** The configuration's secrets: every provider's API key, the JWT secret and the database password. */
@@ -94,9 +115,12 @@ public final class CredentialRedactor {
     StringBuilder out = new StringBuilder();
     while (matcher.find()) {
       String value = matcher.group(group);
-      String replaced = secret.test(value)
-          ? matcher.group().substring(0, matcher.start(group) - matcher.start()) + MARK + matcher.group().substring(matcher.end(group) - matcher.start())
-          : matcher.group();
+      String replaced =
+          secret.test(value)
+              ? matcher.group().substring(0, matcher.start(group) - matcher.start())
+                  + MARK
+                  + matcher.group().substring(matcher.end(group) - matcher.start())
+              : matcher.group();
       matcher.appendReplacement(out, Matcher.quoteReplacement(replaced));
     }
     matcher.appendTail(out);
@@ -105,7 +129,9 @@ public final class CredentialRedactor {
 
   /** Upper case, lower case and digits mixed: what generated keys look like, and words, paths and model names do not. */
   private static boolean looksRandom(String token) {
-    return token.chars().anyMatch(Character::isUpperCase) && token.chars().anyMatch(Character::isLowerCase)
-        && token.chars().anyMatch(Character::isDigit) && !token.contains(MARK);
+    return token.chars().anyMatch(Character::isUpperCase)
+        && token.chars().anyMatch(Character::isLowerCase)
+        && token.chars().anyMatch(Character::isDigit)
+        && !token.contains(MARK);
   }
 }

@@ -18,6 +18,7 @@ public interface ChatStore {
   record ChatMessage(String role, String text, long atMillis) {
     public static final String USER = "user";
     public static final String ASSISTANT = "assistant";
+
     /** A follow-up's message: what the agent or the scheduler asked for, not the person. */
     public static final String SYSTEM = "system";
 

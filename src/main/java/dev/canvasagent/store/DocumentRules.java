@@ -22,15 +22,28 @@ public final class DocumentRules {
   private DocumentRules() {}
 
   /** A lease row as stored, judged at {@code nowMillis} of the store's clock. */
-  public static Lease lease(String docId, String leaseId, DocumentStore.Actor holder, Long heldSinceMillis,
-      Long expiresAtMillis, long epoch, long nowMillis) {
-    boolean live = leaseId != null && holder != null && expiresAtMillis != null && expiresAtMillis > nowMillis;
+  public static Lease lease(
+      String docId,
+      String leaseId,
+      DocumentStore.Actor holder,
+      Long heldSinceMillis,
+      Long expiresAtMillis,
+      long epoch,
+      long nowMillis) {
+    boolean live =
+        leaseId != null && holder != null && expiresAtMillis != null && expiresAtMillis > nowMillis;
     return new Lease(docId, leaseId, holder, heldSinceMillis, expiresAtMillis, epoch, live);
   }
 
   /** The same lease, running {@code ttlMs} from {@code nowMillis}. */
   public static Lease renewed(Lease lease, long ttlMs, long nowMillis) {
-    return lease(lease.docId(), lease.leaseId(), lease.holder(), lease.heldSinceMillis(), nowMillis + ttlMs, lease.epoch(),
+    return lease(
+        lease.docId(),
+        lease.leaseId(),
+        lease.holder(),
+        lease.heldSinceMillis(),
+        nowMillis + ttlMs,
+        lease.epoch(),
         nowMillis);
   }
 
@@ -44,42 +57,63 @@ public final class DocumentRules {
    * revision). The lease id alone is not enough: whoever else learns it (another editor, a log) is
    * refused LOCK_NOT_OWNED as if it had named no lease.
    */
-  public static void checkAgent(Guard.Agent guard, Lease lease, Document document, boolean allowExpired) {
+  public static void checkAgent(
+      Guard.Agent guard, Lease lease, Document document, boolean allowExpired) {
     if (guard.epoch() != null && guard.epoch() != lease.epoch()) {
-      throw new Failure(FailureCode.STALE_EPOCH, "canvas_epoch " + guard.epoch() + " is stale: the document is at epoch "
-          + lease.epoch() + " (the lease was preempted); check out again");
+      throw new Failure(
+          FailureCode.STALE_EPOCH,
+          "canvas_epoch "
+              + guard.epoch()
+              + " is stale: the document is at epoch "
+              + lease.epoch()
+              + " (the lease was preempted); check out again");
     }
-    // Whose lease it is first, so a caller who is not the holder learns nothing about the id it sent.
+    // Whose lease it is first, so a caller who is not the holder learns nothing about the id it
+    // sent.
     if (lease.leaseId() != null && !guard.actor().equals(lease.holder())) {
-      throw new Failure(FailureCode.LOCK_NOT_OWNED, "the document's lease is held by " + lease.holder().name()
-          + ", not by " + guard.actor().name() + "; only the one who checked it out may use it");
+      throw new Failure(
+          FailureCode.LOCK_NOT_OWNED,
+          "the document's lease is held by "
+              + lease.holder().name()
+              + ", not by "
+              + guard.actor().name()
+              + "; only the one who checked it out may use it");
     }
     if (lease.leaseId() == null || !lease.leaseId().equals(guard.leaseId())) {
-      throw new Failure(FailureCode.LOCK_NOT_OWNED, "lease " + guard.leaseId() + " is not the document's current lease");
+      throw new Failure(
+          FailureCode.LOCK_NOT_OWNED,
+          "lease " + guard.leaseId() + " is not the document's current lease");
     }
     if (!lease.live() && !allowExpired) {
-      throw new Failure(FailureCode.LEASE_EXPIRED, "lease " + guard.leaseId() + " expired; check out again");
+      throw new Failure(
+          FailureCode.LEASE_EXPIRED, "lease " + guard.leaseId() + " expired; check out again");
     }
     checkBase(guard.baseRevisionId(), document);
   }
 
   public static void checkBase(String baseRevisionId, Document document) {
     if (baseRevisionId != null && !baseRevisionId.equals(document.revisionId())) {
-      throw new Failure(FailureCode.REVISION_CONFLICT, "the document is at revision " + document.revisionId()
-          + ", not " + baseRevisionId);
+      throw new Failure(
+          FailureCode.REVISION_CONFLICT,
+          "the document is at revision " + document.revisionId() + ", not " + baseRevisionId);
     }
   }
 
   /** Refuses a taken lease; what a check-out judges. */
   public static void checkFree(Lease lease) {
     if (lease.live()) {
-      throw new Failure(FailureCode.LOCK_NOT_AVAILABLE, "the document is checked out by " + lease.holder().name()
-          + " until " + java.time.Instant.ofEpochMilli(lease.expiresAtMillis()));
+      throw new Failure(
+          FailureCode.LOCK_NOT_AVAILABLE,
+          "the document is checked out by "
+              + lease.holder().name()
+              + " until "
+              + java.time.Instant.ofEpochMilli(lease.expiresAtMillis()));
     }
   }
 
   /** The revision whose content an undo, redo or revert needs; empty for a rewrite. */
-  public static Optional<String> target(Document document, Edit edit, Optional<DocumentStore.Snapshot> snapshot) {
+  public static Optional<String> target(
+      Document document, Edit edit, Optional<DocumentStore.Snapshot> snapshot) {
     if (edit instanceof Edit.Undo) {
       if (document.undoStack().isEmpty()) {
         throw new Failure(FailureCode.INVALID_REQUEST, "nothing to undo");
@@ -93,9 +127,14 @@ public final class DocumentRules {
       return Optional.of(document.redoStack().get(document.redoStack().size() - 1));
     }
     if (edit instanceof Edit.Revert revert) {
-      return Optional.of(snapshot
-          .orElseThrow(() -> new Failure(FailureCode.NOT_FOUND, "no snapshot " + revert.snapshotId() + " of this document"))
-          .revisionId());
+      return Optional.of(
+          snapshot
+              .orElseThrow(
+                  () ->
+                      new Failure(
+                          FailureCode.NOT_FOUND,
+                          "no snapshot " + revert.snapshotId() + " of this document"))
+              .revisionId());
     }
     return Optional.empty();
   }
@@ -130,8 +169,15 @@ public final class DocumentRules {
   }
 
   private static Change whole(Document document, String content, String operation) {
-    return new Change(content, operation, 1, Math.max(1, DocumentText.lineCount(document.content())), document.content(),
-        content, null, new io.vertx.core.json.JsonObject());
+    return new Change(
+        content,
+        operation,
+        1,
+        Math.max(1, DocumentText.lineCount(document.content())),
+        document.content(),
+        content,
+        null,
+        new io.vertx.core.json.JsonObject());
   }
 
   private static void push(List<String> stack, String revisionId) {
@@ -142,9 +188,11 @@ public final class DocumentRules {
   }
 
   /** A planned write: {@code changed} is false when the content stays as it was (and the stacks too). */
-  public record Planned(Change change, String revisionId, List<String> undoStack, List<String> redoStack) {
+  public record Planned(
+      Change change, String revisionId, List<String> undoStack, List<String> redoStack) {
     public boolean changed(Document document) {
-      return !change.content().equals(document.content()) || !undoStack.equals(document.undoStack())
+      return !change.content().equals(document.content())
+          || !undoStack.equals(document.undoStack())
           || !redoStack.equals(document.redoStack());
     }
   }

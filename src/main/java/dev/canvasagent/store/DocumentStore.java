@@ -39,7 +39,8 @@ public interface DocumentStore {
   Future<Committed> commit(String docId, Guard guard, Edit edit);
 
   /** Saves the current revision as a snapshot, under the same guard rules as a write. */
-  Future<Snapshot> saveSnapshot(String docId, Guard.Agent guard, String snapshotId, String label, String description);
+  Future<Snapshot> saveSnapshot(
+      String docId, Guard.Agent guard, String snapshotId, String label, String description);
 
   /**
    * Takes the free (or expired) lease for {@code holder}, who alone may use it after; LOCK_NOT_AVAILABLE
@@ -89,7 +90,8 @@ public interface DocumentStore {
     /** The actor a bus message names ({@code subject}, {@code agentSession}); empty when it names none. */
     public static java.util.Optional<Actor> of(JsonObject message) {
       String subject = message.getString("subject");
-      return subject == null || subject.isBlank() ? java.util.Optional.empty()
+      return subject == null || subject.isBlank()
+          ? java.util.Optional.empty()
           : java.util.Optional.of(new Actor(subject, message.getString("agentSession")));
     }
 
@@ -103,17 +105,34 @@ public interface DocumentStore {
     }
   }
 
-  record Document(String id, String roomId, String title, String content, String revisionId, long version,
-      List<String> undoStack, List<String> redoStack, long createdAtMillis, long updatedAtMillis) {
+  record Document(
+      String id,
+      String roomId,
+      String title,
+      String content,
+      String revisionId,
+      long version,
+      List<String> undoStack,
+      List<String> redoStack,
+      long createdAtMillis,
+      long updatedAtMillis) {
     public Document {
       undoStack = List.copyOf(undoStack);
       redoStack = List.copyOf(redoStack);
     }
 
     public JsonObject toJson() {
-      return new JsonObject().put("id", id).put("roomId", roomId).put("title", title).put("content", content)
-          .put("revisionId", revisionId).put("version", version).put("undoDepth", undoStack.size())
-          .put("redoDepth", redoStack.size()).put("createdAt", createdAtMillis).put("updatedAt", updatedAtMillis);
+      return new JsonObject()
+          .put("id", id)
+          .put("roomId", roomId)
+          .put("title", title)
+          .put("content", content)
+          .put("revisionId", revisionId)
+          .put("version", version)
+          .put("undoDepth", undoStack.size())
+          .put("redoDepth", redoStack.size())
+          .put("createdAt", createdAtMillis)
+          .put("updatedAt", updatedAtMillis);
     }
   }
 
@@ -121,28 +140,61 @@ public interface DocumentStore {
    * One revision: {@code author} is the writer's {@link Actor#name()}, {@code subject} the token subject
    * it wrote for (null for revisions written before subjects were recorded).
    */
-  record Revision(long version, String revisionId, String author, String subject, long createdAtMillis) {
+  record Revision(
+      long version, String revisionId, String author, String subject, long createdAtMillis) {
     public JsonObject toJson() {
-      return new JsonObject().put("version", version).put("revisionId", revisionId).put("author", author)
-          .put("subject", subject).put("createdAt", createdAtMillis);
+      return new JsonObject()
+          .put("version", version)
+          .put("revisionId", revisionId)
+          .put("author", author)
+          .put("subject", subject)
+          .put("createdAt", createdAtMillis);
     }
   }
 
   /** What one write changed: the operation, the 1-based lines it touched, the text before and after, why, and who. */
-  record DiffRecord(long version, String operation, Integer startLine, Integer endLine, String before, String after,
-      String reason, String author, String subject, long createdAtMillis) {
+  record DiffRecord(
+      long version,
+      String operation,
+      Integer startLine,
+      Integer endLine,
+      String before,
+      String after,
+      String reason,
+      String author,
+      String subject,
+      long createdAtMillis) {
     public JsonObject toJson() {
-      return new JsonObject().put("version", version).put("operation", operation).put("start_line", startLine)
-          .put("end_line", endLine).put("before", before).put("after", after).put("reason", reason)
-          .put("author", author).put("subject", subject).put("created_at", createdAtMillis);
+      return new JsonObject()
+          .put("version", version)
+          .put("operation", operation)
+          .put("start_line", startLine)
+          .put("end_line", endLine)
+          .put("before", before)
+          .put("after", after)
+          .put("reason", reason)
+          .put("author", author)
+          .put("subject", subject)
+          .put("created_at", createdAtMillis);
     }
   }
 
-  record Snapshot(String id, String docId, String revisionId, String label, String description, int lineCount,
+  record Snapshot(
+      String id,
+      String docId,
+      String revisionId,
+      String label,
+      String description,
+      int lineCount,
       long createdAtMillis) {
     public JsonObject toJson() {
-      return new JsonObject().put("snapshot_id", id).put("revision_id", revisionId).put("label", label)
-          .put("description", description).put("line_count", lineCount).put("created_at", createdAtMillis);
+      return new JsonObject()
+          .put("snapshot_id", id)
+          .put("revision_id", revisionId)
+          .put("label", label)
+          .put("description", description)
+          .put("line_count", lineCount)
+          .put("created_at", createdAtMillis);
     }
   }
 
@@ -150,16 +202,26 @@ public interface DocumentStore {
    * A document's lease: {@code leaseId} and {@code holder} null when free; {@code live} when held and
    * not expired. Only {@code holder} may use {@code leaseId}.
    */
-  record Lease(String docId, String leaseId, Actor holder, Long heldSinceMillis, Long expiresAtMillis, long epoch,
+  record Lease(
+      String docId,
+      String leaseId,
+      Actor holder,
+      Long heldSinceMillis,
+      Long expiresAtMillis,
+      long epoch,
       boolean live) {
     /**
      * The lease as anyone who may read the document sees it: who holds it, since and until when, the
      * epoch. Never the lease id: it is the holder's alone, answered only to its own check-out and renewal.
      */
     public JsonObject toJson() {
-      return new JsonObject().put("held", live).put("holder", live ? holder.name() : null)
-          .put("holder_subject", live ? holder.subject() : null).put("held_since", live ? heldSinceMillis : null)
-          .put("expires_at", live ? expiresAtMillis : null).put("canvas_epoch", epoch);
+      return new JsonObject()
+          .put("held", live)
+          .put("holder", live ? holder.name() : null)
+          .put("holder_subject", live ? holder.subject() : null)
+          .put("held_since", live ? heldSinceMillis : null)
+          .put("expires_at", live ? expiresAtMillis : null)
+          .put("canvas_epoch", epoch);
     }
   }
 
@@ -170,7 +232,8 @@ public interface DocumentStore {
      * {@code epoch} (the fencing token) and {@code baseRevisionId} are checked when given; a write
      * renews the lease by {@code ttlMs}.
      */
-    record Agent(String leaseId, Long epoch, String baseRevisionId, long ttlMs, Actor actor) implements Guard {}
+    record Agent(String leaseId, Long epoch, String baseRevisionId, long ttlMs, Actor actor)
+        implements Guard {}
 
     /** A person: wins over any agent lease (void, epoch + 1); {@code baseRevisionId} must be current. */
     record Person(String baseRevisionId, Actor actor) implements Guard {}
@@ -193,9 +256,17 @@ public interface DocumentStore {
   }
 
   /** A computed change and what the tool reports about it beyond the revision. */
-  record Change(String content, String operation, Integer startLine, Integer endLine, String before, String after,
-      String reason, JsonObject details) {}
+  record Change(
+      String content,
+      String operation,
+      Integer startLine,
+      Integer endLine,
+      String before,
+      String after,
+      String reason,
+      JsonObject details) {}
 
   /** The document after the write, the diff recorded (null when nothing changed), and the lease after it. */
-  record Committed(Document document, DiffRecord diff, JsonObject details, Lease lease, boolean changed) {}
+  record Committed(
+      Document document, DiffRecord diff, JsonObject details, Lease lease, boolean changed) {}
 }

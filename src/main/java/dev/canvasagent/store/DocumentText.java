@@ -60,7 +60,8 @@ public record DocumentText(List<String> lines, boolean finalNewline) {
   /** The revision id of a text: the first 16 hex digits (64 bits) of the SHA-256 of its UTF-8 bytes. */
   public static String revisionId(String text) {
     try {
-      byte[] hash = MessageDigest.getInstance("SHA-256").digest(text.getBytes(StandardCharsets.UTF_8));
+      byte[] hash =
+          MessageDigest.getInstance("SHA-256").digest(text.getBytes(StandardCharsets.UTF_8));
       return HexFormat.of().formatHex(hash, 0, 8);
     } catch (NoSuchAlgorithmException e) {
       throw new IllegalStateException(e);
@@ -73,12 +74,16 @@ public record DocumentText(List<String> lines, boolean finalNewline) {
    */
   public static java.util.Optional<dev.canvasagent.bus.Failure> refusal(String text, int maxBytes) {
     if (text.indexOf('\u0000') >= 0) {
-      return java.util.Optional.of(new dev.canvasagent.bus.Failure(dev.canvasagent.bus.FailureCode.INVALID_REQUEST,
-          "a document may not contain the NUL character (U+0000)"));
+      return java.util.Optional.of(
+          new dev.canvasagent.bus.Failure(
+              dev.canvasagent.bus.FailureCode.INVALID_REQUEST,
+              "a document may not contain the NUL character (U+0000)"));
     }
     if (text.length() > maxBytes / 3 && text.getBytes(StandardCharsets.UTF_8).length > maxBytes) {
-      return java.util.Optional.of(new dev.canvasagent.bus.Failure(dev.canvasagent.bus.FailureCode.BODY_TOO_LARGE,
-          "a document may not exceed " + maxBytes + " bytes of UTF-8"));
+      return java.util.Optional.of(
+          new dev.canvasagent.bus.Failure(
+              dev.canvasagent.bus.FailureCode.BODY_TOO_LARGE,
+              "a document may not exceed " + maxBytes + " bytes of UTF-8"));
     }
     return java.util.Optional.empty();
   }

@@ -29,7 +29,8 @@ public final class IdempotencyKeys {
 
   public IdempotencyKeys(byte[] secret) {
     if (secret.length < SECRET_BYTES) {
-      throw new IllegalArgumentException("the idempotency secret needs at least " + SECRET_BYTES + " bytes");
+      throw new IllegalArgumentException(
+          "the idempotency secret needs at least " + SECRET_BYTES + " bytes");
     }
     this.secret = new SecretKeySpec(secret, HMAC);
   }
@@ -63,7 +64,8 @@ public final class IdempotencyKeys {
 
   /** What a store answers when a key it holds comes back with another request; nothing has changed. */
   public static Failure reused() {
-    return new Failure(FailureCode.IDEMPOTENCY_KEY_REUSED,
+    return new Failure(
+        FailureCode.IDEMPOTENCY_KEY_REUSED,
         "this Idempotency-Key was first used with another request; send a new key with a new request");
   }
 
@@ -72,7 +74,8 @@ public final class IdempotencyKeys {
     try {
       Mac mac = Mac.getInstance(HMAC);
       mac.init(secret);
-      // Each field length-first: a subject may hold any character, so no separator could keep the fields apart.
+      // Each field length-first: a subject may hold any character, so no separator could keep the
+      // fields apart.
       for (String field : new String[] {kind, key.subject(), roomId, key.key()}) {
         byte[] bytes = field.getBytes(StandardCharsets.UTF_8);
         mac.update(ByteBuffer.allocate(Integer.BYTES).putInt(bytes.length).array());

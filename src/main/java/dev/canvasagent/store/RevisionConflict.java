@@ -5,7 +5,11 @@ public final class RevisionConflict extends RuntimeException {
   private final long currentRevision;
 
   public RevisionConflict(String roomId, long baseRevision, long currentRevision) {
-    super("room " + roomId + " is at revision " + currentRevision + ", not " + baseRevision, null, false, false);
+    super(
+        "room " + roomId + " is at revision " + currentRevision + ", not " + baseRevision,
+        null,
+        false,
+        false);
     this.currentRevision = currentRevision;
   }
 

@@ -17,6 +17,7 @@ import java.util.Set;
 public interface RunStore {
   String QUEUED = "queued";
   String RUNNING = "running";
+
   /** The states of a run still in a node's hands; every other state is final. */
   Set<String> LIVE = Set.of(QUEUED, RUNNING);
 
@@ -56,9 +57,16 @@ public interface RunStore {
    * A run to record: the message only as its length (the text is in the session's chat history); with
    * an idempotency key, the client's key and the fingerprint of the request it came with.
    */
-  record NewRun(String runId, String sessionId, String roomId, String idempotencyKey, int messageChars, String requestFingerprint) {
+  record NewRun(
+      String runId,
+      String sessionId,
+      String roomId,
+      String idempotencyKey,
+      int messageChars,
+      String requestFingerprint) {
     /** A run without a request fingerprint: a follow-up, or a test's. */
-    public NewRun(String runId, String sessionId, String roomId, String idempotencyKey, int messageChars) {
+    public NewRun(
+        String runId, String sessionId, String roomId, String idempotencyKey, int messageChars) {
       this(runId, sessionId, roomId, idempotencyKey, messageChars, null);
     }
   }
@@ -66,8 +74,16 @@ public interface RunStore {
   record Accepted(RunRecord run, boolean created) {}
 
   /** A recorded run; {@code requestFingerprint} is the keyed request's that created it (null without a key). */
-  record RunRecord(String runId, String sessionId, String roomId, String state, JsonObject detail, int messageChars,
-      long createdAtMillis, long updatedAtMillis, String requestFingerprint) {
+  record RunRecord(
+      String runId,
+      String sessionId,
+      String roomId,
+      String state,
+      JsonObject detail,
+      int messageChars,
+      long createdAtMillis,
+      long updatedAtMillis,
+      String requestFingerprint) {
     public RunRecord {
       detail = detail == null ? new JsonObject() : detail.copy();
     }

@@ -51,7 +51,11 @@ public interface SessionStore {
   Future<Origin> fixOrigin(String sessionId, Origin proposed);
 
   /** What {@link #delete} did. */
-  enum Deletion { DELETED, NOT_FOUND, BUSY }
+  enum Deletion {
+    DELETED,
+    NOT_FOUND,
+    BUSY
+  }
 
   /** A change of a session: null fields stay as they are. */
   record Changes(String title, String model, JsonArray contextItems) {
@@ -73,10 +77,18 @@ public interface SessionStore {
    * A session. {@code origin} is null until its first run fixes it; {@code contextItems} are what a
    * person pinned for the agent (shapes, areas, points; see {@code api/session-update.json}).
    */
-  record Session(String id, String roomId, String title, String model, Origin origin, JsonArray contextItems,
-      long createdAtMillis, long lastActiveAtMillis) {
+  record Session(
+      String id,
+      String roomId,
+      String title,
+      String model,
+      Origin origin,
+      JsonArray contextItems,
+      long createdAtMillis,
+      long lastActiveAtMillis) {
     public static final int MAX_TITLE_CHARS = 200;
-    private static final DateTimeFormatter TITLE_TIME = DateTimeFormatter.ofPattern("yyyy-MM-dd HH:mm").withZone(ZoneOffset.UTC);
+    private static final DateTimeFormatter TITLE_TIME =
+        DateTimeFormatter.ofPattern("yyyy-MM-dd HH:mm").withZone(ZoneOffset.UTC);
 
     public Session {
       contextItems = contextItems == null ? new JsonArray() : contextItems.copy();
@@ -84,7 +96,15 @@ public interface SessionStore {
 
     /** A new session with the default title, no origin and no context items. */
     public Session(String id, String roomId, String model, long createdAtMillis) {
-      this(id, roomId, defaultTitle(createdAtMillis), model, null, new JsonArray(), createdAtMillis, createdAtMillis);
+      this(
+          id,
+          roomId,
+          defaultTitle(createdAtMillis),
+          model,
+          null,
+          new JsonArray(),
+          createdAtMillis,
+          createdAtMillis);
     }
 
     /** {@code Session 2026-11-22 14:05} (UTC): what a session is called until someone names it. */
@@ -93,7 +113,8 @@ public interface SessionStore {
     }
 
     public Session withTitle(String newTitle) {
-      return new Session(id, roomId, newTitle, model, origin, contextItems, createdAtMillis, lastActiveAtMillis);
+      return new Session(
+          id, roomId, newTitle, model, origin, contextItems, createdAtMillis, lastActiveAtMillis);
     }
 
     @Override

@@ -20,10 +20,13 @@ public interface TodoStore {
    * Changes an item of the session; null arguments leave that field as it is. Empty when the session
    * has no such item (an id of another session included).
    */
-  Future<Optional<Todo>> update(String sessionId, String todoId, String text, Status status, Integer position);
+  Future<Optional<Todo>> update(
+      String sessionId, String todoId, String text, Status status, Integer position);
 
   enum Status {
-    OPEN, DONE, SKIPPED;
+    OPEN,
+    DONE,
+    SKIPPED;
 
     public String wireName() {
       return name().toLowerCase(java.util.Locale.ROOT);
@@ -39,14 +42,22 @@ public interface TodoStore {
     }
   }
 
-  record Todo(String id, String sessionId, String text, Status status, int position, long createdAtMillis, Long resolvedAtMillis) {
+  record Todo(
+      String id,
+      String sessionId,
+      String text,
+      Status status,
+      int position,
+      long createdAtMillis,
+      Long resolvedAtMillis) {
     public JsonObject toJson() {
-      JsonObject json = new JsonObject()
-          .put("id", id)
-          .put("text", text)
-          .put("status", status.wireName())
-          .put("position", position)
-          .put("createdAt", createdAtMillis);
+      JsonObject json =
+          new JsonObject()
+              .put("id", id)
+              .put("text", text)
+              .put("status", status.wireName())
+              .put("position", position)
+              .put("createdAt", createdAtMillis);
       if (resolvedAtMillis != null) {
         json.put("resolvedAt", resolvedAtMillis);
       }

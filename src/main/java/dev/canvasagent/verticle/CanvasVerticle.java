@@ -39,27 +39,41 @@ public abstract class CanvasVerticle extends VerticleBase {
    * driver's error no one coded): logged ({@code <name>.failed}) and answered INTERNAL with the log
    * line's correlation id, never its text.
    */
-  protected final Future<?> answer(String address, Function<JsonObject, Future<JsonObject>> handler) {
-    return vertx.eventBus().<JsonObject>consumer(address, (Message<JsonObject> message) -> {
-      Future<JsonObject> answer;
-      try {
-        answer = handler.apply(message.body());
-      } catch (RuntimeException refused) {
-        answer = Future.failedFuture(refused);
-      }
-      answer.onSuccess(message::reply).onFailure(error -> {
-        if (!(error instanceof Failure) && !(error instanceof ReplyException)) {
-          // Its text (a driver's, say) is for the log; the caller gets the line's correlation id.
-          String correlationId = CorrelationId.next();
-          LOG.atError().addKeyValue("verticle", name()).addKeyValue("address", address)
-              .addKeyValue("correlationId", correlationId).addKeyValue("error", String.valueOf(error)).setCause(error)
-              .log(name() + ".failed");
-          Failure.replyTo(message, Failure.internal(correlationId));
-          return;
-        }
-        Failure.replyTo(message, error);
-      });
-    }).completion();
+  protected final Future<?> answer(
+      String address, Function<JsonObject, Future<JsonObject>> handler) {
+    return vertx
+        .eventBus()
+        .<JsonObject>consumer(
+            address,
+            (Message<JsonObject> message) -> {
+              Future<JsonObject> answer;
+              try {
+                answer = handler.apply(message.body());
+              } catch (RuntimeException refused) {
+                answer = Future.failedFuture(refused);
+              }
+              answer
+                  .onSuccess(message::reply)
+                  .onFailure(
+                      error -> {
+                        if (!(error instanceof Failure) && !(error instanceof ReplyException)) {
+                          // Its text (a driver's, say) is for the log; the caller gets the line's
+                          // correlation id.
+                          String correlationId = CorrelationId.next();
+                          LOG.atError()
+                              .addKeyValue("verticle", name())
+                              .addKeyValue("address", address)
+                              .addKeyValue("correlationId", correlationId)
+                              .addKeyValue("error", String.valueOf(error))
+                              .setCause(error)
+                              .log(name() + ".failed");
+                          Failure.replyTo(message, Failure.internal(correlationId));
+                          return;
+                        }
+                        Failure.replyTo(message, error);
+                      });
+            })
+        .completion();
   }
 
   /**
@@ -67,17 +81,31 @@ public abstract class CanvasVerticle extends VerticleBase {
    * which is given the body.
    */
   protected final Future<?> listen(String address, Handler<JsonObject> handler) {
-    return vertx.eventBus().<JsonObject>consumer(address, message -> handler.handle(message.body())).completion();
+    return vertx
+        .eventBus()
+        .<JsonObject>consumer(address, message -> handler.handle(message.body()))
+        .completion();
   }
 
   @Override
   public final Future<?> start() {
     MessageConsumer<JsonObject> probe =
-        vertx.eventBus().consumer(Address.health(name()), message ->
-            health().onComplete(report -> message.reply(
-                report.succeeded()
-                    ? report.result()
-                    : new JsonObject().put("ok", false).put("error", String.valueOf(report.cause().getMessage())))));
+        vertx
+            .eventBus()
+            .consumer(
+                Address.health(name()),
+                message ->
+                    health()
+                        .onComplete(
+                            report ->
+                                message.reply(
+                                    report.succeeded()
+                                        ? report.result()
+                                        : new JsonObject()
+                                            .put("ok", false)
+                                            .put(
+                                                "error",
+                                                String.valueOf(report.cause().getMessage())))));
     return Future.join(probe.completion(), startVerticle());
   }
 }

@@ -15,10 +15,10 @@ import java.util.Base64;
 import javax.crypto.Mac;
 import javax.crypto.spec.SecretKeySpec;
 import org.junit.jupiter.api.BeforeEach;
+import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.extension.ExtendWith;
 import org.junit.jupiter.params.ParameterizedTest;
 import org.junit.jupiter.params.provider.ValueSource;
-import org.junit.jupiter.api.Test;
 
 /**
  * Tokens whose signature is right but whose times or header are not usable: an {@code exp} that is
@@ -37,18 +37,23 @@ class TokenTimesAndHeaderTest {
 
   @BeforeEach
   void setUp(Vertx vertx) {
-    tokens = AccessTokens.create(vertx, new AppConfig.Auth(TestTokens.SECRET, "", "RS256", 7 * DAY));
+    tokens =
+        AccessTokens.create(vertx, new AppConfig.Auth(TestTokens.SECRET, "", "RS256", 7 * DAY));
     now = System.currentTimeMillis() / 1000;
   }
 
   static String sign(String header, String payload) {
     Base64.Encoder base64 = Base64.getUrlEncoder().withoutPadding();
-    String signingInput = base64.encodeToString(header.getBytes(StandardCharsets.UTF_8)) + "."
-        + base64.encodeToString(payload.getBytes(StandardCharsets.UTF_8));
+    String signingInput =
+        base64.encodeToString(header.getBytes(StandardCharsets.UTF_8))
+            + "."
+            + base64.encodeToString(payload.getBytes(StandardCharsets.UTF_8));
     try {
       Mac mac = Mac.getInstance("HmacSHA256");
       mac.init(new SecretKeySpec(TestTokens.SECRET.getBytes(StandardCharsets.UTF_8), "HmacSHA256"));
-      return signingInput + "." + base64.encodeToString(mac.doFinal(signingInput.getBytes(StandardCharsets.US_ASCII)));
+      return signingInput
+          + "."
+          + base64.encodeToString(mac.doFinal(signingInput.getBytes(StandardCharsets.US_ASCII)));
     } catch (java.security.GeneralSecurityException e) {
       throw new IllegalStateException(e);
     }
@@ -66,13 +71,25 @@ class TokenTimesAndHeaderTest {
   void aWellFormedTokenWithinTheLifetimeIsAccepted() {
     Grant grant = Await.result(tokens.verify(sign(HEADER, payload(String.valueOf(now + DAY)))));
     assertEquals((now + DAY) * 1000, grant.expiresAtMillis());
-    assertEquals((now + DAY) * 1000, Await.result(tokens.verify(sign(HEADER, payload((now + DAY) + ".0")))).expiresAtMillis(),
+    assertEquals(
+        (now + DAY) * 1000,
+        Await.result(tokens.verify(sign(HEADER, payload((now + DAY) + ".0")))).expiresAtMillis(),
         "a whole number written with a fraction part is still a whole number");
   }
 
   @ParameterizedTest(name = "exp {0}")
-  @ValueSource(strings = {"1e300", "1e999", "-1e999", "9300000000000000", "99999999999999999999999", "\"2030-01-01\"",
-      "true", "null", "-5"})
+  @ValueSource(
+      strings = {
+        "1e300",
+        "1e999",
+        "-1e999",
+        "9300000000000000",
+        "99999999999999999999999",
+        "\"2030-01-01\"",
+        "true",
+        "null",
+        "-5"
+      })
   void anExpThatIsNotAWholeNumberOfSecondsInRangeIsRefused(String exp) {
     assertEquals(FailureCode.UNAUTHENTICATED, refusal(sign(HEADER, payload(exp))));
   }
@@ -84,9 +101,13 @@ class TokenTimesAndHeaderTest {
 
   @Test
   void aTokenValidForLongerThanTheLongestLifetimeIsRefusedAndOneWithinItIsNot() {
-    assertEquals(FailureCode.UNAUTHENTICATED, refusal(sign(HEADER, payload(String.valueOf(now + 8 * DAY)))));
-    Throwable tooLong = Await.failure(tokens.verify(sign(HEADER, payload(String.valueOf(now + 8 * DAY)))));
-    assertTrue(tooLong.getMessage().contains("CANVAS_AGENT_JWT_MAX_LIFETIME_SECONDS"), tooLong.getMessage());
+    assertEquals(
+        FailureCode.UNAUTHENTICATED, refusal(sign(HEADER, payload(String.valueOf(now + 8 * DAY)))));
+    Throwable tooLong =
+        Await.failure(tokens.verify(sign(HEADER, payload(String.valueOf(now + 8 * DAY)))));
+    assertTrue(
+        tooLong.getMessage().contains("CANVAS_AGENT_JWT_MAX_LIFETIME_SECONDS"),
+        tooLong.getMessage());
     Await.result(tokens.verify(sign(HEADER, payload(String.valueOf(now + 7 * DAY)))));
   }
 
@@ -94,7 +115,8 @@ class TokenTimesAndHeaderTest {
   void nbfAndIatMustBeWholeNumbersToo() {
     String exp = String.valueOf(now + DAY);
     for (String claim : new String[] {"nbf", "iat"}) {
-      String odd = "{\"sub\":\"alice\",\"role\":\"editor\",\"exp\":" + exp + ",\"" + claim + "\":1e999}";
+      String odd =
+          "{\"sub\":\"alice\",\"role\":\"editor\",\"exp\":" + exp + ",\"" + claim + "\":1e999}";
       assertEquals(FailureCode.UNAUTHENTICATED, refusal(sign(HEADER, odd)), claim);
     }
   }
@@ -103,7 +125,8 @@ class TokenTimesAndHeaderTest {
   void aHeaderWithCritIsRefusedWhateverItNames() {
     String payload = payload(String.valueOf(now + DAY));
     for (String crit : new String[] {"[\"urn:example:bound\"]", "[\"exp\"]", "[]", "\"b64\""}) {
-      String header = "{\"alg\":\"HS256\",\"typ\":\"JWT\",\"crit\":" + crit + ",\"urn:example:bound\":true}";
+      String header =
+          "{\"alg\":\"HS256\",\"typ\":\"JWT\",\"crit\":" + crit + ",\"urn:example:bound\":true}";
       Throwable refused = Await.failure(tokens.verify(sign(header, payload)));
       assertEquals(FailureCode.UNAUTHENTICATED, Failure.of(refused).code(), crit);
       assertTrue(refused.getMessage().contains("crit"), refused.getMessage());

@@ -11,7 +11,8 @@ import org.junit.jupiter.api.Test;
 /** What must hold between records after a diff: parents, bindings and removals stay consistent. */
 class BoardIntegrityTest {
   static JsonObject geo(String id) {
-    return ShapeRecords.shape(id, "geo", 10, 20, "a1", ShapeRecords.geoProps("rectangle", 100, 80, ""));
+    return ShapeRecords.shape(
+        id, "geo", 10, 20, "a1", ShapeRecords.geoProps("rectangle", 100, 80, ""));
   }
 
   static JsonObject frame(String id) {
@@ -27,11 +28,20 @@ class BoardIntegrityTest {
   }
 
   static JsonObject binding(String id, String fromId, String toId) {
-    return new JsonObject().put("id", id).put("typeName", "binding").put("type", "arrow")
-        .put("fromId", fromId).put("toId", toId)
-        .put("props", new JsonObject().put("terminal", "end")
-            .put("normalizedAnchor", new JsonObject().put("x", 0.5).put("y", 0.5))
-            .put("isExact", false).put("isPrecise", false).put("snap", "none"))
+    return new JsonObject()
+        .put("id", id)
+        .put("typeName", "binding")
+        .put("type", "arrow")
+        .put("fromId", fromId)
+        .put("toId", toId)
+        .put(
+            "props",
+            new JsonObject()
+                .put("terminal", "end")
+                .put("normalizedAnchor", new JsonObject().put("x", 0.5).put("y", 0.5))
+                .put("isExact", false)
+                .put("isPrecise", false)
+                .put("snap", "none"))
         .put("meta", new JsonObject());
   }
 
@@ -59,8 +69,11 @@ class BoardIntegrityTest {
     Board board = board(frame("shape:f"), geo("shape:g"), arrow("shape:a"));
 
     assertEquals(Optional.empty(), problem(board, RecordDiff.putting(geo("shape:new"))));
-    assertEquals(Optional.empty(), problem(board, RecordDiff.putting(in(geo("shape:kid"), "shape:f"))));
-    assertEquals(Optional.empty(), problem(board, RecordDiff.putting(binding("binding:1", "shape:a", "shape:g"))));
+    assertEquals(
+        Optional.empty(), problem(board, RecordDiff.putting(in(geo("shape:kid"), "shape:f"))));
+    assertEquals(
+        Optional.empty(),
+        problem(board, RecordDiff.putting(binding("binding:1", "shape:a", "shape:g"))));
     assertEquals(Optional.empty(), problem(board, removing("shape:g")));
     assertEquals(Optional.empty(), problem(board, new RecordDiff(List.of(), List.of())));
   }
@@ -73,7 +86,8 @@ class BoardIntegrityTest {
 
   @Test
   void removingAnUnknownIdIsAProblem() {
-    assertProblem(problem(board(geo("shape:g")), removing("shape:nope")), "shape:nope", "no such record");
+    assertProblem(
+        problem(board(geo("shape:g")), removing("shape:nope")), "shape:nope", "no such record");
   }
 
   @Test
@@ -84,7 +98,10 @@ class BoardIntegrityTest {
 
   @Test
   void aChildWhoseParentIsMissingIsAProblem() {
-    assertProblem(problem(board(), RecordDiff.putting(in(geo("shape:kid"), "shape:ghost"))), "shape:kid", "shape:ghost");
+    assertProblem(
+        problem(board(), RecordDiff.putting(in(geo("shape:kid"), "shape:ghost"))),
+        "shape:kid",
+        "shape:ghost");
   }
 
   @Test
@@ -97,7 +114,8 @@ class BoardIntegrityTest {
   @Test
   void aChildOfAGeoShapeIsAProblem() {
     Board board = board(geo("shape:g"));
-    assertProblem(problem(board, RecordDiff.putting(in(geo("shape:kid"), "shape:g"))), "shape:kid", "geo");
+    assertProblem(
+        problem(board, RecordDiff.putting(in(geo("shape:kid"), "shape:g"))), "shape:kid", "geo");
   }
 
   @Test
@@ -110,13 +128,17 @@ class BoardIntegrityTest {
   @Test
   void aShapeThatIsItsOwnParentIsAProblem() {
     Board board = board(frame("shape:f"));
-    assertProblem(problem(board, RecordDiff.putting(in(frame("shape:f"), "shape:f"))), "shape:f", "itself");
+    assertProblem(
+        problem(board, RecordDiff.putting(in(frame("shape:f"), "shape:f"))), "shape:f", "itself");
   }
 
   @Test
   void aParentCycleIsAProblem() {
     Board board = board(frame("shape:f1"), in(frame("shape:f2"), "shape:f1"));
-    assertProblem(problem(board, RecordDiff.putting(in(frame("shape:f1"), "shape:f2"))), "shape:f1", "itself");
+    assertProblem(
+        problem(board, RecordDiff.putting(in(frame("shape:f1"), "shape:f2"))),
+        "shape:f1",
+        "itself");
   }
 
   /** A board with {@code depth} nested frames, f1 on the page; the deepest is {@code shape:f<depth>}. */
@@ -131,53 +153,75 @@ class BoardIntegrityTest {
   @Test
   void aShapeUnderAHundredFramesIsSound() {
     Board board = nestedFrames(100);
-    assertEquals(Optional.empty(), problem(board, RecordDiff.putting(in(geo("shape:kid"), "shape:f100"))));
+    assertEquals(
+        Optional.empty(), problem(board, RecordDiff.putting(in(geo("shape:kid"), "shape:f100"))));
   }
 
   @Test
   void aShapeUnderAHundredAndOneFramesIsAProblem() {
     Board board = nestedFrames(101);
-    assertProblem(problem(board, RecordDiff.putting(in(geo("shape:kid"), "shape:f101"))), "shape:kid", "deeper than 100");
+    assertProblem(
+        problem(board, RecordDiff.putting(in(geo("shape:kid"), "shape:f101"))),
+        "shape:kid",
+        "deeper than 100");
   }
 
   @Test
   void aBindingFromAShapeThatIsNotAnArrowIsAProblem() {
     Board board = board(geo("shape:g"), geo("shape:h"));
-    assertProblem(problem(board, RecordDiff.putting(binding("binding:1", "shape:g", "shape:h"))), "binding:1", "fromId");
+    assertProblem(
+        problem(board, RecordDiff.putting(binding("binding:1", "shape:g", "shape:h"))),
+        "binding:1",
+        "fromId");
   }
 
   @Test
   void aBindingFromAMissingArrowIsAProblem() {
     Board board = board(geo("shape:h"));
-    assertProblem(problem(board, RecordDiff.putting(binding("binding:1", "shape:ghost", "shape:h"))), "binding:1", "fromId");
+    assertProblem(
+        problem(board, RecordDiff.putting(binding("binding:1", "shape:ghost", "shape:h"))),
+        "binding:1",
+        "fromId");
   }
 
   @Test
   void aBindingToAMissingShapeIsAProblem() {
     Board board = board(arrow("shape:a"));
-    assertProblem(problem(board, RecordDiff.putting(binding("binding:1", "shape:a", "shape:ghost"))),
-        "binding:1", "toId", "shape:ghost");
+    assertProblem(
+        problem(board, RecordDiff.putting(binding("binding:1", "shape:a", "shape:ghost"))),
+        "binding:1",
+        "toId",
+        "shape:ghost");
   }
 
   @Test
   void removingAShapeABindingPointsToIsAProblem() {
-    Board board = board(arrow("shape:a"), geo("shape:g"), binding("binding:1", "shape:a", "shape:g"));
+    Board board =
+        board(arrow("shape:a"), geo("shape:g"), binding("binding:1", "shape:a", "shape:g"));
     assertProblem(problem(board, removing("shape:g")), "binding:1", "toId", "removed");
     assertProblem(problem(board, removing("shape:a")), "binding:1", "fromId", "removed");
   }
 
   @Test
   void removingTheShapeWithItsBindingIsSound() {
-    Board board = board(arrow("shape:a"), geo("shape:g"), binding("binding:1", "shape:a", "shape:g"));
+    Board board =
+        board(arrow("shape:a"), geo("shape:g"), binding("binding:1", "shape:a", "shape:g"));
     assertEquals(Optional.empty(), problem(board, removing("shape:g", "binding:1")));
   }
 
   @Test
   void onlyShapesAndBindingsMayBePut() {
-    JsonObject page = new JsonObject().put("id", "page:page").put("typeName", "page").put("name", "Page 1")
-        .put("index", "a1").put("meta", new JsonObject());
-    JsonObject document = new JsonObject().put("id", "document:document").put("typeName", "document");
-    assertProblem(problem(board(), RecordDiff.putting(page)), "page:page", "only shape and binding");
+    JsonObject page =
+        new JsonObject()
+            .put("id", "page:page")
+            .put("typeName", "page")
+            .put("name", "Page 1")
+            .put("index", "a1")
+            .put("meta", new JsonObject());
+    JsonObject document =
+        new JsonObject().put("id", "document:document").put("typeName", "document");
+    assertProblem(
+        problem(board(), RecordDiff.putting(page)), "page:page", "only shape and binding");
     assertProblem(problem(board(), RecordDiff.putting(document)), "document:document");
     assertProblem(problem(board(), RecordDiff.putting(new JsonObject().put("id", "x:1"))), "x:1");
   }

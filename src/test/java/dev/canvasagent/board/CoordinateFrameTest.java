@@ -49,7 +49,8 @@ class CoordinateFrameTest {
 
     assertEquals(1250.375, frame.toPage("shape:a", "x", modelX));
     assertEquals(-750.25, frame.toPage("shape:a", "y", modelY));
-    assertEquals(1260.375, frame.toPage("shape:a", "x", modelX + 10), "a move keeps the fraction: no drift");
+    assertEquals(
+        1260.375, frame.toPage("shape:a", "x", modelX + 10), "a move keeps the fraction: no drift");
   }
 
   @Test
@@ -57,7 +58,8 @@ class CoordinateFrameTest {
     long modelX = frame.toModel("shape:a", "x", 1250.375);
 
     assertEquals(1250.0, frame.toPage("shape:b", "x", modelX), "another shape");
-    assertEquals(250.0 - 500, frame.toPage("shape:a", "y", modelX), "another property of the same shape");
+    assertEquals(
+        250.0 - 500, frame.toPage("shape:a", "y", modelX), "another property of the same shape");
     assertEquals(1250.0, frame.toPage(null, "x", modelX), "no shape");
   }
 
@@ -84,7 +86,8 @@ class CoordinateFrameTest {
     assertEquals(120.25, frame.toPageLength("shape:a", "w", w));
     assertEquals(120.0, frame.toPageLength("shape:b", "w", w));
     assertEquals(120.0, frame.toPageLength(null, "w", w));
-    assertEquals(80.0, frame.toPageLength(null, "x", 80), "a length along x is not offset by the origin");
+    assertEquals(
+        80.0, frame.toPageLength(null, "x", 80), "a length along x is not offset by the origin");
     assertEquals(80.0, frame.toPageLength("shape:a", "y", 80));
   }
 

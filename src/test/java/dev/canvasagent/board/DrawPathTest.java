@@ -24,24 +24,78 @@ class DrawPathTest {
   static Stream<Arguments> strokes() {
     return Stream.of(
         Arguments.of("one point", List.of(new Point(12.5, -40.25, 0.5))),
-        Arguments.of("a short stroke", deltas(new Point(100, 200, 0.5), new double[][] {{1, 2, 0}, {3.5, -1.25, 0}, {0, 0, 0}})),
-        Arguments.of("negative deltas", deltas(new Point(-5, -7, 0.5), new double[][] {{-1, -2, -0.1}, {-17.3, -0.004, -0.2}, {-1234.5, -0.5, 0.25}})),
-        Arguments.of("pressures", deltas(new Point(0, 0, 0.1), new double[][] {{1, 1, 0.3}, {1, 1, 0.35}, {1, 1, -0.7}, {1, 1, 0.9}})),
-        Arguments.of("tiny deltas", deltas(new Point(0, 0, 0.5), new double[][] {{0.001, -0.001, 0.0001}, {1e-4, 3e-4, -2e-4}, {0.0625, 1.0 / 3, 0}})),
-        Arguments.of("large deltas", deltas(new Point(0, 0, 0.5), new double[][] {{60000, -60000, 0}, {-59999.7, 33333.3, 0}, {2049, -2049, 0}, {4097, 65504, 0}})),
-        Arguments.of("subnormal-range deltas", fromOrigin(new double[] {
-            3e-5, -3e-5, 5.960464477539063e-8, 2.9e-8, 3.1e-8, 1e-9, 6.09e-5, 6.1e-5,
-            SMALLEST_NORMAL_FLOAT16, -SMALLEST_NORMAL_FLOAT16,
-            Math.nextDown(SMALLEST_NORMAL_FLOAT16), -Math.nextDown(SMALLEST_NORMAL_FLOAT16),
-            SMALLEST_NORMAL_FLOAT16 * (1 - 1.0 / 4096), SMALLEST_NORMAL_FLOAT16 * (1 - 1e-15)})),
-        Arguments.of("just below the smallest normal Float16", fromOrigin(justBelow(SMALLEST_NORMAL_FLOAT16, 12))),
-        Arguments.of("near powers of two", fromOrigin(new double[] {
-            Math.nextDown(1.0), Math.nextUp(1.0), 1 - 1e-12, 1 + 0.5 / 1024, 1 + 1.5 / 1024,
-            Math.nextDown(2048.0), Math.nextDown(65520.0), 65519.99, 65520, 70000, -70000})),
+        Arguments.of(
+            "a short stroke",
+            deltas(
+                new Point(100, 200, 0.5), new double[][] {{1, 2, 0}, {3.5, -1.25, 0}, {0, 0, 0}})),
+        Arguments.of(
+            "negative deltas",
+            deltas(
+                new Point(-5, -7, 0.5),
+                new double[][] {{-1, -2, -0.1}, {-17.3, -0.004, -0.2}, {-1234.5, -0.5, 0.25}})),
+        Arguments.of(
+            "pressures",
+            deltas(
+                new Point(0, 0, 0.1),
+                new double[][] {{1, 1, 0.3}, {1, 1, 0.35}, {1, 1, -0.7}, {1, 1, 0.9}})),
+        Arguments.of(
+            "tiny deltas",
+            deltas(
+                new Point(0, 0, 0.5),
+                new double[][] {
+                  {0.001, -0.001, 0.0001}, {1e-4, 3e-4, -2e-4}, {0.0625, 1.0 / 3, 0}
+                })),
+        Arguments.of(
+            "large deltas",
+            deltas(
+                new Point(0, 0, 0.5),
+                new double[][] {
+                  {60000, -60000, 0}, {-59999.7, 33333.3, 0}, {2049, -2049, 0}, {4097, 65504, 0}
+                })),
+        Arguments.of(
+            "subnormal-range deltas",
+            fromOrigin(
+                new double[] {
+                  3e-5,
+                  -3e-5,
+                  5.960464477539063e-8,
+                  2.9e-8,
+                  3.1e-8,
+                  1e-9,
+                  6.09e-5,
+                  6.1e-5,
+                  SMALLEST_NORMAL_FLOAT16,
+                  -SMALLEST_NORMAL_FLOAT16,
+                  Math.nextDown(SMALLEST_NORMAL_FLOAT16),
+                  -Math.nextDown(SMALLEST_NORMAL_FLOAT16),
+                  SMALLEST_NORMAL_FLOAT16 * (1 - 1.0 / 4096),
+                  SMALLEST_NORMAL_FLOAT16 * (1 - 1e-15)
+                })),
+        Arguments.of(
+            "just below the smallest normal Float16",
+            fromOrigin(justBelow(SMALLEST_NORMAL_FLOAT16, 12))),
+        Arguments.of(
+            "near powers of two",
+            fromOrigin(
+                new double[] {
+                  Math.nextDown(1.0),
+                  Math.nextUp(1.0),
+                  1 - 1e-12,
+                  1 + 0.5 / 1024,
+                  1 + 1.5 / 1024,
+                  Math.nextDown(2048.0),
+                  Math.nextDown(65520.0),
+                  65519.99,
+                  65520,
+                  70000,
+                  -70000
+                })),
         Arguments.of("a long stroke", randomStroke(1000, new Random(42))),
-        Arguments.of("a stroke far from the origin", randomStroke(50, new Random(7)).stream()
-            .map(point -> new Point(point.x() + 123456.789, point.y() - 98765.4321, point.z()))
-            .toList()));
+        Arguments.of(
+            "a stroke far from the origin",
+            randomStroke(50, new Random(7)).stream()
+                .map(point -> new Point(point.x() + 123456.789, point.y() - 98765.4321, point.z()))
+                .toList()));
   }
 
   @ParameterizedTest(name = "{0}")
@@ -59,7 +113,8 @@ class DrawPathTest {
 
   @Test
   void everyFloat16DeltaRoundTripsAsInTldraw() {
-    // Each delta below is exactly one Float16, so the stroke visits every finite Float16 value once.
+    // Each delta below is exactly one Float16, so the stroke visits every finite Float16 value
+    // once.
     List<Point> points = new ArrayList<>();
     points.add(new Point(0, 0, 0.5));
     for (int bits = 0; bits < 0x10000; bits++) {

@@ -47,7 +47,9 @@ class FractionalIndexTest {
     for (int i = 0; i < 20; i++) {
       String middle = FractionalIndex.between(below, above);
       assertTrue(FractionalIndex.isValid(middle), middle);
-      assertTrue(below.compareTo(middle) < 0 && middle.compareTo(above) < 0, below + " < " + middle + " < " + above);
+      assertTrue(
+          below.compareTo(middle) < 0 && middle.compareTo(above) < 0,
+          below + " < " + middle + " < " + above);
       above = middle;
     }
   }
@@ -64,7 +66,8 @@ class FractionalIndexTest {
     for (int i = 0; i < keys.size(); i++) {
       assertTrue(FractionalIndex.isValid(keys.get(i)), keys.get(i));
       if (i > 0) {
-        assertTrue(keys.get(i - 1).compareTo(keys.get(i)) < 0, keys.get(i - 1) + " < " + keys.get(i));
+        assertTrue(
+            keys.get(i - 1).compareTo(keys.get(i)) < 0, keys.get(i - 1) + " < " + keys.get(i));
       }
     }
   }

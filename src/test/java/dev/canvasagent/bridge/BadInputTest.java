@@ -68,8 +68,14 @@ class BadInputTest {
     assertEquals(0, health.getJsonObject("scheduler").getInteger("waiting"));
     assertEquals(0, health.getJsonObject("patch-engine").getInteger("commits"));
     String schema = database.schema();
-    assertEquals(0, TestDatabase.queryLong(database, "SELECT count(*) FROM " + schema + ".canvas_agent_sessions"));
-    assertEquals(0, TestDatabase.queryLong(database, "SELECT count(*) FROM " + schema + ".canvas_board_revisions"));
+    assertEquals(
+        0,
+        TestDatabase.queryLong(
+            database, "SELECT count(*) FROM " + schema + ".canvas_agent_sessions"));
+    assertEquals(
+        0,
+        TestDatabase.queryLong(
+            database, "SELECT count(*) FROM " + schema + ".canvas_board_revisions"));
     assertEquals(0, server.board(ROOM).getLong("revision"));
     assertTrue(roomWatcher.received().isEmpty(), "no event reached the room");
   }
@@ -83,49 +89,152 @@ class BadInputTest {
         Arguments.of("an empty body", "", "INVALID_JSON", "JSON object"),
         Arguments.of("no roomId", "{\"message\":\"hi\"}", "INVALID_REQUEST", "roomId"),
         Arguments.of("no message", "{\"roomId\":\"" + ROOM + "\"}", "INVALID_REQUEST", "message"),
-        Arguments.of("a numeric roomId", "{\"roomId\":7,\"message\":\"hi\"}", "INVALID_REQUEST", "roomId"),
-        Arguments.of("a numeric message", "{\"roomId\":\"" + ROOM + "\",\"message\":42}", "INVALID_REQUEST", "message"),
-        Arguments.of("a blank message", "{\"roomId\":\"" + ROOM + "\",\"message\":\"   \"}", "INVALID_REQUEST", "message"),
-        Arguments.of("a message over 20000 chars", "{\"roomId\":\"" + ROOM + "\",\"message\":\"" + big + "\"}", "INVALID_REQUEST", "message"),
-        Arguments.of("an unknown field", "{\"roomId\":\"" + ROOM + "\",\"message\":\"hi\",\"temperature\":2}", "INVALID_REQUEST", "temperature"),
-        Arguments.of("a dotted roomId", "{\"roomId\":\"a.b\",\"message\":\"hi\"}", "INVALID_REQUEST", "roomId"),
-        Arguments.of("a path-like roomId", "{\"roomId\":\"../x\",\"message\":\"hi\"}", "INVALID_REQUEST", "roomId"),
-        Arguments.of("a 65-char roomId", "{\"roomId\":\"" + "r".repeat(65) + "\",\"message\":\"hi\"}", "INVALID_REQUEST", "roomId"),
-        Arguments.of("a null model", "{\"roomId\":\"" + ROOM + "\",\"message\":\"hi\",\"model\":null}", "INVALID_REQUEST", "model"),
-        Arguments.of("a viewport string", "{\"roomId\":\"" + ROOM + "\",\"message\":\"hi\",\"viewport\":\"all\"}", "INVALID_REQUEST", "viewport"),
-        Arguments.of("a viewport without h", "{\"roomId\":\"" + ROOM + "\",\"message\":\"hi\",\"viewport\":{\"x\":0,\"y\":0,\"w\":10}}", "INVALID_REQUEST", "h"),
-        Arguments.of("a zero-width viewport", "{\"roomId\":\"" + ROOM + "\",\"message\":\"hi\",\"viewport\":{\"x\":0,\"y\":0,\"w\":0,\"h\":5}}", "INVALID_REQUEST", "w"),
-        Arguments.of("an out-of-range viewport", "{\"roomId\":\"" + ROOM + "\",\"message\":\"hi\",\"viewport\":{\"x\":1e12,\"y\":0,\"w\":1,\"h\":5}}", "INVALID_REQUEST", "x"),
-        Arguments.of("a selection string", "{\"roomId\":\"" + ROOM + "\",\"message\":\"hi\",\"selection\":\"box1\"}", "INVALID_REQUEST", "selection"),
-        Arguments.of("a numeric selected id", "{\"roomId\":\"" + ROOM + "\",\"message\":\"hi\",\"selection\":[\"a\",7]}", "INVALID_REQUEST", "selection/1"),
-        Arguments.of("an empty selected id", "{\"roomId\":\"" + ROOM + "\",\"message\":\"hi\",\"selection\":[\"\"]}", "INVALID_REQUEST", "selection/0"),
-        Arguments.of("a 129-char selected id", "{\"roomId\":\"" + ROOM + "\",\"message\":\"hi\",\"selection\":[\"" + "s".repeat(129) + "\"]}", "INVALID_REQUEST", "selection/0"),
-        Arguments.of("1001 selected ids", "{\"roomId\":\"" + ROOM + "\",\"message\":\"hi\",\"selection\":" + ids(1001) + "}", "INVALID_REQUEST", "selection"),
-        Arguments.of("a hostile sessionId", "{\"roomId\":\"" + ROOM + "\",\"message\":\"hi\",\"sessionId\":\"'; drop table x;--\"}", "INVALID_REQUEST", "sessionId"));
+        Arguments.of(
+            "a numeric roomId", "{\"roomId\":7,\"message\":\"hi\"}", "INVALID_REQUEST", "roomId"),
+        Arguments.of(
+            "a numeric message",
+            "{\"roomId\":\"" + ROOM + "\",\"message\":42}",
+            "INVALID_REQUEST",
+            "message"),
+        Arguments.of(
+            "a blank message",
+            "{\"roomId\":\"" + ROOM + "\",\"message\":\"   \"}",
+            "INVALID_REQUEST",
+            "message"),
+        Arguments.of(
+            "a message over 20000 chars",
+            "{\"roomId\":\"" + ROOM + "\",\"message\":\"" + big + "\"}",
+            "INVALID_REQUEST",
+            "message"),
+        Arguments.of(
+            "an unknown field",
+            "{\"roomId\":\"" + ROOM + "\",\"message\":\"hi\",\"temperature\":2}",
+            "INVALID_REQUEST",
+            "temperature"),
+        Arguments.of(
+            "a dotted roomId",
+            "{\"roomId\":\"a.b\",\"message\":\"hi\"}",
+            "INVALID_REQUEST",
+            "roomId"),
+        Arguments.of(
+            "a path-like roomId",
+            "{\"roomId\":\"../x\",\"message\":\"hi\"}",
+            "INVALID_REQUEST",
+            "roomId"),
+        Arguments.of(
+            "a 65-char roomId",
+            "{\"roomId\":\"" + "r".repeat(65) + "\",\"message\":\"hi\"}",
+            "INVALID_REQUEST",
+            "roomId"),
+        Arguments.of(
+            "a null model",
+            "{\"roomId\":\"" + ROOM + "\",\"message\":\"hi\",\"model\":null}",
+            "INVALID_REQUEST",
+            "model"),
+        Arguments.of(
+            "a viewport string",
+            "{\"roomId\":\"" + ROOM + "\",\"message\":\"hi\",\"viewport\":\"all\"}",
+            "INVALID_REQUEST",
+            "viewport"),
+        Arguments.of(
+            "a viewport without h",
+            "{\"roomId\":\""
+                + ROOM
+                + "\",\"message\":\"hi\",\"viewport\":{\"x\":0,\"y\":0,\"w\":10}}",
+            "INVALID_REQUEST",
+            "h"),
+        Arguments.of(
+            "a zero-width viewport",
+            "{\"roomId\":\""
+                + ROOM
+                + "\",\"message\":\"hi\",\"viewport\":{\"x\":0,\"y\":0,\"w\":0,\"h\":5}}",
+            "INVALID_REQUEST",
+            "w"),
+        Arguments.of(
+            "an out-of-range viewport",
+            "{\"roomId\":\""
+                + ROOM
+                + "\",\"message\":\"hi\",\"viewport\":{\"x\":1e12,\"y\":0,\"w\":1,\"h\":5}}",
+            "INVALID_REQUEST",
+            "x"),
+        Arguments.of(
+            "a selection string",
+            "{\"roomId\":\"" + ROOM + "\",\"message\":\"hi\",\"selection\":\"box1\"}",
+            "INVALID_REQUEST",
+            "selection"),
+        Arguments.of(
+            "a numeric selected id",
+            "{\"roomId\":\"" + ROOM + "\",\"message\":\"hi\",\"selection\":[\"a\",7]}",
+            "INVALID_REQUEST",
+            "selection/1"),
+        Arguments.of(
+            "an empty selected id",
+            "{\"roomId\":\"" + ROOM + "\",\"message\":\"hi\",\"selection\":[\"\"]}",
+            "INVALID_REQUEST",
+            "selection/0"),
+        Arguments.of(
+            "a 129-char selected id",
+            "{\"roomId\":\""
+                + ROOM
+                + "\",\"message\":\"hi\",\"selection\":[\""
+                + "s".repeat(129)
+                + "\"]}",
+            "INVALID_REQUEST",
+            "selection/0"),
+        Arguments.of(
+            "1001 selected ids",
+            "{\"roomId\":\"" + ROOM + "\",\"message\":\"hi\",\"selection\":" + ids(1001) + "}",
+            "INVALID_REQUEST",
+            "selection"),
+        Arguments.of(
+            "a hostile sessionId",
+            "{\"roomId\":\"" + ROOM + "\",\"message\":\"hi\",\"sessionId\":\"'; drop table x;--\"}",
+            "INVALID_REQUEST",
+            "sessionId"));
   }
 
   static String ids(int count) {
-    return new io.vertx.core.json.JsonArray(java.util.stream.IntStream.range(0, count).mapToObj(i -> "s" + i).toList()).encode();
+    return new io.vertx.core.json.JsonArray(
+            java.util.stream.IntStream.range(0, count).mapToObj(i -> "s" + i).toList())
+        .encode();
   }
 
   @ParameterizedTest(name = "{0}")
   @MethodSource("badRunBodies")
   void aBadRunBodyIsRefusedWith400(String what, String body, String code, String mentions) {
-    HttpResponse<Buffer> response = Await.result(server.http().post("/api/canvas-agent/run")
-        .putHeader("content-type", "application/json").sendBuffer(Buffer.buffer(body)));
+    HttpResponse<Buffer> response =
+        Await.result(
+            server
+                .http()
+                .post("/api/canvas-agent/run")
+                .putHeader("content-type", "application/json")
+                .sendBuffer(Buffer.buffer(body)));
     assertError(response, 400, code, mentions);
   }
 
   @Test
   void anUnknownModelIsRefusedWith400NamingIt() {
-    HttpResponse<Buffer> response = server.postRun(new JsonObject().put("roomId", ROOM).put("message", "hi").put("model", "nope:gpt-0"));
+    HttpResponse<Buffer> response =
+        server.postRun(
+            new JsonObject().put("roomId", ROOM).put("message", "hi").put("model", "nope:gpt-0"));
     assertError(response, 400, "UNKNOWN_MODEL", "nope:gpt-0");
-    assertTrue(response.bodyAsJsonObject().getJsonObject("error").getString("message").contains("debug/fake"), "lists known models");
+    assertTrue(
+        response
+            .bodyAsJsonObject()
+            .getJsonObject("error")
+            .getString("message")
+            .contains("debug/fake"),
+        "lists known models");
   }
 
   @Test
   void anUnknownSessionIsRefusedWith404() {
-    HttpResponse<Buffer> response = server.postRun(new JsonObject().put("roomId", ROOM).put("message", "hi").put("sessionId", "no-such-session"));
+    HttpResponse<Buffer> response =
+        server.postRun(
+            new JsonObject()
+                .put("roomId", ROOM)
+                .put("message", "hi")
+                .put("sessionId", "no-such-session"));
     assertError(response, 404, "SESSION_NOT_FOUND", "no-such-session");
   }
 
@@ -133,15 +242,26 @@ class BadInputTest {
   void aBodyOverTheLimitIsRefusedWith413() {
     String padding = "x".repeat(server.config().http().bodyLimitBytes() + 10);
     Buffer body = Buffer.buffer("{\"roomId\":\"" + ROOM + "\",\"message\":\"" + padding + "\"}");
-    HttpResponse<Buffer> response = Await.result(server.http().post("/api/canvas-agent/run")
-        .putHeader("content-type", "application/json").sendBuffer(body));
-    assertError(response, 413, "BODY_TOO_LARGE", String.valueOf(server.config().http().bodyLimitBytes()));
+    HttpResponse<Buffer> response =
+        Await.result(
+            server
+                .http()
+                .post("/api/canvas-agent/run")
+                .putHeader("content-type", "application/json")
+                .sendBuffer(body));
+    assertError(
+        response, 413, "BODY_TOO_LARGE", String.valueOf(server.config().http().bodyLimitBytes()));
   }
 
   @Test
   void aNonJsonContentTypeIsRefusedWith415() {
-    HttpResponse<Buffer> response = Await.result(server.http().post("/api/canvas-agent/run")
-        .putHeader("content-type", "application/x-www-form-urlencoded").sendBuffer(Buffer.buffer("roomId=a&message=b")));
+    HttpResponse<Buffer> response =
+        Await.result(
+            server
+                .http()
+                .post("/api/canvas-agent/run")
+                .putHeader("content-type", "application/x-www-form-urlencoded")
+                .sendBuffer(Buffer.buffer("roomId=a&message=b")));
     assertError(response, 415, "UNSUPPORTED_MEDIA_TYPE", "application/json");
   }
 
@@ -152,29 +272,43 @@ class BadInputTest {
 
   @Test
   void aWrongMethodIsA405() {
-    HttpResponse<Buffer> response = Await.result(server.http().request(HttpMethod.GET, "/api/canvas-agent/run").send());
+    HttpResponse<Buffer> response =
+        Await.result(server.http().request(HttpMethod.GET, "/api/canvas-agent/run").send());
     assertError(response, 405, "METHOD_NOT_ALLOWED", "GET");
-    HttpResponse<Buffer> delete = Await.result(server.http().request(HttpMethod.DELETE, "/health").send());
+    HttpResponse<Buffer> delete =
+        Await.result(server.http().request(HttpMethod.DELETE, "/health").send());
     assertError(delete, 405, "METHOD_NOT_ALLOWED", "DELETE");
   }
 
   @Test
   void aHostileRoomIdOnTheEventStreamIsRefused() {
-    Throwable failure = Await.failure(SseClient.connect(vertx, server.port(), "/api/rooms/a.b.agent:action/events"));
+    Throwable failure =
+        Await.failure(
+            SseClient.connect(vertx, server.port(), "/api/rooms/a.b.agent:action/events"));
     assertTrue(failure.getMessage().contains("400"), failure.getMessage());
-    assertError(server.get("/api/rooms/" + "r".repeat(65) + "/board"), 400, "INVALID_REQUEST", "roomId");
+    assertError(
+        server.get("/api/rooms/" + "r".repeat(65) + "/board"), 400, "INVALID_REQUEST", "roomId");
     assertError(server.get("/api/rooms/a.b/ws"), 400, "INVALID_REQUEST", "roomId");
-    Throwable refused = Await.failure(dev.canvasagent.support.WsClient.connect(vertx, server.port(), "a.b"));
+    Throwable refused =
+        Await.failure(dev.canvasagent.support.WsClient.connect(vertx, server.port(), "a.b"));
     assertTrue(refused.getMessage().contains("400"), refused.getMessage());
   }
 
   @Test
   void badRevisionQueriesAreRefused() {
-    assertError(server.get("/api/rooms/" + ROOM + "/revisions?after=-1"), 400, "INVALID_REQUEST", "after");
-    assertError(server.get("/api/rooms/" + ROOM + "/revisions?limit=0"), 400, "INVALID_REQUEST", "limit");
-    assertError(server.get("/api/rooms/" + ROOM + "/revisions?limit=501"), 400, "INVALID_REQUEST", "limit");
-    assertError(server.get("/api/rooms/" + ROOM + "/revisions?limit=ten"), 400, "INVALID_REQUEST", "limit");
-    assertError(server.get("/api/rooms/" + ROOM + "/revisions?after=1&after=2"), 400, "INVALID_REQUEST", "after");
+    assertError(
+        server.get("/api/rooms/" + ROOM + "/revisions?after=-1"), 400, "INVALID_REQUEST", "after");
+    assertError(
+        server.get("/api/rooms/" + ROOM + "/revisions?limit=0"), 400, "INVALID_REQUEST", "limit");
+    assertError(
+        server.get("/api/rooms/" + ROOM + "/revisions?limit=501"), 400, "INVALID_REQUEST", "limit");
+    assertError(
+        server.get("/api/rooms/" + ROOM + "/revisions?limit=ten"), 400, "INVALID_REQUEST", "limit");
+    assertError(
+        server.get("/api/rooms/" + ROOM + "/revisions?after=1&after=2"),
+        400,
+        "INVALID_REQUEST",
+        "after");
   }
 
   static void assertError(HttpResponse<Buffer> response, int status, String code, String mentions) {

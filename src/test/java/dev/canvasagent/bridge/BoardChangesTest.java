@@ -40,11 +40,13 @@ class BoardChangesTest {
   }
 
   HttpResponse<Buffer> change(JsonObject body) {
-    return Await.result(server.http().post("/api/rooms/" + roomId + "/changes").sendJsonObject(body));
+    return Await.result(
+        server.http().post("/api/rooms/" + roomId + "/changes").sendJsonObject(body));
   }
 
   static JsonObject box(String id, String index) {
-    return ShapeRecords.shape(id, "geo", 10, 20, index, ShapeRecords.geoProps("rectangle", 100, 50, "hi"));
+    return ShapeRecords.shape(
+        id, "geo", 10, 20, index, ShapeRecords.geoProps("rectangle", 100, 50, "hi"));
   }
 
   static JsonObject frame(String id) {
@@ -65,11 +67,13 @@ class BoardChangesTest {
     assertEquals(1, board.getLong("revision"));
     assertEquals(box("shape:p1", "a1"), board.getJsonArray("records").getJsonObject(0));
 
-    List<SseEvent> events = Await.result(sse.awaitEvent(event -> event.event().equals("canvas:change")));
+    List<SseEvent> events =
+        Await.result(sse.awaitEvent(event -> event.event().equals("canvas:change")));
     JsonObject changed = events.get(events.size() - 1).data();
     assertEquals(1, changed.getLong("revision"));
     assertEquals("person", changed.getString("author"));
-    assertEquals(box("shape:p1", "a1"), changed.getJsonObject("diff").getJsonArray("put").getJsonObject(0));
+    assertEquals(
+        box("shape:p1", "a1"), changed.getJsonObject("diff").getJsonArray("put").getJsonObject(0));
     Await.result(sse.close());
   }
 
@@ -78,7 +82,8 @@ class BoardChangesTest {
     assertEquals(200, change(put(0, box("shape:p1", "a1"))).statusCode());
     HttpResponse<Buffer> stale = change(put(0, box("shape:p2", "a2")));
     assertEquals(409, stale.statusCode(), stale.bodyAsString());
-    assertEquals("REVISION_CONFLICT", stale.bodyAsJsonObject().getJsonObject("error").getString("code"));
+    assertEquals(
+        "REVISION_CONFLICT", stale.bodyAsJsonObject().getJsonObject("error").getString("code"));
     assertEquals(1, stale.bodyAsJsonObject().getLong("revision"));
     assertEquals(1, server.board(roomId).getJsonArray("records").size());
   }
@@ -90,19 +95,48 @@ class BoardChangesTest {
     assertEquals(200, change(put(1, child)).statusCode());
     JsonObject before = server.board(roomId);
 
-    assertUnprocessable(change(new JsonObject().put("baseRevision", 2).put("remove", new JsonArray().add("shape:nope"))),
+    assertUnprocessable(
+        change(
+            new JsonObject()
+                .put("baseRevision", 2)
+                .put("remove", new JsonArray().add("shape:nope"))),
         "shape:nope");
-    assertUnprocessable(change(new JsonObject().put("baseRevision", 2).put("remove", new JsonArray().add("shape:f1"))),
+    assertUnprocessable(
+        change(
+            new JsonObject().put("baseRevision", 2).put("remove", new JsonArray().add("shape:f1"))),
         "shape:c1");
-    assertUnprocessable(change(put(2, box("shape:orphan", "a2").put("parentId", "shape:missing"))), "shape:orphan");
-    assertUnprocessable(change(put(2, box("shape:inbox", "a2").put("parentId", "shape:c1"))), "shape:inbox");
+    assertUnprocessable(
+        change(put(2, box("shape:orphan", "a2").put("parentId", "shape:missing"))), "shape:orphan");
+    assertUnprocessable(
+        change(put(2, box("shape:inbox", "a2").put("parentId", "shape:c1"))), "shape:inbox");
     assertUnprocessable(change(put(2, frame("shape:f1").put("parentId", "shape:f1"))), "shape:f1");
-    assertUnprocessable(change(put(2, new JsonObject().put("id", "document:document").put("typeName", "document")
-        .put("gridSize", 10).put("name", "").put("meta", new JsonObject()))), "document:document");
-    JsonObject binding = new JsonObject().put("id", "binding:b1").put("typeName", "binding").put("type", "arrow")
-        .put("fromId", "shape:c1").put("toId", "shape:f1").put("meta", new JsonObject())
-        .put("props", new JsonObject().put("terminal", "start").put("normalizedAnchor", new JsonObject().put("x", 0.5).put("y", 0.5))
-            .put("isExact", false).put("isPrecise", false).put("snap", "none"));
+    assertUnprocessable(
+        change(
+            put(
+                2,
+                new JsonObject()
+                    .put("id", "document:document")
+                    .put("typeName", "document")
+                    .put("gridSize", 10)
+                    .put("name", "")
+                    .put("meta", new JsonObject()))),
+        "document:document");
+    JsonObject binding =
+        new JsonObject()
+            .put("id", "binding:b1")
+            .put("typeName", "binding")
+            .put("type", "arrow")
+            .put("fromId", "shape:c1")
+            .put("toId", "shape:f1")
+            .put("meta", new JsonObject())
+            .put(
+                "props",
+                new JsonObject()
+                    .put("terminal", "start")
+                    .put("normalizedAnchor", new JsonObject().put("x", 0.5).put("y", 0.5))
+                    .put("isExact", false)
+                    .put("isPrecise", false)
+                    .put("snap", "none"));
     assertUnprocessable(change(put(2, binding)), "binding:b1");
     assertEquals(before, server.board(roomId), "nothing was applied");
   }
@@ -127,20 +161,38 @@ class BoardChangesTest {
 
   @Test
   void malformedChangesAre400() {
-    BadInputTest.assertError(change(new JsonObject().put("put", new JsonArray())), 400, "INVALID_REQUEST", "baseRevision");
-    BadInputTest.assertError(change(new JsonObject().put("baseRevision", -1).put("put", new JsonArray())), 400, "INVALID_REQUEST", "baseRevision");
-    BadInputTest.assertError(change(new JsonObject().put("baseRevision", 0)), 400, "INVALID_REQUEST", "");
-    BadInputTest.assertError(change(new JsonObject().put("baseRevision", 0).put("put", "all")), 400, "INVALID_REQUEST", "put");
+    BadInputTest.assertError(
+        change(new JsonObject().put("put", new JsonArray())),
+        400,
+        "INVALID_REQUEST",
+        "baseRevision");
+    BadInputTest.assertError(
+        change(new JsonObject().put("baseRevision", -1).put("put", new JsonArray())),
+        400,
+        "INVALID_REQUEST",
+        "baseRevision");
+    BadInputTest.assertError(
+        change(new JsonObject().put("baseRevision", 0)), 400, "INVALID_REQUEST", "");
+    BadInputTest.assertError(
+        change(new JsonObject().put("baseRevision", 0).put("put", "all")),
+        400,
+        "INVALID_REQUEST",
+        "put");
     JsonArray many = new JsonArray();
     for (int i = 0; i < 1001; i++) {
       many.add(box("shape:m" + i, "a1"));
     }
-    BadInputTest.assertError(change(new JsonObject().put("baseRevision", 0).put("put", many)), 400, "INVALID_REQUEST", "put");
+    BadInputTest.assertError(
+        change(new JsonObject().put("baseRevision", 0).put("put", many)),
+        400,
+        "INVALID_REQUEST",
+        "put");
     assertEquals(0, server.board(roomId).getLong("revision"));
   }
 
   static void assertUnprocessable(HttpResponse<Buffer> response, String names) {
     BadInputTest.assertError(response, 422, "INVALID_RECORD", names);
-    assertTrue(response.bodyAsJsonObject().getJsonObject("error").getString("message").length() < 400);
+    assertTrue(
+        response.bodyAsJsonObject().getJsonObject("error").getString("message").length() < 400);
   }
 }

@@ -49,7 +49,8 @@ class PageRoutesTest {
     WebBuild.require();
     HttpResponse<Buffer> page = server.get("/");
     assertEquals(200, page.statusCode());
-    assertTrue(page.getHeader("content-type").startsWith("text/html"), page.getHeader("content-type"));
+    assertTrue(
+        page.getHeader("content-type").startsWith("text/html"), page.getHeader("content-type"));
     String html = page.bodyAsString();
     assertTrue(html.contains("<div id=\"root\">"), html);
 
@@ -57,8 +58,11 @@ class PageRoutesTest {
     assertTrue(script.find(), "the page names its script: " + html);
     HttpResponse<Buffer> asset = server.get("/" + script.group(1));
     assertEquals(200, asset.statusCode());
-    assertTrue(asset.getHeader("content-type").contains("javascript"), asset.getHeader("content-type"));
-    assertTrue(asset.getHeader("cache-control").contains("max-age=" + PageRoutes.ASSET_MAX_AGE_SECONDS), asset.getHeader("cache-control"));
+    assertTrue(
+        asset.getHeader("content-type").contains("javascript"), asset.getHeader("content-type"));
+    assertTrue(
+        asset.getHeader("cache-control").contains("max-age=" + PageRoutes.ASSET_MAX_AGE_SECONDS),
+        asset.getHeader("cache-control"));
     assertEquals(200, server.get("/index.html").statusCode());
   }
 
@@ -69,9 +73,15 @@ class PageRoutesTest {
     assertEquals("NOT_FOUND", unknown.bodyAsJsonObject().getJsonObject("error").getString("code"));
     HttpResponse<Buffer> assetsUnderApi = server.get("/api/assets/index.js");
     assertEquals(404, assetsUnderApi.statusCode());
-    assertEquals("NOT_FOUND", assetsUnderApi.bodyAsJsonObject().getJsonObject("error").getString("code"));
+    assertEquals(
+        "NOT_FOUND", assetsUnderApi.bodyAsJsonObject().getJsonObject("error").getString("code"));
     assertEquals(200, server.get("/health").statusCode());
-    assertEquals(new JsonObject().put("ok", true).put("roomId", "page").put("revision", 0L).put("records", new io.vertx.core.json.JsonArray()),
+    assertEquals(
+        new JsonObject()
+            .put("ok", true)
+            .put("roomId", "page")
+            .put("revision", 0L)
+            .put("records", new io.vertx.core.json.JsonArray()),
         server.board("page"));
     // SockJS's info route, as the official client asks it first.
     HttpResponse<Buffer> info = server.get("/eventbus/info");
@@ -87,12 +97,15 @@ class PageRoutesTest {
   void aBuildWithoutThePageSaysSoAtTheRoot() {
     Router router = Router.router(vertx);
     new PageRoutes("no-such-webroot").mount(router);
-    HttpServer http = Await.result(vertx.createHttpServer().requestHandler(router).listen(0, "127.0.0.1"));
+    HttpServer http =
+        Await.result(vertx.createHttpServer().requestHandler(router).listen(0, "127.0.0.1"));
     WebClient client = WebClient.create(vertx);
     try {
-      HttpResponse<Buffer> root = Await.result(client.get(http.actualPort(), "127.0.0.1", "/").send());
+      HttpResponse<Buffer> root =
+          Await.result(client.get(http.actualPort(), "127.0.0.1", "/").send());
       assertEquals(404, root.statusCode());
-      assertTrue(root.getHeader("content-type").startsWith("text/html"), root.getHeader("content-type"));
+      assertTrue(
+          root.getHeader("content-type").startsWith("text/html"), root.getHeader("content-type"));
       assertTrue(root.bodyAsString().contains("The web client was not built"), root.bodyAsString());
       assertTrue(root.bodyAsString().contains("-Dweb.skip=true"), root.bodyAsString());
     } finally {

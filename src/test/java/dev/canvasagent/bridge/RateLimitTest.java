@@ -30,7 +30,13 @@ class RateLimitTest {
   }
 
   final ManualClock clock = new ManualClock();
-  final RateLimit runs = new RateLimit("runs a minute from this client (CANVAS_AGENT_RUNS_PER_MINUTE)", 3, Duration.ofMinutes(1), 2, clock);
+  final RateLimit runs =
+      new RateLimit(
+          "runs a minute from this client (CANVAS_AGENT_RUNS_PER_MINUTE)",
+          3,
+          Duration.ofMinutes(1),
+          2,
+          clock);
 
   @Test
   void aKeyGetsItsAllowanceThenWaitsForTheRefill() {
@@ -39,11 +45,16 @@ class RateLimitTest {
     }
     RateLimit.Over over = runs.take("alice", 1).orElseThrow();
     assertEquals(20, over.retryAfterSeconds(), "one run refills every 20 s");
-    assertEquals("more than 3 runs a minute from this client (CANVAS_AGENT_RUNS_PER_MINUTE); try again in 20 s", over.message());
+    assertEquals(
+        "more than 3 runs a minute from this client (CANVAS_AGENT_RUNS_PER_MINUTE); try again in 20 s",
+        over.message());
     assertEquals(Optional.empty(), runs.take("bob", 1), "another key has its own allowance");
 
     clock.advance(Duration.ofMillis(19_001));
-    assertEquals(1, runs.take("alice", 1).orElseThrow().retryAfterSeconds(), "less than a second to go is still 1 s");
+    assertEquals(
+        1,
+        runs.take("alice", 1).orElseThrow().retryAfterSeconds(),
+        "less than a second to go is still 1 s");
     clock.advance(Duration.ofSeconds(1));
     assertEquals(Optional.empty(), runs.take("alice", 1));
   }
@@ -63,7 +74,9 @@ class RateLimitTest {
   void moreThanTheWholeAllowanceIsRefusedAndTakesNothing() {
     RateLimit.Over over = runs.take("alice", 4).orElseThrow();
     assertEquals(60, over.retryAfterSeconds());
-    assertTrue(over.message().startsWith("4 is more than the whole allowance of 3 runs a minute"), over.message());
+    assertTrue(
+        over.message().startsWith("4 is more than the whole allowance of 3 runs a minute"),
+        over.message());
     assertEquals(Optional.empty(), runs.take("alice", 3));
   }
 
@@ -81,7 +94,8 @@ class RateLimitTest {
     assertEquals(1, runs.evictIdle(), "alice refilled and is forgotten; bob is not");
     assertEquals(Optional.empty(), runs.take("carol", 1), "room for a new key again");
     clock.advance(Duration.ofMinutes(1));
-    assertEquals(Optional.empty(), runs.take("dave", 1), "a full table evicts idle keys before refusing");
+    assertEquals(
+        Optional.empty(), runs.take("dave", 1), "a full table evicts idle keys before refusing");
     assertEquals(1, runs.keys());
   }
 }

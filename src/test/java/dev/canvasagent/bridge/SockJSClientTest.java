@@ -29,29 +29,37 @@ class SockJSClientTest {
     boolean closed;
 
     SockJSSocket proxy() {
-      return (SockJSSocket) Proxy.newProxyInstance(SockJSSocket.class.getClassLoader(), new Class<?>[] {SockJSSocket.class},
-          (self, method, arguments) -> switch (method.getName()) {
-            case "write" -> {
-              written.add(arguments[0] instanceof Buffer buffer ? buffer.toString() : (String) arguments[0]);
-              Promise<Void> promise = Promise.promise();
-              taken.add(promise);
-              yield promise.future();
-            }
-            case "writeQueueFull" -> false;
-            case "close" -> {
-              closed = true;
-              yield null;
-            }
-            case "setWriteQueueMaxSize" -> self;
-            case "hashCode" -> System.identityHashCode(self);
-            case "equals" -> self == arguments[0];
-            default -> throw new UnsupportedOperationException(method.getName());
-          });
+      return (SockJSSocket)
+          Proxy.newProxyInstance(
+              SockJSSocket.class.getClassLoader(),
+              new Class<?>[] {SockJSSocket.class},
+              (self, method, arguments) ->
+                  switch (method.getName()) {
+                    case "write" -> {
+                      written.add(
+                          arguments[0] instanceof Buffer buffer
+                              ? buffer.toString()
+                              : (String) arguments[0]);
+                      Promise<Void> promise = Promise.promise();
+                      taken.add(promise);
+                      yield promise.future();
+                    }
+                    case "writeQueueFull" -> false;
+                    case "close" -> {
+                      closed = true;
+                      yield null;
+                    }
+                    case "setWriteQueueMaxSize" -> self;
+                    case "hashCode" -> System.identityHashCode(self);
+                    case "equals" -> self == arguments[0];
+                    default -> throw new UnsupportedOperationException(method.getName());
+                  });
     }
   }
 
   final Socket socket = new Socket();
-  final SockJSClient client = new SockJSClient(socket.proxy(), "sockjs-1", MAX_PENDING_CHARS, new MessageRate(10));
+  final SockJSClient client =
+      new SockJSClient(socket.proxy(), "sockjs-1", MAX_PENDING_CHARS, new MessageRate(10));
 
   SockJSClientTest() {
     client.joining("r1", false);
@@ -65,10 +73,17 @@ class SockJSClientTest {
   @Test
   void itSendsWhatItsBrowserRegisteredAsTheBridgesRecMessages() {
     client.register(RoomTopic.AGENT_ACTION);
-    assertTrue(client.deliver(event(RoomTopic.AGENT_CHAT, "b-1", 1)), "a topic it did not register is skipped, not a failure");
+    assertTrue(
+        client.deliver(event(RoomTopic.AGENT_CHAT, "b-1", 1)),
+        "a topic it did not register is skipped, not a failure");
     assertTrue(client.deliver(event(RoomTopic.AGENT_ACTION, "b-2", 1)));
-    assertEquals(List.of(new JsonObject().put("type", "rec").put("address", "room.r1.agent:action")
-        .put("body", new JsonObject().put("text", "x")).put("headers", new JsonObject().put("id", "b-2"))),
+    assertEquals(
+        List.of(
+            new JsonObject()
+                .put("type", "rec")
+                .put("address", "room.r1.agent:action")
+                .put("body", new JsonObject().put("text", "x"))
+                .put("headers", new JsonObject().put("id", "b-2"))),
         socket.written.stream().map(JsonObject::new).toList());
 
     client.unregister(RoomTopic.AGENT_ACTION);
@@ -78,14 +93,16 @@ class SockJSClientTest {
 
   @Test
   void aResumingClientGetsWhatItMissedOnEveryTopicUntilItHasCaughtUp() {
-    SockJSClient resuming = new SockJSClient(socket.proxy(), "sockjs-2", MAX_PENDING_CHARS, new MessageRate(10));
+    SockJSClient resuming =
+        new SockJSClient(socket.proxy(), "sockjs-2", MAX_PENDING_CHARS, new MessageRate(10));
     resuming.joining("r1", true);
     Promise<Room> joined = Promise.promise();
     resuming.joined(joined.future());
     assertTrue(resuming.deliver(event(RoomTopic.AGENT_CHAT, "b-1", 1)));
     joined.complete();
     assertTrue(resuming.deliver(event(RoomTopic.AGENT_CHAT, "b-2", 1)));
-    assertEquals(1, socket.written.size(), "replayed while catching up, then only what it registered");
+    assertEquals(
+        1, socket.written.size(), "replayed while catching up, then only what it registered");
   }
 
   @Test
@@ -98,7 +115,9 @@ class SockJSClientTest {
     }
     assertTrue(socket.closed, "a slow consumer is closed");
     int pending = socket.written.stream().mapToInt(String::length).sum();
-    assertTrue(pending >= MAX_PENDING_CHARS && pending < MAX_PENDING_CHARS + 400, "held at most the bound and one event: " + pending);
+    assertTrue(
+        pending >= MAX_PENDING_CHARS && pending < MAX_PENDING_CHARS + 400,
+        "held at most the bound and one event: " + pending);
     assertFalse(client.deliver(event(RoomTopic.AGENT_ACTION, "b-late", 1)));
   }
 

@@ -47,11 +47,26 @@ class ThrottledWarningTest {
     warning.record("127.0.0.1", "late");
     warning.record("127.0.0.1", "late");
 
-    assertEquals(List.of(Level.WARN, Level.DEBUG, Level.DEBUG, Level.DEBUG, Level.DEBUG, Level.WARN, Level.DEBUG), levels());
+    assertEquals(
+        List.of(
+            Level.WARN,
+            Level.DEBUG,
+            Level.DEBUG,
+            Level.DEBUG,
+            Level.DEBUG,
+            Level.WARN,
+            Level.DEBUG),
+        levels());
     ILoggingEvent second = lines.list.get(5);
     assertEquals("test.event", second.getMessage());
-    assertEquals("4", second.getKeyValuePairs().stream().filter(pair -> pair.key.equals("atDebugSinceLastWarning"))
-        .map(pair -> String.valueOf(pair.value)).findFirst().orElseThrow(), "the four of the window before went to DEBUG");
+    assertEquals(
+        "4",
+        second.getKeyValuePairs().stream()
+            .filter(pair -> pair.key.equals("atDebugSinceLastWarning"))
+            .map(pair -> String.valueOf(pair.value))
+            .findFirst()
+            .orElseThrow(),
+        "the four of the window before went to DEBUG");
   }
 
   @Test

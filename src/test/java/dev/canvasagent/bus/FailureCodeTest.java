@@ -16,7 +16,10 @@ import org.junit.jupiter.api.Test;
 class FailureCodeTest {
   @Test
   void everyReplyKeepsItsBusNumberAndTheOthersHaveNone() {
-    FailureCode[] replies = Arrays.stream(FailureCode.values()).filter(FailureCode::isReply).toArray(FailureCode[]::new);
+    FailureCode[] replies =
+        Arrays.stream(FailureCode.values())
+            .filter(FailureCode::isReply)
+            .toArray(FailureCode[]::new);
     assertEquals(35, replies.length);
     for (int i = 0; i < replies.length; i++) {
       assertEquals(i + 1, replies[i].wire(), replies[i].name());
@@ -29,36 +32,79 @@ class FailureCodeTest {
 
   @Test
   void eachReplyHasTheHttpStatusTheBridgeAnswersWith() {
-    Map<Integer, Set<FailureCode>> byStatus = Map.ofEntries(
-        Map.entry(400, EnumSet.of(FailureCode.INVALID_JSON, FailureCode.INVALID_REQUEST, FailureCode.UNKNOWN_MODEL,
-            FailureCode.ACTION_INVALID, FailureCode.DUPLICATE_CREATE)),
-        Map.entry(401, EnumSet.of(FailureCode.UNAUTHENTICATED, FailureCode.TOKEN_EXPIRED)),
-        Map.entry(403, EnumSet.of(FailureCode.FORBIDDEN, FailureCode.ORIGIN_NOT_ALLOWED, FailureCode.HOST_NOT_ALLOWED)),
-        Map.entry(404, EnumSet.of(FailureCode.NOT_FOUND, FailureCode.SESSION_NOT_FOUND)),
-        Map.entry(405, EnumSet.of(FailureCode.METHOD_NOT_ALLOWED)),
-        Map.entry(408, EnumSet.of(FailureCode.REQUEST_TIMEOUT)),
-        Map.entry(409, EnumSet.of(FailureCode.SESSION_ROOM_MISMATCH, FailureCode.REVISION_CONFLICT, FailureCode.SESSION_BUSY,
-            FailureCode.LOCK_NOT_AVAILABLE, FailureCode.LOCK_NOT_OWNED, FailureCode.LEASE_EXPIRED, FailureCode.STALE_EPOCH)),
-        Map.entry(413, EnumSet.of(FailureCode.BODY_TOO_LARGE)),
-        Map.entry(415, EnumSet.of(FailureCode.UNSUPPORTED_MEDIA_TYPE)),
-        Map.entry(422, EnumSet.of(FailureCode.SHAPE_NOT_FOUND, FailureCode.INVALID_RECORD, FailureCode.MODEL_NOT_CONFIGURED,
-            FailureCode.PATCH_REJECTED, FailureCode.IDEMPOTENCY_KEY_REUSED)),
-        Map.entry(429, EnumSet.of(FailureCode.QUEUE_FULL, FailureCode.RATE_LIMITED)),
-        Map.entry(500, EnumSet.of(FailureCode.INTERNAL)),
-        Map.entry(503, EnumSet.of(FailureCode.NO_HOST, FailureCode.STORE_UNAVAILABLE)),
-        Map.entry(504, EnumSet.of(FailureCode.SCREENSHOT_TIMEOUT, FailureCode.TIMEOUT)));
-    Map<Integer, Set<FailureCode>> actual = Arrays.stream(FailureCode.values()).filter(FailureCode::isReply)
-        .collect(Collectors.groupingBy(FailureCode::httpStatus, Collectors.toCollection(() -> EnumSet.noneOf(FailureCode.class))));
+    Map<Integer, Set<FailureCode>> byStatus =
+        Map.ofEntries(
+            Map.entry(
+                400,
+                EnumSet.of(
+                    FailureCode.INVALID_JSON,
+                    FailureCode.INVALID_REQUEST,
+                    FailureCode.UNKNOWN_MODEL,
+                    FailureCode.ACTION_INVALID,
+                    FailureCode.DUPLICATE_CREATE)),
+            Map.entry(401, EnumSet.of(FailureCode.UNAUTHENTICATED, FailureCode.TOKEN_EXPIRED)),
+            Map.entry(
+                403,
+                EnumSet.of(
+                    FailureCode.FORBIDDEN,
+                    FailureCode.ORIGIN_NOT_ALLOWED,
+                    FailureCode.HOST_NOT_ALLOWED)),
+            Map.entry(404, EnumSet.of(FailureCode.NOT_FOUND, FailureCode.SESSION_NOT_FOUND)),
+            Map.entry(405, EnumSet.of(FailureCode.METHOD_NOT_ALLOWED)),
+            Map.entry(408, EnumSet.of(FailureCode.REQUEST_TIMEOUT)),
+            Map.entry(
+                409,
+                EnumSet.of(
+                    FailureCode.SESSION_ROOM_MISMATCH,
+                    FailureCode.REVISION_CONFLICT,
+                    FailureCode.SESSION_BUSY,
+                    FailureCode.LOCK_NOT_AVAILABLE,
+                    FailureCode.LOCK_NOT_OWNED,
+                    FailureCode.LEASE_EXPIRED,
+                    FailureCode.STALE_EPOCH)),
+            Map.entry(413, EnumSet.of(FailureCode.BODY_TOO_LARGE)),
+            Map.entry(415, EnumSet.of(FailureCode.UNSUPPORTED_MEDIA_TYPE)),
+            Map.entry(
+                422,
+                EnumSet.of(
+                    FailureCode.SHAPE_NOT_FOUND,
+                    FailureCode.INVALID_RECORD,
+                    FailureCode.MODEL_NOT_CONFIGURED,
+                    FailureCode.PATCH_REJECTED,
+                    FailureCode.IDEMPOTENCY_KEY_REUSED)),
+            Map.entry(429, EnumSet.of(FailureCode.QUEUE_FULL, FailureCode.RATE_LIMITED)),
+            Map.entry(500, EnumSet.of(FailureCode.INTERNAL)),
+            Map.entry(503, EnumSet.of(FailureCode.NO_HOST, FailureCode.STORE_UNAVAILABLE)),
+            Map.entry(504, EnumSet.of(FailureCode.SCREENSHOT_TIMEOUT, FailureCode.TIMEOUT)));
+    Map<Integer, Set<FailureCode>> actual =
+        Arrays.stream(FailureCode.values())
+            .filter(FailureCode::isReply)
+            .collect(
+                Collectors.groupingBy(
+                    FailureCode::httpStatus,
+                    Collectors.toCollection(() -> EnumSet.noneOf(FailureCode.class))));
     assertEquals(byStatus, actual);
   }
 
   @Test
   void onlyTheFailuresThatPassByThemselvesAreRetryable() {
-    Set<FailureCode> retryable = Arrays.stream(FailureCode.values()).filter(FailureCode::retryable)
-        .collect(Collectors.toCollection(() -> EnumSet.noneOf(FailureCode.class)));
-    assertEquals(EnumSet.of(FailureCode.TIMEOUT, FailureCode.STORE_UNAVAILABLE, FailureCode.NO_HOST,
-        FailureCode.SCREENSHOT_TIMEOUT, FailureCode.QUEUE_FULL, FailureCode.REVISION_CONFLICT, FailureCode.INTERRUPTED), retryable);
-    assertFalse(FailureCode.MODEL_ERROR.retryable(), "a model error's retryability is the provider's to say");
+    Set<FailureCode> retryable =
+        Arrays.stream(FailureCode.values())
+            .filter(FailureCode::retryable)
+            .collect(Collectors.toCollection(() -> EnumSet.noneOf(FailureCode.class)));
+    assertEquals(
+        EnumSet.of(
+            FailureCode.TIMEOUT,
+            FailureCode.STORE_UNAVAILABLE,
+            FailureCode.NO_HOST,
+            FailureCode.SCREENSHOT_TIMEOUT,
+            FailureCode.QUEUE_FULL,
+            FailureCode.REVISION_CONFLICT,
+            FailureCode.INTERRUPTED),
+        retryable);
+    assertFalse(
+        FailureCode.MODEL_ERROR.retryable(),
+        "a model error's retryability is the provider's to say");
   }
 
   @Test

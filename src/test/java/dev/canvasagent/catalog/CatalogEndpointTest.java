@@ -18,9 +18,32 @@ import org.junit.jupiter.api.extension.ExtendWith;
 /** {@code GET /api/catalog}: every verb the issue names, each described, with a schema its own sample passes. */
 @ExtendWith(VertxExtension.class)
 class CatalogEndpointTest {
-  static final Set<String> VERBS = Set.of("create_shape", "update_shape", "delete_shape", "move", "resize", "rotate",
-      "group", "ungroup", "align", "distribute", "stack", "reorder", "set_viewport", "think", "todo", "add_detail",
-      "apply_preset", "label", "place", "pen", "message", "review", "clear", "batch_operations");
+  static final Set<String> VERBS =
+      Set.of(
+          "create_shape",
+          "update_shape",
+          "delete_shape",
+          "move",
+          "resize",
+          "rotate",
+          "group",
+          "ungroup",
+          "align",
+          "distribute",
+          "stack",
+          "reorder",
+          "set_viewport",
+          "think",
+          "todo",
+          "add_detail",
+          "apply_preset",
+          "label",
+          "place",
+          "pen",
+          "message",
+          "review",
+          "clear",
+          "batch_operations");
 
   @Test
   void theCatalogDescribesEveryVerbWithASampleItsSchemaAccepts(Vertx vertx) {
@@ -36,7 +59,10 @@ class CatalogEndpointTest {
       assertTrue(Set.of("board", "chat", "client", "agent").contains(verb.getString("kind")), name);
       assertEquals("object", verb.getJsonObject("params").getString("type"), name);
       JsonObject sample = verb.getJsonObject("sample");
-      assertEquals(Optional.empty(), catalog.entry(name).orElseThrow().schema().violations(sample), name + "'s sample");
+      assertEquals(
+          Optional.empty(),
+          catalog.entry(name).orElseThrow().schema().violations(sample),
+          name + "'s sample");
     }
     Await.result(server.stop());
   }

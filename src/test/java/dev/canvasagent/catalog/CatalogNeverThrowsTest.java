@@ -46,49 +46,180 @@ class CatalogNeverThrowsTest {
   }
 
   static Board board() {
-    JsonObject handles = new JsonObject()
-        .put("a0", new JsonObject().put("id", "a0").put("index", "a0").put("x", 0.0).put("y", 0.0))
-        .put("a1", new JsonObject().put("id", "a1").put("index", "a1").put("x", 40.0).put("y", 5.0));
-    JsonArray segments = new JsonArray().add(new JsonObject().put("type", "free").put("path", DrawPath.encode(List.of(
-        new DrawPath.Point(0, 0, 0.5), new DrawPath.Point(10, 12, 0.5), new DrawPath.Point(30, 4, 0.5)))));
-    List<JsonObject> records = List.of(
-        shape("box1", "geo", "a1", ShapeRecords.geoProps("rectangle", 120, 80, "Box")),
-        shape("t1", "text", "a2", ShapeRecords.textProps("Title", 200)),
-        shape("n1", "note", "a3", ShapeRecords.noteProps("Sticky")),
-        shape("f1", "frame", "a4", ShapeRecords.frameProps(600, 400, "Frame")),
-        shape("kid", "geo", "a1", ShapeRecords.geoProps("ellipse", 50, 50, "")).put("parentId", "shape:f1"),
-        shape("f2", "frame", "a2", ShapeRecords.frameProps(200, 200, "Inner")).put("parentId", "shape:f1"),
-        shape("deep", "note", "a1", ShapeRecords.noteProps("deep")).put("parentId", "shape:f2"),
-        shape("l1", "line", "a5", ShapeRecords.lineProps(handles)),
-        shape("d1", "draw", "a6", ShapeRecords.drawProps(segments, false)),
-        shape("a1", "arrow", "a7", ShapeRecords.arrowProps(100, 40, "")),
-        binding("b-start", "shape:a1", "shape:box1", "start"),
-        binding("b-end", "shape:a1", "shape:kid", "end"));
+    JsonObject handles =
+        new JsonObject()
+            .put(
+                "a0",
+                new JsonObject().put("id", "a0").put("index", "a0").put("x", 0.0).put("y", 0.0))
+            .put(
+                "a1",
+                new JsonObject().put("id", "a1").put("index", "a1").put("x", 40.0).put("y", 5.0));
+    JsonArray segments =
+        new JsonArray()
+            .add(
+                new JsonObject()
+                    .put("type", "free")
+                    .put(
+                        "path",
+                        DrawPath.encode(
+                            List.of(
+                                new DrawPath.Point(0, 0, 0.5),
+                                new DrawPath.Point(10, 12, 0.5),
+                                new DrawPath.Point(30, 4, 0.5)))));
+    List<JsonObject> records =
+        List.of(
+            shape("box1", "geo", "a1", ShapeRecords.geoProps("rectangle", 120, 80, "Box")),
+            shape("t1", "text", "a2", ShapeRecords.textProps("Title", 200)),
+            shape("n1", "note", "a3", ShapeRecords.noteProps("Sticky")),
+            shape("f1", "frame", "a4", ShapeRecords.frameProps(600, 400, "Frame")),
+            shape("kid", "geo", "a1", ShapeRecords.geoProps("ellipse", 50, 50, ""))
+                .put("parentId", "shape:f1"),
+            shape("f2", "frame", "a2", ShapeRecords.frameProps(200, 200, "Inner"))
+                .put("parentId", "shape:f1"),
+            shape("deep", "note", "a1", ShapeRecords.noteProps("deep")).put("parentId", "shape:f2"),
+            shape("l1", "line", "a5", ShapeRecords.lineProps(handles)),
+            shape("d1", "draw", "a6", ShapeRecords.drawProps(segments, false)),
+            shape("a1", "arrow", "a7", ShapeRecords.arrowProps(100, 40, "")),
+            binding("b-start", "shape:a1", "shape:box1", "start"),
+            binding("b-end", "shape:a1", "shape:kid", "end"));
     return Board.empty("room-fuzz").apply(new RecordDiff(records, List.of()), 7);
   }
 
   static JsonObject binding(String id, String from, String to, String terminal) {
-    return new JsonObject().put("id", "binding:" + id).put("typeName", "binding").put("type", "arrow")
-        .put("fromId", from).put("toId", to)
-        .put("props", new JsonObject().put("terminal", terminal)
-            .put("normalizedAnchor", new JsonObject().put("x", 0.5).put("y", 0.5))
-            .put("isExact", false).put("isPrecise", false).put("snap", "none"))
+    return new JsonObject()
+        .put("id", "binding:" + id)
+        .put("typeName", "binding")
+        .put("type", "arrow")
+        .put("fromId", from)
+        .put("toId", to)
+        .put(
+            "props",
+            new JsonObject()
+                .put("terminal", terminal)
+                .put("normalizedAnchor", new JsonObject().put("x", 0.5).put("y", 0.5))
+                .put("isExact", false)
+                .put("isPrecise", false)
+                .put("snap", "none"))
         .put("meta", new JsonObject());
   }
 
   // Hostile values
 
-  static final double[] NUMBERS = {0, -0.0, 1, -1, 0.5, -0.5, 1e308, -1e308, Double.MAX_VALUE, -Double.MAX_VALUE,
-      Double.MIN_VALUE, 1e-308, 360, -720, 9_999.5, 10_000, 10_001, -10_001, 65_504, 65_520, 1e6, -1e6, 1e15, 123.456};
-  static final Object[] SPECIAL_NUMBERS = {Long.MAX_VALUE, Long.MIN_VALUE, Integer.MAX_VALUE, Integer.MIN_VALUE,
-      Double.NaN, Double.POSITIVE_INFINITY, Double.NEGATIVE_INFINITY, 0L, 1000, 1001, -1};
-  static final List<String> KINDS = List.of("box", "rectangle", "ellipse", "star", "cloud", "sticky", "note", "text",
-      "headline", "frame", "section", "line", "draw", "pen", "arrow", "connector", "geo", "group", "highlight", "r");
-  static final List<String> STYLES = List.of("red", "purple", "burnt orange", "Burnt_Orange", "charcoal", "ink", "grey",
-      "gray", "white", "light-blue", "solid", "semi", "none", "filled", "dashed", "dot", "s", "m", "xl", "huge", "mono",
-      "sans", "left", "top", "middle", "end", "start-legacy", "circle", "x", "heart", "line", "r", "yel", "ora", "bl");
-  static final List<String> PRESETS = List.of("Hero", "hero", "headline", "Callout", "highlight", "quiet", "muted", "Wire",
-      "wireframe", "label", "tag", " TITLE ", "Loud", "her", "");
+  static final double[] NUMBERS = {
+    0,
+    -0.0,
+    1,
+    -1,
+    0.5,
+    -0.5,
+    1e308,
+    -1e308,
+    Double.MAX_VALUE,
+    -Double.MAX_VALUE,
+    Double.MIN_VALUE,
+    1e-308,
+    360,
+    -720,
+    9_999.5,
+    10_000,
+    10_001,
+    -10_001,
+    65_504,
+    65_520,
+    1e6,
+    -1e6,
+    1e15,
+    123.456
+  };
+  static final Object[] SPECIAL_NUMBERS = {
+    Long.MAX_VALUE,
+    Long.MIN_VALUE,
+    Integer.MAX_VALUE,
+    Integer.MIN_VALUE,
+    Double.NaN,
+    Double.POSITIVE_INFINITY,
+    Double.NEGATIVE_INFINITY,
+    0L,
+    1000,
+    1001,
+    -1
+  };
+  static final List<String> KINDS =
+      List.of(
+          "box",
+          "rectangle",
+          "ellipse",
+          "star",
+          "cloud",
+          "sticky",
+          "note",
+          "text",
+          "headline",
+          "frame",
+          "section",
+          "line",
+          "draw",
+          "pen",
+          "arrow",
+          "connector",
+          "geo",
+          "group",
+          "highlight",
+          "r");
+  static final List<String> STYLES =
+      List.of(
+          "red",
+          "purple",
+          "burnt orange",
+          "Burnt_Orange",
+          "charcoal",
+          "ink",
+          "grey",
+          "gray",
+          "white",
+          "light-blue",
+          "solid",
+          "semi",
+          "none",
+          "filled",
+          "dashed",
+          "dot",
+          "s",
+          "m",
+          "xl",
+          "huge",
+          "mono",
+          "sans",
+          "left",
+          "top",
+          "middle",
+          "end",
+          "start-legacy",
+          "circle",
+          "x",
+          "heart",
+          "line",
+          "r",
+          "yel",
+          "ora",
+          "bl");
+  static final List<String> PRESETS =
+      List.of(
+          "Hero",
+          "hero",
+          "headline",
+          "Callout",
+          "highlight",
+          "quiet",
+          "muted",
+          "Wire",
+          "wireframe",
+          "label",
+          "tag",
+          " TITLE ",
+          "Loud",
+          "her",
+          "");
   static final Map<String, List<String>> POOLS = Map.of("type", KINDS, "preset", PRESETS);
 
   /** Arrays of thousands of items are slow to validate: a few per verb. */
@@ -96,7 +227,9 @@ class CatalogNeverThrowsTest {
 
   /** A number of the right type for a schema's number: mostly ordinary, sometimes extreme. */
   double number() {
-    return random.nextInt(10) < 7 ? Math.round(random.nextGaussian() * 300 * 100) / 100.0 : NUMBERS[random.nextInt(NUMBERS.length)];
+    return random.nextInt(10) < 7
+        ? Math.round(random.nextGaussian() * 300 * 100) / 100.0
+        : NUMBERS[random.nextInt(NUMBERS.length)];
   }
 
   /** Any number at all, including what JSON cannot carry (NaN, infinities) and out-of-range integers. */
@@ -203,7 +336,8 @@ class CatalogNeverThrowsTest {
         }
         yield big;
       }
-      case 9 -> new JsonObject().put(randomWord(4), anything(depth + 1)).put("x", anything(depth + 1));
+      case 9 ->
+          new JsonObject().put(randomWord(4), anything(depth + 1)).put("x", anything(depth + 1));
       default -> new JsonArray().add(anything(depth + 1)).add(anything(depth + 1));
     };
   }
@@ -263,10 +397,12 @@ class CatalogNeverThrowsTest {
       default -> {
         JsonObject object = new JsonObject();
         JsonObject properties = schema.getJsonObject("properties", new JsonObject());
-        Set<String> required = Set.copyOf(schema.getJsonArray("required", new JsonArray()).getList());
+        Set<String> required =
+            Set.copyOf(schema.getJsonArray("required", new JsonArray()).getList());
         for (String property : properties.fieldNames()) {
           if (required.contains(property) || random.nextDouble() < (depth == 0 ? 0.65 : 0.7)) {
-            object.put(property, valueFor(root, property, properties.getJsonObject(property), depth + 1));
+            object.put(
+                property, valueFor(root, property, properties.getJsonObject(property), depth + 1));
           }
         }
         addConditionallyRequired(root, schema, object, depth);
@@ -283,13 +419,26 @@ class CatalogNeverThrowsTest {
     JsonObject properties = schema.getJsonObject("properties", new JsonObject());
     for (Object item : schema.getJsonArray("allOf", new JsonArray())) {
       JsonObject condition = (JsonObject) item;
-      JsonObject when = condition.getJsonObject("if", new JsonObject()).getJsonObject("properties", new JsonObject());
-      boolean applies = !when.isEmpty() && when.fieldNames().stream()
-          .allMatch(name -> java.util.Objects.equals(when.getJsonObject(name).getValue("const"), object.getValue(name)));
+      JsonObject when =
+          condition
+              .getJsonObject("if", new JsonObject())
+              .getJsonObject("properties", new JsonObject());
+      boolean applies =
+          !when.isEmpty()
+              && when.fieldNames().stream()
+                  .allMatch(
+                      name ->
+                          java.util.Objects.equals(
+                              when.getJsonObject(name).getValue("const"), object.getValue(name)));
       if (applies && random.nextInt(10) > 0) {
-        for (Object name : condition.getJsonObject("then", new JsonObject()).getJsonArray("required", new JsonArray())) {
+        for (Object name :
+            condition
+                .getJsonObject("then", new JsonObject())
+                .getJsonArray("required", new JsonArray())) {
           if (!object.containsKey((String) name) && properties.containsKey((String) name)) {
-            object.put((String) name, valueFor(root, (String) name, properties.getJsonObject((String) name), depth + 1));
+            object.put(
+                (String) name,
+                valueFor(root, (String) name, properties.getJsonObject((String) name), depth + 1));
           }
         }
       }
@@ -333,12 +482,13 @@ class CatalogNeverThrowsTest {
 
   JsonObject params(JsonObject schema) {
     JsonObject params = (JsonObject) valueFor(schema, "params", schema, 0);
-    int mutations = switch (random.nextInt(6)) {
-      case 0, 1, 2 -> 0;
-      case 3 -> 1;
-      case 4 -> 2;
-      default -> 4;
-    };
+    int mutations =
+        switch (random.nextInt(6)) {
+          case 0, 1, 2 -> 0;
+          case 3 -> 1;
+          case 4 -> 2;
+          default -> 4;
+        };
     for (int i = 0; i < mutations; i++) {
       mutate(params);
     }
@@ -348,13 +498,16 @@ class CatalogNeverThrowsTest {
   CoordinateFrame frame() {
     return random.nextBoolean()
         ? CoordinateFrame.atOrigin()
-        : new CoordinateFrame(250.5, -75.25, Map.of("shape:box1_x", 0.375, "shape:box1_w", -0.25, "shape:t1_y", 0.5));
+        : new CoordinateFrame(
+            250.5, -75.25, Map.of("shape:box1_x", 0.375, "shape:box1_w", -0.25, "shape:t1_y", 0.5));
   }
 
   // What every accepted action must give
 
   void assertSound(ActionCatalog.Entry entry, SanitizedAction sanitized) {
-    assertTrue(sanitized != null && sanitized.params() != null && sanitized.diff() != null, "a whole result");
+    assertTrue(
+        sanitized != null && sanitized.params() != null && sanitized.diff() != null,
+        "a whole result");
     RecordDiff diff = sanitized.diff();
     if (entry.verb().kind() != VerbKind.BOARD) {
       assertTrue(diff.isEmpty(), "only board verbs change records");
@@ -364,11 +517,12 @@ class CatalogNeverThrowsTest {
     }
     assertEquals(Optional.empty(), BoardIntegrity.problem(board, diff), "the board stays whole");
     for (String key : new String[] {"x", "y", "w", "h"}) {
-      JsonObject rectangle = switch (entry.verb().name()) {
-        case "set_viewport" -> sanitized.params();
-        case "review" -> sanitized.params().getJsonObject("bounds");
-        default -> null;
-      };
+      JsonObject rectangle =
+          switch (entry.verb().name()) {
+            case "set_viewport" -> sanitized.params();
+            case "review" -> sanitized.params().getJsonObject("bounds");
+            default -> null;
+          };
       if (rectangle != null) {
         assertFinite(rectangle.getValue(key), key);
         if (!key.equals("x") && !key.equals("y")) {
@@ -379,25 +533,47 @@ class CatalogNeverThrowsTest {
   }
 
   static void assertFinite(Object value, String what) {
-    assertTrue(value instanceof Number number && Double.isFinite(number.doubleValue()), what + " is a finite number: " + value);
+    assertTrue(
+        value instanceof Number number && Double.isFinite(number.doubleValue()),
+        what + " is a finite number: " + value);
   }
 
-  static final Map<String, Set<String>> ENUMS = Map.ofEntries(
-      Map.entry("color", TldrawStyles.COLORS), Map.entry("labelColor", TldrawStyles.COLORS),
-      Map.entry("fill", TldrawStyles.FILLS), Map.entry("dash", TldrawStyles.DASHES), Map.entry("size", TldrawStyles.SIZES),
-      Map.entry("font", TldrawStyles.FONTS), Map.entry("align", TldrawStyles.ALIGNS),
-      Map.entry("verticalAlign", TldrawStyles.VERTICAL_ALIGNS), Map.entry("textAlign", TldrawStyles.TEXT_ALIGNS),
-      Map.entry("geo", TldrawStyles.GEOS), Map.entry("arrowheadStart", TldrawStyles.ARROWHEADS),
-      Map.entry("arrowheadEnd", TldrawStyles.ARROWHEADS), Map.entry("spline", Set.of("line", "cubic")),
-      Map.entry("kind", Set.of("arc", "elbow")));
+  static final Map<String, Set<String>> ENUMS =
+      Map.ofEntries(
+          Map.entry("color", TldrawStyles.COLORS),
+          Map.entry("labelColor", TldrawStyles.COLORS),
+          Map.entry("fill", TldrawStyles.FILLS),
+          Map.entry("dash", TldrawStyles.DASHES),
+          Map.entry("size", TldrawStyles.SIZES),
+          Map.entry("font", TldrawStyles.FONTS),
+          Map.entry("align", TldrawStyles.ALIGNS),
+          Map.entry("verticalAlign", TldrawStyles.VERTICAL_ALIGNS),
+          Map.entry("textAlign", TldrawStyles.TEXT_ALIGNS),
+          Map.entry("geo", TldrawStyles.GEOS),
+          Map.entry("arrowheadStart", TldrawStyles.ARROWHEADS),
+          Map.entry("arrowheadEnd", TldrawStyles.ARROWHEADS),
+          Map.entry("spline", Set.of("line", "cubic")),
+          Map.entry("kind", Set.of("arc", "elbow")));
 
   static final Set<String> LAYOUT_VERBS =
-      Set.of("move", "resize", "rotate", "align", "distribute", "stack", "reorder", "group", "ungroup", "place");
+      Set.of(
+          "move",
+          "resize",
+          "rotate",
+          "align",
+          "distribute",
+          "stack",
+          "reorder",
+          "group",
+          "ungroup",
+          "place");
 
   static void assertRecord(JsonObject record) {
     if ("binding".equals(record.getString("typeName"))) {
       // An arrow's bound end: checked as tldraw would check it.
-      assertEquals(java.util.Optional.empty(), dev.canvasagent.board.TldrawRecordValidator.check(record).map(Object::toString));
+      assertEquals(
+          java.util.Optional.empty(),
+          dev.canvasagent.board.TldrawRecordValidator.check(record).map(Object::toString));
       return;
     }
     assertEquals("shape", record.getString("typeName"));
@@ -405,8 +581,12 @@ class CatalogNeverThrowsTest {
     assertFinite(record.getValue("x"), "x");
     assertFinite(record.getValue("y"), "y");
     assertFinite(record.getValue("rotation"), "rotation");
-    assertTrue(record.getValue("index") instanceof String index && FractionalIndex.isValid(index), "index " + record.getValue("index"));
-    assertTrue(record.getValue("parentId") instanceof String parent && (parent.startsWith("page:") || parent.startsWith("shape:")),
+    assertTrue(
+        record.getValue("index") instanceof String index && FractionalIndex.isValid(index),
+        "index " + record.getValue("index"));
+    assertTrue(
+        record.getValue("parentId") instanceof String parent
+            && (parent.startsWith("page:") || parent.startsWith("shape:")),
         "parentId " + record.getValue("parentId"));
     JsonObject props = record.getJsonObject("props");
     assertTrue(props != null, "props");
@@ -416,11 +596,12 @@ class CatalogNeverThrowsTest {
         assertTrue(props.getDouble(length) > 0, length + " > 0: " + props.getValue(length));
       }
     }
-    ENUMS.forEach((prop, allowed) -> {
-      if (props.containsKey(prop)) {
-        assertTrue(allowed.contains(props.getString(prop)), prop + "=" + props.getValue(prop));
-      }
-    });
+    ENUMS.forEach(
+        (prop, allowed) -> {
+          if (props.containsKey(prop)) {
+            assertTrue(allowed.contains(props.getString(prop)), prop + "=" + props.getValue(prop));
+          }
+        });
     assertTrue(!props.containsKey("text"), "tldraw 5 has no text prop");
     if (props.containsKey("richText")) {
       assertEquals("doc", props.getJsonObject("richText").getString("type"));
@@ -429,15 +610,20 @@ class CatalogNeverThrowsTest {
       assertTrue(!segments.isEmpty(), "segments");
       for (Object segment : segments) {
         for (DrawPath.Point point : DrawPath.decode(((JsonObject) segment).getString("path"))) {
-          assertTrue(Double.isFinite(point.x()) && Double.isFinite(point.y()) && Double.isFinite(point.z()), "draw point " + point);
+          assertTrue(
+              Double.isFinite(point.x())
+                  && Double.isFinite(point.y())
+                  && Double.isFinite(point.z()),
+              "draw point " + point);
         }
       }
     }
     if (props.getValue("points") instanceof JsonObject handles) {
-      handles.forEach(handle -> {
-        assertFinite(((JsonObject) handle.getValue()).getValue("x"), "line handle x");
-        assertFinite(((JsonObject) handle.getValue()).getValue("y"), "line handle y");
-      });
+      handles.forEach(
+          handle -> {
+            assertFinite(((JsonObject) handle.getValue()).getValue("x"), "line handle x");
+            assertFinite(((JsonObject) handle.getValue()).getValue("y"), "line handle y");
+          });
     }
     for (String end : new String[] {"start", "end"}) {
       if (props.getValue(end) instanceof JsonObject point) {
@@ -464,7 +650,8 @@ class CatalogNeverThrowsTest {
       bigArraysLeft = BIG_ARRAYS_PER_VERB;
       for (int i = 0; i < INPUTS_PER_VERB; i++) {
         JsonObject params = params(schema);
-        String input = entry.verb().name() + " input #" + i + " (seed " + SEED + "): " + shortly(params);
+        String input =
+            entry.verb().name() + " input #" + i + " (seed " + SEED + "): " + shortly(params);
         try {
           if (entry.schema().violations(params).isPresent()) {
             refused++;
@@ -473,12 +660,16 @@ class CatalogNeverThrowsTest {
           SanitizedAction sanitized;
           entry.verb().referencedShapes(params);
           try {
-            sanitized = entry.verb().sanitize(params, new ActionContext(board, frame(), random.nextBoolean()));
+            sanitized =
+                entry
+                    .verb()
+                    .sanitize(params, new ActionContext(board, frame(), random.nextBoolean()));
           } catch (ActionRejected expected) {
             rejected++;
             continue;
           } finally {
-            assertEquals(boardBefore, board.toJson().encode(), "the verb leaves the board's records alone");
+            assertEquals(
+                boardBefore, board.toJson().encode(), "the verb leaves the board's records alone");
           }
           assertSound(entry, sanitized);
           accepted++;
@@ -486,12 +677,23 @@ class CatalogNeverThrowsTest {
           fail(input + " -> " + broken, broken);
         }
       }
-      stats.append(entry.verb().name()).append(": refused ").append(refused).append(", rejected ").append(rejected)
-          .append(", accepted ").append(accepted).append("\n");
-      // The layout verbs' params (x and y or dx and dy, ≥ 2 existing ids) are rarely all plausible at random;
-      // LayoutVerbsHostileInputTest and BoardPropertyTest drive them to acceptance. Here they must only never throw.
+      stats
+          .append(entry.verb().name())
+          .append(": refused ")
+          .append(refused)
+          .append(", rejected ")
+          .append(rejected)
+          .append(", accepted ")
+          .append(accepted)
+          .append("\n");
+      // The layout verbs' params (x and y or dx and dy, ≥ 2 existing ids) are rarely all plausible
+      // at random;
+      // LayoutVerbsHostileInputTest and BoardPropertyTest drive them to acceptance. Here they must
+      // only never throw.
       if (!LAYOUT_VERBS.contains(entry.verb().name())) {
-        assertTrue(rejected + accepted >= 20 && accepted >= 5, entry.verb().name() + " was reached too rarely: " + stats);
+        assertTrue(
+            rejected + accepted >= 20 && accepted >= 5,
+            entry.verb().name() + " was reached too rarely: " + stats);
       }
     }
     System.out.print(stats);

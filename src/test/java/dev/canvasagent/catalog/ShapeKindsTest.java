@@ -42,24 +42,67 @@ class ShapeKindsTest {
   }
 
   @ParameterizedTest
-  @CsvSource({"box,rectangle", "rect,rectangle", "square,rectangle", "block,rectangle", "shape,rectangle",
-      "circle,ellipse", "ellipse,ellipse", "star,star", "Star,star", " BOX ,rectangle", "check box,check-box",
-      "arrow_up,arrow-up", "rhombus 2,rhombus-2"})
+  @CsvSource({
+    "box,rectangle",
+    "rect,rectangle",
+    "square,rectangle",
+    "block,rectangle",
+    "shape,rectangle",
+    "circle,ellipse",
+    "ellipse,ellipse",
+    "star,star",
+    "Star,star",
+    " BOX ,rectangle",
+    "check box,check-box",
+    "arrow_up,arrow-up",
+    "rhombus 2,rhombus-2"
+  })
   void geoWords(String word, String geo) {
     assertEquals(geo(geo), kind(word), word);
   }
 
   @ParameterizedTest
-  @CsvSource({"sticky,note", "sticky note,note", "post-it,note", "headline,text", "heading,text", "title,text",
-      "label,text", "caption,text", "connector,arrow", "pen,draw", "freehand,draw", "scribble,draw", "frame,frame",
-      "section,frame", "container,frame", "Sticky_Note,note"})
+  @CsvSource({
+    "sticky,note",
+    "sticky note,note",
+    "post-it,note",
+    "headline,text",
+    "heading,text",
+    "title,text",
+    "label,text",
+    "caption,text",
+    "connector,arrow",
+    "pen,draw",
+    "freehand,draw",
+    "scribble,draw",
+    "frame,frame",
+    "section,frame",
+    "container,frame",
+    "Sticky_Note,note"
+  })
   void wordsForTldrawTypes(String word, String type) {
     assertEquals(type(type), kind(word), word);
   }
 
   @ParameterizedTest
-  @ValueSource(strings = {"r", "re", "rec", "stick", "ell", "fr", "", " ", "group", "highlight", "image", "embed", "bookmark",
-      "shape:box", "geo:star"})
+  @ValueSource(
+      strings = {
+        "r",
+        "re",
+        "rec",
+        "stick",
+        "ell",
+        "fr",
+        "",
+        " ",
+        "group",
+        "highlight",
+        "image",
+        "embed",
+        "bookmark",
+        "shape:box",
+        "geo:star"
+      })
   void partialOrUnsupportedWordsAreNoKind(String word) {
     assertEquals(Optional.empty(), kind(word), "'" + word + "'");
   }

@@ -65,8 +65,12 @@ class ConfigLoaderTest {
     assertFalse(config.model().debug());
     assertFalse(config.model().promptCacheDisabled());
     assertEquals("5m", config.model().anthropicCacheTtl());
-    assertEquals(java.util.OptionalInt.empty(), config.model().fakeTokenDelayMs(), "unset: the scenario file paces the fake");
-    assertEquals(new AppConfig.Screenshot(3500, 1, 450, 20_000, 2 * 1024 * 1024), config.screenshot());
+    assertEquals(
+        java.util.OptionalInt.empty(),
+        config.model().fakeTokenDelayMs(),
+        "unset: the scenario file paces the fake");
+    assertEquals(
+        new AppConfig.Screenshot(3500, 1, 450, 20_000, 2 * 1024 * 1024), config.screenshot());
     assertEquals(new AppConfig.Followups(6, 3), config.followups());
     assertEquals(new AppConfig.Runner(90_000, 200, 100), config.runner());
     assertEquals(new AppConfig.Scheduler(8, 60_000, 5_000), config.scheduler());
@@ -85,7 +89,8 @@ class ConfigLoaderTest {
   // Environment variables
 
   /** One environment variable (the first key of {@code environment}) and what it changes. */
-  record EnvCase(Map<String, String> environment, Function<AppConfig, Object> read, Object expected) {
+  record EnvCase(
+      Map<String, String> environment, Function<AppConfig, Object> read, Object expected) {
     String variable() {
       return environment.keySet().iterator().next();
     }
@@ -96,12 +101,14 @@ class ConfigLoaderTest {
     }
   }
 
-  static EnvCase override(String variable, String value, Function<AppConfig, Object> read, Object expected) {
+  static EnvCase override(
+      String variable, String value, Function<AppConfig, Object> read, Object expected) {
     return new EnvCase(Map.of(variable, value), read, expected);
   }
 
   /** A database variable: PGHOST is set too, since without a host or URL there is no database. */
-  static EnvCase databaseOverride(String variable, String value, Function<DatabaseConfig, Object> read, Object expected) {
+  static EnvCase databaseOverride(
+      String variable, String value, Function<DatabaseConfig, Object> read, Object expected) {
     Map<String, String> environment = new LinkedHashMap<>();
     environment.put(variable, value);
     environment.putIfAbsent("PGHOST", "db.internal");
@@ -111,7 +118,8 @@ class ConfigLoaderTest {
   static final String SECRET = "a-test-secret-of-at-least-32-bytes!!";
 
   /** The variable under test first: {@link EnvCase#variable()} names the case by it. */
-  static Map<String, String> ordered(String variable, String value, String otherVariable, String otherValue) {
+  static Map<String, String> ordered(
+      String variable, String value, String otherVariable, String otherValue) {
     Map<String, String> environment = new java.util.LinkedHashMap<>();
     environment.put(variable, value);
     environment.put(otherVariable, otherValue);
@@ -120,64 +128,147 @@ class ConfigLoaderTest {
 
   static List<EnvCase> overrides() {
     return List.of(
-        new EnvCase(ordered("HOST", "0.0.0.0", "CANVAS_AGENT_JWT_SECRET", SECRET), c -> c.http().host(), "0.0.0.0"),
+        new EnvCase(
+            ordered("HOST", "0.0.0.0", "CANVAS_AGENT_JWT_SECRET", SECRET),
+            c -> c.http().host(),
+            "0.0.0.0"),
         override("PORT", "9090", c -> c.http().port(), 9090),
         override("CANVAS_AGENT_BODY_LIMIT_BYTES", "2048", c -> c.http().bodyLimitBytes(), 2048),
         override("CANVAS_AGENT_SSE_HEARTBEAT_MS", "5000", c -> c.http().sseHeartbeatMs(), 5000),
-        override("CANVAS_AGENT_CORS_ORIGINS", "https://app.example.com, http://localhost:5173",
-            c -> c.http().corsOrigins(), List.of("https://app.example.com", "http://localhost:5173")),
+        override(
+            "CANVAS_AGENT_CORS_ORIGINS",
+            "https://app.example.com, http://localhost:5173",
+            c -> c.http().corsOrigins(),
+            List.of("https://app.example.com", "http://localhost:5173")),
         override("CANVAS_AGENT_HEAD_TIMEOUT_MS", "5000", c -> c.http().headTimeoutMs(), 5000),
         override("CANVAS_AGENT_BODY_TIMEOUT_MS", "20000", c -> c.http().bodyTimeoutMs(), 20_000),
         override("CANVAS_AGENT_IDLE_TIMEOUT_MS", "200000", c -> c.http().idleTimeoutMs(), 200_000),
         override("CANVAS_AGENT_JWT_SECRET", SECRET, c -> c.auth().jwtSecret(), SECRET),
-        override("CANVAS_AGENT_JWT_PUBLIC_KEY", "-----BEGIN PUBLIC KEY-----\nMFkw\n-----END PUBLIC KEY-----",
-            c -> c.auth().enabled(), true),
+        override(
+            "CANVAS_AGENT_JWT_PUBLIC_KEY",
+            "-----BEGIN PUBLIC KEY-----\nMFkw\n-----END PUBLIC KEY-----",
+            c -> c.auth().enabled(),
+            true),
         override("CANVAS_AGENT_JWT_ALGORITHM", "ES256", c -> c.auth().jwtAlgorithm(), "ES256"),
-        override("CANVAS_AGENT_JWT_MAX_LIFETIME_SECONDS", "86400", c -> c.auth().maxTokenLifetimeSeconds(), 86400L),
+        override(
+            "CANVAS_AGENT_JWT_MAX_LIFETIME_SECONDS",
+            "86400",
+            c -> c.auth().maxTokenLifetimeSeconds(),
+            86400L),
         override("CANVAS_AGENT_RUNS_PER_MINUTE", "5", c -> c.limits().runsPerMinute(), 5),
         override("CANVAS_AGENT_ROOM_RUNS_PER_MINUTE", "7", c -> c.limits().roomRunsPerMinute(), 7),
         override("CANVAS_AGENT_REQUESTS_PER_SECOND", "9", c -> c.limits().requestsPerSecond(), 9),
-        override("CANVAS_AGENT_ROOM_MESSAGES_PER_SECOND", "11", c -> c.limits().roomMessagesPerSecond(), 11),
-        override("CANVAS_AGENT_SCREENSHOT_BYTES_PER_MINUTE", "2048", c -> c.limits().screenshotBytesPerMinute(), 2048),
-        override("CANVAS_AGENT_CONNECTIONS_PER_ADDRESS", "3", c -> c.limits().connectionsPerAddress(), 3),
+        override(
+            "CANVAS_AGENT_ROOM_MESSAGES_PER_SECOND",
+            "11",
+            c -> c.limits().roomMessagesPerSecond(),
+            11),
+        override(
+            "CANVAS_AGENT_SCREENSHOT_BYTES_PER_MINUTE",
+            "2048",
+            c -> c.limits().screenshotBytesPerMinute(),
+            2048),
+        override(
+            "CANVAS_AGENT_CONNECTIONS_PER_ADDRESS",
+            "3",
+            c -> c.limits().connectionsPerAddress(),
+            3),
         override("CANVAS_AGENT_ROOMS_PER_CLIENT", "4", c -> c.limits().roomsPerClient(), 4),
-        override("CANVAS_AGENT_TCP_CONNECTIONS_PER_ADDRESS", "40", c -> c.limits().tcpConnectionsPerAddress(), 40),
+        override(
+            "CANVAS_AGENT_TCP_CONNECTIONS_PER_ADDRESS",
+            "40",
+            c -> c.limits().tcpConnectionsPerAddress(),
+            40),
         override("CANVAS_AGENT_ACK_TIMEOUT_MS", "1500", c -> c.bridge().ackTimeoutMs(), 1500),
         override("CANVAS_AGENT_ACK_RETRIES", "4", c -> c.bridge().ackRetries(), 4),
         override("CANVAS_AGENT_REPLAY_EVENTS", "50", c -> c.bridge().replayEvents(), 50),
-        override("CANVAS_AGENT_MAX_MESSAGE_BYTES", "65536", c -> c.bridge().maxMessageBytes(), 65536),
-        override("CANVAS_AGENT_CLIENT_MESSAGES_PER_SECOND", "10", c -> c.bridge().messagesPerSecond(), 10),
-        override("CANVAS_STEWARD_MODEL", "anthropic/claude-sonnet-4-5", c -> c.model().defaultModel(),
+        override(
+            "CANVAS_AGENT_MAX_MESSAGE_BYTES", "65536", c -> c.bridge().maxMessageBytes(), 65536),
+        override(
+            "CANVAS_AGENT_CLIENT_MESSAGES_PER_SECOND",
+            "10",
+            c -> c.bridge().messagesPerSecond(),
+            10),
+        override(
+            "CANVAS_STEWARD_MODEL",
+            "anthropic/claude-sonnet-4-5",
+            c -> c.model().defaultModel(),
             "anthropic/claude-sonnet-4-5"),
         override("CANVAS_STEWARD_DEBUG", "true", c -> c.model().debug(), true),
-        override("CANVAS_AGENT_DISABLE_PROMPT_CACHE", "yes", c -> c.model().promptCacheDisabled(), true),
+        override(
+            "CANVAS_AGENT_DISABLE_PROMPT_CACHE", "yes", c -> c.model().promptCacheDisabled(), true),
         override("ANTHROPIC_CACHE_TTL", "1h", c -> c.model().anthropicCacheTtl(), "1h"),
-        override("ANTHROPIC_API_KEY", "sk-ant-test", c -> c.providers().endpoint("anthropic").apiKey(), "sk-ant-test"),
-        override("ANTHROPIC_BASE_URL", "http://127.0.0.1:9999/", c -> c.providers().endpoint("anthropic").baseUrl(),
+        override(
+            "ANTHROPIC_API_KEY",
+            "sk-ant-test",
+            c -> c.providers().endpoint("anthropic").apiKey(),
+            "sk-ant-test"),
+        override(
+            "ANTHROPIC_BASE_URL",
+            "http://127.0.0.1:9999/",
+            c -> c.providers().endpoint("anthropic").baseUrl(),
             "http://127.0.0.1:9999"),
-        override("OPENAI_API_KEY", "sk-test", c -> c.providers().endpoint("openai").apiKey(), "sk-test"),
-        override("OPENAI_BASE_URL", "https://gateway.example/openai/v1", c -> c.providers().endpoint("openai").baseUrl(),
+        override(
+            "OPENAI_API_KEY", "sk-test", c -> c.providers().endpoint("openai").apiKey(), "sk-test"),
+        override(
+            "OPENAI_BASE_URL",
+            "https://gateway.example/openai/v1",
+            c -> c.providers().endpoint("openai").baseUrl(),
             "https://gateway.example/openai/v1"),
-        override("GEMINI_API_KEY", "AIza-test", c -> c.providers().endpoint("gemini").apiKey(), "AIza-test"),
-        override("GEMINI_BASE_URL", "https://gemini.example", c -> c.providers().endpoint("gemini").baseUrl(),
+        override(
+            "GEMINI_API_KEY",
+            "AIza-test",
+            c -> c.providers().endpoint("gemini").apiKey(),
+            "AIza-test"),
+        override(
+            "GEMINI_BASE_URL",
+            "https://gemini.example",
+            c -> c.providers().endpoint("gemini").baseUrl(),
             "https://gemini.example"),
-        override("OPENAI_COMPATIBLE_API_KEY", "local", c -> c.providers().endpoint("openaiCompatible").apiKey(), "local"),
-        override("OPENAI_COMPATIBLE_BASE_URL", "http://127.0.0.1:11434/v1",
-            c -> c.providers().endpoint("openaiCompatible").baseUrl(), "http://127.0.0.1:11434/v1"),
+        override(
+            "OPENAI_COMPATIBLE_API_KEY",
+            "local",
+            c -> c.providers().endpoint("openaiCompatible").apiKey(),
+            "local"),
+        override(
+            "OPENAI_COMPATIBLE_BASE_URL",
+            "http://127.0.0.1:11434/v1",
+            c -> c.providers().endpoint("openaiCompatible").baseUrl(),
+            "http://127.0.0.1:11434/v1"),
         override("CANVAS_AGENT_MODEL_RETRIES", "0", c -> c.providers().retries(), 0),
-        override("CANVAS_AGENT_MODEL_RETRY_MAX_DELAY_MS", "2000", c -> c.providers().retryMaxDelayMs(), 2000),
-        override("CANVAS_AGENT_MODEL_IDLE_TIMEOUT_MS", "5000", c -> c.providers().idleTimeoutMs(), 5000),
-        override("CANVAS_AGENT_FAKE_TOKEN_DELAY_MS", "0", c -> c.model().fakeTokenDelayMs(), java.util.OptionalInt.of(0)),
-        override("CANVAS_AGENT_SCREENSHOT_TIMEOUT_MS", "5000", c -> c.screenshot().timeoutMs(), 5000),
+        override(
+            "CANVAS_AGENT_MODEL_RETRY_MAX_DELAY_MS",
+            "2000",
+            c -> c.providers().retryMaxDelayMs(),
+            2000),
+        override(
+            "CANVAS_AGENT_MODEL_IDLE_TIMEOUT_MS", "5000", c -> c.providers().idleTimeoutMs(), 5000),
+        override(
+            "CANVAS_AGENT_FAKE_TOKEN_DELAY_MS",
+            "0",
+            c -> c.model().fakeTokenDelayMs(),
+            java.util.OptionalInt.of(0)),
+        override(
+            "CANVAS_AGENT_SCREENSHOT_TIMEOUT_MS", "5000", c -> c.screenshot().timeoutMs(), 5000),
         override("CANVAS_AGENT_SCREENSHOT_RETRIES", "3", c -> c.screenshot().retries(), 3),
-        override("CANVAS_AGENT_SCREENSHOT_RETRY_DELAY_MS", "100", c -> c.screenshot().retryDelayMs(), 100),
+        override(
+            "CANVAS_AGENT_SCREENSHOT_RETRY_DELAY_MS",
+            "100",
+            c -> c.screenshot().retryDelayMs(),
+            100),
         override("CANVAS_AGENT_SCREENSHOT_CACHE_TTL_MS", "0", c -> c.screenshot().cacheTtlMs(), 0),
-        override("CANVAS_AGENT_SCREENSHOT_MAX_BYTES", "524288", c -> c.screenshot().maxBytes(), 524_288),
-        override("CANVAS_AGENT_LOW_ACTION_THRESHOLD", "2", c -> c.followups().lowActionThreshold(), 2),
+        override(
+            "CANVAS_AGENT_SCREENSHOT_MAX_BYTES", "524288", c -> c.screenshot().maxBytes(), 524_288),
+        override(
+            "CANVAS_AGENT_LOW_ACTION_THRESHOLD", "2", c -> c.followups().lowActionThreshold(), 2),
         override("CANVAS_AGENT_MAX_FOLLOWUPS", "5", c -> c.followups().maxFollowups(), 5),
         override("CANVAS_AGENT_TTFB_SLO_MS", "150", AppConfig::ttfbSloMs, 150),
         override("CANVAS_AGENT_SHAPE_STATE_LIMIT", "8192", AppConfig::shapeStateLimitBytes, 8192),
-        override("CANVAS_AGENT_TRANSCRIPT_WINDOW_MS", "30000", c -> c.context().transcriptWindowMs(), 30_000),
+        override(
+            "CANVAS_AGENT_TRANSCRIPT_WINDOW_MS",
+            "30000",
+            c -> c.context().transcriptWindowMs(),
+            30_000),
         override("CANVAS_AGENT_PROMPT_CACHE_TTL_MS", "0", c -> c.context().promptCacheTtlMs(), 0),
         override("CANVAS_AGENT_RUN_DEADLINE_MS", "30000", c -> c.runner().deadlineMs(), 30_000),
         override("CANVAS_AGENT_MAX_ACTIONS_PER_RUN", "50", c -> c.runner().maxActions(), 50),
@@ -185,26 +276,38 @@ class ConfigLoaderTest {
         override("CANVAS_AGENT_MAX_QUEUE_DEPTH", "4", c -> c.scheduler().maxQueueDepth(), 4),
         override("CANVAS_AGENT_RUN_HEARTBEAT_MS", "1000", c -> c.durability().heartbeatMs(), 1000),
         override("CANVAS_AGENT_LEASE_TTL_MS", "2000", c -> c.documents().leaseTtlMs(), 2000),
-        override("CANVAS_AGENT_DOCUMENT_MAX_BYTES", "4096", c -> c.documents().maxContentBytes(), 4096),
+        override(
+            "CANVAS_AGENT_DOCUMENT_MAX_BYTES", "4096", c -> c.documents().maxContentBytes(), 4096),
         override("CANVAS_AGENT_DOC_AGENT_MAX_STEPS", "3", c -> c.documents().agentMaxSteps(), 3),
-        override("CANVAS_AGENT_DOC_AGENT_TIMEOUT_MS", "5000", c -> c.documents().agentTimeoutMs(), 5000),
-        override("CANVAS_AGENT_RUN_INTERRUPTED_AFTER_MS", "60000", c -> c.durability().interruptedAfterMs(), 60_000),
+        override(
+            "CANVAS_AGENT_DOC_AGENT_TIMEOUT_MS", "5000", c -> c.documents().agentTimeoutMs(), 5000),
+        override(
+            "CANVAS_AGENT_RUN_INTERRUPTED_AFTER_MS",
+            "60000",
+            c -> c.durability().interruptedAfterMs(),
+            60_000),
         override("CANVAS_AGENT_RUN_WATCHDOG_MS", "5000", c -> c.scheduler().watchdogMs(), 5_000),
-        // The three retired flags accept only the one value this server supports (refusals are below).
+        // The three retired flags accept only the one value this server supports (refusals are
+        // below).
         override("CANVAS_AGENT_UNIFIED", "1", c -> c.http().port(), 8080),
         override("NEXT_PUBLIC_CANVAS_AGENT_CLIENT_ENABLED", "off", c -> c.http().port(), 8080),
         override("CANVAS_QUEUE_DIRECT_FALLBACK", "false", c -> c.http().port(), 8080),
         override("NEXT_PUBLIC_CANVAS_AGENT_THEME_ENABLED", "false", AppConfig::themeEnabled, false),
-        override("DATABASE_URL", "postgresql://app@db.example/app", c -> c.database().map(DatabaseConfig::host).orElse(null),
+        override(
+            "DATABASE_URL",
+            "postgresql://app@db.example/app",
+            c -> c.database().map(DatabaseConfig::host).orElse(null),
             "db.example"),
         databaseOverride("PGHOST", "pg.example", DatabaseConfig::host, "pg.example"),
         databaseOverride("PGPORT", "6543", DatabaseConfig::port, 6543),
         databaseOverride("PGDATABASE", "canvas", DatabaseConfig::database, "canvas"),
         databaseOverride("PGUSER", "svc", DatabaseConfig::user, "svc"),
         databaseOverride("PGPASSWORD", "pw", DatabaseConfig::password, "pw"),
-        databaseOverride("CANVAS_AGENT_DB_SCHEMA", "canvas_agent", DatabaseConfig::schema, "canvas_agent"),
+        databaseOverride(
+            "CANVAS_AGENT_DB_SCHEMA", "canvas_agent", DatabaseConfig::schema, "canvas_agent"),
         databaseOverride("CANVAS_AGENT_DB_POOL_SIZE", "16", DatabaseConfig::poolSize, 16),
-        databaseOverride("CANVAS_AGENT_DB_MAX_WAIT_QUEUE", "128", DatabaseConfig::maxWaitQueueSize, 128));
+        databaseOverride(
+            "CANVAS_AGENT_DB_MAX_WAIT_QUEUE", "128", DatabaseConfig::maxWaitQueueSize, 128));
   }
 
   @ParameterizedTest(name = "{0}")
@@ -216,27 +319,41 @@ class ConfigLoaderTest {
   @Test
   void everyEnvironmentVariableTheServerReadsHasAnOverrideCase() {
     Set<String> covered = overrides().stream().map(EnvCase::variable).collect(Collectors.toSet());
-    Set<String> read = Settings.ALL.stream()
-        .flatMap(setting -> setting.variable().stream()).collect(Collectors.toSet());
+    Set<String> read =
+        Settings.ALL.stream()
+            .flatMap(setting -> setting.variable().stream())
+            .collect(Collectors.toSet());
     assertEquals(read, covered);
   }
 
   @Test
   void theConfigBlobWinsOverEnvironmentVariables() {
-    AppConfig config = load(Map.of(
-        "CANVAS_AGENT_SCREENSHOT_TIMEOUT_MS", "3000",
-        "CANVAS_AGENT_LOW_ACTION_THRESHOLD", "2",
-        "CANVAS_AGENT_MAX_FOLLOWUPS", "5",
-        BLOB, "{\"screenshot\":{\"timeoutMs\":5000,\"retries\":2},\"followups\":{\"lowActionThreshold\":4}}"));
+    AppConfig config =
+        load(
+            Map.of(
+                "CANVAS_AGENT_SCREENSHOT_TIMEOUT_MS",
+                "3000",
+                "CANVAS_AGENT_LOW_ACTION_THRESHOLD",
+                "2",
+                "CANVAS_AGENT_MAX_FOLLOWUPS",
+                "5",
+                BLOB,
+                "{\"screenshot\":{\"timeoutMs\":5000,\"retries\":2},\"followups\":{\"lowActionThreshold\":4}}"));
 
-    assertEquals(new AppConfig.Screenshot(5000, 2, 450, 20_000, 2 * 1024 * 1024), config.screenshot(),
+    assertEquals(
+        new AppConfig.Screenshot(5000, 2, 450, 20_000, 2 * 1024 * 1024),
+        config.screenshot(),
         "blob over env, the rest default");
-    assertEquals(new AppConfig.Followups(4, 5), config.followups(), "what the blob leaves out keeps its env value");
+    assertEquals(
+        new AppConfig.Followups(4, 5),
+        config.followups(),
+        "what the blob leaves out keeps its env value");
   }
 
   @Test
   void theConfigBlobSetsTheScreenshotCacheAndSizeLimit() {
-    AppConfig config = load(Map.of(BLOB, "{\"screenshot\":{\"cacheTtlMs\":10000,\"maxBytes\":1048576}}"));
+    AppConfig config =
+        load(Map.of(BLOB, "{\"screenshot\":{\"cacheTtlMs\":10000,\"maxBytes\":1048576}}"));
 
     assertEquals(10_000, config.screenshot().cacheTtlMs());
     assertEquals(1_048_576, config.screenshot().maxBytes());
@@ -244,7 +361,9 @@ class ConfigLoaderTest {
 
   @Test
   void theCancelGraceIsSetInTheBlobAndMustLeaveTheRunnerTimeToSettle() {
-    assertEquals(3_000, load(Map.of(BLOB, "{\"scheduler\":{\"cancelGraceMs\":3000}}")).scheduler().cancelGraceMs());
+    assertEquals(
+        3_000,
+        load(Map.of(BLOB, "{\"scheduler\":{\"cancelGraceMs\":3000}}")).scheduler().cancelGraceMs());
     String message = refused(Map.of(BLOB, "{\"scheduler\":{\"cancelGraceMs\":500}}")).getMessage();
     assertTrue(message.contains("scheduler.cancelGraceMs = 500"), message);
     assertTrue(message.contains("between 2000 and 60000"), message);
@@ -268,7 +387,8 @@ class ConfigLoaderTest {
 
   @Test
   void theConfigBlobSetsTheFakeTokenDelayAsANumber() {
-    assertEquals(java.util.OptionalInt.of(25),
+    assertEquals(
+        java.util.OptionalInt.of(25),
         load(Map.of(BLOB, "{\"model\":{\"fakeTokenDelayMs\":25}}")).model().fakeTokenDelayMs());
   }
 
@@ -311,29 +431,60 @@ class ConfigLoaderTest {
         bad("CANVAS_AGENT_LEASE_TTL_MS", "10", "between 100 and 600000"),
         bad("CANVAS_AGENT_JWT_MAX_LIFETIME_SECONDS", "31622401", "between 60 and 31622400"),
         bad("CANVAS_AGENT_DOC_AGENT_MAX_STEPS", "0", "between 1 and 100"),
-        bad("CANVAS_AGENT_RUN_INTERRUPTED_AFTER_MS", "9000", "at least twice durability.heartbeatMs (5000)"),
+        bad(
+            "CANVAS_AGENT_RUN_INTERRUPTED_AFTER_MS",
+            "9000",
+            "at least twice durability.heartbeatMs (5000)"),
         bad("CANVAS_AGENT_HEAD_TIMEOUT_MS", "99", "between 100 and 300000"),
         bad("CANVAS_AGENT_BODY_TIMEOUT_MS", "30s", "integer"),
         bad("CANVAS_AGENT_BODY_TIMEOUT_MS", "0", "between 100 and 3600000"),
-        bad("CANVAS_AGENT_IDLE_TIMEOUT_MS", "60000", "more than documents.agentTimeoutMs + 5000 (125000)"),
-        bad("CANVAS_AGENT_TCP_CONNECTIONS_PER_ADDRESS", "16", "at least limits.connectionsPerAddress (32)"),
+        bad(
+            "CANVAS_AGENT_IDLE_TIMEOUT_MS",
+            "60000",
+            "more than documents.agentTimeoutMs + 5000 (125000)"),
+        bad(
+            "CANVAS_AGENT_TCP_CONNECTIONS_PER_ADDRESS",
+            "16",
+            "at least limits.connectionsPerAddress (32)"),
         bad("CANVAS_AGENT_TCP_CONNECTIONS_PER_ADDRESS", "0", "between 1 and 100000"));
   }
 
   @Test
   void theIdleTimeoutMustOutlastTwoHeartbeats() {
-    String message = refused(Map.of("CANVAS_AGENT_SSE_HEARTBEAT_MS", "100000", "CANVAS_AGENT_IDLE_TIMEOUT_MS", "150000")).getMessage();
+    String message =
+        refused(
+                Map.of(
+                    "CANVAS_AGENT_SSE_HEARTBEAT_MS",
+                    "100000",
+                    "CANVAS_AGENT_IDLE_TIMEOUT_MS",
+                    "150000"))
+            .getMessage();
     assertTrue(message.contains("CANVAS_AGENT_IDLE_TIMEOUT_MS = '150000'"), message);
     assertTrue(message.contains("at least twice http.sseHeartbeatMs (100000)"), message);
   }
 
   @Test
   void theIdleTimeoutFollowsAShorterDocumentAgentTimeout() {
-    AppConfig config = load(Map.of("CANVAS_AGENT_DOC_AGENT_TIMEOUT_MS", "1000", "CANVAS_AGENT_IDLE_TIMEOUT_MS", "6001",
-        "CANVAS_AGENT_SSE_HEARTBEAT_MS", "1000"));
+    AppConfig config =
+        load(
+            Map.of(
+                "CANVAS_AGENT_DOC_AGENT_TIMEOUT_MS",
+                "1000",
+                "CANVAS_AGENT_IDLE_TIMEOUT_MS",
+                "6001",
+                "CANVAS_AGENT_SSE_HEARTBEAT_MS",
+                "1000"));
     assertEquals(6_001, config.http().idleTimeoutMs());
-    String message = refused(Map.of("CANVAS_AGENT_DOC_AGENT_TIMEOUT_MS", "1000", "CANVAS_AGENT_IDLE_TIMEOUT_MS", "6000",
-        "CANVAS_AGENT_SSE_HEARTBEAT_MS", "1000")).getMessage();
+    String message =
+        refused(
+                Map.of(
+                    "CANVAS_AGENT_DOC_AGENT_TIMEOUT_MS",
+                    "1000",
+                    "CANVAS_AGENT_IDLE_TIMEOUT_MS",
+                    "6000",
+                    "CANVAS_AGENT_SSE_HEARTBEAT_MS",
+                    "1000"))
+            .getMessage();
     assertTrue(message.contains("more than documents.agentTimeoutMs + 5000 (6000)"), message);
   }
 
@@ -343,7 +494,8 @@ class ConfigLoaderTest {
 
   @ParameterizedTest(name = "{0}={1}")
   @MethodSource("badValues")
-  void aBadEnvironmentValueIsRefusedNamingTheVariableAndTheValue(String variable, String value, String why) {
+  void aBadEnvironmentValueIsRefusedNamingTheVariableAndTheValue(
+      String variable, String value, String why) {
     String message = refused(Map.of(variable, value)).getMessage();
 
     assertTrue(message.contains(variable), message);
@@ -355,10 +507,17 @@ class ConfigLoaderTest {
   void theProvidersDefaultToTheirPublicEndpointsWithNoKeys() {
     AppConfig.Providers providers = load(Map.of()).providers();
 
-    assertEquals(new AppConfig.Endpoint("https://api.anthropic.com", ""), providers.endpoint("anthropic"));
-    assertEquals(new AppConfig.Endpoint("https://api.openai.com/v1", ""), providers.endpoint("openai"));
-    assertEquals(new AppConfig.Endpoint("https://generativelanguage.googleapis.com", ""), providers.endpoint("gemini"));
-    assertEquals(new AppConfig.Endpoint("", ""), providers.endpoint("openaiCompatible"), "no default for a local server");
+    assertEquals(
+        new AppConfig.Endpoint("https://api.anthropic.com", ""), providers.endpoint("anthropic"));
+    assertEquals(
+        new AppConfig.Endpoint("https://api.openai.com/v1", ""), providers.endpoint("openai"));
+    assertEquals(
+        new AppConfig.Endpoint("https://generativelanguage.googleapis.com", ""),
+        providers.endpoint("gemini"));
+    assertEquals(
+        new AppConfig.Endpoint("", ""),
+        providers.endpoint("openaiCompatible"),
+        "no default for a local server");
     assertEquals(2, providers.retries());
     assertEquals(10_000, providers.retryMaxDelayMs());
     assertEquals(60_000, providers.idleTimeoutMs());
@@ -366,8 +525,17 @@ class ConfigLoaderTest {
 
   @Test
   void apiKeysNeverAppearInTheConfigurationsText() {
-    AppConfig config = load(Map.of("ANTHROPIC_API_KEY", "sk-ant-hunter2", "OPENAI_API_KEY", "sk-hunter3",
-        "GEMINI_API_KEY", "AIza-hunter4", "OPENAI_COMPATIBLE_API_KEY", "hunter5"));
+    AppConfig config =
+        load(
+            Map.of(
+                "ANTHROPIC_API_KEY",
+                "sk-ant-hunter2",
+                "OPENAI_API_KEY",
+                "sk-hunter3",
+                "GEMINI_API_KEY",
+                "AIza-hunter4",
+                "OPENAI_COMPATIBLE_API_KEY",
+                "hunter5"));
 
     String text = config.toString();
     for (String secret : List.of("hunter2", "hunter3", "hunter4", "hunter5")) {
@@ -385,7 +553,8 @@ class ConfigLoaderTest {
     assertFalse(message.contains("hunter2"), message);
   }
 
-  // A blob that does not parse, or a key the file does not have, may hold a secret (a password under a
+  // A blob that does not parse, or a key the file does not have, may hold a secret (a password
+  // under a
   // misspelled key): those refusals name the variable and the path but never echo the value.
 
   @Test
@@ -413,22 +582,38 @@ class ConfigLoaderTest {
   /** The parser quotes the text it stops at: a secret written without quotes must not be in the message. */
   @Test
   void aBlobWithAnUnquotedSecretIsRefusedWithoutShowingIt() {
-    String message = refused(Map.of(BLOB, "{\"auth\":{\"jwtSecret\": hunter2hunter2hunter2hunter2hunter2}}")).getMessage();
+    String message =
+        refused(Map.of(BLOB, "{\"auth\":{\"jwtSecret\": hunter2hunter2hunter2hunter2hunter2}}"))
+            .getMessage();
 
-    assertTrue(message.contains(BLOB + " is not a JSON object (it stops making sense at line 1, column"), message);
+    assertTrue(
+        message.contains(BLOB + " is not a JSON object (it stops making sense at line 1, column"),
+        message);
     assertFalse(message.contains("hunter2"), message);
   }
 
   /** Credentials or a key in a provider's base URL are refused, and left out of the message. */
   @Test
   void aBaseUrlWithCredentialsOrAQueryIsRefusedWithoutShowingThem() {
-    String credentials = refused(Map.of("OPENAI_BASE_URL", "https://user:sk-hunter2@api.example.com/v1")).getMessage();
-    String query = refused(Map.of("GEMINI_BASE_URL", "https://generativelanguage.example.com/v1beta?key=hunter2")).getMessage();
+    String credentials =
+        refused(Map.of("OPENAI_BASE_URL", "https://user:sk-hunter2@api.example.com/v1"))
+            .getMessage();
+    String query =
+        refused(
+                Map.of(
+                    "GEMINI_BASE_URL", "https://generativelanguage.example.com/v1beta?key=hunter2"))
+            .getMessage();
 
-    assertTrue(credentials.contains("OPENAI_BASE_URL = 'https://<redacted>@api.example.com/v1'"), credentials);
-    assertTrue(query.contains("GEMINI_BASE_URL = 'https://generativelanguage.example.com/v1beta?<redacted>'"), query);
+    assertTrue(
+        credentials.contains("OPENAI_BASE_URL = 'https://<redacted>@api.example.com/v1'"),
+        credentials);
+    assertTrue(
+        query.contains(
+            "GEMINI_BASE_URL = 'https://generativelanguage.example.com/v1beta?<redacted>'"),
+        query);
     assertTrue(query.contains("no query"), query);
-    assertFalse(credentials.contains("hunter2") || query.contains("hunter2"), credentials + " / " + query);
+    assertFalse(
+        credentials.contains("hunter2") || query.contains("hunter2"), credentials + " / " + query);
   }
 
   @Test
@@ -443,11 +628,14 @@ class ConfigLoaderTest {
   void aPartBudgetIsSetThroughTheBlobAndAnUnknownPartIsRefused() {
     AppConfig config = load(Map.of(BLOB, "{\"context\":{\"budgets\":{\"blurryShapes\":1024}}}"));
     assertEquals(1024, config.context().budgets().get("blurryShapes"));
-    assertEquals(8192, config.context().budgets().get("chat"), "the other budgets keep their defaults");
+    assertEquals(
+        8192, config.context().budgets().get("chat"), "the other budgets keep their defaults");
 
-    String unknown = refused(Map.of(BLOB, "{\"context\":{\"budgets\":{\"blurry\":1024}}}")).getMessage();
+    String unknown =
+        refused(Map.of(BLOB, "{\"context\":{\"budgets\":{\"blurry\":1024}}}")).getMessage();
     assertTrue(unknown.contains("'context.budgets.blurry'"), unknown);
-    String negative = refused(Map.of(BLOB, "{\"context\":{\"budgets\":{\"chat\":-1}}}")).getMessage();
+    String negative =
+        refused(Map.of(BLOB, "{\"context\":{\"budgets\":{\"chat\":-1}}}")).getMessage();
     assertTrue(negative.contains("context.budgets.chat"), negative);
   }
 
@@ -468,7 +656,8 @@ class ConfigLoaderTest {
 
   @Test
   void aBlobValueOfTheWrongTypeIsRefusedNamingThePathAndTheValue() {
-    String message = refused(Map.of(BLOB, "{\"screenshot\":{\"timeoutMs\":\"soon\"}}")).getMessage();
+    String message =
+        refused(Map.of(BLOB, "{\"screenshot\":{\"timeoutMs\":\"soon\"}}")).getMessage();
 
     assertTrue(message.contains(BLOB + " screenshot.timeoutMs"), message);
     assertTrue(message.contains("'soon'"), message);
@@ -486,7 +675,8 @@ class ConfigLoaderTest {
 
   @Test
   void databaseUrlIsParsedIntoItsParts() {
-    DatabaseConfig database = database(Map.of("DATABASE_URL", "postgresql://u:secret@db.example:5433/app"));
+    DatabaseConfig database =
+        database(Map.of("DATABASE_URL", "postgresql://u:secret@db.example:5433/app"));
 
     assertEquals("db.example", database.host());
     assertEquals(5433, database.port());
@@ -498,7 +688,8 @@ class ConfigLoaderTest {
 
   @Test
   void aDatabaseUrlOfAnotherDatabaseIsRefusedWithoutShowingThePassword() {
-    ConfigException refused = refused(Map.of("DATABASE_URL", "mysql://u:secret@db.example:3306/app"));
+    ConfigException refused =
+        refused(Map.of("DATABASE_URL", "mysql://u:secret@db.example:3306/app"));
 
     assertTrue(refused.getMessage().contains("DATABASE_URL"), refused.getMessage());
     assertFalse(refused.getMessage().contains("secret"), refused.getMessage());
@@ -506,7 +697,8 @@ class ConfigLoaderTest {
 
   @Test
   void anUnparsablePostgresUrlIsRefusedWithoutShowingThePassword() {
-    ConfigException refused = refused(Map.of("DATABASE_URL", "postgresql://u:secret@db.example:port/app"));
+    ConfigException refused =
+        refused(Map.of("DATABASE_URL", "postgresql://u:secret@db.example:port/app"));
 
     assertTrue(refused.getMessage().contains("DATABASE_URL"), refused.getMessage());
     assertFalse(refused.getMessage().contains("secret"), refused.getMessage());
@@ -514,25 +706,30 @@ class ConfigLoaderTest {
 
   @Test
   void pgHostEnablesTheDatabaseWithThePgVariables() {
-    DatabaseConfig database = database(Map.of(
-        "PGHOST", "pg.example",
-        "PGPORT", "6543",
-        "PGDATABASE", "canvas",
-        "PGUSER", "svc",
-        "PGPASSWORD", "pw"));
+    DatabaseConfig database =
+        database(
+            Map.of(
+                "PGHOST", "pg.example",
+                "PGPORT", "6543",
+                "PGDATABASE", "canvas",
+                "PGUSER", "svc",
+                "PGPASSWORD", "pw"));
 
-    assertEquals(new DatabaseConfig("pg.example", 6543, "canvas", "svc", "pw", "public", 8, 64), database);
+    assertEquals(
+        new DatabaseConfig("pg.example", 6543, "canvas", "svc", "pw", "public", 8, 64), database);
   }
 
   @Test
   void pgHostAloneUsesThePostgresDefaults() {
-    assertEquals(new DatabaseConfig("pg.example", 5432, "postgres", "postgres", "", "public", 8, 64),
+    assertEquals(
+        new DatabaseConfig("pg.example", 5432, "postgres", "postgres", "", "public", 8, 64),
         database(Map.of("PGHOST", "pg.example")));
   }
 
   @Test
   void disablePromptCacheOneMeansTrue() {
-    assertTrue(load(Map.of("CANVAS_AGENT_DISABLE_PROMPT_CACHE", "1")).model().promptCacheDisabled());
+    assertTrue(
+        load(Map.of("CANVAS_AGENT_DISABLE_PROMPT_CACHE", "1")).model().promptCacheDisabled());
   }
 
   @Test
@@ -567,7 +764,8 @@ class ConfigLoaderTest {
 
   @Test
   void aSchemaNameThatIsNotALowerCaseIdentifierIsRefusedWithADatabase() {
-    String message = refused(Map.of("PGHOST", "pg.example", "CANVAS_AGENT_DB_SCHEMA", "Bad-Name")).getMessage();
+    String message =
+        refused(Map.of("PGHOST", "pg.example", "CANVAS_AGENT_DB_SCHEMA", "Bad-Name")).getMessage();
 
     assertTrue(message.contains("CANVAS_AGENT_DB_SCHEMA"), message);
     assertTrue(message.contains("'Bad-Name'"), message);
@@ -579,7 +777,8 @@ class ConfigLoaderTest {
   void everyEnvironmentVariableSetsAPathThatExistsInConfigJson() throws IOException {
     JsonObject defaults = new JsonObject(Files.readString(Path.of("conf/config.json")));
     Set<String> missing = new HashSet<>();
-    for (Setting key : Settings.ALL.stream().filter(setting -> setting.variable().isPresent()).toList()) {
+    for (Setting key :
+        Settings.ALL.stream().filter(setting -> setting.variable().isPresent()).toList()) {
       Object value = defaults;
       for (String part : key.path().split("\\.")) {
         value = value instanceof JsonObject object ? object.getValue(part) : null;
@@ -588,12 +787,14 @@ class ConfigLoaderTest {
         missing.add(key.variable().get() + " -> " + key.path());
       }
     }
-    assertEquals(Set.of(), missing, "environment variables whose path is not a value of conf/config.json");
+    assertEquals(
+        Set.of(), missing, "environment variables whose path is not a value of conf/config.json");
   }
 
   @Test
   void environmentVariablesAreDistinctAndSetDistinctPaths() {
-    List<Setting> keys = Settings.ALL.stream().filter(setting -> setting.variable().isPresent()).toList();
+    List<Setting> keys =
+        Settings.ALL.stream().filter(setting -> setting.variable().isPresent()).toList();
     assertEquals(keys.size(), keys.stream().map(Setting::variable).distinct().count());
     assertEquals(keys.size(), keys.stream().map(Setting::path).distinct().count());
   }

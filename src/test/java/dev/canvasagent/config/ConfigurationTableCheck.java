@@ -23,7 +23,8 @@ final class ConfigurationTableCheck {
     List<String> lines = document.lines().toList();
     int header = lines.indexOf(ConfigurationTable.HEADER);
     if (header < 0) {
-      throw new AssertionError("no configuration table (" + ConfigurationTable.HEADER + ") in " + DOCUMENT);
+      throw new AssertionError(
+          "no configuration table (" + ConfigurationTable.HEADER + ") in " + DOCUMENT);
     }
     List<ConfigurationTable.Row> rows = new ArrayList<>();
     // The header, then the |---| line, then rows until the first line that is not one.
@@ -35,13 +36,16 @@ final class ConfigurationTableCheck {
       if (cells.length != 4) {
         throw new AssertionError("a configuration table row without four cells: " + line);
       }
-      rows.add(new ConfigurationTable.Row(cells[0].strip(), cells[1].strip(), cells[2].strip(), cells[3].strip()));
+      rows.add(
+          new ConfigurationTable.Row(
+              cells[0].strip(), cells[1].strip(), cells[2].strip(), cells[3].strip()));
     }
     return rows;
   }
 
   /** Each difference in words, with the declared row to paste where one is missing; empty when they agree. */
-  static List<String> differences(List<ConfigurationTable.Row> documented, List<ConfigurationTable.Row> declared) {
+  static List<String> differences(
+      List<ConfigurationTable.Row> documented, List<ConfigurationTable.Row> declared) {
     Map<String, ConfigurationTable.Row> byKey = new LinkedHashMap<>();
     documented.forEach(row -> byKey.put(key(row), row));
     List<String> differences = new ArrayList<>();
@@ -50,11 +54,19 @@ final class ConfigurationTableCheck {
       if (written == null) {
         differences.add("missing from the table: " + row.markdown());
       } else if (!written.defaultValue().equals(row.defaultValue())) {
-        differences.add(row.variable() + " " + row.path() + ": the table's default is " + written.defaultValue()
-            + ", conf/config.json's " + row.defaultValue());
+        differences.add(
+            row.variable()
+                + " "
+                + row.path()
+                + ": the table's default is "
+                + written.defaultValue()
+                + ", conf/config.json's "
+                + row.defaultValue());
       }
     }
-    byKey.values().forEach(row -> differences.add("in the table but not declared: " + row.markdown()));
+    byKey
+        .values()
+        .forEach(row -> differences.add("in the table but not declared: " + row.markdown()));
     return differences;
   }
 

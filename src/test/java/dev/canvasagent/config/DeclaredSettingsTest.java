@@ -18,13 +18,19 @@ import org.junit.jupiter.api.Test;
 class DeclaredSettingsTest {
 
   @Test
-  void theDocumentedTableListsEveryDeclaredSettingWithItsVariablePathAndDefault() throws IOException {
+  void theDocumentedTableListsEveryDeclaredSettingWithItsVariablePathAndDefault()
+      throws IOException {
     List<ConfigurationTable.Row> documented =
         ConfigurationTableCheck.documentedRows(Files.readString(ConfigurationTableCheck.DOCUMENT));
 
-    List<String> differences = ConfigurationTableCheck.differences(documented, ConfigurationTable.rows());
+    List<String> differences =
+        ConfigurationTableCheck.differences(documented, ConfigurationTable.rows());
 
-    assertEquals(List.of(), differences, ConfigurationTableCheck.DOCUMENT + "'s configuration table and the declared settings differ");
+    assertEquals(
+        List.of(),
+        differences,
+        ConfigurationTableCheck.DOCUMENT
+            + "'s configuration table and the declared settings differ");
   }
 
   @Test
@@ -56,7 +62,9 @@ class DeclaredSettingsTest {
   }
 
   private static boolean covers(Setting setting, String path) {
-    return setting.check() instanceof Check.Parts ? path.startsWith(setting.path() + ".") : path.equals(setting.path());
+    return setting.check() instanceof Check.Parts
+        ? path.startsWith(setting.path() + ".")
+        : path.equals(setting.path());
   }
 
   private static JsonObject configJson() throws IOException {

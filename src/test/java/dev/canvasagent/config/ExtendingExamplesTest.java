@@ -42,16 +42,27 @@ import org.junit.jupiter.api.extension.ExtendWith;
 @ExtendWith(VertxExtension.class)
 class ExtendingExamplesTest {
 
-  // "Add a setting": one declaration in its section's class (here BridgeSettings), its default in conf/config.json.
+  // "Add a setting": one declaration in its section's class (here BridgeSettings), its default in
+  // conf/config.json.
 
-  static final Setting WIDGETS_PER_ROOM = Setting.of("bridge.widgetsPerRoom", "CANVAS_AGENT_WIDGETS_PER_ROOM", whole(1, 100),
-      "Widgets one room may hold (1–100).");
-  static final Setting WIDGET_TOKEN = Setting.secret("bridge.widgetToken", "CANVAS_AGENT_WIDGET_TOKEN", apiKey(),
-      "Token of the widget service. Secret.");
+  static final Setting WIDGETS_PER_ROOM =
+      Setting.of(
+          "bridge.widgetsPerRoom",
+          "CANVAS_AGENT_WIDGETS_PER_ROOM",
+          whole(1, 100),
+          "Widgets one room may hold (1–100).");
+  static final Setting WIDGET_TOKEN =
+      Setting.secret(
+          "bridge.widgetToken",
+          "CANVAS_AGENT_WIDGET_TOKEN",
+          apiKey(),
+          "Token of the widget service. Secret.");
   static final List<Setting> WIDGETS = List.of(WIDGETS_PER_ROOM, WIDGET_TOKEN);
+
   /** What conf/config.json's {@code bridge} section gains: {@code "widgetsPerRoom": 10, "widgetToken": ""}. */
   static final JsonObject WIDGET_DEFAULTS =
-      new JsonObject().put("bridge", new JsonObject().put("widgetsPerRoom", 10).put("widgetToken", ""));
+      new JsonObject()
+          .put("bridge", new JsonObject().put("widgetsPerRoom", 10).put("widgetToken", ""));
 
   static ConfigValues widgets(Map<String, String> environment) {
     return ConfigValues.load(WIDGET_DEFAULTS, "conf/config.json", WIDGETS, environment);
@@ -60,47 +71,80 @@ class ExtendingExamplesTest {
   @Test
   void aNewSettingTakesItsDefaultAndItsEnvironmentVariable() {
     assertEquals(10, widgets(Map.of()).whole(WIDGETS_PER_ROOM));
-    assertEquals(12, widgets(Map.of("CANVAS_AGENT_WIDGETS_PER_ROOM", "12")).whole(WIDGETS_PER_ROOM));
-    assertEquals(25, widgets(Map.of(ConfigLoader.BLOB_VARIABLE, "{\"bridge\":{\"widgetsPerRoom\":25}}")).whole(WIDGETS_PER_ROOM));
+    assertEquals(
+        12, widgets(Map.of("CANVAS_AGENT_WIDGETS_PER_ROOM", "12")).whole(WIDGETS_PER_ROOM));
+    assertEquals(
+        25,
+        widgets(Map.of(ConfigLoader.BLOB_VARIABLE, "{\"bridge\":{\"widgetsPerRoom\":25}}"))
+            .whole(WIDGETS_PER_ROOM));
   }
 
   @Test
   void aNewSettingIsCheckedAndASecretOneIsNotShown() {
     ConfigValues outOfRange = widgets(Map.of("CANVAS_AGENT_WIDGETS_PER_ROOM", "101"));
-    String range = assertThrows(ConfigException.class, () -> outOfRange.whole(WIDGETS_PER_ROOM)).getMessage();
-    assertEquals("bad configuration: CANVAS_AGENT_WIDGETS_PER_ROOM = '101': must be between 1 and 100", range);
+    String range =
+        assertThrows(ConfigException.class, () -> outOfRange.whole(WIDGETS_PER_ROOM)).getMessage();
+    assertEquals(
+        "bad configuration: CANVAS_AGENT_WIDGETS_PER_ROOM = '101': must be between 1 and 100",
+        range);
 
     ConfigValues spaced = widgets(Map.of("CANVAS_AGENT_WIDGET_TOKEN", "tok hunter2"));
-    String secret = assertThrows(ConfigException.class, () -> spaced.text(WIDGET_TOKEN)).getMessage();
-    assertEquals("bad configuration: CANVAS_AGENT_WIDGET_TOKEN = '<redacted>': must be printable ASCII without spaces", secret);
+    String secret =
+        assertThrows(ConfigException.class, () -> spaced.text(WIDGET_TOKEN)).getMessage();
+    assertEquals(
+        "bad configuration: CANVAS_AGENT_WIDGET_TOKEN = '<redacted>': must be printable ASCII without spaces",
+        secret);
   }
 
   @Test
   void aNewSettingIsARowTheDocumentationCheckAsksFor() {
     List<ConfigurationTable.Row> declared = ConfigurationTable.rows(WIDGETS, WIDGET_DEFAULTS);
-    String table = ConfigurationTable.HEADER + "\n| --- | --- | --- | --- |\n"
-        + "| `CANVAS_AGENT_WIDGETS_PER_ROOM` | `bridge.widgetsPerRoom` | `8` | Widgets one room may hold. |\n";
+    String table =
+        ConfigurationTable.HEADER
+            + "\n| --- | --- | --- | --- |\n"
+            + "| `CANVAS_AGENT_WIDGETS_PER_ROOM` | `bridge.widgetsPerRoom` | `8` | Widgets one room may hold. |\n";
 
-    List<String> differences = ConfigurationTableCheck.differences(ConfigurationTableCheck.documentedRows(table), declared);
+    List<String> differences =
+        ConfigurationTableCheck.differences(
+            ConfigurationTableCheck.documentedRows(table), declared);
 
-    assertEquals(List.of(
-        "`CANVAS_AGENT_WIDGETS_PER_ROOM` `bridge.widgetsPerRoom`: the table's default is `8`, conf/config.json's `10`",
-        "missing from the table: | `CANVAS_AGENT_WIDGET_TOKEN` | `bridge.widgetToken` | empty | Token of the widget service. Secret. |"),
+    assertEquals(
+        List.of(
+            "`CANVAS_AGENT_WIDGETS_PER_ROOM` `bridge.widgetsPerRoom`: the table's default is `8`, conf/config.json's `10`",
+            "missing from the table: | `CANVAS_AGENT_WIDGET_TOKEN` | `bridge.widgetToken` | empty | Token of the widget service. Secret. |"),
         differences);
   }
 
-  // "Add a provider": its endpoint in config/ProviderEndpoints, the provider in model/ProviderCatalog, the
-  // endpoint's defaults in conf/config.json; here it speaks Chat Completions, so it needs no protocol or normalizer
+  // "Add a provider": its endpoint in config/ProviderEndpoints, the provider in
+  // model/ProviderCatalog, the
+  // endpoint's defaults in conf/config.json; here it speaks Chat Completions, so it needs no
+  // protocol or normalizer
   // of its own.
 
-  static final ProviderEndpoint ACME = new ProviderEndpoint("acme", "ACME", true,
-      "Key for `acme:<model>` (`Authorization: Bearer`). Secret.",
-      "With `/v1` (`/chat/completions` is appended).");
-  static final HttpProvider ACME_CHAT = new HttpProvider("acme", ACME,
-      (endpoint, model) -> ChatCompletionsProtocol.openai(endpoint.baseUrl(), endpoint.apiKey()),
-      ChatCompletionsStreamNormalizer::new);
-  static final JsonObject ACME_DEFAULTS = new JsonObject().put("providers", new JsonObject()
-      .put("acme", new JsonObject().put("apiKey", "").put("baseUrl", "https://api.acme.example/v1")));
+  static final ProviderEndpoint ACME =
+      new ProviderEndpoint(
+          "acme",
+          "ACME",
+          true,
+          "Key for `acme:<model>` (`Authorization: Bearer`). Secret.",
+          "With `/v1` (`/chat/completions` is appended).");
+  static final HttpProvider ACME_CHAT =
+      new HttpProvider(
+          "acme",
+          ACME,
+          (endpoint, model) ->
+              ChatCompletionsProtocol.openai(endpoint.baseUrl(), endpoint.apiKey()),
+          ChatCompletionsStreamNormalizer::new);
+  static final JsonObject ACME_DEFAULTS =
+      new JsonObject()
+          .put(
+              "providers",
+              new JsonObject()
+                  .put(
+                      "acme",
+                      new JsonObject()
+                          .put("apiKey", "")
+                          .put("baseUrl", "https://api.acme.example/v1")));
 
   static ConfigValues acme(Map<String, String> environment) {
     return ConfigValues.load(ACME_DEFAULTS, "conf/config.json", ACME.settings(), environment);
@@ -112,40 +156,67 @@ class ExtendingExamplesTest {
     assertEquals(new AppConfig.Endpoint("https://api.acme.example/v1", ""), unset);
     assertEquals(Optional.of("ACME_API_KEY"), ACME.missing(unset));
 
-    AppConfig.Endpoint set = ACME.read(acme(Map.of("ACME_API_KEY", "sk-acme-1", "ACME_BASE_URL", "http://127.0.0.1:9/v1/")));
+    AppConfig.Endpoint set =
+        ACME.read(
+            acme(Map.of("ACME_API_KEY", "sk-acme-1", "ACME_BASE_URL", "http://127.0.0.1:9/v1/")));
     assertEquals(new AppConfig.Endpoint("http://127.0.0.1:9/v1", "sk-acme-1"), set);
     assertEquals(Optional.empty(), ACME.missing(set));
   }
 
   @Test
   void aNewProvidersKeyAndCredentialsInItsBaseUrlAreNotShown() {
-    String key = assertThrows(ConfigException.class, () -> ACME.read(acme(Map.of("ACME_API_KEY", "sk acme hunter2")))).getMessage();
-    String url = assertThrows(ConfigException.class,
-        () -> ACME.read(acme(Map.of("ACME_BASE_URL", "https://me:hunter2@api.acme.example/v1")))).getMessage();
+    String key =
+        assertThrows(
+                ConfigException.class,
+                () -> ACME.read(acme(Map.of("ACME_API_KEY", "sk acme hunter2"))))
+            .getMessage();
+    String url =
+        assertThrows(
+                ConfigException.class,
+                () ->
+                    ACME.read(
+                        acme(Map.of("ACME_BASE_URL", "https://me:hunter2@api.acme.example/v1"))))
+            .getMessage();
 
-    assertEquals("bad configuration: ACME_API_KEY = '<redacted>': must be printable ASCII without spaces", key);
-    assertTrue(url.startsWith("bad configuration: ACME_BASE_URL = 'https://<redacted>@api.acme.example/v1'"), url);
+    assertEquals(
+        "bad configuration: ACME_API_KEY = '<redacted>': must be printable ASCII without spaces",
+        key);
+    assertTrue(
+        url.startsWith(
+            "bad configuration: ACME_BASE_URL = 'https://<redacted>@api.acme.example/v1'"),
+        url);
     assertFalse(url.contains("hunter2"), url);
   }
 
   @Test
   void aNewProvidersVariablesAreRowsTheDocumentationCheckAsksFor() {
-    List<String> missing = ConfigurationTableCheck.differences(List.of(), ConfigurationTable.rows(ACME.settings(), ACME_DEFAULTS));
+    List<String> missing =
+        ConfigurationTableCheck.differences(
+            List.of(), ConfigurationTable.rows(ACME.settings(), ACME_DEFAULTS));
 
-    assertEquals(List.of(
-        "missing from the table: | `ACME_API_KEY` | `providers.acme.apiKey` | empty | Key for `acme:<model>` (`Authorization: Bearer`). Secret. |",
-        "missing from the table: | `ACME_BASE_URL` | `providers.acme.baseUrl` | `https://api.acme.example/v1` | With `/v1` (`/chat/completions` is appended). |"),
+    assertEquals(
+        List.of(
+            "missing from the table: | `ACME_API_KEY` | `providers.acme.apiKey` | empty | Key for `acme:<model>` (`Authorization: Bearer`). Secret. |",
+            "missing from the table: | `ACME_BASE_URL` | `providers.acme.baseUrl` | `https://api.acme.example/v1` | With `/v1` (`/chat/completions` is appended). |"),
         missing);
   }
 
   @Test
   void aNewProviderServesItsKeysAndStreamsThroughItsNormalizer(Vertx vertx) throws IOException {
-    StubProvider stub = Await.result(StubProvider.start(vertx)).then(StubProvider.Stream.whole(fixture("openai-answer.sse")));
+    StubProvider stub =
+        Await.result(StubProvider.start(vertx))
+            .then(StubProvider.Stream.whole(fixture("openai-answer.sse")));
     HttpClientAgent client = vertx.createHttpClient();
     try {
       AppConfig.Model model = ConfigLoader.load(Map.of()).model();
-      ModelProvider acme = ACME_CHAT.connect(vertx, client, new AppConfig.Endpoint(stub.baseUrl() + "/v1", "sk-acme-stub"),
-          model, new Limits(0, 1_000, 10_000), CredentialRedactor.patternsOnly());
+      ModelProvider acme =
+          ACME_CHAT.connect(
+              vertx,
+              client,
+              new AppConfig.Endpoint(stub.baseUrl() + "/v1", "sk-acme-stub"),
+              model,
+              new Limits(0, 1_000, 10_000),
+              CredentialRedactor.patternsOnly());
 
       assertTrue(acme.serves("acme:widget-large"));
       assertFalse(acme.serves("acme:"));
@@ -161,23 +232,31 @@ class ExtendingExamplesTest {
     }
   }
 
-  private static Future<List<ModelEvent>> stream(Vertx vertx, ModelProvider provider, String model) {
+  private static Future<List<ModelEvent>> stream(
+      Vertx vertx, ModelProvider provider, String model) {
     Promise<List<ModelEvent>> done = Promise.promise();
-    ModelRequest request = new ModelRequest(model, "You draw on a whiteboard.", "draw a box", new JsonArray());
-    vertx.getOrCreateContext().runOnContext(go -> {
-      List<ModelEvent> events = new ArrayList<>();
-      provider.stream(request, event -> {
-        events.add(event);
-        if (event instanceof ModelEvent.Stop || event instanceof ModelEvent.Error) {
-          done.tryComplete(events);
-        }
-      });
-    });
+    ModelRequest request =
+        new ModelRequest(model, "You draw on a whiteboard.", "draw a box", new JsonArray());
+    vertx
+        .getOrCreateContext()
+        .runOnContext(
+            go -> {
+              List<ModelEvent> events = new ArrayList<>();
+              provider.stream(
+                  request,
+                  event -> {
+                    events.add(event);
+                    if (event instanceof ModelEvent.Stop || event instanceof ModelEvent.Error) {
+                      done.tryComplete(events);
+                    }
+                  });
+            });
     return done.future();
   }
 
   private static byte[] fixture(String name) throws IOException {
-    try (InputStream in = ExtendingExamplesTest.class.getResourceAsStream("/providers/http/" + name)) {
+    try (InputStream in =
+        ExtendingExamplesTest.class.getResourceAsStream("/providers/http/" + name)) {
       return in.readAllBytes();
     }
   }

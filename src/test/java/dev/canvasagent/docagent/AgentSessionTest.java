@@ -33,13 +33,20 @@ class AgentSessionTest {
     AgentSession session = new AgentSession("doc", "s");
     session.addUser("go");
     Turn.ToolResult readResult = Turn.ToolResult.success(READ, new JsonObject());
-    session.addLoop(List.of(
-        new Turn.Assistant("", List.of(READ, WRITE)), new Turn.ToolResults(List.of(readResult)),
-        new Turn.Assistant("more", List.of(WRITE)),
-        new Turn.Assistant("", List.of(WRITE))));
+    session.addLoop(
+        List.of(
+            new Turn.Assistant("", List.of(READ, WRITE)),
+            new Turn.ToolResults(List.of(readResult)),
+            new Turn.Assistant("more", List.of(WRITE)),
+            new Turn.Assistant("", List.of(WRITE))));
     List<Turn> history = session.transcript();
-    assertEquals(List.of(new Turn.User("go"), new Turn.Assistant("", List.of(READ)), new Turn.ToolResults(List.of(readResult)),
-        new Turn.Assistant("more", List.of())), history);
+    assertEquals(
+        List.of(
+            new Turn.User("go"),
+            new Turn.Assistant("", List.of(READ)),
+            new Turn.ToolResults(List.of(readResult)),
+            new Turn.Assistant("more", List.of())),
+        history);
   }
 
   @Test
@@ -47,12 +54,15 @@ class AgentSessionTest {
     String message = CanvasUpdate.message("@@ -1 +1 @@\n-```js\n+````js\n");
     assertTrue(message.startsWith(CanvasUpdate.HEADER + "\n`````diff\n"), message);
     assertTrue(message.endsWith("\n`````"), message);
-    assertEquals(CanvasUpdate.HEADER + "\n```diff\n@@ -1 +1 @@\n-a\n+b\n```", CanvasUpdate.message("@@ -1 +1 @@\n-a\n+b"));
+    assertEquals(
+        CanvasUpdate.HEADER + "\n```diff\n@@ -1 +1 @@\n-a\n+b\n```",
+        CanvasUpdate.message("@@ -1 +1 @@\n-a\n+b"));
   }
 
   @Test
   void diffStatsCountHunksAndLinesButNotFileHeaders() {
-    String diff = "--- a/document.md\n+++ b/document.md\n@@ -1,2 +1,2 @@\n-a\n+b\n c\n@@ -9 +9,2 @@\n x\n+y\n";
+    String diff =
+        "--- a/document.md\n+++ b/document.md\n@@ -1,2 +1,2 @@\n-a\n+b\n c\n@@ -9 +9,2 @@\n x\n+y\n";
     assertEquals(new DiffStats(2, 2, 1), DiffStats.of(diff));
     assertEquals(new DiffStats(0, 0, 0), DiffStats.of(""));
   }

@@ -40,10 +40,13 @@ final class GatedModel implements ModelProvider {
   public synchronized ModelCall stream(ModelRequest request, Consumer<ModelEvent> events) {
     calls++;
     if (calls == 1) {
-      vertx.runOnContext(now -> {
-        events.accept(new ModelEvent.ToolCallEnd(0, "call-read", "canvas_read_all", new JsonObject(), null));
-        events.accept(new ModelEvent.Stop("tool_use", "tool_use"));
-      });
+      vertx.runOnContext(
+          now -> {
+            events.accept(
+                new ModelEvent.ToolCallEnd(
+                    0, "call-read", "canvas_read_all", new JsonObject(), null));
+            events.accept(new ModelEvent.Stop("tool_use", "tool_use"));
+          });
     } else {
       held = events;
       secondAsked.tryComplete();
@@ -62,10 +65,19 @@ final class GatedModel implements ModelProvider {
   /** Lets step 2 answer: a write of line 1, as if the model had not heard of the preemption. */
   void release() {
     Consumer<ModelEvent> events = held;
-    vertx.runOnContext(now -> {
-      events.accept(new ModelEvent.ToolCallEnd(0, "call-write", "canvas_replace_lines",
-          new JsonObject().put("start_line", 1).put("end_line", 1).put("new_content", "late agent line"), null));
-      events.accept(new ModelEvent.Stop("tool_use", "tool_use"));
-    });
+    vertx.runOnContext(
+        now -> {
+          events.accept(
+              new ModelEvent.ToolCallEnd(
+                  0,
+                  "call-write",
+                  "canvas_replace_lines",
+                  new JsonObject()
+                      .put("start_line", 1)
+                      .put("end_line", 1)
+                      .put("new_content", "late agent line"),
+                  null));
+          events.accept(new ModelEvent.Stop("tool_use", "tool_use"));
+        });
   }
 }

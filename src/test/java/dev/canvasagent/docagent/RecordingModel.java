@@ -49,7 +49,10 @@ final class RecordingModel implements ModelProvider {
   /** Every user-side text of a request, in order: the first user message, then each later user turn. */
   static List<String> userTexts(ModelRequest request) {
     List<String> texts = new ArrayList<>(List.of(request.userMessage()));
-    request.turns().stream().filter(Turn.User.class::isInstance).map(turn -> ((Turn.User) turn).text()).forEach(texts::add);
+    request.turns().stream()
+        .filter(Turn.User.class::isInstance)
+        .map(turn -> ((Turn.User) turn).text())
+        .forEach(texts::add);
     return texts;
   }
 }

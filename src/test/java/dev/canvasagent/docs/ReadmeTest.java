@@ -15,6 +15,7 @@ import org.junit.jupiter.api.Test;
 class ReadmeTest {
   /** The page that holds the action catalog's verb table. */
   static final Path CATALOG_PAGE = Path.of("docs/boards.md");
+
   /** The page that holds the configuration table. */
   static final Path CONFIGURATION_PAGE = Path.of("docs/configuration.md");
 
@@ -25,16 +26,25 @@ class ReadmeTest {
   @Test
   void theCatalogTableNamesEveryVerb() throws IOException {
     String page = read(CATALOG_PAGE);
-    String table = page.substring(page.indexOf("## The action catalog"), page.indexOf("## The sanitizer's rules"));
-    ActionCatalog.standard().entries().forEach(entry ->
-        assertTrue(table.contains("`" + entry.verb().name() + "`"), entry.verb().name() + " is missing from " + CATALOG_PAGE));
+    String table =
+        page.substring(
+            page.indexOf("## The action catalog"), page.indexOf("## The sanitizer's rules"));
+    ActionCatalog.standard()
+        .entries()
+        .forEach(
+            entry ->
+                assertTrue(
+                    table.contains("`" + entry.verb().name() + "`"),
+                    entry.verb().name() + " is missing from " + CATALOG_PAGE));
   }
 
   @Test
   void theConfigurationTableNamesEveryVariable() throws IOException {
     String table = read(CONFIGURATION_PAGE);
     for (String variable : dev.canvasagent.config.ConfigLoaderAccess.variables()) {
-      assertTrue(table.contains("`" + variable + "`"), variable + " is missing from " + CONFIGURATION_PAGE + "'s table");
+      assertTrue(
+          table.contains("`" + variable + "`"),
+          variable + " is missing from " + CONFIGURATION_PAGE + "'s table");
     }
   }
 }

@@ -38,17 +38,38 @@ class DocumentDurabilityTest {
   }
 
   static HttpResponse<Buffer> post(TestServer server, String path, JsonObject body) {
-    return Await.result(server.http().post(path).putHeader("content-type", "application/json").sendJsonObject(body));
+    return Await.result(
+        server
+            .http()
+            .post(path)
+            .putHeader("content-type", "application/json")
+            .sendJsonObject(body));
   }
 
   @Test
   void aRestartKeepsTheDocumentItsHistoryAndItsUndoStack() {
     TestServer first = TestServer.start(vertx, Optional.of(database));
-    String docId = post(first, "/api/docs", new JsonObject().put("content", "a\nb\n")).bodyAsJsonObject().getString("id");
-    JsonObject lease = ok(post(first, "/api/docs/" + docId + "/tools/canvas_check_out", new JsonObject()));
-    JsonObject args = new JsonObject().put("lease_id", lease.getString("lease_id")).put("canvas_epoch", lease.getLong("canvas_epoch"));
-    JsonObject snapshot = ok(post(first, "/api/docs/" + docId + "/tools/canvas_save_snapshot", args.copy().put("label", "start")));
-    ok(post(first, "/api/docs/" + docId + "/tools/canvas_replace_lines", args.copy().put("start_line", 2).put("end_line", 2).put("new_content", "B")));
+    String docId =
+        post(first, "/api/docs", new JsonObject().put("content", "a\nb\n"))
+            .bodyAsJsonObject()
+            .getString("id");
+    JsonObject lease =
+        ok(post(first, "/api/docs/" + docId + "/tools/canvas_check_out", new JsonObject()));
+    JsonObject args =
+        new JsonObject()
+            .put("lease_id", lease.getString("lease_id"))
+            .put("canvas_epoch", lease.getLong("canvas_epoch"));
+    JsonObject snapshot =
+        ok(
+            post(
+                first,
+                "/api/docs/" + docId + "/tools/canvas_save_snapshot",
+                args.copy().put("label", "start")));
+    ok(
+        post(
+            first,
+            "/api/docs/" + docId + "/tools/canvas_replace_lines",
+            args.copy().put("start_line", 2).put("end_line", 2).put("new_content", "B")));
     ok(post(first, "/api/docs/" + docId + "/lease/preempt", new JsonObject()));
     Await.result(first.stop());
 
@@ -57,15 +78,25 @@ class DocumentDurabilityTest {
     assertEquals("a\nB\n", document.getString("content"));
     assertEquals(1, document.getInteger("undoDepth"));
     assertEquals(1, document.getJsonObject("lease").getLong("canvas_epoch"));
-    assertEquals(snapshot.getString("snapshot_id"), document.getJsonArray("snapshots").getJsonObject(0).getString("snapshot_id"));
-    JsonObject history = ok(Await.result(second.http().get("/api/docs/" + docId + "/revisions").send()));
+    assertEquals(
+        snapshot.getString("snapshot_id"),
+        document.getJsonArray("snapshots").getJsonObject(0).getString("snapshot_id"));
+    JsonObject history =
+        ok(Await.result(second.http().get("/api/docs/" + docId + "/revisions").send()));
     assertEquals(2, history.getJsonArray("revisions").size());
     assertEquals("replace", history.getJsonArray("diffs").getJsonObject(0).getString("operation"));
 
-    JsonObject again = ok(post(second, "/api/docs/" + docId + "/tools/canvas_check_out", new JsonObject()));
+    JsonObject again =
+        ok(post(second, "/api/docs/" + docId + "/tools/canvas_check_out", new JsonObject()));
     assertEquals(1, again.getLong("canvas_epoch"));
-    JsonObject undone = ok(post(second, "/api/docs/" + docId + "/tools/canvas_undo",
-        new JsonObject().put("lease_id", again.getString("lease_id")).put("canvas_epoch", 1)));
+    JsonObject undone =
+        ok(
+            post(
+                second,
+                "/api/docs/" + docId + "/tools/canvas_undo",
+                new JsonObject()
+                    .put("lease_id", again.getString("lease_id"))
+                    .put("canvas_epoch", 1)));
     assertEquals(lease.getString("revision_id_at_checkout"), undone.getString("revision_id"));
     Await.result(second.stop());
   }

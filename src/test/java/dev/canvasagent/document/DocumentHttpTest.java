@@ -53,7 +53,12 @@ class DocumentHttpTest {
   }
 
   HttpResponse<Buffer> post(String path, JsonObject body) {
-    return Await.result(server.http().post(path).putHeader("content-type", "application/json").sendJsonObject(body));
+    return Await.result(
+        server
+            .http()
+            .post(path)
+            .putHeader("content-type", "application/json")
+            .sendJsonObject(body));
   }
 
   HttpResponse<Buffer> tool(String docId, String tool, JsonObject args) {
@@ -67,11 +72,15 @@ class DocumentHttpTest {
 
   static void refused(HttpResponse<Buffer> response, int status, String code) {
     assertEquals(status, response.statusCode(), response.bodyAsString());
-    assertEquals(code, response.bodyAsJsonObject().getJsonObject("error").getString("code"), response.bodyAsString());
+    assertEquals(
+        code,
+        response.bodyAsJsonObject().getJsonObject("error").getString("code"),
+        response.bodyAsString());
   }
 
   String create(String content) {
-    HttpResponse<Buffer> created = post("/api/docs", new JsonObject().put("content", content).put("title", "Notes"));
+    HttpResponse<Buffer> created =
+        post("/api/docs", new JsonObject().put("content", content).put("title", "Notes"));
     assertEquals(201, created.statusCode(), created.bodyAsString());
     return created.bodyAsJsonObject().getString("id");
   }
@@ -82,8 +91,21 @@ class DocumentHttpTest {
 
   /** The stored content and version, straight from PostgreSQL. */
   String stored(String docId) {
-    return TestDatabase.queryLong(database, "SELECT version FROM " + database.schema() + ".canvas_documents WHERE id = '" + docId + "'")
-        + ":" + TestDatabase.queryLong(database, "SELECT count(*) FROM " + database.schema() + ".canvas_document_revisions WHERE doc_id = '" + docId + "'");
+    return TestDatabase.queryLong(
+            database,
+            "SELECT version FROM "
+                + database.schema()
+                + ".canvas_documents WHERE id = '"
+                + docId
+                + "'")
+        + ":"
+        + TestDatabase.queryLong(
+            database,
+            "SELECT count(*) FROM "
+                + database.schema()
+                + ".canvas_document_revisions WHERE doc_id = '"
+                + docId
+                + "'");
   }
 
   JsonObject checkOut(String docId) {
@@ -91,7 +113,9 @@ class DocumentHttpTest {
   }
 
   static JsonObject leased(JsonObject lease) {
-    return new JsonObject().put("lease_id", lease.getString("lease_id")).put("canvas_epoch", lease.getLong("canvas_epoch"));
+    return new JsonObject()
+        .put("lease_id", lease.getString("lease_id"))
+        .put("canvas_epoch", lease.getLong("canvas_epoch"));
   }
 
   @Test
@@ -102,14 +126,32 @@ class DocumentHttpTest {
     assertEquals(docId, document.getString("roomId"), "a document without a room is its own room");
     String revision = document.getString("revisionId");
 
-    HttpResponse<Buffer> stale = Await.result(server.http().put("/api/docs/" + docId).putHeader("content-type", "application/json")
-        .sendJsonObject(new JsonObject().put("content", "x\n").put("baseRevisionId", "0123456789abcdef")));
+    HttpResponse<Buffer> stale =
+        Await.result(
+            server
+                .http()
+                .put("/api/docs/" + docId)
+                .putHeader("content-type", "application/json")
+                .sendJsonObject(
+                    new JsonObject()
+                        .put("content", "x\n")
+                        .put("baseRevisionId", "0123456789abcdef")));
     refused(stale, 409, "REVISION_CONFLICT");
-    assertEquals(revision, stale.bodyAsJsonObject().getString("revisionId"), "the conflict names the current revision");
+    assertEquals(
+        revision,
+        stale.bodyAsJsonObject().getString("revisionId"),
+        "the conflict names the current revision");
     assertEquals(TEXT, document(docId).getString("content"));
 
-    JsonObject edited = ok(Await.result(server.http().put("/api/docs/" + docId).putHeader("content-type", "application/json")
-        .sendJsonObject(new JsonObject().put("content", "x\n").put("baseRevisionId", revision))));
+    JsonObject edited =
+        ok(
+            Await.result(
+                server
+                    .http()
+                    .put("/api/docs/" + docId)
+                    .putHeader("content-type", "application/json")
+                    .sendJsonObject(
+                        new JsonObject().put("content", "x\n").put("baseRevisionId", revision))));
     assertNotEquals(revision, edited.getString("revisionId"));
     assertEquals("x\n", document(docId).getString("content"));
   }
@@ -118,19 +160,29 @@ class DocumentHttpTest {
   void everyLeaseCodeOverHttp() {
     String docId = create(TEXT);
     JsonObject lease = checkOut(docId);
-    assertEquals(document(docId).getString("revisionId"), lease.getString("revision_id_at_checkout"));
+    assertEquals(
+        document(docId).getString("revisionId"), lease.getString("revision_id_at_checkout"));
     assertTrue(lease.getLong("expires_at") > System.currentTimeMillis());
     refused(tool(docId, "canvas_check_out", new JsonObject()), 409, "LOCK_NOT_AVAILABLE");
 
-    JsonObject stranger = new JsonObject().put("lease_id", "lease-stranger").put("canvas_epoch", lease.getLong("canvas_epoch"));
+    JsonObject stranger =
+        new JsonObject()
+            .put("lease_id", "lease-stranger")
+            .put("canvas_epoch", lease.getLong("canvas_epoch"));
     String before = stored(docId);
-    refused(tool(docId, "canvas_delete_lines", stranger.copy().put("start_line", 1).put("end_line", 1)), 409, "LOCK_NOT_OWNED");
+    refused(
+        tool(docId, "canvas_delete_lines", stranger.copy().put("start_line", 1).put("end_line", 1)),
+        409,
+        "LOCK_NOT_OWNED");
 
     JsonObject renewed = ok(tool(docId, "canvas_renew_lease", leased(lease)));
     assertTrue(renewed.getLong("expires_at") >= lease.getLong("expires_at"));
 
     ok(post("/api/docs/" + docId + "/lease/preempt", new JsonObject()));
-    refused(tool(docId, "canvas_delete_lines", leased(lease).put("start_line", 1).put("end_line", 1)), 409, "STALE_EPOCH");
+    refused(
+        tool(docId, "canvas_delete_lines", leased(lease).put("start_line", 1).put("end_line", 1)),
+        409,
+        "STALE_EPOCH");
     refused(tool(docId, "canvas_check_in", leased(lease)), 409, "STALE_EPOCH");
     assertEquals(before, stored(docId), "nothing written");
     assertEquals(TEXT, document(docId).getString("content"));
@@ -146,17 +198,39 @@ class DocumentHttpTest {
     String docId = create(TEXT);
     SseClient room = server.events(docId);
     JsonObject lease = checkOut(docId);
-    ok(tool(docId, "canvas_replace_lines", leased(lease).put("start_line", 3).put("end_line", 3).put("new_content", "agent intro")));
+    ok(
+        tool(
+            docId,
+            "canvas_replace_lines",
+            leased(lease)
+                .put("start_line", 3)
+                .put("end_line", 3)
+                .put("new_content", "agent intro")));
     String revision = document(docId).getString("revisionId");
-    ok(Await.result(server.http().put("/api/docs/" + docId).putHeader("content-type", "application/json")
-        .sendJsonObject(new JsonObject().put("content", "person\n").put("baseRevisionId", revision))));
+    ok(
+        Await.result(
+            server
+                .http()
+                .put("/api/docs/" + docId)
+                .putHeader("content-type", "application/json")
+                .sendJsonObject(
+                    new JsonObject().put("content", "person\n").put("baseRevisionId", revision))));
     String after = stored(docId);
-    refused(tool(docId, "canvas_replace_lines", leased(lease).put("start_line", 1).put("end_line", 1).put("new_content", "late")),
-        409, "STALE_EPOCH");
+    refused(
+        tool(
+            docId,
+            "canvas_replace_lines",
+            leased(lease).put("start_line", 1).put("end_line", 1).put("new_content", "late")),
+        409,
+        "STALE_EPOCH");
     assertEquals(after, stored(docId));
     assertEquals("person\n", document(docId).getString("content"));
-    List<SseClient.SseEvent> events = Await.result(room.awaitEvent(event -> "doc:lease".equals(event.event())
-        && "preempted".equals(event.data().getString("state"))));
+    List<SseClient.SseEvent> events =
+        Await.result(
+            room.awaitEvent(
+                event ->
+                    "doc:lease".equals(event.event())
+                        && "preempted".equals(event.data().getString("state"))));
     assertTrue(events.stream().anyMatch(event -> "held".equals(event.data().getString("state"))));
     Await.result(room.close());
   }
@@ -164,10 +238,18 @@ class DocumentHttpTest {
   @Test
   void twoAgentsContendAndExactlyOneGetsTheLease() {
     String docId = create(TEXT);
-    List<HttpResponse<Buffer>> both = Await.result(Future.all(
-        server.http().post("/api/docs/" + docId + "/tools/canvas_check_out").sendJsonObject(new JsonObject()),
-        server.http().post("/api/docs/" + docId + "/tools/canvas_check_out").sendJsonObject(new JsonObject())))
-        .list();
+    List<HttpResponse<Buffer>> both =
+        Await.result(
+                Future.all(
+                    server
+                        .http()
+                        .post("/api/docs/" + docId + "/tools/canvas_check_out")
+                        .sendJsonObject(new JsonObject()),
+                    server
+                        .http()
+                        .post("/api/docs/" + docId + "/tools/canvas_check_out")
+                        .sendJsonObject(new JsonObject())))
+            .list();
     assertEquals(List.of(200, 409), both.stream().map(HttpResponse::statusCode).sorted().toList());
   }
 
@@ -175,32 +257,100 @@ class DocumentHttpTest {
   void lineToolsReadAndWriteByOneBasedLines() {
     String docId = create(TEXT);
     JsonObject lease = checkOut(docId);
-    JsonObject grep = ok(tool(docId, "canvas_grep", new JsonObject().put("query", "^t").put("regex", true)));
-    assertEquals(List.of(8, 9), grep.getJsonArray("matches").stream().map(match -> ((JsonObject) match).getInteger("line")).toList());
-    assertEquals("one\ntwo\n", ok(tool(docId, "canvas_read_lines", new JsonObject().put("start_line", 7).put("end_line", 8))).getString("text"));
-    JsonObject replaced = ok(tool(docId, "canvas_replace_lines", leased(lease).put("start_line", 7).put("end_line", 7).put("new_content", "ONE\nuno")));
+    JsonObject grep =
+        ok(tool(docId, "canvas_grep", new JsonObject().put("query", "^t").put("regex", true)));
+    assertEquals(
+        List.of(8, 9),
+        grep.getJsonArray("matches").stream()
+            .map(match -> ((JsonObject) match).getInteger("line"))
+            .toList());
+    assertEquals(
+        "one\ntwo\n",
+        ok(tool(
+                docId,
+                "canvas_read_lines",
+                new JsonObject().put("start_line", 7).put("end_line", 8)))
+            .getString("text"));
+    JsonObject replaced =
+        ok(
+            tool(
+                docId,
+                "canvas_replace_lines",
+                leased(lease)
+                    .put("start_line", 7)
+                    .put("end_line", 7)
+                    .put("new_content", "ONE\nuno")));
     assertEquals(10, replaced.getInteger("new_line_count"));
-    ok(tool(docId, "canvas_insert_lines", leased(lease).put("insert_after_line", 0).put("content", "top")));
+    ok(
+        tool(
+            docId,
+            "canvas_insert_lines",
+            leased(lease).put("insert_after_line", 0).put("content", "top")));
     ok(tool(docId, "canvas_delete_lines", leased(lease).put("start_line", 2).put("end_line", 3)));
-    JsonObject replacedAll = ok(tool(docId, "canvas_search_replace", leased(lease).put("search_pattern", "t(wo|hree)").put("regex", true)
-        .put("replace_with", "T$1")));
+    JsonObject replacedAll =
+        ok(
+            tool(
+                docId,
+                "canvas_search_replace",
+                leased(lease)
+                    .put("search_pattern", "t(wo|hree)")
+                    .put("regex", true)
+                    .put("replace_with", "T$1")));
     assertEquals(2, replacedAll.getInteger("replacements"));
     JsonObject all = ok(tool(docId, "canvas_read_all", leased(lease)));
     assertEquals("top\nintro\n\n## Section\n\nONE\nuno\nTwo\nThree\n", all.getString("content"));
     assertEquals(all.getString("revision_id"), document(docId).getString("revisionId"));
-    JsonObject selection = ok(tool(docId, "canvas_get_selection_context", new JsonObject().put("start_line", 6).put("end_line", 6)
-        .put("start_column", 2).put("end_column", 4)));
+    JsonObject selection =
+        ok(
+            tool(
+                docId,
+                "canvas_get_selection_context",
+                new JsonObject()
+                    .put("start_line", 6)
+                    .put("end_line", 6)
+                    .put("start_column", 2)
+                    .put("end_column", 4)));
     assertEquals("NE", selection.getString("selected_text"));
     assertEquals("## Section", selection.getJsonObject("section").getString("text"));
-    JsonObject content = ok(tool(docId, "canvas_get_content", new JsonObject().put("start_line", 1).put("end_line", 1)));
-    assertEquals("top", content.getJsonArray("numbered_lines").getJsonObject(0).getString("content"));
+    JsonObject content =
+        ok(
+            tool(
+                docId,
+                "canvas_get_content",
+                new JsonObject().put("start_line", 1).put("end_line", 1)));
+    assertEquals(
+        "top", content.getJsonArray("numbered_lines").getJsonObject(0).getString("content"));
 
     String before = stored(docId);
-    refused(tool(docId, "canvas_read_lines", new JsonObject().put("start_line", 5).put("end_line", 99)), 400, "INVALID_REQUEST");
-    refused(tool(docId, "canvas_delete_lines", leased(lease).put("start_line", 3).put("end_line", 2)), 400, "INVALID_REQUEST");
-    refused(tool(docId, "canvas_replace_lines", leased(lease).put("start_line", 40).put("end_line", 41).put("new_content", "x")), 400, "INVALID_REQUEST");
-    refused(tool(docId, "canvas_insert_lines", leased(lease).put("insert_after_line", 99).put("content", "x")), 400, "INVALID_REQUEST");
-    refused(tool(docId, "canvas_search_replace", leased(lease).put("search_pattern", "(").put("regex", true).put("replace_with", "")), 400, "INVALID_REQUEST");
+    refused(
+        tool(docId, "canvas_read_lines", new JsonObject().put("start_line", 5).put("end_line", 99)),
+        400,
+        "INVALID_REQUEST");
+    refused(
+        tool(docId, "canvas_delete_lines", leased(lease).put("start_line", 3).put("end_line", 2)),
+        400,
+        "INVALID_REQUEST");
+    refused(
+        tool(
+            docId,
+            "canvas_replace_lines",
+            leased(lease).put("start_line", 40).put("end_line", 41).put("new_content", "x")),
+        400,
+        "INVALID_REQUEST");
+    refused(
+        tool(
+            docId,
+            "canvas_insert_lines",
+            leased(lease).put("insert_after_line", 99).put("content", "x")),
+        400,
+        "INVALID_REQUEST");
+    refused(
+        tool(
+            docId,
+            "canvas_search_replace",
+            leased(lease).put("search_pattern", "(").put("regex", true).put("replace_with", "")),
+        400,
+        "INVALID_REQUEST");
     assertEquals(before, stored(docId));
   }
 
@@ -210,21 +360,57 @@ class DocumentHttpTest {
     JsonObject lease = checkOut(docId);
     String revision = document(docId).getString("revisionId");
     String patch = "--- a/doc.md\n+++ b/doc.md\n@@ -6,3 +6,3 @@\n one\n-two\n+TWO\n three\n";
-    JsonObject applied = ok(tool(docId, "canvas_apply_patch", leased(lease).put("patch", patch).put("base_revision_id", revision)));
+    JsonObject applied =
+        ok(
+            tool(
+                docId,
+                "canvas_apply_patch",
+                leased(lease).put("patch", patch).put("base_revision_id", revision)));
     assertEquals(1, applied.getInteger("applied_hunks"));
     assertTrue(document(docId).getString("content").contains("TWO\n"));
 
     String before = stored(docId);
     String content = document(docId).getString("content");
-    HttpResponse<Buffer> mismatch = tool(docId, "canvas_apply_patch", leased(lease).put("patch", patch));
+    HttpResponse<Buffer> mismatch =
+        tool(docId, "canvas_apply_patch", leased(lease).put("patch", patch));
     refused(mismatch, 422, "PATCH_REJECTED");
-    assertTrue(mismatch.bodyAsJsonObject().getJsonObject("error").getString("message").contains("hunk 1"), mismatch.bodyAsString());
-    refused(tool(docId, "canvas_apply_patch", leased(lease).put("patch", "")), 422, "PATCH_REJECTED");
-    refused(tool(docId, "canvas_apply_patch", leased(lease).put("patch", "diff --git a/x b/x\nBinary files a/x and b/x differ\n")), 422, "PATCH_REJECTED");
-    refused(tool(docId, "canvas_apply_patch", leased(lease).put("patch", "--- a/doc.md\n+++ /dev/null\n@@ -1,1 +0,0 @@\n-# Title\n")), 422, "PATCH_REJECTED");
-    refused(tool(docId, "canvas_apply_patch", leased(lease).put("patch", patch.replace("TWO", "2") + "--- a/other.md\n+++ b/other.md\n@@ -1 +1 @@\n-a\n+b\n")),
-        422, "PATCH_REJECTED");
-    refused(tool(docId, "canvas_apply_patch", leased(lease).put("patch", patch).put("base_revision_id", revision)), 409, "REVISION_CONFLICT");
+    assertTrue(
+        mismatch.bodyAsJsonObject().getJsonObject("error").getString("message").contains("hunk 1"),
+        mismatch.bodyAsString());
+    refused(
+        tool(docId, "canvas_apply_patch", leased(lease).put("patch", "")), 422, "PATCH_REJECTED");
+    refused(
+        tool(
+            docId,
+            "canvas_apply_patch",
+            leased(lease).put("patch", "diff --git a/x b/x\nBinary files a/x and b/x differ\n")),
+        422,
+        "PATCH_REJECTED");
+    refused(
+        tool(
+            docId,
+            "canvas_apply_patch",
+            leased(lease).put("patch", "--- a/doc.md\n+++ /dev/null\n@@ -1,1 +0,0 @@\n-# Title\n")),
+        422,
+        "PATCH_REJECTED");
+    refused(
+        tool(
+            docId,
+            "canvas_apply_patch",
+            leased(lease)
+                .put(
+                    "patch",
+                    patch.replace("TWO", "2")
+                        + "--- a/other.md\n+++ b/other.md\n@@ -1 +1 @@\n-a\n+b\n")),
+        422,
+        "PATCH_REJECTED");
+    refused(
+        tool(
+            docId,
+            "canvas_apply_patch",
+            leased(lease).put("patch", patch).put("base_revision_id", revision)),
+        409,
+        "REVISION_CONFLICT");
     assertEquals(before, stored(docId));
     assertEquals(content, document(docId).getString("content"));
   }
@@ -234,12 +420,22 @@ class DocumentHttpTest {
     String docId = create(TEXT);
     JsonObject lease = checkOut(docId);
     String original = document(docId).getString("revisionId");
-    JsonObject snapshot = ok(tool(docId, "canvas_save_snapshot", leased(lease).put("label", "v1").put("description", "before")));
+    JsonObject snapshot =
+        ok(
+            tool(
+                docId,
+                "canvas_save_snapshot",
+                leased(lease).put("label", "v1").put("description", "before")));
     assertEquals(9, snapshot.getInteger("line_count"));
     ok(tool(docId, "canvas_delete_lines", leased(lease).put("start_line", 1).put("end_line", 2)));
     JsonObject diff = ok(tool(docId, "canvas_get_diff", new JsonObject()));
     assertTrue(diff.getString("diff").contains("-# Title\n"), diff.encodePrettily());
-    JsonObject split = ok(tool(docId, "canvas_get_diff", new JsonObject().put("format", "split").put("from_revision_id", original)));
+    JsonObject split =
+        ok(
+            tool(
+                docId,
+                "canvas_get_diff",
+                new JsonObject().put("format", "split").put("from_revision_id", original)));
     assertEquals("delete", split.getJsonArray("changes").getJsonObject(0).getString("type"));
 
     JsonObject undone = ok(tool(docId, "canvas_undo", leased(lease)));
@@ -247,19 +443,36 @@ class DocumentHttpTest {
     JsonObject redone = ok(tool(docId, "canvas_redo", leased(lease)));
     assertNotEquals(original, redone.getString("revision_id"));
     refused(tool(docId, "canvas_redo", leased(lease)), 400, "INVALID_REQUEST");
-    JsonObject reverted = ok(tool(docId, "canvas_revert_to_snapshot", leased(lease).put("snapshot_id", snapshot.getString("snapshot_id"))));
+    JsonObject reverted =
+        ok(
+            tool(
+                docId,
+                "canvas_revert_to_snapshot",
+                leased(lease).put("snapshot_id", snapshot.getString("snapshot_id"))));
     assertEquals(original, reverted.getString("revision_id"));
-    assertEquals("", ok(tool(docId, "canvas_get_diff", new JsonObject())).getString("diff"), "no change since the snapshot");
-    refused(tool(docId, "canvas_revert_to_snapshot", leased(lease).put("snapshot_id", "snap-none")), 404, "NOT_FOUND");
+    assertEquals(
+        "",
+        ok(tool(docId, "canvas_get_diff", new JsonObject())).getString("diff"),
+        "no change since the snapshot");
+    refused(
+        tool(docId, "canvas_revert_to_snapshot", leased(lease).put("snapshot_id", "snap-none")),
+        404,
+        "NOT_FOUND");
   }
 
   @Test
   void aCatastrophicRegexEndsQuicklyWithAClearError() {
     String docId = create("a".repeat(40) + "!\n");
     long started = System.nanoTime();
-    HttpResponse<Buffer> response = tool(docId, "canvas_grep", new JsonObject().put("query", "((a+)+)+$").put("regex", true));
+    HttpResponse<Buffer> response =
+        tool(docId, "canvas_grep", new JsonObject().put("query", "((a+)+)+$").put("regex", true));
     refused(response, 400, "INVALID_REQUEST");
-    assertTrue(response.bodyAsJsonObject().getJsonObject("error").getString("message").contains("took longer than"));
+    assertTrue(
+        response
+            .bodyAsJsonObject()
+            .getJsonObject("error")
+            .getString("message")
+            .contains("took longer than"));
     assertTrue((System.nanoTime() - started) / 1_000_000 < 5_000, "bounded");
   }
 
@@ -269,33 +482,100 @@ class DocumentHttpTest {
     JsonObject lease = checkOut(docId);
     String before = stored(docId);
     refused(tool(docId, "canvas_fly", new JsonObject()), 404, "NOT_FOUND");
-    refused(tool(docId, "canvas_delete_lines", new JsonObject().put("start_line", 1).put("end_line", 1)), 400, "INVALID_REQUEST");
-    refused(tool(docId, "canvas_delete_lines", leased(lease).put("start_line", 0).put("end_line", 1)), 400, "INVALID_REQUEST");
+    refused(
+        tool(
+            docId, "canvas_delete_lines", new JsonObject().put("start_line", 1).put("end_line", 1)),
+        400,
+        "INVALID_REQUEST");
+    refused(
+        tool(docId, "canvas_delete_lines", leased(lease).put("start_line", 0).put("end_line", 1)),
+        400,
+        "INVALID_REQUEST");
     refused(tool(docId, "canvas_undo", leased(lease).put("extra", true)), 400, "INVALID_REQUEST");
-    refused(Await.result(server.http().post("/api/docs/" + docId + "/tools/canvas_undo").putHeader("content-type", "application/json")
-        .sendBuffer(Buffer.buffer("{not json"))), 400, "INVALID_JSON");
+    refused(
+        Await.result(
+            server
+                .http()
+                .post("/api/docs/" + docId + "/tools/canvas_undo")
+                .putHeader("content-type", "application/json")
+                .sendBuffer(Buffer.buffer("{not json"))),
+        400,
+        "INVALID_JSON");
     refused(tool(docId, "canvas_undo", leased(lease)), 400, "INVALID_REQUEST");
     refused(tool("doc-missing", "canvas_check_out", new JsonObject()), 404, "NOT_FOUND");
     refused(server.get("/api/docs/doc-missing"), 404, "NOT_FOUND");
     refused(server.get("/api/docs/bad.id"), 400, "INVALID_REQUEST");
     refused(post("/api/docs", new JsonObject()), 400, "INVALID_REQUEST");
-    refused(post("/api/docs", new JsonObject().put("content", "x").put("roomId", "no.dots")), 400, "INVALID_REQUEST");
-    refused(post("/api/docs", new JsonObject().put("content", "x".repeat(1_048_577))), 413, "BODY_TOO_LARGE");
-    refused(tool(docId, "canvas_insert_lines", leased(lease).put("insert_after_line", 0).put("content", "y".repeat(1_048_577))), 413, "BODY_TOO_LARGE");
-    refused(Await.result(server.http().put("/api/docs/" + docId).putHeader("content-type", "application/json")
-        .sendJsonObject(new JsonObject().put("content", "x"))), 400, "INVALID_REQUEST");
+    refused(
+        post("/api/docs", new JsonObject().put("content", "x").put("roomId", "no.dots")),
+        400,
+        "INVALID_REQUEST");
+    refused(
+        post("/api/docs", new JsonObject().put("content", "x".repeat(1_048_577))),
+        413,
+        "BODY_TOO_LARGE");
+    refused(
+        tool(
+            docId,
+            "canvas_insert_lines",
+            leased(lease).put("insert_after_line", 0).put("content", "y".repeat(1_048_577))),
+        413,
+        "BODY_TOO_LARGE");
+    refused(
+        Await.result(
+            server
+                .http()
+                .put("/api/docs/" + docId)
+                .putHeader("content-type", "application/json")
+                .sendJsonObject(new JsonObject().put("content", "x"))),
+        400,
+        "INVALID_REQUEST");
     String revision = document(docId).getString("revisionId");
-    refused(Await.result(server.http().put("/api/docs/" + docId).putHeader("content-type", "application/json")
-        .sendJsonObject(new JsonObject().put("content", "x".repeat(1_048_577)).put("baseRevisionId", revision))), 413, "BODY_TOO_LARGE");
-    refused(Await.result(server.http().put("/api/docs/" + docId).putHeader("content-type", "application/json")
-        .sendJsonObject(new JsonObject().put("content", "nul\u0000").put("baseRevisionId", revision))), 400, "INVALID_REQUEST");
-    refused(post("/api/docs", new JsonObject().put("content", "nul\u0000")), 400, "INVALID_REQUEST");
-    refused(tool(docId, "canvas_insert_lines", leased(lease).put("insert_after_line", 0).put("content", "\u0000")), 400, "INVALID_REQUEST");
-    refused(Await.result(server.http().put("/api/docs/" + docId).putHeader("content-type", "text/plain")
-        .sendBuffer(Buffer.buffer("x"))), 415, "UNSUPPORTED_MEDIA_TYPE");
+    refused(
+        Await.result(
+            server
+                .http()
+                .put("/api/docs/" + docId)
+                .putHeader("content-type", "application/json")
+                .sendJsonObject(
+                    new JsonObject()
+                        .put("content", "x".repeat(1_048_577))
+                        .put("baseRevisionId", revision))),
+        413,
+        "BODY_TOO_LARGE");
+    refused(
+        Await.result(
+            server
+                .http()
+                .put("/api/docs/" + docId)
+                .putHeader("content-type", "application/json")
+                .sendJsonObject(
+                    new JsonObject().put("content", "nul\u0000").put("baseRevisionId", revision))),
+        400,
+        "INVALID_REQUEST");
+    refused(
+        post("/api/docs", new JsonObject().put("content", "nul\u0000")), 400, "INVALID_REQUEST");
+    refused(
+        tool(
+            docId,
+            "canvas_insert_lines",
+            leased(lease).put("insert_after_line", 0).put("content", "\u0000")),
+        400,
+        "INVALID_REQUEST");
+    refused(
+        Await.result(
+            server
+                .http()
+                .put("/api/docs/" + docId)
+                .putHeader("content-type", "text/plain")
+                .sendBuffer(Buffer.buffer("x"))),
+        415,
+        "UNSUPPORTED_MEDIA_TYPE");
     refused(post("/api/docs/doc-missing/lease/preempt", new JsonObject()), 404, "NOT_FOUND");
     refused(server.get("/api/docs/" + docId + "/revisions?limit=0"), 400, "INVALID_REQUEST");
-    assertTrue(document(docId).getJsonObject("lease").getBoolean("held"), "refusals do not preempt the lease");
+    assertTrue(
+        document(docId).getJsonObject("lease").getBoolean("held"),
+        "refusals do not preempt the lease");
     assertEquals(before, stored(docId));
     assertEquals(TEXT, document(docId).getString("content"));
   }
@@ -309,21 +589,36 @@ class DocumentHttpTest {
     // Let the clock move on, so a renewal would show in expires_at.
     Await.result(vertx.timer(20));
 
-    refused(tool(docId, "canvas_read_lines", leased(lease).put("start_line", 50).put("end_line", 60)), 400, "INVALID_REQUEST");
-    refused(tool(docId, "canvas_get_diff", leased(lease).put("from_revision_id", "0123456789abcdef")), 404, "NOT_FOUND");
+    refused(
+        tool(docId, "canvas_read_lines", leased(lease).put("start_line", 50).put("end_line", 60)),
+        400,
+        "INVALID_REQUEST");
+    refused(
+        tool(docId, "canvas_get_diff", leased(lease).put("from_revision_id", "0123456789abcdef")),
+        404,
+        "NOT_FOUND");
     refused(tool("doc-missing", "canvas_get_diff", new JsonObject()), 404, "NOT_FOUND");
-    assertEquals(expiresAt, document(docId).getJsonObject("lease").getLong("expires_at"), "the refusals renewed nothing");
+    assertEquals(
+        expiresAt,
+        document(docId).getJsonObject("lease").getLong("expires_at"),
+        "the refusals renewed nothing");
 
     ok(tool(docId, "canvas_read_lines", leased(lease).put("start_line", 1).put("end_line", 1)));
-    assertTrue(document(docId).getJsonObject("lease").getLong("expires_at") > expiresAt, "an answered read renews the lease");
+    assertTrue(
+        document(docId).getJsonObject("lease").getLong("expires_at") > expiresAt,
+        "an answered read renews the lease");
   }
 
   @Test
   void theToolsAreListedWithTheirSchemas() {
     JsonObject tools = ok(server.get("/api/docs/tools"));
     assertEquals(18, tools.getJsonArray("tools").size());
-    JsonObject patch = tools.getJsonArray("tools").stream().map(JsonObject.class::cast)
-        .filter(tool -> tool.getString("name").equals("canvas_apply_patch")).findFirst().orElseThrow();
+    JsonObject patch =
+        tools.getJsonArray("tools").stream()
+            .map(JsonObject.class::cast)
+            .filter(tool -> tool.getString("name").equals("canvas_apply_patch"))
+            .findFirst()
+            .orElseThrow();
     assertEquals("write", patch.getString("kind"));
     assertTrue(patch.getJsonObject("parameters").getJsonArray("required").contains("canvas_epoch"));
   }

@@ -41,6 +41,7 @@ class LeaseOwnershipTest {
 
   /** One server per store, each on a Vert.x of its own: two servers on one event bus would share consumers. */
   final Map<String, TestServer> servers = new LinkedHashMap<>();
+
   final Map<String, Vertx> vertxes = new LinkedHashMap<>();
   DatabaseConfig database;
   TestTokens tokens;
@@ -54,8 +55,13 @@ class LeaseOwnershipTest {
     for (String store : List.of("memory", "postgresql")) {
       Vertx vertx = Vertx.vertx();
       vertxes.put(store, vertx);
-      servers.put(store, TestServer.start(vertx, TestServer.config(TestTokens.ENVIRONMENT)
-          .withDatabase(store.equals("memory") ? Optional.empty() : Optional.of(database))));
+      servers.put(
+          store,
+          TestServer.start(
+              vertx,
+              TestServer.config(TestTokens.ENVIRONMENT)
+                  .withDatabase(
+                      store.equals("memory") ? Optional.empty() : Optional.of(database))));
     }
     tokens = new TestTokens(vertxes.get("memory"));
     alice = tokens.token("alice", Role.EDITOR, ROOM);
@@ -76,8 +82,14 @@ class LeaseOwnershipTest {
     return Stream.of("memory", "postgresql");
   }
 
-  HttpResponse<Buffer> send(String store, HttpMethod method, String path, String token, JsonObject body) {
-    HttpRequest<Buffer> request = servers.get(store).http().request(method, path).putHeader("authorization", TestTokens.bearer(token));
+  HttpResponse<Buffer> send(
+      String store, HttpMethod method, String path, String token, JsonObject body) {
+    HttpRequest<Buffer> request =
+        servers
+            .get(store)
+            .http()
+            .request(method, path)
+            .putHeader("authorization", TestTokens.bearer(token));
     return Await.result(body == null ? request.send() : request.sendJsonObject(body));
   }
 
@@ -88,14 +100,24 @@ class LeaseOwnershipTest {
 
   static void refused(HttpResponse<Buffer> response, int status, String code) {
     assertEquals(status, response.statusCode(), response.bodyAsString());
-    assertEquals(code, response.bodyAsJsonObject().getJsonObject("error").getString("code"), response.bodyAsString());
+    assertEquals(
+        code,
+        response.bodyAsJsonObject().getJsonObject("error").getString("code"),
+        response.bodyAsString());
   }
 
   String create(String store) {
-    return ok(send(store, HttpMethod.POST, "/api/docs", alice, new JsonObject().put("roomId", ROOM).put("content", TEXT))).getString("id");
+    return ok(send(
+            store,
+            HttpMethod.POST,
+            "/api/docs",
+            alice,
+            new JsonObject().put("roomId", ROOM).put("content", TEXT)))
+        .getString("id");
   }
 
-  HttpResponse<Buffer> tool(String store, String token, String docId, String tool, JsonObject args) {
+  HttpResponse<Buffer> tool(
+      String store, String token, String docId, String tool, JsonObject args) {
     return send(store, HttpMethod.POST, "/api/docs/" + docId + "/tools/" + tool, token, args);
   }
 
@@ -104,7 +126,9 @@ class LeaseOwnershipTest {
   }
 
   static JsonObject leased(JsonObject lease) {
-    return new JsonObject().put("lease_id", lease.getString("lease_id")).put("canvas_epoch", lease.getLong("canvas_epoch"));
+    return new JsonObject()
+        .put("lease_id", lease.getString("lease_id"))
+        .put("canvas_epoch", lease.getLong("canvas_epoch"));
   }
 
   JsonObject document(String store, String token, String docId) {
@@ -119,27 +143,46 @@ class LeaseOwnershipTest {
   @MethodSource("stores")
   void aReaderSeesWhoHoldsTheLeaseButNeverItsId(String store) {
     String docId = create(store);
-    SseClient room = Await.result(SseClient.connect(vertxes.get(store), servers.get(store).port(), "/api/rooms/" + ROOM + "/events",
-        Map.of("authorization", TestTokens.bearer(viewer))));
+    SseClient room =
+        Await.result(
+            SseClient.connect(
+                vertxes.get(store),
+                servers.get(store).port(),
+                "/api/rooms/" + ROOM + "/events",
+                Map.of("authorization", TestTokens.bearer(viewer))));
     JsonObject lease = checkOut(store, alice, docId);
     String leaseId = lease.getString("lease_id");
-    assertTrue(leaseId != null && !leaseId.isEmpty(), "the holder's own check-out answers the id: " + lease.encode());
+    assertTrue(
+        leaseId != null && !leaseId.isEmpty(),
+        "the holder's own check-out answers the id: " + lease.encode());
 
     HttpResponse<Buffer> read = send(store, HttpMethod.GET, "/api/docs/" + docId, viewer, null);
     JsonObject shown = ok(read).getJsonObject("lease");
-    assertFalse(read.bodyAsString().contains(leaseId), "a viewer's GET shows no lease id: " + read.bodyAsString());
+    assertFalse(
+        read.bodyAsString().contains(leaseId),
+        "a viewer's GET shows no lease id: " + read.bodyAsString());
     assertTrue(shown.getBoolean("held"));
     assertEquals("alice", shown.getString("holder"), "who holds it");
     assertTrue(shown.getLong("expires_at") > 0, "until when");
     assertTrue(shown.getLong("held_since") > 0, "since when");
     assertEquals(lease.getLong("canvas_epoch"), shown.getLong("canvas_epoch"));
-    assertFalse(send(store, HttpMethod.GET, "/api/docs/" + docId, bob, null).bodyAsString().contains(leaseId),
+    assertFalse(
+        send(store, HttpMethod.GET, "/api/docs/" + docId, bob, null)
+            .bodyAsString()
+            .contains(leaseId),
         "nor another editor's");
 
-    List<SseClient.SseEvent> events = Await.result(room.awaitEvent(event -> "doc:lease".equals(event.event())
-        && docId.equals(event.data().getString("docId")) && "held".equals(event.data().getString("state"))));
+    List<SseClient.SseEvent> events =
+        Await.result(
+            room.awaitEvent(
+                event ->
+                    "doc:lease".equals(event.event())
+                        && docId.equals(event.data().getString("docId"))
+                        && "held".equals(event.data().getString("state"))));
     SseClient.SseEvent held = events.get(events.size() - 1);
-    assertFalse(held.data().encode().contains(leaseId), "doc:lease shows no lease id: " + held.data().encode());
+    assertFalse(
+        held.data().encode().contains(leaseId),
+        "doc:lease shows no lease id: " + held.data().encode());
     assertEquals("alice", held.data().getString("holder"));
     Await.result(room.close());
   }
@@ -152,8 +195,18 @@ class LeaseOwnershipTest {
     JsonObject before = document(store, alice, docId);
     int revisions = revisions(store, docId).getJsonArray("revisions").size();
 
-    refused(tool(store, bob, docId, "canvas_replace_lines", leased(lease).put("start_line", 3).put("end_line", 3)
-        .put("new_content", "bob was here")), 409, "LOCK_NOT_OWNED");
+    refused(
+        tool(
+            store,
+            bob,
+            docId,
+            "canvas_replace_lines",
+            leased(lease)
+                .put("start_line", 3)
+                .put("end_line", 3)
+                .put("new_content", "bob was here")),
+        409,
+        "LOCK_NOT_OWNED");
     refused(tool(store, bob, docId, "canvas_undo", leased(lease)), 409, "LOCK_NOT_OWNED");
     refused(tool(store, bob, docId, "canvas_renew_lease", leased(lease)), 409, "LOCK_NOT_OWNED");
     refused(tool(store, bob, docId, "canvas_check_in", leased(lease)), 409, "LOCK_NOT_OWNED");
@@ -161,21 +214,40 @@ class LeaseOwnershipTest {
     JsonObject after = document(store, alice, docId);
     assertEquals(before.getString("content"), after.getString("content"));
     assertEquals(before.getString("revisionId"), after.getString("revisionId"));
-    assertEquals(before.getJsonObject("lease"), after.getJsonObject("lease"), "still alice's, neither renewed nor released");
+    assertEquals(
+        before.getJsonObject("lease"),
+        after.getJsonObject("lease"),
+        "still alice's, neither renewed nor released");
     assertEquals(revisions, revisions(store, docId).getJsonArray("revisions").size());
 
-    ok(tool(store, alice, docId, "canvas_replace_lines", leased(lease).put("start_line", 3).put("end_line", 3).put("new_content", "alice")));
-    assertEquals(TEXT.replace("first", "alice"), document(store, bob, docId).getString("content"), "the holder still may");
+    ok(
+        tool(
+            store,
+            alice,
+            docId,
+            "canvas_replace_lines",
+            leased(lease).put("start_line", 3).put("end_line", 3).put("new_content", "alice")));
+    assertEquals(
+        TEXT.replace("first", "alice"),
+        document(store, bob, docId).getString("content"),
+        "the holder still may");
   }
 
   @ParameterizedTest(name = "{0}")
   @MethodSource("stores")
   void theServerNamesTheHolderAndAClaimedOneIsRefused(String store) {
     String docId = create(store);
-    HttpResponse<Buffer> claimed = tool(store, bob, docId, "canvas_check_out", new JsonObject().put("holder", "document agent " + docId));
+    HttpResponse<Buffer> claimed =
+        tool(
+            store,
+            bob,
+            docId,
+            "canvas_check_out",
+            new JsonObject().put("holder", "document agent " + docId));
     refused(claimed, 400, "INVALID_REQUEST");
     JsonObject free = document(store, viewer, docId);
-    assertFalse(free.getJsonObject("lease").getBoolean("held"), "a refused check-out takes nothing");
+    assertFalse(
+        free.getJsonObject("lease").getBoolean("held"), "a refused check-out takes nothing");
     assertFalse(free.encode().contains("document agent"), free.encode());
 
     JsonObject lease = checkOut(store, bob, docId);
@@ -188,11 +260,20 @@ class LeaseOwnershipTest {
   void aRevisionWrittenByAToolCallRecordsTheTokensSubject(String store) {
     String docId = create(store);
     JsonObject lease = checkOut(store, alice, docId);
-    ok(tool(store, alice, docId, "canvas_replace_lines", leased(lease).put("start_line", 4).put("end_line", 4).put("new_content", "2nd")));
+    ok(
+        tool(
+            store,
+            alice,
+            docId,
+            "canvas_replace_lines",
+            leased(lease).put("start_line", 4).put("end_line", 4).put("new_content", "2nd")));
     JsonObject history = revisions(store, docId);
     JsonObject newest = history.getJsonArray("revisions").getJsonObject(0);
     assertEquals("alice", newest.getString("author"), history.encodePrettily());
     assertEquals("alice", newest.getString("subject"), history.encodePrettily());
-    assertEquals("alice", history.getJsonArray("diffs").getJsonObject(0).getString("author"), history.encodePrettily());
+    assertEquals(
+        "alice",
+        history.getJsonArray("diffs").getJsonObject(0).getString("author"),
+        history.encodePrettily());
   }
 }

@@ -25,7 +25,10 @@ class LineEditsTest {
   void editsKeepTheDocumentsFinalNewlineChoice() {
     assertEquals("a\nB\nc", LineEdits.replace("a\nb\nc", 2, 2, "B", null).content());
     assertEquals("a\nc", LineEdits.delete("a\nb\nc", 2, 2, null).content());
-    assertEquals("a\nb\nc\n", LineEdits.insert("a\nb", 2, "c", null).content(), "a line added after an unterminated last line ends with one");
+    assertEquals(
+        "a\nb\nc\n",
+        LineEdits.insert("a\nb", 2, "c", null).content(),
+        "a line added after an unterminated last line ends with one");
     assertEquals("z\na\n", LineEdits.insert("a\n", 0, "z", null).content());
     assertEquals("b\n", LineEdits.insert("", 0, "b\n", null).content());
     assertEquals("a\nx\ny\nc\n", LineEdits.replace("a\nb\nc\n", 2, 2, "x\ny\n", null).content());

@@ -47,8 +47,10 @@ final class EvalRoom {
 
     /** What the assistant said in the chat (its text and its {@code think}/{@code message} actions). */
     List<String> chat() {
-      return events.stream().filter(event -> event.event().equals("agent:chat"))
-          .map(event -> event.data().getJsonObject("message").getString("text")).toList();
+      return events.stream()
+          .filter(event -> event.event().equals("agent:chat"))
+          .map(event -> event.data().getJsonObject("message").getString("text"))
+          .toList();
     }
   }
 
@@ -65,13 +67,23 @@ final class EvalRoom {
     assertEquals(202, response.statusCode(), response.bodyAsString());
     String sessionId = response.bodyAsJsonObject().getString("sessionId");
     String runId = response.bodyAsJsonObject().getString("runId");
-    java.util.function.Predicate<SseEvent> ends = event -> event.event().equals("agent:status")
-        && sessionId.equals(event.data().getString("sessionId"))
-        && List.of("scheduled", "done", "error", "canceled").contains(event.data().getString("state"))
-        && !event.data().getJsonObject("detail", new JsonObject()).containsKey("position")
-        && runId.equals(event.data().getJsonObject("detail", new JsonObject()).getString("runId", runId));
+    java.util.function.Predicate<SseEvent> ends =
+        event ->
+            event.event().equals("agent:status")
+                && sessionId.equals(event.data().getString("sessionId"))
+                && List.of("scheduled", "done", "error", "canceled")
+                    .contains(event.data().getString("state"))
+                && !event.data().getJsonObject("detail", new JsonObject()).containsKey("position")
+                && runId.equals(
+                    event
+                        .data()
+                        .getJsonObject("detail", new JsonObject())
+                        .getString("runId", runId));
     List<SseEvent> all = Await.result(events.awaitEvent(ends));
-    List<SseEvent> mine = all.stream().filter(event -> sessionId.equals(event.data().getString("sessionId"))).toList();
+    List<SseEvent> mine =
+        all.stream()
+            .filter(event -> sessionId.equals(event.data().getString("sessionId")))
+            .toList();
     int end = mine.size();
     for (int i = 0; i < mine.size(); i++) {
       if (ends.test(mine.get(i))) {
@@ -89,10 +101,18 @@ final class EvalRoom {
     var response = server.postRun(new JsonObject().put("message", message).put("roomId", roomId));
     assertEquals(202, response.statusCode(), response.bodyAsString());
     String sessionId = response.bodyAsJsonObject().getString("sessionId");
-    List<SseEvent> all = Await.result(events.awaitEvent(event -> event.event().equals("agent:status")
-        && sessionId.equals(event.data().getString("sessionId"))
-        && List.of("done", "error", "canceled").contains(event.data().getString("state"))));
-    return new RunResult(all.stream().filter(event -> sessionId.equals(event.data().getString("sessionId"))).toList());
+    List<SseEvent> all =
+        Await.result(
+            events.awaitEvent(
+                event ->
+                    event.event().equals("agent:status")
+                        && sessionId.equals(event.data().getString("sessionId"))
+                        && List.of("done", "error", "canceled")
+                            .contains(event.data().getString("state"))));
+    return new RunResult(
+        all.stream()
+            .filter(event -> sessionId.equals(event.data().getString("sessionId")))
+            .toList());
   }
 
   RunResult runDone(String message) {
@@ -104,7 +124,8 @@ final class EvalRoom {
   /** The board now; every record on it passes tldraw's own validation. */
   BoardView board() {
     JsonObject json = server.board(roomId);
-    List<JsonObject> records = json.getJsonArray("records").stream().map(JsonObject.class::cast).toList();
+    List<JsonObject> records =
+        json.getJsonArray("records").stream().map(JsonObject.class::cast).toList();
     if (!records.isEmpty()) {
       TldrawOracle.assertValid(records);
     }
@@ -118,11 +139,15 @@ final class EvalRoom {
   /** A board read for assertions: shapes by id, type and text, with their page bounds. */
   record BoardView(Board board, long revision) {
     List<JsonObject> shapes() {
-      return board.records().values().stream().filter(record -> "shape".equals(record.getString("typeName"))).toList();
+      return board.records().values().stream()
+          .filter(record -> "shape".equals(record.getString("typeName")))
+          .toList();
     }
 
     List<JsonObject> bindings() {
-      return board.records().values().stream().filter(record -> "binding".equals(record.getString("typeName"))).toList();
+      return board.records().values().stream()
+          .filter(record -> "binding".equals(record.getString("typeName")))
+          .toList();
     }
 
     List<JsonObject> ofType(String type) {
@@ -140,13 +165,21 @@ final class EvalRoom {
     }
 
     JsonObject withText(String text) {
-      List<JsonObject> shapes = shapes().stream().filter(shape -> text.equals(text(shape))).toList();
-      assertEquals(1, shapes.size(), "one shape with the text '" + text + "': " + shapes().stream().map(EvalRoom.BoardView::text).toList());
+      List<JsonObject> shapes =
+          shapes().stream().filter(shape -> text.equals(text(shape))).toList();
+      assertEquals(
+          1,
+          shapes.size(),
+          "one shape with the text '"
+              + text
+              + "': "
+              + shapes().stream().map(EvalRoom.BoardView::text).toList());
       return shapes.get(0);
     }
 
     Box bounds(JsonObject shape) {
-      return new ShapeGeometry(board).pageBounds(shape.getString("id"))
+      return new ShapeGeometry(board)
+          .pageBounds(shape.getString("id"))
           .orElseThrow(() -> new AssertionError("no bounds for " + shape.getString("id")));
     }
 
@@ -163,8 +196,12 @@ final class EvalRoom {
     }
 
     static void assertApart(Box left, Box right) {
-      assertTrue(left.maxX() <= right.minX() || right.maxX() <= left.minX() || left.maxY() <= right.minY()
-          || right.maxY() <= left.minY(), "overlap: " + left + " and " + right);
+      assertTrue(
+          left.maxX() <= right.minX()
+              || right.maxX() <= left.minX()
+              || left.maxY() <= right.minY()
+              || right.maxY() <= left.minY(),
+          "overlap: " + left + " and " + right);
     }
   }
 }

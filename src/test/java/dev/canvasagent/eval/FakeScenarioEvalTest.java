@@ -35,27 +35,30 @@ import org.junit.jupiter.api.extension.ExtendWith;
 @ExtendWith(VertxExtension.class)
 class FakeScenarioEvalTest {
   /** Each scenario's name and a message that plays it. */
-  static final Map<String, String> TRIGGERS = Map.ofEntries(
-      Map.entry("batch", "/batch"),
-      Map.entry("two-passes", "/two-passes"),
-      Map.entry("todos", "/todos for the diagram"),
-      Map.entry("detail", "/detail"),
-      Map.entry("json-actions", "/json please"),
-      Map.entry("json-malformed", "/json-malformed please"),
-      Map.entry("tour", "/tour please"),
-      Map.entry("brutalist-poster", "Draft a brutalist poster concept for the launch"),
-      Map.entry("clear", "/clear"),
-      Map.entry("model-error", "/fail now"),
-      Map.entry("invalid-action", "/invalid please"),
-      Map.entry("labeled-box", "a box for the roadmap"));
+  static final Map<String, String> TRIGGERS =
+      Map.ofEntries(
+          Map.entry("batch", "/batch"),
+          Map.entry("two-passes", "/two-passes"),
+          Map.entry("todos", "/todos for the diagram"),
+          Map.entry("detail", "/detail"),
+          Map.entry("json-actions", "/json please"),
+          Map.entry("json-malformed", "/json-malformed please"),
+          Map.entry("tour", "/tour please"),
+          Map.entry("brutalist-poster", "Draft a brutalist poster concept for the launch"),
+          Map.entry("clear", "/clear"),
+          Map.entry("model-error", "/fail now"),
+          Map.entry("invalid-action", "/invalid please"),
+          Map.entry("labeled-box", "a box for the roadmap"));
 
   TestServer server;
   EvalRoom room;
 
   @BeforeEach
   void start(Vertx vertx) {
-    // No pacing: the eval suite wants the answers, not the wait (still streamed, one event per task).
-    server = TestServer.start(vertx, TestServer.config(Map.of("CANVAS_AGENT_FAKE_TOKEN_DELAY_MS", "0")));
+    // No pacing: the eval suite wants the answers, not the wait (still streamed, one event per
+    // task).
+    server =
+        TestServer.start(vertx, TestServer.config(Map.of("CANVAS_AGENT_FAKE_TOKEN_DELAY_MS", "0")));
     room = new EvalRoom(server, "eval-" + UUID.randomUUID().toString().substring(0, 8));
   }
 
@@ -68,12 +71,23 @@ class FakeScenarioEvalTest {
   @Test
   void everyScenarioHasAnEvalCase() {
     FakeScenarios scenarios = FakeScenarios.load();
-    Set<String> names = scenarios.scenarios().stream().map(FakeScenarios.Scenario::name).collect(Collectors.toSet());
-    assertEquals(names, TRIGGERS.keySet(), "each scenario of conf/fake-model.json needs a case in this class");
-    TRIGGERS.forEach((name, message) -> {
-      String played = scenarios.scripted(message).map(FakeScenarios.Scenario::name).orElse(scenarios.fallback(message).name());
-      assertEquals(name, played, "'" + message + "' plays " + name);
-    });
+    Set<String> names =
+        scenarios.scenarios().stream()
+            .map(FakeScenarios.Scenario::name)
+            .collect(Collectors.toSet());
+    assertEquals(
+        names,
+        TRIGGERS.keySet(),
+        "each scenario of conf/fake-model.json needs a case in this class");
+    TRIGGERS.forEach(
+        (name, message) -> {
+          String played =
+              scenarios
+                  .scripted(message)
+                  .map(FakeScenarios.Scenario::name)
+                  .orElse(scenarios.fallback(message).name());
+          assertEquals(name, played, "'" + message + "' plays " + name);
+        });
   }
 
   /** Seed 003's batchOperations end to end: four structures, each one action, one envelope and one revision. */
@@ -82,14 +96,32 @@ class FakeScenarioEvalTest {
     RunResult result = room.runDone(TRIGGERS.get("batch"));
     assertEquals(0, result.detail().getInteger("dropped"), result.finalStatus().encode());
     assertEquals(4, result.detail().getInteger("applied"), result.finalStatus().encode());
-    List<String> skipped = result.detail().getJsonArray("skipped").stream().map(issue -> ((JsonObject) issue).getString("ref")).toList();
-    assertEquals(List.of("note_rival", "conn_ghost"), skipped, "the duplicate ref and the connector to nothing, told back");
-    List<JsonObject> batches = result.events().stream().filter(event -> event.event().equals("agent:action"))
-        .flatMap(event -> event.data().getJsonArray("actions").stream().map(JsonObject.class::cast))
-        .filter(action -> "batch_operations".equals(action.getString("name"))).toList();
+    List<String> skipped =
+        result.detail().getJsonArray("skipped").stream()
+            .map(issue -> ((JsonObject) issue).getString("ref"))
+            .toList();
+    assertEquals(
+        List.of("note_rival", "conn_ghost"),
+        skipped,
+        "the duplicate ref and the connector to nothing, told back");
+    List<JsonObject> batches =
+        result.events().stream()
+            .filter(event -> event.event().equals("agent:action"))
+            .flatMap(
+                event -> event.data().getJsonArray("actions").stream().map(JsonObject.class::cast))
+            .filter(action -> "batch_operations".equals(action.getString("name")))
+            .toList();
     assertEquals(4, batches.size(), "one envelope per batch");
-    assertEquals("note_rival", batches.get(0).getJsonObject("params").getJsonObject("result").getJsonArray("skipped")
-        .getJsonObject(0).getString("ref"), "the envelope carries the action's result");
+    assertEquals(
+        "note_rival",
+        batches
+            .get(0)
+            .getJsonObject("params")
+            .getJsonObject("result")
+            .getJsonArray("skipped")
+            .getJsonObject(0)
+            .getString("ref"),
+        "the envelope carries the action's result");
 
     BoardView board = room.board();
     assertEquals(4, board.revision(), "one board revision per batch");
@@ -103,40 +135,75 @@ class FakeScenarioEvalTest {
     assertEquals(opportunities.minY(), threats.minY(), 0.001);
     assertEquals(strengths.minX(), opportunities.minX(), 0.001);
     assertEquals(weaknesses.minX(), threats.minX(), 0.001);
-    assertEquals(board.withText("Strengths").getString("id"), board.withText("Loved brand").getString("parentId"));
-    assertEquals(board.withText("Strengths").getString("id"), board.withText("Fast team").getString("parentId"));
-    assertEquals(board.withText("Threats").getString("id"), board.withText("A new rival").getString("parentId"));
+    assertEquals(
+        board.withText("Strengths").getString("id"),
+        board.withText("Loved brand").getString("parentId"));
+    assertEquals(
+        board.withText("Strengths").getString("id"),
+        board.withText("Fast team").getString("parentId"));
+    assertEquals(
+        board.withText("Threats").getString("id"),
+        board.withText("A new rival").getString("parentId"));
     assertEquals("violet", prop(board.withText("New market"), "color"), "purple, an alias");
     assertTrue(board.shapes().stream().noneMatch(shape -> "Duplicate ref".equals(text(shape))));
-    assertTrue(board.bounds(board.withText("Launch SWOT")).maxY() <= strengths.minY(), "the title above it");
+    assertTrue(
+        board.bounds(board.withText("Launch SWOT")).maxY() <= strengths.minY(),
+        "the title above it");
 
     // The kanban: columns left to right.
-    List<Box> columns = List.of("To do", "Doing", "Done").stream().map(name -> board.bounds(board.withText(name))).toList();
-    assertTrue(columns.get(0).maxX() < columns.get(1).minX() && columns.get(1).maxX() < columns.get(2).minX(), columns.toString());
+    List<Box> columns =
+        List.of("To do", "Doing", "Done").stream()
+            .map(name -> board.bounds(board.withText(name)))
+            .toList();
+    assertTrue(
+        columns.get(0).maxX() < columns.get(1).minX()
+            && columns.get(1).maxX() < columns.get(2).minX(),
+        columns.toString());
     assertEquals(columns.get(0).minY(), columns.get(2).minY(), 0.001);
-    assertEquals(board.withText("To do").getString("id"), board.withText("Plan the tests").getString("parentId"));
+    assertEquals(
+        board.withText("To do").getString("id"),
+        board.withText("Plan the tests").getString("parentId"));
 
     // The journey: stages left to right, linked by arrows bound to consecutive stages.
-    List<String> stages = List.of("Discover", "Try", "Buy").stream().map(name -> board.withText(name).getString("id")).toList();
-    Set<List<String>> links = board.ofType("arrow").stream().map(arrow -> ends(board, arrow))
-        .filter(ends -> stages.contains(ends.get(0))).collect(Collectors.toSet());
-    assertEquals(Set.of(List.of(stages.get(0), stages.get(1)), List.of(stages.get(1), stages.get(2))), links);
+    List<String> stages =
+        List.of("Discover", "Try", "Buy").stream()
+            .map(name -> board.withText(name).getString("id"))
+            .toList();
+    Set<List<String>> links =
+        board.ofType("arrow").stream()
+            .map(arrow -> ends(board, arrow))
+            .filter(ends -> stages.contains(ends.get(0)))
+            .collect(Collectors.toSet());
+    assertEquals(
+        Set.of(List.of(stages.get(0), stages.get(1)), List.of(stages.get(1), stages.get(2))),
+        links);
 
-    // The flowchart: Start above the check above its two outcomes; the retry loop does not break it.
+    // The flowchart: Start above the check above its two outcomes; the retry loop does not break
+    // it.
     Box start = board.bounds(board.withText("Start"));
     Box check = board.bounds(board.withText("Valid?"));
     Box save = board.bounds(board.withText("Save"));
     Box fix = board.bounds(board.withText("Fix it"));
-    assertTrue(start.maxY() < check.minY() && check.maxY() < save.minY(), "roots above what depends on them");
+    assertTrue(
+        start.maxY() < check.minY() && check.maxY() < save.minY(),
+        "roots above what depends on them");
     assertEquals(save.minY(), fix.minY(), 0.001);
     assertEquals("diamond", prop(board.withText("Valid?"), "geo"));
     JsonObject retry = board.withText("retry");
-    assertEquals(List.of(board.withText("Fix it").getString("id"), board.withText("Valid?").getString("id")), ends(board, retry));
-    assertEquals(6, board.ofType("arrow").size(), "four connectors of the flowchart, two links of the journey");
+    assertEquals(
+        List.of(board.withText("Fix it").getString("id"), board.withText("Valid?").getString("id")),
+        ends(board, retry));
+    assertEquals(
+        6,
+        board.ofType("arrow").size(),
+        "four connectors of the flowchart, two links of the journey");
 
     // Each structure landed in free space: no two top-level objects overlap.
-    List<JsonObject> topLevel = board.shapes().stream().filter(shape -> "page:page".equals(shape.getString("parentId")))
-        .filter(shape -> !"arrow".equals(shape.getString("type"))).toList();
+    List<JsonObject> topLevel =
+        board.shapes().stream()
+            .filter(shape -> "page:page".equals(shape.getString("parentId")))
+            .filter(shape -> !"arrow".equals(shape.getString("type")))
+            .toList();
     for (int i = 0; i < topLevel.size(); i++) {
       for (int j = i + 1; j < topLevel.size(); j++) {
         BoardView.assertApart(board.bounds(topLevel.get(i)), board.bounds(topLevel.get(j)));
@@ -146,17 +213,27 @@ class FakeScenarioEvalTest {
 
   /** The shape ids an arrow is bound to, start then end. */
   static List<String> ends(BoardView board, JsonObject arrow) {
-    return List.of("start", "end").stream().map(terminal -> board.bindings().stream()
-        .filter(binding -> arrow.getString("id").equals(binding.getString("fromId")))
-        .filter(binding -> terminal.equals(binding.getJsonObject("props").getString("terminal")))
-        .map(binding -> binding.getString("toId")).findFirst().orElseThrow()).toList();
+    return List.of("start", "end").stream()
+        .map(
+            terminal ->
+                board.bindings().stream()
+                    .filter(binding -> arrow.getString("id").equals(binding.getString("fromId")))
+                    .filter(
+                        binding ->
+                            terminal.equals(binding.getJsonObject("props").getString("terminal")))
+                    .map(binding -> binding.getString("toId"))
+                    .findFirst()
+                    .orElseThrow())
+        .toList();
   }
 
   @Test
   void thePosterLeavesAHeroABlockAVerticalDividerBetweenThemAndTheNotesAndThreeNotesInARow() {
     RunResult result = room.runDone(TRIGGERS.get("brutalist-poster"));
     assertEquals(0, result.detail().getInteger("dropped"), result.finalStatus().encode());
-    assertTrue(result.chat().stream().anyMatch(text -> text.startsWith("Poster drafted")), result.chat().toString());
+    assertTrue(
+        result.chat().stream().anyMatch(text -> text.startsWith("Poster drafted")),
+        result.chat().toString());
 
     BoardView board = room.board();
     assertEquals(6, board.shapes().size(), "hero, block, divider, three notes");
@@ -179,11 +256,19 @@ class FakeScenarioEvalTest {
     Box line = board.bounds(divider);
     assertTrue(line.width() < 1 && line.height() >= 300, "a vertical divider: " + line);
 
-    List<JsonObject> notes = board.ofType("note").stream()
-        .sorted(Comparator.comparingDouble(note -> board.bounds(note).minX())).toList();
+    List<JsonObject> notes =
+        board.ofType("note").stream()
+            .sorted(Comparator.comparingDouble(note -> board.bounds(note).minX()))
+            .toList();
     assertEquals(3, notes.size());
-    assertEquals(List.of("orange", "grey", "black"), notes.stream().map(note -> prop(note, "color")).toList());
-    assertEquals(List.of("TYPE: heavy grotesk, all caps", "PALETTE: orange, concrete, ink", "GRID: hard edges, no rounding"),
+    assertEquals(
+        List.of("orange", "grey", "black"),
+        notes.stream().map(note -> prop(note, "color")).toList());
+    assertEquals(
+        List.of(
+            "TYPE: heavy grotesk, all caps",
+            "PALETTE: orange, concrete, ink",
+            "GRID: hard edges, no rounding"),
         notes.stream().map(EvalRoom.BoardView::text).toList());
     for (int i = 0; i < notes.size(); i++) {
       Box note = board.bounds(notes.get(i));
@@ -196,23 +281,39 @@ class FakeScenarioEvalTest {
     Box heroBox = board.bounds(hero);
     Box blockBox = board.bounds(block);
     assertTrue(heroBox.maxY() <= blockBox.minY(), "the headline above its block");
-    assertTrue(heroBox.maxX() <= line.minX() && blockBox.maxX() <= line.minX(), "headline and block left of the divider");
+    assertTrue(
+        heroBox.maxX() <= line.minX() && blockBox.maxX() <= line.minX(),
+        "headline and block left of the divider");
     assertTrue(line.maxX() <= board.bounds(notes.get(0)).minX(), "the notes right of it");
-    assertTrue(line.minY() <= heroBox.minY() && line.maxY() >= blockBox.maxY(), "the divider spans headline and block");
+    assertTrue(
+        line.minY() <= heroBox.minY() && line.maxY() >= blockBox.maxY(),
+        "the divider spans headline and block");
   }
 
   @Test
   void theTourLeavesEveryKindOfShapeArrangedAsItsVerbsSaid() {
     RunResult result = room.request(TRIGGERS.get("tour"));
     assertEquals("done", result.state(), result.finalStatus().encode());
-    assertEquals(3, result.detail().getInteger("followups"), "add_detail, review, and open_todos for the todo it left open");
-    assertEquals(0, result.events().stream().filter(event -> event.event().equals("agent:status"))
-        .mapToInt(event -> event.data().getJsonObject("detail", new JsonObject()).getInteger("dropped", 0)).sum());
+    assertEquals(
+        3,
+        result.detail().getInteger("followups"),
+        "add_detail, review, and open_todos for the todo it left open");
+    assertEquals(
+        0,
+        result.events().stream()
+            .filter(event -> event.event().equals("agent:status"))
+            .mapToInt(
+                event ->
+                    event.data().getJsonObject("detail", new JsonObject()).getInteger("dropped", 0))
+            .sum());
 
     BoardView board = room.board();
     JsonObject hero = board.shape("hero").orElseThrow();
     assertEquals("geo", hero.getString("type"));
-    assertEquals("violet", prop(hero, "color"), "the update streamed before its create waited for it: purple is violet");
+    assertEquals(
+        "violet",
+        prop(hero, "color"),
+        "the update streamed before its create waited for it: purple is violet");
     assertEquals(360.0, hero.getJsonObject("props").getDouble("w"), 0.001, "300 scaled by 1.2");
     assertEquals("/tour please", text(hero), "the message, substituted");
 
@@ -227,8 +328,11 @@ class FakeScenarioEvalTest {
 
     assertEquals("A frame", text(board.shape("frame1").orElseThrow()));
     assertEquals("next", text(board.shape("arrow1").orElseThrow()));
-    Set<String> linkEnds = board.bindings().stream().filter(binding -> binding.getString("fromId").equals("shape:link"))
-        .map(binding -> binding.getString("toId")).collect(Collectors.toSet());
+    Set<String> linkEnds =
+        board.bindings().stream()
+            .filter(binding -> binding.getString("fromId").equals("shape:link"))
+            .map(binding -> binding.getString("toId"))
+            .collect(Collectors.toSet());
     assertEquals(Set.of("shape:hero", "shape:frame1"), linkEnds, "the link is bound at both ends");
     assertEquals(2, board.ofType("draw").size(), "the scribble and the pen stroke");
     assertEquals("A quiet note", text(board.withText("A quiet note")));
@@ -258,14 +362,20 @@ class FakeScenarioEvalTest {
     assertEquals(2, result.detail().getInteger("followups"), result.finalStatus().encode());
     BoardView board = room.board();
     assertEquals(24, board.shapes().size());
-    assertEquals(12, board.ofType("geo").stream().filter(shape -> "ellipse".equals(prop(shape, "geo"))).count());
+    assertEquals(
+        12,
+        board.ofType("geo").stream().filter(shape -> "ellipse".equals(prop(shape, "geo"))).count());
   }
 
   @Test
   void theTodoScenarioLeavesItsRectangleAndDropsOnlyTheUnknownTodo() {
     RunResult result = room.run(TRIGGERS.get("todos"));
-    assertEquals("scheduled", result.state(), "the open todo earns an open_todos follow-up: " + result.finalStatus().encode());
-    assertEquals(1, result.detail().getInteger("dropped"), "the update of a todo the session does not have");
+    assertEquals(
+        "scheduled",
+        result.state(),
+        "the open todo earns an open_todos follow-up: " + result.finalStatus().encode());
+    assertEquals(
+        1, result.detail().getInteger("dropped"), "the update of a todo the session does not have");
     BoardView board = room.board();
     assertEquals(1, board.shapes().size());
     assertEquals("Layout", text(board.only("geo")));
@@ -276,7 +386,10 @@ class FakeScenarioEvalTest {
     RunResult result = room.request(TRIGGERS.get("detail"));
     assertEquals("done", result.state(), result.finalStatus().encode());
     assertEquals(3, result.detail().getInteger("followups"), "CANVAS_AGENT_MAX_FOLLOWUPS is 3");
-    assertEquals(4, result.chat().stream().filter("One more pass, please."::equals).count(), "the request and its three follow-ups");
+    assertEquals(
+        4,
+        result.chat().stream().filter("One more pass, please."::equals).count(),
+        "the request and its three follow-ups");
     assertEquals(0, room.board().revision());
   }
 
@@ -325,7 +438,9 @@ class FakeScenarioEvalTest {
   @Test
   void anyOtherMessageLeavesALabeledBoxANoteBesideItAndACaptionBelow() {
     RunResult result = room.runDone(TRIGGERS.get("labeled-box"));
-    assertTrue(result.chat().stream().anyMatch(text -> text.startsWith("Drawing a labeled box")), result.chat().toString());
+    assertTrue(
+        result.chat().stream().anyMatch(text -> text.startsWith("Drawing a labeled box")),
+        result.chat().toString());
     BoardView board = room.board();
     assertEquals(3, board.shapes().size());
     JsonObject box = board.only("geo");

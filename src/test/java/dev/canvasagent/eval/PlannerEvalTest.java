@@ -39,7 +39,8 @@ class PlannerEvalTest {
 
   @BeforeEach
   void start(Vertx vertx) {
-    server = TestServer.start(vertx, TestServer.config(Map.of("CANVAS_AGENT_FAKE_TOKEN_DELAY_MS", "0")));
+    server =
+        TestServer.start(vertx, TestServer.config(Map.of("CANVAS_AGENT_FAKE_TOKEN_DELAY_MS", "0")));
     room = new EvalRoom(server, "plan-" + UUID.randomUUID().toString().substring(0, 8));
   }
 
@@ -69,7 +70,11 @@ class PlannerEvalTest {
   }
 
   @ParameterizedTest(name = "{0}")
-  @CsvSource(delimiter = '|', nullValues = "-", textBlock = """
+  @CsvSource(
+      delimiter = '|',
+      nullValues = "-",
+      textBlock =
+          """
       draw a circle                         | geo   | ellipse   | -         | -
       add a red star called North           | geo   | star      | red       | North
       create a purple diamond               | geo   | diamond   | violet    | -
@@ -97,15 +102,22 @@ class PlannerEvalTest {
   void threeRedCirclesInARowApart() {
     room.runDone("draw 3 red circles");
     BoardView board = room.board();
-    List<JsonObject> circles = board.ofType("geo").stream()
-        .sorted(Comparator.comparingDouble(shape -> board.bounds(shape).minX())).toList();
+    List<JsonObject> circles =
+        board.ofType("geo").stream()
+            .sorted(Comparator.comparingDouble(shape -> board.bounds(shape).minX()))
+            .toList();
     assertEquals(3, circles.size());
     for (int i = 0; i < circles.size(); i++) {
       assertEquals("ellipse", prop(circles.get(i), "geo"));
       assertEquals("red", prop(circles.get(i), "color"));
-      assertEquals(board.bounds(circles.get(0)).minY(), board.bounds(circles.get(i)).minY(), 0.001, "one row");
+      assertEquals(
+          board.bounds(circles.get(0)).minY(),
+          board.bounds(circles.get(i)).minY(),
+          0.001,
+          "one row");
       if (i > 0) {
-        assertTrue(board.bounds(circles.get(i - 1)).maxX() < board.bounds(circles.get(i)).minX(), "apart");
+        assertTrue(
+            board.bounds(circles.get(i - 1)).maxX() < board.bounds(circles.get(i)).minX(), "apart");
       }
     }
   }
@@ -114,17 +126,21 @@ class PlannerEvalTest {
   void boxesLabeledABAndCAreThreeBoxes() {
     room.runDone("draw boxes labeled A, B and C");
     BoardView board = room.board();
-    assertEquals(Set.of("A", "B", "C"), board.shapes().stream().map(EvalRoom.BoardView::text).collect(Collectors.toSet()));
+    assertEquals(
+        Set.of("A", "B", "C"),
+        board.shapes().stream().map(EvalRoom.BoardView::text).collect(Collectors.toSet()));
     assertTrue(board.shapes().stream().allMatch(shape -> "rectangle".equals(prop(shape, "geo"))));
   }
 
   @Test
   void aNewShapeLandsInsideTheViewportTheRunWasAskedFrom() {
-    JsonObject viewport = new JsonObject().put("x", 5000).put("y", -3000).put("w", 900).put("h", 600);
+    JsonObject viewport =
+        new JsonObject().put("x", 5000).put("y", -3000).put("w", 900).put("h", 600);
     room.run(new JsonObject().put("message", "draw a box").put("viewport", viewport));
     BoardView board = room.board();
     Box box = board.bounds(board.only("geo"));
-    assertTrue(box.minX() >= 5000 && box.maxX() <= 5900 && box.minY() >= -3000 && box.maxY() <= -2400,
+    assertTrue(
+        box.minX() >= 5000 && box.maxX() <= 5900 && box.minY() >= -3000 && box.maxY() <= -2400,
         "inside the viewport, in page coordinates: " + box);
   }
 
@@ -143,7 +159,9 @@ class PlannerEvalTest {
   @Test
   void aCommandItCannotFollowChangesNothingAndSaysWhatItUnderstands() {
     RunResult result = room.runDone("draw a roadmap");
-    assertTrue(result.chat().get(0).startsWith("I didn't understand “draw a roadmap”."), result.chat().toString());
+    assertTrue(
+        result.chat().get(0).startsWith("I didn't understand “draw a roadmap”."),
+        result.chat().toString());
     assertTrue(result.chat().get(0).contains("/poster"), "it lists the scripted scenarios too");
     assertEquals(0, room.board().revision());
 
@@ -179,7 +197,10 @@ class PlannerEvalTest {
       room.runDone("draw a box labeled B");
       room.runDone("delete it");
       BoardView board = room.board();
-      assertEquals(List.of("A"), board.shapes().stream().map(EvalRoom.BoardView::text).toList(), "the topmost, B, is gone");
+      assertEquals(
+          List.of("A"),
+          board.shapes().stream().map(EvalRoom.BoardView::text).toList(),
+          "the topmost, B, is gone");
     }
 
     @Test
@@ -187,7 +208,10 @@ class PlannerEvalTest {
       room.runDone("draw boxes labeled A, B and C");
       room.runDone("align them left");
       BoardView board = room.board();
-      Set<Double> lefts = board.shapes().stream().map(shape -> board.bounds(shape).minX()).collect(Collectors.toSet());
+      Set<Double> lefts =
+          board.shapes().stream()
+              .map(shape -> board.bounds(shape).minX())
+              .collect(Collectors.toSet());
       assertEquals(1, lefts.size(), lefts.toString());
     }
 
@@ -214,8 +238,15 @@ class PlannerEvalTest {
       room.runDone("move B right by 60");
       room.runDone("distribute them horizontally");
       BoardView board = room.board();
-      List<Box> boxes = board.shapes().stream().map(board::bounds).sorted(Comparator.comparingDouble(Box::minX)).toList();
-      assertEquals(boxes.get(1).minX() - boxes.get(0).maxX(), boxes.get(2).minX() - boxes.get(1).maxX(), 0.5);
+      List<Box> boxes =
+          board.shapes().stream()
+              .map(board::bounds)
+              .sorted(Comparator.comparingDouble(Box::minX))
+              .toList();
+      assertEquals(
+          boxes.get(1).minX() - boxes.get(0).maxX(),
+          boxes.get(2).minX() - boxes.get(1).maxX(),
+          0.5);
     }
 
     @Test
@@ -224,9 +255,13 @@ class PlannerEvalTest {
       room.runDone("connect A to B");
       BoardView board = room.board();
       JsonObject arrow = board.only("arrow");
-      Set<String> ends = board.bindings().stream().filter(binding -> binding.getString("fromId").equals(arrow.getString("id")))
-          .map(binding -> binding.getString("toId")).collect(Collectors.toSet());
-      assertEquals(Set.of(board.withText("A").getString("id"), board.withText("B").getString("id")), ends);
+      Set<String> ends =
+          board.bindings().stream()
+              .filter(binding -> binding.getString("fromId").equals(arrow.getString("id")))
+              .map(binding -> binding.getString("toId"))
+              .collect(Collectors.toSet());
+      assertEquals(
+          Set.of(board.withText("A").getString("id"), board.withText("B").getString("id")), ends);
     }
 
     @Test

@@ -49,52 +49,107 @@ class BoardTourTest {
     TestServer server = TestServer.start(vertx, Optional.of(database));
     SseClient first = server.events(ROOM);
     SseClient second = server.events(ROOM);
-    var accepted = server.postRun(new JsonObject().put("roomId", ROOM).put("message", "/tour please"));
+    var accepted =
+        server.postRun(new JsonObject().put("roomId", ROOM).put("message", "/tour please"));
     String sessionId = accepted.bodyAsJsonObject().getString("sessionId");
-    List<SseEvent> seenByFirst = Await.result(first.awaitEvent(RunFlowContract.finalStatusOf(sessionId)));
-    List<SseEvent> seenBySecond = Await.result(second.awaitEvent(RunFlowContract.finalStatusOf(sessionId)));
+    List<SseEvent> seenByFirst =
+        Await.result(first.awaitEvent(RunFlowContract.finalStatusOf(sessionId)));
+    List<SseEvent> seenBySecond =
+        Await.result(second.awaitEvent(RunFlowContract.finalStatusOf(sessionId)));
 
     JsonObject done = seenByFirst.get(seenByFirst.size() - 1).data();
     assertEquals("done", done.getString("state"), done.encode());
-    // The tour asks for two follow-ups (add_detail, review): it ends `scheduled`, and they run after it;
+    // The tour asks for two follow-ups (add_detail, review): it ends `scheduled`, and they run
+    // after it;
     // the last leaves the tour's todo open, which earns the request an open_todos pass.
     String tourRunId = accepted.bodyAsJsonObject().getString("runId");
-    JsonObject tourEnd = seenByFirst.stream().filter(event -> event.event().equals("agent:status")).map(SseEvent::data)
-        .filter(data -> data.getString("state").equals("scheduled"))
-        .filter(data -> tourRunId.equals(data.getJsonObject("detail").getString("runId"))).findFirst().orElseThrow();
+    JsonObject tourEnd =
+        seenByFirst.stream()
+            .filter(event -> event.event().equals("agent:status"))
+            .map(SseEvent::data)
+            .filter(data -> data.getString("state").equals("scheduled"))
+            .filter(data -> tourRunId.equals(data.getJsonObject("detail").getString("runId")))
+            .findFirst()
+            .orElseThrow();
     assertEquals(0, tourEnd.getJsonObject("detail").getInteger("dropped"), tourEnd.encode());
-    assertEquals(2, tourEnd.getJsonObject("detail").getJsonArray("followupsQueued").size(), tourEnd.encode());
-    assertEquals(3, done.getJsonObject("detail").getInteger("followups"), "and open_todos for the todo it leaves open: " + done.encode());
+    assertEquals(
+        2,
+        tourEnd.getJsonObject("detail").getJsonArray("followupsQueued").size(),
+        tourEnd.encode());
+    assertEquals(
+        3,
+        done.getJsonObject("detail").getInteger("followups"),
+        "and open_todos for the todo it leaves open: " + done.encode());
     List<JsonObject> envelopes = actions(seenByFirst);
     assertEquals(envelopes, actions(seenBySecond), "both clients saw the same envelopes");
 
     Set<String> verbs = new HashSet<>();
-    envelopes.forEach(envelope -> envelope.getJsonArray("actions").forEach(action -> verbs.add(((JsonObject) action).getString("name"))));
-    assertTrue(verbs.containsAll(Set.of("create_shape", "update_shape", "delete_shape", "label", "pen", "apply_preset",
-        "move", "resize", "rotate", "align", "distribute", "stack", "reorder", "group", "ungroup", "place",
-        "todo", "add_detail", "review")), verbs.toString());
+    envelopes.forEach(
+        envelope ->
+            envelope
+                .getJsonArray("actions")
+                .forEach(action -> verbs.add(((JsonObject) action).getString("name"))));
+    assertTrue(
+        verbs.containsAll(
+            Set.of(
+                "create_shape",
+                "update_shape",
+                "delete_shape",
+                "label",
+                "pen",
+                "apply_preset",
+                "move",
+                "resize",
+                "rotate",
+                "align",
+                "distribute",
+                "stack",
+                "reorder",
+                "group",
+                "ungroup",
+                "place",
+                "todo",
+                "add_detail",
+                "review")),
+        verbs.toString());
     // set_viewport moves the host's camera: an SSE client is never the host, so it never sees it.
     assertTrue(!verbs.contains("set_viewport"), verbs.toString());
-    assertTrue(board(server).stream().anyMatch(record -> "group".equals(record.getString("type"))), "the pair is grouped");
+    assertTrue(
+        board(server).stream().anyMatch(record -> "group".equals(record.getString("type"))),
+        "the pair is grouped");
 
-    // Applying the envelopes' diffs in seq order gives the server's board; so does replaying its history.
+    // Applying the envelopes' diffs in seq order gives the server's board; so does replaying its
+    // history.
     Board fromEnvelopes = Board.empty(ROOM);
     for (JsonObject envelope : envelopes) {
       if (envelope.containsKey("diff")) {
-        fromEnvelopes = fromEnvelopes.apply(RecordDiff.fromJson(envelope.getJsonObject("diff")), envelope.getLong("rev"));
+        fromEnvelopes =
+            fromEnvelopes.apply(
+                RecordDiff.fromJson(envelope.getJsonObject("diff")), envelope.getLong("rev"));
       }
     }
     JsonObject board = server.board(ROOM);
     assertEquals(recordsById(board.getJsonArray("records")), fromEnvelopes.records());
     TldrawOracle.assertValid(fromEnvelopes.records().values());
-    List<JsonObject> everyPut = envelopes.stream().filter(envelope -> envelope.containsKey("diff"))
-        .flatMap(envelope -> envelope.getJsonObject("diff").getJsonArray("put").stream().map(JsonObject.class::cast)).toList();
+    List<JsonObject> everyPut =
+        envelopes.stream()
+            .filter(envelope -> envelope.containsKey("diff"))
+            .flatMap(
+                envelope ->
+                    envelope.getJsonObject("diff").getJsonArray("put").stream()
+                        .map(JsonObject.class::cast))
+            .toList();
     TldrawOracle.assertValid(everyPut);
     Board replayed = Board.empty(ROOM);
-    JsonArray revisions = server.get("/api/rooms/" + ROOM + "/revisions?limit=500").bodyAsJsonObject().getJsonArray("revisions");
+    JsonArray revisions =
+        server
+            .get("/api/rooms/" + ROOM + "/revisions?limit=500")
+            .bodyAsJsonObject()
+            .getJsonArray("revisions");
     for (Object revision : revisions) {
       JsonObject stored = (JsonObject) revision;
-      replayed = replayed.apply(RecordDiff.fromJson(stored.getJsonObject("diff")), stored.getLong("rev"));
+      replayed =
+          replayed.apply(RecordDiff.fromJson(stored.getJsonObject("diff")), stored.getLong("rev"));
     }
     assertEquals(board.getLong("revision"), replayed.revision());
     assertEquals(fromEnvelopes.records(), replayed.records());
@@ -106,7 +161,9 @@ class BoardTourTest {
     TestServer restarted = TestServer.start(vertx, Optional.of(database));
     JsonObject afterRestart = restarted.board(ROOM);
     assertEquals(board.getLong("revision"), afterRestart.getLong("revision"));
-    assertEquals(recordsById(board.getJsonArray("records")), recordsById(afterRestart.getJsonArray("records")),
+    assertEquals(
+        recordsById(board.getJsonArray("records")),
+        recordsById(afterRestart.getJsonArray("records")),
         "a restarted server serves the same board");
     Await.result(restarted.stop());
   }
@@ -116,7 +173,10 @@ class BoardTourTest {
   }
 
   static List<JsonObject> actions(List<SseEvent> events) {
-    return events.stream().filter(event -> event.event().equals("agent:action")).map(SseEvent::data).toList();
+    return events.stream()
+        .filter(event -> event.event().equals("agent:action"))
+        .map(SseEvent::data)
+        .toList();
   }
 
   static java.util.Map<String, JsonObject> recordsById(JsonArray records) {

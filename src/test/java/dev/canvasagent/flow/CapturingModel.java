@@ -40,12 +40,15 @@ final class CapturingModel implements ModelProvider {
     synchronized (requests) {
       requests.add(request);
     }
-    vertx.runOnContext(go -> {
-      events.accept(new ModelEvent.ToolCallStart(0, "call_0", "think"));
-      events.accept(new ModelEvent.ToolCallEnd(0, "call_0", "think", new JsonObject().put("text", THOUGHT)));
-      events.accept(new ModelEvent.Stop("tool_calls"));
-    });
-    return () -> { };
+    vertx.runOnContext(
+        go -> {
+          events.accept(new ModelEvent.ToolCallStart(0, "call_0", "think"));
+          events.accept(
+              new ModelEvent.ToolCallEnd(
+                  0, "call_0", "think", new JsonObject().put("text", THOUGHT)));
+          events.accept(new ModelEvent.Stop("tool_calls"));
+        });
+    return () -> {};
   }
 
   List<ModelRequest> requests() {

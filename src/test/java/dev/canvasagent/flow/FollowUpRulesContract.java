@@ -49,7 +49,8 @@ abstract class FollowUpRulesContract {
 
   void start(Map<String, String> environment) {
     Map<String, String> env = new HashMap<>(environment);
-    server = TestServer.start(vertx, TestServer.config(env).withDatabase(database()), List.of(model));
+    server =
+        TestServer.start(vertx, TestServer.config(env).withDatabase(database()), List.of(model));
     sse = server.events(roomId);
   }
 
@@ -67,12 +68,17 @@ abstract class FollowUpRulesContract {
   record Request(String sessionId, String runId, List<SseEvent> events) {
     /** The follow-ups of this request as they started: {@code {runId, number, reason, …}} each. */
     List<JsonObject> followUps() {
-      return events.stream().filter(event -> event.event().equals("agent:status"))
+      return events.stream()
+          .filter(event -> event.event().equals("agent:status"))
           .filter(event -> event.data().getString("state").equals("waiting_context"))
           .map(event -> event.data().getJsonObject("detail"))
-          .filter(detail -> detail.containsKey("followUp")
-              && detail.getJsonObject("followUp").getString("requestRunId").equals(runId))
-          .map(detail -> detail.getJsonObject("followUp").copy().put("runId", detail.getString("runId")))
+          .filter(
+              detail ->
+                  detail.containsKey("followUp")
+                      && detail.getJsonObject("followUp").getString("requestRunId").equals(runId))
+          .map(
+              detail ->
+                  detail.getJsonObject("followUp").copy().put("runId", detail.getString("runId")))
           .toList();
     }
 
@@ -95,24 +101,38 @@ abstract class FollowUpRulesContract {
     String sessionId = response.bodyAsJsonObject().getString("sessionId");
     String runId = response.bodyAsJsonObject().getString("runId");
     // A request is over at the first done, error or canceled of its own runs.
-    List<SseEvent> all = Await.result(sse.awaitEvent(event -> event.event().equals("agent:status")
-        && List.of("done", "error", "canceled").contains(event.data().getString("state"))
-        && isOf(event.data().getJsonObject("detail"), runId)));
+    List<SseEvent> all =
+        Await.result(
+            sse.awaitEvent(
+                event ->
+                    event.event().equals("agent:status")
+                        && List.of("done", "error", "canceled")
+                            .contains(event.data().getString("state"))
+                        && isOf(event.data().getJsonObject("detail"), runId)));
     int start = 0;
     for (int i = 0; i < all.size(); i++) {
-      if (RunFlowContract.endOf(runId).negate().test(all.get(i)) && runId.equals(all.get(i).data().getJsonObject("detail", new JsonObject()).getString("runId"))
+      if (RunFlowContract.endOf(runId).negate().test(all.get(i))
+          && runId.equals(
+              all.get(i).data().getJsonObject("detail", new JsonObject()).getString("runId"))
           && "waiting_context".equals(all.get(i).data().getString("state"))) {
         start = i;
         break;
       }
     }
-    return new Request(sessionId, runId, all.subList(start, all.size()).stream()
-        .filter(event -> sessionId.equals(event.data().getString("sessionId"))).toList());
+    return new Request(
+        sessionId,
+        runId,
+        all.subList(start, all.size()).stream()
+            .filter(event -> sessionId.equals(event.data().getString("sessionId")))
+            .toList());
   }
 
   static boolean isOf(JsonObject detail, String requestRunId) {
-    return detail != null && (requestRunId.equals(detail.getString("runId"))
-        || (detail.containsKey("followUp") && requestRunId.equals(detail.getJsonObject("followUp").getString("requestRunId"))));
+    return detail != null
+        && (requestRunId.equals(detail.getString("runId"))
+            || (detail.containsKey("followUp")
+                && requestRunId.equals(
+                    detail.getJsonObject("followUp").getString("requestRunId"))));
   }
 
   JsonObject message(String text) {
@@ -127,22 +147,33 @@ abstract class FollowUpRulesContract {
     assertEquals(List.of("low_actions"), request.reasons());
     JsonObject asking = request.endOf(request.runId());
     assertEquals("scheduled", asking.getString("state"), asking.encode());
-    JsonObject queued = asking.getJsonObject("detail").getJsonArray("followupsQueued").getJsonObject(0);
+    JsonObject queued =
+        asking.getJsonObject("detail").getJsonArray("followupsQueued").getJsonObject(0);
     assertEquals("low_actions", queued.getString("reason"));
     assertEquals(1, queued.getInteger("number"));
-    assertEquals(1, asking.getJsonObject("detail").getInteger("applied"), "the think: chat, which the rule does not count");
+    assertEquals(
+        1,
+        asking.getJsonObject("detail").getInteger("applied"),
+        "the think: chat, which the rule does not count");
 
     JsonObject last = request.last();
     assertEquals("done", last.getString("state"));
-    assertEquals(1, last.getJsonObject("detail").getInteger("followups"), "the follow-up's own few actions earn nothing more");
+    assertEquals(
+        1,
+        last.getJsonObject("detail").getInteger("followups"),
+        "the follow-up's own few actions earn nothing more");
     List<ModelRequest> asked = model.requests();
     assertEquals(2, asked.size());
     assertEquals(ModelRequest.Sampling.DEFAULT, asked.get(0).sampling());
     ModelRequest followUp = asked.get(1);
     assertEquals(ModelRequest.Sampling.STRICT, followUp.sampling(), "a follow-up samples strictly");
-    assertEquals("You made only 0 changes for: \"sketch our roadmap\". Look at the board again and finish what was"
-        + " asked; answer without actions if it is done.", followUp.context().getString(ModelContext.MESSAGE));
-    assertEquals("low_actions", followUp.context().getJsonObject(ModelContext.FOLLOW_UP).getString("reason"));
+    assertEquals(
+        "You made only 0 changes for: \"sketch our roadmap\". Look at the board again and finish what was"
+            + " asked; answer without actions if it is done.",
+        followUp.context().getString(ModelContext.MESSAGE));
+    assertEquals(
+        "low_actions",
+        followUp.context().getJsonObject(ModelContext.FOLLOW_UP).getString("reason"));
   }
 
   @Test
@@ -169,12 +200,22 @@ abstract class FollowUpRulesContract {
   void openTodosGetOneFollowUpListingTheOpenItemsAtTheEndOfTheRequest() {
     start(Map.of());
     Request todos = request(message("/todos plan it"));
-    assertEquals(List.of("open_todos"), todos.reasons(), "the request's last run left 'Label every arrow' open");
+    assertEquals(
+        List.of("open_todos"),
+        todos.reasons(),
+        "the request's last run left 'Label every arrow' open");
     assertEquals("done", todos.last().getString("state"));
-    assertEquals(1, todos.last().getJsonObject("detail").getInteger("followups"), "once per request, though still open");
+    assertEquals(
+        1,
+        todos.last().getJsonObject("detail").getInteger("followups"),
+        "once per request, though still open");
 
     // Another request of the session ends with the item still open: its own one follow-up.
-    Request next = request(message("anything").put("model", CapturingModel.MODEL).put("sessionId", todos.sessionId()));
+    Request next =
+        request(
+            message("anything")
+                .put("model", CapturingModel.MODEL)
+                .put("sessionId", todos.sessionId()));
     assertEquals(List.of("open_todos"), next.reasons());
     ModelRequest followUp = model.requests().get(1);
     assertEquals(ModelRequest.Sampling.STRICT, followUp.sampling());
@@ -193,17 +234,27 @@ abstract class FollowUpRulesContract {
     assertEquals(List.of("low_actions", "open_todos"), todos.reasons());
     assertEquals(2, todos.last().getJsonObject("detail").getInteger("followups"));
 
-    // /detail asks for a pass every time: its own ask, the low-action rule, one more ask; then the cap.
+    // /detail asks for a pass every time: its own ask, the low-action rule, one more ask; then the
+    // cap.
     Request detail = request(message("/detail please").put("sessionId", todos.sessionId()));
     assertEquals(List.of("add_detail", "low_actions", "add_detail"), detail.reasons());
-    assertEquals(List.of(1, 2, 3), detail.followUps().stream().map(followUp -> followUp.getInteger("number")).toList());
+    assertEquals(
+        List.of(1, 2, 3),
+        detail.followUps().stream().map(followUp -> followUp.getInteger("number")).toList());
     JsonObject done = detail.last().getJsonObject("detail");
     assertEquals("done", detail.last().getString("state"));
     assertEquals(3, done.getInteger("followups"), done.encode());
-    assertEquals(1, done.getInteger("followupsRefused"), "the fourth ask is over the cap; the open todo gets no pass either");
+    assertEquals(
+        1,
+        done.getInteger("followupsRefused"),
+        "the fourth ask is over the cap; the open todo gets no pass either");
     JsonObject first = detail.endOf(detail.runId()).getJsonObject("detail");
-    assertEquals(List.of("add_detail", "low_actions"), first.getJsonArray("followupsQueued").stream()
-        .map(queued -> ((JsonObject) queued).getString("reason")).toList(), "the person's run asked one and earned one");
+    assertEquals(
+        List.of("add_detail", "low_actions"),
+        first.getJsonArray("followupsQueued").stream()
+            .map(queued -> ((JsonObject) queued).getString("reason"))
+            .toList(),
+        "the person's run asked one and earned one");
   }
 
   @Test

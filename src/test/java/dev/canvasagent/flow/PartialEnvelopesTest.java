@@ -34,15 +34,19 @@ class PartialEnvelopesTest {
     var response = server.postRun(new JsonObject().put("roomId", roomId).put("message", message));
     assertEquals(202, response.statusCode(), response.bodyAsString());
     String sessionId = response.bodyAsJsonObject().getString("sessionId");
-    List<SseEvent> events = Await.result(sse.awaitEvent(RunFlowContract.finalStatusOf(sessionId))).stream()
-        .filter(event -> sessionId.equals(event.data().getString("sessionId")))
-        .toList();
+    List<SseEvent> events =
+        Await.result(sse.awaitEvent(RunFlowContract.finalStatusOf(sessionId))).stream()
+            .filter(event -> sessionId.equals(event.data().getString("sessionId")))
+            .toList();
     Await.result(sse.close());
     return events;
   }
 
   static List<JsonObject> envelopes(List<SseEvent> events) {
-    return events.stream().filter(event -> event.event().equals("agent:action")).map(SseEvent::data).toList();
+    return events.stream()
+        .filter(event -> event.event().equals("agent:action"))
+        .map(SseEvent::data)
+        .toList();
   }
 
   static boolean isPartial(JsonObject envelope) {
@@ -55,8 +59,10 @@ class PartialEnvelopesTest {
 
   @Test
   void partialsOfAnActionComeBeforeItsFinalEnvelopeWithLowerSeqs(Vertx vertx) {
-    TestServer server = TestServer.start(vertx, TestServer.config(Map.of("CANVAS_AGENT_PARTIAL_INTERVAL_MS", "1")));
-    List<SseEvent> events = runToEnd(server, "partials-" + UUID.randomUUID(), "a box for the roadmap");
+    TestServer server =
+        TestServer.start(vertx, TestServer.config(Map.of("CANVAS_AGENT_PARTIAL_INTERVAL_MS", "1")));
+    List<SseEvent> events =
+        runToEnd(server, "partials-" + UUID.randomUUID(), "a box for the roadmap");
     assertEquals("done", events.get(events.size() - 1).data().getString("state"));
     List<JsonObject> envelopes = envelopes(events);
 
@@ -64,7 +70,9 @@ class PartialEnvelopesTest {
     Set<String> finished = new HashSet<>();
     Set<String> previewed = new HashSet<>();
     for (JsonObject envelope : envelopes) {
-      assertTrue(envelope.getLong("seq") > previousSeq, "seq strictly increases over partial and final envelopes");
+      assertTrue(
+          envelope.getLong("seq") > previousSeq,
+          "seq strictly increases over partial and final envelopes");
       previousSeq = envelope.getLong("seq");
       String id = actionId(envelope);
       assertFalse(finished.contains(id), "nothing of " + id + " after its final envelope");
@@ -75,32 +83,41 @@ class PartialEnvelopesTest {
         JsonObject action = envelope.getJsonArray("actions").getJsonObject(0);
         assertEquals("create_shape", action.getString("name"), "only board verbs stream partials");
         String type = action.getJsonObject("params").getString("type");
-        assertTrue(type == null || List.of("rectangle", "sticky", "text").contains(type), "an enum shows only whole: " + type);
+        assertTrue(
+            type == null || List.of("rectangle", "sticky", "text").contains(type),
+            "an enum shows only whole: " + type);
       } else {
         finished.add(id);
       }
     }
     assertEquals(3, finished.size(), "three shapes");
     assertEquals(finished, previewed, "each was previewed before it landed");
-    assertTrue(events.stream().filter(event -> event.event().equals("agent:action") && isPartial(event.data()))
-        .allMatch(event -> event.id() == null), "partials are live only: no resumable event id");
+    assertTrue(
+        events.stream()
+            .filter(event -> event.event().equals("agent:action") && isPartial(event.data()))
+            .allMatch(event -> event.id() == null),
+        "partials are live only: no resumable event id");
     Await.result(server.stop());
   }
 
   @Test
   void theBoardIsTheSameWithPartialsAndWithout(Vertx vertx) {
     // One server at a time: two on one Vert.x would share the event bus.
-    TestServer withPartials = TestServer.start(vertx, TestServer.config(Map.of("CANVAS_AGENT_PARTIAL_INTERVAL_MS", "1")));
+    TestServer withPartials =
+        TestServer.start(vertx, TestServer.config(Map.of("CANVAS_AGENT_PARTIAL_INTERVAL_MS", "1")));
     List<SseEvent> previewedRun = runToEnd(withPartials, "same", "a box for the roadmap");
     JsonObject previewedBoard = withPartials.board("same");
     Await.result(withPartials.stop());
-    TestServer without = TestServer.start(vertx, TestServer.config(Map.of("CANVAS_AGENT_PARTIAL_INTERVAL_MS", "0")));
+    TestServer without =
+        TestServer.start(vertx, TestServer.config(Map.of("CANVAS_AGENT_PARTIAL_INTERVAL_MS", "0")));
     List<SseEvent> plainRun = runToEnd(without, "same", "a box for the roadmap");
     JsonObject plainBoard = without.board("same");
     Await.result(without.stop());
 
     assertTrue(envelopes(previewedRun).stream().anyMatch(PartialEnvelopesTest::isPartial));
-    assertTrue(envelopes(plainRun).stream().noneMatch(PartialEnvelopesTest::isPartial), "interval 0: no partials");
+    assertTrue(
+        envelopes(plainRun).stream().noneMatch(PartialEnvelopesTest::isPartial),
+        "interval 0: no partials");
     assertEquals(3, plainBoard.getJsonArray("records").size());
     assertEquals(withoutIds(plainBoard), withoutIds(previewedBoard));
     assertEquals(plainBoard.getLong("revision"), previewedBoard.getLong("revision"));
@@ -108,13 +125,15 @@ class PartialEnvelopesTest {
 
   /** The records in z-order, their generated ids left out. */
   static List<JsonObject> withoutIds(JsonObject board) {
-    return board.getJsonArray("records").stream().map(JsonObject.class::cast)
+    return board.getJsonArray("records").stream()
+        .map(JsonObject.class::cast)
         .sorted(Comparator.comparing(record -> record.getString("index", "")))
-        .map(record -> {
-          JsonObject copy = record.copy();
-          copy.remove("id");
-          return copy;
-        })
+        .map(
+            record -> {
+              JsonObject copy = record.copy();
+              copy.remove("id");
+              return copy;
+            })
         .toList();
   }
 }

@@ -37,18 +37,43 @@ class PgRunFlowTest extends RunFlowContract {
   @Test
   void theRunsBoardRevisionsAreInPostgres() {
     SseClient sse = server.events(roomId);
-    List<SseEvent> events = runToEnd(sse, new JsonObject().put("roomId", roomId).put("message", "persist me"));
+    List<SseEvent> events =
+        runToEnd(sse, new JsonObject().put("roomId", roomId).put("message", "persist me"));
     long envelopes = events.stream().filter(e -> e.event().equals("agent:action")).count();
     String schema = database.schema();
-    assertEquals(envelopes, TestDatabase.queryLong(database,
-        "SELECT count(*) FROM " + schema + ".canvas_board_revisions WHERE room_id = '" + roomId + "'"));
-    assertEquals(envelopes, TestDatabase.queryLong(database,
-        "SELECT board_rev FROM " + schema + ".canvas_rooms WHERE id = '" + roomId + "'"));
-    assertEquals(envelopes, TestDatabase.queryLong(database,
-        "SELECT count(*) FROM " + schema + ".canvas_board_records WHERE room_id = '" + roomId + "'"));
+    assertEquals(
+        envelopes,
+        TestDatabase.queryLong(
+            database,
+            "SELECT count(*) FROM "
+                + schema
+                + ".canvas_board_revisions WHERE room_id = '"
+                + roomId
+                + "'"));
+    assertEquals(
+        envelopes,
+        TestDatabase.queryLong(
+            database,
+            "SELECT board_rev FROM " + schema + ".canvas_rooms WHERE id = '" + roomId + "'"));
+    assertEquals(
+        envelopes,
+        TestDatabase.queryLong(
+            database,
+            "SELECT count(*) FROM "
+                + schema
+                + ".canvas_board_records WHERE room_id = '"
+                + roomId
+                + "'"));
     String sessionId = events.get(0).data().getString("sessionId");
-    assertEquals(envelopes, TestDatabase.queryLong(database,
-        "SELECT last_seq FROM " + schema + ".canvas_agent_sessions WHERE id = '" + sessionId + "'"));
+    assertEquals(
+        envelopes,
+        TestDatabase.queryLong(
+            database,
+            "SELECT last_seq FROM "
+                + schema
+                + ".canvas_agent_sessions WHERE id = '"
+                + sessionId
+                + "'"));
     Await.result(sse.close());
   }
 }

@@ -37,11 +37,16 @@ class PgTodoFlowTest extends TodoFlowContract {
   @Test
   void theTodosAreRowsOfCanvasAgentTodos() {
     SseClient sse = server.events(roomId);
-    List<SseEvent> events = runToEnd(sse, new JsonObject().put("roomId", roomId).put("message", "/todos persist"));
+    List<SseEvent> events =
+        runToEnd(sse, new JsonObject().put("roomId", roomId).put("message", "/todos persist"));
     String sessionId = events.get(0).data().getString("sessionId");
     String table = database.schema() + ".canvas_agent_todos WHERE session_id = '" + sessionId + "'";
     assertEquals(2, TestDatabase.queryLong(database, "SELECT count(*) FROM " + table));
-    assertEquals(1, TestDatabase.queryLong(database, "SELECT count(*) FROM " + table + " AND status = 'done' AND resolved_at IS NOT NULL"));
+    assertEquals(
+        1,
+        TestDatabase.queryLong(
+            database,
+            "SELECT count(*) FROM " + table + " AND status = 'done' AND resolved_at IS NOT NULL"));
     Await.result(sse.close());
   }
 }

@@ -36,11 +36,19 @@ class ProviderRunFlowTest {
   @BeforeEach
   void start(Vertx vertx) {
     stub = Await.result(StubProvider.start(vertx));
-    server = TestServer.start(vertx, TestServer.config(Map.of(
-        "ANTHROPIC_API_KEY", "sk-ant-flow",
-        "ANTHROPIC_BASE_URL", stub.baseUrl(),
-        "OPENAI_API_KEY", "sk-flow",
-        "OPENAI_BASE_URL", stub.baseUrl() + "/v1")));
+    server =
+        TestServer.start(
+            vertx,
+            TestServer.config(
+                Map.of(
+                    "ANTHROPIC_API_KEY",
+                    "sk-ant-flow",
+                    "ANTHROPIC_BASE_URL",
+                    stub.baseUrl(),
+                    "OPENAI_API_KEY",
+                    "sk-flow",
+                    "OPENAI_BASE_URL",
+                    stub.baseUrl() + "/v1")));
   }
 
   @AfterEach
@@ -51,22 +59,33 @@ class ProviderRunFlowTest {
 
   @ParameterizedTest
   @CsvSource({"anthropic:claude-test, anthropic-answer.sse", "openai:gpt-test, openai-answer.sse"})
-  void aRunOnAProviderStreamsItsToolCallsToTheRoomAsActions(String model, String answer) throws IOException {
+  void aRunOnAProviderStreamsItsToolCallsToTheRoomAsActions(String model, String answer)
+      throws IOException {
     stub.then(StubProvider.Stream.whole(resource(answer)));
     String roomId = "provider-" + model.substring(0, model.indexOf(':'));
     SseClient sse = server.events(roomId);
 
-    var response = server.postRun(new JsonObject().put("roomId", roomId).put("message", "draw two shapes").put("model", model));
+    var response =
+        server.postRun(
+            new JsonObject()
+                .put("roomId", roomId)
+                .put("message", "draw two shapes")
+                .put("model", model));
     assertEquals(202, response.statusCode(), response.bodyAsString());
     String sessionId = response.bodyAsJsonObject().getString("sessionId");
     List<SseEvent> events = Await.result(sse.awaitEvent(RunFlowContract.finalStatusOf(sessionId)));
 
     JsonObject last = events.get(events.size() - 1).data();
     assertEquals("done", last.getString("state"), last.encode());
-    List<JsonObject> actions = events.stream().filter(event -> event.event().equals("agent:action"))
-        .flatMap(event -> event.data().getJsonArray("actions").stream().map(JsonObject.class::cast))
-        .toList();
-    assertEquals(List.of("create_shape", "create_shape"), actions.stream().map(a -> a.getString("name")).toList());
+    List<JsonObject> actions =
+        events.stream()
+            .filter(event -> event.event().equals("agent:action"))
+            .flatMap(
+                event -> event.data().getJsonArray("actions").stream().map(JsonObject.class::cast))
+            .toList();
+    assertEquals(
+        List.of("create_shape", "create_shape"),
+        actions.stream().map(a -> a.getString("name")).toList());
     assertEquals(2, server.board(roomId).getJsonArray("records").size());
     assertEquals(1, stub.received().size());
     JsonObject sent = stub.received().get(0).body();
@@ -77,7 +96,12 @@ class ProviderRunFlowTest {
 
   @Test
   void aModelWhoseProviderHasNoKeyIsRefusedNamingTheVariable() {
-    var response = server.postRun(new JsonObject().put("roomId", "r").put("message", "hi").put("model", "google:gemini-2.5-flash"));
+    var response =
+        server.postRun(
+            new JsonObject()
+                .put("roomId", "r")
+                .put("message", "hi")
+                .put("model", "google:gemini-2.5-flash"));
 
     assertEquals(422, response.statusCode(), response.bodyAsString());
     JsonObject error = response.bodyAsJsonObject().getJsonObject("error");
@@ -88,25 +112,33 @@ class ProviderRunFlowTest {
 
   @Test
   void aModelKeyWithoutAModelNameIsUnknown() {
-    var response = server.postRun(new JsonObject().put("roomId", "r").put("message", "hi").put("model", "anthropic:"));
+    var response =
+        server.postRun(
+            new JsonObject().put("roomId", "r").put("message", "hi").put("model", "anthropic:"));
 
     assertEquals(400, response.statusCode(), response.bodyAsString());
     JsonObject error = response.bodyAsJsonObject().getJsonObject("error");
     assertEquals("UNKNOWN_MODEL", error.getString("code"));
-    assertTrue(error.getString("message").contains("anthropic:<model>"), error.getString("message"));
+    assertTrue(
+        error.getString("message").contains("anthropic:<model>"), error.getString("message"));
   }
 
   @Test
   void aDefaultModelWhoseProviderIsNotConfiguredStopsStartupNamingTheVariable(Vertx vertx) {
-    Throwable failure = Await.failure(dev.canvasagent.CanvasAgent.start(vertx,
-        TestServer.config(Map.of("CANVAS_STEWARD_MODEL", "openai-compatible:llama3.1:8b"))));
+    Throwable failure =
+        Await.failure(
+            dev.canvasagent.CanvasAgent.start(
+                vertx,
+                TestServer.config(
+                    Map.of("CANVAS_STEWARD_MODEL", "openai-compatible:llama3.1:8b"))));
 
     assertTrue(failure.getMessage().contains("OPENAI_COMPATIBLE_BASE_URL"), failure.getMessage());
     assertTrue(failure.getMessage().contains("CANVAS_STEWARD_MODEL"), failure.getMessage());
   }
 
   private static byte[] resource(String name) throws IOException {
-    try (InputStream in = ProviderRunFlowTest.class.getResourceAsStream("/providers/http/" + name)) {
+    try (InputStream in =
+        ProviderRunFlowTest.class.getResourceAsStream("/providers/http/" + name)) {
       return in.readAllBytes();
     }
   }

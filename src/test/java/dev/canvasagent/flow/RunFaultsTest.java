@@ -49,44 +49,58 @@ class RunFaultsTest {
   void inject(Vertx vertx, String address, int nth, FailureCode code) {
     this.vertx = vertx;
     AtomicInteger seen = new AtomicInteger();
-    interceptor = context -> {
-      if (!context.message().address().equals(address)) {
-        context.next();
-        return;
-      }
-      if (nth == 0) {
-        return;
-      }
-      if (seen.incrementAndGet() == nth) {
-        context.message().fail(code.wire(), "injected fault");
-        return;
-      }
-      context.next();
-    };
+    interceptor =
+        context -> {
+          if (!context.message().address().equals(address)) {
+            context.next();
+            return;
+          }
+          if (nth == 0) {
+            return;
+          }
+          if (seen.incrementAndGet() == nth) {
+            context.message().fail(code.wire(), "injected fault");
+            return;
+          }
+          context.next();
+        };
     vertx.eventBus().addInboundInterceptor(interceptor);
   }
 
   /** Requests to {@code address} whose body passes {@code which} are answered with {@code code}. */
-  void injectWhere(Vertx vertx, String address, java.util.function.Predicate<JsonObject> which, FailureCode code) {
+  void injectWhere(
+      Vertx vertx,
+      String address,
+      java.util.function.Predicate<JsonObject> which,
+      FailureCode code) {
     this.vertx = vertx;
-    interceptor = context -> {
-      if (context.message().address().equals(address) && context.message().body() instanceof JsonObject body && which.test(body)) {
-        context.message().fail(code.wire(), "injected fault");
-        return;
-      }
-      context.next();
-    };
+    interceptor =
+        context -> {
+          if (context.message().address().equals(address)
+              && context.message().body() instanceof JsonObject body
+              && which.test(body)) {
+            context.message().fail(code.wire(), "injected fault");
+            return;
+          }
+          context.next();
+        };
     vertx.eventBus().addInboundInterceptor(interceptor);
   }
 
   List<SseEvent> runToEnd(SseClient sse, String room, String message) {
-    String sessionId = server.postRun(new JsonObject().put("roomId", room).put("message", message))
-        .bodyAsJsonObject().getString("sessionId");
+    String sessionId =
+        server
+            .postRun(new JsonObject().put("roomId", room).put("message", message))
+            .bodyAsJsonObject()
+            .getString("sessionId");
     return Await.result(sse.awaitEvent(RunFlowContract.finalStatusOf(sessionId)));
   }
 
   static List<JsonObject> envelopes(List<SseEvent> events) {
-    return events.stream().filter(event -> event.event().equals("agent:action")).map(SseEvent::data).toList();
+    return events.stream()
+        .filter(event -> event.event().equals("agent:action"))
+        .map(SseEvent::data)
+        .toList();
   }
 
   @Test
@@ -131,7 +145,8 @@ class RunFaultsTest {
 
   @Test
   void aPatchEngineThatNeverAnswersEndsTheRunAtItsDeadlineWithNothingPublished(Vertx vertx) {
-    server = TestServer.start(vertx, TestServer.config(Map.of("CANVAS_AGENT_RUN_DEADLINE_MS", "1000")));
+    server =
+        TestServer.start(vertx, TestServer.config(Map.of("CANVAS_AGENT_RUN_DEADLINE_MS", "1000")));
     inject(vertx, Address.PATCH_BOARD_APPLY, 0, null);
     SseClient sse = server.events("patch-silent");
     List<SseEvent> events = runToEnd(sse, "patch-silent", "a box for the roadmap");
@@ -150,25 +165,45 @@ class RunFaultsTest {
   @Test
   void aRunThatFailsAfterAskingForFollowUpsEndsInErrorAndTheyNeverRun(Vertx vertx) {
     server = TestServer.start(vertx, TestServer.config(Map.of()));
-    // The tour's last action (its closing message) fails, after its add_detail and review were accepted.
-    injectWhere(vertx, Address.SANITIZER_SANITIZE,
-        body -> "message".equals(body.getJsonObject("action").getString("name")), FailureCode.INTERNAL);
+    // The tour's last action (its closing message) fails, after its add_detail and review were
+    // accepted.
+    injectWhere(
+        vertx,
+        Address.SANITIZER_SANITIZE,
+        body -> "message".equals(body.getJsonObject("action").getString("name")),
+        FailureCode.INTERNAL);
     SseClient sse = server.events("discard-room");
-    var accepted = server.postRun(new JsonObject().put("roomId", "discard-room").put("message", "/tour then fail"));
+    var accepted =
+        server.postRun(
+            new JsonObject().put("roomId", "discard-room").put("message", "/tour then fail"));
     String sessionId = accepted.bodyAsJsonObject().getString("sessionId");
     List<SseEvent> events = Await.result(sse.awaitEvent(RunFlowContract.finalStatusOf(sessionId)));
     JsonObject error = events.get(events.size() - 1).data();
     assertEquals("error", error.getString("state"), error.encode());
-    assertEquals(2, error.getJsonObject("detail").getJsonArray("followupsQueued").size(), "both were accepted before the failure");
+    assertEquals(
+        2,
+        error.getJsonObject("detail").getJsonArray("followupsQueued").size(),
+        "both were accepted before the failure");
 
-    // The next request of the session runs next: the failed run's follow-ups were dropped. (The tour
+    // The next request of the session runs next: the failed run's follow-ups were dropped. (The
+    // tour
     // leaves todos open, so that request ends `scheduled` with an open_todos follow-up of its own.)
-    String nextRunId = server.postRun(new JsonObject().put("roomId", "discard-room").put("message", "a box for the roadmap")
-        .put("sessionId", sessionId)).bodyAsJsonObject().getString("runId");
+    String nextRunId =
+        server
+            .postRun(
+                new JsonObject()
+                    .put("roomId", "discard-room")
+                    .put("message", "a box for the roadmap")
+                    .put("sessionId", sessionId))
+            .bodyAsJsonObject()
+            .getString("runId");
     List<SseEvent> all = Await.result(sse.awaitEvent(RunFlowContract.endOf(nextRunId)));
-    List<String> started = all.stream().filter(event -> event.event().equals("agent:status"))
-        .filter(event -> event.data().getString("state").equals("waiting_context"))
-        .map(event -> event.data().getJsonObject("detail").getString("runId")).toList();
+    List<String> started =
+        all.stream()
+            .filter(event -> event.event().equals("agent:status"))
+            .filter(event -> event.data().getString("state").equals("waiting_context"))
+            .map(event -> event.data().getJsonObject("detail").getString("runId"))
+            .toList();
     assertEquals(List.of(accepted.bodyAsJsonObject().getString("runId"), nextRunId), started);
     Await.result(sse.close());
   }
@@ -182,7 +217,8 @@ class RunFaultsTest {
     JsonObject detail = events.get(events.size() - 1).data().getJsonObject("detail");
     assertEquals("STORE_UNAVAILABLE", detail.getString("code"), detail.encode());
     assertEquals(true, detail.getBoolean("retryable"));
-    assertTrue(envelopes(events).isEmpty(), "the failed todo is not published, and nothing after it runs");
+    assertTrue(
+        envelopes(events).isEmpty(), "the failed todo is not published, and nothing after it runs");
     Await.result(sse.close());
   }
 
@@ -205,10 +241,19 @@ class RunFaultsTest {
     server = TestServer.start(vertx, TestServer.config(Map.of()));
     SseClient sse = server.events("details");
     List<SseEvent> events = runToEnd(sse, "details", "a box for the roadmap");
-    List<JsonObject> statuses = events.stream().filter(event -> event.event().equals("agent:status")).map(SseEvent::data).toList();
+    List<JsonObject> statuses =
+        events.stream()
+            .filter(event -> event.event().equals("agent:status"))
+            .map(SseEvent::data)
+            .toList();
     String runId = statuses.get(0).getJsonObject("detail").getString("runId");
-    assertTrue(statuses.stream().allMatch(status -> runId.equals(status.getJsonObject("detail").getString("runId"))));
-    assertEquals("debug/fake", statuses.get(1).getJsonObject("detail").getString("model"), "calling_model names the model");
+    assertTrue(
+        statuses.stream()
+            .allMatch(status -> runId.equals(status.getJsonObject("detail").getString("runId"))));
+    assertEquals(
+        "debug/fake",
+        statuses.get(1).getJsonObject("detail").getString("model"),
+        "calling_model names the model");
     JsonObject streaming = statuses.get(2).getJsonObject("detail");
     assertEquals("text", streaming.getString("firstEvent"), streaming.encode());
     assertTrue(streaming.getLong("afterMs") >= 0);
@@ -226,14 +271,21 @@ class RunFaultsTest {
     TestServer stopping = TestServer.start(vertx, TestServer.config(Map.of()));
     Promise<JsonObject> canceled = Promise.promise();
     Promise<Void> streaming = Promise.promise();
-    MessageConsumer<JsonObject> statuses = vertx.eventBus().consumer(RoomTopic.AGENT_STATUS.address("stopping"), message -> {
-      String state = message.body().getString("state");
-      if (state.equals("streaming")) {
-        streaming.tryComplete();
-      } else if (state.equals("canceled") || state.equals("done") || state.equals("error")) {
-        canceled.tryComplete(message.body());
-      }
-    });
+    MessageConsumer<JsonObject> statuses =
+        vertx
+            .eventBus()
+            .consumer(
+                RoomTopic.AGENT_STATUS.address("stopping"),
+                message -> {
+                  String state = message.body().getString("state");
+                  if (state.equals("streaming")) {
+                    streaming.tryComplete();
+                  } else if (state.equals("canceled")
+                      || state.equals("done")
+                      || state.equals("error")) {
+                    canceled.tryComplete(message.body());
+                  }
+                });
     Await.result(statuses.completion());
     stopping.postRun(new JsonObject().put("roomId", "stopping").put("message", "/tour a long one"));
     Await.result(streaming.future());

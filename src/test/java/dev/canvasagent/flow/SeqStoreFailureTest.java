@@ -72,7 +72,8 @@ class SeqStoreFailureTest {
         @Override
         public Future<Long> nextSeq(String sessionId) {
           return seqs.incrementAndGet() == 2
-              ? Future.failedFuture(new IllegalStateException("injected: the sessions table is gone"))
+              ? Future.failedFuture(
+                  new IllegalStateException("injected: the sessions table is gone"))
               : sessions.nextSeq(sessionId);
         }
 
@@ -148,39 +149,80 @@ class SeqStoreFailureTest {
   void aSeqTheStoreCannotGiveEndsTheRunWithoutAnEnvelopeForIt(Vertx vertx) {
     AppConfig config = TestServer.config(Map.of());
     Store store = new SeqFailingStore();
-    ModelRegistry models = new ModelRegistry(List.of(new FakeModel(vertx, FakeScenarios.load())), List.of(FakeModel.MODEL));
+    ModelRegistry models =
+        new ModelRegistry(
+            List.of(new FakeModel(vertx, FakeScenarios.load())), List.of(FakeModel.MODEL));
     ActionCatalog catalog = ActionCatalog.standard();
-    for (var verticle : List.of(new PatchEngineVerticle(store), new SanitizerVerticle(catalog, config.themeEnabled()),
-        new ScreenshotVerticle(config.screenshot()), new RunnerVerticle(store, models, catalog, config),
-        new SchedulerVerticle(store, models, config))) {
+    for (var verticle :
+        List.of(
+            new PatchEngineVerticle(store),
+            new SanitizerVerticle(catalog, config.themeEnabled()),
+            new ScreenshotVerticle(config.screenshot()),
+            new RunnerVerticle(store, models, catalog, config),
+            new SchedulerVerticle(store, models, config))) {
       Await.result(vertx.deployVerticle(verticle));
     }
     String room = "seq-fault";
     List<JsonObject> envelopes = new CopyOnWriteArrayList<>();
     Promise<JsonObject> last = Promise.promise();
-    Await.result(vertx.eventBus().<JsonObject>consumer(RoomTopic.AGENT_ACTION.address(room), message -> envelopes.add(message.body()))
-        .completion());
-    Await.result(vertx.eventBus().<JsonObject>consumer(RoomTopic.AGENT_STATUS.address(room), message -> {
-      if (List.of("done", "error", "canceled").contains(message.body().getString("state"))) {
-        last.tryComplete(message.body());
-      }
-    }).completion());
+    Await.result(
+        vertx
+            .eventBus()
+            .<JsonObject>consumer(
+                RoomTopic.AGENT_ACTION.address(room), message -> envelopes.add(message.body()))
+            .completion());
+    Await.result(
+        vertx
+            .eventBus()
+            .<JsonObject>consumer(
+                RoomTopic.AGENT_STATUS.address(room),
+                message -> {
+                  if (List.of("done", "error", "canceled")
+                      .contains(message.body().getString("state"))) {
+                    last.tryComplete(message.body());
+                  }
+                })
+            .completion());
 
-    Await.result(vertx.eventBus().request(Address.SCHEDULER_SUBMIT,
-        new JsonObject().put("roomId", room).put("message", "a box for the roadmap").put("model", FakeModel.MODEL)));
+    Await.result(
+        vertx
+            .eventBus()
+            .request(
+                Address.SCHEDULER_SUBMIT,
+                new JsonObject()
+                    .put("roomId", room)
+                    .put("message", "a box for the roadmap")
+                    .put("model", FakeModel.MODEL)));
     JsonObject status = Await.result(last.future());
 
     assertEquals("error", status.getString("state"), status.encode());
     JsonObject detail = status.getJsonObject("detail");
     assertEquals("STORE_UNAVAILABLE", detail.getString("code"), detail.encode());
     assertEquals(true, detail.getBoolean("retryable"));
-    assertTrue(detail.getString("reason").startsWith("could not take the session's next seq: the store failed (correlation id "),
+    assertTrue(
+        detail
+            .getString("reason")
+            .startsWith("could not take the session's next seq: the store failed (correlation id "),
         detail.encode());
-    assertFalse(detail.getString("reason").contains("the sessions table is gone"), "the store's own text is for the log: " + detail.encode());
-    assertEquals(1, envelopes.size(), "the first shape's envelope; the second commit has no seq, so no envelope");
+    assertFalse(
+        detail.getString("reason").contains("the sessions table is gone"),
+        "the store's own text is for the log: " + detail.encode());
+    assertEquals(
+        1,
+        envelopes.size(),
+        "the first shape's envelope; the second commit has no seq, so no envelope");
     assertEquals(1L, envelopes.get(0).getLong("rev"));
-    assertEquals(2L, detail.getLong("boardRevision"), "the second diff was committed: clients learn the board moved on");
-    JsonObject board = Await.result(vertx.eventBus().<JsonObject>request(Address.PATCH_BOARD_GET, new JsonObject().put("roomId", room))).body();
+    assertEquals(
+        2L,
+        detail.getLong("boardRevision"),
+        "the second diff was committed: clients learn the board moved on");
+    JsonObject board =
+        Await.result(
+                vertx
+                    .eventBus()
+                    .<JsonObject>request(
+                        Address.PATCH_BOARD_GET, new JsonObject().put("roomId", room)))
+            .body();
     assertEquals(2L, board.getLong("rev"));
   }
 }

@@ -31,7 +31,8 @@ class TextActionsTest {
 
   @BeforeEach
   void start(Vertx vertx) {
-    server = TestServer.start(vertx, TestServer.config(Map.of("CANVAS_AGENT_PARTIAL_INTERVAL_MS", "1")));
+    server =
+        TestServer.start(vertx, TestServer.config(Map.of("CANVAS_AGENT_PARTIAL_INTERVAL_MS", "1")));
   }
 
   @AfterEach
@@ -47,19 +48,37 @@ class TextActionsTest {
     assertEquals(3, done.getJsonObject("detail").getInteger("applied"), "two shapes and a think");
     String runId = done.getJsonObject("detail").getString("runId");
 
-    List<JsonObject> finals = envelopes(events).stream().filter(envelope -> !isPartial(envelope)).toList();
-    assertEquals(List.of(runId + ":t0", runId + ":t1"), finals.stream().map(PartialEnvelopesTest::actionId).toList());
-    assertTrue(envelopes(events).stream().filter(PartialEnvelopesTest::isPartial)
-        .allMatch(partial -> actionId(partial).startsWith(runId + ":t")), "partials carry the same stable ids");
+    List<JsonObject> finals =
+        envelopes(events).stream().filter(envelope -> !isPartial(envelope)).toList();
+    assertEquals(
+        List.of(runId + ":t0", runId + ":t1"),
+        finals.stream().map(PartialEnvelopesTest::actionId).toList());
+    assertTrue(
+        envelopes(events).stream()
+            .filter(PartialEnvelopesTest::isPartial)
+            .allMatch(partial -> actionId(partial).startsWith(runId + ":t")),
+        "partials carry the same stable ids");
 
-    List<JsonObject> records = server.board("text-json").getJsonArray("records").stream().map(JsonObject.class::cast).toList();
-    assertEquals(List.of("shape:json-box", "shape:json-note"), records.stream().map(record -> record.getString("id")).sorted().toList());
-    assertTrue(records.stream().anyMatch(record -> record.encode().contains("Café \\\"A\\\"")), "the escaped label, decoded");
+    List<JsonObject> records =
+        server.board("text-json").getJsonArray("records").stream()
+            .map(JsonObject.class::cast)
+            .toList();
+    assertEquals(
+        List.of("shape:json-box", "shape:json-note"),
+        records.stream().map(record -> record.getString("id")).sorted().toList());
+    assertTrue(
+        records.stream().anyMatch(record -> record.encode().contains("Café \\\"A\\\"")),
+        "the escaped label, decoded");
     assertTrue(records.stream().anyMatch(record -> record.encode().contains("Read from text ✓")));
 
-    List<String> chat = events.stream().filter(event -> event.event().equals("agent:chat"))
-        .map(event -> event.data().getJsonObject("message").getString("text")).toList();
-    assertEquals(List.of("Two shapes, written as an actions JSON.", "Here is the plan.\n\nDone."), chat,
+    List<String> chat =
+        events.stream()
+            .filter(event -> event.event().equals("agent:chat"))
+            .map(event -> event.data().getJsonObject("message").getString("text"))
+            .toList();
+    assertEquals(
+        List.of("Two shapes, written as an actions JSON.", "Here is the plan.\n\nDone."),
+        chat,
         "the think action, then the prose without the JSON or its fence");
   }
 
@@ -70,8 +89,11 @@ class TextActionsTest {
     assertEquals("error", last.getString("state"));
     JsonObject detail = last.getJsonObject("detail");
     assertEquals("ACTIONS_MALFORMED", detail.getString("code"));
-    assertTrue(detail.getString("reason").contains("invalid JSON near byte"), detail.getString("reason"));
-    assertTrue(detail.getString("reason").contains("Unexpected character (','"), detail.getString("reason"));
+    assertTrue(
+        detail.getString("reason").contains("invalid JSON near byte"), detail.getString("reason"));
+    assertTrue(
+        detail.getString("reason").contains("Unexpected character (','"),
+        detail.getString("reason"));
     assertEquals(1, detail.getInteger("applied"));
 
     JsonObject board = server.board("text-bad");

@@ -65,31 +65,52 @@ abstract class TodoFlowContract {
   @Test
   void aRunAddsResolvesAndListsTodosAndDropsAnUpdateOfAnUnknownId() {
     SseClient sse = server.events(roomId);
-    List<SseEvent> events = runToEnd(sse, new JsonObject().put("roomId", roomId).put("message", "/todos plan it"));
+    List<SseEvent> events =
+        runToEnd(sse, new JsonObject().put("roomId", roomId).put("message", "/todos plan it"));
     String sessionId = events.get(0).data().getString("sessionId");
     String runId = events.get(0).data().getJsonObject("detail").getString("runId");
 
-    JsonObject done = events.stream().filter(RunFlowContract.endOf(runId)).findFirst().orElseThrow().data();
+    JsonObject done =
+        events.stream().filter(RunFlowContract.endOf(runId)).findFirst().orElseThrow().data();
     assertEquals("scheduled", done.getString("state"), done.encode());
     JsonObject detail = done.getJsonObject("detail");
-    assertEquals("open_todos", detail.getJsonArray("followupsQueued").getJsonObject(0).getString("reason"),
+    assertEquals(
+        "open_todos",
+        detail.getJsonArray("followupsQueued").getJsonObject(0).getString("reason"),
         "an item is still open: " + detail.encode());
-    assertEquals(4, detail.getInteger("applied"), "two adds, a shape, a resolve: " + detail.encode());
+    assertEquals(
+        4, detail.getInteger("applied"), "two adds, a shape, a resolve: " + detail.encode());
     assertEquals(1, detail.getInteger("dropped"), "the update of an id the session does not have");
     assertEquals(3, detail.getInteger("todoChanges"));
 
-    List<JsonObject> todoChats = events.stream().filter(e -> e.event().equals("agent:chat"))
-        .map(e -> e.data().getJsonObject("message")).filter(message -> message.containsKey("todo")).toList();
-    assertEquals(List.of("added", "added", "resolved"),
+    List<JsonObject> todoChats =
+        events.stream()
+            .filter(e -> e.event().equals("agent:chat"))
+            .map(e -> e.data().getJsonObject("message"))
+            .filter(message -> message.containsKey("todo"))
+            .toList();
+    assertEquals(
+        List.of("added", "added", "resolved"),
         todoChats.stream().map(message -> message.getJsonObject("todo").getString("op")).toList());
     assertTrue(todoChats.stream().allMatch(message -> message.getString("role").equals("system")));
     assertEquals("todo added: Sketch the layout", todoChats.get(0).getString("text"));
     assertEquals("todo done: Sketch the layout", todoChats.get(2).getString("text"));
-    assertEquals(todoChats.get(0).getJsonObject("todo").getJsonObject("item").getString("id"),
-        todoChats.get(2).getJsonObject("todo").getJsonObject("item").getString("id"), "the ref named the first item");
+    assertEquals(
+        todoChats.get(0).getJsonObject("todo").getJsonObject("item").getString("id"),
+        todoChats.get(2).getJsonObject("todo").getJsonObject("item").getString("id"),
+        "the ref named the first item");
 
-    long todoEnvelopes = events.stream().filter(e -> e.event().equals("agent:action"))
-        .filter(e -> e.data().getJsonArray("actions").getJsonObject(0).getString("name").equals("todo")).count();
+    long todoEnvelopes =
+        events.stream()
+            .filter(e -> e.event().equals("agent:action"))
+            .filter(
+                e ->
+                    e.data()
+                        .getJsonArray("actions")
+                        .getJsonObject(0)
+                        .getString("name")
+                        .equals("todo"))
+            .count();
     assertEquals(3, todoEnvelopes, "the dropped update is not published");
 
     JsonArray items = todos(sessionId).getJsonArray("todos");
@@ -110,9 +131,15 @@ abstract class TodoFlowContract {
   @Test
   void aSecondRunAppendsToTheListAndItsRefsAreItsOwn() {
     SseClient sse = server.events(roomId);
-    List<SseEvent> first = runToEnd(sse, new JsonObject().put("roomId", roomId).put("message", "/todos one"));
+    List<SseEvent> first =
+        runToEnd(sse, new JsonObject().put("roomId", roomId).put("message", "/todos one"));
     String sessionId = first.get(0).data().getString("sessionId");
-    var response = server.postRun(new JsonObject().put("roomId", roomId).put("message", "/todos two").put("sessionId", sessionId));
+    var response =
+        server.postRun(
+            new JsonObject()
+                .put("roomId", roomId)
+                .put("message", "/todos two")
+                .put("sessionId", sessionId));
     String secondRunId = response.bodyAsJsonObject().getString("runId");
     List<SseEvent> all = Await.result(sse.awaitEvent(RunFlowContract.endOf(secondRunId)));
     JsonObject done = all.get(all.size() - 1).data().getJsonObject("detail");
@@ -120,8 +147,11 @@ abstract class TodoFlowContract {
 
     JsonArray items = todos(sessionId).getJsonArray("todos");
     assertEquals(4, items.size(), items.encode());
-    assertEquals(List.of(0, 1, 2, 3), items.stream().map(item -> ((JsonObject) item).getInteger("position")).toList());
-    assertEquals(List.of("done", "open", "done", "open"),
+    assertEquals(
+        List.of(0, 1, 2, 3),
+        items.stream().map(item -> ((JsonObject) item).getInteger("position")).toList());
+    assertEquals(
+        List.of("done", "open", "done", "open"),
         items.stream().map(item -> ((JsonObject) item).getString("status")).toList(),
         "each run's ref named the item that run added");
     Await.result(sse.close());
@@ -131,22 +161,26 @@ abstract class TodoFlowContract {
   void theTodosOfAnUnknownSessionAre404AndABadSessionIdIs400() {
     var unknown = server.get("/api/sessions/no-such-session/todos");
     assertEquals(404, unknown.statusCode(), unknown.bodyAsString());
-    assertEquals("SESSION_NOT_FOUND", unknown.bodyAsJsonObject().getJsonObject("error").getString("code"));
+    assertEquals(
+        "SESSION_NOT_FOUND", unknown.bodyAsJsonObject().getJsonObject("error").getString("code"));
 
     var bad = server.get("/api/sessions/not%20an%20id/todos");
     assertEquals(400, bad.statusCode(), bad.bodyAsString());
-    assertEquals("INVALID_REQUEST", bad.bodyAsJsonObject().getJsonObject("error").getString("code"));
+    assertEquals(
+        "INVALID_REQUEST", bad.bodyAsJsonObject().getJsonObject("error").getString("code"));
   }
 
   @Test
   void aSessionWithoutTodosListsNone() {
     SseClient sse = server.events(roomId);
-    List<SseEvent> events = runToEnd(sse, new JsonObject().put("roomId", roomId).put("message", "draw a box"));
+    List<SseEvent> events =
+        runToEnd(sse, new JsonObject().put("roomId", roomId).put("message", "draw a box"));
     String sessionId = events.get(0).data().getString("sessionId");
     JsonObject listed = todos(sessionId);
     assertEquals(sessionId, listed.getString("sessionId"));
     assertTrue(listed.getJsonArray("todos").isEmpty());
-    assertFalse(events.get(events.size() - 1).data().getJsonObject("detail").containsKey("todoChanges"));
+    assertFalse(
+        events.get(events.size() - 1).data().getJsonObject("detail").containsKey("todoChanges"));
     Await.result(sse.close());
   }
 }

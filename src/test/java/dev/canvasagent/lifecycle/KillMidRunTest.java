@@ -35,7 +35,8 @@ import org.junit.jupiter.api.extension.ExtendWith;
  */
 @ExtendWith(VertxExtension.class)
 class KillMidRunTest {
-  static final List<String> MAIN = List.of("-cp", System.getProperty("java.class.path"), App.class.getName());
+  static final List<String> MAIN =
+      List.of("-cp", System.getProperty("java.class.path"), App.class.getName());
   static final String ROOM = "killed";
 
   DatabaseConfig database;
@@ -59,7 +60,8 @@ class KillMidRunTest {
     env.put("PGUSER", database.user());
     env.put("PGPASSWORD", database.password());
     env.put("CANVAS_AGENT_DB_SCHEMA", database.schema());
-    // Slow enough that a run is still streaming when the process dies; heartbeats that go stale fast.
+    // Slow enough that a run is still streaming when the process dies; heartbeats that go stale
+    // fast.
     env.put("CANVAS_AGENT_FAKE_TOKEN_DELAY_MS", "40");
     env.put("CANVAS_AGENT_RUN_HEARTBEAT_MS", "200");
     env.put("CANVAS_AGENT_RUN_INTERRUPTED_AFTER_MS", "1000");
@@ -67,7 +69,8 @@ class KillMidRunTest {
   }
 
   static WebClient http(Vertx vertx, int port) {
-    return WebClient.create(vertx, new WebClientOptions().setDefaultHost("127.0.0.1").setDefaultPort(port));
+    return WebClient.create(
+        vertx, new WebClientOptions().setDefaultHost("127.0.0.1").setDefaultPort(port));
   }
 
   static JsonObject accepted(HttpResponse<Buffer> response, int status) {
@@ -83,19 +86,52 @@ class KillMidRunTest {
     try (ServerProcess first = ServerProcess.java(MAIN, environment())) {
       int port = first.awaitStartedPort();
       WebClient http = http(vertx, port);
-      SseClient sse = Await.result(SseClient.connect(vertx, port, "/api/rooms/" + ROOM + "/events"));
-      accepted(Await.result(http.post("/api/rooms/" + ROOM + "/transcript").putHeader("Idempotency-Key", "said-1")
-          .sendJsonObject(new JsonObject().put("speaker", "ana").put("text", "todos first"))), 201);
-      JsonObject planned = accepted(Await.result(http.post("/api/canvas-agent/run")
-          .sendJsonObject(new JsonObject().put("roomId", ROOM).put("message", "/todos"))), 202);
+      SseClient sse =
+          Await.result(SseClient.connect(vertx, port, "/api/rooms/" + ROOM + "/events"));
+      accepted(
+          Await.result(
+              http.post("/api/rooms/" + ROOM + "/transcript")
+                  .putHeader("Idempotency-Key", "said-1")
+                  .sendJsonObject(
+                      new JsonObject().put("speaker", "ana").put("text", "todos first"))),
+          201);
+      JsonObject planned =
+          accepted(
+              Await.result(
+                  http.post("/api/canvas-agent/run")
+                      .sendJsonObject(
+                          new JsonObject().put("roomId", ROOM).put("message", "/todos"))),
+              202);
       sessionId = planned.getString("sessionId");
-      Await.result(sse.awaitEvent(event -> event.event().equals("agent:status") && event.data().getString("state").equals("done")));
+      Await.result(
+          sse.awaitEvent(
+              event ->
+                  event.event().equals("agent:status")
+                      && event.data().getString("state").equals("done")));
 
-      JsonObject drawing = accepted(Await.result(http.post("/api/canvas-agent/run")
-          .sendJsonObject(new JsonObject().put("roomId", ROOM).put("sessionId", sessionId).put("message", "draw 3 red circles"))), 202);
+      JsonObject drawing =
+          accepted(
+              Await.result(
+                  http.post("/api/canvas-agent/run")
+                      .sendJsonObject(
+                          new JsonObject()
+                              .put("roomId", ROOM)
+                              .put("sessionId", sessionId)
+                              .put("message", "draw 3 red circles"))),
+              202);
       killedRunId = drawing.getString("runId");
-      var seen = Await.result(sse.awaitEvent(event -> event.event().equals("agent:action") && event.data().containsKey("rev")
-          && event.data().getJsonArray("actions").getJsonObject(0).getString("id").startsWith(killedRunId)));
+      var seen =
+          Await.result(
+              sse.awaitEvent(
+                  event ->
+                      event.event().equals("agent:action")
+                          && event.data().containsKey("rev")
+                          && event
+                              .data()
+                              .getJsonArray("actions")
+                              .getJsonObject(0)
+                              .getString("id")
+                              .startsWith(killedRunId)));
       revisionSeen = seen.get(seen.size() - 1).data().getLong("rev");
       first.close(); // SIGKILL: no shutdown hook, nothing flushed
       first.awaitExit();
@@ -106,42 +142,86 @@ class KillMidRunTest {
       int port = second.awaitStartedPort();
       WebClient http = http(vertx, port);
       JsonObject[] resumed = new JsonObject[1];
-      Await.result(Eventually.holds(vertx, () -> http.get("/api/sessions/" + sessionId).send().map(response -> {
-        resumed[0] = response.bodyAsJsonObject();
-        return resumed[0].getJsonArray("runs").stream().map(JsonObject.class::cast).noneMatch(run ->
-            List.of("queued", "running").contains(run.getString("state")));
-      })));
+      Await.result(
+          Eventually.holds(
+              vertx,
+              () ->
+                  http.get("/api/sessions/" + sessionId)
+                      .send()
+                      .map(
+                          response -> {
+                            resumed[0] = response.bodyAsJsonObject();
+                            return resumed[0].getJsonArray("runs").stream()
+                                .map(JsonObject.class::cast)
+                                .noneMatch(
+                                    run ->
+                                        List.of("queued", "running")
+                                            .contains(run.getString("state")));
+                          })));
 
       Map<String, JsonObject> runs = new HashMap<>();
-      resumed[0].getJsonArray("runs").forEach(run -> runs.put(((JsonObject) run).getString("runId"), (JsonObject) run));
-      // The todos request, the follow-ups the scheduler's rules gave it, and the run the kill interrupted.
+      resumed[0]
+          .getJsonArray("runs")
+          .forEach(run -> runs.put(((JsonObject) run).getString("runId"), (JsonObject) run));
+      // The todos request, the follow-ups the scheduler's rules gave it, and the run the kill
+      // interrupted.
       assertTrue(runs.size() >= 2, resumed[0].encode());
       JsonObject killed = runs.get(killedRunId);
       assertEquals("error", killed.getString("state"), killed.encode());
-      assertEquals("INTERRUPTED", killed.getJsonObject("detail").getString("code"), killed.encode());
+      assertEquals(
+          "INTERRUPTED", killed.getJsonObject("detail").getString("code"), killed.encode());
       assertEquals(true, killed.getJsonObject("detail").getBoolean("retryable"));
-      assertTrue(runs.values().stream().filter(run -> !run.getString("runId").equals(killedRunId))
-          .allMatch(run -> List.of("scheduled", "done").contains(run.getString("state"))), resumed[0].encode());
+      assertTrue(
+          runs.values().stream()
+              .filter(run -> !run.getString("runId").equals(killedRunId))
+              .allMatch(run -> List.of("scheduled", "done").contains(run.getString("state"))),
+          resumed[0].encode());
 
       assertFalse(resumed[0].getJsonArray("todos").isEmpty(), "the todos are there");
       assertEquals(1, resumed[0].getJsonArray("transcript").size());
-      assertTrue(resumed[0].getJsonArray("chat").stream().map(JsonObject.class::cast)
-          .anyMatch(message -> message.getString("text").equals("/todos")), resumed[0].encode());
+      assertTrue(
+          resumed[0].getJsonArray("chat").stream()
+              .map(JsonObject.class::cast)
+              .anyMatch(message -> message.getString("text").equals("/todos")),
+          resumed[0].encode());
       long revision = resumed[0].getLong("boardRevision");
-      assertTrue(revision >= revisionSeen, "every revision a client saw was committed: " + revision + " < " + revisionSeen);
-      JsonObject board = Await.result(http.get("/api/rooms/" + ROOM + "/board").send()).bodyAsJsonObject();
+      assertTrue(
+          revision >= revisionSeen,
+          "every revision a client saw was committed: " + revision + " < " + revisionSeen);
+      JsonObject board =
+          Await.result(http.get("/api/rooms/" + ROOM + "/board").send()).bodyAsJsonObject();
       assertEquals(revision, board.getLong("revision"));
-      assertEquals(revision, Await.result(http.get("/api/rooms/" + ROOM + "/revisions?limit=500").send()).bodyAsJsonObject()
-          .getJsonArray("revisions").size(), "one stored revision per commit");
+      assertEquals(
+          revision,
+          Await.result(http.get("/api/rooms/" + ROOM + "/revisions?limit=500").send())
+              .bodyAsJsonObject()
+              .getJsonArray("revisions")
+              .size(),
+          "one stored revision per commit");
 
       // The session goes on: a new run in it ends done.
-      SseClient sse = Await.result(SseClient.connect(vertx, port, "/api/rooms/" + ROOM + "/events"));
-      String next = accepted(Await.result(http.post("/api/canvas-agent/run")
-          .sendJsonObject(new JsonObject().put("roomId", ROOM).put("sessionId", sessionId).put("message", "draw a blue square"))), 202)
-          .getString("runId");
-      var ended = Await.result(sse.awaitEvent(event -> event.event().equals("agent:status")
-          && dev.canvasagent.support.Requests.ofRequest(event.data().getJsonObject("detail"), next)
-          && List.of("done", "error", "canceled").contains(event.data().getString("state"))));
+      SseClient sse =
+          Await.result(SseClient.connect(vertx, port, "/api/rooms/" + ROOM + "/events"));
+      String next =
+          accepted(
+                  Await.result(
+                      http.post("/api/canvas-agent/run")
+                          .sendJsonObject(
+                              new JsonObject()
+                                  .put("roomId", ROOM)
+                                  .put("sessionId", sessionId)
+                                  .put("message", "draw a blue square"))),
+                  202)
+              .getString("runId");
+      var ended =
+          Await.result(
+              sse.awaitEvent(
+                  event ->
+                      event.event().equals("agent:status")
+                          && dev.canvasagent.support.Requests.ofRequest(
+                              event.data().getJsonObject("detail"), next)
+                          && List.of("done", "error", "canceled")
+                              .contains(event.data().getString("state"))));
       assertEquals("done", ended.get(ended.size() - 1).data().getString("state"));
       Await.result(Future.all(sse.close(), Future.succeededFuture()));
       http.close();

@@ -4,6 +4,7 @@ import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import dev.canvasagent.CanvasAgent;
+import dev.canvasagent.bus.RoomTopic;
 import dev.canvasagent.config.AppConfig;
 import dev.canvasagent.config.ConfigException;
 import dev.canvasagent.config.DatabaseConfig;
@@ -14,9 +15,8 @@ import dev.canvasagent.support.TestDatabase;
 import dev.canvasagent.support.TestServer;
 import io.vertx.core.Promise;
 import io.vertx.core.Vertx;
-import io.vertx.core.net.NetSocket;
-import dev.canvasagent.bus.RoomTopic;
 import io.vertx.core.json.JsonObject;
+import io.vertx.core.net.NetSocket;
 import io.vertx.junit5.VertxExtension;
 import java.util.Map;
 import java.util.Optional;
@@ -34,9 +34,20 @@ class LifecycleTest {
     assertEquals(200, response.statusCode());
     JsonObject health = response.bodyAsJsonObject();
     assertEquals("up", health.getString("status"));
-    assertEquals(new JsonObject().put("kind", "memory").put("ok", true), health.getJsonObject("store"));
+    assertEquals(
+        new JsonObject().put("kind", "memory").put("ok", true), health.getJsonObject("store"));
     JsonObject verticles = health.getJsonObject("verticles");
-    for (String name : new String[] {"bridge", "runner", "scheduler", "sanitizer", "screenshot", "lease", "docagent", "patch-engine"}) {
+    for (String name :
+        new String[] {
+          "bridge",
+          "runner",
+          "scheduler",
+          "sanitizer",
+          "screenshot",
+          "lease",
+          "docagent",
+          "patch-engine"
+        }) {
       assertTrue(verticles.getJsonObject(name).getBoolean("ok"), name + " is healthy");
     }
     assertEquals(8, verticles.size());
@@ -49,7 +60,8 @@ class LifecycleTest {
     try {
       TestServer server = TestServer.start(vertx, Optional.of(database));
       JsonObject health = server.get("/health").bodyAsJsonObject();
-      assertEquals(new JsonObject().put("kind", "postgres").put("ok", true), health.getJsonObject("store"));
+      assertEquals(
+          new JsonObject().put("kind", "postgres").put("ok", true), health.getJsonObject("store"));
       Await.result(server.stop());
     } finally {
       TestDatabase.drop(database);
@@ -63,15 +75,20 @@ class LifecycleTest {
     int port = server.port();
     Await.result(server.stop());
     Await.result(sse.ended());
-    Throwable refused = Await.failure(vertx.createHttpClient().request(io.vertx.core.http.HttpMethod.GET, port, "127.0.0.1", "/health")
-        .compose(request -> request.send()));
+    Throwable refused =
+        Await.failure(
+            vertx
+                .createHttpClient()
+                .request(io.vertx.core.http.HttpMethod.GET, port, "127.0.0.1", "/health")
+                .compose(request -> request.send()));
     assertTrue(refused.getMessage().toLowerCase().contains("refused"), refused.getMessage());
     assertTrue(vertx.deploymentIDs().isEmpty(), "every verticle undeployed");
   }
 
   @Test
   void idleStreamsGetHeartbeatsAndClosedClientsFreeTheirSubscription(Vertx vertx) {
-    TestServer server = TestServer.start(vertx, TestServer.config(Map.of("CANVAS_AGENT_SSE_HEARTBEAT_MS", "100")));
+    TestServer server =
+        TestServer.start(vertx, TestServer.config(Map.of("CANVAS_AGENT_SSE_HEARTBEAT_MS", "100")));
     SseClient sse = server.events("idle-room");
     Await.result(sse.heartbeat());
     assertEquals(1, sseStreams(server));
@@ -87,11 +104,16 @@ class LifecycleTest {
     // A raw connection that asks for the stream and then never reads.
     NetSocket socket = Await.result(vertx.createNetClient().connect(server.port(), "127.0.0.1"));
     Promise<Void> firstBytes = Promise.promise();
-    socket.handler(bytes -> {
-      firstBytes.tryComplete();
-      socket.pause();
-    });
-    Await.result(socket.write("GET /api/rooms/" + room + "/events HTTP/1.1\r\nHost: 127.0.0.1\r\nAccept: text/event-stream\r\n\r\n"));
+    socket.handler(
+        bytes -> {
+          firstBytes.tryComplete();
+          socket.pause();
+        });
+    Await.result(
+        socket.write(
+            "GET /api/rooms/"
+                + room
+                + "/events HTTP/1.1\r\nHost: 127.0.0.1\r\nAccept: text/event-stream\r\n\r\n"));
     Await.result(firstBytes.future());
     assertEquals(1, sseStreams(server));
 
@@ -107,12 +129,17 @@ class LifecycleTest {
     String room = "slow-ws-room";
     NetSocket socket = Await.result(vertx.createNetClient().connect(server.port(), "127.0.0.1"));
     Promise<Void> upgraded = Promise.promise();
-    socket.handler(bytes -> {
-      upgraded.tryComplete();
-      socket.pause();
-    });
-    Await.result(socket.write("GET /api/rooms/" + room + "/ws HTTP/1.1\r\nHost: 127.0.0.1\r\nUpgrade: websocket\r\n"
-        + "Connection: Upgrade\r\nSec-WebSocket-Key: dGhlIHNhbXBsZSBub25jZQ==\r\nSec-WebSocket-Version: 13\r\n\r\n"));
+    socket.handler(
+        bytes -> {
+          upgraded.tryComplete();
+          socket.pause();
+        });
+    Await.result(
+        socket.write(
+            "GET /api/rooms/"
+                + room
+                + "/ws HTTP/1.1\r\nHost: 127.0.0.1\r\nUpgrade: websocket\r\n"
+                + "Connection: Upgrade\r\nSec-WebSocket-Key: dGhlIHNhbXBsZSBub25jZQ==\r\nSec-WebSocket-Version: 13\r\n\r\n"));
     Await.result(upgraded.future());
     awaitBridgeClients(vertx, server, 1);
     floodRoom(vertx, room);
@@ -123,8 +150,13 @@ class LifecycleTest {
 
   /** Far more than any socket buffer holds: the server must give up on a client that stops reading, not queue it all. */
   static void floodRoom(Vertx vertx, String room) {
-    JsonObject bulky = new JsonObject().put("type", "agent:chat").put("sessionId", "s")
-        .put("message", new JsonObject().put("role", "system").put("text", "x".repeat(16 * 1024)));
+    JsonObject bulky =
+        new JsonObject()
+            .put("type", "agent:chat")
+            .put("sessionId", "s")
+            .put(
+                "message",
+                new JsonObject().put("role", "system").put("text", "x".repeat(16 * 1024)));
     for (int i = 0; i < 4_000; i++) {
       vertx.eventBus().publish(RoomTopic.AGENT_CHAT.address(room), bulky);
     }
@@ -132,21 +164,43 @@ class LifecycleTest {
 
   /** Connections are noticed closing asynchronously, with no event to wait on: re-check health. */
   static void awaitBridgeClients(Vertx vertx, TestServer server, int clients) {
-    Await.result(Eventually.holds(vertx, () -> server.http().get("/health").send()
-        .map(response -> response.bodyAsJsonObject().getJsonObject("verticles").getJsonObject("bridge")
-            .getInteger("clients") == clients)));
+    Await.result(
+        Eventually.holds(
+            vertx,
+            () ->
+                server
+                    .http()
+                    .get("/health")
+                    .send()
+                    .map(
+                        response ->
+                            response
+                                    .bodyAsJsonObject()
+                                    .getJsonObject("verticles")
+                                    .getJsonObject("bridge")
+                                    .getInteger("clients")
+                                == clients)));
   }
 
   static int sseStreams(TestServer server) {
-    return server.get("/health").bodyAsJsonObject().getJsonObject("verticles").getJsonObject("bridge").getInteger("clients");
+    return server
+        .get("/health")
+        .bodyAsJsonObject()
+        .getJsonObject("verticles")
+        .getJsonObject("bridge")
+        .getInteger("clients");
   }
 
   @Test
   void anUnreachableDatabaseStopsStartupWithAClearMessage(Vertx vertx) {
-    DatabaseConfig nowhere = new DatabaseConfig("127.0.0.1", 1, "test", "postgres", "", "public", 2, 8);
+    DatabaseConfig nowhere =
+        new DatabaseConfig("127.0.0.1", 1, "test", "postgres", "", "public", 2, 8);
     AppConfig config = TestServer.config(Map.of()).withDatabase(Optional.of(nowhere));
     Throwable failure = Await.failure(CanvasAgent.start(vertx, config));
-    assertTrue(failure.getMessage().contains("cannot open the PostgreSQL store at postgresql://postgres@127.0.0.1:1/test"),
+    assertTrue(
+        failure
+            .getMessage()
+            .contains("cannot open the PostgreSQL store at postgresql://postgres@127.0.0.1:1/test"),
         failure.getMessage());
     assertTrue(vertx.deploymentIDs().isEmpty(), "nothing left deployed");
   }
@@ -157,8 +211,11 @@ class LifecycleTest {
     int deployedByFirst = vertx.deploymentIDs().size();
     AppConfig samePort = TestServer.config(Map.of("PORT", String.valueOf(first.port())));
     Throwable failure = Await.failure(CanvasAgent.start(vertx, samePort));
-    assertTrue(failure.getMessage().startsWith("startup failed: the bridge verticle did not deploy"), failure.getMessage());
-    assertEquals(deployedByFirst, vertx.deploymentIDs().size(), "the failed start left nothing behind");
+    assertTrue(
+        failure.getMessage().startsWith("startup failed: the bridge verticle did not deploy"),
+        failure.getMessage());
+    assertEquals(
+        deployedByFirst, vertx.deploymentIDs().size(), "the failed start left nothing behind");
     Await.result(first.stop());
   }
 

@@ -18,7 +18,8 @@ import org.junit.jupiter.api.extension.ExtendWith;
 /** The server as an operating system process: started by {@code main}, stopped by SIGTERM. */
 @ExtendWith(VertxExtension.class)
 class ProcessLifecycleTest {
-  static final List<String> MAIN = List.of("-cp", System.getProperty("java.class.path"), App.class.getName());
+  static final List<String> MAIN =
+      List.of("-cp", System.getProperty("java.class.path"), App.class.getName());
 
   @Test
   void sigtermEndsStreamsAndStopsCleanly(Vertx vertx) throws Exception {

@@ -58,7 +58,9 @@ class ProviderStreamFixturesTest {
             "gemini-function-call-no-args",
             "vertex-gemini-partial-args");
     return fixtures.stream()
-        .filter(name -> ProviderStreamFixturesTest.class.getResource("/providers/" + name + ".sse") != null)
+        .filter(
+            name ->
+                ProviderStreamFixturesTest.class.getResource("/providers/" + name + ".sse") != null)
         .flatMap(
             name ->
                 Stream.of(
@@ -73,7 +75,8 @@ class ProviderStreamFixturesTest {
   @MethodSource("replays")
   void replayMatchesExpectedEvents(String fixture, String chunking, long seed) throws IOException {
     byte[] body = resource(fixture + ".sse");
-    JsonObject expected = new JsonObject(new String(resource(fixture + ".expected.json"), StandardCharsets.UTF_8));
+    JsonObject expected =
+        new JsonObject(new String(resource(fixture + ".expected.json"), StandardCharsets.UTF_8));
 
     List<ModelEvent> events = new ArrayList<>();
     Consumer<SseDecoder.Event> normalizer;
@@ -94,7 +97,8 @@ class ProviderStreamFixturesTest {
     decoder.end();
     end.run();
 
-    assertEquals(expectedEvents(expected), actualEvents(events), fixture + " " + chunking + " " + seed);
+    assertEquals(
+        expectedEvents(expected), actualEvents(events), fixture + " " + chunking + " " + seed);
   }
 
   private static List<Buffer> chunks(byte[] body, String chunking, long seed) {
@@ -137,10 +141,12 @@ class ProviderStreamFixturesTest {
           event.remove("rawReason");
           event.put("usage", tokens(event.getJsonObject("usage")));
         }
-        case "error" -> event = new JsonObject()
-            .put("type", "error")
-            .put("errorType", event.getString("errorType"))
-            .put("retryable", event.getBoolean("retryable"));
+        case "error" ->
+            event =
+                new JsonObject()
+                    .put("type", "error")
+                    .put("errorType", event.getString("errorType"))
+                    .put("retryable", event.getBoolean("retryable"));
         default -> {}
       }
       if (event.getValue("callId") instanceof String id && id.startsWith("$generated:")) {
@@ -160,49 +166,57 @@ class ProviderStreamFixturesTest {
       if (event instanceof ModelEvent.TextDelta text) {
         result.add(new JsonObject().put("type", "text_delta").put("text", text.text()));
       } else if (event instanceof ModelEvent.ToolCallStart start) {
-        result.add(new JsonObject()
-            .put("type", "tool_call_start")
-            .put("ordinal", start.ordinal())
-            .put("callId", callId(start.callId(), generated))
-            .put("name", start.name()));
+        result.add(
+            new JsonObject()
+                .put("type", "tool_call_start")
+                .put("ordinal", start.ordinal())
+                .put("callId", callId(start.callId(), generated))
+                .put("name", start.name()));
       } else if (event instanceof ModelEvent.ToolCallDelta delta) {
-        JsonObject json = new JsonObject()
-            .put("type", "tool_call_delta")
-            .put("ordinal", delta.ordinal())
-            .put("callId", callId(delta.callId(), generated))
-            .put("argumentsDelta", delta.argumentsDelta());
+        JsonObject json =
+            new JsonObject()
+                .put("type", "tool_call_delta")
+                .put("ordinal", delta.ordinal())
+                .put("callId", callId(delta.callId(), generated))
+                .put("argumentsDelta", delta.argumentsDelta());
         if (delta.synthetic()) {
           json.put("synthetic", true);
         }
         result.add(json);
       } else if (event instanceof ModelEvent.ToolCallEnd end) {
-        result.add(new JsonObject()
-            .put("type", "tool_call_end")
-            .put("ordinal", end.ordinal())
-            .put("callId", callId(end.callId(), generated))
-            .put("name", end.name())
-            .put("arguments", end.arguments()));
+        result.add(
+            new JsonObject()
+                .put("type", "tool_call_end")
+                .put("ordinal", end.ordinal())
+                .put("callId", callId(end.callId(), generated))
+                .put("name", end.name())
+                .put("arguments", end.arguments()));
       } else if (event instanceof ModelEvent.Usage tokens) {
-        usage = new JsonObject()
-            .put("inputTokens", tokens.inputTokens())
-            .put("outputTokens", tokens.outputTokens());
+        usage =
+            new JsonObject()
+                .put("inputTokens", tokens.inputTokens())
+                .put("outputTokens", tokens.outputTokens());
       } else if (event instanceof ModelEvent.Stop stop) {
-        result.add(new JsonObject()
-            .put("type", "stop")
-            .put("reason", stop.reason())
-            .put("usage", usage != null ? usage : new JsonObject()));
+        result.add(
+            new JsonObject()
+                .put("type", "stop")
+                .put("reason", stop.reason())
+                .put("usage", usage != null ? usage : new JsonObject()));
       } else if (event instanceof ModelEvent.Error error) {
-        result.add(new JsonObject()
-            .put("type", "error")
-            .put("errorType", error.errorType())
-            .put("retryable", error.retryable()));
+        result.add(
+            new JsonObject()
+                .put("type", "error")
+                .put("errorType", error.errorType())
+                .put("retryable", error.retryable()));
       }
     }
     return result;
   }
 
   private static String callId(String id, Map<String, String> generated) {
-    return id.startsWith("gemini_") ? generated.computeIfAbsent(id, k -> "generated-" + generated.size()) : id;
+    return id.startsWith("gemini_")
+        ? generated.computeIfAbsent(id, k -> "generated-" + generated.size())
+        : id;
   }
 
   private static JsonObject tokens(JsonObject usage) {
@@ -218,7 +232,8 @@ class ProviderStreamFixturesTest {
   }
 
   private static byte[] resource(String name) throws IOException {
-    try (InputStream in = ProviderStreamFixturesTest.class.getResourceAsStream("/providers/" + name)) {
+    try (InputStream in =
+        ProviderStreamFixturesTest.class.getResourceAsStream("/providers/" + name)) {
       assertNotNull(in, name);
       return in.readAllBytes();
     }

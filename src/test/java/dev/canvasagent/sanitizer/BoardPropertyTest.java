@@ -59,53 +59,116 @@ class BoardPropertyTest {
       for (int step = 0; step < ACTIONS_PER_SEQUENCE; step++) {
         String verb = actions.verb();
         AgentAction action = new AgentAction(seed + ":" + step, verb, actions.params(verb, board));
-        JsonObject ask = new JsonObject().put("roomId", roomId).put("action", action.toJson())
-            .put("board", board.toJson()).put("frame", frame.toJson());
-        Future<JsonObject> sanitized = bus.<JsonObject>request(Address.SANITIZER_SANITIZE, ask).map(reply -> reply.body());
+        JsonObject ask =
+            new JsonObject()
+                .put("roomId", roomId)
+                .put("action", action.toJson())
+                .put("board", board.toJson())
+                .put("frame", frame.toJson());
+        Future<JsonObject> sanitized =
+            bus.<JsonObject>request(Address.SANITIZER_SANITIZE, ask).map(reply -> reply.body());
         JsonObject result;
         try {
           result = Await.result(sanitized);
         } catch (RuntimeException refused) {
           FailureCode code = Failure.of(refused).code();
-          assertTrue(List.of(FailureCode.ACTION_INVALID, FailureCode.SHAPE_NOT_FOUND, FailureCode.DUPLICATE_CREATE).contains(code),
-              "seed " + seed + " step " + step + " " + verb + ": refused with " + code + " " + refused.getMessage());
+          assertTrue(
+              List.of(
+                      FailureCode.ACTION_INVALID,
+                      FailureCode.SHAPE_NOT_FOUND,
+                      FailureCode.DUPLICATE_CREATE)
+                  .contains(code),
+              "seed "
+                  + seed
+                  + " step "
+                  + step
+                  + " "
+                  + verb
+                  + ": refused with "
+                  + code
+                  + " "
+                  + refused.getMessage());
           continue;
         }
         if (!"BOARD".equals(result.getString("kind"))) {
           continue;
         }
         RecordDiff diff = RecordDiff.fromJson(result.getJsonObject("diff"));
-        JsonObject commit = new BoardChangeRequest(roomId, board.revision(), diff, "property").toJson();
+        JsonObject commit =
+            new BoardChangeRequest(roomId, board.revision(), diff, "property").toJson();
         long revision;
         try {
-          revision = Await.result(bus.<JsonObject>request(Address.PATCH_BOARD_APPLY, commit)).body().getLong("revision");
+          revision =
+              Await.result(bus.<JsonObject>request(Address.PATCH_BOARD_APPLY, commit))
+                  .body()
+                  .getLong("revision");
         } catch (RuntimeException refused) {
-          throw new AssertionError("seed " + seed + " step " + step + " " + verb + " " + action.params().encode()
-              + " made a diff the patch engine refused: " + refused.getMessage(), refused);
+          throw new AssertionError(
+              "seed "
+                  + seed
+                  + " step "
+                  + step
+                  + " "
+                  + verb
+                  + " "
+                  + action.params().encode()
+                  + " made a diff the patch engine refused: "
+                  + refused.getMessage(),
+              refused);
         }
         board = board.apply(diff, revision);
         committed++;
         committedVerbs.add(verb);
-        diff.put().forEach(record -> everyRecordPut.put(record.getString("id") + "@" + roomId + "#" + revision, record));
+        diff.put()
+            .forEach(
+                record ->
+                    everyRecordPut.put(
+                        record.getString("id") + "@" + roomId + "#" + revision, record));
         for (JsonObject record : board.records().values()) {
-          assertEquals(java.util.Optional.empty(), TldrawRecordValidator.check(record).map(Object::toString),
+          assertEquals(
+              java.util.Optional.empty(),
+              TldrawRecordValidator.check(record).map(Object::toString),
               "seed " + seed + " step " + step + " " + verb);
         }
-        assertEquals(java.util.Optional.empty(), BoardIntegrity.problem(board, new RecordDiff(List.of(), List.of())),
+        assertEquals(
+            java.util.Optional.empty(),
+            BoardIntegrity.problem(board, new RecordDiff(List.of(), List.of())),
             "seed " + seed + " step " + step + " " + verb);
       }
-      assertEquals(board.records(), Await.result(store.load(roomId)).records(), "the store holds the board");
+      assertEquals(
+          board.records(), Await.result(store.load(roomId)).records(), "the store holds the board");
       Board replayed = Board.empty(roomId);
       for (BoardRevision stored : Await.result(store.revisions(roomId, 0, Integer.MAX_VALUE))) {
         replayed = replayed.apply(stored.diff(), stored.revision());
       }
       assertEquals(board.revision(), replayed.revision());
-      assertEquals(board.records(), replayed.records(), "seed " + seed + ": the history replays to the board");
+      assertEquals(
+          board.records(),
+          replayed.records(),
+          "seed " + seed + ": the history replays to the board");
     }
-    assertTrue(committed > SEQUENCES * 10, "the sequences did change boards: " + committed + " commits");
-    assertTrue(committedVerbs.containsAll(java.util.Set.of("create_shape", "update_shape", "delete_shape", "label", "pen",
-        "apply_preset", "move", "resize", "rotate", "align", "stack", "reorder", "group", "ungroup", "place", "clear",
-        "batch_operations")),
+    assertTrue(
+        committed > SEQUENCES * 10, "the sequences did change boards: " + committed + " commits");
+    assertTrue(
+        committedVerbs.containsAll(
+            java.util.Set.of(
+                "create_shape",
+                "update_shape",
+                "delete_shape",
+                "label",
+                "pen",
+                "apply_preset",
+                "move",
+                "resize",
+                "rotate",
+                "align",
+                "stack",
+                "reorder",
+                "group",
+                "ungroup",
+                "place",
+                "clear",
+                "batch_operations")),
         "every board verb committed at least once: " + committedVerbs);
     TldrawOracle.assertValid(new ArrayList<>(everyRecordPut.values()));
   }

@@ -21,7 +21,10 @@ class DedupeTest {
   RecordDiff run(String verb, JsonObject params) {
     ActionCatalog.Entry entry = CATALOG.entry(verb).orElseThrow();
     assertEquals(Optional.empty(), entry.schema().violations(params));
-    return entry.verb().sanitize(params, new ActionContext(board, CoordinateFrame.atOrigin(), true)).diff();
+    return entry
+        .verb()
+        .sanitize(params, new ActionContext(board, CoordinateFrame.atOrigin(), true))
+        .diff();
   }
 
   RecordDiff commit(RecordDiff diff) {
@@ -30,7 +33,11 @@ class DedupeTest {
   }
 
   static JsonObject box(double x) {
-    return new JsonObject().put("type", "box").put("x", x).put("y", 40).put("text", "Roadmap")
+    return new JsonObject()
+        .put("type", "box")
+        .put("x", x)
+        .put("y", 40)
+        .put("text", "Roadmap")
         .put("props", new JsonObject().put("color", "blue"));
   }
 
@@ -42,13 +49,20 @@ class DedupeTest {
 
     JsonObject copy = again.put().get(0);
     assertEquals(false, copy.getString("id").equals(first));
-    assertEquals(false, copy.getString("index").equals(board.record(first).orElseThrow().getString("index")));
+    assertEquals(
+        false,
+        copy.getString("index").equals(board.record(first).orElseThrow().getString("index")));
     assertEquals(Optional.of(first), Dedupe.duplicateOf(board, again));
   }
 
   @Test
   void aPresetNoteCreatedTwiceIsADuplicate() {
-    JsonObject params = new JsonObject().put("preset", "Hero").put("x", 10).put("y", 10).put("text", "Brutal honesty");
+    JsonObject params =
+        new JsonObject()
+            .put("preset", "Hero")
+            .put("x", 10)
+            .put("y", 10)
+            .put("text", "Brutal honesty");
     String first = commit(run("apply_preset", params)).put().get(0).getString("id");
     assertEquals(Optional.of(first), Dedupe.duplicateOf(board, run("apply_preset", params)));
   }
@@ -62,9 +76,14 @@ class DedupeTest {
   @Test
   void aDifferentLabelOrStyleIsNotADuplicate() {
     commit(run("create_shape", box(100)));
-    assertEquals(Optional.empty(), Dedupe.duplicateOf(board, run("create_shape", box(100).put("text", "Roadmap 2"))));
-    assertEquals(Optional.empty(),
-        Dedupe.duplicateOf(board, run("create_shape", box(100).put("props", new JsonObject().put("color", "red")))));
+    assertEquals(
+        Optional.empty(),
+        Dedupe.duplicateOf(board, run("create_shape", box(100).put("text", "Roadmap 2"))));
+    assertEquals(
+        Optional.empty(),
+        Dedupe.duplicateOf(
+            board,
+            run("create_shape", box(100).put("props", new JsonObject().put("color", "red")))));
   }
 
   @Test
@@ -75,13 +94,17 @@ class DedupeTest {
     RecordDiff move = run("update_shape", new JsonObject().put("shapeId", first).put("x", 300));
 
     assertEquals(first, move.put().get(0).getString("id"));
-    assertEquals(Optional.empty(), Dedupe.duplicateOf(board, move), "an update puts an id already on the board");
+    assertEquals(
+        Optional.empty(),
+        Dedupe.duplicateOf(board, move),
+        "an update puts an id already on the board");
   }
 
   @Test
   void removalsAndNonShapeRecordsAreNeverDuplicates() {
     String first = commit(run("create_shape", box(100))).put().get(0).getString("id");
-    assertEquals(Optional.empty(), Dedupe.duplicateOf(board, new RecordDiff(List.of(), List.of(first))));
+    assertEquals(
+        Optional.empty(), Dedupe.duplicateOf(board, new RecordDiff(List.of(), List.of(first))));
     JsonObject binding = new JsonObject().put("id", "binding:1").put("typeName", "binding");
     assertEquals(Optional.empty(), Dedupe.duplicateOf(board, RecordDiff.putting(binding)));
   }

@@ -34,12 +34,14 @@ final class BusLog implements AutoCloseable {
     this.author = "agent:" + sessionId;
     this.interceptor = this::record;
     vertx.eventBus().addOutboundInterceptor(interceptor);
-    this.cancels = delivery -> {
-      if (delivery.message().address().equals(Address.RUNNER_CANCEL) && delivery.message().body() instanceof JsonObject body) {
-        add(new Sent("cancel", body.getString("runId"), body.getString("code")));
-      }
-      delivery.next();
-    };
+    this.cancels =
+        delivery -> {
+          if (delivery.message().address().equals(Address.RUNNER_CANCEL)
+              && delivery.message().body() instanceof JsonObject body) {
+            add(new Sent("cancel", body.getString("runId"), body.getString("code")));
+          }
+          delivery.next();
+        };
     vertx.eventBus().addInboundInterceptor(cancels);
   }
 
@@ -47,12 +49,19 @@ final class BusLog implements AutoCloseable {
     String address = delivery.message().address();
     if (delivery.message().body() instanceof JsonObject body) {
       if (address.equals(Address.PATCH_BOARD_APPLY) && author.equals(body.getString("author"))) {
-        add(new Sent("commit", null, String.valueOf(BoardChangeRequest.fromJson(body).baseRevision())));
-      } else if (address.equals(RoomTopic.AGENT_ACTION.address(roomId)) && !body.getBoolean("partial", false)) {
+        add(
+            new Sent(
+                "commit", null, String.valueOf(BoardChangeRequest.fromJson(body).baseRevision())));
+      } else if (address.equals(RoomTopic.AGENT_ACTION.address(roomId))
+          && !body.getBoolean("partial", false)) {
         String actionId = body.getJsonArray("actions").getJsonObject(0).getString("id");
         add(new Sent("envelope", actionId.substring(0, actionId.lastIndexOf(':')), actionId));
       } else if (address.equals(RoomTopic.AGENT_STATUS.address(roomId))) {
-        add(new Sent("status", body.getJsonObject("detail", new JsonObject()).getString("runId"), body.getString("state")));
+        add(
+            new Sent(
+                "status",
+                body.getJsonObject("detail", new JsonObject()).getString("runId"),
+                body.getString("state")));
       }
     }
     delivery.next();
@@ -97,7 +106,9 @@ final class BusLog implements AutoCloseable {
     int end = -1;
     for (int i = 0; i < all.size(); i++) {
       Sent entry = all.get(i);
-      if (entry.kind().equals("status") && runId.equals(entry.runId()) && List.of("done", "error", "canceled").contains(entry.detail())) {
+      if (entry.kind().equals("status")
+          && runId.equals(entry.runId())
+          && List.of("done", "error", "canceled").contains(entry.detail())) {
         end = i;
         break;
       }
@@ -108,7 +119,10 @@ final class BusLog implements AutoCloseable {
     List<Sent> after = new ArrayList<>();
     boolean nextRunStarted = false;
     for (Sent entry : all.subList(end + 1, all.size())) {
-      nextRunStarted |= entry.kind().equals("status") && !runId.equals(entry.runId()) && entry.detail().equals("waiting_context");
+      nextRunStarted |=
+          entry.kind().equals("status")
+              && !runId.equals(entry.runId())
+              && entry.detail().equals("waiting_context");
       if (runId.equals(entry.runId()) || (entry.kind().equals("commit") && !nextRunStarted)) {
         after.add(entry);
       }

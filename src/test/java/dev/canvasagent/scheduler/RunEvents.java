@@ -24,21 +24,28 @@ final class RunEvents {
 
   /** The status {@code state} of run {@code runId} (a queued run's {@code scheduled {position}} excluded). */
   static Predicate<SseEvent> status(String runId, String state) {
-    return event -> isStatus(event) && runId.equals(runId(event)) && state.equals(state(event))
-        && !event.data().getJsonObject("detail").containsKey("position");
+    return event ->
+        isStatus(event)
+            && runId.equals(runId(event))
+            && state.equals(state(event))
+            && !event.data().getJsonObject("detail").containsKey("position");
   }
 
   /** The status that ends run {@code runId}: {@code scheduled} (follow-ups to come) or final. */
   static Predicate<SseEvent> end(String runId) {
-    return event -> isStatus(event) && runId.equals(runId(event))
-        && List.of("scheduled", "done", "error", "canceled").contains(state(event))
-        && !event.data().getJsonObject("detail").containsKey("position");
+    return event ->
+        isStatus(event)
+            && runId.equals(runId(event))
+            && List.of("scheduled", "done", "error", "canceled").contains(state(event))
+            && !event.data().getJsonObject("detail").containsKey("position");
   }
 
   /** The runs that started ({@code waiting_context}), in order. */
   static List<String> started(List<SseEvent> events) {
-    return events.stream().filter(event -> isStatus(event) && state(event).equals("waiting_context"))
-        .map(RunEvents::runId).toList();
+    return events.stream()
+        .filter(event -> isStatus(event) && state(event).equals("waiting_context"))
+        .map(RunEvents::runId)
+        .toList();
   }
 
   static int indexOf(List<SseEvent> events, Predicate<SseEvent> which) {
@@ -51,12 +58,21 @@ final class RunEvents {
   }
 
   static Optional<JsonObject> detail(List<SseEvent> events, Predicate<SseEvent> which) {
-    return events.stream().filter(which).findFirst().map(event -> event.data().getJsonObject("detail"));
+    return events.stream()
+        .filter(which)
+        .findFirst()
+        .map(event -> event.data().getJsonObject("detail"));
   }
 
   /** An action envelope of run {@code runId} (action ids are {@code <runId>:…}). */
   static Predicate<SseEvent> envelopeOf(String runId) {
-    return event -> event.event().equals("agent:action")
-        && event.data().getJsonArray("actions").getJsonObject(0).getString("id").startsWith(runId + ":");
+    return event ->
+        event.event().equals("agent:action")
+            && event
+                .data()
+                .getJsonArray("actions")
+                .getJsonObject(0)
+                .getString("id")
+                .startsWith(runId + ":");
   }
 }

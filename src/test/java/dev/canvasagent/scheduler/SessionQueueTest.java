@@ -50,7 +50,9 @@ class SessionQueueTest {
 
   @Test
   void threeRunsOfOneSessionStartInTheOrderTheyCameOneAtATime(Vertx vertx) {
-    server = TestServer.start(vertx, TestServer.config(Map.of("CANVAS_AGENT_FAKE_TOKEN_DELAY_MS", "20")));
+    server =
+        TestServer.start(
+            vertx, TestServer.config(Map.of("CANVAS_AGENT_FAKE_TOKEN_DELAY_MS", "20")));
     cancels = HeldDeliveries.hold(vertx, Address.RUNNER_CANCEL);
     String room = "order-room";
     SseClient sse = server.events(room);
@@ -58,29 +60,55 @@ class SessionQueueTest {
     String sessionId = first.getString("sessionId");
     Await.result(sse.awaitEvent(status(first.getString("runId"), "streaming")));
 
-    JsonObject second = post(new JsonObject().put("roomId", room).put("sessionId", sessionId).put("message", "draw a circle"));
-    JsonObject third = post(new JsonObject().put("roomId", room).put("sessionId", sessionId).put("message", "draw a star"));
-    assertEquals(1, cancels.count(), "the second message preempted the first run; the third only queued");
+    JsonObject second =
+        post(
+            new JsonObject()
+                .put("roomId", room)
+                .put("sessionId", sessionId)
+                .put("message", "draw a circle"));
+    JsonObject third =
+        post(
+            new JsonObject()
+                .put("roomId", room)
+                .put("sessionId", sessionId)
+                .put("message", "draw a star"));
+    assertEquals(
+        1, cancels.count(), "the second message preempted the first run; the third only queued");
     cancels.release();
     List<SseEvent> events = Await.result(sse.awaitEvent(status(third.getString("runId"), "done")));
 
-    assertEquals(List.of(first.getString("runId"), second.getString("runId"), third.getString("runId")), started(events));
-    List<JsonObject> queued = events.stream().filter(RunEvents::isStatus)
-        .filter(event -> event.data().getJsonObject("detail").containsKey("position"))
-        .map(event -> event.data().getJsonObject("detail")).toList();
-    assertEquals(List.of(1, 2), queued.stream().map(detail -> detail.getInteger("position")).toList(), "each reported as scheduled with its place");
-    JsonObject canceled = RunEvents.detail(events, status(first.getString("runId"), "canceled")).orElseThrow();
+    assertEquals(
+        List.of(first.getString("runId"), second.getString("runId"), third.getString("runId")),
+        started(events));
+    List<JsonObject> queued =
+        events.stream()
+            .filter(RunEvents::isStatus)
+            .filter(event -> event.data().getJsonObject("detail").containsKey("position"))
+            .map(event -> event.data().getJsonObject("detail"))
+            .toList();
+    assertEquals(
+        List.of(1, 2),
+        queued.stream().map(detail -> detail.getInteger("position")).toList(),
+        "each reported as scheduled with its place");
+    JsonObject canceled =
+        RunEvents.detail(events, status(first.getString("runId"), "canceled")).orElseThrow();
     assertEquals("PREEMPTED", canceled.getString("code"), canceled.encode());
     assertTrue(canceled.getString("reason").contains(second.getString("runId")), canceled.encode());
     // One at a time: each starts only after the one before it has ended.
-    assertTrue(indexOf(events, status(first.getString("runId"), "canceled")) < indexOf(events, status(second.getString("runId"), "waiting_context")));
-    assertTrue(indexOf(events, status(second.getString("runId"), "done")) < indexOf(events, status(third.getString("runId"), "waiting_context")));
+    assertTrue(
+        indexOf(events, status(first.getString("runId"), "canceled"))
+            < indexOf(events, status(second.getString("runId"), "waiting_context")));
+    assertTrue(
+        indexOf(events, status(second.getString("runId"), "done"))
+            < indexOf(events, status(third.getString("runId"), "waiting_context")));
     Await.result(sse.close());
   }
 
   @Test
   void twoSessionsRunAtTheSameTime(Vertx vertx) {
-    server = TestServer.start(vertx, TestServer.config(Map.of("CANVAS_AGENT_FAKE_TOKEN_DELAY_MS", "20")));
+    server =
+        TestServer.start(
+            vertx, TestServer.config(Map.of("CANVAS_AGENT_FAKE_TOKEN_DELAY_MS", "20")));
     String room = "two-sessions";
     SseClient sse = server.events(room);
     JsonObject one = post(new JsonObject().put("roomId", room).put("message", SLOW_RUN));
@@ -88,17 +116,31 @@ class SessionQueueTest {
     Await.result(sse.awaitEvent(status(one.getString("runId"), "done")));
     List<SseEvent> events = Await.result(sse.awaitEvent(status(two.getString("runId"), "done")));
 
-    assertTrue(indexOf(events, status(two.getString("runId"), "streaming")) < indexOf(events, status(one.getString("runId"), "done")),
+    assertTrue(
+        indexOf(events, status(two.getString("runId"), "streaming"))
+            < indexOf(events, status(one.getString("runId"), "done")),
         "the second session's run streamed while the first's still ran");
-    assertTrue(events.stream().filter(RunEvents::isStatus).noneMatch(event -> event.data().getJsonObject("detail").containsKey("position")),
+    assertTrue(
+        events.stream()
+            .filter(RunEvents::isStatus)
+            .noneMatch(event -> event.data().getJsonObject("detail").containsKey("position")),
         "neither waited");
-    assertEquals(24, server.board(room).getJsonArray("records").size(), "twelve boxes and twelve circles");
+    assertEquals(
+        24, server.board(room).getJsonArray("records").size(), "twelve boxes and twelve circles");
     Await.result(sse.close());
   }
 
   @Test
   void beyondTheQueueDepthARunIsRefusedAndNothingChanges(Vertx vertx) {
-    server = TestServer.start(vertx, TestServer.config(Map.of("CANVAS_AGENT_MAX_QUEUE_DEPTH", "1", "CANVAS_AGENT_FAKE_TOKEN_DELAY_MS", "20")));
+    server =
+        TestServer.start(
+            vertx,
+            TestServer.config(
+                Map.of(
+                    "CANVAS_AGENT_MAX_QUEUE_DEPTH",
+                    "1",
+                    "CANVAS_AGENT_FAKE_TOKEN_DELAY_MS",
+                    "20")));
     cancels = HeldDeliveries.hold(vertx, Address.RUNNER_CANCEL);
     String room = "queue-room";
     SseClient sse = server.events(room);
@@ -116,12 +158,23 @@ class SessionQueueTest {
 
     cancels.release();
     List<SseEvent> events = Await.result(sse.awaitEvent(status(second.getString("runId"), "done")));
-    assertEquals(List.of(first.getString("runId"), second.getString("runId")), started(events), "the refused run never ran");
-    List<SseEvent> positions = events.stream().filter(RunEvents::isStatus)
-        .filter(event -> event.data().getJsonObject("detail").containsKey("position")).toList();
+    assertEquals(
+        List.of(first.getString("runId"), second.getString("runId")),
+        started(events),
+        "the refused run never ran");
+    List<SseEvent> positions =
+        events.stream()
+            .filter(RunEvents::isStatus)
+            .filter(event -> event.data().getJsonObject("detail").containsKey("position"))
+            .toList();
     assertEquals(1, positions.size(), "only the accepted run was reported as waiting");
-    long stars = server.board(room).getJsonArray("records").stream().map(JsonObject.class::cast)
-        .filter(record -> "star".equals(record.getJsonObject("props", new JsonObject()).getString("geo"))).count();
+    long stars =
+        server.board(room).getJsonArray("records").stream()
+            .map(JsonObject.class::cast)
+            .filter(
+                record ->
+                    "star".equals(record.getJsonObject("props", new JsonObject()).getString("geo")))
+            .count();
     assertEquals(0, stars, "nothing of the refused message reached the board");
     Await.result(sse.close());
   }

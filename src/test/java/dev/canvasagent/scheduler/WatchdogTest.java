@@ -45,11 +45,21 @@ class WatchdogTest {
 
   @Test
   void aRunPastTheWatchdogIsCanceledWithTheReasonAndNothingOfItFollows(Vertx vertx) {
-    server = TestServer.start(vertx, TestServer.config(Map.of(
-        "CANVAS_AGENT_RUN_WATCHDOG_MS", "1000", "CANVAS_AGENT_FAKE_TOKEN_DELAY_MS", "30")));
+    server =
+        TestServer.start(
+            vertx,
+            TestServer.config(
+                Map.of(
+                    "CANVAS_AGENT_RUN_WATCHDOG_MS",
+                    "1000",
+                    "CANVAS_AGENT_FAKE_TOKEN_DELAY_MS",
+                    "30")));
     String room = "watchdog-room";
     SseClient sse = server.events(room);
-    JsonObject accepted = server.postRun(new JsonObject().put("roomId", room).put("message", "draw 12 boxes")).bodyAsJsonObject();
+    JsonObject accepted =
+        server
+            .postRun(new JsonObject().put("roomId", room).put("message", "draw 12 boxes"))
+            .bodyAsJsonObject();
     String runId = accepted.getString("runId");
     busLog = new BusLog(vertx, room, accepted.getString("sessionId"));
 
@@ -62,8 +72,14 @@ class WatchdogTest {
     assertEquals(List.of(), busLog.commitsAfterCancelOf(runId));
 
     // The session's next request runs as usual.
-    JsonObject next = server.postRun(new JsonObject().put("roomId", room).put("message", "draw a star")
-        .put("sessionId", accepted.getString("sessionId"))).bodyAsJsonObject();
+    JsonObject next =
+        server
+            .postRun(
+                new JsonObject()
+                    .put("roomId", room)
+                    .put("message", "draw a star")
+                    .put("sessionId", accepted.getString("sessionId")))
+            .bodyAsJsonObject();
     Await.result(sse.awaitEvent(status(next.getString("runId"), "done")));
     assertEquals(List.of(), busLog.afterFinalStatusOf(runId));
     Await.result(sse.close());
@@ -71,31 +87,55 @@ class WatchdogTest {
 
   @Test
   void aRunnerThatNeverAnswersTheCancelIsGivenUpAsInterruptedAndTheQueueMovesOn(Vertx vertx) {
-    server = TestServer.start(vertx, TestServer.config(Map.of(
-        "CANVAS_AGENT_RUN_WATCHDOG_MS", "1000", "CANVAS_AGENT_FAKE_TOKEN_DELAY_MS", "30",
-        "CANVAS_AGENT_CONFIG", "{\"scheduler\":{\"cancelGraceMs\":2000}}")));
+    server =
+        TestServer.start(
+            vertx,
+            TestServer.config(
+                Map.of(
+                    "CANVAS_AGENT_RUN_WATCHDOG_MS",
+                    "1000",
+                    "CANVAS_AGENT_FAKE_TOKEN_DELAY_MS",
+                    "30",
+                    "CANVAS_AGENT_CONFIG",
+                    "{\"scheduler\":{\"cancelGraceMs\":2000}}")));
     cancels = HeldDeliveries.drop(vertx, Address.RUNNER_CANCEL);
     String room = "stuck-room";
     SseClient sse = server.events(room);
-    // Twenty boxes take about five seconds: longer than the watchdog and its grace together. The runner
+    // Twenty boxes take about five seconds: longer than the watchdog and its grace together. The
+    // runner
     // never hears the cancel, so this run goes on there; the scheduler no longer waits for it.
-    JsonObject accepted = server.postRun(new JsonObject().put("roomId", room).put("message", "draw 20 boxes")).bodyAsJsonObject();
+    JsonObject accepted =
+        server
+            .postRun(new JsonObject().put("roomId", room).put("message", "draw 20 boxes"))
+            .bodyAsJsonObject();
     String runId = accepted.getString("runId");
 
     List<SseEvent> events = Await.result(sse.awaitEvent(status(runId, "error")));
     JsonObject detail = RunEvents.detail(events, status(runId, "error")).orElseThrow();
     assertEquals("INTERRUPTED", detail.getString("code"), detail.encode());
-    assertTrue(detail.getString("reason").contains("2000 ms") && detail.getString("reason").contains("WATCHDOG"), detail.encode());
+    assertTrue(
+        detail.getString("reason").contains("2000 ms")
+            && detail.getString("reason").contains("WATCHDOG"),
+        detail.encode());
     assertEquals(true, detail.getBoolean("retryable"));
     assertEquals(1, cancels.count(), "the scheduler asked once");
 
     // The session is free: a new message starts at once instead of waiting behind the stuck run.
-    JsonObject next = server.postRun(new JsonObject().put("roomId", room).put("message", "draw a star")
-        .put("sessionId", accepted.getString("sessionId"))).bodyAsJsonObject();
+    JsonObject next =
+        server
+            .postRun(
+                new JsonObject()
+                    .put("roomId", room)
+                    .put("message", "draw a star")
+                    .put("sessionId", accepted.getString("sessionId")))
+            .bodyAsJsonObject();
     events = Await.result(sse.awaitEvent(status(next.getString("runId"), "done")));
     int errorAt = indexOf(events, status(runId, "error"));
-    assertTrue(events.subList(errorAt, events.size()).stream().filter(RunEvents::isStatus)
-        .noneMatch(event -> event.data().getJsonObject("detail").containsKey("position")), "nothing waited");
+    assertTrue(
+        events.subList(errorAt, events.size()).stream()
+            .filter(RunEvents::isStatus)
+            .noneMatch(event -> event.data().getJsonObject("detail").containsKey("position")),
+        "nothing waited");
     Await.result(sse.close());
   }
 }

@@ -39,7 +39,10 @@ class EcmaRegexpFactoryTest {
     assertEquals("^[a\\&\\&b]\\z", EcmaRegexpFactory.toJava("^[a&&b]$"), "nor intersections");
     assertTrue(matches("^[a&&b]+$", "a&b"));
     assertEquals("[^\\]x]\\z", EcmaRegexpFactory.toJava("[^]x]$"));
-    assertEquals("^[\\]$]\\z", EcmaRegexpFactory.toJava("^[\\]$]$"), "an escaped bracket does not end the class");
+    assertEquals(
+        "^[\\]$]\\z",
+        EcmaRegexpFactory.toJava("^[\\]$]$"),
+        "an escaped bracket does not end the class");
   }
 
   @Test
@@ -51,11 +54,22 @@ class EcmaRegexpFactoryTest {
 
   @Test
   void aRefusalQuotesThePatternAsTheSchemaWroteIt() {
-    JsonSchemaFile schema = JsonSchemaFile.of("inline", new JsonObject().put("type", "object")
-        .put("properties", new JsonObject().put("roomId", new JsonObject().put("type", "string").put("pattern", "^[a-z]+$"))));
+    JsonSchemaFile schema =
+        JsonSchemaFile.of(
+            "inline",
+            new JsonObject()
+                .put("type", "object")
+                .put(
+                    "properties",
+                    new JsonObject()
+                        .put(
+                            "roomId",
+                            new JsonObject().put("type", "string").put("pattern", "^[a-z]+$"))));
 
     Optional<String> refused = schema.violations(new JsonObject().put("roomId", "demo\n"));
 
-    assertTrue(refused.orElseThrow().contains("#/roomId") && refused.get().contains("^[a-z]+$"), refused.get());
+    assertTrue(
+        refused.orElseThrow().contains("#/roomId") && refused.get().contains("^[a-z]+$"),
+        refused.get());
   }
 }

@@ -25,7 +25,8 @@ class ScreenshotCacheTest {
   }
 
   static JsonObject capture(String dataUrl) {
-    return new JsonObject().put("image", new JsonObject().put("mime", "image/png").put("dataUrl", dataUrl));
+    return new JsonObject()
+        .put("image", new JsonObject().put("mime", "image/png").put("dataUrl", dataUrl));
   }
 
   @Test

@@ -19,7 +19,8 @@ class ScreenshotReplyTest {
     return new JsonObject()
         .put("requestId", "request-1")
         .put("clientId", "client-1")
-        .put("image", new JsonObject().put("mime", mime).put("dataUrl", dataUrl).put("bytes", bytes))
+        .put(
+            "image", new JsonObject().put("mime", mime).put("dataUrl", dataUrl).put("bytes", bytes))
         .put("bounds", new JsonObject().put("x", 0).put("y", 0).put("w", 10).put("h", 10))
         .put("viewport", new JsonObject().put("x", 0.5).put("y", -3).put("w", 100).put("h", 80));
   }
@@ -40,22 +41,29 @@ class ScreenshotReplyTest {
 
   @Test
   void theAnswerCarriesTheSizeOfTheImageAsDecodedNotAsClaimed() throws ScreenshotReply.Rejected {
-    JsonObject answer = ScreenshotReply.accept(reply("image/png", dataUrl("image/png", 300), 12), MAX_BYTES);
+    JsonObject answer =
+        ScreenshotReply.accept(reply("image/png", dataUrl("image/png", 300), 12), MAX_BYTES);
 
     assertEquals(300, answer.getJsonObject("image").getInteger("bytes"));
   }
 
   @Test
   void anImageOfExactlyTheLimitIsTaken() throws ScreenshotReply.Rejected {
-    JsonObject answer = ScreenshotReply.accept(reply("image/png", dataUrl("image/png", MAX_BYTES), MAX_BYTES), MAX_BYTES);
+    JsonObject answer =
+        ScreenshotReply.accept(
+            reply("image/png", dataUrl("image/png", MAX_BYTES), MAX_BYTES), MAX_BYTES);
 
     assertEquals(MAX_BYTES, answer.getJsonObject("image").getInteger("bytes"));
   }
 
   @Test
   void aByteCountThatIsNotAWholeNumberIsMalformed() {
-    ScreenshotReply.Rejected rejected = assertThrows(ScreenshotReply.Rejected.class,
-        () -> ScreenshotReply.accept(reply("image/png", dataUrl("image/png", 8), 8.5), MAX_BYTES));
+    ScreenshotReply.Rejected rejected =
+        assertThrows(
+            ScreenshotReply.Rejected.class,
+            () ->
+                ScreenshotReply.accept(
+                    reply("image/png", dataUrl("image/png", 8), 8.5), MAX_BYTES));
 
     assertEquals(ReplyRejection.MALFORMED, rejected.reason());
   }
@@ -63,8 +71,10 @@ class ScreenshotReplyTest {
   @Test
   void whatARejectionSaysIsShortAndOnOneLine() {
     String mime = "image/" + "x".repeat(1_000) + "\n";
-    ScreenshotReply.Rejected rejected = assertThrows(ScreenshotReply.Rejected.class,
-        () -> ScreenshotReply.accept(reply(mime, "data:", 8), MAX_BYTES));
+    ScreenshotReply.Rejected rejected =
+        assertThrows(
+            ScreenshotReply.Rejected.class,
+            () -> ScreenshotReply.accept(reply(mime, "data:", 8), MAX_BYTES));
 
     assertEquals(ReplyRejection.BAD_MIME, rejected.reason());
     assertFalse(rejected.getMessage().contains("\n"), rejected.getMessage());

@@ -47,9 +47,12 @@ import org.slf4j.LoggerFactory;
 @ExtendWith(VertxExtension.class)
 class ScreenshotVerticleTest {
   static final int MAX_BYTES = 4096;
-  static final AppConfig.Screenshot CONFIG = new AppConfig.Screenshot(2500, 1, 10, 20_000, MAX_BYTES);
+  static final AppConfig.Screenshot CONFIG =
+      new AppConfig.Screenshot(2500, 1, 10, 20_000, MAX_BYTES);
+
   /** Shorter than the screenshot timeout: an answer within it was not waited for. */
   static final DeliveryOptions QUICK = new DeliveryOptions().setSendTimeout(CONFIG.timeoutMs() / 2);
+
   /** The eight bytes of a PNG signature: enough of an image for the checks. */
   static final String PNG = "data:image/png;base64,iVBORw0KGgo=";
 
@@ -84,7 +87,8 @@ class ScreenshotVerticleTest {
   }
 
   void hostPresent(String clientId, boolean present) {
-    bus.publish(Address.SCREENSHOT_HOSTS,
+    bus.publish(
+        Address.SCREENSHOT_HOSTS,
         new JsonObject().put("roomId", roomId).put("clientId", clientId).put("present", present));
   }
 
@@ -105,11 +109,13 @@ class ScreenshotVerticleTest {
   /** A host client of the room: sees every screenshot request, and answers as {@code answer} decides. */
   List<JsonObject> host(BiConsumer<Integer, JsonObject> answer) {
     List<JsonObject> requests = new CopyOnWriteArrayList<>();
-    MessageConsumer<JsonObject> consumer = bus.consumer(RoomTopic.AGENT_SCREENSHOT_REQUEST.address(roomId),
-        (Message<JsonObject> request) -> {
-          requests.add(request.body());
-          answer.accept(requests.size(), request.body());
-        });
+    MessageConsumer<JsonObject> consumer =
+        bus.consumer(
+            RoomTopic.AGENT_SCREENSHOT_REQUEST.address(roomId),
+            (Message<JsonObject> request) -> {
+              requests.add(request.body());
+              answer.accept(requests.size(), request.body());
+            });
     Await.result(consumer.completion());
     return requests;
   }
@@ -123,12 +129,14 @@ class ScreenshotVerticleTest {
   }
 
   JsonObject capture(JsonObject request) {
-    Message<JsonObject> reply = Await.result(bus.request(Address.SCREENSHOT_CAPTURE, request, QUICK));
+    Message<JsonObject> reply =
+        Await.result(bus.request(Address.SCREENSHOT_CAPTURE, request, QUICK));
     return reply.body();
   }
 
   JsonObject health() {
-    Message<JsonObject> report = Await.result(bus.request(Address.health("screenshot"), new JsonObject()));
+    Message<JsonObject> report =
+        Await.result(bus.request(Address.health("screenshot"), new JsonObject()));
     return report.body();
   }
 
@@ -141,7 +149,8 @@ class ScreenshotVerticleTest {
 
   @Test
   void aRoomWithoutAHostIsRefusedAtOnceWithNoHost() {
-    Throwable failure = Await.failure(bus.request(Address.SCREENSHOT_CAPTURE, captureRequest(), QUICK));
+    Throwable failure =
+        Await.failure(bus.request(Address.SCREENSHOT_CAPTURE, captureRequest(), QUICK));
 
     assertEquals(FailureCode.NO_HOST, failureCode(failure));
     assertEquals(FailureCode.NO_HOST.wire(), ((ReplyException) failure).failureCode());
@@ -159,15 +168,19 @@ class ScreenshotVerticleTest {
     assertEquals("agent:screenshot_request", request.getString("type"));
     assertEquals("session-1", request.getString("sessionId"));
     assertEquals(new JsonObject().put("w", 800).put("h", 800), request.getJsonObject("maxSize"));
-    assertEquals(new JsonObject()
-        .put("requestId", request.getString("requestId"))
-        .put("clientId", "client-1")
-        .put("image", new JsonObject().put("mime", "image/png").put("dataUrl", PNG).put("bytes", 8))
-        .put("bounds", rectangle(0, 0, 800, 600))
-        .put("viewport", rectangle(-100, -50, 1600, 1200))
-        .put("selection", new JsonArray().add("shape:a"))
-        .put("docVersion", "7")
-        .put("cached", false), capture);
+    assertEquals(
+        new JsonObject()
+            .put("requestId", request.getString("requestId"))
+            .put("clientId", "client-1")
+            .put(
+                "image",
+                new JsonObject().put("mime", "image/png").put("dataUrl", PNG).put("bytes", 8))
+            .put("bounds", rectangle(0, 0, 800, 600))
+            .put("viewport", rectangle(-100, -50, 1600, 1200))
+            .put("selection", new JsonArray().add("shape:a"))
+            .put("docVersion", "7")
+            .put("cached", false),
+        capture);
   }
 
   @Test
@@ -186,8 +199,14 @@ class ScreenshotVerticleTest {
         new JsonObject().put("sessionId", "session-1"),
         new JsonObject().put("roomId", "room-1"),
         new JsonObject().put("roomId", "room-1").put("sessionId", "session-1").put("bounds", "all"),
-        new JsonObject().put("roomId", "room-1").put("sessionId", "session-1").put("bounds", rectangle(0, 0, Double.NaN, 1)),
-        new JsonObject().put("roomId", "room-1").put("sessionId", "session-1").put("docVersion", 7));
+        new JsonObject()
+            .put("roomId", "room-1")
+            .put("sessionId", "session-1")
+            .put("bounds", rectangle(0, 0, Double.NaN, 1)),
+        new JsonObject()
+            .put("roomId", "room-1")
+            .put("sessionId", "session-1")
+            .put("docVersion", 7));
   }
 
   @ParameterizedTest
@@ -251,17 +270,23 @@ class ScreenshotVerticleTest {
     JsonObject fresh = capture(captureRequest("7", rectangle(0, 0, 400, 300)).put("fresh", true));
     JsonObject after = capture(captureRequest("7", rectangle(0, 0, 400, 300)));
 
-    assertEquals(2, requests.size(), "the fresh capture went to the host; the one after it did not");
+    assertEquals(
+        2, requests.size(), "the fresh capture went to the host; the one after it did not");
     assertFalse(fresh.getBoolean("cached"));
     assertTrue(after.getBoolean("cached"));
-    assertEquals(fresh.getString("requestId"), after.getString("requestId"), "the fresh image replaced the cached one");
+    assertEquals(
+        fresh.getString("requestId"),
+        after.getString("requestId"),
+        "the fresh image replaced the cached one");
     assertEquals(1, health().getInteger("cacheEntries"));
   }
 
   @Test
   void aFreshFlagThatIsNotABooleanIsRefused() {
     hostPresent("client-1", true);
-    Throwable refused = Await.failure(bus.request(Address.SCREENSHOT_CAPTURE, captureRequest().put("fresh", "yes"), QUICK));
+    Throwable refused =
+        Await.failure(
+            bus.request(Address.SCREENSHOT_CAPTURE, captureRequest().put("fresh", "yes"), QUICK));
     assertEquals(FailureCode.INVALID_REQUEST, failureCode(refused));
     assertTrue(refused.getMessage().contains("fresh"), refused.getMessage());
   }
@@ -344,34 +369,76 @@ class ScreenshotVerticleTest {
 
   static Stream<BadReply> badReplies() {
     return Stream.of(
-        bad(ReplyRejection.UNMATCHED, "the id of no request", set("requestId", "someone-else's-request")),
+        bad(
+            ReplyRejection.UNMATCHED,
+            "the id of no request",
+            set("requestId", "someone-else's-request")),
         bad(ReplyRejection.UNMATCHED, "no request id", without("requestId")),
         bad(ReplyRejection.NOT_HOST, "a client that is not a host", set("clientId", "client-2")),
         bad(ReplyRejection.NOT_HOST, "no client id", without("clientId")),
         bad(ReplyRejection.MALFORMED, "not a JSON object", reply -> "a picture of a cat"),
         bad(ReplyRejection.MALFORMED, "no image", without("image")),
         bad(ReplyRejection.MALFORMED, "a negative byte count", setIn("image", "bytes", -1)),
-        bad(ReplyRejection.MALFORMED, "a selection of numbers", set("selection", new JsonArray().add(1))),
+        bad(
+            ReplyRejection.MALFORMED,
+            "a selection of numbers",
+            set("selection", new JsonArray().add(1))),
         bad(ReplyRejection.MALFORMED, "a docVersion that is a number", set("docVersion", 7)),
-        bad(ReplyRejection.BAD_MIME, "image/gif", reply -> {
-          reply.getJsonObject("image").put("mime", "image/gif").put("dataUrl", "data:image/gif;base64,R0lGODlh");
-          return reply;
-        }),
+        bad(
+            ReplyRejection.BAD_MIME,
+            "image/gif",
+            reply -> {
+              reply
+                  .getJsonObject("image")
+                  .put("mime", "image/gif")
+                  .put("dataUrl", "data:image/gif;base64,R0lGODlh");
+              return reply;
+            }),
         bad(ReplyRejection.BAD_MIME, "image/svg+xml", setIn("image", "mime", "image/svg+xml")),
-        bad(ReplyRejection.BAD_MIME, "no mime", reply -> {
-          reply.getJsonObject("image").remove("mime");
-          return reply;
-        }),
-        bad(ReplyRejection.BAD_DATA_URL, "a data URL of another type", setIn("image", "dataUrl", dataUrlOf("image/jpeg", 8))),
-        bad(ReplyRejection.BAD_DATA_URL, "a link instead of data", setIn("image", "dataUrl", "https://example.com/board.png")),
-        bad(ReplyRejection.BAD_DATA_URL, "not base64", setIn("image", "dataUrl", "data:image/png;base64,not base64!")),
-        bad(ReplyRejection.BAD_DATA_URL, "no image data", setIn("image", "dataUrl", "data:image/png;base64,")),
-        bad(ReplyRejection.TOO_LARGE, "an image over the limit", setIn("image", "dataUrl", dataUrlOf("image/png", MAX_BYTES + 1))),
-        bad(ReplyRejection.TOO_LARGE, "an image far over the limit", setIn("image", "dataUrl", dataUrlOf("image/png", 4 * MAX_BYTES))),
-        bad(ReplyRejection.TOO_LARGE, "a byte count over the limit", setIn("image", "bytes", MAX_BYTES + 1)),
+        bad(
+            ReplyRejection.BAD_MIME,
+            "no mime",
+            reply -> {
+              reply.getJsonObject("image").remove("mime");
+              return reply;
+            }),
+        bad(
+            ReplyRejection.BAD_DATA_URL,
+            "a data URL of another type",
+            setIn("image", "dataUrl", dataUrlOf("image/jpeg", 8))),
+        bad(
+            ReplyRejection.BAD_DATA_URL,
+            "a link instead of data",
+            setIn("image", "dataUrl", "https://example.com/board.png")),
+        bad(
+            ReplyRejection.BAD_DATA_URL,
+            "not base64",
+            setIn("image", "dataUrl", "data:image/png;base64,not base64!")),
+        bad(
+            ReplyRejection.BAD_DATA_URL,
+            "no image data",
+            setIn("image", "dataUrl", "data:image/png;base64,")),
+        bad(
+            ReplyRejection.TOO_LARGE,
+            "an image over the limit",
+            setIn("image", "dataUrl", dataUrlOf("image/png", MAX_BYTES + 1))),
+        bad(
+            ReplyRejection.TOO_LARGE,
+            "an image far over the limit",
+            setIn("image", "dataUrl", dataUrlOf("image/png", 4 * MAX_BYTES))),
+        bad(
+            ReplyRejection.TOO_LARGE,
+            "a byte count over the limit",
+            setIn("image", "bytes", MAX_BYTES + 1)),
         bad(ReplyRejection.BAD_GEOMETRY, "bounds with NaN", setIn("bounds", "x", Double.NaN)),
-        bad(ReplyRejection.BAD_GEOMETRY, "an infinite viewport", setIn("viewport", "w", Double.POSITIVE_INFINITY)),
-        bad(ReplyRejection.BAD_GEOMETRY, "a viewport height in words", setIn("viewport", "h", "tall")),
+        bad(
+            ReplyRejection.BAD_GEOMETRY,
+            "an infinite viewport",
+            setIn("viewport", "w", Double.POSITIVE_INFINITY)),
+        bad(
+            ReplyRejection.BAD_GEOMETRY,
+            "a viewport height in words",
+            setIn("viewport", "h", "tall")),
         bad(ReplyRejection.BAD_GEOMETRY, "a negative width", setIn("bounds", "w", -1)),
         bad(ReplyRejection.BAD_GEOMETRY, "no bounds", without("bounds")));
   }
@@ -379,20 +446,24 @@ class ScreenshotVerticleTest {
   @ParameterizedTest(name = "{0}")
   @MethodSource("badReplies")
   void aRejectedReplyIsCountedAndTheGoodReplyAfterItCompletesTheCapture(BadReply bad) {
-    List<JsonObject> requests = host((count, request) -> {
-      send(bad.spoil().apply(reply(request.getString("requestId"))));
-      answer(request);
-    });
+    List<JsonObject> requests =
+        host(
+            (count, request) -> {
+              send(bad.spoil().apply(reply(request.getString("requestId"))));
+              answer(request);
+            });
     hostPresent("client-1", true);
 
     JsonObject capture = capture(captureRequest());
 
     assertEquals(1, requests.size(), "a rejected reply makes no new request");
     assertEquals(requests.get(0).getString("requestId"), capture.getString("requestId"));
-    assertEquals(reply("").getJsonObject("image"), capture.getJsonObject("image"), "the good reply's image");
+    assertEquals(
+        reply("").getJsonObject("image"), capture.getJsonObject("image"), "the good reply's image");
     JsonObject rejected = health().getJsonObject("rejected");
     for (ReplyRejection reason : ReplyRejection.values()) {
-      assertEquals(reason == bad.reason() ? 1 : 0, rejected.getInteger(reason.label()), reason.label());
+      assertEquals(
+          reason == bad.reason() ? 1 : 0, rejected.getInteger(reason.label()), reason.label());
     }
   }
 
@@ -404,13 +475,14 @@ class ScreenshotVerticleTest {
     logger.addAppender(log);
     String tooLarge = dataUrlOf("image/png", MAX_BYTES + 1);
     try {
-      host((count, request) -> {
-        send(reply("someone-else's-request"));
-        JsonObject large = reply(request.getString("requestId"));
-        large.getJsonObject("image").put("dataUrl", tooLarge);
-        send(large);
-        answer(request);
-      });
+      host(
+          (count, request) -> {
+            send(reply("someone-else's-request"));
+            JsonObject large = reply(request.getString("requestId"));
+            large.getJsonObject("image").put("dataUrl", tooLarge);
+            send(large);
+            answer(request);
+          });
       hostPresent("client-1", true);
 
       capture(captureRequest());
@@ -418,15 +490,25 @@ class ScreenshotVerticleTest {
       logger.detachAppender(log);
     }
 
-    List<ILoggingEvent> rejections = log.list.stream()
-        .filter(event -> event.getMessage().equals("screenshot.reply_rejected")).toList();
-    assertEquals(List.of("unmatched", "too_large"), rejections.stream()
-        .map(event -> event.getKeyValuePairs().stream()
-            .filter(pair -> pair.key.equals("reason")).findFirst().orElseThrow().value)
-        .toList());
-    String logged = log.list.stream()
-        .map(event -> event.getFormattedMessage() + " " + event.getKeyValuePairs())
-        .reduce("", String::concat);
+    List<ILoggingEvent> rejections =
+        log.list.stream()
+            .filter(event -> event.getMessage().equals("screenshot.reply_rejected"))
+            .toList();
+    assertEquals(
+        List.of("unmatched", "too_large"),
+        rejections.stream()
+            .map(
+                event ->
+                    event.getKeyValuePairs().stream()
+                        .filter(pair -> pair.key.equals("reason"))
+                        .findFirst()
+                        .orElseThrow()
+                        .value)
+            .toList());
+    String logged =
+        log.list.stream()
+            .map(event -> event.getFormattedMessage() + " " + event.getKeyValuePairs())
+            .reduce("", String::concat);
     assertFalse(logged.contains("iVBORw0KGgo"), logged);
     assertFalse(logged.contains(tooLarge.substring("data:image/png;base64,".length(), 40)), logged);
   }
@@ -440,7 +522,8 @@ class ScreenshotVerticleTest {
     hostPresent("client-1", false);
     hostPresent("client-2", false);
 
-    Throwable failure = Await.failure(bus.request(Address.SCREENSHOT_CAPTURE, captureRequest(), QUICK));
+    Throwable failure =
+        Await.failure(bus.request(Address.SCREENSHOT_CAPTURE, captureRequest(), QUICK));
 
     assertEquals(FailureCode.NO_HOST, failureCode(failure));
     assertEquals(0, health().getInteger("roomsWithHost"));
@@ -453,7 +536,8 @@ class ScreenshotVerticleTest {
 
     hostPresent("stranger", false);
     // Taken after the leave (same sender, same verticle), so the leave has been handled by then.
-    Throwable failure = Await.failure(bus.request(Address.SCREENSHOT_CAPTURE, captureRequest(), QUICK));
+    Throwable failure =
+        Await.failure(bus.request(Address.SCREENSHOT_CAPTURE, captureRequest(), QUICK));
 
     assertEquals(FailureCode.NO_HOST, failureCode(failure));
     assertEquals(List.of(), uncaught);
@@ -464,9 +548,13 @@ class ScreenshotVerticleTest {
     List<Throwable> uncaught = new CopyOnWriteArrayList<>();
     vertx.exceptionHandler(uncaught::add);
 
-    bus.publish(Address.SCREENSHOT_HOSTS, new JsonObject().put("roomId", roomId).put("present", true));
-    bus.publish(Address.SCREENSHOT_HOSTS, new JsonObject().put("roomId", roomId).put("clientId", "c").put("present", "yes"));
-    Throwable failure = Await.failure(bus.request(Address.SCREENSHOT_CAPTURE, captureRequest(), QUICK));
+    bus.publish(
+        Address.SCREENSHOT_HOSTS, new JsonObject().put("roomId", roomId).put("present", true));
+    bus.publish(
+        Address.SCREENSHOT_HOSTS,
+        new JsonObject().put("roomId", roomId).put("clientId", "c").put("present", "yes"));
+    Throwable failure =
+        Await.failure(bus.request(Address.SCREENSHOT_CAPTURE, captureRequest(), QUICK));
 
     assertEquals(FailureCode.NO_HOST, failureCode(failure));
     assertEquals(List.of(), uncaught);
@@ -478,7 +566,8 @@ class ScreenshotVerticleTest {
     hostPresent("client-1", true);
 
     // QUICK is half the screenshot timeout: a capture that waited for it would fail with TIMEOUT.
-    Throwable failure = Await.failure(bus.request(Address.SCREENSHOT_CAPTURE, captureRequest(), QUICK));
+    Throwable failure =
+        Await.failure(bus.request(Address.SCREENSHOT_CAPTURE, captureRequest(), QUICK));
 
     assertEquals(FailureCode.NO_HOST, failureCode(failure));
     assertEquals(1, requests.size());
@@ -490,18 +579,22 @@ class ScreenshotVerticleTest {
 
   @Test
   void whenOneOfTwoHostsLeavesTheCaptureTakesTheOthersReply() {
-    host((count, request) -> {
-      hostPresent("client-1", false);
-      send(reply(request.getString("requestId")));
-      send(reply(request.getString("requestId")).put("clientId", "client-2"));
-    });
+    host(
+        (count, request) -> {
+          hostPresent("client-1", false);
+          send(reply(request.getString("requestId")));
+          send(reply(request.getString("requestId")).put("clientId", "client-2"));
+        });
     hostPresent("client-1", true);
     hostPresent("client-2", true);
 
     JsonObject capture = capture(captureRequest());
 
     assertEquals("client-2", capture.getString("clientId"));
-    assertEquals(1, health().getJsonObject("rejected").getInteger("not_host"), "client-1 is no host once it left");
+    assertEquals(
+        1,
+        health().getJsonObject("rejected").getInteger("not_host"),
+        "client-1 is no host once it left");
   }
 
   @Test
@@ -533,21 +626,31 @@ class ScreenshotVerticleTest {
   /** The one test that waits out a screenshot timeout (2.5 s). */
   @Test
   void aFirstAttemptAnsweredOnlyWithARejectedReplyTimesOutAndTheRetryIsTaken() {
-    List<JsonObject> requests = host((count, request) -> {
-      if (count == 1) {
-        send(reply(request.getString("requestId")).put("image",
-            new JsonObject().put("mime", "image/gif").put("dataUrl", "data:image/gif;base64,R0lGODlh").put("bytes", 6)));
-      } else {
-        answer(request);
-      }
-    });
+    List<JsonObject> requests =
+        host(
+            (count, request) -> {
+              if (count == 1) {
+                send(
+                    reply(request.getString("requestId"))
+                        .put(
+                            "image",
+                            new JsonObject()
+                                .put("mime", "image/gif")
+                                .put("dataUrl", "data:image/gif;base64,R0lGODlh")
+                                .put("bytes", 6)));
+              } else {
+                answer(request);
+              }
+            });
     hostPresent("client-1", true);
 
     Future<Message<JsonObject>> capture = bus.request(Address.SCREENSHOT_CAPTURE, captureRequest());
     JsonObject reply = Await.result(capture).body();
 
     assertEquals(2, requests.size(), "the first request and one retry");
-    assertNotEquals(requests.get(0).getString("requestId"), requests.get(1).getString("requestId"),
+    assertNotEquals(
+        requests.get(0).getString("requestId"),
+        requests.get(1).getString("requestId"),
         "each attempt is a new request");
     assertEquals(requests.get(1).getString("requestId"), reply.getString("requestId"));
     JsonObject health = health();

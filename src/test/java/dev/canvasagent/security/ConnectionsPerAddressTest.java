@@ -61,10 +61,14 @@ class ConnectionsPerAddressTest {
   }
 
   void start(int cap) {
-    server = TestServer.start(vertx, TestServer.config(Map.of(
-        "CANVAS_AGENT_TCP_CONNECTIONS_PER_ADDRESS", String.valueOf(cap),
-        "CANVAS_AGENT_CONNECTIONS_PER_ADDRESS", String.valueOf(cap),
-        "CANVAS_AGENT_HEAD_TIMEOUT_MS", "60000")));
+    server =
+        TestServer.start(
+            vertx,
+            TestServer.config(
+                Map.of(
+                    "CANVAS_AGENT_TCP_CONNECTIONS_PER_ADDRESS", String.valueOf(cap),
+                    "CANVAS_AGENT_CONNECTIONS_PER_ADDRESS", String.valueOf(cap),
+                    "CANVAS_AGENT_HEAD_TIMEOUT_MS", "60000")));
   }
 
   RawConnection open() {
@@ -75,16 +79,23 @@ class ConnectionsPerAddressTest {
 
   /** A new connection from 127.0.0.1 asks for /health: true when it was answered 200. */
   Future<Boolean> answeredHere() {
-    return RawConnection.open(vertx, here, server.port()).compose(connection -> {
-      raw.add(connection);
-      connection.write("GET /health HTTP/1.1\r\nHost: 127.0.0.1\r\nConnection: close\r\n\r\n");
-      return connection.closed().map(closed -> connection.received().startsWith("HTTP/1.1 200"));
-    });
+    return RawConnection.open(vertx, here, server.port())
+        .compose(
+            connection -> {
+              raw.add(connection);
+              connection.write(
+                  "GET /health HTTP/1.1\r\nHost: 127.0.0.1\r\nConnection: close\r\n\r\n");
+              return connection
+                  .closed()
+                  .map(closed -> connection.received().startsWith("HTTP/1.1 200"));
+            });
   }
 
   /** The bridge's own count of open connections and of the addresses they come from, asked over the bus. */
   Future<JsonObject> counted() {
-    return vertx.eventBus().<JsonObject>request(Address.health("bridge"), new JsonObject())
+    return vertx
+        .eventBus()
+        .<JsonObject>request(Address.health("bridge"), new JsonObject())
         .map(reply -> reply.body().getJsonObject("connections"));
   }
 
@@ -98,9 +109,11 @@ class ConnectionsPerAddressTest {
     Await.result(over.closed());
     assertEquals("", over.received(), "closed before any answer");
 
-    WebClient fromElsewhere = WebClient.create(vertx, new WebClientOptions().setLocalAddress(ELSEWHERE));
+    WebClient fromElsewhere =
+        WebClient.create(vertx, new WebClientOptions().setLocalAddress(ELSEWHERE));
     try {
-      HttpResponse<Buffer> health = Await.result(fromElsewhere.get(server.port(), "127.0.0.1", "/health").send());
+      HttpResponse<Buffer> health =
+          Await.result(fromElsewhere.get(server.port(), "127.0.0.1", "/health").send());
       assertEquals(200, health.statusCode(), health.bodyAsString());
     } finally {
       fromElsewhere.close();
@@ -122,7 +135,8 @@ class ConnectionsPerAddressTest {
     Await.result(over.closed());
     assertEquals("", over.received());
 
-    // Vert.x reports no close for a connection upgraded to a WebSocket: the bridge must see it anyway.
+    // Vert.x reports no close for a connection upgraded to a WebSocket: the bridge must see it
+    // anyway.
     Await.result(ws.close());
     Await.result(Eventually.holds(vertx, this::answeredHere));
     Await.result(sse.close());
@@ -139,11 +153,16 @@ class ConnectionsPerAddressTest {
       for (String transport : List.of("websocket", "xhr-streaming")) {
         SockJSBrowsers.Browser page = browsers.open(transport, server.port(), transport);
         page.register("room." + roomId + ".canvas:host");
-        page.awaitMessage("room." + roomId + ".canvas:host", hello -> "canvas:hello".equals(hello.getString("type")), "its hello");
+        page.awaitMessage(
+            "room." + roomId + ".canvas:host",
+            hello -> "canvas:hello".equals(hello.getString("type")),
+            "its hello");
       }
       open();
       Await.result(RawConnection.open(vertx, elsewhere, server.port()));
-      Await.result(Eventually.holds(vertx, () -> counted().map(counts -> counts.getInteger("addresses") == 2)));
+      Await.result(
+          Eventually.holds(
+              vertx, () -> counted().map(counts -> counts.getInteger("addresses") == 2)));
       JsonObject open = Await.result(counted());
       assertTrue(open.getInteger("open") >= 5, open.encode());
       Await.result(sse.close());
@@ -153,7 +172,14 @@ class ConnectionsPerAddressTest {
       // The Node browsers' process has ended, and with it every connection it held.
       Await.result(elsewhere.close());
     }
-    Await.result(Eventually.holds(vertx, () -> counted().map(counts -> counts.equals(new JsonObject().put("open", 0).put("addresses", 0)))));
+    Await.result(
+        Eventually.holds(
+            vertx,
+            () ->
+                counted()
+                    .map(
+                        counts ->
+                            counts.equals(new JsonObject().put("open", 0).put("addresses", 0)))));
   }
 
   @Test
@@ -164,9 +190,15 @@ class ConnectionsPerAddressTest {
       for (int i = 0; i < 20; i++) {
         Await.result(open().closed());
       }
-      long warnings = log.text().lines().filter(line -> line.startsWith("WARN") && line.contains("http.connection_refused")).count();
-      long all = log.text().lines().filter(line -> line.contains("http.connection_refused")).count();
-      assertTrue(warnings >= 1 && warnings <= 2, warnings + " warnings for 20 refusals:\n" + log.text());
+      long warnings =
+          log.text()
+              .lines()
+              .filter(line -> line.startsWith("WARN") && line.contains("http.connection_refused"))
+              .count();
+      long all =
+          log.text().lines().filter(line -> line.contains("http.connection_refused")).count();
+      assertTrue(
+          warnings >= 1 && warnings <= 2, warnings + " warnings for 20 refusals:\n" + log.text());
       assertEquals(20, all, "each refusal is one line, the rest at DEBUG:\n" + log.text());
     }
   }

@@ -25,7 +25,8 @@ abstract class FrameFuzz {
   static final long PROBE_BASE = 1_000_000_000_000L;
   static final short TOO_BIG = 1009;
   static final short ABNORMAL = 1006;
-  static final String PIXEL = "data:image/png;base64,iVBORw0KGgoAAAANSUhEUgAAAAEAAAABCAQAAAC1HAwCAAAAC0lEQVR42mNkYAAAAAYAAjCB0C8AAAAASUVORK5CYII=";
+  static final String PIXEL =
+      "data:image/png;base64,iVBORw0KGgoAAAANSUhEUgAAAAEAAAABCAQAAAC1HAwCAAAAC0lEQVR42mNkYAAAAAYAAjCB0C8AAAAASUVORK5CYII=";
 
   /**
    * One frame to send: text, or bytes as a binary frame. {@code mustBeRefused}: its payload was made one
@@ -48,7 +49,13 @@ abstract class FrameFuzz {
   String clientId;
   private int shapes;
 
-  FrameFuzz(Vertx vertx, int port, String room, int maxMessageBytes, StateFingerprint fingerprint, FuzzBodies bodies,
+  FrameFuzz(
+      Vertx vertx,
+      int port,
+      String room,
+      int maxMessageBytes,
+      StateFingerprint fingerprint,
+      FuzzBodies bodies,
       FuzzFindings findings) {
     this.vertx = vertx;
     this.port = port;
@@ -74,8 +81,7 @@ abstract class FrameFuzz {
   abstract boolean refusal(JsonObject frame);
 
   /** Whatever the connection needs to stay open while the cases go on. */
-  void keepAlive() {
-  }
+  void keepAlive() {}
 
   /** The frame that follows the probe's answer and belongs to the probe, or null when none does. */
   java.util.function.Predicate<JsonObject> probeTail() {
@@ -97,7 +103,10 @@ abstract class FrameFuzz {
         before = fingerprint.capture(scope);
       }
       Frame frame = next();
-      boolean oversized = frame.text() != null && frame.text().getBytes(java.nio.charset.StandardCharsets.UTF_8).length > maxMessageBytes;
+      boolean oversized =
+          frame.text() != null
+              && frame.text().getBytes(java.nio.charset.StandardCharsets.UTF_8).length
+                  > maxMessageBytes;
       long probe = PROBE_BASE + number;
       if (frame.binary() != null) {
         socket.sendBinary(frame.binary());
@@ -108,10 +117,15 @@ abstract class FrameFuzz {
       socket.send(probe(probe));
       int answer;
       try {
-        answer = Await.result(socket.await(next, reply -> answersProbe(reply, probe)).timeout(CASE_TIMEOUT_MS, TimeUnit.MILLISECONDS));
+        answer =
+            Await.result(
+                socket
+                    .await(next, reply -> answersProbe(reply, probe))
+                    .timeout(CASE_TIMEOUT_MS, TimeUnit.MILLISECONDS));
       } catch (RuntimeException | AssertionError failed) {
         Short status = socket.isClosed() ? socket.closed().result() : null;
-        // The server closes on a frame over the limit, with 1009; while the client is still sending it,
+        // The server closes on a frame over the limit, with 1009; while the client is still sending
+        // it,
         // the close frame can be lost with the reset, and the client sees 1006.
         if (oversized && status != null && (status == TOO_BIG || status == ABNORMAL)) {
           findings.outcome(frame.kind(), "closed " + status);
@@ -121,8 +135,16 @@ abstract class FrameFuzz {
           continue;
         }
         findings.outcome(frame.kind(), status != null ? "disconnected" : "no answer");
-        findings.problem(frame.kind(), number, frame.mutation(), status != null ? "the server closed the connection (status "
-            + status + ")" : "no answer to the probe within " + CASE_TIMEOUT_MS + " ms: " + failed.getMessage());
+        findings.problem(
+            frame.kind(),
+            number,
+            frame.mutation(),
+            status != null
+                ? "the server closed the connection (status " + status + ")"
+                : "no answer to the probe within "
+                    + CASE_TIMEOUT_MS
+                    + " ms: "
+                    + failed.getMessage());
         if (!socket.isClosed()) {
           Await.result(socket.close());
         }
@@ -132,7 +154,10 @@ abstract class FrameFuzz {
       List<JsonObject> replies = socket.frames(next, answer);
       next = answer + 1;
       if (probeTail() != null) {
-        next = Await.result(socket.await(next, probeTail()).timeout(CASE_TIMEOUT_MS, TimeUnit.MILLISECONDS)) + 1;
+        next =
+            Await.result(
+                    socket.await(next, probeTail()).timeout(CASE_TIMEOUT_MS, TimeUnit.MILLISECONDS))
+                + 1;
       }
       boolean refused = replies.stream().anyMatch(this::refusal);
       findings.outcome(frame.kind(), refused ? "refused" : "accepted");
@@ -140,8 +165,19 @@ abstract class FrameFuzz {
         findings.problem(frame.kind(), number, frame.mutation(), "accepted");
       }
       if (refused) {
-        if (checkUnchanged(frame, number, before, scope, "the refusal " + HttpFuzz.shorten(replies.stream()
-            .filter(this::refusal).findFirst().map(JsonObject::encode).orElse("")), false)) {
+        if (checkUnchanged(
+            frame,
+            number,
+            before,
+            scope,
+            "the refusal "
+                + HttpFuzz.shorten(
+                    replies.stream()
+                        .filter(this::refusal)
+                        .findFirst()
+                        .map(JsonObject::encode)
+                        .orElse("")),
+            false)) {
           continue;
         }
       }
@@ -151,12 +187,20 @@ abstract class FrameFuzz {
   }
 
   /** True when the state is as before; otherwise a finding. */
-  private boolean checkUnchanged(Frame frame, int number, Map<String, String> before, StateFingerprint.Scope scope, String after,
+  private boolean checkUnchanged(
+      Frame frame,
+      int number,
+      Map<String, String> before,
+      StateFingerprint.Scope scope,
+      String after,
       boolean closed) {
-    List<String> changed = StateFingerprint.changed(before, fingerprint.capture(scope)).stream()
-        .filter(part -> !(closed && part.startsWith(StateFingerprint.VIEWPORTS))).toList();
+    List<String> changed =
+        StateFingerprint.changed(before, fingerprint.capture(scope)).stream()
+            .filter(part -> !(closed && part.startsWith(StateFingerprint.VIEWPORTS)))
+            .toList();
     if (!changed.isEmpty()) {
-      findings.problem(frame.kind(), number, frame.mutation(), "state changed after " + after + ": " + changed);
+      findings.problem(
+          frame.kind(), number, frame.mutation(), "state changed after " + after + ": " + changed);
       return false;
     }
     return true;
@@ -166,22 +210,46 @@ abstract class FrameFuzz {
   JsonObject validPayload(String topic) {
     JsonObject box = new JsonObject().put("x", 0).put("y", 0).put("w", 800).put("h", 600);
     return switch (topic) {
-      case "agent:ack" -> new JsonObject().put("type", "agent:ack").put("sessionId", "s-1").put("seq", 1).put("clientId", clientId);
-      case "agent:screenshot" -> new JsonObject().put("type", "agent:screenshot").put("sessionId", "s-1")
-          .put("requestId", "req-" + bodies.nextInt(1000))
-          .put("image", new JsonObject().put("mime", "image/png").put("dataUrl", PIXEL).put("bytes", 70))
-          .put("bounds", box.copy()).put("viewport", box.copy()).put("selection", new JsonArray()).put("docVersion", "0");
-      case "canvas:viewport" -> new JsonObject().put("type", "canvas:viewport").put("bounds", box.copy())
-          .put("selection", new JsonArray().add("shape:a"));
-      default -> new JsonObject().put("baseRevision", boardRevision()).put("put", new JsonArray().add(newShape()));
+      case "agent:ack" ->
+          new JsonObject()
+              .put("type", "agent:ack")
+              .put("sessionId", "s-1")
+              .put("seq", 1)
+              .put("clientId", clientId);
+      case "agent:screenshot" ->
+          new JsonObject()
+              .put("type", "agent:screenshot")
+              .put("sessionId", "s-1")
+              .put("requestId", "req-" + bodies.nextInt(1000))
+              .put(
+                  "image",
+                  new JsonObject().put("mime", "image/png").put("dataUrl", PIXEL).put("bytes", 70))
+              .put("bounds", box.copy())
+              .put("viewport", box.copy())
+              .put("selection", new JsonArray())
+              .put("docVersion", "0");
+      case "canvas:viewport" ->
+          new JsonObject()
+              .put("type", "canvas:viewport")
+              .put("bounds", box.copy())
+              .put("selection", new JsonArray().add("shape:a"));
+      default ->
+          new JsonObject()
+              .put("baseRevision", boardRevision())
+              .put("put", new JsonArray().add(newShape()));
     };
   }
 
-  static final List<String> TOPICS = List.of("agent:ack", "agent:screenshot", "canvas:viewport", "canvas:change");
+  static final List<String> TOPICS =
+      List.of("agent:ack", "agent:screenshot", "canvas:viewport", "canvas:change");
 
   private long boardRevision() {
-    return Await.result(vertx.eventBus().<JsonObject>request(Address.PATCH_BOARD_GET, new JsonObject().put("roomId", room)))
-        .body().getLong("rev");
+    return Await.result(
+            vertx
+                .eventBus()
+                .<JsonObject>request(Address.PATCH_BOARD_GET, new JsonObject().put("roomId", room)))
+        .body()
+        .getLong("rev");
   }
 
   private JsonObject newShape() {
@@ -199,6 +267,8 @@ abstract class FrameFuzz {
     JsonObject without = json.copy();
     without.remove(field);
     String text = without.encode();
-    return text.length() == 2 ? "{\"" + field + "\":" + raw + "}" : "{\"" + field + "\":" + raw + "," + text.substring(1);
+    return text.length() == 2
+        ? "{\"" + field + "\":" + raw + "}"
+        : "{\"" + field + "\":" + raw + "," + text.substring(1);
   }
 }

@@ -33,20 +33,36 @@ final class FrameSocket {
 
   static Future<FrameSocket> connect(Vertx vertx, int port, String uri) {
     // Frames far above the server's limit must leave this client: its own limits are lifted.
-    FrameSocket frameSocket = new FrameSocket(vertx.createWebSocketClient(new WebSocketClientOptions()
-        .setMaxFrameSize(16 * 1024 * 1024).setMaxMessageSize(16 * 1024 * 1024)));
-    WebSocketConnectOptions options = new WebSocketConnectOptions().setHost("127.0.0.1").setPort(port).setURI(uri);
+    FrameSocket frameSocket =
+        new FrameSocket(
+            vertx.createWebSocketClient(
+                new WebSocketClientOptions()
+                    .setMaxFrameSize(16 * 1024 * 1024)
+                    .setMaxMessageSize(16 * 1024 * 1024)));
+    WebSocketConnectOptions options =
+        new WebSocketConnectOptions().setHost("127.0.0.1").setPort(port).setURI(uri);
     Promise<FrameSocket> connected = Promise.promise();
     // On a context, so the handlers are in place before the first frame can arrive.
-    vertx.getOrCreateContext().runOnContext(onContext -> frameSocket.client.connect(options).map(socket -> {
-      frameSocket.socket = socket;
-      socket.textMessageHandler(frameSocket::receive);
-      // SockJS's raw WebSocket writes the bridge's own refusals as binary frames.
-      socket.binaryMessageHandler(bytes -> frameSocket.receive(bytes.toString()));
-      socket.closeHandler(end -> frameSocket.closed(socket.closeStatusCode()));
-      socket.exceptionHandler(error -> { });
-      return frameSocket;
-    }).onComplete(connected));
+    vertx
+        .getOrCreateContext()
+        .runOnContext(
+            onContext ->
+                frameSocket
+                    .client
+                    .connect(options)
+                    .map(
+                        socket -> {
+                          frameSocket.socket = socket;
+                          socket.textMessageHandler(frameSocket::receive);
+                          // SockJS's raw WebSocket writes the bridge's own refusals as binary
+                          // frames.
+                          socket.binaryMessageHandler(
+                              bytes -> frameSocket.receive(bytes.toString()));
+                          socket.closeHandler(end -> frameSocket.closed(socket.closeStatusCode()));
+                          socket.exceptionHandler(error -> {});
+                          return frameSocket;
+                        })
+                    .onComplete(connected));
     return connected.future();
   }
 
@@ -70,7 +86,8 @@ final class FrameSocket {
 
   private synchronized void closed(Short status) {
     closed.tryComplete(status);
-    waiters.forEach(waiter -> waiter.found().tryFail("the connection closed (status " + status + ")"));
+    waiters.forEach(
+        waiter -> waiter.found().tryFail("the connection closed (status " + status + ")"));
     waiters.clear();
   }
 

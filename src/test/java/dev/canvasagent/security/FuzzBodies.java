@@ -32,28 +32,140 @@ final class FuzzBodies {
   }
 
   static final String JSON = "application/json";
+
   /** A placeholder that {@link #encode} replaces with raw text that no JSON library would write. */
   private static final String RAW = "@@raw@@";
-  private static final List<String> CONTENT_TYPES = List.of("text/plain", "application/x-www-form-urlencoded",
-      "multipart/form-data; boundary=fuzz", "application/json-patch+json", "APPLICATION/JSON", "application/jsonx",
-      "application/json; charset=utf-16", "", ";", "application/xml", "image/png");
-  private static final List<String> RAW_NUMBERS = List.of("NaN", "-NaN", "Infinity", "-Infinity", "1e999", "-1e999",
-      "0x10", "01", "+1", ".5", "1.", "1e", "-", "123456789012345678901234567890e-5", "tru", "nul", "undefined");
-  private static final List<Object> EDGE_NUMBERS = List.of(Long.MAX_VALUE, Long.MIN_VALUE, 9007199254740993L,
-      -9007199254740993L, -1, 0, 1, Integer.MAX_VALUE + 1L, Integer.MIN_VALUE - 1L, 1e308, -1e308, 4.9e-324, -0.0, 1.5,
-      -2.5, 2, 3, 7, 50, 1_000, 65_536, 946684800000L, 4102444800000L, 4102444800001L, new BigInteger("1" + "0".repeat(40)), new BigInteger("-" + "9".repeat(30)));
-  private static final List<String> STRANGE = List.of("", " ", "\u0000", "\u0007\u001b[31m", "\n", "\r\n", "\t",
-      "\u202eevil", "\ufeff", "\ud800", "\udfff", "😀", "é", "e\u0301", "%00", "%zz", "../../etc/passwd", "..",
-      "<script>alert(1)</script>", "'; DROP TABLE canvas_agent_sessions;--", "${jndi:ldap://x/a}", "{{7*7}}",
-      "room.a.agent:action", "*", "null", "true", "0", "-1", "[]", "{}", "\\", "\"", "a.b", "a/b", "a b", "\u2028",
-      "\uffff", "\u00ad", "𝔘𝔫𝔦", "ﷺ", "Ⅻ", "shape:", "shape:a\u0000b");
+
+  private static final List<String> CONTENT_TYPES =
+      List.of(
+          "text/plain",
+          "application/x-www-form-urlencoded",
+          "multipart/form-data; boundary=fuzz",
+          "application/json-patch+json",
+          "APPLICATION/JSON",
+          "application/jsonx",
+          "application/json; charset=utf-16",
+          "",
+          ";",
+          "application/xml",
+          "image/png");
+  private static final List<String> RAW_NUMBERS =
+      List.of(
+          "NaN",
+          "-NaN",
+          "Infinity",
+          "-Infinity",
+          "1e999",
+          "-1e999",
+          "0x10",
+          "01",
+          "+1",
+          ".5",
+          "1.",
+          "1e",
+          "-",
+          "123456789012345678901234567890e-5",
+          "tru",
+          "nul",
+          "undefined");
+  private static final List<Object> EDGE_NUMBERS =
+      List.of(
+          Long.MAX_VALUE,
+          Long.MIN_VALUE,
+          9007199254740993L,
+          -9007199254740993L,
+          -1,
+          0,
+          1,
+          Integer.MAX_VALUE + 1L,
+          Integer.MIN_VALUE - 1L,
+          1e308,
+          -1e308,
+          4.9e-324,
+          -0.0,
+          1.5,
+          -2.5,
+          2,
+          3,
+          7,
+          50,
+          1_000,
+          65_536,
+          946684800000L,
+          4102444800000L,
+          4102444800001L,
+          new BigInteger("1" + "0".repeat(40)),
+          new BigInteger("-" + "9".repeat(30)));
+  private static final List<String> STRANGE =
+      List.of(
+          "",
+          " ",
+          "\u0000",
+          "\u0007\u001b[31m",
+          "\n",
+          "\r\n",
+          "\t",
+          "\u202eevil",
+          "\ufeff",
+          "\ud800",
+          "\udfff",
+          "😀",
+          "é",
+          "e\u0301",
+          "%00",
+          "%zz",
+          "../../etc/passwd",
+          "..",
+          "<script>alert(1)</script>",
+          "'; DROP TABLE canvas_agent_sessions;--",
+          "${jndi:ldap://x/a}",
+          "{{7*7}}",
+          "room.a.agent:action",
+          "*",
+          "null",
+          "true",
+          "0",
+          "-1",
+          "[]",
+          "{}",
+          "\\",
+          "\"",
+          "a.b",
+          "a/b",
+          "a b",
+          "\u2028",
+          "\uffff",
+          "\u00ad",
+          "𝔘𝔫𝔦",
+          "ﷺ",
+          "Ⅻ",
+          "shape:",
+          "shape:a\u0000b");
+
   /** What Java's {@code $} matches before, at the end of a string: each must still fail an id's pattern. */
-  static final List<String> LINE_TERMINATORS = List.of("\n", "\r", "\r\n", "\u2028", "\u2029", "\u0085");
+  static final List<String> LINE_TERMINATORS =
+      List.of("\n", "\r", "\r\n", "\u2028", "\u2029", "\u0085");
+
   /** The fields that hold ids, by name: an id with a line terminator after it is not that id. */
   private static final Pattern ID_FIELD = Pattern.compile("id|.*Id|.*_id|.*Ids|parentId");
+
   private static final Pattern ID_VALUE = Pattern.compile("[A-Za-z0-9_:-]{1,80}");
-  private static final List<String> KEYS = List.of("__proto__", "constructor", "$ref", "id", "type", "roomId",
-      "sessionId", "extra", "", " ", "\u0000", "a".repeat(300), "x-y", "0");
+  private static final List<String> KEYS =
+      List.of(
+          "__proto__",
+          "constructor",
+          "$ref",
+          "id",
+          "type",
+          "roomId",
+          "sessionId",
+          "extra",
+          "",
+          " ",
+          "\u0000",
+          "a".repeat(300),
+          "x-y",
+          "0");
 
   private final Random random;
 
@@ -100,8 +212,12 @@ final class FuzzBodies {
 
   /** The body as a client that means no harm would write it, or with the placeholders of {@link #raw} filled in. */
   static String encode(Object value) {
-    String text = value instanceof JsonObject object ? object.encode() : value instanceof JsonArray array ? array.encode()
-        : io.vertx.core.json.Json.encode(value);
+    String text =
+        value instanceof JsonObject object
+            ? object.encode()
+            : value instanceof JsonArray array
+                ? array.encode()
+                : io.vertx.core.json.Json.encode(value);
     StringBuilder out = new StringBuilder();
     int at = 0;
     String marker = "\"" + RAW;
@@ -137,15 +253,26 @@ final class FuzzBodies {
     JsonObject body = valid.copy();
     List<Slot> slots = new ArrayList<>();
     slots(body, "", slots);
-    List<Slot> ids = slots.stream().filter(slot -> slot.get() instanceof String text && ID_VALUE.matcher(text).matches()
-        && ID_FIELD.matcher(slot.path().replaceAll("/\\d+$", "").replaceAll(".*/", "")).matches()).toList();
+    List<Slot> ids =
+        slots.stream()
+            .filter(
+                slot ->
+                    slot.get() instanceof String text
+                        && ID_VALUE.matcher(text).matches()
+                        && ID_FIELD
+                            .matcher(slot.path().replaceAll("/\\d+$", "").replaceAll(".*/", ""))
+                            .matches())
+            .toList();
     List<Slot> texts = slots.stream().filter(slot -> slot.get() instanceof String).toList();
     String done;
     if (!ids.isEmpty() && (texts.isEmpty() || random.nextBoolean())) {
       Slot slot = ids.get(random.nextInt(ids.size()));
       String terminator = pick(LINE_TERMINATORS);
       slot.set(slot.get() + terminator);
-      done = slot.path() + " ends in U+" + String.format("%04X", (int) terminator.charAt(terminator.length() - 1));
+      done =
+          slot.path()
+              + " ends in U+"
+              + String.format("%04X", (int) terminator.charAt(terminator.length() - 1));
     } else if (!texts.isEmpty()) {
       Slot slot = texts.get(random.nextInt(texts.size()));
       String text = (String) slot.get();
@@ -202,7 +329,8 @@ final class FuzzBodies {
       }
       case 6 -> {
         String strange = strange();
-        boolean append = slot.get() instanceof String text && !text.startsWith(RAW) && random.nextBoolean();
+        boolean append =
+            slot.get() instanceof String text && !text.startsWith(RAW) && random.nextBoolean();
         slot.set(append ? slot.get() + strange : strange);
         return slot.path() + " has strange characters";
       }
@@ -241,7 +369,8 @@ final class FuzzBodies {
   }
 
   private String longString(int length) {
-    String unit = random.nextBoolean() ? "x" : pick(List.of("é", "😀", "\\", "\"", "\u0000", "ab "));
+    String unit =
+        random.nextBoolean() ? "x" : pick(List.of("é", "😀", "\\", "\"", "\u0000", "ab "));
     return unit.repeat(length / unit.length() + 1).substring(0, length);
   }
 
@@ -256,7 +385,9 @@ final class FuzzBodies {
 
   private String nested(int depth) {
     boolean arrays = random.nextBoolean();
-    return arrays ? "[".repeat(depth) + "]".repeat(depth) : "{\"a\":".repeat(depth) + "1" + "}".repeat(depth);
+    return arrays
+        ? "[".repeat(depth) + "]".repeat(depth)
+        : "{\"a\":".repeat(depth) + "1" + "}".repeat(depth);
   }
 
   private Body flipped(String text) {
@@ -279,8 +410,12 @@ final class FuzzBodies {
     String hostile = "\"" + key + "\":" + encode(randomValue(1));
     String text = valid.encode();
     boolean first = random.nextBoolean();
-    String body = first ? "{" + hostile + "," + text.substring(1) : text.substring(0, text.length() - 1) + "," + hostile + "}";
-    return new Body("duplicate key '" + key + "' " + (first ? "first" : "last"), JSON, Buffer.buffer(body));
+    String body =
+        first
+            ? "{" + hostile + "," + text.substring(1)
+            : text.substring(0, text.length() - 1) + "," + hostile + "}";
+    return new Body(
+        "duplicate key '" + key + "' " + (first ? "first" : "last"), JSON, Buffer.buffer(body));
   }
 
   /** Purely random JSON: any value, a few levels deep. */
@@ -302,7 +437,8 @@ final class FuzzBodies {
     JsonObject object = new JsonObject();
     int size = random.nextInt(6);
     for (int i = 0; i < size; i++) {
-      object.put(random.nextBoolean() ? pick(KEYS) : "k" + random.nextInt(100), randomValue(depth + 1));
+      object.put(
+          random.nextBoolean() ? pick(KEYS) : "k" + random.nextInt(100), randomValue(depth + 1));
     }
     return object;
   }
@@ -361,7 +497,11 @@ final class FuzzBodies {
   }
 
   private static String kindOf(Object value) {
-    return value == null ? "null" : value instanceof String text && text.startsWith(RAW) ? "raw" : value.getClass().getSimpleName();
+    return value == null
+        ? "null"
+        : value instanceof String text && text.startsWith(RAW)
+            ? "raw"
+            : value.getClass().getSimpleName();
   }
 
   private static String shorten(String text) {
@@ -396,7 +536,9 @@ final class FuzzBodies {
   /** A place in a JSON tree: a key of an object or an index of an array. */
   private record Slot(Object container, String key, int index, String path) {
     Object get() {
-      return container instanceof JsonObject object ? object.getValue(key) : ((JsonArray) container).getValue(index);
+      return container instanceof JsonObject object
+          ? object.getValue(key)
+          : ((JsonArray) container).getValue(index);
     }
 
     void set(Object value) {

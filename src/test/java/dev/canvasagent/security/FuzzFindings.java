@@ -39,7 +39,12 @@ final class FuzzFindings {
   }
 
   void problem(String target, int caseNumber, String mutation, String problem) {
-    findings.add(new Finding(target, caseNumber, mutation.length() > 300 ? mutation.substring(0, 300) + "…" : mutation, problem));
+    findings.add(
+        new Finding(
+            target,
+            caseNumber,
+            mutation.length() > 300 ? mutation.substring(0, 300) + "…" : mutation,
+            problem));
   }
 
   int cases() {
@@ -49,7 +54,9 @@ final class FuzzFindings {
   /** One line per target: how its cases ended. */
   String summary() {
     StringBuilder text = new StringBuilder(pass + ": " + cases + " cases, seed " + seed + "\n");
-    outcomes.forEach((target, counts) -> text.append("  ").append(target).append(' ').append(counts).append('\n'));
+    outcomes.forEach(
+        (target, counts) ->
+            text.append("  ").append(target).append(' ').append(counts).append('\n'));
     return text.toString();
   }
 
@@ -57,9 +64,21 @@ final class FuzzFindings {
     if (findings.isEmpty()) {
       return;
     }
-    StringBuilder text = new StringBuilder(findings.size() + " finding(s) in " + pass + " (seed " + seed
-        + "; rerun with -D" + FuzzTest.SEED_PROPERTY + "=" + seed + "):\n");
-    findings.stream().limit(SHOWN).forEach(finding -> text.append("  ").append(finding).append('\n'));
+    StringBuilder text =
+        new StringBuilder(
+            findings.size()
+                + " finding(s) in "
+                + pass
+                + " (seed "
+                + seed
+                + "; rerun with -D"
+                + FuzzTest.SEED_PROPERTY
+                + "="
+                + seed
+                + "):\n");
+    findings.stream()
+        .limit(SHOWN)
+        .forEach(finding -> text.append("  ").append(finding).append('\n'));
     fail(text.toString());
   }
 }

@@ -19,27 +19,41 @@ final class FuzzFixture {
   static final String CONTENT = "# Fuzz\nalpha\nbeta\ngamma\n";
 
   /** What a target needs of the document's lease before its case. */
-  enum Lease { HELD, FREE, ANY }
+  enum Lease {
+    HELD,
+    FREE,
+    ANY
+  }
 
   final String room;
   final String session;
   final String doc;
   final String snapshotId;
+
   /** The document tools as {@code GET /api/docs/tools} lists them: {@code {name, kind, parameters}}. */
   final List<JsonObject> tools;
+
   private final Vertx vertx;
   String leaseId = "none";
   long epoch;
+
   /**
    * When the lease the fixture checked out was taken: readers never see a lease's id, so the lease the
    * document shows is the fixture's own while it was taken then (a fuzzed check-out takes another).
    */
   private Long ownHeldSince;
+
   String revisionId;
   long boardRevision;
   private int shapes;
 
-  private FuzzFixture(Vertx vertx, String room, String session, String doc, String snapshotId, List<JsonObject> tools) {
+  private FuzzFixture(
+      Vertx vertx,
+      String room,
+      String session,
+      String doc,
+      String snapshotId,
+      List<JsonObject> tools) {
     this.vertx = vertx;
     this.room = room;
     this.session = session;
@@ -49,15 +63,40 @@ final class FuzzFixture {
   }
 
   static FuzzFixture create(Vertx vertx, String room, JsonArray tools) {
-    JsonObject session = ask(vertx, Address.SCHEDULER_SESSION_CREATE, new JsonObject().put("roomId", room).put("title", "fuzz"));
-    JsonObject doc = ask(vertx, Address.DOC_CREATE, new JsonObject().put("id", room + "-doc").put("roomId", room)
-        .put("title", "Fuzz").put("content", CONTENT).put("subject", SUBJECT));
+    JsonObject session =
+        ask(
+            vertx,
+            Address.SCHEDULER_SESSION_CREATE,
+            new JsonObject().put("roomId", room).put("title", "fuzz"));
+    JsonObject doc =
+        ask(
+            vertx,
+            Address.DOC_CREATE,
+            new JsonObject()
+                .put("id", room + "-doc")
+                .put("roomId", room)
+                .put("title", "Fuzz")
+                .put("content", CONTENT)
+                .put("subject", SUBJECT));
     String docId = doc.getString("id");
     JsonObject lease = tool(vertx, docId, "canvas_check_out", new JsonObject());
-    JsonObject snapshot = tool(vertx, docId, "canvas_save_snapshot", new JsonObject().put("lease_id", lease.getString("lease_id"))
-        .put("canvas_epoch", lease.getLong("canvas_epoch")).put("label", "start"));
-    FuzzFixture fixture = new FuzzFixture(vertx, room, session.getJsonObject("session").getString("id"), docId,
-        snapshot.getString("snapshot_id"), tools.stream().map(JsonObject.class::cast).toList());
+    JsonObject snapshot =
+        tool(
+            vertx,
+            docId,
+            "canvas_save_snapshot",
+            new JsonObject()
+                .put("lease_id", lease.getString("lease_id"))
+                .put("canvas_epoch", lease.getLong("canvas_epoch"))
+                .put("label", "start"));
+    FuzzFixture fixture =
+        new FuzzFixture(
+            vertx,
+            room,
+            session.getJsonObject("session").getString("id"),
+            docId,
+            snapshot.getString("snapshot_id"),
+            tools.stream().map(JsonObject.class::cast).toList());
     fixture.took(lease);
     fixture.refresh();
     return fixture;
@@ -70,7 +109,8 @@ final class FuzzFixture {
 
   /** Reads the board's and the document's revisions and the lease after something may have changed them. */
   void refresh() {
-    boardRevision = ask(vertx, Address.PATCH_BOARD_GET, new JsonObject().put("roomId", room)).getLong("rev");
+    boardRevision =
+        ask(vertx, Address.PATCH_BOARD_GET, new JsonObject().put("roomId", room)).getLong("rev");
     JsonObject document = ask(vertx, Address.DOC_GET, new JsonObject().put("docId", doc));
     revisionId = document.getString("revisionId");
     if (!ours(document.getJsonObject("lease"))) {
@@ -85,8 +125,10 @@ final class FuzzFixture {
   }
 
   private boolean ours(JsonObject lease) {
-    return lease.getBoolean("held") && SUBJECT.equals(lease.getString("holder"))
-        && ownHeldSince != null && ownHeldSince.equals(lease.getLong("held_since"));
+    return lease.getBoolean("held")
+        && SUBJECT.equals(lease.getString("holder"))
+        && ownHeldSince != null
+        && ownHeldSince.equals(lease.getLong("held_since"));
   }
 
   /** Makes the lease what the next case needs; true when that took a write (the state fingerprint is then stale). */
@@ -94,7 +136,8 @@ final class FuzzFixture {
     if (need == Lease.ANY) {
       return false;
     }
-    JsonObject lease = ask(vertx, Address.DOC_GET, new JsonObject().put("docId", doc)).getJsonObject("lease");
+    JsonObject lease =
+        ask(vertx, Address.DOC_GET, new JsonObject().put("docId", doc)).getJsonObject("lease");
     boolean held = lease.getBoolean("held");
     if (need == Lease.HELD && ours(lease) || need == Lease.FREE && !held) {
       return false;
@@ -116,8 +159,14 @@ final class FuzzFixture {
   }
 
   private static JsonObject tool(Vertx vertx, String docId, String tool, JsonObject args) {
-    return ask(vertx, Address.DOC_TOOL, new JsonObject().put("docId", docId).put("tool", tool).put("args", args)
-        .put("subject", SUBJECT));
+    return ask(
+        vertx,
+        Address.DOC_TOOL,
+        new JsonObject()
+            .put("docId", docId)
+            .put("tool", tool)
+            .put("args", args)
+            .put("subject", SUBJECT));
   }
 
   private static JsonObject ask(Vertx vertx, String address, JsonObject body) {

@@ -36,21 +36,22 @@ class FuzzTest {
    * Small limits, so oversized bodies and frames are cheap to send; limits on rates and connections
    * out of the way, so every case reaches the code under test; documents leases that outlast the pass.
    */
-  static final Map<String, String> ENVIRONMENT = Map.ofEntries(
-      Map.entry("CANVAS_AGENT_BODY_LIMIT_BYTES", String.valueOf(64 * 1024)),
-      Map.entry("CANVAS_AGENT_DOCUMENT_MAX_BYTES", String.valueOf(64 * 1024)),
-      Map.entry("CANVAS_AGENT_MAX_MESSAGE_BYTES", String.valueOf(MAX_MESSAGE_BYTES)),
-      Map.entry("CANVAS_AGENT_CLIENT_MESSAGES_PER_SECOND", "10000"),
-      Map.entry("CANVAS_AGENT_REQUESTS_PER_SECOND", "100000"),
-      Map.entry("CANVAS_AGENT_RUNS_PER_MINUTE", "100000"),
-      Map.entry("CANVAS_AGENT_ROOM_RUNS_PER_MINUTE", "100000"),
-      Map.entry("CANVAS_AGENT_ROOM_MESSAGES_PER_SECOND", "1000000"),
-      Map.entry("CANVAS_AGENT_CONNECTIONS_PER_ADDRESS", "100000"),
-      Map.entry("CANVAS_AGENT_ROOMS_PER_CLIENT", "100000"),
-      Map.entry("CANVAS_AGENT_FAKE_TOKEN_DELAY_MS", "0"),
-      Map.entry("CANVAS_AGENT_LEASE_TTL_MS", "600000"),
-      Map.entry("CANVAS_AGENT_ACK_TIMEOUT_MS", "100"),
-      Map.entry("CANVAS_AGENT_ACK_RETRIES", "0"));
+  static final Map<String, String> ENVIRONMENT =
+      Map.ofEntries(
+          Map.entry("CANVAS_AGENT_BODY_LIMIT_BYTES", String.valueOf(64 * 1024)),
+          Map.entry("CANVAS_AGENT_DOCUMENT_MAX_BYTES", String.valueOf(64 * 1024)),
+          Map.entry("CANVAS_AGENT_MAX_MESSAGE_BYTES", String.valueOf(MAX_MESSAGE_BYTES)),
+          Map.entry("CANVAS_AGENT_CLIENT_MESSAGES_PER_SECOND", "10000"),
+          Map.entry("CANVAS_AGENT_REQUESTS_PER_SECOND", "100000"),
+          Map.entry("CANVAS_AGENT_RUNS_PER_MINUTE", "100000"),
+          Map.entry("CANVAS_AGENT_ROOM_RUNS_PER_MINUTE", "100000"),
+          Map.entry("CANVAS_AGENT_ROOM_MESSAGES_PER_SECOND", "1000000"),
+          Map.entry("CANVAS_AGENT_CONNECTIONS_PER_ADDRESS", "100000"),
+          Map.entry("CANVAS_AGENT_ROOMS_PER_CLIENT", "100000"),
+          Map.entry("CANVAS_AGENT_FAKE_TOKEN_DELAY_MS", "0"),
+          Map.entry("CANVAS_AGENT_LEASE_TTL_MS", "600000"),
+          Map.entry("CANVAS_AGENT_ACK_TIMEOUT_MS", "100"),
+          Map.entry("CANVAS_AGENT_ACK_RETRIES", "0"));
 
   Vertx vertx;
   TestServer server;
@@ -69,7 +70,16 @@ class FuzzTest {
   void start() {
     seed = seed();
     cases = casesPerTarget();
-    System.out.println("fuzz seed " + seed + ", " + cases + " cases per target (-D" + SEED_PROPERTY + "=" + seed + " replays)");
+    System.out.println(
+        "fuzz seed "
+            + seed
+            + ", "
+            + cases
+            + " cases per target (-D"
+            + SEED_PROPERTY
+            + "="
+            + seed
+            + " replays)");
     vertx = Vertx.vertx();
     server = TestServer.start(vertx, TestServer.config(ENVIRONMENT));
   }
@@ -89,7 +99,12 @@ class FuzzTest {
   }
 
   /** The HTTP pass, shared with {@link PgFuzzTest}. */
-  static FuzzFindings httpPass(Vertx vertx, TestServer server, String room, Random random, int cases,
+  static FuzzFindings httpPass(
+      Vertx vertx,
+      TestServer server,
+      String room,
+      Random random,
+      int cases,
       java.util.function.Supplier<Map<String, String>> extraState) {
     FuzzBodies bodies = new FuzzBodies(random);
     JsonArray tools = server.get("/api/docs/tools").bodyAsJsonObject().getJsonArray("tools");
@@ -98,8 +113,17 @@ class FuzzTest {
     List<HttpTargets.Target> targets = HttpTargets.targets(fixture, bodies);
     Map<HttpTargets.Target, Integer> counts = new HashMap<>();
     // The document tools share one endpoint: each gets half the cases of the others.
-    targets.forEach(target -> counts.put(target, target.name().contains("/tools/") ? Math.max(1, cases / 2) : cases));
-    new HttpFuzz(vertx, server.port(), fixture, new StateFingerprint(vertx, extraState), bodies, findings).run(targets, counts);
+    targets.forEach(
+        target ->
+            counts.put(target, target.name().contains("/tools/") ? Math.max(1, cases / 2) : cases));
+    new HttpFuzz(
+            vertx,
+            server.port(),
+            fixture,
+            new StateFingerprint(vertx, extraState),
+            bodies,
+            findings)
+        .run(targets, counts);
     System.out.println(findings.summary());
     assertStillServing(vertx, server);
     return findings;
@@ -108,8 +132,15 @@ class FuzzTest {
   @Test
   void everyInboundTopicOnTheWebSocketIsRefusedWithAnErrorFrameAndChangesNothing() {
     FuzzFindings findings = new FuzzFindings("WebSocket", seed);
-    new WebSocketFuzz(vertx, server.port(), "fuzz-ws", MAX_MESSAGE_BYTES, new StateFingerprint(vertx, null),
-        new FuzzBodies(new Random(seed + 1)), findings).run(cases * 10);
+    new WebSocketFuzz(
+            vertx,
+            server.port(),
+            "fuzz-ws",
+            MAX_MESSAGE_BYTES,
+            new StateFingerprint(vertx, null),
+            new FuzzBodies(new Random(seed + 1)),
+            findings)
+        .run(cases * 10);
     System.out.println(findings.summary());
     assertStillServing(vertx, server);
     findings.assertNone();
@@ -118,8 +149,15 @@ class FuzzTest {
   @Test
   void everySockJsFrameIsRefusedWithAnErrorFrameAndChangesNothing() {
     FuzzFindings findings = new FuzzFindings("SockJS", seed);
-    new SockJsFuzz(vertx, server.port(), "fuzz-sockjs", MAX_MESSAGE_BYTES, new StateFingerprint(vertx, null),
-        new FuzzBodies(new Random(seed + 2)), findings).run(cases * 10);
+    new SockJsFuzz(
+            vertx,
+            server.port(),
+            "fuzz-sockjs",
+            MAX_MESSAGE_BYTES,
+            new StateFingerprint(vertx, null),
+            new FuzzBodies(new Random(seed + 2)),
+            findings)
+        .run(cases * 10);
     System.out.println(findings.summary());
     assertStillServing(vertx, server);
     findings.assertNone();

@@ -73,17 +73,32 @@ class HttpAccessTest {
   static final String DOCUMENT_TEXT = "teh first line\nthe second line\n";
 
   /** What a route asks of a token in the room, session or document it touches. */
-  enum Need { TOKEN, VIEWER, EDITOR }
+  enum Need {
+    TOKEN,
+    VIEWER,
+    EDITOR
+  }
 
   /** How a client opens it: a request, or a stream a browser keeps open. */
-  enum Kind { PLAIN, EVENTS, WEBSOCKET }
+  enum Kind {
+    PLAIN,
+    EVENTS,
+    WEBSOCKET
+  }
 
   /**
    * One route as the router declares it ({@code :roomId}, {@code :sessionId}, {@code :docId},
    * {@code :tool} filled in from a {@link Target}), what it needs, what it answers one who may, and
    * the body such a person sends.
    */
-  record Route(String method, String path, String query, Need need, Kind kind, int allowed, Function<Target, JsonObject> body) {
+  record Route(
+      String method,
+      String path,
+      String query,
+      Need need,
+      Kind kind,
+      int allowed,
+      Function<Target, JsonObject> body) {
     String name() {
       return method + " " + path;
     }
@@ -93,12 +108,17 @@ class HttpAccessTest {
       if (path.contains(":sessionId") || path.equals("/api/canvas-agent/cancel")) {
         return "SESSION_NOT_FOUND";
       }
-      return path.contains(":docId") || path.equals("/api/canvas-agent/edit-request") ? "NOT_FOUND" : null;
+      return path.contains(":docId") || path.equals("/api/canvas-agent/edit-request")
+          ? "NOT_FOUND"
+          : null;
     }
 
     String uri(Target target) {
-      String uri = path.replace(":roomId", target.roomId).replace(":sessionId", target.sessionId)
-          .replace(":docId", target.docId).replace(":tool", TOOL);
+      String uri =
+          path.replace(":roomId", target.roomId)
+              .replace(":sessionId", target.sessionId)
+              .replace(":docId", target.docId)
+              .replace(":tool", TOOL);
       return query == null ? uri : uri + "?" + query.replace(":roomId", target.roomId);
     }
 
@@ -112,7 +132,8 @@ class HttpAccessTest {
     return new Route(method, path, null, need, Kind.PLAIN, allowed, null);
   }
 
-  static Route route(String method, String path, Need need, int allowed, Function<Target, JsonObject> body) {
+  static Route route(
+      String method, String path, Need need, int allowed, Function<Target, JsonObject> body) {
     return new Route(method, path, null, need, Kind.PLAIN, allowed, body);
   }
 
@@ -121,41 +142,108 @@ class HttpAccessTest {
    * fails on a route without one. In an order one person could use them in one room: the last rows
    * start work that goes on after the answer.
    */
-  static final List<Route> ROUTES = List.of(
-      route("GET", "/api/catalog", Need.TOKEN, 200),
-      route("GET", "/api/docs/tools", Need.TOKEN, 200),
-      route("GET", "/api/rooms/:roomId/board", Need.VIEWER, 200),
-      route("GET", "/api/rooms/:roomId/revisions", Need.VIEWER, 200),
-      route("POST", "/api/rooms/:roomId/changes", Need.EDITOR, 200, target -> new JsonObject()
-          .put("baseRevision", target.boardRevision())
-          .put("put", new JsonArray().add(TestShapes.geo("person-" + UUID.randomUUID(), 500, 500, 40, 40)))),
-      route("POST", "/api/rooms/:roomId/transcript", Need.EDITOR, 201,
-          target -> new JsonObject().put("speaker", "ana").put("text", "make the box blue")),
-      new Route("GET", "/api/rooms/:roomId/events", null, Need.VIEWER, Kind.EVENTS, 200, null),
-      new Route("GET", "/api/rooms/:roomId/ws", null, Need.VIEWER, Kind.WEBSOCKET, 101, null),
-      route("POST", "/api/sessions", Need.EDITOR, 201, target -> new JsonObject().put("roomId", target.roomId).put("title", "another")),
-      new Route("GET", "/api/sessions", "roomId=:roomId", Need.VIEWER, Kind.PLAIN, 200, null),
-      route("GET", "/api/sessions/:sessionId", Need.VIEWER, 200),
-      route("GET", "/api/sessions/:sessionId/todos", Need.VIEWER, 200),
-      route("PATCH", "/api/sessions/:sessionId", Need.EDITOR, 200, target -> new JsonObject().put("title", "renamed")),
-      route("POST", "/api/docs", Need.EDITOR, 201, target -> new JsonObject().put("roomId", target.roomId).put("content", "notes\n")),
-      route("GET", "/api/docs/:docId", Need.VIEWER, 200),
-      route("GET", "/api/docs/:docId/revisions", Need.VIEWER, 200),
-      route("PUT", "/api/docs/:docId", Need.EDITOR, 200,
-          target -> new JsonObject().put("content", DOCUMENT_TEXT + "a third line\n").put("baseRevisionId", target.documentRevision())),
-      route("POST", "/api/docs/:docId/tools/:tool", Need.EDITOR, 200, target -> new JsonObject()),
-      route("POST", "/api/docs/:docId/lease/preempt", Need.EDITOR, 200),
-      route("POST", "/api/canvas-agent/edit-request", Need.EDITOR, 200, target -> new JsonObject()
-          .put("canvas_session_id", target.docId).put("instruction", "/doc-fix teh => the").put("model", "debug/fake")),
-      route("POST", "/api/docs/:docId/agent", Need.EDITOR, 202,
-          target -> new JsonObject().put("instruction", "/doc-fix second => 2nd").put("model", "debug/fake")),
-      route("POST", "/api/canvas-agent/run", Need.EDITOR, 202,
-          target -> new JsonObject().put("roomId", target.roomId).put("message", "a box for the roadmap")),
-      route("POST", "/api/canvas-agent/cancel", Need.EDITOR, 200, target -> new JsonObject().put("sessionId", target.sessionId)),
-      route("DELETE", "/api/sessions/:sessionId", Need.EDITOR, 200));
+  static final List<Route> ROUTES =
+      List.of(
+          route("GET", "/api/catalog", Need.TOKEN, 200),
+          route("GET", "/api/docs/tools", Need.TOKEN, 200),
+          route("GET", "/api/rooms/:roomId/board", Need.VIEWER, 200),
+          route("GET", "/api/rooms/:roomId/revisions", Need.VIEWER, 200),
+          route(
+              "POST",
+              "/api/rooms/:roomId/changes",
+              Need.EDITOR,
+              200,
+              target ->
+                  new JsonObject()
+                      .put("baseRevision", target.boardRevision())
+                      .put(
+                          "put",
+                          new JsonArray()
+                              .add(
+                                  TestShapes.geo(
+                                      "person-" + UUID.randomUUID(), 500, 500, 40, 40)))),
+          route(
+              "POST",
+              "/api/rooms/:roomId/transcript",
+              Need.EDITOR,
+              201,
+              target -> new JsonObject().put("speaker", "ana").put("text", "make the box blue")),
+          new Route("GET", "/api/rooms/:roomId/events", null, Need.VIEWER, Kind.EVENTS, 200, null),
+          new Route("GET", "/api/rooms/:roomId/ws", null, Need.VIEWER, Kind.WEBSOCKET, 101, null),
+          route(
+              "POST",
+              "/api/sessions",
+              Need.EDITOR,
+              201,
+              target -> new JsonObject().put("roomId", target.roomId).put("title", "another")),
+          new Route("GET", "/api/sessions", "roomId=:roomId", Need.VIEWER, Kind.PLAIN, 200, null),
+          route("GET", "/api/sessions/:sessionId", Need.VIEWER, 200),
+          route("GET", "/api/sessions/:sessionId/todos", Need.VIEWER, 200),
+          route(
+              "PATCH",
+              "/api/sessions/:sessionId",
+              Need.EDITOR,
+              200,
+              target -> new JsonObject().put("title", "renamed")),
+          route(
+              "POST",
+              "/api/docs",
+              Need.EDITOR,
+              201,
+              target -> new JsonObject().put("roomId", target.roomId).put("content", "notes\n")),
+          route("GET", "/api/docs/:docId", Need.VIEWER, 200),
+          route("GET", "/api/docs/:docId/revisions", Need.VIEWER, 200),
+          route(
+              "PUT",
+              "/api/docs/:docId",
+              Need.EDITOR,
+              200,
+              target ->
+                  new JsonObject()
+                      .put("content", DOCUMENT_TEXT + "a third line\n")
+                      .put("baseRevisionId", target.documentRevision())),
+          route(
+              "POST", "/api/docs/:docId/tools/:tool", Need.EDITOR, 200, target -> new JsonObject()),
+          route("POST", "/api/docs/:docId/lease/preempt", Need.EDITOR, 200),
+          route(
+              "POST",
+              "/api/canvas-agent/edit-request",
+              Need.EDITOR,
+              200,
+              target ->
+                  new JsonObject()
+                      .put("canvas_session_id", target.docId)
+                      .put("instruction", "/doc-fix teh => the")
+                      .put("model", "debug/fake")),
+          route(
+              "POST",
+              "/api/docs/:docId/agent",
+              Need.EDITOR,
+              202,
+              target ->
+                  new JsonObject()
+                      .put("instruction", "/doc-fix second => 2nd")
+                      .put("model", "debug/fake")),
+          route(
+              "POST",
+              "/api/canvas-agent/run",
+              Need.EDITOR,
+              202,
+              target ->
+                  new JsonObject()
+                      .put("roomId", target.roomId)
+                      .put("message", "a box for the roadmap")),
+          route(
+              "POST",
+              "/api/canvas-agent/cancel",
+              Need.EDITOR,
+              200,
+              target -> new JsonObject().put("sessionId", target.sessionId)),
+          route("DELETE", "/api/sessions/:sessionId", Need.EDITOR, 200));
 
   /** The bus addresses a refused request may still use: the look-ups that find a session's or a document's room. */
-  static final Set<String> LOOKUPS = Set.of(Address.SCHEDULER_SESSION_ROOM, Address.DOC_ROOM, Address.DOC_AGENT_SESSION_DOCUMENT);
+  static final Set<String> LOOKUPS =
+      Set.of(Address.SCHEDULER_SESSION_ROOM, Address.DOC_ROOM, Address.DOC_AGENT_SESSION_DOCUMENT);
 
   Vertx vertx;
   DatabaseConfig database;
@@ -166,12 +254,13 @@ class HttpAccessTest {
   Target there;
   final Queue<String> sent = new ConcurrentLinkedQueue<>();
   volatile boolean recording;
-  final Handler<DeliveryContext<Object>> interceptor = delivery -> {
-    if (recording) {
-      sent.add(delivery.message().address());
-    }
-    delivery.next();
-  };
+  final Handler<DeliveryContext<Object>> interceptor =
+      delivery -> {
+        if (recording) {
+          sent.add(delivery.message().address());
+        }
+        delivery.next();
+      };
 
   /** A room with a session that has run, a document and a transcript line: what the routes touch. */
   final class Target {
@@ -181,19 +270,42 @@ class HttpAccessTest {
 
     Target(String roomId) {
       this.roomId = roomId;
-      SseClient events = Await.result(SseClient.connect(vertx, server.port(), "/api/rooms/" + roomId + "/events",
-          Map.of("authorization", TestTokens.bearer(admin))));
-      HttpResponse<Buffer> run = send(HttpMethod.POST, "/api/canvas-agent/run", admin,
-          new JsonObject().put("roomId", roomId).put("message", "a box for the roadmap"));
+      SseClient events =
+          Await.result(
+              SseClient.connect(
+                  vertx,
+                  server.port(),
+                  "/api/rooms/" + roomId + "/events",
+                  Map.of("authorization", TestTokens.bearer(admin))));
+      HttpResponse<Buffer> run =
+          send(
+              HttpMethod.POST,
+              "/api/canvas-agent/run",
+              admin,
+              new JsonObject().put("roomId", roomId).put("message", "a box for the roadmap"));
       assertEquals(202, run.statusCode(), run.bodyAsString());
       sessionId = run.bodyAsJsonObject().getString("sessionId");
-      Await.result(events.awaitEvent(event -> "agent:status".equals(event.event()) && sessionId.equals(event.data().getString("sessionId"))
-          && Set.of("done", "error", "canceled").contains(event.data().getString("state"))));
+      Await.result(
+          events.awaitEvent(
+              event ->
+                  "agent:status".equals(event.event())
+                      && sessionId.equals(event.data().getString("sessionId"))
+                      && Set.of("done", "error", "canceled")
+                          .contains(event.data().getString("state"))));
       Await.result(events.close());
-      HttpResponse<Buffer> said = send(HttpMethod.POST, "/api/rooms/" + roomId + "/transcript", admin,
-          new JsonObject().put("speaker", "bo").put("text", "start with the roadmap"));
+      HttpResponse<Buffer> said =
+          send(
+              HttpMethod.POST,
+              "/api/rooms/" + roomId + "/transcript",
+              admin,
+              new JsonObject().put("speaker", "bo").put("text", "start with the roadmap"));
       assertEquals(201, said.statusCode(), said.bodyAsString());
-      HttpResponse<Buffer> created = send(HttpMethod.POST, "/api/docs", admin, new JsonObject().put("roomId", roomId).put("content", DOCUMENT_TEXT));
+      HttpResponse<Buffer> created =
+          send(
+              HttpMethod.POST,
+              "/api/docs",
+              admin,
+              new JsonObject().put("roomId", roomId).put("content", DOCUMENT_TEXT));
       assertEquals(201, created.statusCode(), created.bodyAsString());
       docId = created.bodyAsJsonObject().getString("id");
     }
@@ -209,8 +321,15 @@ class HttpAccessTest {
     /** Everything an admin can read about it. */
     JsonObject readBack() {
       JsonObject state = new JsonObject();
-      for (String path : List.of("/api/rooms/" + roomId + "/board", "/api/rooms/" + roomId + "/revisions", "/api/sessions?roomId=" + roomId,
-          "/api/sessions/" + sessionId, "/api/sessions/" + sessionId + "/todos", "/api/docs/" + docId, "/api/docs/" + docId + "/revisions")) {
+      for (String path :
+          List.of(
+              "/api/rooms/" + roomId + "/board",
+              "/api/rooms/" + roomId + "/revisions",
+              "/api/sessions?roomId=" + roomId,
+              "/api/sessions/" + sessionId,
+              "/api/sessions/" + sessionId + "/todos",
+              "/api/docs/" + docId,
+              "/api/docs/" + docId + "/revisions")) {
         state.put(path, read(path));
       }
       return state;
@@ -221,7 +340,9 @@ class HttpAccessTest {
   void start() {
     vertx = Vertx.vertx();
     database = TestDatabase.freshSchema();
-    server = TestServer.start(vertx, TestServer.config(TestTokens.ENVIRONMENT).withDatabase(Optional.of(database)));
+    server =
+        TestServer.start(
+            vertx, TestServer.config(TestTokens.ENVIRONMENT).withDatabase(Optional.of(database)));
     tokens = new TestTokens(vertx);
     admin = tokens.admin();
     here = new Target(ROOM);
@@ -275,46 +396,147 @@ class HttpAccessTest {
   List<Refusal> unauthenticated(Route route) {
     String valid = tokens.editor(ROOM);
     long now = System.currentTimeMillis() / 1000;
-    JsonObject claims = new JsonObject().put("sub", "odd").put("role", "editor").put("rooms", new JsonArray().add(ROOM)).put("exp", now + 3600);
-    List<Refusal> refusals = new ArrayList<>(List.of(
-        new Refusal(Credential.none(), 401, "UNAUTHENTICATED"),
-        new Refusal(Credential.bearer("expired", tokens.expired(ROOM)), 401, "TOKEN_EXPIRED"),
-        new Refusal(new Credential("two Authorization headers",
-            List.of(Map.entry("authorization", TestTokens.bearer(valid)), Map.entry("authorization", TestTokens.bearer(valid))), null),
-            401, "UNAUTHENTICATED"),
-        new Refusal(new Credential("a header and access_token", List.of(Map.entry("authorization", TestTokens.bearer(valid))), "access_token=" + valid),
-            401, "UNAUTHENTICATED"),
-        new Refusal(Credential.header("the Basic scheme", "Basic dXNlcjpwYXNzd29yZA=="), 401, "UNAUTHENTICATED"),
-        new Refusal(Credential.header("Bearer without a token", "Bearer"), 401, "UNAUTHENTICATED"),
-        new Refusal(Credential.header("Bearer and blanks", "Bearer    "), 401, "UNAUTHENTICATED"),
-        new Refusal(Credential.header("a token without Bearer", valid), 401, "UNAUTHENTICATED"),
-        new Refusal(Credential.bearer("not a JWT", "not-a-jwt"), 401, "UNAUTHENTICATED"),
-        new Refusal(Credential.bearer("a cut signature", valid.substring(0, valid.length() - 3)), 401, "UNAUTHENTICATED"),
-        new Refusal(Credential.bearer("another secret's signature", signed("HS256", "another-secret-of-at-least-32-bytes-000", claims)),
-            401, "UNAUTHENTICATED"),
-        new Refusal(Credential.bearer("HS512 with the right secret", signed("HS512", TestTokens.SECRET, claims)), 401, "UNAUTHENTICATED"),
-        new Refusal(Credential.bearer("alg none", unsigned(claims)), 401, "UNAUTHENTICATED"),
-        new Refusal(Credential.bearer("no exp", tokens.signed(without(claims, "exp"))), 401, "UNAUTHENTICATED"),
-        new Refusal(Credential.bearer("exp null", tokens.signed(claims.copy().put("exp", null))), 401, "UNAUTHENTICATED"),
-        new Refusal(Credential.bearer("exp not a number", tokens.signed(claims.copy().put("exp", "tomorrow"))), 401, "UNAUTHENTICATED"),
-        new Refusal(Credential.bearer("nbf not a number", tokens.signed(claims.copy().put("nbf", "now"))), 401, "UNAUTHENTICATED"),
-        new Refusal(Credential.bearer("an unknown role", tokens.signed(claims.copy().put("role", "owner"))), 401, "UNAUTHENTICATED"),
-        new Refusal(Credential.bearer("no role", tokens.signed(without(claims, "role"))), 401, "UNAUTHENTICATED"),
-        new Refusal(Credential.bearer("no sub", tokens.signed(without(claims, "sub"))), 401, "UNAUTHENTICATED"),
-        new Refusal(Credential.bearer("rooms not a list", tokens.signed(claims.copy().put("rooms", ROOM))), 401, "UNAUTHENTICATED"),
-        new Refusal(Credential.bearer("not valid yet", tokens.signed(claims.copy().put("nbf", now + 600))), 401, "UNAUTHENTICATED"),
-        new Refusal(Credential.bearer("issued in the future", tokens.signed(claims.copy().put("iat", now + 600))), 401, "UNAUTHENTICATED"),
-        new Refusal(Credential.bearer("too long", "x".repeat(9_000)), 401, "UNAUTHENTICATED"),
-        new Refusal(Credential.bearer("exp 1e300", tokens.signed(claims.copy().put("exp", 1e300))), 401, "UNAUTHENTICATED"),
-        new Refusal(Credential.bearer("exp past a long's milliseconds", tokens.signed(claims.copy().put("exp", 9_300_000_000_000_000L))),
-            401, "UNAUTHENTICATED"),
-        new Refusal(Credential.bearer("exp a fraction", tokens.signed(claims.copy().put("exp", now + 3600.5))), 401, "UNAUTHENTICATED"),
-        new Refusal(Credential.bearer("exp past the longest lifetime", tokens.signed(claims.copy().put("exp", now + 400L * 24 * 3600))),
-            401, "UNAUTHENTICATED"),
-        new Refusal(Credential.bearer("a crit header", signedWithHeader(claims, new JsonObject().put("crit", new JsonArray().add("urn:x:bound"))
-            .put("urn:x:bound", true))), 401, "UNAUTHENTICATED")));
+    JsonObject claims =
+        new JsonObject()
+            .put("sub", "odd")
+            .put("role", "editor")
+            .put("rooms", new JsonArray().add(ROOM))
+            .put("exp", now + 3600);
+    List<Refusal> refusals =
+        new ArrayList<>(
+            List.of(
+                new Refusal(Credential.none(), 401, "UNAUTHENTICATED"),
+                new Refusal(
+                    Credential.bearer("expired", tokens.expired(ROOM)), 401, "TOKEN_EXPIRED"),
+                new Refusal(
+                    new Credential(
+                        "two Authorization headers",
+                        List.of(
+                            Map.entry("authorization", TestTokens.bearer(valid)),
+                            Map.entry("authorization", TestTokens.bearer(valid))),
+                        null),
+                    401,
+                    "UNAUTHENTICATED"),
+                new Refusal(
+                    new Credential(
+                        "a header and access_token",
+                        List.of(Map.entry("authorization", TestTokens.bearer(valid))),
+                        "access_token=" + valid),
+                    401,
+                    "UNAUTHENTICATED"),
+                new Refusal(
+                    Credential.header("the Basic scheme", "Basic dXNlcjpwYXNzd29yZA=="),
+                    401,
+                    "UNAUTHENTICATED"),
+                new Refusal(
+                    Credential.header("Bearer without a token", "Bearer"), 401, "UNAUTHENTICATED"),
+                new Refusal(
+                    Credential.header("Bearer and blanks", "Bearer    "), 401, "UNAUTHENTICATED"),
+                new Refusal(
+                    Credential.header("a token without Bearer", valid), 401, "UNAUTHENTICATED"),
+                new Refusal(Credential.bearer("not a JWT", "not-a-jwt"), 401, "UNAUTHENTICATED"),
+                new Refusal(
+                    Credential.bearer("a cut signature", valid.substring(0, valid.length() - 3)),
+                    401,
+                    "UNAUTHENTICATED"),
+                new Refusal(
+                    Credential.bearer(
+                        "another secret's signature",
+                        signed("HS256", "another-secret-of-at-least-32-bytes-000", claims)),
+                    401,
+                    "UNAUTHENTICATED"),
+                new Refusal(
+                    Credential.bearer(
+                        "HS512 with the right secret", signed("HS512", TestTokens.SECRET, claims)),
+                    401,
+                    "UNAUTHENTICATED"),
+                new Refusal(
+                    Credential.bearer("alg none", unsigned(claims)), 401, "UNAUTHENTICATED"),
+                new Refusal(
+                    Credential.bearer("no exp", tokens.signed(without(claims, "exp"))),
+                    401,
+                    "UNAUTHENTICATED"),
+                new Refusal(
+                    Credential.bearer("exp null", tokens.signed(claims.copy().put("exp", null))),
+                    401,
+                    "UNAUTHENTICATED"),
+                new Refusal(
+                    Credential.bearer(
+                        "exp not a number", tokens.signed(claims.copy().put("exp", "tomorrow"))),
+                    401,
+                    "UNAUTHENTICATED"),
+                new Refusal(
+                    Credential.bearer(
+                        "nbf not a number", tokens.signed(claims.copy().put("nbf", "now"))),
+                    401,
+                    "UNAUTHENTICATED"),
+                new Refusal(
+                    Credential.bearer(
+                        "an unknown role", tokens.signed(claims.copy().put("role", "owner"))),
+                    401,
+                    "UNAUTHENTICATED"),
+                new Refusal(
+                    Credential.bearer("no role", tokens.signed(without(claims, "role"))),
+                    401,
+                    "UNAUTHENTICATED"),
+                new Refusal(
+                    Credential.bearer("no sub", tokens.signed(without(claims, "sub"))),
+                    401,
+                    "UNAUTHENTICATED"),
+                new Refusal(
+                    Credential.bearer(
+                        "rooms not a list", tokens.signed(claims.copy().put("rooms", ROOM))),
+                    401,
+                    "UNAUTHENTICATED"),
+                new Refusal(
+                    Credential.bearer(
+                        "not valid yet", tokens.signed(claims.copy().put("nbf", now + 600))),
+                    401,
+                    "UNAUTHENTICATED"),
+                new Refusal(
+                    Credential.bearer(
+                        "issued in the future", tokens.signed(claims.copy().put("iat", now + 600))),
+                    401,
+                    "UNAUTHENTICATED"),
+                new Refusal(
+                    Credential.bearer("too long", "x".repeat(9_000)), 401, "UNAUTHENTICATED"),
+                new Refusal(
+                    Credential.bearer("exp 1e300", tokens.signed(claims.copy().put("exp", 1e300))),
+                    401,
+                    "UNAUTHENTICATED"),
+                new Refusal(
+                    Credential.bearer(
+                        "exp past a long's milliseconds",
+                        tokens.signed(claims.copy().put("exp", 9_300_000_000_000_000L))),
+                    401,
+                    "UNAUTHENTICATED"),
+                new Refusal(
+                    Credential.bearer(
+                        "exp a fraction", tokens.signed(claims.copy().put("exp", now + 3600.5))),
+                    401,
+                    "UNAUTHENTICATED"),
+                new Refusal(
+                    Credential.bearer(
+                        "exp past the longest lifetime",
+                        tokens.signed(claims.copy().put("exp", now + 400L * 24 * 3600))),
+                    401,
+                    "UNAUTHENTICATED"),
+                new Refusal(
+                    Credential.bearer(
+                        "a crit header",
+                        signedWithHeader(
+                            claims,
+                            new JsonObject()
+                                .put("crit", new JsonArray().add("urn:x:bound"))
+                                .put("urn:x:bound", true))),
+                    401,
+                    "UNAUTHENTICATED")));
     if (route.kind() == Kind.PLAIN) {
-      refusals.add(new Refusal(new Credential("access_token off the streams", List.of(), "access_token=" + valid), 401, "UNAUTHENTICATED"));
+      refusals.add(
+          new Refusal(
+              new Credential("access_token off the streams", List.of(), "access_token=" + valid),
+              401,
+              "UNAUTHENTICATED"));
     }
     return refusals;
   }
@@ -324,13 +546,32 @@ class HttpAccessTest {
     if (route.need() == Need.TOKEN) {
       return List.of();
     }
-    List<Refusal> refusals = new ArrayList<>(List.of(
-        outOfReach(route, Credential.bearer("another room's editor", tokens.editor(OTHER_ROOM)), Role.EDITOR),
-        outOfReach(route, Credential.bearer("another document's editor", tokens.forDocuments(Role.EDITOR, there.docId)), Role.EDITOR),
-        outOfReach(route, Credential.bearer("another room's viewer", tokens.viewer(OTHER_ROOM)), Role.VIEWER)));
+    List<Refusal> refusals =
+        new ArrayList<>(
+            List.of(
+                outOfReach(
+                    route,
+                    Credential.bearer("another room's editor", tokens.editor(OTHER_ROOM)),
+                    Role.EDITOR),
+                outOfReach(
+                    route,
+                    Credential.bearer(
+                        "another document's editor", tokens.forDocuments(Role.EDITOR, there.docId)),
+                    Role.EDITOR),
+                outOfReach(
+                    route,
+                    Credential.bearer("another room's viewer", tokens.viewer(OTHER_ROOM)),
+                    Role.VIEWER)));
     if (route.need() == Need.EDITOR) {
-      refusals.add(new Refusal(Credential.bearer("the room's viewer", tokens.viewer(ROOM)), 403, "FORBIDDEN"));
-      refusals.add(new Refusal(Credential.bearer("the document's viewer", tokens.forDocuments(Role.VIEWER, here.docId)), 403, "FORBIDDEN"));
+      refusals.add(
+          new Refusal(
+              Credential.bearer("the room's viewer", tokens.viewer(ROOM)), 403, "FORBIDDEN"));
+      refusals.add(
+          new Refusal(
+              Credential.bearer(
+                  "the document's viewer", tokens.forDocuments(Role.VIEWER, here.docId)),
+              403,
+              "FORBIDDEN"));
     }
     return refusals;
   }
@@ -342,7 +583,9 @@ class HttpAccessTest {
    */
   static Refusal outOfReach(Route route, Credential credential, Role role) {
     boolean roleSuffices = route.need() == Need.VIEWER || role == Role.EDITOR;
-    return roleSuffices && route.lookedUp() != null ? new Refusal(credential, 404, route.lookedUp()) : new Refusal(credential, 403, "FORBIDDEN");
+    return roleSuffices && route.lookedUp() != null
+        ? new Refusal(credential, 404, route.lookedUp())
+        : new Refusal(credential, 403, "FORBIDDEN");
   }
 
   @Order(1)
@@ -360,22 +603,37 @@ class HttpAccessTest {
       recording = false;
       String what = route + " with " + refusal.credential() + ": ";
       assertEquals(refusal.status(), response.statusCode(), what + response.bodyAsString());
-      assertEquals(refusal.code(), response.bodyAsJsonObject().getJsonObject("error").getString("code"), what + response.bodyAsString());
+      assertEquals(
+          refusal.code(),
+          response.bodyAsJsonObject().getJsonObject("error").getString("code"),
+          what + response.bodyAsString());
       if (refusal.status() == 401) {
         String challenge = response.getHeader("WWW-Authenticate");
-        assertTrue(challenge != null && challenge.startsWith("Bearer"), what + "WWW-Authenticate is " + challenge);
-        assertEquals(refusal.code().equals("TOKEN_EXPIRED"), challenge.contains("error=\"invalid_token\""), what + challenge);
+        assertTrue(
+            challenge != null && challenge.startsWith("Bearer"),
+            what + "WWW-Authenticate is " + challenge);
+        assertEquals(
+            refusal.code().equals("TOKEN_EXPIRED"),
+            challenge.contains("error=\"invalid_token\""),
+            what + challenge);
       }
-      List<String> commands = sent.stream().filter(address -> !LOOKUPS.contains(address) && !isReply(address)).toList();
+      List<String> commands =
+          sent.stream().filter(address -> !LOOKUPS.contains(address) && !isReply(address)).toList();
       assertEquals(List.of(), commands, what + "nothing but a room look-up may go on the bus");
     }
     assertEquals(before, state(), route + ": a refused request changes nothing");
 
     if (route.need() != Need.EDITOR) {
       // A viewer's token suffices here, and reading changes nothing either.
-      assertEquals(route.allowed(), use(route, here, tokens.viewer(ROOM)), route + " with the room's viewer");
+      assertEquals(
+          route.allowed(),
+          use(route, here, tokens.viewer(ROOM)),
+          route + " with the room's viewer");
       if (route.path().startsWith("/api/docs/:docId") || route.need() == Need.TOKEN) {
-        assertEquals(route.allowed(), use(route, here, tokens.forDocuments(Role.VIEWER, here.docId)), route + " with the document's viewer");
+        assertEquals(
+            route.allowed(),
+            use(route, here, tokens.forDocuments(Role.VIEWER, here.docId)),
+            route + " with the document's viewer");
       }
       assertEquals(before, state(), route + ": reading changes nothing");
     }
@@ -391,29 +649,76 @@ class HttpAccessTest {
     JsonObject before = state();
     String otherEditor = tokens.editor(OTHER_ROOM);
     // A session of a room the token does not reach is, to it, no session at all.
-    refused(send(HttpMethod.POST, "/api/canvas-agent/run", otherEditor,
-        new JsonObject().put("roomId", OTHER_ROOM).put("sessionId", here.sessionId).put("message", "into the other room's session")),
-        404, "SESSION_NOT_FOUND");
-    refused(send(HttpMethod.GET, "/api/sessions/" + here.sessionId + "?roomId=" + OTHER_ROOM, otherEditor, null), 404, "SESSION_NOT_FOUND");
-    refused(send(HttpMethod.PATCH, "/api/sessions/" + here.sessionId + "?roomId=" + OTHER_ROOM, otherEditor,
-        new JsonObject().put("title", "mine now")), 404, "SESSION_NOT_FOUND");
+    refused(
+        send(
+            HttpMethod.POST,
+            "/api/canvas-agent/run",
+            otherEditor,
+            new JsonObject()
+                .put("roomId", OTHER_ROOM)
+                .put("sessionId", here.sessionId)
+                .put("message", "into the other room's session")),
+        404,
+        "SESSION_NOT_FOUND");
+    refused(
+        send(
+            HttpMethod.GET,
+            "/api/sessions/" + here.sessionId + "?roomId=" + OTHER_ROOM,
+            otherEditor,
+            null),
+        404,
+        "SESSION_NOT_FOUND");
+    refused(
+        send(
+            HttpMethod.PATCH,
+            "/api/sessions/" + here.sessionId + "?roomId=" + OTHER_ROOM,
+            otherEditor,
+            new JsonObject().put("title", "mine now")),
+        404,
+        "SESSION_NOT_FOUND");
     // A token that reaches both rooms learns nothing new from the mismatch.
-    refused(send(HttpMethod.GET, "/api/sessions/" + here.sessionId + "?roomId=" + OTHER_ROOM, tokens.editor(ROOM, OTHER_ROOM), null),
-        409, "SESSION_ROOM_MISMATCH");
-    // A document without a room becomes a room of its own, which only an every-room token could use.
-    refused(send(HttpMethod.POST, "/api/docs", tokens.editor(ROOM), new JsonObject().put("content", "loose\n")), 403, "FORBIDDEN");
+    refused(
+        send(
+            HttpMethod.GET,
+            "/api/sessions/" + here.sessionId + "?roomId=" + OTHER_ROOM,
+            tokens.editor(ROOM, OTHER_ROOM),
+            null),
+        409,
+        "SESSION_ROOM_MISMATCH");
+    // A document without a room becomes a room of its own, which only an every-room token could
+    // use.
+    refused(
+        send(
+            HttpMethod.POST,
+            "/api/docs",
+            tokens.editor(ROOM),
+            new JsonObject().put("content", "loose\n")),
+        403,
+        "FORBIDDEN");
     assertEquals(before, state());
   }
 
   @Order(3)
   @Test
   void aDocumentsTokenCannotNameItsAgentSessionAfterAnotherDocument() {
-    // The document agent's sessions share one namespace, and a document's own session is named after it.
-    HttpResponse<Buffer> squat = send(HttpMethod.POST, "/api/docs/" + there.docId + "/agent", tokens.forDocuments(Role.EDITOR, there.docId),
-        new JsonObject().put("instruction", "/doc-fix teh => the").put("model", "debug/fake").put("sessionId", here.docId));
+    // The document agent's sessions share one namespace, and a document's own session is named
+    // after it.
+    HttpResponse<Buffer> squat =
+        send(
+            HttpMethod.POST,
+            "/api/docs/" + there.docId + "/agent",
+            tokens.forDocuments(Role.EDITOR, there.docId),
+            new JsonObject()
+                .put("instruction", "/doc-fix teh => the")
+                .put("model", "debug/fake")
+                .put("sessionId", here.docId));
     refused(squat, 400, "INVALID_REQUEST");
-    HttpResponse<Buffer> own = send(HttpMethod.POST, "/api/docs/" + here.docId + "/agent", tokens.editor(ROOM),
-        new JsonObject().put("instruction", "/doc-fix teh => the").put("model", "debug/fake"));
+    HttpResponse<Buffer> own =
+        send(
+            HttpMethod.POST,
+            "/api/docs/" + here.docId + "/agent",
+            tokens.editor(ROOM),
+            new JsonObject().put("instruction", "/doc-fix teh => the").put("model", "debug/fake"));
     assertEquals(202, own.statusCode(), own.bodyAsString());
     assertEquals(here.docId, own.bodyAsJsonObject().getString("sessionId"));
   }
@@ -423,15 +728,38 @@ class HttpAccessTest {
   void healthIsPublicAndAnUnknownApiPathStillWantsAToken() {
     HttpResponse<Buffer> health = Await.result(server.http().get("/health").send());
     assertEquals(200, health.statusCode(), health.bodyAsString());
-    assertEquals(new JsonObject().put("ok", true).put("status", "up"), health.bodyAsJsonObject(),
+    assertEquals(
+        new JsonObject().put("ok", true).put("status", "up"),
+        health.bodyAsJsonObject(),
         "an anonymous probe learns up or down, not the server's activity");
     for (String token : List.of(tokens.editor(ROOM), tokens.viewer(ROOM), "not-a-jwt")) {
-      HttpResponse<Buffer> asSomeone = Await.result(server.http().get("/health").putHeader("Authorization", TestTokens.bearer(token)).send());
-      assertEquals(new JsonObject().put("ok", true).put("status", "up"), asSomeone.bodyAsJsonObject(), "only an admin sees the counters");
+      HttpResponse<Buffer> asSomeone =
+          Await.result(
+              server
+                  .http()
+                  .get("/health")
+                  .putHeader("Authorization", TestTokens.bearer(token))
+                  .send());
+      assertEquals(
+          new JsonObject().put("ok", true).put("status", "up"),
+          asSomeone.bodyAsJsonObject(),
+          "only an admin sees the counters");
     }
-    HttpResponse<Buffer> asAdmin = Await.result(server.http().get("/health").putHeader("Authorization", TestTokens.bearer(tokens.admin())).send());
+    HttpResponse<Buffer> asAdmin =
+        Await.result(
+            server
+                .http()
+                .get("/health")
+                .putHeader("Authorization", TestTokens.bearer(tokens.admin()))
+                .send());
     assertEquals(200, asAdmin.statusCode());
-    assertTrue(asAdmin.bodyAsJsonObject().getJsonObject("verticles").getJsonObject("bridge").containsKey("clients"), asAdmin.bodyAsString());
+    assertTrue(
+        asAdmin
+            .bodyAsJsonObject()
+            .getJsonObject("verticles")
+            .getJsonObject("bridge")
+            .containsKey("clients"),
+        asAdmin.bodyAsString());
     refused(Await.result(server.http().get("/api/nothing-here").send()), 401, "UNAUTHENTICATED");
     refused(send(HttpMethod.GET, "/api/nothing-here", tokens.viewer(ROOM), null), 404, "NOT_FOUND");
   }
@@ -439,20 +767,30 @@ class HttpAccessTest {
   @Order(5)
   @Test
   void theTableHasARowForEveryRouteTheServerDeclares() throws IOException {
-    // The router is built inside BridgeVerticle and not reachable from here, so its declarations are
+    // The router is built inside BridgeVerticle and not reachable from here, so its declarations
+    // are
     // read from the source: a route added anywhere without a row in ROUTES fails this test.
-    Pattern declaration = Pattern.compile("router\\s*\\.\\s*(get|post|put|patch|delete|head|options|route)(WithRegex)?\\(\"(/api[^\"]*)\"\\)");
+    Pattern declaration =
+        Pattern.compile(
+            "router\\s*\\.\\s*(get|post|put|patch|delete|head|options|route)(WithRegex)?\\(\"(/api[^\"]*)\"\\)");
     Set<String> declared = new TreeSet<>();
     try (Stream<Path> files = Files.walk(Path.of("src/main/java"))) {
       for (Path file : files.filter(path -> path.toString().endsWith(".java")).toList()) {
         Matcher found = declaration.matcher(Files.readString(file, StandardCharsets.UTF_8));
         while (found.find()) {
-          declared.add(found.group(1).toUpperCase(java.util.Locale.ROOT) + (found.group(2) == null ? "" : " regex") + " " + found.group(3));
+          declared.add(
+              found.group(1).toUpperCase(java.util.Locale.ROOT)
+                  + (found.group(2) == null ? "" : " regex")
+                  + " "
+                  + found.group(3));
         }
       }
     }
-    assertTrue(declared.remove("ROUTE /api/*"), "every /api route is authenticated by one handler on /api/*: " + declared);
-    assertEquals(declared, ROUTES.stream().map(Route::name).collect(Collectors.toCollection(TreeSet::new)));
+    assertTrue(
+        declared.remove("ROUTE /api/*"),
+        "every /api route is authenticated by one handler on /api/*: " + declared);
+    assertEquals(
+        declared, ROUTES.stream().map(Route::name).collect(Collectors.toCollection(TreeSet::new)));
   }
 
   @Order(6)
@@ -473,13 +811,22 @@ class HttpAccessTest {
     Target target = new Target("access-writer");
     String writer = tokens.forDocuments(Role.EDITOR, target.docId);
     for (Route route : ROUTES) {
-      boolean documents = route.path().startsWith("/api/docs/:docId") || route.path().equals("/api/canvas-agent/edit-request");
+      boolean documents =
+          route.path().startsWith("/api/docs/:docId")
+              || route.path().equals("/api/canvas-agent/edit-request");
       if (documents || route.need() == Need.TOKEN) {
         assertEquals(route.allowed(), use(route, target, writer), route.toString());
       } else {
-        Refusal expected = outOfReach(route, Credential.bearer("the document's editor", writer), Role.EDITOR);
-        refused(request(route, target, expected.credential(), route.body() == null ? null : route.body().apply(target)),
-            expected.status(), expected.code());
+        Refusal expected =
+            outOfReach(route, Credential.bearer("the document's editor", writer), Role.EDITOR);
+        refused(
+            request(
+                route,
+                target,
+                expected.credential(),
+                route.body() == null ? null : route.body().apply(target)),
+            expected.status(),
+            expected.code());
       }
     }
   }
@@ -495,18 +842,25 @@ class HttpAccessTest {
     Map<String, String> authorization = Map.of("authorization", TestTokens.bearer(token));
     return switch (route.kind()) {
       case EVENTS -> {
-        SseClient events = Await.result(SseClient.connect(vertx, server.port(), route.uri(target), authorization));
+        SseClient events =
+            Await.result(SseClient.connect(vertx, server.port(), route.uri(target), authorization));
         Await.result(events.close());
         yield 200;
       }
       case WEBSOCKET -> {
-        WsClient socket = Await.result(WsClient.connect(vertx, server.port(), target.roomId, null, authorization));
+        WsClient socket =
+            Await.result(
+                WsClient.connect(vertx, server.port(), target.roomId, null, authorization));
         Await.result(socket.close());
         yield 101;
       }
       case PLAIN -> {
-        HttpResponse<Buffer> response = request(route, target, Credential.bearer("token", token),
-            route.body() == null ? null : route.body().apply(target));
+        HttpResponse<Buffer> response =
+            request(
+                route,
+                target,
+                Credential.bearer("token", token),
+                route.body() == null ? null : route.body().apply(target));
         assertTrue(response.statusCode() < 300, route + ": " + response.bodyAsString());
         yield response.statusCode();
       }
@@ -526,7 +880,8 @@ class HttpAccessTest {
   }
 
   HttpResponse<Buffer> send(HttpMethod method, String uri, String token, JsonObject body) {
-    HttpRequest<Buffer> request = server.http().request(method, uri).putHeader("authorization", TestTokens.bearer(token));
+    HttpRequest<Buffer> request =
+        server.http().request(method, uri).putHeader("authorization", TestTokens.bearer(token));
     return Await.result(body == null ? request.send() : request.sendJsonObject(body));
   }
 
@@ -539,19 +894,38 @@ class HttpAccessTest {
   static void refused(HttpResponse<Buffer> response, int status, String code) {
     assertEquals(status, response.statusCode(), response.bodyAsString());
     if (code != null) {
-      assertEquals(code, response.bodyAsJsonObject().getJsonObject("error").getString("code"), response.bodyAsString());
+      assertEquals(
+          code,
+          response.bodyAsJsonObject().getJsonObject("error").getString("code"),
+          response.bodyAsString());
     }
   }
 
   /** The store, table by table, and what an admin reads of both rooms. */
   JsonObject state() {
     JsonObject tables = new JsonObject();
-    for (String table : TestDatabase.queryStrings(database, "SELECT table_name FROM information_schema.tables WHERE table_schema = '"
-        + database.schema() + "' AND table_type = 'BASE TABLE' ORDER BY table_name")) {
-      tables.put(table, TestDatabase.queryStrings(database, "SELECT md5(coalesce(string_agg(row::text, '|' ORDER BY row::text), ''))"
-          + " FROM " + database.schema() + "." + table + " row").get(0));
+    for (String table :
+        TestDatabase.queryStrings(
+            database,
+            "SELECT table_name FROM information_schema.tables WHERE table_schema = '"
+                + database.schema()
+                + "' AND table_type = 'BASE TABLE' ORDER BY table_name")) {
+      tables.put(
+          table,
+          TestDatabase.queryStrings(
+                  database,
+                  "SELECT md5(coalesce(string_agg(row::text, '|' ORDER BY row::text), ''))"
+                      + " FROM "
+                      + database.schema()
+                      + "."
+                      + table
+                      + " row")
+              .get(0));
     }
-    return new JsonObject().put("store", tables).put(ROOM, here.readBack()).put(OTHER_ROOM, there.readBack());
+    return new JsonObject()
+        .put("store", tables)
+        .put(ROOM, here.readBack())
+        .put(OTHER_ROOM, there.readBack());
   }
 
   static JsonObject without(JsonObject claims, String name) {
@@ -562,20 +936,32 @@ class HttpAccessTest {
 
   /** A token signed with {@code algorithm} and {@code secret}: right claims, wrong key or algorithm. */
   String signed(String algorithm, String secret, JsonObject claims) {
-    JWTAuth other = JWTAuth.create(vertx, new JWTAuthOptions().addPubSecKey(new PubSecKeyOptions().setAlgorithm(algorithm).setBuffer(secret)));
+    JWTAuth other =
+        JWTAuth.create(
+            vertx,
+            new JWTAuthOptions()
+                .addPubSecKey(new PubSecKeyOptions().setAlgorithm(algorithm).setBuffer(secret)));
     return other.generateToken(claims, new JWTOptions().setAlgorithm(algorithm));
   }
 
   /** Signed with the server's secret, with {@code header}'s members added to the JOSE header. */
   String signedWithHeader(JsonObject claims, JsonObject header) {
-    JWTAuth issuer = JWTAuth.create(vertx, new JWTAuthOptions().addPubSecKey(new PubSecKeyOptions().setAlgorithm("HS256").setBuffer(TestTokens.SECRET)));
+    JWTAuth issuer =
+        JWTAuth.create(
+            vertx,
+            new JWTAuthOptions()
+                .addPubSecKey(
+                    new PubSecKeyOptions().setAlgorithm("HS256").setBuffer(TestTokens.SECRET)));
     return issuer.generateToken(claims, new JWTOptions().setAlgorithm("HS256").setHeader(header));
   }
 
   /** The same claims with {@code alg: none} and no signature. */
   static String unsigned(JsonObject claims) {
     Base64.Encoder base64 = Base64.getUrlEncoder().withoutPadding();
-    return base64.encodeToString("{\"alg\":\"none\",\"typ\":\"JWT\"}".getBytes(StandardCharsets.UTF_8)) + "."
-        + base64.encodeToString(claims.encode().getBytes(StandardCharsets.UTF_8)) + ".";
+    return base64.encodeToString(
+            "{\"alg\":\"none\",\"typ\":\"JWT\"}".getBytes(StandardCharsets.UTF_8))
+        + "."
+        + base64.encodeToString(claims.encode().getBytes(StandardCharsets.UTF_8))
+        + ".";
   }
 }

@@ -37,27 +37,40 @@ class IdleTimeoutTest {
 
   @Test
   void everyTransportsHealthyStreamOutlivesTheIdleTimeoutAndASilentConnectionDoesNot(Vertx vertx) {
-    TestServer server = TestServer.start(vertx, TestServer.config(Map.of(
-        "CANVAS_AGENT_IDLE_TIMEOUT_MS", String.valueOf(IDLE_TIMEOUT_MS),
-        "CANVAS_AGENT_SSE_HEARTBEAT_MS", String.valueOf(HEARTBEAT_MS),
-        "CANVAS_AGENT_DOC_AGENT_TIMEOUT_MS", "1000",
-        "CANVAS_AGENT_HEAD_TIMEOUT_MS", "60000",
-        "CANVAS_AGENT_BODY_TIMEOUT_MS", "1000")));
+    TestServer server =
+        TestServer.start(
+            vertx,
+            TestServer.config(
+                Map.of(
+                    "CANVAS_AGENT_IDLE_TIMEOUT_MS", String.valueOf(IDLE_TIMEOUT_MS),
+                    "CANVAS_AGENT_SSE_HEARTBEAT_MS", String.valueOf(HEARTBEAT_MS),
+                    "CANVAS_AGENT_DOC_AGENT_TIMEOUT_MS", "1000",
+                    "CANVAS_AGENT_HEAD_TIMEOUT_MS", "60000",
+                    "CANVAS_AGENT_BODY_TIMEOUT_MS", "1000")));
     String roomId = "idle-" + UUID.randomUUID().toString().substring(0, 8);
     NetClient raw = RawConnection.client(vertx, "127.0.0.1");
     try (SockJSBrowsers browsers = SockJSBrowsers.start()) {
       SseClient sse = server.events(roomId);
       WsClient ws = Await.result(WsClient.connect(vertx, server.port(), roomId));
-      List<SockJSBrowsers.Browser> pages = List.of("websocket", "xhr-streaming", "xhr-polling").stream().map(transport -> {
-        SockJSBrowsers.Browser page = browsers.open(transport, server.port(), transport);
-        page.register("room." + roomId + ".canvas:host");
-        page.awaitMessage("room." + roomId + ".canvas:host", hello -> "canvas:hello".equals(hello.getString("type")), "its hello");
-        return page;
-      }).toList();
+      List<SockJSBrowsers.Browser> pages =
+          List.of("websocket", "xhr-streaming", "xhr-polling").stream()
+              .map(
+                  transport -> {
+                    SockJSBrowsers.Browser page =
+                        browsers.open(transport, server.port(), transport);
+                    page.register("room." + roomId + ".canvas:host");
+                    page.awaitMessage(
+                        "room." + roomId + ".canvas:host",
+                        hello -> "canvas:hello".equals(hello.getString("type")),
+                        "its hello");
+                    return page;
+                  })
+              .toList();
       // A connection that asked once and then says nothing, and is told nothing.
       RawConnection silent = Await.result(RawConnection.open(vertx, raw, server.port()));
       silent.write("GET /health HTTP/1.1\r\nHost: 127.0.0.1\r\n\r\n");
-      Await.result(Eventually.holds(vertx, () -> Future.succeededFuture(silent.received().endsWith("}"))));
+      Await.result(
+          Eventually.holds(vertx, () -> Future.succeededFuture(silent.received().endsWith("}"))));
 
       // The event stream's heartbeats are the clock: this many intervals outlast the idle timeout.
       Await.result(sse.heartbeats(IDLE_TIMEOUT_MS / HEARTBEAT_MS + 3));
@@ -65,9 +78,18 @@ class IdleTimeoutTest {
       Await.result(silent.closed());
       assertFalse(sse.ended().isComplete(), "the event stream is open");
       assertFalse(ws.closed().isComplete(), "the WebSocket is open");
-      ws.send("agent:ack", new JsonObject().put("type", "agent:ack").put("sessionId", "none").put("seq", 1).put("clientId", ws.clientId()));
-      Await.result(ws.awaitTopic("error", payload -> "ACK_UNKNOWN".equals(payload.getString("code"))));
-      JsonObject viewport = new JsonObject().put("bounds", new JsonObject().put("x", 0).put("y", 0).put("w", 1).put("h", 1));
+      ws.send(
+          "agent:ack",
+          new JsonObject()
+              .put("type", "agent:ack")
+              .put("sessionId", "none")
+              .put("seq", 1)
+              .put("clientId", ws.clientId()));
+      Await.result(
+          ws.awaitTopic("error", payload -> "ACK_UNKNOWN".equals(payload.getString("code"))));
+      JsonObject viewport =
+          new JsonObject()
+              .put("bounds", new JsonObject().put("x", 0).put("y", 0).put("w", 1).put("h", 1));
       for (SockJSBrowsers.Browser page : pages) {
         assertTrue(page.events("closed").isEmpty(), page.transport() + " is open");
         JsonObject reply = page.send("room." + roomId + ".canvas:viewport", viewport);

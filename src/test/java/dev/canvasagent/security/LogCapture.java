@@ -20,8 +20,13 @@ import org.slf4j.LoggerFactory;
  */
 final class LogCapture implements AutoCloseable {
   static final String PATTERN = "%level %logger %msg %kv %mdc%n%ex{full}";
-  private static final List<String> OPENED = List.of(org.slf4j.Logger.ROOT_LOGGER_NAME, "dev.canvasagent", "io.netty", "io.vertx",
-      "org.flywaydb");
+  private static final List<String> OPENED =
+      List.of(
+          org.slf4j.Logger.ROOT_LOGGER_NAME,
+          "dev.canvasagent",
+          "io.netty",
+          "io.vertx",
+          "org.flywaydb");
 
   private final LoggerContext context = (LoggerContext) LoggerFactory.getILoggerFactory();
   private final ByteArrayOutputStream out = new ByteArrayOutputStream();

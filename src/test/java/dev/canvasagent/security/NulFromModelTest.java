@@ -43,7 +43,11 @@ class NulFromModelTest {
   @BeforeEach
   void start(Vertx vertx) {
     database = TestDatabase.freshSchema();
-    server = TestServer.start(vertx, TestServer.config(Map.of()).withDatabase(Optional.of(database)), List.of(new NulWritingModel(vertx)));
+    server =
+        TestServer.start(
+            vertx,
+            TestServer.config(Map.of()).withDatabase(Optional.of(database)),
+            List.of(new NulWritingModel(vertx)));
   }
 
   @AfterEach
@@ -56,13 +60,21 @@ class NulFromModelTest {
   void aRunWhoseModelWritesANulEndsDoneWithTheNulStripped() {
     String room = "nul-model";
     SseClient sse = server.events(room);
-    HttpResponse<Buffer> started = server.postRun(new JsonObject().put("roomId", room).put("message", "draw the roadmap")
-        .put("model", NulWritingModel.MODEL));
+    HttpResponse<Buffer> started =
+        server.postRun(
+            new JsonObject()
+                .put("roomId", room)
+                .put("message", "draw the roadmap")
+                .put("model", NulWritingModel.MODEL));
     assertEquals(202, started.statusCode(), started.bodyAsString());
     String sessionId = started.bodyAsJsonObject().getString("sessionId");
 
-    List<SseClient.SseEvent> events = Await.result(sse.awaitEvent(event -> "agent:status".equals(event.event())
-        && FINAL.contains(String.valueOf(event.data().getString("state")))));
+    List<SseClient.SseEvent> events =
+        Await.result(
+            sse.awaitEvent(
+                event ->
+                    "agent:status".equals(event.event())
+                        && FINAL.contains(String.valueOf(event.data().getString("state")))));
 
     JsonObject last = events.get(events.size() - 1).data();
     assertEquals("done", last.getString("state"), last.encode());
@@ -70,11 +82,18 @@ class NulFromModelTest {
     assertEquals(1, board.getJsonArray("records").size(), board.encode());
     assertTrue(board.encode().contains("Roadmap"), board.encode());
     JsonObject resumed = server.get("/api/sessions/" + sessionId).bodyAsJsonObject();
-    List<String> chat = resumed.getJsonArray("chat").stream().map(line -> ((JsonObject) line).getString("text")).toList();
+    List<String> chat =
+        resumed.getJsonArray("chat").stream()
+            .map(line -> ((JsonObject) line).getString("text"))
+            .toList();
     assertTrue(chat.contains("Looking first."), chat.toString());
     assertTrue(chat.contains("Done."), chat.toString());
-    assertEquals("Legend", resumed.getJsonArray("todos").getJsonObject(0).getString("text"), resumed.encode());
-    assertEquals("done", resumed.getJsonArray("runs").getJsonObject(0).getString("state"), resumed.encode());
+    assertEquals(
+        "Legend",
+        resumed.getJsonArray("todos").getJsonObject(0).getString("text"),
+        resumed.encode());
+    assertEquals(
+        "done", resumed.getJsonArray("runs").getJsonObject(0).getString("state"), resumed.encode());
     assertFalse(resumed.encode().contains("\\u0000"), resumed.encode());
     Await.result(sse.close());
   }
@@ -82,27 +101,50 @@ class NulFromModelTest {
   @Test
   void aDocumentEditWhoseModelWritesANulIsStoredWithTheNulStripped() {
     String room = "nul-doc";
-    HttpResponse<Buffer> created = Await.result(server.http().post("/api/docs")
-        .sendJsonObject(new JsonObject().put("roomId", room).put("content", "# Plan\n")));
+    HttpResponse<Buffer> created =
+        Await.result(
+            server
+                .http()
+                .post("/api/docs")
+                .sendJsonObject(new JsonObject().put("roomId", room).put("content", "# Plan\n")));
     assertEquals(201, created.statusCode(), created.bodyAsString());
     String docId = created.bodyAsJsonObject().getString("id");
     SseClient sse = server.events(room);
-    HttpResponse<Buffer> started = Await.result(server.http().post("/api/docs/" + docId + "/agent")
-        .sendJsonObject(new JsonObject().put("instruction", "tidy the plan").put("model", NulWritingModel.MODEL)));
+    HttpResponse<Buffer> started =
+        Await.result(
+            server
+                .http()
+                .post("/api/docs/" + docId + "/agent")
+                .sendJsonObject(
+                    new JsonObject()
+                        .put("instruction", "tidy the plan")
+                        .put("model", NulWritingModel.MODEL)));
     assertEquals(202, started.statusCode(), started.bodyAsString());
     String runId = started.bodyAsJsonObject().getString("runId");
 
-    List<SseClient.SseEvent> events = Await.result(sse.awaitEvent(event -> "agent:status".equals(event.event())
-        && FINAL.contains(String.valueOf(event.data().getString("state")))
-        && runId.equals(event.data().getJsonObject("detail", new JsonObject()).getString("runId"))));
+    List<SseClient.SseEvent> events =
+        Await.result(
+            sse.awaitEvent(
+                event ->
+                    "agent:status".equals(event.event())
+                        && FINAL.contains(String.valueOf(event.data().getString("state")))
+                        && runId.equals(
+                            event
+                                .data()
+                                .getJsonObject("detail", new JsonObject())
+                                .getString("runId"))));
 
     JsonObject last = events.get(events.size() - 1).data();
     assertEquals("done", last.getString("state"), last.encode());
     assertEquals(1, last.getJsonObject("detail").getInteger("toolCalls"), last.encode());
     assertEquals(0, last.getJsonObject("detail").getInteger("failedToolCalls"), last.encode());
-    assertEquals("# Plan v2\n", server.get("/api/docs/" + docId).bodyAsJsonObject().getString("content"));
+    assertEquals(
+        "# Plan v2\n", server.get("/api/docs/" + docId).bodyAsJsonObject().getString("content"));
     JsonObject history = server.get("/api/docs/" + docId + "/revisions").bodyAsJsonObject();
-    assertEquals("tidy", history.getJsonArray("diffs").getJsonObject(0).getString("reason"), history.encode());
+    assertEquals(
+        "tidy",
+        history.getJsonArray("diffs").getJsonObject(0).getString("reason"),
+        history.encode());
     Await.result(sse.close());
   }
 
@@ -131,25 +173,46 @@ class NulFromModelTest {
     @Override
     public ModelCall stream(ModelRequest request, Consumer<ModelEvent> events) {
       boolean document = request.tools().encode().contains("canvas_replace_lines");
-      vertx.runOnContext(go -> {
-        if (document && request.turns().isEmpty()) {
-          call(events, 0, "canvas_replace_lines", new JsonObject().put("start_line", 1).put("end_line", 1)
-              .put("new_content", "# Plan" + NUL + " v2\n").put("reason", "ti" + NUL + "dy"));
-          events.accept(new ModelEvent.Stop("tool_calls"));
-          return;
-        }
-        if (!document) {
-          call(events, 0, "think", new JsonObject().put("text", "Look" + NUL + "ing first."));
-          call(events, 1, "create_shape", new JsonObject().put("type", "rectangle").put("x", 0).put("y", 0).put("text", "Road" + NUL + "map"));
-          call(events, 2, "todo", new JsonObject().put("text", "Leg" + NUL + "end").put("status", "done"));
-        }
-        events.accept(new ModelEvent.TextDelta("Done" + NUL + "."));
-        events.accept(new ModelEvent.Stop(document ? "end_turn" : "tool_calls"));
-      });
-      return () -> { };
+      vertx.runOnContext(
+          go -> {
+            if (document && request.turns().isEmpty()) {
+              call(
+                  events,
+                  0,
+                  "canvas_replace_lines",
+                  new JsonObject()
+                      .put("start_line", 1)
+                      .put("end_line", 1)
+                      .put("new_content", "# Plan" + NUL + " v2\n")
+                      .put("reason", "ti" + NUL + "dy"));
+              events.accept(new ModelEvent.Stop("tool_calls"));
+              return;
+            }
+            if (!document) {
+              call(events, 0, "think", new JsonObject().put("text", "Look" + NUL + "ing first."));
+              call(
+                  events,
+                  1,
+                  "create_shape",
+                  new JsonObject()
+                      .put("type", "rectangle")
+                      .put("x", 0)
+                      .put("y", 0)
+                      .put("text", "Road" + NUL + "map"));
+              call(
+                  events,
+                  2,
+                  "todo",
+                  new JsonObject().put("text", "Leg" + NUL + "end").put("status", "done"));
+            }
+            events.accept(new ModelEvent.TextDelta("Done" + NUL + "."));
+            events.accept(new ModelEvent.Stop(document ? "end_turn" : "tool_calls"));
+          });
+      return () -> {};
     }
 
-    private static void call(Consumer<ModelEvent> events, int ordinal, String name, JsonObject arguments) {
+    private static void call(
+        Consumer<ModelEvent> events, int ordinal, String name, JsonObject arguments) {
       events.accept(new ModelEvent.ToolCallStart(ordinal, "call_" + ordinal, name));
       events.accept(new ModelEvent.ToolCallEnd(ordinal, "call_" + ordinal, name, arguments));
     }

@@ -51,7 +51,9 @@ class OriginsTest {
   }
 
   void start(String corsOrigins) {
-    server = TestServer.start(vertx, TestServer.config(Map.of("CANVAS_AGENT_CORS_ORIGINS", corsOrigins)));
+    server =
+        TestServer.start(
+            vertx, TestServer.config(Map.of("CANVAS_AGENT_CORS_ORIGINS", corsOrigins)));
   }
 
   String own() {
@@ -77,7 +79,10 @@ class OriginsTest {
   }
 
   int sessions() {
-    return get("/api/sessions?roomId=" + roomId, null).bodyAsJsonObject().getJsonArray("sessions").size();
+    return get("/api/sessions?roomId=" + roomId, null)
+        .bodyAsJsonObject()
+        .getJsonArray("sessions")
+        .size();
   }
 
   @Test
@@ -85,22 +90,49 @@ class OriginsTest {
     start("");
     HttpResponse<Buffer> same = get("/api/catalog", own());
     assertEquals(200, same.statusCode(), same.bodyAsString());
-    assertNull(same.getHeader("Access-Control-Allow-Origin"), "no CORS without a list, and never *");
+    assertNull(
+        same.getHeader("Access-Control-Allow-Origin"), "no CORS without a list, and never *");
     assertEquals(200, get("/api/catalog", null).statusCode(), "curl sends no Origin");
-    HttpResponse<Buffer> byName = Await.result(server.http().get("/api/catalog").virtualHost("localhost")
-        .putHeader("Origin", "http://localhost:" + server.port()).send());
-    assertEquals(200, byName.statusCode(), "the origin the server was addressed by: " + byName.bodyAsString());
+    HttpResponse<Buffer> byName =
+        Await.result(
+            server
+                .http()
+                .get("/api/catalog")
+                .virtualHost("localhost")
+                .putHeader("Origin", "http://localhost:" + server.port())
+                .send());
+    assertEquals(
+        200,
+        byName.statusCode(),
+        "the origin the server was addressed by: " + byName.bodyAsString());
 
-    for (String path : List.of("/api/catalog", "/health", "/eventbus/info", "/api/rooms/" + roomId + "/events", "/no/such/route")) {
+    for (String path :
+        List.of(
+            "/api/catalog",
+            "/health",
+            "/eventbus/info",
+            "/api/rooms/" + roomId + "/events",
+            "/no/such/route")) {
       assertForeign(get(path, EVIL));
     }
     assertForeign(get("/api/catalog", "null"));
-    assertForeign(get("/api/catalog", "http://127.0.0.1:" + (server.port() == 1 ? 2 : server.port() - 1)));
+    assertForeign(
+        get("/api/catalog", "http://127.0.0.1:" + (server.port() == 1 ? 2 : server.port() - 1)));
     assertForeign(get("/api/catalog", "https://127.0.0.1:" + server.port()));
-    assertForeign(send(HttpMethod.OPTIONS, "/api/canvas-agent/run", Map.of("Origin", EVIL, "Access-Control-Request-Method", "POST")));
+    assertForeign(
+        send(
+            HttpMethod.OPTIONS,
+            "/api/canvas-agent/run",
+            Map.of("Origin", EVIL, "Access-Control-Request-Method", "POST")));
 
-    HttpResponse<Buffer> run = Await.result(server.http().post("/api/canvas-agent/run").putHeader("Origin", EVIL)
-        .sendJsonObject(new JsonObject().put("roomId", roomId).put("message", "draw a box")));
+    HttpResponse<Buffer> run =
+        Await.result(
+            server
+                .http()
+                .post("/api/canvas-agent/run")
+                .putHeader("Origin", EVIL)
+                .sendJsonObject(
+                    new JsonObject().put("roomId", roomId).put("message", "draw a box")));
     assertForeign(run);
     assertEquals(0, sessions(), "a foreign page started nothing");
   }
@@ -113,18 +145,38 @@ class OriginsTest {
   void withAuthOffOnlyRequestsAddressedToLoopbackNamesAreServed() {
     start("");
     for (String path : List.of("/api/catalog", "/health", "/api/rooms/" + roomId + "/board", "/")) {
-      HttpResponse<Buffer> rebound = Await.result(server.http().get(path).virtualHost("rebound.example")
-          .putHeader("Origin", "http://rebound.example:" + server.port()).send());
+      HttpResponse<Buffer> rebound =
+          Await.result(
+              server
+                  .http()
+                  .get(path)
+                  .virtualHost("rebound.example")
+                  .putHeader("Origin", "http://rebound.example:" + server.port())
+                  .send());
       assertEquals(403, rebound.statusCode(), path + ": " + rebound.bodyAsString());
-      assertEquals("HOST_NOT_ALLOWED", rebound.bodyAsJsonObject().getJsonObject("error").getString("code"));
+      assertEquals(
+          "HOST_NOT_ALLOWED", rebound.bodyAsJsonObject().getJsonObject("error").getString("code"));
     }
-    HttpResponse<Buffer> run = Await.result(server.http().post("/api/canvas-agent/run").virtualHost("rebound.example")
-        .sendJsonObject(new JsonObject().put("roomId", roomId).put("message", "draw a box")));
+    HttpResponse<Buffer> run =
+        Await.result(
+            server
+                .http()
+                .post("/api/canvas-agent/run")
+                .virtualHost("rebound.example")
+                .sendJsonObject(
+                    new JsonObject().put("roomId", roomId).put("message", "draw a box")));
     assertEquals(403, run.statusCode());
-    assertEquals(0, server.get("/api/sessions?roomId=" + roomId).bodyAsJsonObject().getJsonArray("sessions").size(),
+    assertEquals(
+        0,
+        server
+            .get("/api/sessions?roomId=" + roomId)
+            .bodyAsJsonObject()
+            .getJsonArray("sessions")
+            .size(),
         "the refused run made no session");
     for (String name : List.of("localhost", "127.0.0.1", "127.0.0.2", "[::1]")) {
-      HttpResponse<Buffer> loopback = Await.result(server.http().get("/api/catalog").virtualHost(name).send());
+      HttpResponse<Buffer> loopback =
+          Await.result(server.http().get("/api/catalog").virtualHost(name).send());
       assertEquals(200, loopback.statusCode(), name);
     }
   }
@@ -133,25 +185,34 @@ class OriginsTest {
   @Test
   void withAuthOffARequestWithoutAHostIsRefused() {
     start("");
-    for (String request : List.of("GET /api/catalog HTTP/1.0\r\n\r\n", "GET /health HTTP/1.0\r\n\r\n",
-        "GET /api/rooms/" + roomId + "/board HTTP/1.0\r\nAccept: application/json\r\n\r\n")) {
+    for (String request :
+        List.of(
+            "GET /api/catalog HTTP/1.0\r\n\r\n",
+            "GET /health HTTP/1.0\r\n\r\n",
+            "GET /api/rooms/" + roomId + "/board HTTP/1.0\r\nAccept: application/json\r\n\r\n")) {
       String answer = rawExchange(request);
-      assertTrue(answer.startsWith("HTTP/1.0 403") || answer.startsWith("HTTP/1.1 403"), request + " → " + answer);
+      assertTrue(
+          answer.startsWith("HTTP/1.0 403") || answer.startsWith("HTTP/1.1 403"),
+          request + " → " + answer);
       assertTrue(answer.contains("HOST_NOT_ALLOWED") && answer.contains("no Host header"), answer);
     }
-    assertTrue(rawExchange("GET /api/catalog HTTP/1.0\r\nHost: 127.0.0.1\r\n\r\n").contains(" 200 "), "with a loopback Host it is served");
+    assertTrue(
+        rawExchange("GET /api/catalog HTTP/1.0\r\nHost: 127.0.0.1\r\n\r\n").contains(" 200 "),
+        "with a loopback Host it is served");
   }
 
   @Test
   void withAuthOnARequestWithoutAHostIsAnsweredLikeAnyOther() {
-    server = TestServer.start(vertx, TestServer.config(dev.canvasagent.support.TestTokens.ENVIRONMENT));
+    server =
+        TestServer.start(vertx, TestServer.config(dev.canvasagent.support.TestTokens.ENVIRONMENT));
     String answer = rawExchange("GET /health HTTP/1.0\r\n\r\n");
     assertTrue(answer.contains(" 200 "), answer);
   }
 
   /** One request on a connection of its own, and everything the server wrote until it closed it. */
   String rawExchange(String request) {
-    io.vertx.core.net.NetSocket socket = Await.result(vertx.createNetClient().connect(server.port(), "127.0.0.1"));
+    io.vertx.core.net.NetSocket socket =
+        Await.result(vertx.createNetClient().connect(server.port(), "127.0.0.1"));
     Buffer received = Buffer.buffer();
     io.vertx.core.Promise<String> closed = io.vertx.core.Promise.promise();
     socket.handler(received::appendBuffer);
@@ -162,15 +223,21 @@ class OriginsTest {
 
   @Test
   void withAuthOnAnyHostNameIsServed() {
-    server = TestServer.start(vertx, TestServer.config(dev.canvasagent.support.TestTokens.ENVIRONMENT));
-    HttpResponse<Buffer> named = Await.result(server.http().get("/health").virtualHost("canvas.example").send());
+    server =
+        TestServer.start(vertx, TestServer.config(dev.canvasagent.support.TestTokens.ENVIRONMENT));
+    HttpResponse<Buffer> named =
+        Await.result(server.http().get("/health").virtualHost("canvas.example").send());
     assertEquals(200, named.statusCode(), named.bodyAsString());
   }
 
   @Test
   void aForeignPageCannotOpenTheWebSocketOrTheEventBus() {
     start("");
-    for (String path : List.of("/api/rooms/" + roomId + "/ws", "/eventbus/websocket", "/eventbus/000/" + UUID.randomUUID() + "/websocket")) {
+    for (String path :
+        List.of(
+            "/api/rooms/" + roomId + "/ws",
+            "/eventbus/websocket",
+            "/eventbus/000/" + UUID.randomUUID() + "/websocket")) {
       Throwable refused = Await.failure(webSocket(path, EVIL));
       assertEquals(403, ((UpgradeRejectedException) refused).getStatus(), path);
     }
@@ -185,24 +252,51 @@ class OriginsTest {
     assertEquals(200, listed.statusCode(), listed.bodyAsString());
     assertEquals(APP, listed.getHeader("Access-Control-Allow-Origin"));
     assertTrue(listed.getHeader("Access-Control-Expose-Headers").contains("Retry-After"));
-    assertEquals("https://second.example", get("/api/catalog", "https://second.example").getHeader("Access-Control-Allow-Origin"));
+    assertEquals(
+        "https://second.example",
+        get("/api/catalog", "https://second.example").getHeader("Access-Control-Allow-Origin"));
 
-    HttpResponse<Buffer> preflight = send(HttpMethod.OPTIONS, "/api/canvas-agent/run", Map.of("Origin", APP,
-        "Access-Control-Request-Method", "POST", "Access-Control-Request-Headers", "authorization,content-type,idempotency-key"));
+    HttpResponse<Buffer> preflight =
+        send(
+            HttpMethod.OPTIONS,
+            "/api/canvas-agent/run",
+            Map.of(
+                "Origin",
+                APP,
+                "Access-Control-Request-Method",
+                "POST",
+                "Access-Control-Request-Headers",
+                "authorization,content-type,idempotency-key"));
     assertEquals(204, preflight.statusCode(), preflight.bodyAsString());
     assertEquals(APP, preflight.getHeader("Access-Control-Allow-Origin"));
     assertTrue(preflight.getHeader("Access-Control-Allow-Methods").contains("POST"));
-    for (String header : List.of("Authorization", "Content-Type", "Idempotency-Key", "Last-Event-ID")) {
-      assertTrue(preflight.getHeader("Access-Control-Allow-Headers").contains(header), preflight.headers().toString());
+    for (String header :
+        List.of("Authorization", "Content-Type", "Idempotency-Key", "Last-Event-ID")) {
+      assertTrue(
+          preflight.getHeader("Access-Control-Allow-Headers").contains(header),
+          preflight.headers().toString());
     }
-    assertNull(preflight.getHeader("Access-Control-Allow-Credentials"), "tokens travel in headers, not cookies");
+    assertNull(
+        preflight.getHeader("Access-Control-Allow-Credentials"),
+        "tokens travel in headers, not cookies");
 
-    assertForeign(send(HttpMethod.OPTIONS, "/api/canvas-agent/run", Map.of("Origin", EVIL, "Access-Control-Request-Method", "POST")));
+    assertForeign(
+        send(
+            HttpMethod.OPTIONS,
+            "/api/canvas-agent/run",
+            Map.of("Origin", EVIL, "Access-Control-Request-Method", "POST")));
     assertForeign(get("/api/catalog", EVIL));
-    assertEquals(200, get("/api/catalog", own()).statusCode(), "the server's own pages need no listing");
+    assertEquals(
+        200, get("/api/catalog", own()).statusCode(), "the server's own pages need no listing");
 
-    HttpResponse<Buffer> run = Await.result(server.http().post("/api/canvas-agent/run").putHeader("Origin", APP)
-        .sendJsonObject(new JsonObject().put("roomId", roomId).put("message", "draw a box")));
+    HttpResponse<Buffer> run =
+        Await.result(
+            server
+                .http()
+                .post("/api/canvas-agent/run")
+                .putHeader("Origin", APP)
+                .sendJsonObject(
+                    new JsonObject().put("roomId", roomId).put("message", "draw a box")));
     assertEquals(202, run.statusCode(), run.bodyAsString());
     assertEquals(APP, run.getHeader("Access-Control-Allow-Origin"));
     WebSocket listedSocket = Await.result(webSocket("/api/rooms/" + roomId + "/ws", APP));
@@ -210,7 +304,13 @@ class OriginsTest {
   }
 
   io.vertx.core.Future<WebSocket> webSocket(String path, String origin) {
-    return vertx.createWebSocketClient().connect(new WebSocketConnectOptions().setHost("127.0.0.1").setPort(server.port())
-        .setURI(path).addHeader("Origin", origin));
+    return vertx
+        .createWebSocketClient()
+        .connect(
+            new WebSocketConnectOptions()
+                .setHost("127.0.0.1")
+                .setPort(server.port())
+                .setURI(path)
+                .addHeader("Origin", origin));
   }
 }

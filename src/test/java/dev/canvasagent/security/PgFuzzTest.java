@@ -37,8 +37,12 @@ class PgFuzzTest {
   void start() throws SQLException {
     database = TestDatabase.freshSchema();
     vertx = Vertx.vertx();
-    server = TestServer.start(vertx, TestServer.config(FuzzTest.ENVIRONMENT).withDatabase(java.util.Optional.of(database)));
-    connection = DriverManager.getConnection(database.jdbcUrl(), database.user(), database.password());
+    server =
+        TestServer.start(
+            vertx,
+            TestServer.config(FuzzTest.ENVIRONMENT).withDatabase(java.util.Optional.of(database)));
+    connection =
+        DriverManager.getConnection(database.jdbcUrl(), database.user(), database.password());
     tablesQuery = tablesQuery();
   }
 
@@ -59,27 +63,45 @@ class PgFuzzTest {
   @Test
   void everyJsonEndpointAnswersBelow500AndARefusalWritesNoRow() {
     int cases = Math.max(1, FuzzTest.casesPerTarget() / 4);
-    FuzzTest.httpPass(vertx, server, "fuzz-pg", new Random(FuzzTest.seed() + 3), cases, this::tables).assertNone();
+    FuzzTest.httpPass(
+            vertx, server, "fuzz-pg", new Random(FuzzTest.seed() + 3), cases, this::tables)
+        .assertNone();
   }
 
   /** One query: per table of the schema, a hash of all its rows. */
   private String tablesQuery() throws SQLException {
     List<String> tables = new ArrayList<>();
     try (Statement statement = connection.createStatement();
-        ResultSet rows = statement.executeQuery("SELECT table_name FROM information_schema.tables WHERE table_schema = '"
-            + database.schema() + "' AND table_type = 'BASE TABLE' ORDER BY table_name")) {
+        ResultSet rows =
+            statement.executeQuery(
+                "SELECT table_name FROM information_schema.tables WHERE table_schema = '"
+                    + database.schema()
+                    + "' AND table_type = 'BASE TABLE' ORDER BY table_name")) {
       while (rows.next()) {
         tables.add(rows.getString(1));
       }
     }
-    return String.join(" UNION ALL ", tables.stream().map(table -> "SELECT '" + table + "', md5(coalesce(string_agg(t::text, '|' ORDER BY t::text), ''))"
-        + " FROM " + database.schema() + "." + table + " t").toList());
+    return String.join(
+        " UNION ALL ",
+        tables.stream()
+            .map(
+                table ->
+                    "SELECT '"
+                        + table
+                        + "', md5(coalesce(string_agg(t::text, '|' ORDER BY t::text), ''))"
+                        + " FROM "
+                        + database.schema()
+                        + "."
+                        + table
+                        + " t")
+            .toList());
   }
 
   /** The tables' hashes, read on the test thread. */
   private Map<String, String> tables() {
     Map<String, String> hashes = new TreeMap<>();
-    try (Statement statement = connection.createStatement(); ResultSet rows = statement.executeQuery(tablesQuery)) {
+    try (Statement statement = connection.createStatement();
+        ResultSet rows = statement.executeQuery(tablesQuery)) {
       while (rows.next()) {
         hashes.put("table " + rows.getString(1), rows.getString(2));
       }

@@ -36,9 +36,13 @@ class RequestDeadlinesTest {
   @BeforeEach
   void setUp(Vertx vertx) {
     this.vertx = vertx;
-    server = TestServer.start(vertx, TestServer.config(Map.of(
-        "CANVAS_AGENT_HEAD_TIMEOUT_MS", "1000",
-        "CANVAS_AGENT_BODY_TIMEOUT_MS", "1000")));
+    server =
+        TestServer.start(
+            vertx,
+            TestServer.config(
+                Map.of(
+                    "CANVAS_AGENT_HEAD_TIMEOUT_MS", "1000",
+                    "CANVAS_AGENT_BODY_TIMEOUT_MS", "1000")));
     client = RawConnection.client(vertx, "127.0.0.1");
   }
 
@@ -71,15 +75,19 @@ class RequestDeadlinesTest {
   void aHeadDrippedAByteAtATimeIsClosedAtTheHeadDeadline() {
     RawConnection dripping = open();
     dripping.write(STALLED_HEAD);
-    // A byte every 100 ms: an idle timeout would never fire, and the header line stays far below the
+    // A byte every 100 ms: an idle timeout would never fire, and the header line stays far below
+    // the
     // 16 KiB header limit for as long as this test could run.
     AtomicInteger dripped = new AtomicInteger();
-    long drip = vertx.setPeriodic(100, tick -> {
-      if (!dripping.isClosed()) {
-        dripping.write("a");
-        dripped.incrementAndGet();
-      }
-    });
+    long drip =
+        vertx.setPeriodic(
+            100,
+            tick -> {
+              if (!dripping.isClosed()) {
+                dripping.write("a");
+                dripped.incrementAndGet();
+              }
+            });
     Await.result(dripping.closed());
     vertx.cancelTimer(drip);
     assertEquals("", dripping.received());
@@ -90,11 +98,15 @@ class RequestDeadlinesTest {
   void theNextRequestOnAKeptAliveConnectionHasItsOwnHeadDeadline() {
     RawConnection keptAlive = open();
     keptAlive.write("GET /health HTTP/1.1\r\nHost: 127.0.0.1\r\n\r\n");
-    Await.result(Eventually.holds(vertx, () -> Future.succeededFuture(keptAlive.received().endsWith("}"))));
+    Await.result(
+        Eventually.holds(vertx, () -> Future.succeededFuture(keptAlive.received().endsWith("}"))));
     assertTrue(keptAlive.received().startsWith("HTTP/1.1 200"), keptAlive.received());
     keptAlive.write(STALLED_HEAD);
     Await.result(keptAlive.closed());
-    assertEquals(1, keptAlive.received().split("HTTP/1.1 ", -1).length - 1, "one answer only: " + keptAlive.received());
+    assertEquals(
+        1,
+        keptAlive.received().split("HTTP/1.1 ", -1).length - 1,
+        "one answer only: " + keptAlive.received());
   }
 
   @Test
@@ -103,23 +115,27 @@ class RequestDeadlinesTest {
     String[] pieces = {"GET /health HT", "TP/1.1\r\nHost: 127.", "0.0.1\r\n\r\n"};
     Promise<Void> sent = Promise.promise();
     int[] next = {0};
-    vertx.setPeriodic(100, tick -> {
-      patient.write(pieces[next[0]++]);
-      if (next[0] == pieces.length) {
-        vertx.cancelTimer(tick);
-        sent.complete();
-      }
-    });
+    vertx.setPeriodic(
+        100,
+        tick -> {
+          patient.write(pieces[next[0]++]);
+          if (next[0] == pieces.length) {
+            vertx.cancelTimer(tick);
+            sent.complete();
+          }
+        });
     Await.result(sent.future());
-    Await.result(Eventually.holds(vertx, () -> Future.succeededFuture(patient.received().endsWith("}"))));
+    Await.result(
+        Eventually.holds(vertx, () -> Future.succeededFuture(patient.received().endsWith("}"))));
     assertTrue(patient.received().startsWith("HTTP/1.1 200"), patient.received());
   }
 
   @Test
   void aBodyThatDoesNotArriveInTimeIsAnswered408AndTheConnectionClosed() {
     RawConnection slowBody = open();
-    slowBody.write("POST /api/canvas-agent/run HTTP/1.1\r\nHost: 127.0.0.1\r\nContent-Type: application/json\r\n"
-        + "Content-Length: 100\r\n\r\n{\"roomId\":");
+    slowBody.write(
+        "POST /api/canvas-agent/run HTTP/1.1\r\nHost: 127.0.0.1\r\nContent-Type: application/json\r\n"
+            + "Content-Length: 100\r\n\r\n{\"roomId\":");
     Await.result(slowBody.closed());
     String answer = slowBody.received();
     assertTrue(answer.startsWith("HTTP/1.1 408"), answer);
@@ -130,8 +146,9 @@ class RequestDeadlinesTest {
   @Test
   void aChunkedBodyThatNeverEndsIsAnswered408() {
     RawConnection chunked = open();
-    chunked.write("POST /api/docs HTTP/1.1\r\nHost: 127.0.0.1\r\nContent-Type: application/json\r\n"
-        + "Transfer-Encoding: chunked\r\n\r\n5\r\n{\"con\r\n");
+    chunked.write(
+        "POST /api/docs HTTP/1.1\r\nHost: 127.0.0.1\r\nContent-Type: application/json\r\n"
+            + "Transfer-Encoding: chunked\r\n\r\n5\r\n{\"con\r\n");
     Await.result(chunked.closed());
     assertTrue(chunked.received().startsWith("HTTP/1.1 408"), chunked.received());
   }

@@ -46,6 +46,7 @@ import org.junit.jupiter.api.extension.ExtendWith;
 class SecretsNotLoggedTest {
   /** Without separators: a parser that quotes the token it stopped at would quote all of it. */
   static final String JWT_SECRET = "jwtSecretOfTheLogTest7f3a9c2e5b1d4806";
+
   static final String OTHER_SECRET = "another-secret-that-signs-forged-tokens-91ab";
   static final String ANTHROPIC_KEY = "sk-ant-logtest-4f1c9e2a7b63d5";
   static final String OPENAI_KEY = "sk-openai-logtest-8d3e6a1f0c27b9";
@@ -58,31 +59,60 @@ class SecretsNotLoggedTest {
     AccessTokens forger = AccessTokens.create(vertx, new AppConfig.Auth(OTHER_SECRET, "", "RS256"));
     String editor = issuer.mint("ed", List.of(ROOM), List.of(), Role.EDITOR, Duration.ofHours(1));
     String viewer = issuer.mint("vi", List.of(ROOM), List.of(), Role.VIEWER, Duration.ofHours(1));
-    String otherRoom = issuer.mint("ot", List.of("elsewhere"), List.of(), Role.EDITOR, Duration.ofHours(1));
+    String otherRoom =
+        issuer.mint("ot", List.of("elsewhere"), List.of(), Role.EDITOR, Duration.ofHours(1));
     long now = System.currentTimeMillis() / 1000;
-    String expired = issuer.sign(new JsonObject().put("sub", "late").put("role", "editor").put("rooms", new JsonArray().add(ROOM))
-        .put("iat", now - 3600).put("exp", now - 600));
+    String expired =
+        issuer.sign(
+            new JsonObject()
+                .put("sub", "late")
+                .put("role", "editor")
+                .put("rooms", new JsonArray().add(ROOM))
+                .put("iat", now - 3600)
+                .put("exp", now - 600));
     String forged = forger.mint("ed", List.of(ROOM), List.of(), Role.ADMIN, Duration.ofHours(1));
-    String malformed = editor.substring(0, editor.lastIndexOf('.') + 1) + "not-a-signature-but-secret-looking-0a1b";
+    String malformed =
+        editor.substring(0, editor.lastIndexOf('.') + 1)
+            + "not-a-signature-but-secret-looking-0a1b";
     List<String> tokens = List.of(editor, viewer, otherRoom, expired, forged, malformed);
 
     StubProvider stub = Await.result(StubProvider.start(vertx));
     DatabaseConfig database = TestDatabase.freshSchema();
-    // The test database trusts local connections, so any password is taken: what matters is that it is used and never shown.
-    DatabaseConfig withPassword = new DatabaseConfig(database.host(), database.port(), database.database(), database.user(),
-        DATABASE_PASSWORD, database.schema(), database.poolSize(), database.maxWaitQueueSize());
-    Map<String, String> environment = new HashMap<>(Map.of(
-        "CANVAS_AGENT_JWT_SECRET", JWT_SECRET,
-        "ANTHROPIC_API_KEY", ANTHROPIC_KEY,
-        "ANTHROPIC_BASE_URL", stub.baseUrl(),
-        "OPENAI_API_KEY", OPENAI_KEY,
-        "OPENAI_BASE_URL", stub.baseUrl() + "/v1",
-        "CANVAS_STEWARD_DEBUG", "true",
-        "CANVAS_AGENT_MODEL_RETRIES", "0"));
+    // The test database trusts local connections, so any password is taken: what matters is that it
+    // is used and never shown.
+    DatabaseConfig withPassword =
+        new DatabaseConfig(
+            database.host(),
+            database.port(),
+            database.database(),
+            database.user(),
+            DATABASE_PASSWORD,
+            database.schema(),
+            database.poolSize(),
+            database.maxWaitQueueSize());
+    Map<String, String> environment =
+        new HashMap<>(
+            Map.of(
+                "CANVAS_AGENT_JWT_SECRET",
+                JWT_SECRET,
+                "ANTHROPIC_API_KEY",
+                ANTHROPIC_KEY,
+                "ANTHROPIC_BASE_URL",
+                stub.baseUrl(),
+                "OPENAI_API_KEY",
+                OPENAI_KEY,
+                "OPENAI_BASE_URL",
+                stub.baseUrl() + "/v1",
+                "CANVAS_STEWARD_DEBUG",
+                "true",
+                "CANVAS_AGENT_MODEL_RETRIES",
+                "0"));
     String logged;
     List<String> configErrors = new ArrayList<>();
     try (LogCapture log = LogCapture.open()) {
-      TestServer server = TestServer.start(vertx, TestServer.config(environment).withDatabase(Optional.of(withPassword)));
+      TestServer server =
+          TestServer.start(
+              vertx, TestServer.config(environment).withDatabase(Optional.of(withPassword)));
       try {
         presentTokens(vertx, server, tokens);
         providerCalls(vertx, server, stub, editor, viewer);
@@ -95,16 +125,35 @@ class SecretsNotLoggedTest {
       logged = log.text();
     }
 
-    assertTrue(logged.contains("auth.") || logged.contains("model.call.failed"), "the capture saw the server's events");
+    assertTrue(
+        logged.contains("auth.") || logged.contains("model.call.failed"),
+        "the capture saw the server's events");
     assertTrue(logged.contains("model.call.failed"), "the refused provider call was logged");
-    Map<String, String> secrets = new HashMap<>(Map.of("the JWT secret", JWT_SECRET, "the Anthropic key", ANTHROPIC_KEY,
-        "the OpenAI key", OPENAI_KEY, "the database password", DATABASE_PASSWORD));
+    Map<String, String> secrets =
+        new HashMap<>(
+            Map.of(
+                "the JWT secret",
+                JWT_SECRET,
+                "the Anthropic key",
+                ANTHROPIC_KEY,
+                "the OpenAI key",
+                OPENAI_KEY,
+                "the database password",
+                DATABASE_PASSWORD));
     for (int i = 0; i < tokens.size(); i++) {
       secrets.put("token " + i, tokens.get(i));
-      secrets.put("token " + i + "'s signature", tokens.get(i).substring(tokens.get(i).lastIndexOf('.') + 1));
+      secrets.put(
+          "token " + i + "'s signature",
+          tokens.get(i).substring(tokens.get(i).lastIndexOf('.') + 1));
     }
-    secrets.forEach((what, secret) -> assertFalse(logged.contains(secret), what + " is in the log: " + around(logged, secret)));
-    secrets.forEach((what, secret) -> configErrors.forEach(message -> assertFalse(message.contains(secret), what + " is in: " + message)));
+    secrets.forEach(
+        (what, secret) ->
+            assertFalse(
+                logged.contains(secret), what + " is in the log: " + around(logged, secret)));
+    secrets.forEach(
+        (what, secret) ->
+            configErrors.forEach(
+                message -> assertFalse(message.contains(secret), what + " is in: " + message)));
   }
 
   /**
@@ -117,15 +166,24 @@ class SecretsNotLoggedTest {
     HttpResponse<Buffer> response;
     String logged;
     try (LogCapture log = LogCapture.open()) {
-      TestServer server = TestServer.start(vertx, TestServer.config(Map.of("CANVAS_AGENT_JWT_SECRET", JWT_SECRET)));
-      response = Await.result(server.http().get("/api/rooms/" + ROOM + "/events?access_token=" + token + "&lastEventId=%zz").send());
+      TestServer server =
+          TestServer.start(vertx, TestServer.config(Map.of("CANVAS_AGENT_JWT_SECRET", JWT_SECRET)));
+      response =
+          Await.result(
+              server
+                  .http()
+                  .get("/api/rooms/" + ROOM + "/events?access_token=" + token + "&lastEventId=%zz")
+                  .send());
       Await.result(server.stop());
       logged = log.text();
     }
 
     assertEquals(400, response.statusCode(), response.bodyAsString());
-    assertEquals("INVALID_REQUEST", response.bodyAsJsonObject().getJsonObject("error").getString("code"));
-    assertFalse(logged.contains(token.substring(token.lastIndexOf('.') + 1)), around(logged, token.substring(token.lastIndexOf('.') + 1)));
+    assertEquals(
+        "INVALID_REQUEST", response.bodyAsJsonObject().getJsonObject("error").getString("code"));
+    assertFalse(
+        logged.contains(token.substring(token.lastIndexOf('.') + 1)),
+        around(logged, token.substring(token.lastIndexOf('.') + 1)));
   }
 
   /** Tokens signed with {@link #JWT_SECRET}. */
@@ -145,12 +203,22 @@ class SecretsNotLoggedTest {
       status(server, "/api/rooms/" + ROOM + "/board", "Bearer " + token);
       status(server, "/api/rooms/" + ROOM + "/board?access_token=" + token, null);
       status(server, "/api/rooms/" + ROOM + "/board?access_token=" + token, "Bearer " + token);
-      status(server, "/api/rooms/" + ROOM + "/revisions?access_token=" + token + "&limit=%zz", null);
-      status(server, "/api/rooms/" + ROOM + "/events?access_token=" + token + "&lastEventId=%zz", null);
+      status(
+          server, "/api/rooms/" + ROOM + "/revisions?access_token=" + token + "&limit=%zz", null);
+      status(
+          server,
+          "/api/rooms/" + ROOM + "/events?access_token=" + token + "&lastEventId=%zz",
+          null);
       status(server, "/api/rooms/" + ROOM + "/board", "bearer" + token);
       status(server, "/api/rooms/" + ROOM + "/board", "Basic " + token);
-      HttpResponse<Buffer> run = Await.result(server.http().post("/api/canvas-agent/run").putHeader("authorization", "Bearer " + token)
-          .putHeader("content-type", "application/json").sendBuffer(Buffer.buffer("{\"roomId\":\"" + ROOM + "\",\"message\":")));
+      HttpResponse<Buffer> run =
+          Await.result(
+              server
+                  .http()
+                  .post("/api/canvas-agent/run")
+                  .putHeader("authorization", "Bearer " + token)
+                  .putHeader("content-type", "application/json")
+                  .sendBuffer(Buffer.buffer("{\"roomId\":\"" + ROOM + "\",\"message\":")));
       assertTrue(run.statusCode() < 500, run.bodyAsString());
       sseWithQueryToken(vertx, server, token);
       webSocketWithQueryToken(vertx, server, token);
@@ -169,7 +237,11 @@ class SecretsNotLoggedTest {
 
   private static void sseWithQueryToken(Vertx vertx, TestServer server, String token) {
     try {
-      Await.result(Await.result(SseClient.connect(vertx, server.port(), "/api/rooms/" + ROOM + "/events?access_token=" + token)).close());
+      Await.result(
+          Await.result(
+                  SseClient.connect(
+                      vertx, server.port(), "/api/rooms/" + ROOM + "/events?access_token=" + token))
+              .close());
     } catch (RuntimeException refused) {
       assertTrue(refused.getMessage().contains("SSE answered 4"), refused.getMessage());
     }
@@ -177,9 +249,20 @@ class SecretsNotLoggedTest {
 
   private static void webSocketWithQueryToken(Vertx vertx, TestServer server, String token) {
     try {
-      FrameSocket socket = Await.result(FrameSocket.connect(vertx, server.port(), "/api/rooms/" + ROOM + "/ws?access_token=" + token));
-      socket.send(new JsonObject().put("topic", "canvas:viewport").put("payload", new JsonObject().put("bounds",
-          new JsonObject().put("x", 0).put("y", 0).put("w", 10).put("h", 10))).encode());
+      FrameSocket socket =
+          Await.result(
+              FrameSocket.connect(
+                  vertx, server.port(), "/api/rooms/" + ROOM + "/ws?access_token=" + token));
+      socket.send(
+          new JsonObject()
+              .put("topic", "canvas:viewport")
+              .put(
+                  "payload",
+                  new JsonObject()
+                      .put(
+                          "bounds",
+                          new JsonObject().put("x", 0).put("y", 0).put("w", 10).put("h", 10)))
+              .encode());
       Await.result(socket.close());
     } catch (io.vertx.core.http.UpgradeRejectedException refused) {
       assertTrue(refused.getStatus() < 500);
@@ -187,29 +270,74 @@ class SecretsNotLoggedTest {
   }
 
   private static void sockJsWithHeaderToken(Vertx vertx, TestServer server, String token) {
-    FrameSocket socket = Await.result(FrameSocket.connect(vertx, server.port(), "/eventbus/websocket"));
+    FrameSocket socket =
+        Await.result(FrameSocket.connect(vertx, server.port(), "/eventbus/websocket"));
     JsonObject headers = new JsonObject().put("authorization", "Bearer " + token);
-    socket.send(new JsonObject().put("type", "register").put("address", "room." + ROOM + ".canvas:host").put("headers", headers).encode());
-    socket.send(new JsonObject().put("type", "send").put("address", "room." + ROOM + ".canvas:viewport").put("headers", headers)
-        .put("replyAddress", "r-1").put("body", new JsonObject().put("bounds", new JsonObject().put("x", 0).put("y", 0).put("w", 1).put("h", 1)))
-        .encode());
+    socket.send(
+        new JsonObject()
+            .put("type", "register")
+            .put("address", "room." + ROOM + ".canvas:host")
+            .put("headers", headers)
+            .encode());
+    socket.send(
+        new JsonObject()
+            .put("type", "send")
+            .put("address", "room." + ROOM + ".canvas:viewport")
+            .put("headers", headers)
+            .put("replyAddress", "r-1")
+            .put(
+                "body",
+                new JsonObject()
+                    .put(
+                        "bounds", new JsonObject().put("x", 0).put("y", 0).put("w", 1).put("h", 1)))
+            .encode());
     Await.result(socket.await(0, frame -> "r-1".equals(frame.getString("address"))));
     Await.result(socket.close());
   }
 
   /** A run on Anthropic refused with 401 (the body quoting the key, as providers do), then one on OpenAI that succeeds. */
-  private static void providerCalls(Vertx vertx, TestServer server, StubProvider stub, String editor, String viewer) throws IOException {
-    stub.then(new StubProvider.Status(401, Map.of(), new JsonObject().put("type", "error").put("error", new JsonObject()
-        .put("type", "authentication_error").put("message", "invalid x-api-key: " + ANTHROPIC_KEY)).encode()));
+  private static void providerCalls(
+      Vertx vertx, TestServer server, StubProvider stub, String editor, String viewer)
+      throws IOException {
+    stub.then(
+        new StubProvider.Status(
+            401,
+            Map.of(),
+            new JsonObject()
+                .put("type", "error")
+                .put(
+                    "error",
+                    new JsonObject()
+                        .put("type", "authentication_error")
+                        .put("message", "invalid x-api-key: " + ANTHROPIC_KEY))
+                .encode()));
     stub.then(StubProvider.Stream.whole(resource("openai-answer.sse")));
-    SseClient events = Await.result(SseClient.connect(vertx, server.port(), "/api/rooms/" + ROOM + "/events?access_token=" + viewer));
+    SseClient events =
+        Await.result(
+            SseClient.connect(
+                vertx, server.port(), "/api/rooms/" + ROOM + "/events?access_token=" + viewer));
     for (String model : List.of("anthropic:claude-test", "openai:gpt-test")) {
-      HttpResponse<Buffer> run = Await.result(server.http().post("/api/canvas-agent/run").putHeader("authorization", "Bearer " + editor)
-          .sendJsonObject(new JsonObject().put("roomId", ROOM).put("message", "draw two shapes").put("model", model)));
+      HttpResponse<Buffer> run =
+          Await.result(
+              server
+                  .http()
+                  .post("/api/canvas-agent/run")
+                  .putHeader("authorization", "Bearer " + editor)
+                  .sendJsonObject(
+                      new JsonObject()
+                          .put("roomId", ROOM)
+                          .put("message", "draw two shapes")
+                          .put("model", model)));
       assertEquals(202, run.statusCode(), run.bodyAsString());
       String sessionId = run.bodyAsJsonObject().getString("sessionId");
-      var ended = Await.result(events.awaitEvent(event -> event.event().equals("agent:status")
-          && sessionId.equals(event.data().getString("sessionId")) && List.of("done", "error", "canceled").contains(event.data().getString("state"))));
+      var ended =
+          Await.result(
+              events.awaitEvent(
+                  event ->
+                      event.event().equals("agent:status")
+                          && sessionId.equals(event.data().getString("sessionId"))
+                          && List.of("done", "error", "canceled")
+                              .contains(event.data().getString("state"))));
       String state = ended.get(ended.size() - 1).data().getString("state");
       assertEquals(model.startsWith("anthropic") ? "error" : "done", state, model);
     }
@@ -221,32 +349,64 @@ class SecretsNotLoggedTest {
 
   /** The messages of configuration errors about the secret settings, each with the secret in it. */
   private static List<String> configErrors() {
-    List<Map<String, String>> bad = List.of(
-        Map.of("CANVAS_AGENT_JWT_SECRET", JWT_SECRET.substring(0, 20)),
-        Map.of("CANVAS_AGENT_JWT_SECRET", JWT_SECRET, "CANVAS_AGENT_JWT_PUBLIC_KEY", "-----BEGIN PUBLIC KEY-----\nx\n-----END PUBLIC KEY-----"),
-        Map.of("ANTHROPIC_API_KEY", ANTHROPIC_KEY + " x"),
-        Map.of("OPENAI_API_KEY", OPENAI_KEY + "\u00e9"),
-        Map.of("OPENAI_BASE_URL", "https://user:" + OPENAI_KEY + "@api.example.com/v1"),
-        Map.of("GEMINI_BASE_URL", "https://generativelanguage.example.com/v1?key=" + ANTHROPIC_KEY),
-        Map.of("DATABASE_URL", "postgresql://postgres:" + DATABASE_PASSWORD + "@127.0.0.1:notaport/test"),
-        Map.of("DATABASE_URL", "mysql://postgres:" + DATABASE_PASSWORD + "@127.0.0.1/test"),
-        Map.of("PGPASSWORD", DATABASE_PASSWORD, "PGPORT", "seventy"),
-        Map.of("CANVAS_AGENT_CONFIG", "{\"auth\":{\"jwtSecret\": " + JWT_SECRET + "}}"),
-        Map.of("CANVAS_AGENT_CONFIG", "{\"providers\":{\"openai\":{\"apiKey\":\"" + OPENAI_KEY + "\"}},}"),
-        Map.of("CANVAS_AGENT_CONFIG", "{\"database\":{\"password\":" + DATABASE_PASSWORD + "}}"));
+    List<Map<String, String>> bad =
+        List.of(
+            Map.of("CANVAS_AGENT_JWT_SECRET", JWT_SECRET.substring(0, 20)),
+            Map.of(
+                "CANVAS_AGENT_JWT_SECRET",
+                JWT_SECRET,
+                "CANVAS_AGENT_JWT_PUBLIC_KEY",
+                "-----BEGIN PUBLIC KEY-----\nx\n-----END PUBLIC KEY-----"),
+            Map.of("ANTHROPIC_API_KEY", ANTHROPIC_KEY + " x"),
+            Map.of("OPENAI_API_KEY", OPENAI_KEY + "\u00e9"),
+            Map.of("OPENAI_BASE_URL", "https://user:" + OPENAI_KEY + "@api.example.com/v1"),
+            Map.of(
+                "GEMINI_BASE_URL",
+                "https://generativelanguage.example.com/v1?key=" + ANTHROPIC_KEY),
+            Map.of(
+                "DATABASE_URL",
+                "postgresql://postgres:" + DATABASE_PASSWORD + "@127.0.0.1:notaport/test"),
+            Map.of("DATABASE_URL", "mysql://postgres:" + DATABASE_PASSWORD + "@127.0.0.1/test"),
+            Map.of("PGPASSWORD", DATABASE_PASSWORD, "PGPORT", "seventy"),
+            Map.of("CANVAS_AGENT_CONFIG", "{\"auth\":{\"jwtSecret\": " + JWT_SECRET + "}}"),
+            Map.of(
+                "CANVAS_AGENT_CONFIG",
+                "{\"providers\":{\"openai\":{\"apiKey\":\"" + OPENAI_KEY + "\"}},}"),
+            Map.of(
+                "CANVAS_AGENT_CONFIG", "{\"database\":{\"password\":" + DATABASE_PASSWORD + "}}"));
     List<String> messages = new ArrayList<>();
     for (Map<String, String> environment : bad) {
-      messages.add(assertThrows(ConfigException.class, () -> ConfigLoader.load(environment), environment.toString()).getMessage());
+      messages.add(
+          assertThrows(
+                  ConfigException.class,
+                  () -> ConfigLoader.load(environment),
+                  environment.toString())
+              .getMessage());
     }
     return messages;
   }
 
   @Test
   void theConfigurationAndItsRecordsPrintNoSecret() throws ReflectiveOperationException {
-    AppConfig config = TestServer.config(Map.of("CANVAS_AGENT_JWT_SECRET", JWT_SECRET, "ANTHROPIC_API_KEY", ANTHROPIC_KEY,
-        "OPENAI_API_KEY", OPENAI_KEY, "GEMINI_API_KEY", OPENAI_KEY + "g", "OPENAI_COMPATIBLE_API_KEY", OPENAI_KEY + "c",
-        "OPENAI_COMPATIBLE_BASE_URL", "http://127.0.0.1:11434/v1", "DATABASE_URL", "postgresql://canvas:" + DATABASE_PASSWORD + "@db.example.com:5432/canvas"));
-    assertEquals(DATABASE_PASSWORD, config.database().orElseThrow().password(), "the password was read");
+    AppConfig config =
+        TestServer.config(
+            Map.of(
+                "CANVAS_AGENT_JWT_SECRET",
+                JWT_SECRET,
+                "ANTHROPIC_API_KEY",
+                ANTHROPIC_KEY,
+                "OPENAI_API_KEY",
+                OPENAI_KEY,
+                "GEMINI_API_KEY",
+                OPENAI_KEY + "g",
+                "OPENAI_COMPATIBLE_API_KEY",
+                OPENAI_KEY + "c",
+                "OPENAI_COMPATIBLE_BASE_URL",
+                "http://127.0.0.1:11434/v1",
+                "DATABASE_URL",
+                "postgresql://canvas:" + DATABASE_PASSWORD + "@db.example.com:5432/canvas"));
+    assertEquals(
+        DATABASE_PASSWORD, config.database().orElseThrow().password(), "the password was read");
     List<String> printed = new ArrayList<>();
     printed(config, printed);
     for (String text : printed) {
@@ -285,7 +445,8 @@ class SecretsNotLoggedTest {
   }
 
   private static byte[] resource(String name) throws IOException {
-    try (InputStream in = SecretsNotLoggedTest.class.getResourceAsStream("/providers/http/" + name)) {
+    try (InputStream in =
+        SecretsNotLoggedTest.class.getResourceAsStream("/providers/http/" + name)) {
       return in.readAllBytes();
     }
   }

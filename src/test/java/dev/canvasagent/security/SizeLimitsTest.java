@@ -44,9 +44,15 @@ class SizeLimitsTest {
   void setUp(Vertx vertx) {
     this.vertx = vertx;
     roomId = "sizes-" + UUID.randomUUID().toString().substring(0, 8);
-    server = TestServer.start(vertx, TestServer.config(Map.of(
-        "CANVAS_AGENT_MAX_MESSAGE_BYTES", String.valueOf(MAX_MESSAGE_BYTES),
-        "CANVAS_AGENT_BODY_LIMIT_BYTES", "8192")));
+    server =
+        TestServer.start(
+            vertx,
+            TestServer.config(
+                Map.of(
+                    "CANVAS_AGENT_MAX_MESSAGE_BYTES",
+                    String.valueOf(MAX_MESSAGE_BYTES),
+                    "CANVAS_AGENT_BODY_LIMIT_BYTES",
+                    "8192")));
   }
 
   @AfterEach
@@ -59,16 +65,31 @@ class SizeLimitsTest {
   }
 
   static JsonObject change(long baseRevision, String text) {
-    return new JsonObject().put("baseRevision", baseRevision).put("put", new JsonArray().add(new JsonObject()
-        .put("id", "shape:big").put("typeName", "shape").put("type", "text").put("x", 0).put("y", 0)
-        .put("props", new JsonObject().put("text", text))));
+    return new JsonObject()
+        .put("baseRevision", baseRevision)
+        .put(
+            "put",
+            new JsonArray()
+                .add(
+                    new JsonObject()
+                        .put("id", "shape:big")
+                        .put("typeName", "shape")
+                        .put("type", "text")
+                        .put("x", 0)
+                        .put("y", 0)
+                        .put("props", new JsonObject().put("text", text))));
   }
 
   @Test
   void aPersonsChangeOverTheBodyLimitIs413AndChangesNothing() {
     long before = revision();
-    HttpResponse<Buffer> response = Await.result(server.http().post("/api/rooms/" + roomId + "/changes")
-        .putHeader("content-type", "application/json").sendJsonObject(change(before, "x".repeat(9_000))));
+    HttpResponse<Buffer> response =
+        Await.result(
+            server
+                .http()
+                .post("/api/rooms/" + roomId + "/changes")
+                .putHeader("content-type", "application/json")
+                .sendJsonObject(change(before, "x".repeat(9_000))));
     assertEquals(413, response.statusCode(), response.bodyAsString());
     JsonObject error = response.bodyAsJsonObject().getJsonObject("error");
     assertEquals("BODY_TOO_LARGE", error.getString("code"));
@@ -78,12 +99,20 @@ class SizeLimitsTest {
 
   @Test
   void aSockJSMessageOverTheLimitIs413NamingIt() {
-    HttpResponse<Buffer> response = Await.result(server.http().post("/eventbus/000/" + UUID.randomUUID() + "/xhr_send")
-        .sendBuffer(Buffer.buffer("[\"" + "x".repeat(MAX_MESSAGE_BYTES) + "\"]")));
+    HttpResponse<Buffer> response =
+        Await.result(
+            server
+                .http()
+                .post("/eventbus/000/" + UUID.randomUUID() + "/xhr_send")
+                .sendBuffer(Buffer.buffer("[\"" + "x".repeat(MAX_MESSAGE_BYTES) + "\"]")));
     assertEquals(413, response.statusCode(), response.bodyAsString());
     JsonObject error = response.bodyAsJsonObject().getJsonObject("error");
     assertEquals("BODY_TOO_LARGE", error.getString("code"));
-    assertTrue(error.getString("message").contains(MAX_MESSAGE_BYTES + " bytes (CANVAS_AGENT_MAX_MESSAGE_BYTES)"), error.encode());
+    assertTrue(
+        error
+            .getString("message")
+            .contains(MAX_MESSAGE_BYTES + " bytes (CANVAS_AGENT_MAX_MESSAGE_BYTES)"),
+        error.encode());
   }
 
   @Test
@@ -97,8 +126,13 @@ class SizeLimitsTest {
 
   @Test
   void aSingleWebSocketFrameOverTheLimitClosesWith1009() {
-    // The server's frame limit is min(CANVAS_AGENT_MAX_MESSAGE_BYTES, 64 KiB): a frame over it is corrupt to Netty.
-    assertEquals(1009, closeStatusAfter("/api/rooms/" + roomId + "/ws", WebSocketFrame.textFrame("x".repeat(MAX_MESSAGE_BYTES + 1), true)));
+    // The server's frame limit is min(CANVAS_AGENT_MAX_MESSAGE_BYTES, 64 KiB): a frame over it is
+    // corrupt to Netty.
+    assertEquals(
+        1009,
+        closeStatusAfter(
+            "/api/rooms/" + roomId + "/ws",
+            WebSocketFrame.textFrame("x".repeat(MAX_MESSAGE_BYTES + 1), true)));
   }
 
   @Test
@@ -107,10 +141,16 @@ class SizeLimitsTest {
     try (SockJSBrowsers browsers = SockJSBrowsers.start()) {
       SockJSBrowsers.Browser page = browsers.open("page", server.port(), "websocket");
       page.register("room." + roomId + ".canvas:host");
-      page.awaitMessage("room." + roomId + ".canvas:host", hello -> "canvas:hello".equals(hello.getString("type")), "its hello");
-      page.publish("room." + roomId + ".canvas:change", change(before, "x".repeat(MAX_MESSAGE_BYTES)));
-      JsonObject closed = page.await(event -> "closed".equals(event.getString("event")), "the connection to close");
-      // SockJS owns that WebSocket: Vert.x drops the connection (1006) without a close frame of ours.
+      page.awaitMessage(
+          "room." + roomId + ".canvas:host",
+          hello -> "canvas:hello".equals(hello.getString("type")),
+          "its hello");
+      page.publish(
+          "room." + roomId + ".canvas:change", change(before, "x".repeat(MAX_MESSAGE_BYTES)));
+      JsonObject closed =
+          page.await(event -> "closed".equals(event.getString("event")), "the connection to close");
+      // SockJS owns that WebSocket: Vert.x drops the connection (1006) without a close frame of
+      // ours.
       assertTrue(closed.getInteger("code") >= 1000, closed.encode());
     }
     assertEquals(before, revision());
@@ -119,30 +159,56 @@ class SizeLimitsTest {
   /** Opens a raw WebSocket, sends one frame, and answers the status it is closed with. */
   short closeStatusAfter(String path, WebSocketFrame frame) {
     Promise<Short> closed = Promise.promise();
-    vertx.getOrCreateContext().runOnContext(onContext -> vertx.createWebSocketClient(new io.vertx.core.http.WebSocketClientOptions()
-            .setMaxFrameSize(4 * MAX_MESSAGE_BYTES))
-        .connect(new WebSocketConnectOptions().setHost("127.0.0.1").setPort(server.port()).setURI(path))
-        .onFailure(closed::tryFail)
-        .onSuccess((WebSocket socket) -> {
-          socket.closeHandler(end -> closed.tryComplete(socket.closeStatusCode()));
-          socket.writeFrame(frame);
-        }));
+    vertx
+        .getOrCreateContext()
+        .runOnContext(
+            onContext ->
+                vertx
+                    .createWebSocketClient(
+                        new io.vertx.core.http.WebSocketClientOptions()
+                            .setMaxFrameSize(4 * MAX_MESSAGE_BYTES))
+                    .connect(
+                        new WebSocketConnectOptions()
+                            .setHost("127.0.0.1")
+                            .setPort(server.port())
+                            .setURI(path))
+                    .onFailure(closed::tryFail)
+                    .onSuccess(
+                        (WebSocket socket) -> {
+                          socket.closeHandler(end -> closed.tryComplete(socket.closeStatusCode()));
+                          socket.writeFrame(frame);
+                        }));
     return Await.result(closed.future());
   }
 
   @Test
   void anOverlongRequestLineIs414AndOverlargeHeadersAre431() {
-    // The server closes a connection after refusing its request line or headers; a pooled client could
+    // The server closes a connection after refusing its request line or headers; a pooled client
+    // could
     // send the next request into that closing connection. One connection per request here.
-    WebClient oneShot = WebClient.create(vertx, new WebClientOptions().setDefaultHost("127.0.0.1")
-        .setDefaultPort(server.port()).setKeepAlive(false));
+    WebClient oneShot =
+        WebClient.create(
+            vertx,
+            new WebClientOptions()
+                .setDefaultHost("127.0.0.1")
+                .setDefaultPort(server.port())
+                .setKeepAlive(false));
     try {
-      HttpResponse<Buffer> longUrl = Await.result(oneShot.get("/api/rooms/" + roomId + "/board?pad=" + "x".repeat(9_000)).send());
+      HttpResponse<Buffer> longUrl =
+          Await.result(
+              oneShot.get("/api/rooms/" + roomId + "/board?pad=" + "x".repeat(9_000)).send());
       assertEquals(414, longUrl.statusCode());
-      HttpResponse<Buffer> bigHeaders = Await.result(oneShot.get("/api/rooms/" + roomId + "/board")
-          .putHeader("X-Pad", "x".repeat(17_000)).send());
+      HttpResponse<Buffer> bigHeaders =
+          Await.result(
+              oneShot
+                  .get("/api/rooms/" + roomId + "/board")
+                  .putHeader("X-Pad", "x".repeat(17_000))
+                  .send());
       assertEquals(431, bigHeaders.statusCode());
-      assertEquals(200, Await.result(oneShot.get("/api/rooms/" + roomId + "/board").send()).statusCode(), "the server still serves");
+      assertEquals(
+          200,
+          Await.result(oneShot.get("/api/rooms/" + roomId + "/board").send()).statusCode(),
+          "the server still serves");
     } finally {
       oneShot.close();
     }
@@ -150,8 +216,13 @@ class SizeLimitsTest {
 
   @Test
   void aLastEventIdThatIsNotOneIsResyncedNotParsedFurther() {
-    SseClient stream = Await.result(SseClient.connect(vertx, server.port(), "/api/rooms/" + roomId + "/events",
-        Map.of("Last-Event-ID", "x".repeat(10_000))));
+    SseClient stream =
+        Await.result(
+            SseClient.connect(
+                vertx,
+                server.port(),
+                "/api/rooms/" + roomId + "/events",
+                Map.of("Last-Event-ID", "x".repeat(10_000))));
     Await.result(stream.awaitEvent(event -> "canvas:resync".equals(event.event())));
     Await.result(stream.close());
   }

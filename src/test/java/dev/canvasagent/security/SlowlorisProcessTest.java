@@ -31,33 +31,49 @@ import org.junit.jupiter.api.extension.ExtendWith;
  */
 @ExtendWith(VertxExtension.class)
 class SlowlorisProcessTest {
-  static final List<String> MAIN = List.of("-cp", System.getProperty("java.class.path"), App.class.getName());
+  static final List<String> MAIN =
+      List.of("-cp", System.getProperty("java.class.path"), App.class.getName());
   static final int STALLED = 300;
+
   /** Only a guard against a server that never closes them: the head deadline is far shorter. */
   static final long CLOSED_WITHIN_SECONDS = 120;
 
   @Test
-  void hundredsOfStalledHeadsFromOneAddressAreAllClosedAndHealthAnswersThroughout(Vertx vertx) throws Exception {
+  void hundredsOfStalledHeadsFromOneAddressAreAllClosedAndHealthAnswersThroughout(Vertx vertx)
+      throws Exception {
     try (ServerProcess server = ServerProcess.java(MAIN, Map.of("PORT", "0"))) {
       int port = server.awaitStartedPort();
       NetClient attacker = RawConnection.client(vertx, "127.0.0.1");
-      WebClient elsewhere = WebClient.create(vertx, new WebClientOptions().setLocalAddress("127.0.0.2"));
+      WebClient elsewhere =
+          WebClient.create(vertx, new WebClientOptions().setLocalAddress("127.0.0.2"));
       try {
-        List<RawConnection> stalled = Await.result(Future.all(IntStream.range(0, STALLED)
-            .mapToObj(i -> RawConnection.open(vertx, attacker, port)).toList())).list();
-        stalled.forEach(connection -> connection.write("GET /health HTTP/1.1\r\nHost: 127.0.0.1\r\nX-Slow: a"));
+        List<RawConnection> stalled =
+            Await.result(
+                    Future.all(
+                        IntStream.range(0, STALLED)
+                            .mapToObj(i -> RawConnection.open(vertx, attacker, port))
+                            .toList()))
+                .list();
+        stalled.forEach(
+            connection -> connection.write("GET /health HTTP/1.1\r\nHost: 127.0.0.1\r\nX-Slow: a"));
 
-        HttpResponse<Buffer> health = Await.result(elsewhere.get(port, "127.0.0.1", "/health").send());
+        HttpResponse<Buffer> health =
+            Await.result(elsewhere.get(port, "127.0.0.1", "/health").send());
         assertEquals(200, health.statusCode(), health.bodyAsString());
 
         Future.all(stalled.stream().map(RawConnection::closed).toList())
-            .toCompletionStage().toCompletableFuture().get(CLOSED_WITHIN_SECONDS, TimeUnit.SECONDS);
-        stalled.forEach(connection -> assertEquals("", connection.received(), "closed without an answer"));
+            .toCompletionStage()
+            .toCompletableFuture()
+            .get(CLOSED_WITHIN_SECONDS, TimeUnit.SECONDS);
+        stalled.forEach(
+            connection -> assertEquals("", connection.received(), "closed without an answer"));
 
         // Every slot came back: the same address is served again.
-        WebClient here = WebClient.create(vertx, new WebClientOptions().setLocalAddress("127.0.0.1"));
+        WebClient here =
+            WebClient.create(vertx, new WebClientOptions().setLocalAddress("127.0.0.1"));
         try {
-          assertEquals(200, Await.result(here.get(port, "127.0.0.1", "/health").send()).statusCode());
+          assertEquals(
+              200, Await.result(here.get(port, "127.0.0.1", "/health").send()).statusCode());
         } finally {
           here.close();
         }

@@ -13,13 +13,33 @@ import java.util.function.Predicate;
  */
 final class SockJsFuzz extends FrameFuzz {
   /** What a board page registers first: enough to host. */
-  static final List<String> JOINED = List.of("agent:action", "agent:screenshot_request", "canvas:host");
-  private static final List<String> ADDRESSES = List.of("scheduler.submit", "bridge.sockjs.handled", "patch.board.change",
-      "room.", "room..agent:ack", "room.other-room.canvas:viewport", "room.%s.agent:action", "room.%s.canvas:viewport.x",
-      "room.%s", "room.%s.*", "room.%s.agent:ack\u0000", "", "x".repeat(300));
+  static final List<String> JOINED =
+      List.of("agent:action", "agent:screenshot_request", "canvas:host");
+
+  private static final List<String> ADDRESSES =
+      List.of(
+          "scheduler.submit",
+          "bridge.sockjs.handled",
+          "patch.board.change",
+          "room.",
+          "room..agent:ack",
+          "room.other-room.canvas:viewport",
+          "room.%s.agent:action",
+          "room.%s.canvas:viewport.x",
+          "room.%s",
+          "room.%s.*",
+          "room.%s.agent:ack\u0000",
+          "",
+          "x".repeat(300));
   private int replies;
 
-  SockJsFuzz(Vertx vertx, int port, String room, int maxMessageBytes, StateFingerprint fingerprint, FuzzBodies bodies,
+  SockJsFuzz(
+      Vertx vertx,
+      int port,
+      String room,
+      int maxMessageBytes,
+      StateFingerprint fingerprint,
+      FuzzBodies bodies,
       FuzzFindings findings) {
     super(vertx, port, room, maxMessageBytes, fingerprint, bodies, findings);
   }
@@ -32,9 +52,16 @@ final class SockJsFuzz extends FrameFuzz {
   void join() {
     socket = Await.result(FrameSocket.connect(vertx, port, "/eventbus/websocket"));
     for (String topic : JOINED) {
-      socket.send(new JsonObject().put("type", "register").put("address", address(topic)).put("headers", new JsonObject()).encode());
+      socket.send(
+          new JsonObject()
+              .put("type", "register")
+              .put("address", address(topic))
+              .put("headers", new JsonObject())
+              .encode());
     }
-    int hello = Await.result(socket.await(0, frame -> address("canvas:host").equals(frame.getString("address"))));
+    int hello =
+        Await.result(
+            socket.await(0, frame -> address("canvas:host").equals(frame.getString("address"))));
     clientId = socket.frames(hello, hello + 1).get(0).getJsonObject("body").getString("clientId");
   }
 
@@ -47,16 +74,25 @@ final class SockJsFuzz extends FrameFuzz {
     if (base < 6) {
       String topic = bodies.pick(TOPICS);
       boolean publish = base == 5;
-      message = new JsonObject().put("type", publish ? "publish" : "send").put("address", address(topic))
-          .put("headers", new JsonObject()).put("body", validPayload(topic));
+      message =
+          new JsonObject()
+              .put("type", publish ? "publish" : "send")
+              .put("address", address(topic))
+              .put("headers", new JsonObject())
+              .put("body", validPayload(topic));
       if (!publish) {
         message.put("replyAddress", replyAddress);
       }
       kind = "sockjs " + (publish ? "publish " : "send ") + topic;
     } else if (base < 8) {
       String type = base == 6 ? "register" : "unregister";
-      message = new JsonObject().put("type", type).put("address", address(bodies.pick(List.of("agent:chat", "agent:status", "canvas:change"))))
-          .put("headers", new JsonObject());
+      message =
+          new JsonObject()
+              .put("type", type)
+              .put(
+                  "address",
+                  address(bodies.pick(List.of("agent:chat", "agent:status", "canvas:change"))))
+              .put("headers", new JsonObject());
       kind = "sockjs " + type;
     } else {
       message = new JsonObject().put("type", "ping");
@@ -66,7 +102,11 @@ final class SockJsFuzz extends FrameFuzz {
     if (pick < 35 && message.containsKey("body")) {
       FuzzBodies.Body body = bodies.next(message.getJsonObject("body"));
       // A publish has no reply to carry a refusal; only a send's can be held to it.
-      return new Frame(kind, "body " + body.mutation(), FrameFuzz.splice(message, "body", body.text()), null,
+      return new Frame(
+          kind,
+          "body " + body.mutation(),
+          FrameFuzz.splice(message, "body", body.text()),
+          null,
           body.mustBeRefused() && "send".equals(message.getString("type")));
     } else if (pick < 70) {
       FuzzBodies.Body body = bodies.next(message);
@@ -76,19 +116,41 @@ final class SockJsFuzz extends FrameFuzz {
       message.put("address", address);
       return new Frame(kind, "address '" + HttpFuzz.shorten(address) + "'", message.encode(), null);
     } else if (pick < 86) {
-      Object reply = bodies.pick(List.of("", "x".repeat(37), 7, new JsonObject(), "room." + room + ".agent:action"));
+      Object reply =
+          bodies.pick(
+              List.of("", "x".repeat(37), 7, new JsonObject(), "room." + room + ".agent:action"));
       message.put("replyAddress", reply);
-      return new Frame(kind, "replyAddress " + HttpFuzz.shorten(String.valueOf(reply)), message.encode(), null);
+      return new Frame(
+          kind, "replyAddress " + HttpFuzz.shorten(String.valueOf(reply)), message.encode(), null);
     } else if (pick < 91) {
-      Object headers = bodies.pick(List.of("x", 7, new JsonObject().put("authorization", "Bearer nonsense"),
-          new JsonObject().put("lastEventId", 5), new io.vertx.core.json.JsonArray()));
+      Object headers =
+          bodies.pick(
+              List.of(
+                  "x",
+                  7,
+                  new JsonObject().put("authorization", "Bearer nonsense"),
+                  new JsonObject().put("lastEventId", 5),
+                  new io.vertx.core.json.JsonArray()));
       message.put("headers", headers);
-      return new Frame(kind, "headers " + HttpFuzz.shorten(String.valueOf(headers)), message.encode(), null);
+      return new Frame(
+          kind, "headers " + HttpFuzz.shorten(String.valueOf(headers)), message.encode(), null);
     } else if (pick < 94) {
       byte[] bytes = bodies.bytes(64);
       return new Frame("sockjs binary", bytes.length + " random bytes", null, Buffer.buffer(bytes));
     } else if (pick < 99) {
-      String text = bodies.pick(List.of("", " ", "null", "[]", "[\"a\"]", "\"frame\"", "{", "{\"type\":7}", "{\"type\":\"send\"}", "\u0000"));
+      String text =
+          bodies.pick(
+              List.of(
+                  "",
+                  " ",
+                  "null",
+                  "[]",
+                  "[\"a\"]",
+                  "\"frame\"",
+                  "{",
+                  "{\"type\":7}",
+                  "{\"type\":\"send\"}",
+                  "\u0000"));
       return new Frame("sockjs frame", "text '" + HttpFuzz.shorten(text) + "'", text, null);
     }
     return new Frame("sockjs oversized", "over the message limit", oversized(), null);
@@ -102,14 +164,23 @@ final class SockJsFuzz extends FrameFuzz {
 
   @Override
   String probe(long baseRevision) {
-    return new JsonObject().put("type", "send").put("address", address("canvas:change")).put("headers", new JsonObject())
-        .put("body", new JsonObject().put("baseRevision", baseRevision).put("remove", new io.vertx.core.json.JsonArray().add("shape:probe")))
-        .put("replyAddress", "probe-" + baseRevision % PROBE_BASE).encode();
+    return new JsonObject()
+        .put("type", "send")
+        .put("address", address("canvas:change"))
+        .put("headers", new JsonObject())
+        .put(
+            "body",
+            new JsonObject()
+                .put("baseRevision", baseRevision)
+                .put("remove", new io.vertx.core.json.JsonArray().add("shape:probe")))
+        .put("replyAddress", "probe-" + baseRevision % PROBE_BASE)
+        .encode();
   }
 
   @Override
   boolean answersProbe(JsonObject frame, long baseRevision) {
-    return "err".equals(frame.getString("type")) && ("probe-" + baseRevision % PROBE_BASE).equals(frame.getString("address"));
+    return "err".equals(frame.getString("type"))
+        && ("probe-" + baseRevision % PROBE_BASE).equals(frame.getString("address"));
   }
 
   @Override

@@ -36,7 +36,8 @@ final class StateFingerprint {
     }
 
     Scope with(Scope more) {
-      return new Scope(union(rooms, more.rooms), union(sessions, more.sessions), union(docs, more.docs));
+      return new Scope(
+          union(rooms, more.rooms), union(sessions, more.sessions), union(docs, more.docs));
     }
 
     private static Set<String> union(Set<String> a, Set<String> b) {
@@ -49,6 +50,7 @@ final class StateFingerprint {
   static final String VIEWPORTS = "viewports of ";
 
   private final Vertx vertx;
+
   /** Parts beyond the bus's, e.g. the PostgreSQL tables; may be null. */
   private final Supplier<Map<String, String>> extra;
 
@@ -61,16 +63,25 @@ final class StateFingerprint {
   Map<String, String> capture(Scope scope) {
     Map<String, Future<String>> parts = new TreeMap<>();
     for (String room : scope.rooms()) {
-      parts.put("board " + room, read(Address.PATCH_BOARD_GET, new JsonObject().put("roomId", room)));
-      parts.put("sessions of " + room, read(Address.SCHEDULER_SESSION_LIST, new JsonObject().put("roomId", room).put("limit", 100)));
+      parts.put(
+          "board " + room, read(Address.PATCH_BOARD_GET, new JsonObject().put("roomId", room)));
+      parts.put(
+          "sessions of " + room,
+          read(
+              Address.SCHEDULER_SESSION_LIST,
+              new JsonObject().put("roomId", room).put("limit", 100)));
       parts.put(VIEWPORTS + room, viewports(room));
     }
     for (String session : scope.sessions()) {
-      parts.put("session " + session, read(Address.SCHEDULER_SESSION_GET, new JsonObject().put("sessionId", session)));
+      parts.put(
+          "session " + session,
+          read(Address.SCHEDULER_SESSION_GET, new JsonObject().put("sessionId", session)));
     }
     for (String doc : scope.docs()) {
       parts.put("document " + doc, read(Address.DOC_GET, new JsonObject().put("docId", doc)));
-      parts.put("history of document " + doc, read(Address.DOC_REVISIONS, new JsonObject().put("docId", doc).put("limit", 500)));
+      parts.put(
+          "history of document " + doc,
+          read(Address.DOC_REVISIONS, new JsonObject().put("docId", doc).put("limit", 500)));
     }
     parts.put("server-wide counts", counts());
     Await.result(Future.join(new ArrayList<>(parts.values())));
@@ -86,7 +97,9 @@ final class StateFingerprint {
   static List<String> changed(Map<String, String> before, Map<String, String> after) {
     Set<String> names = new LinkedHashSet<>(before.keySet());
     names.addAll(after.keySet());
-    return names.stream().filter(name -> !java.util.Objects.equals(before.get(name), after.get(name))).toList();
+    return names.stream()
+        .filter(name -> !java.util.Objects.equals(before.get(name), after.get(name)))
+        .toList();
   }
 
   /**
@@ -94,14 +107,25 @@ final class StateFingerprint {
    * stream opened or closed changes it rightly, so it is left out.
    */
   private Future<String> viewports(String room) {
-    return vertx.eventBus().<JsonObject>request(Address.BRIDGE_VIEWPORTS, new JsonObject().put("roomId", room))
-        .map(reply -> hash(new io.vertx.core.json.JsonArray(reply.body().getJsonArray("viewports").stream()
-            .map(viewport -> ((JsonObject) viewport).copy()).peek(viewport -> viewport.remove("host")).toList()).encode()));
+    return vertx
+        .eventBus()
+        .<JsonObject>request(Address.BRIDGE_VIEWPORTS, new JsonObject().put("roomId", room))
+        .map(
+            reply ->
+                hash(
+                    new io.vertx.core.json.JsonArray(
+                            reply.body().getJsonArray("viewports").stream()
+                                .map(viewport -> ((JsonObject) viewport).copy())
+                                .peek(viewport -> viewport.remove("host"))
+                                .toList())
+                        .encode()));
   }
 
   /** A part's hash; a refusal (an unknown session, say) is a state too: "absent". */
   private Future<String> read(String address, JsonObject ask) {
-    return vertx.eventBus().<JsonObject>request(address, ask)
+    return vertx
+        .eventBus()
+        .<JsonObject>request(address, ask)
         .map(reply -> hash(reply.body().encode()))
         .otherwise(error -> "absent: " + Failure.of(error).code());
   }
@@ -111,22 +135,29 @@ final class StateFingerprint {
     Future<JsonObject> patch = health("patch-engine");
     Future<JsonObject> runner = health("runner");
     Future<JsonObject> scheduler = health("scheduler");
-    return Future.all(patch, runner, scheduler).map(all -> new JsonObject()
-        .put("commits", patch.result().getValue("commits"))
-        .put("runsActive", runner.result().getValue("active"))
-        .put("runsFinished", runner.result().getValue("finished"))
-        .put("sessionsRunning", scheduler.result().getValue("running"))
-        .put("runsWaiting", scheduler.result().getValue("waiting"))
-        .encode());
+    return Future.all(patch, runner, scheduler)
+        .map(
+            all ->
+                new JsonObject()
+                    .put("commits", patch.result().getValue("commits"))
+                    .put("runsActive", runner.result().getValue("active"))
+                    .put("runsFinished", runner.result().getValue("finished"))
+                    .put("sessionsRunning", scheduler.result().getValue("running"))
+                    .put("runsWaiting", scheduler.result().getValue("waiting"))
+                    .encode());
   }
 
   private Future<JsonObject> health(String verticle) {
-    return vertx.eventBus().<JsonObject>request(Address.health(verticle), new JsonObject()).map(reply -> reply.body());
+    return vertx
+        .eventBus()
+        .<JsonObject>request(Address.health(verticle), new JsonObject())
+        .map(reply -> reply.body());
   }
 
   static String hash(String text) {
     try {
-      byte[] digest = MessageDigest.getInstance("SHA-256").digest(text.getBytes(StandardCharsets.UTF_8));
+      byte[] digest =
+          MessageDigest.getInstance("SHA-256").digest(text.getBytes(StandardCharsets.UTF_8));
       return HexFormat.of().formatHex(digest, 0, 12);
     } catch (NoSuchAlgorithmException e) {
       throw new IllegalStateException(e);

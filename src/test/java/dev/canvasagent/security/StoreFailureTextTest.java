@@ -47,23 +47,68 @@ class StoreFailureTextTest {
     try (LogCapture log = LogCapture.open()) {
       TestServer server = TestServer.start(vertx, Optional.of(database));
       try {
-        String sessionId = created(send(server, HttpMethod.POST, "/api/sessions", new JsonObject().put("roomId", ROOM).put("title", "T")))
-            .getJsonObject("session").getString("id");
-        String docId = created(send(server, HttpMethod.POST, "/api/docs", new JsonObject().put("roomId", ROOM).put("content", "# Doc\n")))
-            .getString("id");
+        String sessionId =
+            created(
+                    send(
+                        server,
+                        HttpMethod.POST,
+                        "/api/sessions",
+                        new JsonObject().put("roomId", ROOM).put("title", "T")))
+                .getJsonObject("session")
+                .getString("id");
+        String docId =
+            created(
+                    send(
+                        server,
+                        HttpMethod.POST,
+                        "/api/docs",
+                        new JsonObject().put("roomId", ROOM).put("content", "# Doc\n")))
+                .getString("id");
         TestDatabase.drop(database);
 
-        answers.add(send(server, HttpMethod.POST, "/api/sessions", new JsonObject().put("roomId", ROOM).put("title", "T")));
+        answers.add(
+            send(
+                server,
+                HttpMethod.POST,
+                "/api/sessions",
+                new JsonObject().put("roomId", ROOM).put("title", "T")));
         answers.add(send(server, HttpMethod.GET, "/api/sessions/" + sessionId, null));
-        answers.add(send(server, HttpMethod.PATCH, "/api/sessions/" + sessionId, new JsonObject().put("title", "U")));
-        answers.add(send(server, HttpMethod.POST, "/api/canvas-agent/run", new JsonObject().put("roomId", ROOM).put("message", "hi")));
-        answers.add(send(server, HttpMethod.POST, "/api/canvas-agent/run", new JsonObject().put("roomId", ROOM).put("message", "hi")
-            .put("sessionId", sessionId)));
-        answers.add(send(server, HttpMethod.POST, "/api/rooms/" + ROOM + "/transcript", new JsonObject().put("speaker", "A").put("text", "t")));
+        answers.add(
+            send(
+                server,
+                HttpMethod.PATCH,
+                "/api/sessions/" + sessionId,
+                new JsonObject().put("title", "U")));
+        answers.add(
+            send(
+                server,
+                HttpMethod.POST,
+                "/api/canvas-agent/run",
+                new JsonObject().put("roomId", ROOM).put("message", "hi")));
+        answers.add(
+            send(
+                server,
+                HttpMethod.POST,
+                "/api/canvas-agent/run",
+                new JsonObject()
+                    .put("roomId", ROOM)
+                    .put("message", "hi")
+                    .put("sessionId", sessionId)));
+        answers.add(
+            send(
+                server,
+                HttpMethod.POST,
+                "/api/rooms/" + ROOM + "/transcript",
+                new JsonObject().put("speaker", "A").put("text", "t")));
         answers.add(send(server, HttpMethod.GET, "/api/rooms/" + ROOM + "/board", null));
         answers.add(send(server, HttpMethod.GET, "/api/sessions/" + sessionId + "/todos", null));
         answers.add(send(server, HttpMethod.GET, "/api/docs/" + docId, null));
-        answers.add(send(server, HttpMethod.POST, "/api/docs", new JsonObject().put("roomId", ROOM).put("content", "x\n")));
+        answers.add(
+            send(
+                server,
+                HttpMethod.POST,
+                "/api/docs",
+                new JsonObject().put("roomId", ROOM).put("content", "x\n")));
       } finally {
         Await.result(server.stop());
       }
@@ -73,19 +118,25 @@ class StoreFailureTextTest {
     for (HttpResponse<Buffer> answer : answers) {
       String body = answer.bodyAsString();
       assertTrue(answer.statusCode() >= 500, body);
-      for (String driverText : List.of("does not exist", "relation \"", "42P01", database.schema(), "canvas_")) {
-        assertFalse(body.contains(driverText), "the driver's text (" + driverText + ") in: " + body);
+      for (String driverText :
+          List.of("does not exist", "relation \"", "42P01", database.schema(), "canvas_")) {
+        assertFalse(
+            body.contains(driverText), "the driver's text (" + driverText + ") in: " + body);
       }
       if (body.contains("\"error\":{\"code\"")) {
         JsonObject error = answer.bodyAsJsonObject().getJsonObject("error");
         Matcher id = CORRELATION_ID.matcher(error.getString("message"));
         assertTrue(id.find(), "a correlation id in: " + body);
         String line = line(logged, id.group(1));
-        assertTrue(line.contains("does not exist"), "the log line of " + id.group(1) + " has the driver's text: " + line);
+        assertTrue(
+            line.contains("does not exist"),
+            "the log line of " + id.group(1) + " has the driver's text: " + line);
       }
     }
     assertEquals(503, answers.get(0).statusCode(), answers.get(0).bodyAsString());
-    assertEquals("STORE_UNAVAILABLE", answers.get(0).bodyAsJsonObject().getJsonObject("error").getString("code"));
+    assertEquals(
+        "STORE_UNAVAILABLE",
+        answers.get(0).bodyAsJsonObject().getJsonObject("error").getString("code"));
   }
 
   /** The health probe reports a store that does not answer, in the same words: its text goes to the log. */
@@ -93,13 +144,23 @@ class StoreFailureTextTest {
   void theHealthProbeReportsAFailingStoreWithoutItsText(Vertx vertx) {
     String driverText = "FATAL: password authentication failed for user \"canvas\" (28P01)";
     MemoryStore memory = new MemoryStore();
-    Store failing = (Store) Proxy.newProxyInstance(Store.class.getClassLoader(), new Class<?>[] {Store.class},
-        (proxy, method, arguments) -> method.getName().equals("ping")
-            ? Future.failedFuture(new IllegalStateException(driverText))
-            : method.invoke(memory, arguments));
+    Store failing =
+        (Store)
+            Proxy.newProxyInstance(
+                Store.class.getClassLoader(),
+                new Class<?>[] {Store.class},
+                (proxy, method, arguments) ->
+                    method.getName().equals("ping")
+                        ? Future.failedFuture(new IllegalStateException(driverText))
+                        : method.invoke(memory, arguments));
     Await.result(vertx.deployVerticle(new PatchEngineVerticle(failing)));
 
-    JsonObject report = Await.result(vertx.eventBus().<JsonObject>request(Address.health("patch-engine"), new JsonObject())).body();
+    JsonObject report =
+        Await.result(
+                vertx
+                    .eventBus()
+                    .<JsonObject>request(Address.health("patch-engine"), new JsonObject()))
+            .body();
 
     JsonObject store = report.getJsonObject("store");
     assertEquals(false, store.getBoolean("ok"), report.encode());
@@ -112,9 +173,13 @@ class StoreFailureTextTest {
     return response.bodyAsJsonObject();
   }
 
-  private static HttpResponse<Buffer> send(TestServer server, HttpMethod method, String path, JsonObject body) {
+  private static HttpResponse<Buffer> send(
+      TestServer server, HttpMethod method, String path, JsonObject body) {
     var request = server.http().request(method, path);
-    return Await.result(body == null ? request.send() : request.putHeader("content-type", "application/json").sendJsonObject(body));
+    return Await.result(
+        body == null
+            ? request.send()
+            : request.putHeader("content-type", "application/json").sendJsonObject(body));
   }
 
   /** The first log line that holds {@code text}, or "". */

@@ -38,7 +38,8 @@ class PgIdempotencyTest extends IdempotencyContract {
 
   @Override
   long rows(String table, String where) {
-    return TestDatabase.queryLong(database, "SELECT count(*) FROM " + database.schema() + "." + table + " WHERE " + where);
+    return TestDatabase.queryLong(
+        database, "SELECT count(*) FROM " + database.schema() + "." + table + " WHERE " + where);
   }
 
   /**
@@ -52,30 +53,65 @@ class PgIdempotencyTest extends IdempotencyContract {
     assertEquals(202, first.statusCode(), first.bodyAsString());
     ended(first.bodyAsJsonObject().getString("runId"));
     JsonObject session = new JsonObject().put("roomId", roomId).put("title", "Plan");
-    HttpResponse<Buffer> created = send(HttpMethod.POST, "/api/sessions", alice, session, "shared-node-2");
+    HttpResponse<Buffer> created =
+        send(HttpMethod.POST, "/api/sessions", alice, session, "shared-node-2");
     assertEquals(201, created.statusCode(), created.bodyAsString());
 
-    TestServer other = TestServer.start(vertx, TestServer.config(TestTokens.ENVIRONMENT).withDatabase(database()));
+    TestServer other =
+        TestServer.start(vertx, TestServer.config(TestTokens.ENVIRONMENT).withDatabase(database()));
     try {
-      assertEquals(first.bodyAsJsonObject(), send(other, HttpMethod.POST, "/api/canvas-agent/run", alice, request, "shared-node-1")
-          .bodyAsJsonObject(), "the other node answers the first run");
-      refused(send(other, HttpMethod.POST, "/api/canvas-agent/run", alice, request.copy().put("message", "draw a star"), "shared-node-1"),
-          422, "IDEMPOTENCY_KEY_REUSED");
-      assertEquals(created.bodyAsJsonObject(), send(other, HttpMethod.POST, "/api/sessions", alice, session, "shared-node-2")
-          .bodyAsJsonObject());
-      refused(send(other, HttpMethod.POST, "/api/sessions", alice, session.copy().put("title", "Other"), "shared-node-2"),
-          422, "IDEMPOTENCY_KEY_REUSED");
+      assertEquals(
+          first.bodyAsJsonObject(),
+          send(other, HttpMethod.POST, "/api/canvas-agent/run", alice, request, "shared-node-1")
+              .bodyAsJsonObject(),
+          "the other node answers the first run");
+      refused(
+          send(
+              other,
+              HttpMethod.POST,
+              "/api/canvas-agent/run",
+              alice,
+              request.copy().put("message", "draw a star"),
+              "shared-node-1"),
+          422,
+          "IDEMPOTENCY_KEY_REUSED");
+      assertEquals(
+          created.bodyAsJsonObject(),
+          send(other, HttpMethod.POST, "/api/sessions", alice, session, "shared-node-2")
+              .bodyAsJsonObject());
+      refused(
+          send(
+              other,
+              HttpMethod.POST,
+              "/api/sessions",
+              alice,
+              session.copy().put("title", "Other"),
+              "shared-node-2"),
+          422,
+          "IDEMPOTENCY_KEY_REUSED");
     } finally {
       Await.result(other.stop());
     }
 
     Await.result(events.close());
     Await.result(server.stop());
-    server = TestServer.start(vertx, TestServer.config(TestTokens.ENVIRONMENT).withDatabase(database()));
-    events = Await.result(dev.canvasagent.support.SseClient.connect(vertx, server.port(), "/api/rooms/" + roomId + "/events",
-        java.util.Map.of("authorization", TestTokens.bearer(admin))));
-    assertEquals(first.bodyAsJsonObject(), run(alice, request, "shared-node-1").bodyAsJsonObject(), "after a restart too");
-    refused(run(alice, request.copy().put("model", "debug/fake"), "shared-node-1"), 422, "IDEMPOTENCY_KEY_REUSED");
+    server =
+        TestServer.start(vertx, TestServer.config(TestTokens.ENVIRONMENT).withDatabase(database()));
+    events =
+        Await.result(
+            dev.canvasagent.support.SseClient.connect(
+                vertx,
+                server.port(),
+                "/api/rooms/" + roomId + "/events",
+                java.util.Map.of("authorization", TestTokens.bearer(admin))));
+    assertEquals(
+        first.bodyAsJsonObject(),
+        run(alice, request, "shared-node-1").bodyAsJsonObject(),
+        "after a restart too");
+    refused(
+        run(alice, request.copy().put("model", "debug/fake"), "shared-node-1"),
+        422,
+        "IDEMPOTENCY_KEY_REUSED");
     assertEquals(2, sessions(roomId).size());
   }
 }

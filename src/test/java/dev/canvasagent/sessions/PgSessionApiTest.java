@@ -28,6 +28,7 @@ class PgSessionApiTest extends SessionApiContract {
 
   @Override
   long rows(String table, String where) {
-    return TestDatabase.queryLong(database, "SELECT count(*) FROM " + database.schema() + "." + table + " WHERE " + where);
+    return TestDatabase.queryLong(
+        database, "SELECT count(*) FROM " + database.schema() + "." + table + " WHERE " + where);
   }
 }

@@ -9,7 +9,6 @@ import static org.junit.jupiter.api.Assertions.assertTrue;
 import dev.canvasagent.config.DatabaseConfig;
 import dev.canvasagent.support.Await;
 import dev.canvasagent.support.SseClient;
-import dev.canvasagent.support.SseClient.SseEvent;
 import dev.canvasagent.support.TestServer;
 import io.vertx.core.Vertx;
 import io.vertx.core.buffer.Buffer;
@@ -51,12 +50,16 @@ abstract class SessionApiContract {
     Await.result(server.stop());
   }
 
-  HttpResponse<Buffer> send(HttpMethod method, String path, JsonObject body, String idempotencyKey) {
+  HttpResponse<Buffer> send(
+      HttpMethod method, String path, JsonObject body, String idempotencyKey) {
     var request = server.http().request(method, path);
     if (idempotencyKey != null) {
       request.putHeader("Idempotency-Key", idempotencyKey);
     }
-    return Await.result(body == null ? request.send() : request.putHeader("content-type", "application/json").sendJsonObject(body));
+    return Await.result(
+        body == null
+            ? request.send()
+            : request.putHeader("content-type", "application/json").sendJsonObject(body));
   }
 
   JsonObject created(JsonObject body) {
@@ -74,7 +77,9 @@ abstract class SessionApiContract {
   List<String> listed(String room) {
     HttpResponse<Buffer> response = server.get("/api/sessions?roomId=" + room);
     assertEquals(200, response.statusCode(), response.bodyAsString());
-    return response.bodyAsJsonObject().getJsonArray("sessions").stream().map(s -> ((JsonObject) s).getString("id")).toList();
+    return response.bodyAsJsonObject().getJsonArray("sessions").stream()
+        .map(s -> ((JsonObject) s).getString("id"))
+        .toList();
   }
 
   /** Posts a run and waits for the final status of its request; answers the run's {@code {sessionId, runId}}. */
@@ -82,15 +87,21 @@ abstract class SessionApiContract {
     var response = server.postRun(request);
     assertEquals(202, response.statusCode(), response.bodyAsString());
     JsonObject accepted = response.bodyAsJsonObject();
-    Await.result(sse.awaitEvent(event -> event.event().equals("agent:status")
-        && List.of("done", "error", "canceled").contains(event.data().getString("state"))
-        && dev.canvasagent.support.Requests.ofRequest(event.data().getJsonObject("detail"), accepted.getString("runId"))));
+    Await.result(
+        sse.awaitEvent(
+            event ->
+                event.event().equals("agent:status")
+                    && List.of("done", "error", "canceled")
+                        .contains(event.data().getString("state"))
+                    && dev.canvasagent.support.Requests.ofRequest(
+                        event.data().getJsonObject("detail"), accepted.getString("runId"))));
     return accepted;
   }
 
   @Test
   void aCreatedSessionHasItsTitleTheDefaultModelAndNothingYet() {
-    JsonObject session = created(new JsonObject().put("roomId", roomId).put("title", "Roadmap review"));
+    JsonObject session =
+        created(new JsonObject().put("roomId", roomId).put("title", "Roadmap review"));
 
     assertEquals(roomId, session.getString("roomId"));
     assertEquals("Roadmap review", session.getString("title"));
@@ -100,7 +111,9 @@ abstract class SessionApiContract {
     assertEquals(session.getLong("createdAt"), session.getLong("lastActiveAt"));
 
     JsonObject untitled = created(new JsonObject().put("roomId", roomId));
-    assertTrue(untitled.getString("title").matches("Session \\d{4}-\\d{2}-\\d{2} \\d{2}:\\d{2}"), untitled.getString("title"));
+    assertTrue(
+        untitled.getString("title").matches("Session \\d{4}-\\d{2}-\\d{2} \\d{2}:\\d{2}"),
+        untitled.getString("title"));
 
     JsonObject resumed = resume(session.getString("id"));
     assertEquals(session, resumed.getJsonObject("session"));
@@ -113,13 +126,23 @@ abstract class SessionApiContract {
   @Test
   void aRoomHasSeveralSessionsListedMostRecentlyActiveFirst() {
     SseClient sse = server.events(roomId);
-    String first = runToEnd(sse, new JsonObject().put("roomId", roomId).put("message", "draw a box")).getString("sessionId");
-    String second = runToEnd(sse, new JsonObject().put("roomId", roomId).put("message", "draw a circle")).getString("sessionId");
+    String first =
+        runToEnd(sse, new JsonObject().put("roomId", roomId).put("message", "draw a box"))
+            .getString("sessionId");
+    String second =
+        runToEnd(sse, new JsonObject().put("roomId", roomId).put("message", "draw a circle"))
+            .getString("sessionId");
     String third = created(new JsonObject().put("roomId", roomId)).getString("id");
     String elsewhere = created(new JsonObject().put("roomId", roomId + "-other")).getString("id");
 
-    assertEquals(List.of(third, second, first), listed(roomId), "runs without a session each made one");
-    runToEnd(sse, new JsonObject().put("roomId", roomId).put("message", "draw a star").put("sessionId", first));
+    assertEquals(
+        List.of(third, second, first), listed(roomId), "runs without a session each made one");
+    runToEnd(
+        sse,
+        new JsonObject()
+            .put("roomId", roomId)
+            .put("message", "draw a star")
+            .put("sessionId", first));
     assertEquals(List.of(first, third, second), listed(roomId), "a run touches its session");
     assertFalse(listed(roomId).contains(elsewhere));
 
@@ -130,35 +153,75 @@ abstract class SessionApiContract {
 
   @Test
   void theResumePayloadHoldsEverythingTheSessionHas() {
-    var said = Await.result(server.http().post("/api/rooms/" + roomId + "/transcript")
-        .sendJsonObject(new JsonObject().put("speaker", "ana").put("text", "let's plan")));
+    var said =
+        Await.result(
+            server
+                .http()
+                .post("/api/rooms/" + roomId + "/transcript")
+                .sendJsonObject(new JsonObject().put("speaker", "ana").put("text", "let's plan")));
     assertEquals(201, said.statusCode(), said.bodyAsString());
     SseClient sse = server.events(roomId);
     JsonObject viewport = new JsonObject().put("x", 100).put("y", 50).put("w", 800).put("h", 600);
-    JsonObject planned = runToEnd(sse, new JsonObject().put("roomId", roomId).put("message", "/todos").put("viewport", viewport));
+    JsonObject planned =
+        runToEnd(
+            sse,
+            new JsonObject()
+                .put("roomId", roomId)
+                .put("message", "/todos")
+                .put("viewport", viewport));
     String sessionId = planned.getString("sessionId");
-    runToEnd(sse, new JsonObject().put("roomId", roomId).put("message", "draw a box").put("sessionId", sessionId));
+    runToEnd(
+        sse,
+        new JsonObject()
+            .put("roomId", roomId)
+            .put("message", "draw a box")
+            .put("sessionId", sessionId));
 
     JsonObject resumed = resume(sessionId);
 
     JsonObject session = resumed.getJsonObject("session");
-    assertEquals(new JsonObject().put("x", 100.0).put("y", 50.0), session.getJsonObject("origin"), "the chat origin the first run fixed");
+    assertEquals(
+        new JsonObject().put("x", 100.0).put("y", 50.0),
+        session.getJsonObject("origin"),
+        "the chat origin the first run fixed");
     assertTrue(session.getLong("lastActiveAt") >= session.getLong("createdAt"));
-    List<String> userMessages = resumed.getJsonArray("chat").stream().map(JsonObject.class::cast)
-        .filter(message -> message.getString("role").equals("user")).map(message -> message.getString("text")).toList();
+    List<String> userMessages =
+        resumed.getJsonArray("chat").stream()
+            .map(JsonObject.class::cast)
+            .filter(message -> message.getString("role").equals("user"))
+            .map(message -> message.getString("text"))
+            .toList();
     assertEquals(List.of("/todos", "draw a box"), userMessages);
-    assertTrue(resumed.getJsonArray("chat").stream().map(JsonObject.class::cast).anyMatch(m -> m.getString("role").equals("assistant")));
+    assertTrue(
+        resumed.getJsonArray("chat").stream()
+            .map(JsonObject.class::cast)
+            .anyMatch(m -> m.getString("role").equals("assistant")));
     assertFalse(resumed.getJsonArray("todos").isEmpty(), "the /todos run's list");
-    assertEquals(server.get("/api/sessions/" + sessionId + "/todos").bodyAsJsonObject().getJsonArray("todos"), resumed.getJsonArray("todos"));
+    assertEquals(
+        server
+            .get("/api/sessions/" + sessionId + "/todos")
+            .bodyAsJsonObject()
+            .getJsonArray("todos"),
+        resumed.getJsonArray("todos"));
     JsonArray runs = resumed.getJsonArray("runs");
-    assertTrue(runs.size() >= 2, "the two requests, and the follow-ups the open todos earned: " + runs.encode());
-    assertEquals(planned.getString("runId"), runs.getJsonObject(runs.size() - 1).getString("runId"), "newest first");
+    assertTrue(
+        runs.size() >= 2,
+        "the two requests, and the follow-ups the open todos earned: " + runs.encode());
+    assertEquals(
+        planned.getString("runId"),
+        runs.getJsonObject(runs.size() - 1).getString("runId"),
+        "newest first");
     assertEquals("done", runs.getJsonObject(0).getString("state"), "the last request ended");
     for (Object run : runs) {
-      assertTrue(List.of("done", "scheduled").contains(((JsonObject) run).getString("state")), ((JsonObject) run).encode());
-      assertEquals(((JsonObject) run).getString("runId"), ((JsonObject) run).getJsonObject("detail").getString("runId"));
+      assertTrue(
+          List.of("done", "scheduled").contains(((JsonObject) run).getString("state")),
+          ((JsonObject) run).encode());
+      assertEquals(
+          ((JsonObject) run).getString("runId"),
+          ((JsonObject) run).getJsonObject("detail").getString("runId"));
     }
-    assertEquals("let's plan", resumed.getJsonArray("transcript").getJsonObject(0).getString("text"));
+    assertEquals(
+        "let's plan", resumed.getJsonArray("transcript").getJsonObject(0).getString("text"));
     assertEquals(server.board(roomId).getLong("revision"), resumed.getLong("boardRevision"));
     Await.result(sse.close());
   }
@@ -166,45 +229,83 @@ abstract class SessionApiContract {
   @Test
   void aPatchChangesTitleModelAndContextItems() {
     String sessionId = created(new JsonObject().put("roomId", roomId)).getString("id");
-    JsonArray items = new JsonArray()
-        .add(new JsonObject().put("type", "shape").put("shapeId", "box1"))
-        .add(new JsonObject().put("type", "area").put("bounds", new JsonObject().put("x", 0).put("y", 0).put("w", 10).put("h", 20)))
-        .add(new JsonObject().put("type", "point").put("point", new JsonObject().put("x", 5).put("y", -5)));
+    JsonArray items =
+        new JsonArray()
+            .add(new JsonObject().put("type", "shape").put("shapeId", "box1"))
+            .add(
+                new JsonObject()
+                    .put("type", "area")
+                    .put(
+                        "bounds",
+                        new JsonObject().put("x", 0).put("y", 0).put("w", 10).put("h", 20)))
+            .add(
+                new JsonObject()
+                    .put("type", "point")
+                    .put("point", new JsonObject().put("x", 5).put("y", -5)));
 
-    HttpResponse<Buffer> patched = send(HttpMethod.PATCH, "/api/sessions/" + sessionId,
-        new JsonObject().put("title", "Poster").put("contextItems", items), null);
+    HttpResponse<Buffer> patched =
+        send(
+            HttpMethod.PATCH,
+            "/api/sessions/" + sessionId,
+            new JsonObject().put("title", "Poster").put("contextItems", items),
+            null);
 
     assertEquals(200, patched.statusCode(), patched.bodyAsString());
     JsonObject session = resume(sessionId).getJsonObject("session");
     assertEquals("Poster", session.getString("title"));
     assertEquals(items, session.getJsonArray("contextItems"));
     assertEquals("debug/fake", session.getString("model"));
-    assertEquals(200, send(HttpMethod.PATCH, "/api/sessions/" + sessionId, new JsonObject().put("contextItems", new JsonArray()), null)
-        .statusCode());
-    assertEquals(new JsonArray(), resume(sessionId).getJsonObject("session").getJsonArray("contextItems"), "[] clears them");
+    assertEquals(
+        200,
+        send(
+                HttpMethod.PATCH,
+                "/api/sessions/" + sessionId,
+                new JsonObject().put("contextItems", new JsonArray()),
+                null)
+            .statusCode());
+    assertEquals(
+        new JsonArray(),
+        resume(sessionId).getJsonObject("session").getJsonArray("contextItems"),
+        "[] clears them");
   }
 
   @Test
   void deletingASessionRemovesItAndItsAtomsButNotTheRoomsBoard() {
     SseClient sse = server.events(roomId);
-    String sessionId = runToEnd(sse, new JsonObject().put("roomId", roomId).put("message", "/todos")).getString("sessionId");
-    String other = runToEnd(sse, new JsonObject().put("roomId", roomId).put("message", "draw a box")).getString("sessionId");
+    String sessionId =
+        runToEnd(sse, new JsonObject().put("roomId", roomId).put("message", "/todos"))
+            .getString("sessionId");
+    String other =
+        runToEnd(sse, new JsonObject().put("roomId", roomId).put("message", "draw a box"))
+            .getString("sessionId");
     long revision = server.board(roomId).getLong("revision");
 
-    HttpResponse<Buffer> deleted = send(HttpMethod.DELETE, "/api/sessions/" + sessionId, null, null);
+    HttpResponse<Buffer> deleted =
+        send(HttpMethod.DELETE, "/api/sessions/" + sessionId, null, null);
 
     assertEquals(200, deleted.statusCode(), deleted.bodyAsString());
     assertEquals(404, server.get("/api/sessions/" + sessionId).statusCode());
     assertEquals(404, server.get("/api/sessions/" + sessionId + "/todos").statusCode());
-    assertEquals(404, send(HttpMethod.DELETE, "/api/sessions/" + sessionId, null, null).statusCode(), "deleting twice");
+    assertEquals(
+        404,
+        send(HttpMethod.DELETE, "/api/sessions/" + sessionId, null, null).statusCode(),
+        "deleting twice");
     assertEquals(List.of(other), listed(roomId));
     assertEquals(revision, server.board(roomId).getLong("revision"), "the board is the room's");
     for (String table : List.of("canvas_agent_chat", "canvas_agent_todos", "canvas_agent_runs")) {
       long left = rows(table, "session_id = '" + sessionId + "'");
       assertTrue(left <= 0, table + " still has " + left + " rows of the session");
     }
-    assertEquals(404, server.postRun(new JsonObject().put("roomId", roomId).put("message", "hi").put("sessionId", sessionId))
-        .statusCode(), "a deleted session takes no runs");
+    assertEquals(
+        404,
+        server
+            .postRun(
+                new JsonObject()
+                    .put("roomId", roomId)
+                    .put("message", "hi")
+                    .put("sessionId", sessionId))
+            .statusCode(),
+        "a deleted session takes no runs");
     Await.result(sse.close());
   }
 
@@ -215,7 +316,11 @@ abstract class SessionApiContract {
     HttpResponse<Buffer> first = send(HttpMethod.POST, "/api/canvas-agent/run", request, "retry-1");
     assertEquals(202, first.statusCode(), first.bodyAsString());
     JsonObject accepted = first.bodyAsJsonObject();
-    Await.result(sse.awaitEvent(event -> event.event().equals("agent:status") && event.data().getString("state").equals("done")));
+    Await.result(
+        sse.awaitEvent(
+            event ->
+                event.event().equals("agent:status")
+                    && event.data().getString("state").equals("done")));
 
     HttpResponse<Buffer> again = send(HttpMethod.POST, "/api/canvas-agent/run", request, "retry-1");
 
@@ -225,14 +330,45 @@ abstract class SessionApiContract {
     assertEquals(List.of(sessionId), listed(roomId));
     JsonObject resumed = resume(sessionId);
     assertEquals(1, resumed.getJsonArray("runs").size());
-    assertEquals(1, resumed.getJsonArray("chat").stream().filter(m -> ((JsonObject) m).getString("role").equals("user")).count());
-    HttpResponse<Buffer> otherKey = send(HttpMethod.POST, "/api/canvas-agent/run", request.copy().put("sessionId", sessionId), "retry-2");
-    assertNotEquals(accepted.getString("runId"), otherKey.bodyAsJsonObject().getString("runId"), "another key is another run");
-    Await.result(sse.awaitEvent(event -> event.event().equals("agent:status") && event.data().getString("state").equals("done")
-        && event.data().getJsonObject("detail").getString("runId").equals(otherKey.bodyAsJsonObject().getString("runId"))));
-    assertEquals(1L, sse.received().stream().filter(event -> event.event().equals("agent:status")
-        && event.data().getString("state").equals("waiting_context")
-        && event.data().getJsonObject("detail").getString("runId").equals(accepted.getString("runId"))).count(), "the retry ran nothing");
+    assertEquals(
+        1,
+        resumed.getJsonArray("chat").stream()
+            .filter(m -> ((JsonObject) m).getString("role").equals("user"))
+            .count());
+    HttpResponse<Buffer> otherKey =
+        send(
+            HttpMethod.POST,
+            "/api/canvas-agent/run",
+            request.copy().put("sessionId", sessionId),
+            "retry-2");
+    assertNotEquals(
+        accepted.getString("runId"),
+        otherKey.bodyAsJsonObject().getString("runId"),
+        "another key is another run");
+    Await.result(
+        sse.awaitEvent(
+            event ->
+                event.event().equals("agent:status")
+                    && event.data().getString("state").equals("done")
+                    && event
+                        .data()
+                        .getJsonObject("detail")
+                        .getString("runId")
+                        .equals(otherKey.bodyAsJsonObject().getString("runId"))));
+    assertEquals(
+        1L,
+        sse.received().stream()
+            .filter(
+                event ->
+                    event.event().equals("agent:status")
+                        && event.data().getString("state").equals("waiting_context")
+                        && event
+                            .data()
+                            .getJsonObject("detail")
+                            .getString("runId")
+                            .equals(accepted.getString("runId")))
+            .count(),
+        "the retry ran nothing");
     Await.result(sse.close());
   }
 
@@ -249,8 +385,10 @@ abstract class SessionApiContract {
     assertTrue(stored == -1 || stored == 1, stored + " sessions stored");
 
     JsonObject said = new JsonObject().put("speaker", "ana").put("text", "make it blue");
-    HttpResponse<Buffer> utterance = send(HttpMethod.POST, "/api/rooms/" + roomId + "/transcript", said, "say-1");
-    HttpResponse<Buffer> repeated = send(HttpMethod.POST, "/api/rooms/" + roomId + "/transcript", said, "say-1");
+    HttpResponse<Buffer> utterance =
+        send(HttpMethod.POST, "/api/rooms/" + roomId + "/transcript", said, "say-1");
+    HttpResponse<Buffer> repeated =
+        send(HttpMethod.POST, "/api/rooms/" + roomId + "/transcript", said, "say-1");
     assertEquals(201, repeated.statusCode(), repeated.bodyAsString());
     assertEquals(utterance.bodyAsJsonObject(), repeated.bodyAsJsonObject());
     assertEquals(1, resume(listed(roomId).get(0)).getJsonArray("transcript").size());
@@ -262,14 +400,30 @@ abstract class SessionApiContract {
     String sessionId = session.getString("id");
 
     for (HttpMethod method : List.of(HttpMethod.GET, HttpMethod.DELETE)) {
-      HttpResponse<Buffer> response = send(method, "/api/sessions/" + sessionId + "?roomId=elsewhere", null, null);
+      HttpResponse<Buffer> response =
+          send(method, "/api/sessions/" + sessionId + "?roomId=elsewhere", null, null);
       assertEquals(409, response.statusCode(), response.bodyAsString());
-      assertEquals("SESSION_ROOM_MISMATCH", response.bodyAsJsonObject().getJsonObject("error").getString("code"));
+      assertEquals(
+          "SESSION_ROOM_MISMATCH",
+          response.bodyAsJsonObject().getJsonObject("error").getString("code"));
     }
-    assertEquals(409, send(HttpMethod.PATCH, "/api/sessions/" + sessionId + "?roomId=elsewhere",
-        new JsonObject().put("title", "moved"), null).statusCode());
-    assertEquals(409, server.postRun(new JsonObject().put("roomId", "elsewhere").put("message", "hi").put("sessionId", sessionId))
-        .statusCode());
+    assertEquals(
+        409,
+        send(
+                HttpMethod.PATCH,
+                "/api/sessions/" + sessionId + "?roomId=elsewhere",
+                new JsonObject().put("title", "moved"),
+                null)
+            .statusCode());
+    assertEquals(
+        409,
+        server
+            .postRun(
+                new JsonObject()
+                    .put("roomId", "elsewhere")
+                    .put("message", "hi")
+                    .put("sessionId", sessionId))
+            .statusCode());
     assertEquals(200, server.get("/api/sessions/" + sessionId + "?roomId=" + roomId).statusCode());
     assertEquals(List.of(sessionId), listed(roomId), "still there");
     assertEquals(session, resume(sessionId).getJsonObject("session"), "unchanged");

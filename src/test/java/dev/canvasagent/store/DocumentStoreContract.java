@@ -47,7 +47,9 @@ public abstract class DocumentStoreContract {
     store = createStore(vertx);
     documents = store.documents();
     docId = "doc-" + UUID.randomUUID();
-    Await.result(documents.create(new NewDocument(docId, "room-" + docId.substring(4, 12), "T", "a\nb\nc\n", PERSON)));
+    Await.result(
+        documents.create(
+            new NewDocument(docId, "room-" + docId.substring(4, 12), "T", "a\nb\nc\n", PERSON)));
   }
 
   @AfterEach
@@ -78,7 +80,10 @@ public abstract class DocumentStoreContract {
   }
 
   private static Edit set(String content) {
-    return new Edit.Rewrite(document -> new Change(content, "replace", 1, 1, document.content(), content, "test", new JsonObject()));
+    return new Edit.Rewrite(
+        document ->
+            new Change(
+                content, "replace", 1, 1, document.content(), content, "test", new JsonObject()));
   }
 
   static FailureCode code(Future<?> future) {
@@ -96,71 +101,102 @@ public abstract class DocumentStoreContract {
     Lease lease = Await.result(documents.lease(docId)).orElseThrow();
     assertFalse(lease.live());
     assertEquals(0, lease.epoch());
-    assertEquals(FailureCode.INVALID_REQUEST,
-        code(documents.create(new NewDocument(docId, "r", "T", "x", PERSON))), "the same id twice");
+    assertEquals(
+        FailureCode.INVALID_REQUEST,
+        code(documents.create(new NewDocument(docId, "r", "T", "x", PERSON))),
+        "the same id twice");
   }
 
   @Test
   void anAgentWriteMakesARevisionAndADiffAndIsUndoable() {
     Lease lease = checkOut();
     String before = current().revisionId();
-    DocumentStore.Committed committed = Await.result(documents.commit(docId, agent(lease), set("x\n")));
+    DocumentStore.Committed committed =
+        Await.result(documents.commit(docId, agent(lease), set("x\n")));
     assertTrue(committed.changed());
     assertEquals(DocumentText.revisionId("x\n"), committed.document().revisionId());
     assertEquals(List.of(before), committed.document().undoStack());
     assertEquals("replace", Await.result(documents.diffs(docId, 1)).get(0).operation());
     assertEquals(2, Await.result(documents.revisions(docId, 10)).size());
-    assertEquals("x\n", Await.result(documents.content(docId, committed.document().revisionId())).orElseThrow());
+    assertEquals(
+        "x\n",
+        Await.result(documents.content(docId, committed.document().revisionId())).orElseThrow());
 
-    Document undone = Await.result(documents.commit(docId, agent(lease), new Edit.Undo())).document();
+    Document undone =
+        Await.result(documents.commit(docId, agent(lease), new Edit.Undo())).document();
     assertEquals("a\nb\nc\n", undone.content());
     assertEquals(before, undone.revisionId());
     assertEquals(1, undone.redoStack().size());
-    Document redone = Await.result(documents.commit(docId, agent(lease), new Edit.Redo())).document();
+    Document redone =
+        Await.result(documents.commit(docId, agent(lease), new Edit.Redo())).document();
     assertEquals("x\n", redone.content());
-    assertEquals(FailureCode.INVALID_REQUEST, code(documents.commit(docId, agent(lease), new Edit.Redo())), "nothing to redo");
-    assertEquals(4, Await.result(documents.revisions(docId, 10)).size(), "create, edit, undo, redo");
+    assertEquals(
+        FailureCode.INVALID_REQUEST,
+        code(documents.commit(docId, agent(lease), new Edit.Redo())),
+        "nothing to redo");
+    assertEquals(
+        4, Await.result(documents.revisions(docId, 10)).size(), "create, edit, undo, redo");
   }
 
   @Test
   void aSnapshotCanBeRevertedToAndTheRevertUndone() {
     Lease lease = checkOut();
-    DocumentStore.Snapshot snapshot = Await.result(documents.saveSnapshot(docId, agent(lease), "snap-1" + docId, "v1", "first"));
+    DocumentStore.Snapshot snapshot =
+        Await.result(documents.saveSnapshot(docId, agent(lease), "snap-1" + docId, "v1", "first"));
     assertEquals(3, snapshot.lineCount());
     Await.result(documents.commit(docId, agent(lease), set("changed\n")));
-    Document reverted = Await.result(documents.commit(docId, agent(lease), new Edit.Revert(snapshot.id()))).document();
+    Document reverted =
+        Await.result(documents.commit(docId, agent(lease), new Edit.Revert(snapshot.id())))
+            .document();
     assertEquals("a\nb\nc\n", reverted.content());
-    assertEquals("changed\n", Await.result(documents.commit(docId, agent(lease), new Edit.Undo())).document().content());
-    assertEquals(FailureCode.NOT_FOUND, code(documents.commit(docId, agent(lease), new Edit.Revert("nope"))));
-    assertEquals(List.of("v1"), Await.result(documents.snapshots(docId)).stream().map(DocumentStore.Snapshot::label).toList());
+    assertEquals(
+        "changed\n",
+        Await.result(documents.commit(docId, agent(lease), new Edit.Undo())).document().content());
+    assertEquals(
+        FailureCode.NOT_FOUND,
+        code(documents.commit(docId, agent(lease), new Edit.Revert("nope"))));
+    assertEquals(
+        List.of("v1"),
+        Await.result(documents.snapshots(docId)).stream()
+            .map(DocumentStore.Snapshot::label)
+            .toList());
   }
 
   @Test
   void oneLeaseAtATime() {
     Lease first = checkOut();
-    assertEquals(FailureCode.LOCK_NOT_AVAILABLE, code(documents.checkOut(docId, "lease-other", Actor.person("bob"), TTL)));
+    assertEquals(
+        FailureCode.LOCK_NOT_AVAILABLE,
+        code(documents.checkOut(docId, "lease-other", Actor.person("bob"), TTL)));
     Await.result(documents.checkIn(docId, agent(first)));
     Lease second = checkOut();
     assertNotEquals(first.leaseId(), second.leaseId());
-    assertEquals(FailureCode.LOCK_NOT_OWNED, code(documents.commit(docId, agent(first), set("stolen\n"))));
+    assertEquals(
+        FailureCode.LOCK_NOT_OWNED, code(documents.commit(docId, agent(first), set("stolen\n"))));
     assertEquals("a\nb\nc\n", current().content());
   }
 
   @Test
   void aPersonsEditPreemptsTheLeaseAndTheAgentsNextWriteIsStale() {
     Lease lease = checkOut();
-    Document person = Await.result(documents.commit(docId, new Guard.Person(current().revisionId(), PERSON), set("mine\n"))).document();
+    Document person =
+        Await.result(
+                documents.commit(
+                    docId, new Guard.Person(current().revisionId(), PERSON), set("mine\n")))
+            .document();
     Lease after = Await.result(documents.lease(docId)).orElseThrow();
     assertFalse(after.live());
     assertEquals(lease.epoch() + 1, after.epoch());
-    assertEquals(FailureCode.STALE_EPOCH, code(documents.commit(docId, agent(lease), set("agent\n"))));
+    assertEquals(
+        FailureCode.STALE_EPOCH, code(documents.commit(docId, agent(lease), set("agent\n"))));
     assertEquals(person, current(), "nothing written");
   }
 
   @Test
   void aStaleBaseRevisionChangesNothing() {
     Document before = current();
-    assertEquals(FailureCode.REVISION_CONFLICT,
+    assertEquals(
+        FailureCode.REVISION_CONFLICT,
         code(documents.commit(docId, new Guard.Person("0000000000000000", PERSON), set("late\n"))));
     assertEquals(before, current());
     Lease lease = Await.result(documents.lease(docId)).orElseThrow();
@@ -170,8 +206,11 @@ public abstract class DocumentStoreContract {
   @Test
   void anExpiredLeaseCannotWriteAndCanBeTakenByAnother(Vertx vertx) {
     Lease lease = Await.result(documents.checkOut(docId, "lease-short" + docId, ALICE, 1));
-    Await.result(dev.canvasagent.support.Eventually.holds(vertx, () -> documents.lease(docId).map(now -> !now.orElseThrow().live())));
-    assertEquals(FailureCode.LEASE_EXPIRED, code(documents.commit(docId, agent(lease), set("late\n"))));
+    Await.result(
+        dev.canvasagent.support.Eventually.holds(
+            vertx, () -> documents.lease(docId).map(now -> !now.orElseThrow().live())));
+    assertEquals(
+        FailureCode.LEASE_EXPIRED, code(documents.commit(docId, agent(lease), set("late\n"))));
     assertEquals("a\nb\nc\n", current().content());
     checkOut();
   }
@@ -180,20 +219,32 @@ public abstract class DocumentStoreContract {
   void aFailureInsideTheEditWritesNothing() {
     Lease lease = checkOut();
     Document before = current();
-    assertEquals(FailureCode.PATCH_REJECTED, code(documents.commit(docId, agent(lease), new Edit.Rewrite(document -> {
-      throw new Failure(FailureCode.PATCH_REJECTED, "no");
-    }))));
+    assertEquals(
+        FailureCode.PATCH_REJECTED,
+        code(
+            documents.commit(
+                docId,
+                agent(lease),
+                new Edit.Rewrite(
+                    document -> {
+                      throw new Failure(FailureCode.PATCH_REJECTED, "no");
+                    }))));
     assertEquals(before, current());
     assertEquals(1, Await.result(documents.revisions(docId, 10)).size());
   }
 
   @Test
   void ofManyConcurrentCheckOutsExactlyOneWins() {
-    List<Future<Lease>> attempts = java.util.stream.IntStream.range(0, 8)
-        .mapToObj(i -> documents.checkOut(docId, "lease-" + i, Actor.person("agent " + i), TTL)).toList();
+    List<Future<Lease>> attempts =
+        java.util.stream.IntStream.range(0, 8)
+            .mapToObj(i -> documents.checkOut(docId, "lease-" + i, Actor.person("agent " + i), TTL))
+            .toList();
     Await.result(Future.join(attempts).otherwiseEmpty());
     assertEquals(1, attempts.stream().filter(Future::succeeded).count());
-    attempts.stream().filter(Future::failed).forEach(lost -> assertEquals(FailureCode.LOCK_NOT_AVAILABLE, ((Failure) lost.cause()).code()));
+    attempts.stream()
+        .filter(Future::failed)
+        .forEach(
+            lost -> assertEquals(FailureCode.LOCK_NOT_AVAILABLE, ((Failure) lost.cause()).code()));
   }
 
   @Test
@@ -209,7 +260,8 @@ public abstract class DocumentStoreContract {
       assertEquals(FailureCode.STALE_EPOCH, ((Failure) write.cause()).code());
       assertEquals("a\nb\nc\n", current().content());
     }
-    assertEquals(FailureCode.STALE_EPOCH, code(documents.commit(docId, agent(lease), set("after\n"))));
+    assertEquals(
+        FailureCode.STALE_EPOCH, code(documents.commit(docId, agent(lease), set("after\n"))));
   }
 
   @Test
@@ -224,20 +276,38 @@ public abstract class DocumentStoreContract {
     Lease lease = checkOut(ALICE);
     Lease stored = Await.result(documents.lease(docId)).orElseThrow();
     Document before = current();
-    List<Actor> others = List.of(Actor.person("bob"), Actor.agent("alice", "doc-session"), Actor.agent("bob", "doc-session"));
+    List<Actor> others =
+        List.of(
+            Actor.person("bob"),
+            Actor.agent("alice", "doc-session"),
+            Actor.agent("bob", "doc-session"));
     for (Actor other : others) {
       String who = other.name() + " for " + other.subject();
-      assertEquals(FailureCode.LOCK_NOT_OWNED, code(documents.commit(docId, as(other, lease), set("stolen\n"))), who);
-      assertEquals(FailureCode.LOCK_NOT_OWNED, code(documents.commit(docId, as(other, lease), new Edit.Undo())), who);
-      assertEquals(FailureCode.LOCK_NOT_OWNED,
-          code(documents.saveSnapshot(docId, as(other, lease), "snap-" + UUID.randomUUID(), "x", null)), who);
+      assertEquals(
+          FailureCode.LOCK_NOT_OWNED,
+          code(documents.commit(docId, as(other, lease), set("stolen\n"))),
+          who);
+      assertEquals(
+          FailureCode.LOCK_NOT_OWNED,
+          code(documents.commit(docId, as(other, lease), new Edit.Undo())),
+          who);
+      assertEquals(
+          FailureCode.LOCK_NOT_OWNED,
+          code(
+              documents.saveSnapshot(
+                  docId, as(other, lease), "snap-" + UUID.randomUUID(), "x", null)),
+          who);
       assertEquals(FailureCode.LOCK_NOT_OWNED, code(documents.renew(docId, as(other, lease))), who);
-      assertEquals(FailureCode.LOCK_NOT_OWNED, code(documents.checkIn(docId, as(other, lease))), who);
+      assertEquals(
+          FailureCode.LOCK_NOT_OWNED, code(documents.checkIn(docId, as(other, lease))), who);
     }
     assertEquals(before, current(), "nothing written");
     assertEquals(List.of(), Await.result(documents.snapshots(docId)));
     assertEquals(1, Await.result(documents.revisions(docId, 10)).size());
-    assertEquals(stored, Await.result(documents.lease(docId)).orElseThrow(), "still alice's, neither renewed nor released");
+    assertEquals(
+        stored,
+        Await.result(documents.lease(docId)).orElseThrow(),
+        "still alice's, neither renewed nor released");
 
     Await.result(documents.commit(docId, agent(lease), set("mine\n")));
     assertEquals("mine\n", current().content(), "the holder still may");
@@ -248,19 +318,31 @@ public abstract class DocumentStoreContract {
     Actor agent = Actor.agent("alice", "doc-session");
     Lease lease = checkOut(agent);
     assertEquals(agent, lease.holder());
-    assertTrue(lease.heldSinceMillis() != null && lease.heldSinceMillis() <= lease.expiresAtMillis());
+    assertTrue(
+        lease.heldSinceMillis() != null && lease.heldSinceMillis() <= lease.expiresAtMillis());
     JsonObject shown = Await.result(documents.lease(docId)).orElseThrow().toJson();
     assertEquals("agent:doc-session", shown.getString("holder"));
     assertEquals("alice", shown.getString("holder_subject"));
-    assertFalse(shown.containsKey("lease_id"), "the lease as readers see it has no id: " + shown.encode());
+    assertFalse(
+        shown.containsKey("lease_id"), "the lease as readers see it has no id: " + shown.encode());
 
     Await.result(documents.commit(docId, agent(lease), set("by the agent\n")));
-    Await.result(documents.commit(docId, new Guard.Person(current().revisionId(), ALICE), set("by alice\n")));
+    Await.result(
+        documents.commit(
+            docId, new Guard.Person(current().revisionId(), ALICE), set("by alice\n")));
     List<DocumentStore.Revision> revisions = Await.result(documents.revisions(docId, 10));
-    assertEquals(List.of("alice", "agent:doc-session", "pat"), revisions.stream().map(DocumentStore.Revision::author).toList());
-    assertEquals(List.of("alice", "alice", "pat"), revisions.stream().map(DocumentStore.Revision::subject).toList());
+    assertEquals(
+        List.of("alice", "agent:doc-session", "pat"),
+        revisions.stream().map(DocumentStore.Revision::author).toList());
+    assertEquals(
+        List.of("alice", "alice", "pat"),
+        revisions.stream().map(DocumentStore.Revision::subject).toList());
     List<DocumentStore.DiffRecord> diffs = Await.result(documents.diffs(docId, 10));
-    assertEquals(List.of("alice", "agent:doc-session", "pat"), diffs.stream().map(DocumentStore.DiffRecord::author).toList());
-    assertEquals(List.of("alice", "alice", "pat"), diffs.stream().map(DocumentStore.DiffRecord::subject).toList());
+    assertEquals(
+        List.of("alice", "agent:doc-session", "pat"),
+        diffs.stream().map(DocumentStore.DiffRecord::author).toList());
+    assertEquals(
+        List.of("alice", "alice", "pat"),
+        diffs.stream().map(DocumentStore.DiffRecord::subject).toList());
   }
 }

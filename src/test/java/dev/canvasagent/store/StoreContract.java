@@ -13,12 +13,12 @@ import dev.canvasagent.bus.FailureCode;
 import dev.canvasagent.bus.IdempotencyKey;
 import dev.canvasagent.store.BoardStore.BoardRevision;
 import dev.canvasagent.store.ChatStore.ChatMessage;
-import dev.canvasagent.store.SessionStore.Origin;
-import dev.canvasagent.store.SessionStore.Session;
 import dev.canvasagent.store.RunStore.Accepted;
 import dev.canvasagent.store.RunStore.NewRun;
 import dev.canvasagent.store.RunStore.RunRecord;
 import dev.canvasagent.store.SessionStore.Changes;
+import dev.canvasagent.store.SessionStore.Origin;
+import dev.canvasagent.store.SessionStore.Session;
 import dev.canvasagent.store.TodoStore.Todo;
 import dev.canvasagent.store.TranscriptStore.Utterance;
 import dev.canvasagent.support.Await;
@@ -100,7 +100,8 @@ public abstract class StoreContract {
   }
 
   private Session newSession() {
-    Session session = new Session(unique("session"), roomId, "debug/fake", System.currentTimeMillis());
+    Session session =
+        new Session(unique("session"), roomId, "debug/fake", System.currentTimeMillis());
     return Await.result(store.sessions().create(session));
   }
 
@@ -152,8 +153,15 @@ public abstract class StoreContract {
     Board before = load();
     List<BoardRevision> revisionsBefore = allRevisions();
 
-    Throwable failure = Await.failure(store.boards().commit(
-        roomId, 1, new RecordDiff(List.of(shape("shape:c", "c")), List.of("shape:a")), "late-writer"));
+    Throwable failure =
+        Await.failure(
+            store
+                .boards()
+                .commit(
+                    roomId,
+                    1,
+                    new RecordDiff(List.of(shape("shape:c", "c")), List.of("shape:a")),
+                    "late-writer"));
 
     RevisionConflict conflict = assertInstanceOf(RevisionConflict.class, failure);
     assertEquals(2, conflict.currentRevision());
@@ -175,8 +183,10 @@ public abstract class StoreContract {
   }
 
   private void assertExactlyOneOfTwoRacingCommitsWins(long base) {
-    Future<Long> left = store.boards().commit(roomId, base, RecordDiff.putting(shape("shape:left", "l")), "left");
-    Future<Long> right = store.boards().commit(roomId, base, RecordDiff.putting(shape("shape:right", "r")), "right");
+    Future<Long> left =
+        store.boards().commit(roomId, base, RecordDiff.putting(shape("shape:left", "l")), "left");
+    Future<Long> right =
+        store.boards().commit(roomId, base, RecordDiff.putting(shape("shape:right", "r")), "right");
     Await.result(Future.join(left, right).otherwiseEmpty());
 
     List<Future<Long>> both = List.of(left, right);
@@ -219,7 +229,8 @@ public abstract class StoreContract {
     assertEquals("bob", nextPage.get(0).author());
     assertTrue(nextPage.get(0).createdAtMillis() > 0);
 
-    assertTrue(Await.result(store.boards().revisions(roomId, 3, 2)).isEmpty(), "nothing after the last");
+    assertTrue(
+        Await.result(store.boards().revisions(roomId, 3, 2)).isEmpty(), "nothing after the last");
   }
 
   @Test
@@ -250,8 +261,13 @@ public abstract class StoreContract {
   void creatingTheSameSessionTwiceIsANoOpThatReturnsTheFirst() {
     Session first = newSession();
 
-    Session again = Await.result(store.sessions().create(
-        new Session(first.id(), roomId, "another/model", first.createdAtMillis() + 60_000)));
+    Session again =
+        Await.result(
+            store
+                .sessions()
+                .create(
+                    new Session(
+                        first.id(), roomId, "another/model", first.createdAtMillis() + 60_000)));
 
     assertEquals(first, again);
     assertEquals(Optional.of(first), Await.result(store.sessions().find(first.id())));
@@ -266,29 +282,33 @@ public abstract class StoreContract {
   void nextSeqStrictlyIncreasesFromOne() {
     Session session = newSession();
 
-    List<Long> seqs = IntStream.range(0, 3)
-        .mapToObj(i -> Await.result(store.sessions().nextSeq(session.id())))
-        .toList();
+    List<Long> seqs =
+        IntStream.range(0, 3)
+            .mapToObj(i -> Await.result(store.sessions().nextSeq(session.id())))
+            .toList();
 
     assertEquals(List.of(1L, 2L, 3L), seqs);
   }
 
   @Test
   void nextSeqOfAnUnknownSessionFailsWithUnknownSession() {
-    assertInstanceOf(UnknownSession.class, Await.failure(store.sessions().nextSeq(unique("nobody"))));
+    assertInstanceOf(
+        UnknownSession.class, Await.failure(store.sessions().nextSeq(unique("nobody"))));
   }
 
   @Test
   void fiftyConcurrentNextSeqCallsGetExactlyTheSeqsOneToFifty() {
     Session session = newSession();
 
-    List<Future<Long>> calls = IntStream.range(0, 50)
-        .mapToObj(i -> store.sessions().nextSeq(session.id()))
-        .toList();
+    List<Future<Long>> calls =
+        IntStream.range(0, 50).mapToObj(i -> store.sessions().nextSeq(session.id())).toList();
     Await.result(Future.all(calls));
 
-    Set<Long> seqs = calls.stream().map(Future::result).collect(Collectors.toCollection(TreeSet::new));
-    assertEquals(LongStream.rangeClosed(1, 50).boxed().collect(Collectors.toCollection(TreeSet::new)), seqs,
+    Set<Long> seqs =
+        calls.stream().map(Future::result).collect(Collectors.toCollection(TreeSet::new));
+    assertEquals(
+        LongStream.rangeClosed(1, 50).boxed().collect(Collectors.toCollection(TreeSet::new)),
+        seqs,
         "fifty distinct seqs, none skipped, none reused");
   }
 
@@ -315,7 +335,8 @@ public abstract class StoreContract {
     Todo first = Await.result(todos.add(session.id(), "first", 0));
     Todo third = Await.result(todos.add(session.id(), "third", 1));
 
-    assertEquals(List.of(first.id(), second.id(), third.id()),
+    assertEquals(
+        List.of(first.id(), second.id(), third.id()),
         Await.result(todos.list(session.id())).stream().map(Todo::id).toList());
     assertEquals(TodoStore.Status.OPEN, first.status());
     assertEquals(null, first.resolvedAtMillis());
@@ -326,16 +347,27 @@ public abstract class StoreContract {
     Session session = newSession();
     Todo todo = Await.result(store.todos().add(session.id(), "draw the legend", 0));
 
-    Todo done = Await.result(store.todos().update(session.id(), todo.id(), null, TodoStore.Status.DONE, null)).orElseThrow();
-    Todo renamed = Await.result(store.todos().update(session.id(), todo.id(), "draw the key", null, 3)).orElseThrow();
-    Todo reopened = Await.result(store.todos().update(session.id(), todo.id(), null, TodoStore.Status.OPEN, null)).orElseThrow();
+    Todo done =
+        Await.result(
+                store.todos().update(session.id(), todo.id(), null, TodoStore.Status.DONE, null))
+            .orElseThrow();
+    Todo renamed =
+        Await.result(store.todos().update(session.id(), todo.id(), "draw the key", null, 3))
+            .orElseThrow();
+    Todo reopened =
+        Await.result(
+                store.todos().update(session.id(), todo.id(), null, TodoStore.Status.OPEN, null))
+            .orElseThrow();
 
     assertEquals(TodoStore.Status.DONE, done.status());
     assertTrue(done.resolvedAtMillis() != null);
     assertEquals("draw the key", renamed.text());
     assertEquals(3, renamed.position());
     assertEquals(TodoStore.Status.DONE, renamed.status(), "fields not given stay as they were");
-    assertEquals(done.resolvedAtMillis(), renamed.resolvedAtMillis(), "still resolved: the first stamp is kept");
+    assertEquals(
+        done.resolvedAtMillis(),
+        renamed.resolvedAtMillis(),
+        "still resolved: the first stamp is kept");
     assertEquals(null, reopened.resolvedAtMillis());
   }
 
@@ -345,9 +377,17 @@ public abstract class StoreContract {
     Session other = newSession();
     Todo todo = Await.result(store.todos().add(owner.id(), "mine", 0));
 
-    assertEquals(Optional.empty(), Await.result(store.todos().update(other.id(), todo.id(), "stolen", TodoStore.Status.SKIPPED, null)));
-    assertEquals(Optional.empty(), Await.result(store.todos().update(owner.id(), UUID.randomUUID().toString(), "x", null, null)));
-    assertEquals(Optional.empty(), Await.result(store.todos().update(owner.id(), "not-a-uuid", "x", null, null)));
+    assertEquals(
+        Optional.empty(),
+        Await.result(
+            store.todos().update(other.id(), todo.id(), "stolen", TodoStore.Status.SKIPPED, null)));
+    assertEquals(
+        Optional.empty(),
+        Await.result(
+            store.todos().update(owner.id(), UUID.randomUUID().toString(), "x", null, null)));
+    assertEquals(
+        Optional.empty(),
+        Await.result(store.todos().update(owner.id(), "not-a-uuid", "x", null, null)));
     assertTrue(Await.result(store.todos().list(other.id())).isEmpty());
     assertEquals("mine", Await.result(store.todos().list(owner.id())).get(0).text());
   }
@@ -358,20 +398,27 @@ public abstract class StoreContract {
   void theFirstOriginOfASessionIsKeptAndLaterProposalsGetItBack() {
     Session session = newSession();
 
-    assertEquals(new Origin(120.5, -40), Await.result(store.sessions().fixOrigin(session.id(), new Origin(120.5, -40))));
-    assertEquals(new Origin(120.5, -40), Await.result(store.sessions().fixOrigin(session.id(), new Origin(0, 0))));
+    assertEquals(
+        new Origin(120.5, -40),
+        Await.result(store.sessions().fixOrigin(session.id(), new Origin(120.5, -40))));
+    assertEquals(
+        new Origin(120.5, -40),
+        Await.result(store.sessions().fixOrigin(session.id(), new Origin(0, 0))));
   }
 
   @Test
   void originsRacingOnOneSessionAllGetTheSameOne() {
     Session session = newSession();
-    List<Future<Origin>> racing = IntStream.range(0, 20)
-        .mapToObj(i -> store.sessions().fixOrigin(session.id(), new Origin(i, i)))
-        .toList();
+    List<Future<Origin>> racing =
+        IntStream.range(0, 20)
+            .mapToObj(i -> store.sessions().fixOrigin(session.id(), new Origin(i, i)))
+            .toList();
     Set<Origin> answers = racing.stream().map(Await::result).collect(Collectors.toSet());
 
     assertEquals(1, answers.size(), "every racer gets the one origin that won: " + answers);
-    assertEquals(answers.iterator().next(), Await.result(store.sessions().fixOrigin(session.id(), new Origin(999, 999))));
+    assertEquals(
+        answers.iterator().next(),
+        Await.result(store.sessions().fixOrigin(session.id(), new Origin(999, 999))));
   }
 
   @Test
@@ -380,12 +427,15 @@ public abstract class StoreContract {
     Session two = newSession();
     Await.result(store.sessions().fixOrigin(one.id(), new Origin(1, 2)));
 
-    assertEquals(new Origin(3, 4), Await.result(store.sessions().fixOrigin(two.id(), new Origin(3, 4))));
+    assertEquals(
+        new Origin(3, 4), Await.result(store.sessions().fixOrigin(two.id(), new Origin(3, 4))));
   }
 
   @Test
   void theOriginOfAnUnknownSessionFailsWithUnknownSession() {
-    assertInstanceOf(UnknownSession.class, Await.failure(store.sessions().fixOrigin(unique("nobody"), Origin.ZERO)));
+    assertInstanceOf(
+        UnknownSession.class,
+        Await.failure(store.sessions().fixOrigin(unique("nobody"), Origin.ZERO)));
   }
 
   // Transcripts
@@ -398,7 +448,11 @@ public abstract class StoreContract {
     Await.result(transcripts.add(roomId, new Utterance("ana", "first", 2_000)));
     Await.result(transcripts.add(roomId, new Utterance("ana", "second", 2_000)));
 
-    assertEquals(List.of(new Utterance("ana", "first", 2_000), new Utterance("ana", "second", 2_000), new Utterance("ben", "third", 5_000)),
+    assertEquals(
+        List.of(
+            new Utterance("ana", "first", 2_000),
+            new Utterance("ana", "second", 2_000),
+            new Utterance("ben", "third", 5_000)),
         Await.result(transcripts.since(roomId, 2_000, 100)));
   }
 
@@ -408,8 +462,11 @@ public abstract class StoreContract {
       Await.result(store.transcripts().add(roomId, new Utterance("ana", "line " + i, 10_000 + i)));
     }
 
-    assertEquals(List.of("line 3", "line 4"),
-        Await.result(store.transcripts().since(roomId, 0, 2)).stream().map(Utterance::text).toList());
+    assertEquals(
+        List.of("line 3", "line 4"),
+        Await.result(store.transcripts().since(roomId, 0, 2)).stream()
+            .map(Utterance::text)
+            .toList());
   }
 
   @Test
@@ -431,9 +488,11 @@ public abstract class StoreContract {
     Await.result(chats.append(session.id(), ChatMessage.USER, "move it"));
 
     List<ChatMessage> all = Await.result(chats.recent(session.id(), 10));
-    assertEquals(List.of("user:draw a box", "assistant:drawing it", "user:move it"),
+    assertEquals(
+        List.of("user:draw a box", "assistant:drawing it", "user:move it"),
         all.stream().map(message -> message.role() + ":" + message.text()).toList());
-    assertEquals(List.of("drawing it", "move it"),
+    assertEquals(
+        List.of("drawing it", "move it"),
         Await.result(chats.recent(session.id(), 2)).stream().map(ChatMessage::text).toList());
     assertTrue(all.get(0).atMillis() > 0);
   }
@@ -462,32 +521,59 @@ public abstract class StoreContract {
     assertEquals(null, session.origin());
     assertEquals(new JsonArray(), session.contextItems());
     assertEquals(session.createdAtMillis(), session.lastActiveAtMillis());
-    assertEquals(new Origin(3, 4), Await.result(store.sessions().fixOrigin(session.id(), new Origin(3, 4))));
-    assertEquals(new Origin(3, 4), Await.result(store.sessions().find(session.id())).orElseThrow().origin(), "the chat origin is an atom");
+    assertEquals(
+        new Origin(3, 4), Await.result(store.sessions().fixOrigin(session.id(), new Origin(3, 4))));
+    assertEquals(
+        new Origin(3, 4),
+        Await.result(store.sessions().find(session.id())).orElseThrow().origin(),
+        "the chat origin is an atom");
   }
 
   @Test
   void aRoomListsItsSessionsMostRecentlyActiveFirst() {
     Session older = newSession();
     Session newer = newSession();
-    Session elsewhere = Await.result(store.sessions().create(new Session(unique("session"), unique("room"), "debug/fake",
-        System.currentTimeMillis())));
+    Session elsewhere =
+        Await.result(
+            store
+                .sessions()
+                .create(
+                    new Session(
+                        unique("session"),
+                        unique("room"),
+                        "debug/fake",
+                        System.currentTimeMillis())));
     Await.result(store.runs().accept(new NewRun(unique("run"), older.id(), roomId, null, 5)));
 
-    List<String> listed = Await.result(store.sessions().list(roomId, 10)).stream().map(Session::id).toList();
+    List<String> listed =
+        Await.result(store.sessions().list(roomId, 10)).stream().map(Session::id).toList();
 
-    assertEquals(List.of(older.id(), newer.id()), listed, "a run made the older session the most recently active");
-    assertEquals(List.of(older.id()), Await.result(store.sessions().list(roomId, 1)).stream().map(Session::id).toList());
+    assertEquals(
+        List.of(older.id(), newer.id()),
+        listed,
+        "a run made the older session the most recently active");
+    assertEquals(
+        List.of(older.id()),
+        Await.result(store.sessions().list(roomId, 1)).stream().map(Session::id).toList());
     assertFalse(listed.contains(elsewhere.id()));
   }
 
   @Test
   void anUpdateChangesOnlyWhatItGives() {
     Session session = newSession();
-    JsonArray items = new JsonArray().add(new JsonObject().put("type", "point").put("point", new JsonObject().put("x", 1).put("y", 2)));
+    JsonArray items =
+        new JsonArray()
+            .add(
+                new JsonObject()
+                    .put("type", "point")
+                    .put("point", new JsonObject().put("x", 1).put("y", 2)));
 
-    Session titled = Await.result(store.sessions().update(session.id(), new Changes("Roadmap", null, null))).orElseThrow();
-    Session pinned = Await.result(store.sessions().update(session.id(), new Changes(null, "other/model", items))).orElseThrow();
+    Session titled =
+        Await.result(store.sessions().update(session.id(), new Changes("Roadmap", null, null)))
+            .orElseThrow();
+    Session pinned =
+        Await.result(store.sessions().update(session.id(), new Changes(null, "other/model", items)))
+            .orElseThrow();
 
     assertEquals("Roadmap", titled.title());
     assertEquals("debug/fake", titled.model());
@@ -495,7 +581,9 @@ public abstract class StoreContract {
     assertEquals("other/model", pinned.model());
     assertEquals(items, pinned.contextItems());
     assertEquals(Optional.of(pinned), Await.result(store.sessions().find(session.id())));
-    assertEquals(Optional.empty(), Await.result(store.sessions().update(unique("nobody"), new Changes("x", null, null))));
+    assertEquals(
+        Optional.empty(),
+        Await.result(store.sessions().update(unique("nobody"), new Changes("x", null, null))));
   }
 
   @Test
@@ -511,7 +599,8 @@ public abstract class StoreContract {
     commit(0, RecordDiff.putting(shape("shape:a", "a")));
     Await.result(store.transcripts().add(roomId, new Utterance("ana", "kept", 1_700_000_000_000L)));
 
-    assertEquals(SessionStore.Deletion.DELETED, Await.result(store.sessions().delete(session.id())));
+    assertEquals(
+        SessionStore.Deletion.DELETED, Await.result(store.sessions().delete(session.id())));
 
     assertEquals(Optional.empty(), Await.result(store.sessions().find(session.id())));
     assertTrue(Await.result(store.chats().recent(session.id(), 10)).isEmpty());
@@ -519,9 +608,16 @@ public abstract class StoreContract {
     assertTrue(Await.result(store.runs().recent(session.id(), 10)).isEmpty());
     assertEquals(Optional.empty(), Await.result(store.runs().find(runId)));
     assertEquals(1, load().revision(), "the board is the room's");
-    assertEquals(1, Await.result(store.transcripts().since(roomId, 0, 10)).size(), "the transcript is the room's");
-    assertEquals(1, Await.result(store.chats().recent(kept.id(), 10)).size(), "other sessions are untouched");
-    assertEquals(SessionStore.Deletion.NOT_FOUND, Await.result(store.sessions().delete(session.id())));
+    assertEquals(
+        1,
+        Await.result(store.transcripts().since(roomId, 0, 10)).size(),
+        "the transcript is the room's");
+    assertEquals(
+        1,
+        Await.result(store.chats().recent(kept.id(), 10)).size(),
+        "other sessions are untouched");
+    assertEquals(
+        SessionStore.Deletion.NOT_FOUND, Await.result(store.sessions().delete(session.id())));
   }
 
   @Test
@@ -535,7 +631,8 @@ public abstract class StoreContract {
     assertEquals(1, Await.result(store.runs().recent(session.id(), 10)).size());
 
     Await.result(store.runs().finish(runId, "done", new JsonObject()));
-    assertEquals(SessionStore.Deletion.DELETED, Await.result(store.sessions().delete(session.id())));
+    assertEquals(
+        SessionStore.Deletion.DELETED, Await.result(store.sessions().delete(session.id())));
   }
 
   // Runs
@@ -551,11 +648,14 @@ public abstract class StoreContract {
     assertEquals(12, accepted.run().messageChars());
 
     Await.result(store.runs().start(run));
-    assertEquals(RunStore.RUNNING, Await.result(store.runs().find(run.runId())).orElseThrow().state());
+    assertEquals(
+        RunStore.RUNNING, Await.result(store.runs().find(run.runId())).orElseThrow().state());
 
     JsonObject detail = new JsonObject().put("runId", run.runId()).put("applied", 3);
     assertTrue(Await.result(store.runs().finish(run.runId(), "done", detail)));
-    assertFalse(Await.result(store.runs().finish(run.runId(), "error", new JsonObject())), "an ended run stays ended");
+    assertFalse(
+        Await.result(store.runs().finish(run.runId(), "error", new JsonObject())),
+        "an ended run stays ended");
     Await.result(store.runs().start(run));
 
     RunRecord ended = Await.result(store.runs().find(run.runId())).orElseThrow();
@@ -569,7 +669,9 @@ public abstract class StoreContract {
     NewRun run = new NewRun(unique("run"), session.id(), roomId, "key-1", 5);
     RunRecord first = Await.result(store.runs().accept(run)).run();
 
-    Accepted again = Await.result(store.runs().accept(new NewRun(run.runId(), session.id(), roomId, "key-1", 99)));
+    Accepted again =
+        Await.result(
+            store.runs().accept(new NewRun(run.runId(), session.id(), roomId, "key-1", 99)));
 
     assertFalse(again.created());
     assertEquals(first, again.run());
@@ -578,7 +680,9 @@ public abstract class StoreContract {
 
   @Test
   void aRunOfAnUnknownSessionIsRefused() {
-    Throwable failure = Await.failure(store.runs().accept(new NewRun(unique("run"), unique("nobody"), roomId, null, 1)));
+    Throwable failure =
+        Await.failure(
+            store.runs().accept(new NewRun(unique("run"), unique("nobody"), roomId, null, 1)));
     assertInstanceOf(UnknownSession.class, failure);
   }
 
@@ -589,16 +693,19 @@ public abstract class StoreContract {
 
     Await.result(store.runs().start(followUp));
 
-    assertEquals(RunStore.RUNNING, Await.result(store.runs().find(followUp.runId())).orElseThrow().state());
+    assertEquals(
+        RunStore.RUNNING, Await.result(store.runs().find(followUp.runId())).orElseThrow().state());
   }
 
   @Test
   void recentRunsAreTheNewestFirst() {
     Session session = newSession();
     List<String> ids = IntStream.range(0, 4).mapToObj(i -> unique("run")).toList();
-    ids.forEach(id -> Await.result(store.runs().accept(new NewRun(id, session.id(), roomId, null, 1))));
+    ids.forEach(
+        id -> Await.result(store.runs().accept(new NewRun(id, session.id(), roomId, null, 1))));
 
-    List<String> recent = Await.result(store.runs().recent(session.id(), 3)).stream().map(RunRecord::runId).toList();
+    List<String> recent =
+        Await.result(store.runs().recent(session.id(), 3)).stream().map(RunRecord::runId).toList();
 
     assertEquals(List.of(ids.get(3), ids.get(2), ids.get(1)), recent);
   }
@@ -613,22 +720,37 @@ public abstract class StoreContract {
     Await.result(store.runs().finish(ended.runId(), "done", new JsonObject()));
     JsonObject detail = new JsonObject().put("code", "INTERRUPTED");
 
-    assertTrue(Await.result(store.runs().sweepInterrupted(60_000, detail)).stream().noneMatch(run -> run.sessionId().equals(session.id())),
+    assertTrue(
+        Await.result(store.runs().sweepInterrupted(60_000, detail)).stream()
+            .noneMatch(run -> run.sessionId().equals(session.id())),
         "a fresh heartbeat is not swept");
     Await.result(store.runs().heartbeat(List.of(live.runId(), ended.runId())));
 
     List<RunRecord> swept = new java.util.ArrayList<>();
-    Await.result(Eventually.holds(vertx, () -> store.runs().sweepInterrupted(1, detail).map(found -> {
-      swept.addAll(found.stream().filter(run -> run.sessionId().equals(session.id())).toList());
-      return !swept.isEmpty();
-    })));
+    Await.result(
+        Eventually.holds(
+            vertx,
+            () ->
+                store
+                    .runs()
+                    .sweepInterrupted(1, detail)
+                    .map(
+                        found -> {
+                          swept.addAll(
+                              found.stream()
+                                  .filter(run -> run.sessionId().equals(session.id()))
+                                  .toList());
+                          return !swept.isEmpty();
+                        })));
 
     assertEquals(List.of(live.runId()), swept.stream().map(RunRecord::runId).toList());
     RunRecord interrupted = Await.result(store.runs().find(live.runId())).orElseThrow();
     assertEquals("error", interrupted.state());
     assertEquals(detail.copy().put("runId", live.runId()), interrupted.detail());
     assertEquals("done", Await.result(store.runs().find(ended.runId())).orElseThrow().state());
-    assertFalse(Await.result(store.runs().finish(live.runId(), "done", new JsonObject())), "an interrupted run stays interrupted");
+    assertFalse(
+        Await.result(store.runs().finish(live.runId(), "done", new JsonObject())),
+        "an interrupted run stays interrupted");
   }
 
   // Idempotent utterances
@@ -636,10 +758,16 @@ public abstract class StoreContract {
   @Test
   void anUtteranceWithAKeyTheRoomUsedIsStoredOnce() {
     Utterance first = new Utterance("ana", "make it blue", 1_700_000_000_000L);
-    TranscriptStore.Keyed keyed = new TranscriptStore.Keyed("say-1", unique("utterance"), "a".repeat(64));
+    TranscriptStore.Keyed keyed =
+        new TranscriptStore.Keyed("say-1", unique("utterance"), "a".repeat(64));
 
     assertEquals(first, Await.result(store.transcripts().add(roomId, first, keyed)));
-    assertEquals(first, Await.result(store.transcripts().add(roomId, new Utterance("ana", "make it blue", 1_700_000_000_500L), keyed)));
+    assertEquals(
+        first,
+        Await.result(
+            store
+                .transcripts()
+                .add(roomId, new Utterance("ana", "make it blue", 1_700_000_000_500L), keyed)));
     Await.result(store.transcripts().add(unique("room"), first, keyed));
 
     assertEquals(List.of(first), Await.result(store.transcripts().since(roomId, 0, 10)));
@@ -651,12 +779,22 @@ public abstract class StoreContract {
   void anUtteranceWhoseKeyCameWithAnotherRequestIsRefusedAndNothingIsStored() {
     Utterance first = new Utterance("ana", "make it blue", 1_700_000_000_000L);
     String id = unique("utterance");
-    Await.result(store.transcripts().add(roomId, first, new TranscriptStore.Keyed("say-1", id, "a".repeat(64))));
+    Await.result(
+        store
+            .transcripts()
+            .add(roomId, first, new TranscriptStore.Keyed("say-1", id, "a".repeat(64))));
 
-    Throwable refused = Await.failure(store.transcripts().add(roomId, new Utterance("ana", "make it red", 1_700_000_000_500L),
-        new TranscriptStore.Keyed("say-1", id, "b".repeat(64))));
+    Throwable refused =
+        Await.failure(
+            store
+                .transcripts()
+                .add(
+                    roomId,
+                    new Utterance("ana", "make it red", 1_700_000_000_500L),
+                    new TranscriptStore.Keyed("say-1", id, "b".repeat(64))));
 
-    assertEquals(FailureCode.IDEMPOTENCY_KEY_REUSED, assertInstanceOf(Failure.class, refused).code());
+    assertEquals(
+        FailureCode.IDEMPOTENCY_KEY_REUSED, assertInstanceOf(Failure.class, refused).code());
     assertEquals(List.of(first), Await.result(store.transcripts().since(roomId, 0, 10)));
   }
 
@@ -667,34 +805,68 @@ public abstract class StoreContract {
     RunRecord first = Await.result(store.runs().accept(run)).run();
     assertEquals("a".repeat(64), first.requestFingerprint());
 
-    Throwable refused = Await.failure(store.runs().accept(new NewRun(run.runId(), session.id(), roomId, "key-1", 9, "b".repeat(64))));
+    Throwable refused =
+        Await.failure(
+            store
+                .runs()
+                .accept(new NewRun(run.runId(), session.id(), roomId, "key-1", 9, "b".repeat(64))));
 
-    assertEquals(FailureCode.IDEMPOTENCY_KEY_REUSED, assertInstanceOf(Failure.class, refused).code());
+    assertEquals(
+        FailureCode.IDEMPOTENCY_KEY_REUSED, assertInstanceOf(Failure.class, refused).code());
     assertEquals(List.of(first), Await.result(store.runs().recent(session.id(), 10)));
-    assertEquals(first, Await.result(store.runs().accept(run)).run(), "the same request again answers the first");
+    assertEquals(
+        first,
+        Await.result(store.runs().accept(run)).run(),
+        "the same request again answers the first");
   }
 
   @Test
   void twoCallersMayUseOneKeyInOneRoom() {
     Session session = newSession();
-    Await.result(store.runs().accept(new NewRun(unique("run"), session.id(), roomId, "shared", 5, "a".repeat(64))));
+    Await.result(
+        store
+            .runs()
+            .accept(new NewRun(unique("run"), session.id(), roomId, "shared", 5, "a".repeat(64))));
 
-    Accepted other = Await.result(store.runs().accept(new NewRun(unique("run"), session.id(), roomId, "shared", 5, "a".repeat(64))));
+    Accepted other =
+        Await.result(
+            store
+                .runs()
+                .accept(
+                    new NewRun(unique("run"), session.id(), roomId, "shared", 5, "a".repeat(64))));
 
-    assertTrue(other.created(), "another caller's run with the same key: its id differs, so it is its own");
+    assertTrue(
+        other.created(),
+        "another caller's run with the same key: its id differs, so it is its own");
     assertEquals(2, Await.result(store.runs().recent(session.id(), 10)).size());
   }
 
   @Test
   void aSessionWhoseKeyCameWithAnotherRequestIsRefusedAndTheFirstStays() {
-    Session first = Await.result(store.sessions().create(new Session(unique("session"), roomId, "debug/fake", 1_000), "a".repeat(64)));
+    Session first =
+        Await.result(
+            store
+                .sessions()
+                .create(
+                    new Session(unique("session"), roomId, "debug/fake", 1_000), "a".repeat(64)));
 
-    Throwable refused = Await.failure(store.sessions().create(
-        new Session(first.id(), roomId, "another/model", 2_000).withTitle("Other"), "b".repeat(64)));
+    Throwable refused =
+        Await.failure(
+            store
+                .sessions()
+                .create(
+                    new Session(first.id(), roomId, "another/model", 2_000).withTitle("Other"),
+                    "b".repeat(64)));
 
-    assertEquals(FailureCode.IDEMPOTENCY_KEY_REUSED, assertInstanceOf(Failure.class, refused).code());
+    assertEquals(
+        FailureCode.IDEMPOTENCY_KEY_REUSED, assertInstanceOf(Failure.class, refused).code());
     assertEquals(Optional.of(first), Await.result(store.sessions().find(first.id())));
-    assertEquals(first, Await.result(store.sessions().create(new Session(first.id(), roomId, "debug/fake", 3_000), "a".repeat(64))));
+    assertEquals(
+        first,
+        Await.result(
+            store
+                .sessions()
+                .create(new Session(first.id(), roomId, "debug/fake", 3_000), "a".repeat(64))));
   }
 
   @Test
@@ -702,12 +874,18 @@ public abstract class StoreContract {
     IdempotencyKeys keys = store.idempotencyKeys();
     IdempotencyKey alice = new IdempotencyKey("alice", "k-1", "a".repeat(64));
 
-    assertEquals(keys.runId(alice, roomId), keys.runId(new IdempotencyKey("alice", "k-1", "b".repeat(64)), roomId),
+    assertEquals(
+        keys.runId(alice, roomId),
+        keys.runId(new IdempotencyKey("alice", "k-1", "b".repeat(64)), roomId),
         "the request does not change the id: a retry with another body finds the first and is refused");
-    assertNotEquals(keys.runId(alice, roomId), keys.runId(new IdempotencyKey("bob", "k-1", "a".repeat(64)), roomId));
+    assertNotEquals(
+        keys.runId(alice, roomId),
+        keys.runId(new IdempotencyKey("bob", "k-1", "a".repeat(64)), roomId));
     assertNotEquals(keys.runId(alice, roomId), keys.runId(alice, unique("room")));
     assertNotEquals(keys.runId(alice, roomId), keys.session(alice, roomId));
-    assertNotEquals(keys.runId(alice, roomId), keys.runId(new IdempotencyKey("alice", "k-2", "a".repeat(64)), roomId));
+    assertNotEquals(
+        keys.runId(alice, roomId),
+        keys.runId(new IdempotencyKey("alice", "k-2", "a".repeat(64)), roomId));
     assertEquals(8, UUID.fromString(keys.runId(alice, roomId)).version());
   }
 }

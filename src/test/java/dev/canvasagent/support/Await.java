@@ -13,9 +13,14 @@ public final class Await {
 
   public static <T> T result(Future<T> future) {
     try {
-      return future.toCompletionStage().toCompletableFuture().get(DEFAULT_SECONDS, TimeUnit.SECONDS);
+      return future
+          .toCompletionStage()
+          .toCompletableFuture()
+          .get(DEFAULT_SECONDS, TimeUnit.SECONDS);
     } catch (ExecutionException e) {
-      throw e.getCause() instanceof RuntimeException runtime ? runtime : new IllegalStateException(e.getCause());
+      throw e.getCause() instanceof RuntimeException runtime
+          ? runtime
+          : new IllegalStateException(e.getCause());
     } catch (TimeoutException e) {
       throw new AssertionError("no result within " + DEFAULT_SECONDS + " s", e);
     } catch (InterruptedException e) {

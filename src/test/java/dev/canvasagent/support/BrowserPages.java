@@ -37,26 +37,39 @@ public final class BrowserPages implements AutoCloseable {
 
   private BrowserPages(Process process) {
     this.process = process;
-    this.commands = new BufferedWriter(new OutputStreamWriter(process.getOutputStream(), StandardCharsets.UTF_8));
+    this.commands =
+        new BufferedWriter(
+            new OutputStreamWriter(process.getOutputStream(), StandardCharsets.UTF_8));
     NodeProcesses.daemon("browser-pages-out", () -> readAnswers(process.getInputStream()));
-    NodeProcesses.daemon("browser-pages-err", () -> NodeProcesses.collectErrors(process.getErrorStream(), errors));
+    NodeProcesses.daemon(
+        "browser-pages-err", () -> NodeProcesses.collectErrors(process.getErrorStream(), errors));
   }
 
   /** The browser, once it has started. */
   public static BrowserPages start() {
     Path chromium = Path.of(System.getenv().getOrDefault("CHROMIUM_PATH", "/usr/bin/chromium"));
-    Path directory = Path.of(System.getProperty("tldraw.oracle.dir", "src/test/node")).toAbsolutePath();
+    Path directory =
+        Path.of(System.getProperty("tldraw.oracle.dir", "src/test/node")).toAbsolutePath();
     if (!Files.isExecutable(chromium)) {
-      missing("Chromium is not installed at " + chromium + " (apt-get install -y chromium; .ci/run installs it)");
+      missing(
+          "Chromium is not installed at "
+              + chromium
+              + " (apt-get install -y chromium; .ci/run installs it)");
     }
     if (!Files.isDirectory(directory.resolve("node_modules/playwright-core"))) {
-      missing("playwright-core is not installed in " + directory + "/node_modules (the build runs npm ci there)");
+      missing(
+          "playwright-core is not installed in "
+              + directory
+              + "/node_modules (the build runs npm ci there)");
     }
     BrowserPages pages;
     try {
-      pages = new BrowserPages(new ProcessBuilder("node", SCRIPT).directory(directory.toFile()).start());
+      pages =
+          new BrowserPages(
+              new ProcessBuilder("node", SCRIPT).directory(directory.toFile()).start());
     } catch (IOException e) {
-      throw new IllegalStateException("cannot run `node` (Node.js 20+ must be on the PATH; the test suite needs it)", e);
+      throw new IllegalStateException(
+          "cannot run `node` (Node.js 20+ must be on the PATH; the test suite needs it)", e);
     }
     pages.await(0, 60_000, "the browser to start");
     return pages;
@@ -103,10 +116,21 @@ public final class BrowserPages implements AutoCloseable {
     /** Waits until the expression is truthy in the page; {@code what} names it when it never is. */
     public void waitFor(String expression, String what) {
       try {
-        call(command("waitFor").put("expression", expression).put("timeoutMs", WAIT_MS), WAIT_MS + 10_000);
+        call(
+            command("waitFor").put("expression", expression).put("timeoutMs", WAIT_MS),
+            WAIT_MS + 10_000);
       } catch (AssertionError e) {
-        throw new AssertionError(name + ": no " + what + " within " + WAIT_MS + " ms; page errors: " + errors()
-            + "\n" + e.getMessage(), e);
+        throw new AssertionError(
+            name
+                + ": no "
+                + what
+                + " within "
+                + WAIT_MS
+                + " ms; page errors: "
+                + errors()
+                + "\n"
+                + e.getMessage(),
+            e);
       }
     }
 
@@ -124,8 +148,11 @@ public final class BrowserPages implements AutoCloseable {
 
     /** A mouse drag in page pixels, as a person draws. */
     public void drag(int fromX, int fromY, int toX, int toY) {
-      call(command("drag").put("from", new JsonObject().put("x", fromX).put("y", fromY))
-          .put("to", new JsonObject().put("x", toX).put("y", toY)), WAIT_MS);
+      call(
+          command("drag")
+              .put("from", new JsonObject().put("x", fromX).put("y", fromY))
+              .put("to", new JsonObject().put("x", toX).put("y", toY)),
+          WAIT_MS);
     }
 
     public Path screenshot(Path path) {
@@ -145,7 +172,8 @@ public final class BrowserPages implements AutoCloseable {
 
     /** Every URL the page has requested so far. */
     public List<String> requests() {
-      return ((JsonArray) call(command("requests"), WAIT_MS)).stream().map(String::valueOf).toList();
+      return ((JsonArray) call(command("requests"), WAIT_MS))
+          .stream().map(String::valueOf).toList();
     }
 
     /** Its uncaught errors, console errors and failed responses so far. */
@@ -168,9 +196,15 @@ public final class BrowserPages implements AutoCloseable {
       ref = ++refs;
     }
     NodeProcesses.send(commands, command.put("ref", ref), errors);
-    JsonObject answer = await(ref, waitMs, command.getString("op") + " " + command.getString("page"));
+    JsonObject answer =
+        await(ref, waitMs, command.getString("op") + " " + command.getString("page"));
     if (!answer.getBoolean("ok", false)) {
-      throw new AssertionError(command.getString("op") + " failed in " + command.getString("page") + ": " + answer.getString("error"));
+      throw new AssertionError(
+          command.getString("op")
+              + " failed in "
+              + command.getString("page")
+              + ": "
+              + answer.getString("error"));
     }
     return answer.getValue("value");
   }
@@ -180,8 +214,12 @@ public final class BrowserPages implements AutoCloseable {
     while (!answers.containsKey(ref)) {
       long left = deadline - System.nanoTime();
       if (ended || left <= 0) {
-        throw new AssertionError("no answer to " + what + (ended ? ": the browser driver exited" : " within " + waitMs + " ms")
-            + "\nstderr:\n" + errors);
+        throw new AssertionError(
+            "no answer to "
+                + what
+                + (ended ? ": the browser driver exited" : " within " + waitMs + " ms")
+                + "\nstderr:\n"
+                + errors);
       }
       try {
         TimeUnit.NANOSECONDS.timedWait(this, left);
@@ -194,7 +232,8 @@ public final class BrowserPages implements AutoCloseable {
   }
 
   private void readAnswers(InputStream output) {
-    try (BufferedReader lines = new BufferedReader(new InputStreamReader(output, StandardCharsets.UTF_8))) {
+    try (BufferedReader lines =
+        new BufferedReader(new InputStreamReader(output, StandardCharsets.UTF_8))) {
       String line;
       while ((line = lines.readLine()) != null) {
         JsonObject answer = new JsonObject(line);

@@ -21,15 +21,19 @@ public final class Eventually {
     return holds.future();
   }
 
-  private static void attempt(Vertx vertx, Supplier<Future<Boolean>> check, int remaining, Promise<Void> holds) {
-    check.get().onComplete(result -> {
-      if (result.succeeded() && result.result()) {
-        holds.complete();
-      } else if (remaining <= 1) {
-        holds.fail("the condition did not hold after " + ATTEMPTS + " checks");
-      } else {
-        vertx.setTimer(INTERVAL_MS, id -> attempt(vertx, check, remaining - 1, holds));
-      }
-    });
+  private static void attempt(
+      Vertx vertx, Supplier<Future<Boolean>> check, int remaining, Promise<Void> holds) {
+    check
+        .get()
+        .onComplete(
+            result -> {
+              if (result.succeeded() && result.result()) {
+                holds.complete();
+              } else if (remaining <= 1) {
+                holds.fail("the condition did not hold after " + ATTEMPTS + " checks");
+              } else {
+                vertx.setTimer(INTERVAL_MS, id -> attempt(vertx, check, remaining - 1, holds));
+              }
+            });
   }
 }

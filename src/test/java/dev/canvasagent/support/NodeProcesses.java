@@ -20,7 +20,8 @@ final class NodeProcesses {
 
   /** Keeps the first {@link #MAX_ERROR_CHARS} of a process's stderr for failure messages. */
   static void collectErrors(InputStream error, StringBuffer errors) {
-    try (BufferedReader lines = new BufferedReader(new InputStreamReader(error, StandardCharsets.UTF_8))) {
+    try (BufferedReader lines =
+        new BufferedReader(new InputStreamReader(error, StandardCharsets.UTF_8))) {
       String line;
       while ((line = lines.readLine()) != null) {
         if (errors.length() < MAX_ERROR_CHARS) {
@@ -48,7 +49,8 @@ final class NodeProcesses {
         commands.flush();
       }
     } catch (IOException e) {
-      throw new IllegalStateException("the Node script is not reading commands; stderr:\n" + errors, e);
+      throw new IllegalStateException(
+          "the Node script is not reading commands; stderr:\n" + errors, e);
     }
   }
 

@@ -32,13 +32,21 @@ public final class RawConnection {
     Promise<RawConnection> opened = Promise.promise();
     // On a Vert.x context, so the handlers are set in the task that connects: an answer or a close
     // arriving at once is never missed.
-    vertx.getOrCreateContext().runOnContext(onContext -> client.connect(port, "127.0.0.1").map(socket -> {
-      RawConnection connection = new RawConnection(socket);
-      socket.handler(connection::receive);
-      socket.closeHandler(end -> connection.closed.tryComplete());
-      socket.exceptionHandler(error -> connection.closed.tryComplete());
-      return connection;
-    }).onComplete(opened));
+    vertx
+        .getOrCreateContext()
+        .runOnContext(
+            onContext ->
+                client
+                    .connect(port, "127.0.0.1")
+                    .map(
+                        socket -> {
+                          RawConnection connection = new RawConnection(socket);
+                          socket.handler(connection::receive);
+                          socket.closeHandler(end -> connection.closed.tryComplete());
+                          socket.exceptionHandler(error -> connection.closed.tryComplete());
+                          return connection;
+                        })
+                    .onComplete(opened));
     return opened.future();
   }
 

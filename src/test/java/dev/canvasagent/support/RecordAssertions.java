@@ -18,17 +18,30 @@ import java.util.Set;
  */
 public final class RecordAssertions {
   static final Set<String> SHAPE_FIELDS =
-      Set.of("id", "typeName", "type", "x", "y", "rotation", "index", "parentId", "isLocked", "opacity", "props", "meta");
+      Set.of(
+          "id",
+          "typeName",
+          "type",
+          "x",
+          "y",
+          "rotation",
+          "index",
+          "parentId",
+          "isLocked",
+          "opacity",
+          "props",
+          "meta");
 
-  private static final Map<String, Set<String>> PROPS = Map.of(
-      "geo", ShapeRecords.geoProps("rectangle", 1, 1, "").fieldNames(),
-      "frame", ShapeRecords.frameProps(1, 1, "").fieldNames(),
-      "note", ShapeRecords.noteProps("").fieldNames(),
-      "text", ShapeRecords.textProps("", 1).fieldNames(),
-      "arrow", ShapeRecords.arrowProps(1, 1, "").fieldNames(),
-      "line", ShapeRecords.lineProps(new JsonObject()).fieldNames(),
-      "draw", ShapeRecords.drawProps(new JsonArray(), false).fieldNames(),
-      "group", Set.of());
+  private static final Map<String, Set<String>> PROPS =
+      Map.of(
+          "geo", ShapeRecords.geoProps("rectangle", 1, 1, "").fieldNames(),
+          "frame", ShapeRecords.frameProps(1, 1, "").fieldNames(),
+          "note", ShapeRecords.noteProps("").fieldNames(),
+          "text", ShapeRecords.textProps("", 1).fieldNames(),
+          "arrow", ShapeRecords.arrowProps(1, 1, "").fieldNames(),
+          "line", ShapeRecords.lineProps(new JsonObject()).fieldNames(),
+          "draw", ShapeRecords.drawProps(new JsonArray(), false).fieldNames(),
+          "group", Set.of());
 
   private RecordAssertions() {}
 
@@ -42,7 +55,8 @@ public final class RecordAssertions {
         continue;
       }
       String parent = record.getString("parentId");
-      assertTrue(parent.startsWith("page:") || next.record(parent).isPresent(),
+      assertTrue(
+          parent.startsWith("page:") || next.record(parent).isPresent(),
           record.getString("id") + " has a parent that is gone: " + parent);
     }
     return next;
@@ -54,9 +68,13 @@ public final class RecordAssertions {
     assertEquals("shape", record.getString("typeName"), id);
     for (String field : Set.of("x", "y", "rotation")) {
       double value = record.getDouble(field);
-      assertTrue(Double.isFinite(value) && Math.abs(value) <= 1_000_000 + 1e-6, id + " " + field + " = " + value);
+      assertTrue(
+          Double.isFinite(value) && Math.abs(value) <= 1_000_000 + 1e-6,
+          id + " " + field + " = " + value);
     }
-    assertTrue(FractionalIndex.isValid(record.getString("index")), id + " index " + record.getString("index"));
+    assertTrue(
+        FractionalIndex.isValid(record.getString("index")),
+        id + " index " + record.getString("index"));
     assertEquals(new JsonObject(), record.getJsonObject("meta"), id);
     JsonObject props = record.getJsonObject("props");
     Set<String> expected = PROPS.get(record.getString("type"));
@@ -76,7 +94,12 @@ public final class RecordAssertions {
       }
     }
     String parent = record.getString("parentId");
-    assertTrue(parent.startsWith("page:") || board.record(parent).map(p -> Set.of("frame", "group").contains(p.getString("type"))).orElse(false),
+    assertTrue(
+        parent.startsWith("page:")
+            || board
+                .record(parent)
+                .map(p -> Set.of("frame", "group").contains(p.getString("type")))
+                .orElse(false),
         id + " parent " + parent);
   }
 }

@@ -16,6 +16,7 @@ public final class Requests {
       return false;
     }
     JsonObject followUp = detail.getJsonObject("followUp");
-    return runId.equals(detail.getString("runId")) || followUp != null && runId.equals(followUp.getString("requestRunId"));
+    return runId.equals(detail.getString("runId"))
+        || followUp != null && runId.equals(followUp.getString("requestRunId"));
   }
 }

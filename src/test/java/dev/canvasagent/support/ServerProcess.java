@@ -16,7 +16,8 @@ import java.util.regex.Pattern;
 /** The server as an operating-system process, with its output read line by line. */
 public final class ServerProcess implements AutoCloseable {
   public static final long PROCESS_SECONDS = 60;
-  static final Pattern STARTED = Pattern.compile("server\\.started url=http://127\\.0\\.0\\.1:(\\d+)");
+  static final Pattern STARTED =
+      Pattern.compile("server\\.started url=http://127\\.0\\.0\\.1:(\\d+)");
 
   private final Process process;
   private final BufferedReader output;
@@ -24,40 +25,51 @@ public final class ServerProcess implements AutoCloseable {
 
   private ServerProcess(Process process) {
     this.process = process;
-    this.output = new BufferedReader(new InputStreamReader(process.getInputStream(), StandardCharsets.UTF_8));
+    this.output =
+        new BufferedReader(new InputStreamReader(process.getInputStream(), StandardCharsets.UTF_8));
   }
 
   /** {@code java <arguments>} with this JVM's java, with no inherited server or database settings. */
-  public static ServerProcess java(List<String> arguments, Map<String, String> environment) throws IOException {
+  public static ServerProcess java(List<String> arguments, Map<String, String> environment)
+      throws IOException {
     List<String> command = new ArrayList<>();
     command.add(Path.of(System.getProperty("java.home"), "bin", "java").toString());
     command.addAll(arguments);
     ProcessBuilder builder = new ProcessBuilder(command).redirectErrorStream(true);
     Map<String, String> env = builder.environment();
-    env.keySet().removeIf(name -> name.startsWith("PG") || name.startsWith("CANVAS_")
-        || name.equals("DATABASE_URL") || name.equals("HOST") || name.equals("PORT"));
+    env.keySet()
+        .removeIf(
+            name ->
+                name.startsWith("PG")
+                    || name.startsWith("CANVAS_")
+                    || name.equals("DATABASE_URL")
+                    || name.equals("HOST")
+                    || name.equals("PORT"));
     env.putAll(environment);
     return new ServerProcess(builder.start());
   }
 
   /** Reads output (on a plain thread) until a line matches; returns that line. */
   public String awaitLine(Pattern pattern) throws Exception {
-    return CompletableFuture.supplyAsync(() -> {
-      try {
-        String line;
-        while ((line = output.readLine()) != null) {
-          synchronized (lines) {
-            lines.add(line);
-          }
-          if (pattern.matcher(line).find()) {
-            return line;
-          }
-        }
-        throw new IllegalStateException("output ended without " + pattern + ":\n" + output());
-      } catch (IOException e) {
-        throw new IllegalStateException(e);
-      }
-    }).get(PROCESS_SECONDS, TimeUnit.SECONDS);
+    return CompletableFuture.supplyAsync(
+            () -> {
+              try {
+                String line;
+                while ((line = output.readLine()) != null) {
+                  synchronized (lines) {
+                    lines.add(line);
+                  }
+                  if (pattern.matcher(line).find()) {
+                    return line;
+                  }
+                }
+                throw new IllegalStateException(
+                    "output ended without " + pattern + ":\n" + output());
+              } catch (IOException e) {
+                throw new IllegalStateException(e);
+              }
+            })
+        .get(PROCESS_SECONDS, TimeUnit.SECONDS);
   }
 
   /** Waits for the startup line and returns the port it names. */

@@ -36,22 +36,31 @@ public final class SockJSBrowsers implements AutoCloseable {
 
   private SockJSBrowsers(Process process) {
     this.process = process;
-    this.commands = new BufferedWriter(new OutputStreamWriter(process.getOutputStream(), StandardCharsets.UTF_8));
+    this.commands =
+        new BufferedWriter(
+            new OutputStreamWriter(process.getOutputStream(), StandardCharsets.UTF_8));
     NodeProcesses.daemon("sockjs-browsers-out", () -> readEvents(process.getInputStream()));
-    NodeProcesses.daemon("sockjs-browsers-err", () -> NodeProcesses.collectErrors(process.getErrorStream(), errors));
+    NodeProcesses.daemon(
+        "sockjs-browsers-err", () -> NodeProcesses.collectErrors(process.getErrorStream(), errors));
   }
 
   public static SockJSBrowsers start() {
-    Path directory = Path.of(System.getProperty("tldraw.oracle.dir", "src/test/node")).toAbsolutePath();
+    Path directory =
+        Path.of(System.getProperty("tldraw.oracle.dir", "src/test/node")).toAbsolutePath();
     if (!Files.isDirectory(directory.resolve("node_modules/@vertx/eventbus-bridge-client.js"))) {
-      throw new IllegalStateException("@vertx/eventbus-bridge-client.js is not installed in " + directory
-          + "/node_modules. The build installs it (npm ci, phase generate-test-resources); by hand: cd "
-          + directory + " && npm ci");
+      throw new IllegalStateException(
+          "@vertx/eventbus-bridge-client.js is not installed in "
+              + directory
+              + "/node_modules. The build installs it (npm ci, phase generate-test-resources); by hand: cd "
+              + directory
+              + " && npm ci");
     }
     try {
-      return new SockJSBrowsers(new ProcessBuilder("node", SCRIPT).directory(directory.toFile()).start());
+      return new SockJSBrowsers(
+          new ProcessBuilder("node", SCRIPT).directory(directory.toFile()).start());
     } catch (IOException e) {
-      throw new IllegalStateException("cannot run `node` (Node.js 20+ must be on the PATH; the test suite needs it)", e);
+      throw new IllegalStateException(
+          "cannot run `node` (Node.js 20+ must be on the PATH; the test suite needs it)", e);
     }
   }
 
@@ -65,11 +74,27 @@ public final class SockJSBrowsers implements AutoCloseable {
    * register, unregister, send and publish, as a page sends its {@code authorization}.
    */
   public Browser open(String name, int port, String transport, JsonObject defaultHeaders) {
-    command(new JsonObject().put("op", "open").put("client", name)
-        .put("url", "http://127.0.0.1:" + port + "/eventbus").put("transport", transport).put("defaultHeaders", defaultHeaders));
-    JsonObject opened = await(name, event -> List.of("open", "closed").contains(event.getString("event")), "its connection to open");
+    command(
+        new JsonObject()
+            .put("op", "open")
+            .put("client", name)
+            .put("url", "http://127.0.0.1:" + port + "/eventbus")
+            .put("transport", transport)
+            .put("defaultHeaders", defaultHeaders));
+    JsonObject opened =
+        await(
+            name,
+            event -> List.of("open", "closed").contains(event.getString("event")),
+            "its connection to open");
     if (!"open".equals(opened.getString("event"))) {
-      throw new AssertionError(name + " could not connect over " + transport + ": " + opened.encode() + "\nstderr:\n" + errors);
+      throw new AssertionError(
+          name
+              + " could not connect over "
+              + transport
+              + ": "
+              + opened.encode()
+              + "\nstderr:\n"
+              + errors);
     }
     return new Browser(name, opened.getString("transport"));
   }
@@ -95,20 +120,33 @@ public final class SockJSBrowsers implements AutoCloseable {
 
     /** Replaces the client's {@code defaultHeaders} (null: none) for what it sends from now on. */
     public void defaultHeaders(JsonObject headers) {
-      command(new JsonObject().put("op", "defaultHeaders").put("client", name).put("headers", headers));
+      command(
+          new JsonObject().put("op", "defaultHeaders").put("client", name).put("headers", headers));
     }
 
     public void register(String address, JsonObject headers) {
-      command(new JsonObject().put("op", "register").put("client", name).put("address", address).put("headers", headers));
+      command(
+          new JsonObject()
+              .put("op", "register")
+              .put("client", name)
+              .put("address", address)
+              .put("headers", headers));
     }
 
     /** Registers every address in one go, as a page does in its {@code onopen}; {@code firstHeaders} go with the first. */
     public void registerAll(List<String> addresses, JsonObject firstHeaders) {
       JsonArray registrations = new JsonArray();
       for (int i = 0; i < addresses.size(); i++) {
-        registrations.add(new JsonObject().put("address", addresses.get(i)).put("headers", i == 0 ? firstHeaders : new JsonObject()));
+        registrations.add(
+            new JsonObject()
+                .put("address", addresses.get(i))
+                .put("headers", i == 0 ? firstHeaders : new JsonObject()));
       }
-      command(new JsonObject().put("op", "registerAll").put("client", name).put("registrations", registrations));
+      command(
+          new JsonObject()
+              .put("op", "registerAll")
+              .put("client", name)
+              .put("registrations", registrations));
     }
 
     public void unregister(String address) {
@@ -123,8 +161,14 @@ public final class SockJSBrowsers implements AutoCloseable {
     /** Sends with {@code headers} (merged over the client's defaults) and a reply handler; the reply event. */
     public JsonObject send(String address, Object body, JsonObject headers) {
       String ref = String.valueOf(nextRef());
-      command(new JsonObject().put("op", "send").put("client", name).put("address", address).put("body", body)
-          .put("headers", headers).put("ref", ref));
+      command(
+          new JsonObject()
+              .put("op", "send")
+              .put("client", name)
+              .put("address", address)
+              .put("body", body)
+              .put("headers", headers)
+              .put("ref", ref));
       return await(event -> ref.equals(event.getString("ref")), "the reply to " + address);
     }
 
@@ -133,7 +177,13 @@ public final class SockJSBrowsers implements AutoCloseable {
     }
 
     public void publish(String address, Object body, JsonObject headers) {
-      command(new JsonObject().put("op", "publish").put("client", name).put("address", address).put("body", body).put("headers", headers));
+      command(
+          new JsonObject()
+              .put("op", "publish")
+              .put("client", name)
+              .put("address", address)
+              .put("body", body)
+              .put("headers", headers));
     }
 
     /** Closes the connection, once it is closed. */
@@ -149,8 +199,14 @@ public final class SockJSBrowsers implements AutoCloseable {
 
     /** The first message on {@code address} whose body matches; its body. */
     public JsonObject awaitMessage(String address, Predicate<JsonObject> body, String what) {
-      return await(event -> "message".equals(event.getString("event")) && address.equals(event.getString("address"))
-          && event.getValue("body") instanceof JsonObject json && body.test(json), what).getJsonObject("body");
+      return await(
+              event ->
+                  "message".equals(event.getString("event"))
+                      && address.equals(event.getString("address"))
+                      && event.getValue("body") instanceof JsonObject json
+                      && body.test(json),
+              what)
+          .getJsonObject("body");
     }
 
     /** Waits until this client has had {@code count} events of the kind ({@code error}, {@code unhandled}, …). */
@@ -162,14 +218,19 @@ public final class SockJSBrowsers implements AutoCloseable {
     /** Its events of one kind so far. */
     public List<JsonObject> events(String kind) {
       synchronized (SockJSBrowsers.this) {
-        return events.stream().filter(event -> name.equals(event.getString("client")) && kind.equals(event.getString("event")))
+        return events.stream()
+            .filter(
+                event ->
+                    name.equals(event.getString("client")) && kind.equals(event.getString("event")))
             .toList();
       }
     }
 
     /** The bodies of the messages it received on {@code address} so far, in order, and their headers. */
     public List<JsonObject> messages(String address) {
-      return events("message").stream().filter(event -> address.equals(event.getString("address"))).toList();
+      return events("message").stream()
+          .filter(event -> address.equals(event.getString("address")))
+          .toList();
     }
   }
 
@@ -196,9 +257,15 @@ public final class SockJSBrowsers implements AutoCloseable {
       }
       long left = deadline - System.nanoTime();
       if (ended || left <= 0) {
-        throw new AssertionError(client + ": no " + what + (ended ? " before the Node client exited" : " within " + WAIT_SECONDS + " s")
-            + "; its events: " + events.stream().filter(event -> client.equals(event.getString("client"))).toList()
-            + "\nstderr:\n" + errors);
+        throw new AssertionError(
+            client
+                + ": no "
+                + what
+                + (ended ? " before the Node client exited" : " within " + WAIT_SECONDS + " s")
+                + "; its events: "
+                + events.stream().filter(event -> client.equals(event.getString("client"))).toList()
+                + "\nstderr:\n"
+                + errors);
       }
       try {
         TimeUnit.NANOSECONDS.timedWait(this, left);
@@ -215,7 +282,8 @@ public final class SockJSBrowsers implements AutoCloseable {
   }
 
   private void readEvents(InputStream output) {
-    try (BufferedReader lines = new BufferedReader(new InputStreamReader(output, StandardCharsets.UTF_8))) {
+    try (BufferedReader lines =
+        new BufferedReader(new InputStreamReader(output, StandardCharsets.UTF_8))) {
       String line;
       while ((line = lines.readLine()) != null) {
         JsonObject event = new JsonObject(line);
@@ -233,5 +301,4 @@ public final class SockJSBrowsers implements AutoCloseable {
       }
     }
   }
-
 }

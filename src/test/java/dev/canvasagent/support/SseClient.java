@@ -41,33 +41,51 @@ public final class SseClient {
   }
 
   /** Connects; completes once the server has subscribed the stream (its first bytes arrived). */
-  public static Future<SseClient> connect(Vertx vertx, int port, String path, Map<String, String> headers) {
+  public static Future<SseClient> connect(
+      Vertx vertx, int port, String path, Map<String, String> headers) {
     HttpClient client = vertx.createHttpClient();
     SseClient sse = new SseClient(client);
     Promise<SseClient> subscribed = Promise.promise();
-    // On a Vert.x context, so the response's handlers are set in the task that receives its head: from
-    // a test thread a short error body could otherwise end before anyone listens, and never be seen.
-    vertx.getOrCreateContext().runOnContext(onContext -> client.request(HttpMethod.GET, port, "127.0.0.1", path)
-        .compose(request -> {
-          headers.forEach(request::putHeader);
-          request.putHeader("accept", "text/event-stream");
-          return request.send();
-        })
-        .onSuccess(response -> {
-          sse.response = response;
-          if (response.statusCode() != 200) {
-            response.body().onComplete(body -> subscribed.tryFail(
-                "SSE answered " + response.statusCode() + ": " + (body.succeeded() ? body.result() : "")));
-            return;
-          }
-          response.handler(chunk -> {
-            subscribed.tryComplete(sse);
-            sse.receive(chunk);
-          });
-          response.endHandler(end -> sse.ended.tryComplete());
-          response.exceptionHandler(error -> sse.ended.tryComplete());
-        })
-        .onFailure(subscribed::tryFail));
+    // On a Vert.x context, so the response's handlers are set in the task that receives its head:
+    // from
+    // a test thread a short error body could otherwise end before anyone listens, and never be
+    // seen.
+    vertx
+        .getOrCreateContext()
+        .runOnContext(
+            onContext ->
+                client
+                    .request(HttpMethod.GET, port, "127.0.0.1", path)
+                    .compose(
+                        request -> {
+                          headers.forEach(request::putHeader);
+                          request.putHeader("accept", "text/event-stream");
+                          return request.send();
+                        })
+                    .onSuccess(
+                        response -> {
+                          sse.response = response;
+                          if (response.statusCode() != 200) {
+                            response
+                                .body()
+                                .onComplete(
+                                    body ->
+                                        subscribed.tryFail(
+                                            "SSE answered "
+                                                + response.statusCode()
+                                                + ": "
+                                                + (body.succeeded() ? body.result() : "")));
+                            return;
+                          }
+                          response.handler(
+                              chunk -> {
+                                subscribed.tryComplete(sse);
+                                sse.receive(chunk);
+                              });
+                          response.endHandler(end -> sse.ended.tryComplete());
+                          response.exceptionHandler(error -> sse.ended.tryComplete());
+                        })
+                    .onFailure(subscribed::tryFail));
     return subscribed.future();
   }
 
@@ -93,7 +111,8 @@ public final class SseClient {
     if (block.startsWith(": heartbeat")) {
       heartbeats.tryComplete();
       heartbeatCount++;
-      heartbeatWaiters.removeIf(waiter -> waiter.count() <= heartbeatCount && waiter.promise().tryComplete());
+      heartbeatWaiters.removeIf(
+          waiter -> waiter.count() <= heartbeatCount && waiter.promise().tryComplete());
       return;
     }
     String event = "message";

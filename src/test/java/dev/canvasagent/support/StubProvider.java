@@ -102,27 +102,43 @@ public final class StubProvider {
   }
 
   private void handle(HttpServerRequest request) {
-    request.body().onSuccess(body -> {
-      JsonObject json = body.length() == 0 ? new JsonObject() : body.toJsonObject();
-      received.add(new Received(request.method().name(), request.uri(), MultiMap.caseInsensitiveMultiMap()
-          .addAll(request.headers()), json));
-      Reply reply = replies.poll();
-      HttpServerResponse response = request.response();
-      if (reply == null) {
-        response.setStatusCode(500).end("{\"error\":{\"type\":\"api_error\",\"message\":\"the stub has no reply left\"}}");
-      } else if (reply instanceof Status status) {
-        response.setStatusCode(status.status());
-        status.headers().forEach(response::putHeader);
-        response.putHeader("content-type", "application/json").end(status.body());
-      } else {
-        stream(request, response, (Stream) reply);
-      }
-    });
+    request
+        .body()
+        .onSuccess(
+            body -> {
+              JsonObject json = body.length() == 0 ? new JsonObject() : body.toJsonObject();
+              received.add(
+                  new Received(
+                      request.method().name(),
+                      request.uri(),
+                      MultiMap.caseInsensitiveMultiMap().addAll(request.headers()),
+                      json));
+              Reply reply = replies.poll();
+              HttpServerResponse response = request.response();
+              if (reply == null) {
+                response
+                    .setStatusCode(500)
+                    .end(
+                        "{\"error\":{\"type\":\"api_error\",\"message\":\"the stub has no reply left\"}}");
+              } else if (reply instanceof Status status) {
+                response.setStatusCode(status.status());
+                status.headers().forEach(response::putHeader);
+                response.putHeader("content-type", "application/json").end(status.body());
+              } else {
+                stream(request, response, (Stream) reply);
+              }
+            });
   }
 
   private void stream(HttpServerRequest request, HttpServerResponse response, Stream stream) {
-    response.setChunked(true).putHeader("content-type", "text/event-stream").putHeader("cache-control", "no-cache");
-    int end = stream.stopAt() >= 0 ? Math.min(stream.stopAt(), stream.body().length) : stream.body().length;
+    response
+        .setChunked(true)
+        .putHeader("content-type", "text/event-stream")
+        .putHeader("cache-control", "no-cache");
+    int end =
+        stream.stopAt() >= 0
+            ? Math.min(stream.stopAt(), stream.body().length)
+            : stream.body().length;
     int from = 0;
     for (int cut : stream.cuts()) {
       if (cut > from && cut < end) {

@@ -24,7 +24,13 @@ public final class TestDatabase {
     String database = env("CANVAS_AGENT_TEST_PGDATABASE", "test");
     String user = env("CANVAS_AGENT_TEST_PGUSER", "postgres");
     String password = env("CANVAS_AGENT_TEST_PGPASSWORD", "");
-    String schema = "t_" + UUID.randomUUID().toString().replace("-", "").substring(0, 16).toLowerCase(Locale.ROOT);
+    String schema =
+        "t_"
+            + UUID.randomUUID()
+                .toString()
+                .replace("-", "")
+                .substring(0, 16)
+                .toLowerCase(Locale.ROOT);
     DatabaseConfig config = new DatabaseConfig(host, port, database, user, password, schema, 4, 64);
     requireReachable(config);
     return config;
@@ -36,7 +42,8 @@ public final class TestDatabase {
 
   /** Runs one statement over JDBC, on the test thread. */
   public static void execute(DatabaseConfig config, String sql) {
-    try (Connection connection = DriverManager.getConnection(config.jdbcUrl(), config.user(), config.password());
+    try (Connection connection =
+            DriverManager.getConnection(config.jdbcUrl(), config.user(), config.password());
         Statement statement = connection.createStatement()) {
       statement.execute(sql);
     } catch (SQLException e) {
@@ -46,7 +53,8 @@ public final class TestDatabase {
 
   /** The single long value of a query, over JDBC, on the test thread. */
   public static long queryLong(DatabaseConfig config, String sql) {
-    try (Connection connection = DriverManager.getConnection(config.jdbcUrl(), config.user(), config.password());
+    try (Connection connection =
+            DriverManager.getConnection(config.jdbcUrl(), config.user(), config.password());
         Statement statement = connection.createStatement();
         var rows = statement.executeQuery(sql)) {
       rows.next();
@@ -58,7 +66,8 @@ public final class TestDatabase {
 
   /** The first column of every row of a query, as text, over JDBC, on the test thread. */
   public static java.util.List<String> queryStrings(DatabaseConfig config, String sql) {
-    try (Connection connection = DriverManager.getConnection(config.jdbcUrl(), config.user(), config.password());
+    try (Connection connection =
+            DriverManager.getConnection(config.jdbcUrl(), config.user(), config.password());
         Statement statement = connection.createStatement();
         var rows = statement.executeQuery(sql)) {
       java.util.List<String> values = new java.util.ArrayList<>();
@@ -73,7 +82,8 @@ public final class TestDatabase {
 
   private static void requireReachable(DatabaseConfig config) {
     DriverManager.setLoginTimeout(5);
-    try (Connection connection = DriverManager.getConnection(config.jdbcUrl(), config.user(), config.password())) {
+    try (Connection connection =
+        DriverManager.getConnection(config.jdbcUrl(), config.user(), config.password())) {
       connection.isValid(5);
     } catch (SQLException unreachable) {
       boolean ci = "true".equalsIgnoreCase(System.getenv("CI"));

@@ -25,7 +25,9 @@ public final class TestServer {
     this.vertx = vertx;
     this.agent = agent;
     this.config = config;
-    this.http = WebClient.create(vertx, new WebClientOptions().setDefaultHost("127.0.0.1").setDefaultPort(agent.port()));
+    this.http =
+        WebClient.create(
+            vertx, new WebClientOptions().setDefaultHost("127.0.0.1").setDefaultPort(agent.port()));
   }
 
   /**
@@ -49,18 +51,19 @@ public final class TestServer {
   }
 
   /** The highest value each edge limit takes. */
-  public static final Map<String, String> UNLIMITED = Map.ofEntries(
-      Map.entry("CANVAS_AGENT_RUNS_PER_MINUTE", "100000"),
-      Map.entry("CANVAS_AGENT_ROOM_RUNS_PER_MINUTE", "100000"),
-      Map.entry("CANVAS_AGENT_REQUESTS_PER_SECOND", "100000"),
-      Map.entry("CANVAS_AGENT_ROOM_MESSAGES_PER_SECOND", "1000000"),
-      Map.entry("CANVAS_AGENT_SCREENSHOT_BYTES_PER_MINUTE", String.valueOf(Integer.MAX_VALUE)),
-      Map.entry("CANVAS_AGENT_CONNECTIONS_PER_ADDRESS", "100000"),
-      Map.entry("CANVAS_AGENT_ROOMS_PER_CLIENT", "100000"),
-      Map.entry("CANVAS_AGENT_TCP_CONNECTIONS_PER_ADDRESS", "100000"),
-      Map.entry("CANVAS_AGENT_HEAD_TIMEOUT_MS", "300000"),
-      Map.entry("CANVAS_AGENT_BODY_TIMEOUT_MS", "3600000"),
-      Map.entry("CANVAS_AGENT_IDLE_TIMEOUT_MS", "86400000"));
+  public static final Map<String, String> UNLIMITED =
+      Map.ofEntries(
+          Map.entry("CANVAS_AGENT_RUNS_PER_MINUTE", "100000"),
+          Map.entry("CANVAS_AGENT_ROOM_RUNS_PER_MINUTE", "100000"),
+          Map.entry("CANVAS_AGENT_REQUESTS_PER_SECOND", "100000"),
+          Map.entry("CANVAS_AGENT_ROOM_MESSAGES_PER_SECOND", "1000000"),
+          Map.entry("CANVAS_AGENT_SCREENSHOT_BYTES_PER_MINUTE", String.valueOf(Integer.MAX_VALUE)),
+          Map.entry("CANVAS_AGENT_CONNECTIONS_PER_ADDRESS", "100000"),
+          Map.entry("CANVAS_AGENT_ROOMS_PER_CLIENT", "100000"),
+          Map.entry("CANVAS_AGENT_TCP_CONNECTIONS_PER_ADDRESS", "100000"),
+          Map.entry("CANVAS_AGENT_HEAD_TIMEOUT_MS", "300000"),
+          Map.entry("CANVAS_AGENT_BODY_TIMEOUT_MS", "3600000"),
+          Map.entry("CANVAS_AGENT_IDLE_TIMEOUT_MS", "86400000"));
 
   public static TestServer start(Vertx vertx, Optional<DatabaseConfig> database) {
     return start(vertx, config(Map.of()).withDatabase(database));
@@ -71,7 +74,10 @@ public final class TestServer {
   }
 
   /** With model providers of the test's own ahead of the built-in ones. */
-  public static TestServer start(Vertx vertx, AppConfig config, java.util.List<dev.canvasagent.model.ModelProvider> providers) {
+  public static TestServer start(
+      Vertx vertx,
+      AppConfig config,
+      java.util.List<dev.canvasagent.model.ModelProvider> providers) {
     return new TestServer(vertx, Await.result(CanvasAgent.start(vertx, config, providers)), config);
   }
 
@@ -97,7 +103,10 @@ public final class TestServer {
   }
 
   public HttpResponse<io.vertx.core.buffer.Buffer> postRun(JsonObject body) {
-    return Await.result(http.post("/api/canvas-agent/run").putHeader("content-type", "application/json").sendJsonObject(body));
+    return Await.result(
+        http.post("/api/canvas-agent/run")
+            .putHeader("content-type", "application/json")
+            .sendJsonObject(body));
   }
 
   public HttpResponse<io.vertx.core.buffer.Buffer> get(String path) {

@@ -24,11 +24,13 @@ public final class TestShapes {
   }
 
   public static JsonObject geo(String id, double x, double y, double w, double h) {
-    return ShapeRecords.shape("shape:" + id, "geo", x, y, "a1", ShapeRecords.geoProps("rectangle", w, h, ""));
+    return ShapeRecords.shape(
+        "shape:" + id, "geo", x, y, "a1", ShapeRecords.geoProps("rectangle", w, h, ""));
   }
 
   public static JsonObject frame(String id, double x, double y, double w, double h) {
-    return ShapeRecords.shape("shape:" + id, "frame", x, y, "a1", ShapeRecords.frameProps(w, h, ""));
+    return ShapeRecords.shape(
+        "shape:" + id, "frame", x, y, "a1", ShapeRecords.frameProps(w, h, ""));
   }
 
   public static JsonObject note(String id, double x, double y) {
@@ -40,7 +42,8 @@ public final class TestShapes {
   }
 
   public static JsonObject arrow(String id, double x, double y, double endX, double endY) {
-    return ShapeRecords.shape("shape:" + id, "arrow", x, y, "a1", ShapeRecords.arrowProps(endX, endY, ""));
+    return ShapeRecords.shape(
+        "shape:" + id, "arrow", x, y, "a1", ShapeRecords.arrowProps(endX, endY, ""));
   }
 
   /** A line through the given x, y pairs. */
@@ -48,8 +51,13 @@ public final class TestShapes {
     JsonObject points = new JsonObject();
     for (int i = 0; i < coordinates.length; i += 2) {
       String pointId = "p" + i / 2;
-      points.put(pointId, new JsonObject().put("id", pointId).put("index", "a" + i / 2)
-          .put("x", coordinates[i]).put("y", coordinates[i + 1]));
+      points.put(
+          pointId,
+          new JsonObject()
+              .put("id", pointId)
+              .put("index", "a" + i / 2)
+              .put("x", coordinates[i])
+              .put("y", coordinates[i + 1]));
     }
     return ShapeRecords.shape("shape:" + id, "line", x, y, "a1", ShapeRecords.lineProps(points));
   }
@@ -60,8 +68,11 @@ public final class TestShapes {
     for (int i = 0; i < coordinates.length; i += 2) {
       points.add(new DrawPath.Point(coordinates[i], coordinates[i + 1], DrawPath.DEFAULT_PRESSURE));
     }
-    JsonArray segments = new JsonArray().add(new JsonObject().put("type", "free").put("path", DrawPath.encode(points)));
-    return ShapeRecords.shape("shape:" + id, "draw", x, y, "a1", ShapeRecords.drawProps(segments, false));
+    JsonArray segments =
+        new JsonArray()
+            .add(new JsonObject().put("type", "free").put("path", DrawPath.encode(points)));
+    return ShapeRecords.shape(
+        "shape:" + id, "draw", x, y, "a1", ShapeRecords.drawProps(segments, false));
   }
 
   public static JsonObject group(String id, double x, double y) {

@@ -13,6 +13,7 @@ import java.util.Map;
 /** Tokens for a server started with {@link #ENVIRONMENT}: signed with the same secret, as {@code mint-token} signs them. */
 public final class TestTokens {
   public static final String SECRET = "canvas-agent-test-secret-0123456789abcdef";
+
   /** Turns auth on. */
   public static final Map<String, String> ENVIRONMENT = Map.of("CANVAS_AGENT_JWT_SECRET", SECRET);
 
@@ -51,8 +52,13 @@ public final class TestTokens {
   /** An editor's token for {@code rooms} that expired ten minutes ago. */
   public String expired(String... rooms) {
     long now = System.currentTimeMillis() / 1000;
-    return tokens.sign(new JsonObject().put("sub", "late").put("role", "editor").put("rooms", new JsonArray(List.of(rooms)))
-        .put("iat", now - 3600).put("exp", now - 600));
+    return tokens.sign(
+        new JsonObject()
+            .put("sub", "late")
+            .put("role", "editor")
+            .put("rooms", new JsonArray(List.of(rooms)))
+            .put("iat", now - 3600)
+            .put("exp", now - 600));
   }
 
   /** A token with exactly these claims. */

@@ -40,9 +40,12 @@ public final class TldrawOracle {
 
   private TldrawOracle(Process process) {
     this.process = process;
-    this.requests = new BufferedWriter(new OutputStreamWriter(process.getOutputStream(), StandardCharsets.UTF_8));
+    this.requests =
+        new BufferedWriter(
+            new OutputStreamWriter(process.getOutputStream(), StandardCharsets.UTF_8));
     NodeProcesses.daemon("tldraw-oracle-out", () -> readAnswers(process.getInputStream()));
-    NodeProcesses.daemon("tldraw-oracle-err", () -> NodeProcesses.collectErrors(process.getErrorStream(), errors));
+    NodeProcesses.daemon(
+        "tldraw-oracle-err", () -> NodeProcesses.collectErrors(process.getErrorStream(), errors));
   }
 
   /** "<id>: <error>" for every record tldraw's schema rejects; empty when it accepts them all. */
@@ -67,7 +70,8 @@ public final class TldrawOracle {
     List<Optional<String>> problems = new ArrayList<>();
     for (Object result : verdicts(records)) {
       JsonObject verdict = (JsonObject) result;
-      problems.add(verdict.getBoolean("ok") ? Optional.empty() : Optional.of(verdict.getString("error")));
+      problems.add(
+          verdict.getBoolean("ok") ? Optional.empty() : Optional.of(verdict.getString("error")));
     }
     return problems;
   }
@@ -75,24 +79,32 @@ public final class TldrawOracle {
   public static void assertValid(Collection<JsonObject> records) {
     List<String> invalid = invalid(records);
     if (!invalid.isEmpty()) {
-      throw new AssertionError("tldraw rejects " + invalid.size() + " record(s):\n" + String.join("\n", invalid));
+      throw new AssertionError(
+          "tldraw rejects " + invalid.size() + " record(s):\n" + String.join("\n", invalid));
     }
   }
 
   /** tldraw's {@code b64Vecs.encodePoints(points)}. */
   public static String encodePoints(List<DrawPath.Point> points) {
     JsonArray json = new JsonArray();
-    points.forEach(point -> json.add(new JsonObject().put("x", point.x()).put("y", point.y()).put("z", point.z())));
+    points.forEach(
+        point ->
+            json.add(new JsonObject().put("x", point.x()).put("y", point.y()).put("z", point.z())));
     return ask(new JsonObject().put("op", "encodePoints").put("points", json)).getString("path");
   }
 
   /** tldraw's {@code b64Vecs.decodePoints(path)}. */
   public static List<DrawPath.Point> decodePoints(String path) {
-    JsonArray json = ask(new JsonObject().put("op", "decodePoints").put("path", path)).getJsonArray("points");
+    JsonArray json =
+        ask(new JsonObject().put("op", "decodePoints").put("path", path)).getJsonArray("points");
     List<DrawPath.Point> points = new ArrayList<>();
     for (int i = 0; i < json.size(); i++) {
       JsonObject point = json.getJsonObject(i);
-      points.add(new DrawPath.Point(number(point.getValue("x")), number(point.getValue("y")), number(point.getValue("z"))));
+      points.add(
+          new DrawPath.Point(
+              number(point.getValue("x")),
+              number(point.getValue("y")),
+              number(point.getValue("z"))));
     }
     return points;
   }
@@ -103,10 +115,18 @@ public final class TldrawOracle {
   }
 
   private static JsonArray verdicts(Collection<JsonObject> records) {
-    JsonArray results = ask(new JsonObject().put("op", "validate").put("records", new JsonArray(new ArrayList<>(records))))
-        .getJsonArray("results");
+    JsonArray results =
+        ask(new JsonObject()
+                .put("op", "validate")
+                .put("records", new JsonArray(new ArrayList<>(records))))
+            .getJsonArray("results");
     if (results.size() != records.size()) {
-      throw new IllegalStateException("tldraw oracle answered " + results.size() + " verdicts for " + records.size() + " records");
+      throw new IllegalStateException(
+          "tldraw oracle answered "
+              + results.size()
+              + " verdicts for "
+              + records.size()
+              + " records");
     }
     return results;
   }
@@ -131,14 +151,16 @@ public final class TldrawOracle {
       if (answer == null) {
         // A late answer would be taken for the next request's: start afresh next time.
         process.destroyForcibly();
-        throw new IllegalStateException("tldraw oracle gave no answer within " + ANSWER_SECONDS + " s; stderr:\n" + errors);
+        throw new IllegalStateException(
+            "tldraw oracle gave no answer within " + ANSWER_SECONDS + " s; stderr:\n" + errors);
       }
       if (answer == END_OF_OUTPUT) {
         throw new IllegalStateException("tldraw oracle exited; stderr:\n" + errors);
       }
       return new JsonObject((String) answer);
     } catch (IOException e) {
-      throw new IllegalStateException("tldraw oracle is not reading requests; stderr:\n" + errors, e);
+      throw new IllegalStateException(
+          "tldraw oracle is not reading requests; stderr:\n" + errors, e);
     } catch (InterruptedException e) {
       Thread.currentThread().interrupt();
       throw new IllegalStateException(e);
@@ -146,27 +168,35 @@ public final class TldrawOracle {
   }
 
   private static TldrawOracle start() {
-    Path directory = Path.of(System.getProperty("tldraw.oracle.dir", "src/test/node")).toAbsolutePath();
+    Path directory =
+        Path.of(System.getProperty("tldraw.oracle.dir", "src/test/node")).toAbsolutePath();
     if (!Files.isRegularFile(directory.resolve(SCRIPT))) {
       throw new IllegalStateException("tldraw oracle: no " + SCRIPT + " in " + directory);
     }
     if (!Files.isDirectory(directory.resolve("node_modules/@tldraw/tlschema"))) {
-      throw new IllegalStateException("tldraw oracle: @tldraw/tlschema is not installed in " + directory
-          + "/node_modules. The build installs it (npm ci, phase generate-test-resources); by hand: cd "
-          + directory + " && npm ci");
+      throw new IllegalStateException(
+          "tldraw oracle: @tldraw/tlschema is not installed in "
+              + directory
+              + "/node_modules. The build installs it (npm ci, phase generate-test-resources); by hand: cd "
+              + directory
+              + " && npm ci");
     }
     ProcessBuilder builder = new ProcessBuilder("node", SCRIPT).directory(directory.toFile());
     try {
       TldrawOracle oracle = new TldrawOracle(builder.start());
-      Runtime.getRuntime().addShutdownHook(new Thread(oracle.process::destroy, "tldraw-oracle-stop"));
+      Runtime.getRuntime()
+          .addShutdownHook(new Thread(oracle.process::destroy, "tldraw-oracle-stop"));
       return oracle;
     } catch (IOException e) {
-      throw new IllegalStateException("tldraw oracle: cannot run `node` (Node.js 20+ must be on the PATH; the test suite needs it)", e);
+      throw new IllegalStateException(
+          "tldraw oracle: cannot run `node` (Node.js 20+ must be on the PATH; the test suite needs it)",
+          e);
     }
   }
 
   private void readAnswers(InputStream output) {
-    try (BufferedReader lines = new BufferedReader(new InputStreamReader(output, StandardCharsets.UTF_8))) {
+    try (BufferedReader lines =
+        new BufferedReader(new InputStreamReader(output, StandardCharsets.UTF_8))) {
       String line;
       while ((line = lines.readLine()) != null) {
         answers.add(line);
@@ -177,5 +207,4 @@ public final class TldrawOracle {
       answers.add(END_OF_OUTPUT);
     }
   }
-
 }

@@ -16,9 +16,11 @@ public final class WebBuild {
 
   public static void require() {
     if (!built()) {
-      String why = "the web client was not built (webroot/index.html is not on the classpath: the build ran with -Dweb.skip=true)";
+      String why =
+          "the web client was not built (webroot/index.html is not on the classpath: the build ran with -Dweb.skip=true)";
       if ("true".equalsIgnoreCase(System.getenv("CI"))) {
-        throw new IllegalStateException(why + " (CI=true: the web client's tests may not be skipped)");
+        throw new IllegalStateException(
+            why + " (CI=true: the web client's tests may not be skipped)");
       }
       Assumptions.abort(why);
     }

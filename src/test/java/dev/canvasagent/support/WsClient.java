@@ -34,30 +34,55 @@ public final class WsClient {
   }
 
   /** With request headers on the upgrade (an {@code Authorization}); a refused upgrade fails with its status. */
-  public static Future<WsClient> connect(Vertx vertx, int port, String roomId, String query, java.util.Map<String, String> headers) {
+  public static Future<WsClient> connect(
+      Vertx vertx, int port, String roomId, String query, java.util.Map<String, String> headers) {
     return connect(vertx, new WebSocketClientOptions(), port, roomId, query, headers);
   }
 
   /** With client options of its own, e.g. a local address to connect from. */
-  public static Future<WsClient> connect(Vertx vertx, WebSocketClientOptions clientOptions, int port, String roomId, String query) {
+  public static Future<WsClient> connect(
+      Vertx vertx, WebSocketClientOptions clientOptions, int port, String roomId, String query) {
     return connect(vertx, clientOptions, port, roomId, query, java.util.Map.of());
   }
 
-  private static Future<WsClient> connect(Vertx vertx, WebSocketClientOptions clientOptions, int port, String roomId, String query,
+  private static Future<WsClient> connect(
+      Vertx vertx,
+      WebSocketClientOptions clientOptions,
+      int port,
+      String roomId,
+      String query,
       java.util.Map<String, String> headers) {
     WsClient ws = new WsClient(vertx.createWebSocketClient(clientOptions));
-    WebSocketConnectOptions options = new WebSocketConnectOptions().setHost("127.0.0.1").setPort(port)
-        .setURI("/api/rooms/" + roomId + "/ws" + (query == null ? "" : "?" + query));
+    WebSocketConnectOptions options =
+        new WebSocketConnectOptions()
+            .setHost("127.0.0.1")
+            .setPort(port)
+            .setURI("/api/rooms/" + roomId + "/ws" + (query == null ? "" : "?" + query));
     headers.forEach(options::addHeader);
-    // On a Vert.x context, so the socket's handlers are set in the task that completes the handshake:
+    // On a Vert.x context, so the socket's handlers are set in the task that completes the
+    // handshake:
     // from a test thread the server's hello could arrive before anyone listens, and be lost.
     Promise<WsClient> connected = Promise.promise();
-    vertx.getOrCreateContext().runOnContext(onContext -> ws.client.connect(options).compose(socket -> {
-      ws.socket = socket;
-      socket.textMessageHandler(text -> ws.receive(new JsonObject(text)));
-      socket.closeHandler(end -> ws.closed.tryComplete(socket.closeStatusCode()));
-      return ws.awaitFrame(frame -> "canvas:hello".equals(frame.getJsonObject("payload").getString("type")));
-    }).map(hello -> ws).onFailure(refused -> ws.client.close()).onComplete(connected));
+    vertx
+        .getOrCreateContext()
+        .runOnContext(
+            onContext ->
+                ws.client
+                    .connect(options)
+                    .compose(
+                        socket -> {
+                          ws.socket = socket;
+                          socket.textMessageHandler(text -> ws.receive(new JsonObject(text)));
+                          socket.closeHandler(
+                              end -> ws.closed.tryComplete(socket.closeStatusCode()));
+                          return ws.awaitFrame(
+                              frame ->
+                                  "canvas:hello"
+                                      .equals(frame.getJsonObject("payload").getString("type")));
+                        })
+                    .map(hello -> ws)
+                    .onFailure(refused -> ws.client.close())
+                    .onComplete(connected));
     return connected.future();
   }
 
@@ -72,22 +97,37 @@ public final class WsClient {
   }
 
   /** A 1×1 transparent PNG: what a host's screenshot connector answers with here. */
-  static final String PIXEL = "data:image/png;base64,iVBORw0KGgoAAAANSUhEUgAAAAEAAAABCAQAAAC1HAwCAAAAC0lEQVR42mNkYAAAAAYAAjCB0C8AAAAASUVORK5CYII=";
+  static final String PIXEL =
+      "data:image/png;base64,iVBORw0KGgoAAAANSUhEUgAAAAEAAAABCAQAAAC1HAwCAAAAC0lEQVR42mNkYAAAAAYAAjCB0C8AAAAASUVORK5CYII=";
 
   private synchronized void receive(JsonObject frame) {
     frames.add(frame);
     if ("agent:screenshot_request".equals(frame.getString("topic"))) {
       JsonObject request = frame.getJsonObject("payload");
       JsonObject box = new JsonObject().put("x", 0).put("y", 0).put("w", 1).put("h", 1);
-      send("agent:screenshot", new JsonObject().put("type", "agent:screenshot").put("sessionId", request.getString("sessionId"))
-          .put("requestId", request.getString("requestId"))
-          .put("image", new JsonObject().put("mime", "image/png").put("dataUrl", PIXEL).put("bytes", 70))
-          .put("bounds", box).put("viewport", box).put("selection", new io.vertx.core.json.JsonArray()).put("docVersion", "0"));
+      send(
+          "agent:screenshot",
+          new JsonObject()
+              .put("type", "agent:screenshot")
+              .put("sessionId", request.getString("sessionId"))
+              .put("requestId", request.getString("requestId"))
+              .put(
+                  "image",
+                  new JsonObject().put("mime", "image/png").put("dataUrl", PIXEL).put("bytes", 70))
+              .put("bounds", box)
+              .put("viewport", box)
+              .put("selection", new io.vertx.core.json.JsonArray())
+              .put("docVersion", "0"));
     }
     if (autoAck && "agent:action".equals(frame.getString("topic"))) {
       JsonObject envelope = frame.getJsonObject("payload");
-      send("agent:ack", new JsonObject().put("type", "agent:ack").put("sessionId", envelope.getString("sessionId"))
-          .put("seq", envelope.getLong("seq")).put("clientId", clientId()));
+      send(
+          "agent:ack",
+          new JsonObject()
+              .put("type", "agent:ack")
+              .put("sessionId", envelope.getString("sessionId"))
+              .put("seq", envelope.getLong("seq"))
+              .put("clientId", clientId()));
     }
     Iterator<Waiter> it = waiters.iterator();
     while (it.hasNext()) {
@@ -109,7 +149,9 @@ public final class WsClient {
   }
 
   public Future<List<JsonObject>> awaitTopic(String topic, Predicate<JsonObject> payload) {
-    return awaitFrame(frame -> topic.equals(frame.getString("topic")) && payload.test(frame.getJsonObject("payload")));
+    return awaitFrame(
+        frame ->
+            topic.equals(frame.getString("topic")) && payload.test(frame.getJsonObject("payload")));
   }
 
   public synchronized List<JsonObject> received() {
@@ -117,8 +159,11 @@ public final class WsClient {
   }
 
   public synchronized String clientId() {
-    return frames.stream().filter(frame -> "canvas:hello".equals(frame.getJsonObject("payload").getString("type")))
-        .findFirst().map(frame -> frame.getJsonObject("payload").getString("clientId")).orElseThrow();
+    return frames.stream()
+        .filter(frame -> "canvas:hello".equals(frame.getJsonObject("payload").getString("type")))
+        .findFirst()
+        .map(frame -> frame.getJsonObject("payload").getString("clientId"))
+        .orElseThrow();
   }
 
   public void send(String topic, JsonObject payload) {

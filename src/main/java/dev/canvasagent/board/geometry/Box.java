@@ -6,7 +6,8 @@ import java.util.Optional;
 public record Box(double minX, double minY, double maxX, double maxY) {
   public Box {
     if (!(minX <= maxX && minY <= maxY)) {
-      throw new IllegalArgumentException("not a box: " + minX + "," + minY + " " + maxX + "," + maxY);
+      throw new IllegalArgumentException(
+          "not a box: " + minX + "," + minY + " " + maxX + "," + maxY);
     }
   }
 

@@ -26,7 +26,8 @@ public final class ShapeGeometry {
   }
 
   public Optional<Transform> pageTransform(String id) {
-    return parentTransform(id).map(parent -> parent.then(Transform.of(tree.shape(id).orElseThrow())));
+    return parentTransform(id)
+        .map(parent -> parent.then(Transform.of(tree.shape(id).orElseThrow())));
   }
 
   /** The page transform of the shape's parent: identity for a shape directly on a page. */
@@ -82,8 +83,10 @@ public final class ShapeGeometry {
     if (descendants.isEmpty()) {
       return false;
     }
-    // Parents come before their children, so a group's transform is known when its children are reached.
-    // Only groups are entered: a frame clips its children, so its bounds are its own box, as in tldraw.
+    // Parents come before their children, so a group's transform is known when its children are
+    // reached.
+    // Only groups are entered: a frame clips its children, so its bounds are its own box, as in
+    // tldraw.
     Map<String, Transform> groups = new HashMap<>();
     groups.put(id, relative);
     for (ShapeTree.Nested nested : descendants.get()) {

@@ -22,7 +22,8 @@ public final class ShapeOutline {
    * Text height is an estimate: the server cannot lay text out, so a text shape is taken to be one line
    * per paragraph (or hard break) of its label, each line this tall at scale 1. Wrapping is not counted.
    */
-  static final Map<String, Double> TEXT_LINE_HEIGHTS = Map.of("s", 24.0, "m", 32.0, "l", 44.0, "xl", 60.0);
+  static final Map<String, Double> TEXT_LINE_HEIGHTS =
+      Map.of("s", 24.0, "m", 32.0, "l", 44.0, "xl", 60.0);
 
   /** Rich-text nodes beyond this many are not looked at when counting lines. */
   private static final int MAX_RICH_TEXT_NODES = 10_000;
@@ -32,13 +33,19 @@ public final class ShapeOutline {
   public static List<Vec> of(JsonObject shape) {
     JsonObject props = RecordNumbers.object(shape, "props");
     return switch (RecordNumbers.string(shape, "type", "")) {
-      case "geo" -> corners(
-          RecordNumbers.positive(props, "w", 1),
-          RecordNumbers.positive(props, "h", 1) + Math.max(0, RecordNumbers.finite(props, "growY", 0)));
-      case "frame" -> corners(RecordNumbers.positive(props, "w", 1), RecordNumbers.positive(props, "h", 1));
+      case "geo" ->
+          corners(
+              RecordNumbers.positive(props, "w", 1),
+              RecordNumbers.positive(props, "h", 1)
+                  + Math.max(0, RecordNumbers.finite(props, "growY", 0)));
+      case "frame" ->
+          corners(RecordNumbers.positive(props, "w", 1), RecordNumbers.positive(props, "h", 1));
       case "note" -> note(props);
       case "text" -> text(props);
-      case "arrow" -> List.of(point(RecordNumbers.object(props, "start")), point(RecordNumbers.object(props, "end")));
+      case "arrow" ->
+          List.of(
+              point(RecordNumbers.object(props, "start")),
+              point(RecordNumbers.object(props, "end")));
       case "line" -> line(props);
       case "draw", "highlight" -> draw(props);
       case "group" -> List.of();
@@ -54,8 +61,12 @@ public final class ShapeOutline {
 
   private static List<Vec> text(JsonObject props) {
     double scale = RecordNumbers.positive(props, "scale", 1);
-    double lineHeight = TEXT_LINE_HEIGHTS.getOrDefault(RecordNumbers.string(props, "size", "m"), TEXT_LINE_HEIGHTS.get("m"));
-    return corners(RecordNumbers.positive(props, "w", 1) * scale, lineCount(props.getValue("richText")) * lineHeight * scale);
+    double lineHeight =
+        TEXT_LINE_HEIGHTS.getOrDefault(
+            RecordNumbers.string(props, "size", "m"), TEXT_LINE_HEIGHTS.get("m"));
+    return corners(
+        RecordNumbers.positive(props, "w", 1) * scale,
+        lineCount(props.getValue("richText")) * lineHeight * scale);
   }
 
   /** Paragraphs, headings and hard breaks of a TipTap document, at least one. */
@@ -81,11 +92,13 @@ public final class ShapeOutline {
 
   private static List<Vec> line(JsonObject props) {
     List<Vec> points = new ArrayList<>();
-    RecordNumbers.object(props, "points").forEach(entry -> {
-      if (entry.getValue() instanceof JsonObject point) {
-        points.add(point(point));
-      }
-    });
+    RecordNumbers.object(props, "points")
+        .forEach(
+            entry -> {
+              if (entry.getValue() instanceof JsonObject point) {
+                points.add(point(point));
+              }
+            });
     return points.isEmpty() ? List.of(Vec.ZERO) : points;
   }
 
@@ -96,7 +109,8 @@ public final class ShapeOutline {
     if (props.getValue("segments") instanceof JsonArray segments) {
       for (Object segment : segments) {
         if (segment instanceof JsonObject json && json.getValue("path") instanceof String path) {
-          decoded(path).forEach(point -> points.add(new Vec(point.x() * scaleX, point.y() * scaleY)));
+          decoded(path)
+              .forEach(point -> points.add(new Vec(point.x() * scaleX, point.y() * scaleY)));
         }
       }
     }

@@ -24,18 +24,24 @@ public final class ShapeTree {
   public static final int MAX_DEPTH = 100;
 
   private static final Comparator<JsonObject> BY_INDEX =
-      Comparator.comparing((JsonObject shape) -> index(shape)).thenComparing(shape -> shape.getString("id"));
+      Comparator.comparing((JsonObject shape) -> index(shape))
+          .thenComparing(shape -> shape.getString("id"));
 
   private final Map<String, JsonObject> shapes = new HashMap<>();
   private final Map<String, List<JsonObject>> childrenByParent = new HashMap<>();
 
   public ShapeTree(Board board) {
-    board.records().forEach((id, record) -> {
-      if ("shape".equals(record.getValue("typeName")) && id.equals(record.getValue("id"))) {
-        shapes.put(id, record);
-        childrenByParent.computeIfAbsent(parentId(record), parent -> new ArrayList<>()).add(record);
-      }
-    });
+    board
+        .records()
+        .forEach(
+            (id, record) -> {
+              if ("shape".equals(record.getValue("typeName")) && id.equals(record.getValue("id"))) {
+                shapes.put(id, record);
+                childrenByParent
+                    .computeIfAbsent(parentId(record), parent -> new ArrayList<>())
+                    .add(record);
+              }
+            });
     childrenByParent.values().forEach(children -> children.sort(BY_INDEX));
   }
 
@@ -96,7 +102,9 @@ public final class ShapeTree {
     List<Nested> found = new ArrayList<>();
     Set<String> seen = new HashSet<>(Set.of(id));
     Deque<Nested> pending = new ArrayDeque<>();
-    childrenByParent.getOrDefault(id, List.of()).forEach(child -> pending.add(new Nested(child, 1)));
+    childrenByParent
+        .getOrDefault(id, List.of())
+        .forEach(child -> pending.add(new Nested(child, 1)));
     while (!pending.isEmpty()) {
       Nested next = pending.poll();
       if (next.depth() > MAX_DEPTH) {
@@ -107,7 +115,9 @@ public final class ShapeTree {
         continue;
       }
       found.add(next);
-      childrenByParent.getOrDefault(childId, List.of()).forEach(child -> pending.add(new Nested(child, next.depth() + 1)));
+      childrenByParent
+          .getOrDefault(childId, List.of())
+          .forEach(child -> pending.add(new Nested(child, next.depth() + 1)));
     }
     return Optional.of(found);
   }

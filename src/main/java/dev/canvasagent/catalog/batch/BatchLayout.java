@@ -42,12 +42,14 @@ public final class BatchLayout {
     this.directive = directive;
   }
 
-  public static Result arrange(ResolvedBatch batch, Optional<LayoutDirective> directive, String title) {
+  public static Result arrange(
+      ResolvedBatch batch, Optional<LayoutDirective> directive, String title) {
     return new BatchLayout(batch, directive).arrange(title);
   }
 
   private Result arrange(String title) {
-    // Children come after their frame (parentRef names an earlier op): backwards, every frame's children are sized first.
+    // Children come after their frame (parentRef names an earlier op): backwards, every frame's
+    // children are sized first.
     List<BatchShape> shapes = batch.shapes();
     for (int i = shapes.size() - 1; i >= 0; i--) {
       sizes.put(shapes.get(i).index(), ownSize(shapes.get(i)));
@@ -91,8 +93,12 @@ public final class BatchLayout {
     List<BatchShape> children = batch.childrenOf(frame);
     List<Size> childSizes = children.stream().map(child -> sizes.get(child.index())).toList();
     // A SWOT quadrant holds its notes two across; every other frame stacks them (R21).
-    boolean quadrant = directive.equals(Optional.of(LayoutDirective.SWOT_2X2)) && frame.isTopLevel();
-    List<Vec> local = quadrant ? FrameContent.grid(childSizes, Math.min(2, Math.max(1, children.size()))) : FrameContent.stack(childSizes);
+    boolean quadrant =
+        directive.equals(Optional.of(LayoutDirective.SWOT_2X2)) && frame.isTopLevel();
+    List<Vec> local =
+        quadrant
+            ? FrameContent.grid(childSizes, Math.min(2, Math.max(1, children.size())))
+            : FrameContent.stack(childSizes);
     for (int i = 0; i < children.size(); i++) {
       positions.put(children.get(i).index(), local.get(i));
     }
@@ -104,13 +110,23 @@ public final class BatchLayout {
     return switch (chosen) {
       case SWOT_2X2, COLUMNS, JOURNEY_STAGES -> template(chosen, topLevel);
       case GRID -> {
-        place(topLevel, GridLayout.arrange(sizesOf(topLevel), GridLayout.squareColumns(topLevel.size()), FRAME_GAP), Vec.ZERO);
+        place(
+            topLevel,
+            GridLayout.arrange(
+                sizesOf(topLevel), GridLayout.squareColumns(topLevel.size()), FRAME_GAP),
+            Vec.ZERO);
         yield List.of();
       }
       case FLOWCHART_TOP_DOWN, FLOWCHART_LEFT_RIGHT -> {
-        TieredLayout.Direction direction = chosen == LayoutDirective.FLOWCHART_TOP_DOWN ? TieredLayout.Direction.TOP_DOWN : TieredLayout.Direction.LEFT_RIGHT;
+        TieredLayout.Direction direction =
+            chosen == LayoutDirective.FLOWCHART_TOP_DOWN
+                ? TieredLayout.Direction.TOP_DOWN
+                : TieredLayout.Direction.LEFT_RIGHT;
         int[] tiers = TieredLayout.assign(topLevel.size(), edges(topLevel));
-        place(topLevel, TieredLayout.arrange(sizesOf(topLevel), tiers, direction, FRAME_GAP, FRAME_GAP * 1.5), Vec.ZERO);
+        place(
+            topLevel,
+            TieredLayout.arrange(sizesOf(topLevel), tiers, direction, FRAME_GAP, FRAME_GAP * 1.5),
+            Vec.ZERO);
         yield List.of();
       }
       default -> {
@@ -125,8 +141,10 @@ public final class BatchLayout {
    * or the columns line up (their children keep their places); anything else top-level in a row below.
    */
   private List<Link> template(LayoutDirective template, List<BatchShape> topLevel) {
-    List<BatchShape> sections = topLevel.stream().filter(shape -> shape.kind() == OperationKind.FRAME).toList();
-    List<BatchShape> others = topLevel.stream().filter(shape -> shape.kind() != OperationKind.FRAME).toList();
+    List<BatchShape> sections =
+        topLevel.stream().filter(shape -> shape.kind() == OperationKind.FRAME).toList();
+    List<BatchShape> others =
+        topLevel.stream().filter(shape -> shape.kind() != OperationKind.FRAME).toList();
     double w = 0;
     double h = 0;
     for (BatchShape section : sections) {
@@ -136,9 +154,10 @@ public final class BatchLayout {
     for (BatchShape section : sections) {
       sizes.put(section.index(), new Size(w, h));
     }
-    List<Vec> at = template == LayoutDirective.SWOT_2X2
-        ? GridLayout.arrange(sizesOf(sections), 2, FRAME_GAP)
-        : RowLayout.arrange(sizesOf(sections), FRAME_GAP);
+    List<Vec> at =
+        template == LayoutDirective.SWOT_2X2
+            ? GridLayout.arrange(sizesOf(sections), 2, FRAME_GAP)
+            : RowLayout.arrange(sizesOf(sections), FRAME_GAP);
     place(sections, at, Vec.ZERO);
     double below = 0;
     for (int i = 0; i < sections.size(); i++) {

@@ -6,8 +6,15 @@ package dev.canvasagent.catalog.batch;
  * name), its color as the model wrote it, a geo kind for shapes, and for frames and shapes the size
  * asked for or the default (null for notes and texts, whose size follows from their kind and text).
  */
-public record BatchShape(int index, String ref, OperationKind kind, BatchShape parent, String text, String color,
-    String geo, Size requested) {
+public record BatchShape(
+    int index,
+    String ref,
+    OperationKind kind,
+    BatchShape parent,
+    String text,
+    String color,
+    String geo,
+    Size requested) {
   public boolean isTopLevel() {
     return parent == null;
   }

@@ -29,7 +29,9 @@ public final class FrameContent {
   /** In rows of {@code columns}, each cell as big as the biggest child (a SWOT quadrant's notes). */
   public static List<Vec> grid(List<Size> children, int columns) {
     List<Vec> cells = GridLayout.arrange(children, columns, NOTE_GAP);
-    return cells.stream().map(cell -> cell.plus(new Vec(NOTE_PADDING, FRAME_HEADER + NOTE_PADDING))).toList();
+    return cells.stream()
+        .map(cell -> cell.plus(new Vec(NOTE_PADDING, FRAME_HEADER + NOTE_PADDING)))
+        .toList();
   }
 
   /**

@@ -21,16 +21,20 @@ public final class FreeSpot {
   private FreeSpot() {}
 
   public static Vec near(Vec anchor, Size group, List<Box> occupied, double gap) {
-    List<Double> xs = candidates(anchor.x(), occupied.stream().map(box -> box.maxX() + gap).toList());
-    List<Double> ys = candidates(anchor.y(), occupied.stream().map(box -> box.maxY() + gap).toList());
+    List<Double> xs =
+        candidates(anchor.x(), occupied.stream().map(box -> box.maxX() + gap).toList());
+    List<Double> ys =
+        candidates(anchor.y(), occupied.stream().map(box -> box.maxY() + gap).toList());
     List<Vec> spots = new ArrayList<>();
     for (double x : xs) {
       for (double y : ys) {
         spots.add(new Vec(x, y));
       }
     }
-    spots.sort(Comparator.<Vec>comparingDouble(spot -> (spot.x() - anchor.x()) + (spot.y() - anchor.y()))
-        .thenComparingDouble(Vec::y).thenComparingDouble(Vec::x));
+    spots.sort(
+        Comparator.<Vec>comparingDouble(spot -> (spot.x() - anchor.x()) + (spot.y() - anchor.y()))
+            .thenComparingDouble(Vec::y)
+            .thenComparingDouble(Vec::x));
     for (Vec spot : spots) {
       if (isFree(spot, group, occupied, gap)) {
         return spot;
@@ -57,8 +61,11 @@ public final class FreeSpot {
 
   static boolean isFree(Vec spot, Size group, List<Box> occupied, double gap) {
     for (Box box : occupied) {
-      boolean apart = spot.x() + group.w() + gap <= box.minX() || box.maxX() + gap <= spot.x()
-          || spot.y() + group.h() + gap <= box.minY() || box.maxY() + gap <= spot.y();
+      boolean apart =
+          spot.x() + group.w() + gap <= box.minX()
+              || box.maxX() + gap <= spot.x()
+              || spot.y() + group.h() + gap <= box.minY()
+              || box.maxY() + gap <= spot.y();
       if (!apart) {
         return false;
       }

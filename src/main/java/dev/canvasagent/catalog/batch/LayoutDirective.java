@@ -31,6 +31,8 @@ public enum LayoutDirective {
 
   /** The directive a model named; empty for none or an unknown name (then the batch is laid out in a row). */
   public static Optional<LayoutDirective> of(String wireName) {
-    return Arrays.stream(values()).filter(directive -> directive.wireName.equals(wireName)).findFirst();
+    return Arrays.stream(values())
+        .filter(directive -> directive.wireName.equals(wireName))
+        .findFirst();
   }
 }

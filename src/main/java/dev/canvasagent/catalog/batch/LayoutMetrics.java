@@ -7,20 +7,27 @@ package dev.canvasagent.catalog.batch;
 public final class LayoutMetrics {
   /** A tldraw note at scale 1 is 200 × 200. */
   public static final double NOTE_W = 200;
+
   public static final double NOTE_H = 200;
   public static final double NOTE_GAP = 20;
   public static final double NOTE_PADDING = 30;
+
   /** Room under a frame's top edge, so children clear its name. */
   public static final double FRAME_HEADER = 40;
+
   public static final double FRAME_GAP = 80;
+
   /** A column of the columns and journey templates holds one note across. */
   public static final double COL_W = NOTE_W + 2 * NOTE_PADDING;
+
   public static final double FRAME_DEFAULT_SIZE = 300;
   public static final double SHAPE_DEFAULT_SIZE = 200;
   public static final double MIN_SIZE = 10;
   public static final double MAX_SIZE = 4000;
+
   /** A text line of tldraw's draw font at size m, roughly. */
   static final double TEXT_CHAR_W = 13;
+
   static final double TEXT_LINE_H = 34;
   static final double TEXT_MAX_W = 800;
 
@@ -33,7 +40,8 @@ public final class LayoutMetrics {
     for (String line : lines) {
       longest = Math.max(longest, line.length());
     }
-    return new Size(Math.min(TEXT_MAX_W, Math.max(40, longest * TEXT_CHAR_W + 16)), lines.length * TEXT_LINE_H);
+    return new Size(
+        Math.min(TEXT_MAX_W, Math.max(40, longest * TEXT_CHAR_W + 16)), lines.length * TEXT_LINE_H);
   }
 
   /** A title is a text at size l, about 1.4 times size m. */

@@ -21,6 +21,7 @@ import org.slf4j.LoggerFactory;
  */
 public final class RefResolver {
   private static final Logger LOG = LoggerFactory.getLogger(RefResolver.class);
+
   /** R1: 2 to 40 lowercase letters, digits and underscores. */
   public static final Pattern REF = Pattern.compile("[a-z0-9_]{2,40}");
 
@@ -43,7 +44,8 @@ public final class RefResolver {
         resolver.skip(index, null, "not an operation object");
       }
     }
-    return new ResolvedBatch(resolver.resolved, resolver.connectors, resolver.skipped, resolver.placedTopLevel);
+    return new ResolvedBatch(
+        resolver.resolved, resolver.connectors, resolver.skipped, resolver.placedTopLevel);
   }
 
   private void add(int index, JsonObject operation) {
@@ -70,8 +72,16 @@ public final class RefResolver {
       return;
     }
     taken.add(ref);
-    BatchShape shape = new BatchShape(index, ref, kind.get(), parent(index, ref, string(operation, "parentRef")),
-        text(operation, kind.get()), string(operation, "color"), string(operation, "geo"), requestedSize(operation, kind.get()));
+    BatchShape shape =
+        new BatchShape(
+            index,
+            ref,
+            kind.get(),
+            parent(index, ref, string(operation, "parentRef")),
+            text(operation, kind.get()),
+            string(operation, "color"),
+            string(operation, "geo"),
+            requestedSize(operation, kind.get()));
     shapes.put(ref, shape);
     resolved.add(shape);
   }
@@ -81,13 +91,20 @@ public final class RefResolver {
       return null;
     }
     BatchShape parent = shapes.get(parentRef);
-    String problem = parent == null ? "parentRef '" + parentRef + "' names no object before it"
-        : parent.kind() != OperationKind.FRAME ? "parentRef '" + parentRef + "' is not a frame" : null;
+    String problem =
+        parent == null
+            ? "parentRef '" + parentRef + "' names no object before it"
+            : parent.kind() != OperationKind.FRAME
+                ? "parentRef '" + parentRef + "' is not a frame"
+                : null;
     if (problem == null) {
       return parent;
     }
     placedTopLevel.add(new BatchIssue(index, ref, problem + "; placed top-level"));
-    LOG.atWarn().addKeyValue("ref", ref).addKeyValue("parentRef", parentRef).addKeyValue("reason", problem)
+    LOG.atWarn()
+        .addKeyValue("ref", ref)
+        .addKeyValue("parentRef", parentRef)
+        .addKeyValue("reason", problem)
         .log("batch.parent_missing");
     return null;
   }
@@ -105,20 +122,32 @@ public final class RefResolver {
       skip(index, ref, "fromRef and toRef are both '" + fromRef + "'");
     } else {
       taken.add(ref);
-      connectors.add(new BatchConnector(index, ref, from, to, firstString(operation, "label", "text"), string(operation, "color")));
+      connectors.add(
+          new BatchConnector(
+              index,
+              ref,
+              from,
+              to,
+              firstString(operation, "label", "text"),
+              string(operation, "color")));
     }
   }
 
   private void skip(int index, String ref, String reason) {
     skipped.add(new BatchIssue(index, ref, reason));
-    LOG.atWarn().addKeyValue("index", index).addKeyValue("ref", ref).addKeyValue("reason", reason).log("batch.operation_skipped");
+    LOG.atWarn()
+        .addKeyValue("index", index)
+        .addKeyValue("ref", ref)
+        .addKeyValue("reason", reason)
+        .log("batch.operation_skipped");
   }
 
   /** A frame's name (or its text), the others' text (or their label): a model mixing them up still gets its words. */
   private static String text(JsonObject operation, OperationKind kind) {
-    String text = kind == OperationKind.FRAME
-        ? firstString(operation, "name", "text")
-        : firstString(operation, "text", "label");
+    String text =
+        kind == OperationKind.FRAME
+            ? firstString(operation, "name", "text")
+            : firstString(operation, "text", "label");
     return text == null ? "" : text;
   }
 
@@ -126,10 +155,15 @@ public final class RefResolver {
     if (kind != OperationKind.FRAME && kind != OperationKind.SHAPE) {
       return null;
     }
-    double fallback = kind == OperationKind.FRAME ? LayoutMetrics.FRAME_DEFAULT_SIZE : LayoutMetrics.SHAPE_DEFAULT_SIZE;
+    double fallback =
+        kind == OperationKind.FRAME
+            ? LayoutMetrics.FRAME_DEFAULT_SIZE
+            : LayoutMetrics.SHAPE_DEFAULT_SIZE;
     Double w = number(operation, "w");
     Double h = number(operation, "h");
-    return new Size(LayoutMetrics.clampSize(w == null ? fallback : w), LayoutMetrics.clampSize(h == null ? fallback : h));
+    return new Size(
+        LayoutMetrics.clampSize(w == null ? fallback : w),
+        LayoutMetrics.clampSize(h == null ? fallback : h));
   }
 
   private static String firstString(JsonObject operation, String first, String second) {
@@ -142,6 +176,8 @@ public final class RefResolver {
   }
 
   private static Double number(JsonObject operation, String key) {
-    return operation.getValue(key) instanceof Number value && Double.isFinite(value.doubleValue()) ? value.doubleValue() : null;
+    return operation.getValue(key) instanceof Number value && Double.isFinite(value.doubleValue())
+        ? value.doubleValue()
+        : null;
   }
 }

@@ -6,7 +6,10 @@ import java.util.List;
  * What a batch's operations resolve to: its objects and connectors in operation order, the operations
  * skipped, and those placed top-level because their {@code parentRef} did not name a frame before them.
  */
-public record ResolvedBatch(List<BatchShape> shapes, List<BatchConnector> connectors, List<BatchIssue> skipped,
+public record ResolvedBatch(
+    List<BatchShape> shapes,
+    List<BatchConnector> connectors,
+    List<BatchIssue> skipped,
     List<BatchIssue> placedTopLevel) {
   public ResolvedBatch {
     shapes = List.copyOf(shapes);

@@ -31,7 +31,11 @@ public final class TieredLayout {
       out.add(new ArrayList<>());
     }
     for (Edge edge : edges) {
-      if (edge.from() != edge.to() && edge.from() >= 0 && edge.to() >= 0 && edge.from() < nodes && edge.to() < nodes) {
+      if (edge.from() != edge.to()
+          && edge.from() >= 0
+          && edge.to() >= 0
+          && edge.from() < nodes
+          && edge.to() < nodes) {
         out.get(edge.from()).add(edge.to());
       }
     }
@@ -114,7 +118,8 @@ public final class TieredLayout {
    * Positions for nodes with the given sizes and tiers: within a tier {@code gap} apart in node order,
    * tiers {@code tierGap} apart, each tier centred across the widest.
    */
-  public static List<Vec> arrange(List<Size> sizes, int[] tier, Direction direction, double gap, double tierGap) {
+  public static List<Vec> arrange(
+      List<Size> sizes, int[] tier, Direction direction, double gap, double tierGap) {
     int tiers = Arrays.stream(tier).max().orElse(-1) + 1;
     double[] across = new double[tiers];
     double[] depth = new double[tiers];
@@ -141,7 +146,10 @@ public final class TieredLayout {
       int t = tier[i];
       double along = cursor[t];
       cursor[t] += size.w() + gap;
-      positions.add(direction == Direction.TOP_DOWN ? new Vec(along, tierStart[t]) : new Vec(tierStart[t], along));
+      positions.add(
+          direction == Direction.TOP_DOWN
+              ? new Vec(along, tierStart[t])
+              : new Vec(tierStart[t], along));
     }
     return positions;
   }

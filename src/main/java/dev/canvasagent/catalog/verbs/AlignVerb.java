@@ -45,15 +45,16 @@ public final class AlignVerb implements ActionVerb {
     Box common = edit.bounds(outermost);
     for (String id : outermost) {
       Box bounds = edit.bounds(id);
-      Vec delta = switch (alignment) {
-        case "left" -> new Vec(common.minX() - bounds.minX(), 0);
-        case "right" -> new Vec(common.maxX() - bounds.maxX(), 0);
-        case "center-horizontal" -> new Vec(common.centerX() - bounds.centerX(), 0);
-        case "top" -> new Vec(0, common.minY() - bounds.minY());
-        case "bottom" -> new Vec(0, common.maxY() - bounds.maxY());
-        case "center-vertical" -> new Vec(0, common.centerY() - bounds.centerY());
-        default -> throw new ActionRejected("unknown alignment '" + alignment + "'");
-      };
+      Vec delta =
+          switch (alignment) {
+            case "left" -> new Vec(common.minX() - bounds.minX(), 0);
+            case "right" -> new Vec(common.maxX() - bounds.maxX(), 0);
+            case "center-horizontal" -> new Vec(common.centerX() - bounds.centerX(), 0);
+            case "top" -> new Vec(0, common.minY() - bounds.minY());
+            case "bottom" -> new Vec(0, common.maxY() - bounds.maxY());
+            case "center-vertical" -> new Vec(0, common.centerY() - bounds.centerY());
+            default -> throw new ActionRejected("unknown alignment '" + alignment + "'");
+          };
       edit.translate(id, delta);
     }
     return new SanitizedAction(LayoutEdit.withRecordIds(params, "shapeIds", ids), edit.diff());

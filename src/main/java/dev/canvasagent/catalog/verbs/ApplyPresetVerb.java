@@ -23,24 +23,71 @@ import java.util.Set;
  */
 public final class ApplyPresetVerb implements ActionVerb {
   /** Each preset's brand tokens, as tldraw styles. */
-  static final Map<String, JsonObject> PRESETS = Map.of(
-      "Hero", new JsonObject().put("color", "orange").put("labelColor", "black").put("size", "xl").put("font", "sans")
-          .put("fill", "solid").put("dash", "solid").put("align", "start"),
-      "Callout", new JsonObject().put("color", "red").put("labelColor", "black").put("size", "l").put("font", "sans")
-          .put("fill", "semi").put("dash", "solid"),
-      "Quiet", new JsonObject().put("color", "grey").put("labelColor", "grey").put("size", "s").put("font", "sans")
-          .put("fill", "none").put("dash", "solid"),
-      "Wire", new JsonObject().put("color", "black").put("labelColor", "black").put("size", "m").put("font", "mono")
-          .put("fill", "none").put("dash", "dashed"),
-      "Label", new JsonObject().put("color", "black").put("labelColor", "black").put("size", "s").put("font", "mono")
-          .put("fill", "none").put("align", "start"));
-  static final Map<String, String> SYNONYMS = Map.ofEntries(
-      Map.entry("hero", "Hero"), Map.entry("headline", "Hero"), Map.entry("title", "Hero"), Map.entry("banner", "Hero"),
-      Map.entry("callout", "Callout"), Map.entry("highlight", "Callout"), Map.entry("alert", "Callout"),
-      Map.entry("emphasis", "Callout"),
-      Map.entry("quiet", "Quiet"), Map.entry("muted", "Quiet"), Map.entry("subtle", "Quiet"), Map.entry("secondary", "Quiet"),
-      Map.entry("wire", "Wire"), Map.entry("wireframe", "Wire"), Map.entry("outline", "Wire"), Map.entry("sketch", "Wire"),
-      Map.entry("label", "Label"), Map.entry("tag", "Label"), Map.entry("caption", "Label"));
+  static final Map<String, JsonObject> PRESETS =
+      Map.of(
+          "Hero",
+              new JsonObject()
+                  .put("color", "orange")
+                  .put("labelColor", "black")
+                  .put("size", "xl")
+                  .put("font", "sans")
+                  .put("fill", "solid")
+                  .put("dash", "solid")
+                  .put("align", "start"),
+          "Callout",
+              new JsonObject()
+                  .put("color", "red")
+                  .put("labelColor", "black")
+                  .put("size", "l")
+                  .put("font", "sans")
+                  .put("fill", "semi")
+                  .put("dash", "solid"),
+          "Quiet",
+              new JsonObject()
+                  .put("color", "grey")
+                  .put("labelColor", "grey")
+                  .put("size", "s")
+                  .put("font", "sans")
+                  .put("fill", "none")
+                  .put("dash", "solid"),
+          "Wire",
+              new JsonObject()
+                  .put("color", "black")
+                  .put("labelColor", "black")
+                  .put("size", "m")
+                  .put("font", "mono")
+                  .put("fill", "none")
+                  .put("dash", "dashed"),
+          "Label",
+              new JsonObject()
+                  .put("color", "black")
+                  .put("labelColor", "black")
+                  .put("size", "s")
+                  .put("font", "mono")
+                  .put("fill", "none")
+                  .put("align", "start"));
+
+  static final Map<String, String> SYNONYMS =
+      Map.ofEntries(
+          Map.entry("hero", "Hero"),
+          Map.entry("headline", "Hero"),
+          Map.entry("title", "Hero"),
+          Map.entry("banner", "Hero"),
+          Map.entry("callout", "Callout"),
+          Map.entry("highlight", "Callout"),
+          Map.entry("alert", "Callout"),
+          Map.entry("emphasis", "Callout"),
+          Map.entry("quiet", "Quiet"),
+          Map.entry("muted", "Quiet"),
+          Map.entry("subtle", "Quiet"),
+          Map.entry("secondary", "Quiet"),
+          Map.entry("wire", "Wire"),
+          Map.entry("wireframe", "Wire"),
+          Map.entry("outline", "Wire"),
+          Map.entry("sketch", "Wire"),
+          Map.entry("label", "Label"),
+          Map.entry("tag", "Label"),
+          Map.entry("caption", "Label"));
 
   @Override
   public String name() {
@@ -61,7 +108,10 @@ public final class ApplyPresetVerb implements ActionVerb {
   public SanitizedAction sanitize(JsonObject params, ActionContext context) {
     String preset = SYNONYMS.get(params.getString("preset").strip().toLowerCase(Locale.ROOT));
     if (preset == null) {
-      throw new ActionRejected("unknown preset '" + params.getString("preset") + "'; use Hero, Callout, Quiet, Wire or Label");
+      throw new ActionRejected(
+          "unknown preset '"
+              + params.getString("preset")
+              + "'; use Hero, Callout, Quiet, Wire or Label");
     }
     JsonObject styles = PRESETS.get(preset);
     JsonObject normalized = params.copy().put("preset", preset);
@@ -82,8 +132,11 @@ public final class ApplyPresetVerb implements ActionVerb {
     double x = VerbRanges.coordinate(context.frame().toPage(null, "x", params.getDouble("x", 0.0)));
     double y = VerbRanges.coordinate(context.frame().toPage(null, "y", params.getDouble("y", 0.0)));
     String id = ShapeIds.newAgentId();
-    String index = FractionalIndex.after(context.board().topIndexOnPage(ShapeRecords.PAGE_ID).orElse(null));
-    JsonObject note = ShapeRecords.shape(id, "note", x, y, index, ShapeRecords.noteProps(params.getString("text", preset)));
+    String index =
+        FractionalIndex.after(context.board().topIndexOnPage(ShapeRecords.PAGE_ID).orElse(null));
+    JsonObject note =
+        ShapeRecords.shape(
+            id, "note", x, y, index, ShapeRecords.noteProps(params.getString("text", preset)));
     Styles.apply(styles, note.getJsonObject("props"), true);
     return new SanitizedAction(normalized.put("id", id), RecordDiff.putting(note));
   }

@@ -21,12 +21,17 @@ final class ArrowBindings {
     return bindings;
   }
 
-  private static java.util.Optional<JsonObject> bind(String arrowId, String terminal, String target, Board board) {
+  private static java.util.Optional<JsonObject> bind(
+      String arrowId, String terminal, String target, Board board) {
     if (target == null) {
       return java.util.Optional.empty();
     }
     String targetId = ShapeIds.recordId(target);
-    if (targetId == null || board.record(targetId).filter(record -> "shape".equals(record.getString("typeName"))).isEmpty()) {
+    if (targetId == null
+        || board
+            .record(targetId)
+            .filter(record -> "shape".equals(record.getString("typeName")))
+            .isEmpty()) {
       throw new ActionRejected("unknown shape '" + target + "'");
     }
     return java.util.Optional.of(binding(arrowId, terminal, targetId));
@@ -40,12 +45,14 @@ final class ArrowBindings {
         .put("type", "arrow")
         .put("fromId", arrowId)
         .put("toId", targetId)
-        .put("props", new JsonObject()
-            .put("terminal", terminal)
-            .put("normalizedAnchor", new JsonObject().put("x", 0.5).put("y", 0.5))
-            .put("isExact", false)
-            .put("isPrecise", false)
-            .put("snap", "none"))
+        .put(
+            "props",
+            new JsonObject()
+                .put("terminal", terminal)
+                .put("normalizedAnchor", new JsonObject().put("x", 0.5).put("y", 0.5))
+                .put("isExact", false)
+                .put("isPrecise", false)
+                .put("snap", "none"))
         .put("meta", new JsonObject());
   }
 }

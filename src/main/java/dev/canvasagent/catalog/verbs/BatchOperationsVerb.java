@@ -38,6 +38,7 @@ import java.util.stream.Collectors;
 public final class BatchOperationsVerb implements ActionVerb {
   /** C7: the most operations one batch may hold; the schema's {@code maxItems} says the same (checked by a test). */
   public static final int MAX_OPERATIONS = 50;
+
   /** Room kept between the group and the shapes already on the page. */
   static final double CLEARANCE = 40;
 
@@ -57,27 +58,43 @@ public final class BatchOperationsVerb implements ActionVerb {
       throw new ActionRejected("operations must hold 1 to " + MAX_OPERATIONS + " operations");
     }
     if (operations.size() > MAX_OPERATIONS) {
-      throw new ActionRejected("a batch holds at most " + MAX_OPERATIONS + " operations; split it into several");
+      throw new ActionRejected(
+          "a batch holds at most " + MAX_OPERATIONS + " operations; split it into several");
     }
     Optional<LayoutDirective> directive = directive(params.getValue("layoutDirective"));
     String title = params.getValue("title") instanceof String text && !text.isBlank() ? text : null;
     ResolvedBatch batch = RefResolver.resolve(operations);
     if (batch.shapes().isEmpty() && title == null) {
-      throw new ActionRejected("nothing to create: " + batch.skipped().stream()
-          .map(issue -> "#" + issue.index() + " " + issue.reason()).collect(Collectors.joining("; ")));
+      throw new ActionRejected(
+          "nothing to create: "
+              + batch.skipped().stream()
+                  .map(issue -> "#" + issue.index() + " " + issue.reason())
+                  .collect(Collectors.joining("; ")));
     }
     BatchLayout.Result layout = BatchLayout.arrange(batch, directive, title);
-    Vec anchor = new Vec(context.frame().toPage(null, "x", CLEARANCE), context.frame().toPage(null, "y", CLEARANCE));
+    Vec anchor =
+        new Vec(
+            context.frame().toPage(null, "x", CLEARANCE),
+            context.frame().toPage(null, "y", CLEARANCE));
     Vec origin = FreeSpot.near(anchor, layout.group(), occupied(context.board()), CLEARANCE);
     if (!Double.isFinite(origin.x()) || !Double.isFinite(origin.y())) {
       throw new ActionRejected("the numbers in this action are out of range");
     }
     origin = new Vec(VerbRanges.coordinate(origin.x()), VerbRanges.coordinate(origin.y()));
-    BatchRecords.Built built = BatchRecords.build(batch, layout, origin, title,
-        directive.equals(Optional.of(LayoutDirective.SWOT_2X2)), context.board(), context.brandPalette());
-    JsonObject normalized = params.copy()
-        .put("operations", normalizedColors(operations, context.brandPalette()))
-        .put("result", result(batch, built));
+    BatchRecords.Built built =
+        BatchRecords.build(
+            batch,
+            layout,
+            origin,
+            title,
+            directive.equals(Optional.of(LayoutDirective.SWOT_2X2)),
+            context.board(),
+            context.brandPalette());
+    JsonObject normalized =
+        params
+            .copy()
+            .put("operations", normalizedColors(operations, context.brandPalette()))
+            .put("result", result(batch, built));
     return new SanitizedAction(normalized, new RecordDiff(built.records(), List.of()));
   }
 
@@ -85,8 +102,12 @@ public final class BatchOperationsVerb implements ActionVerb {
     if (requested == null) {
       return Optional.empty();
     }
-    return Optional.of(LayoutDirective.of(requested instanceof String name ? name : null)
-        .orElseThrow(() -> new ActionRejected("unknown layoutDirective; one of " + LayoutDirective.wireNames())));
+    return Optional.of(
+        LayoutDirective.of(requested instanceof String name ? name : null)
+            .orElseThrow(
+                () ->
+                    new ActionRejected(
+                        "unknown layoutDirective; one of " + LayoutDirective.wireNames())));
   }
 
   /** The page bounds of every top-level shape: what the new group must keep clear of. */
@@ -94,10 +115,16 @@ public final class BatchOperationsVerb implements ActionVerb {
     ShapeGeometry geometry = new ShapeGeometry(board);
     List<Box> boxes = new ArrayList<>();
     for (JsonObject record : board.records().values()) {
-      if ("shape".equals(record.getString("typeName")) && ShapeRecords.PAGE_ID.equals(record.getString("parentId"))) {
-        geometry.pageBounds(record.getString("id"))
-            .filter(box -> Double.isFinite(box.minX()) && Double.isFinite(box.maxX()) && Double.isFinite(box.minY())
-                && Double.isFinite(box.maxY()))
+      if ("shape".equals(record.getString("typeName"))
+          && ShapeRecords.PAGE_ID.equals(record.getString("parentId"))) {
+        geometry
+            .pageBounds(record.getString("id"))
+            .filter(
+                box ->
+                    Double.isFinite(box.minX())
+                        && Double.isFinite(box.maxX())
+                        && Double.isFinite(box.minY())
+                        && Double.isFinite(box.maxY()))
             .ifPresent(boxes::add);
       }
     }
@@ -108,9 +135,11 @@ public final class BatchOperationsVerb implements ActionVerb {
   private static JsonArray normalizedColors(JsonArray operations, boolean brandPalette) {
     JsonArray normalized = new JsonArray();
     for (Object operation : operations) {
-      if (operation instanceof JsonObject object && object.getValue("color") instanceof String color) {
+      if (operation instanceof JsonObject object
+          && object.getValue("color") instanceof String color) {
         JsonObject copy = object.copy();
-        StyleNormalizer.normalize("color", color, brandPalette).ifPresent(value -> copy.put("color", value));
+        StyleNormalizer.normalize("color", color, brandPalette)
+            .ifPresent(value -> copy.put("color", value));
         normalized.add(copy);
       } else {
         normalized.add(operation);
@@ -125,10 +154,16 @@ public final class BatchOperationsVerb implements ActionVerb {
     for (BatchShape shape : batch.shapes()) {
       shapes.put(shape.ref(), ShapeIds.modelId(built.ids().get(shape.index())));
     }
-    batch.connectors().forEach(connector -> shapes.put(connector.ref(), ShapeIds.modelId(built.ids().get(connector.index()))));
+    batch
+        .connectors()
+        .forEach(
+            connector ->
+                shapes.put(connector.ref(), ShapeIds.modelId(built.ids().get(connector.index()))));
     return new JsonObject()
         .put("shapes", shapes)
         .put("skipped", new JsonArray(batch.skipped().stream().map(BatchIssue::toJson).toList()))
-        .put("placedTopLevel", new JsonArray(batch.placedTopLevel().stream().map(BatchIssue::toJson).toList()));
+        .put(
+            "placedTopLevel",
+            new JsonArray(batch.placedTopLevel().stream().map(BatchIssue::toJson).toList()));
   }
 }

@@ -23,10 +23,11 @@ public final class ClearVerb implements ActionVerb {
 
   @Override
   public SanitizedAction sanitize(JsonObject params, ActionContext context) {
-    List<String> removed = context.board().records().values().stream()
-        .filter(record -> List.of("shape", "binding").contains(record.getString("typeName")))
-        .map(record -> record.getString("id"))
-        .toList();
+    List<String> removed =
+        context.board().records().values().stream()
+            .filter(record -> List.of("shape", "binding").contains(record.getString("typeName")))
+            .map(record -> record.getString("id"))
+            .toList();
     if (removed.isEmpty()) {
       throw new ActionRejected("the board is already empty");
     }

@@ -46,8 +46,10 @@ public final class CreateShapeVerb implements ActionVerb {
   @Override
   public SanitizedAction sanitize(JsonObject params, ActionContext context) {
     Board board = context.board();
-    ShapeKinds.Kind kind = ShapeKinds.of(params.getString("type"))
-        .orElseThrow(() -> new ActionRejected("unknown shape type '" + params.getString("type") + "'"));
+    ShapeKinds.Kind kind =
+        ShapeKinds.of(params.getString("type"))
+            .orElseThrow(
+                () -> new ActionRejected("unknown shape type '" + params.getString("type") + "'"));
     JsonObject props = params.getJsonObject("props", new JsonObject());
     String id = newShapeId(params.getString("id"), board);
     CoordinateFrame frame = context.frame();
@@ -55,23 +57,43 @@ public final class CreateShapeVerb implements ActionVerb {
     if (!placedByPoints && (params.getDouble("x") == null || params.getDouble("y") == null)) {
       throw new ActionRejected("a " + kind.type() + " shape needs x and y");
     }
-    double x = placedByPoints ? 0 : VerbRanges.coordinate(frame.toPage(null, "x", params.getDouble("x")));
-    double y = placedByPoints ? 0 : VerbRanges.coordinate(frame.toPage(null, "y", params.getDouble("y")));
+    double x =
+        placedByPoints ? 0 : VerbRanges.coordinate(frame.toPage(null, "x", params.getDouble("x")));
+    double y =
+        placedByPoints ? 0 : VerbRanges.coordinate(frame.toPage(null, "y", params.getDouble("y")));
     String text = params.getString("text", props.getString("text", ""));
     String index = FractionalIndex.after(board.topIndexOnPage(ShapeRecords.PAGE_ID).orElse(null));
 
-    JsonObject record = switch (kind.type()) {
-      case "geo" -> ShapeRecords.shape(id, "geo", x, y, index, ShapeRecords.geoProps(
-          kind.geo(), size(props, "w", 100), size(props, "h", 100), text));
-      case "text" -> ShapeRecords.shape(id, "text", x, y, index, ShapeRecords.textProps(text, size(props, "w", 8)));
-      case "note" -> ShapeRecords.shape(id, "note", x, y, index, ShapeRecords.noteProps(text));
-      case "frame" -> ShapeRecords.shape(id, "frame", x, y, index, ShapeRecords.frameProps(
-          size(props, "w", 320), size(props, "h", 240), props.getString("name", text)));
-      case "line" -> line(id, index, strokePoints(params, frame), props);
-      case "draw" -> draw(id, index, drawSegments(params, frame), props.getBoolean("closed", false));
-      case "arrow" -> arrow(id, index, params, context, text);
-      default -> throw new ActionRejected("unsupported shape type '" + kind.type() + "'");
-    };
+    JsonObject record =
+        switch (kind.type()) {
+          case "geo" ->
+              ShapeRecords.shape(
+                  id,
+                  "geo",
+                  x,
+                  y,
+                  index,
+                  ShapeRecords.geoProps(
+                      kind.geo(), size(props, "w", 100), size(props, "h", 100), text));
+          case "text" ->
+              ShapeRecords.shape(
+                  id, "text", x, y, index, ShapeRecords.textProps(text, size(props, "w", 8)));
+          case "note" -> ShapeRecords.shape(id, "note", x, y, index, ShapeRecords.noteProps(text));
+          case "frame" ->
+              ShapeRecords.shape(
+                  id,
+                  "frame",
+                  x,
+                  y,
+                  index,
+                  ShapeRecords.frameProps(
+                      size(props, "w", 320), size(props, "h", 240), props.getString("name", text)));
+          case "line" -> line(id, index, strokePoints(params, frame), props);
+          case "draw" ->
+              draw(id, index, drawSegments(params, frame), props.getBoolean("closed", false));
+          case "arrow" -> arrow(id, index, params, context, text);
+          default -> throw new ActionRejected("unsupported shape type '" + kind.type() + "'");
+        };
     Styles.apply(props, record.getJsonObject("props"), context.brandPalette());
     if (params.containsKey("rotation")) {
       record.put("rotation", Math.toRadians(params.getDouble("rotation") % 360));
@@ -94,7 +116,8 @@ public final class CreateShapeVerb implements ActionVerb {
       throw new ActionRejected("'" + requested + "' cannot be a shape id");
     }
     if (board.record(id).isPresent()) {
-      throw new ActionRejected("shape '" + requested + "' already exists; update it instead of creating it again");
+      throw new ActionRejected(
+          "shape '" + requested + "' already exists; update it instead of creating it again");
     }
     return id;
   }
@@ -117,10 +140,12 @@ public final class CreateShapeVerb implements ActionVerb {
     List<double[]> page = new ArrayList<>(points.size());
     for (Object point : points) {
       JsonObject p = (JsonObject) point;
-      page.add(new double[] {
-          VerbRanges.coordinate(frame.toPage(null, "x", p.getDouble("x"))),
-          VerbRanges.coordinate(frame.toPage(null, "y", p.getDouble("y"))),
-          VerbRanges.clamp(p.getDouble("z", DrawPath.DEFAULT_PRESSURE), 0, 1)});
+      page.add(
+          new double[] {
+            VerbRanges.coordinate(frame.toPage(null, "x", p.getDouble("x"))),
+            VerbRanges.coordinate(frame.toPage(null, "y", p.getDouble("y"))),
+            VerbRanges.clamp(p.getDouble("z", DrawPath.DEFAULT_PRESSURE), 0, 1)
+          });
     }
     return page;
   }
@@ -131,8 +156,13 @@ public final class CreateShapeVerb implements ActionVerb {
     String handleIndex = null;
     for (double[] point : points) {
       handleIndex = FractionalIndex.after(handleIndex);
-      handles.put(handleIndex, new JsonObject().put("id", handleIndex).put("index", handleIndex)
-          .put("x", point[0] - origin[0]).put("y", point[1] - origin[1]));
+      handles.put(
+          handleIndex,
+          new JsonObject()
+              .put("id", handleIndex)
+              .put("index", handleIndex)
+              .put("x", point[0] - origin[0])
+              .put("y", point[1] - origin[1]));
     }
     JsonObject lineProps = ShapeRecords.lineProps(handles);
     if ("cubic".equals(props.getString("spline"))) {
@@ -178,9 +208,11 @@ public final class CreateShapeVerb implements ActionVerb {
       }
     }
     if (maxX - minX > VerbRanges.MAX_STROKE_EXTENT || maxY - minY > VerbRanges.MAX_STROKE_EXTENT) {
-      throw new ActionRejected("a drawing may span at most " + (int) VerbRanges.MAX_STROKE_EXTENT + " units each way");
+      throw new ActionRejected(
+          "a drawing may span at most " + (int) VerbRanges.MAX_STROKE_EXTENT + " units each way");
     }
-    // A closed stroke may repeat its first point at the end (pen adds it): that point is not the model's.
+    // A closed stroke may repeat its first point at the end (pen adds it): that point is not the
+    // model's.
     if (total > MAX_DRAW_POINTS + (closed ? 1 : 0)) {
       throw new ActionRejected("a drawing may have at most " + MAX_DRAW_POINTS + " points");
     }
@@ -190,10 +222,15 @@ public final class CreateShapeVerb implements ActionVerb {
       for (double[] p : segment.points()) {
         local.add(new DrawPath.Point(p[0] - minX, p[1] - minY, p[2]));
       }
-      encoded.add(new JsonObject().put("type", Set.of("free", "straight").contains(segment.type()) ? segment.type() : "free")
-          .put("path", DrawPath.encode(local)));
+      encoded.add(
+          new JsonObject()
+              .put(
+                  "type",
+                  Set.of("free", "straight").contains(segment.type()) ? segment.type() : "free")
+              .put("path", DrawPath.encode(local)));
     }
-    return ShapeRecords.shape(id, "draw", minX, minY, index, ShapeRecords.drawProps(encoded, closed));
+    return ShapeRecords.shape(
+        id, "draw", minX, minY, index, ShapeRecords.drawProps(encoded, closed));
   }
 
   static final int MAX_DRAW_POINTS = 2_000;
@@ -202,18 +239,25 @@ public final class CreateShapeVerb implements ActionVerb {
    * An arrow from {@code start} to {@code end} (or its first and last {@code points}); an end bound with
    * {@code fromId}/{@code toId} and not given starts at the center of that shape's page bounds.
    */
-  private static JsonObject arrow(String id, String index, JsonObject params, ActionContext context, String label) {
+  private static JsonObject arrow(
+      String id, String index, JsonObject params, ActionContext context, String label) {
     CoordinateFrame frame = context.frame();
     double[] from = arrowEnd(params, "start", "fromId", 0, context);
     double[] to = arrowEnd(params, "end", "toId", -1, context);
     if (from == null || to == null) {
       throw new ActionRejected("an arrow needs start and end, points, or fromId and toId");
     }
-    return ShapeRecords.shape(id, "arrow", from[0], from[1], index,
+    return ShapeRecords.shape(
+        id,
+        "arrow",
+        from[0],
+        from[1],
+        index,
         ShapeRecords.arrowProps(to[0] - from[0], to[1] - from[1], label));
   }
 
-  private static double[] arrowEnd(JsonObject params, String pointKey, String shapeKey, int pointIndex, ActionContext context) {
+  private static double[] arrowEnd(
+      JsonObject params, String pointKey, String shapeKey, int pointIndex, ActionContext context) {
     JsonObject point = params.getJsonObject(pointKey);
     JsonArray points = params.getJsonArray("points");
     if (point == null && points != null && points.size() >= 2) {
@@ -226,8 +270,11 @@ public final class CreateShapeVerb implements ActionVerb {
     if (shapeId == null) {
       return null;
     }
-    Box bounds = new ShapeGeometry(context.board()).pageBounds(shapeId)
-        .orElseThrow(() -> new ActionRejected("unknown shape '" + params.getString(shapeKey) + "'"));
+    Box bounds =
+        new ShapeGeometry(context.board())
+            .pageBounds(shapeId)
+            .orElseThrow(
+                () -> new ActionRejected("unknown shape '" + params.getString(shapeKey) + "'"));
     return new double[] {bounds.centerX(), bounds.centerY()};
   }
 }

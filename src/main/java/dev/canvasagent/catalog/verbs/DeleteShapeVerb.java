@@ -62,7 +62,8 @@ public final class DeleteShapeVerb implements ActionVerb {
     List<String> removed = new ArrayList<>(shapes);
     for (JsonObject record : board.records().values()) {
       if ("binding".equals(record.getString("typeName"))
-          && (shapes.contains(record.getString("fromId")) || shapes.contains(record.getString("toId")))) {
+          && (shapes.contains(record.getString("fromId"))
+              || shapes.contains(record.getString("toId")))) {
         removed.add(record.getString("id"));
       }
     }

@@ -39,15 +39,20 @@ public final class DistributeVerb implements ActionVerb {
     boolean horizontal = Axis.horizontal(params.getValue("direction"));
     List<String> outermost = edit.outermost(ids);
     if (outermost.size() < 3) {
-      throw new ActionRejected("distribute needs at least 3 shapes that are not inside one another");
+      throw new ActionRejected(
+          "distribute needs at least 3 shapes that are not inside one another");
     }
-    List<String> sorted = outermost.stream()
-        .sorted(Comparator.comparingDouble((String id) -> Axis.start(edit.bounds(id), horizontal)).thenComparing(id -> id))
-        .toList();
+    List<String> sorted =
+        outermost.stream()
+            .sorted(
+                Comparator.comparingDouble((String id) -> Axis.start(edit.bounds(id), horizontal))
+                    .thenComparing(id -> id))
+            .toList();
     Box first = edit.bounds(sorted.get(0));
     Box last = edit.bounds(sorted.get(sorted.size() - 1));
     double span = Axis.end(last, horizontal) - Axis.start(first, horizontal);
-    double occupied = sorted.stream().mapToDouble(id -> Axis.length(edit.bounds(id), horizontal)).sum();
+    double occupied =
+        sorted.stream().mapToDouble(id -> Axis.length(edit.bounds(id), horizontal)).sum();
     double gap = (span - occupied) / (sorted.size() - 1);
 
     double cursor = Axis.end(first, horizontal) + gap;

@@ -48,48 +48,80 @@ public final class GroupVerb implements ActionVerb {
     Transform parentSpace = edit.parentTransform(ids.get(0));
     Box bounds = null;
     for (String id : ids) {
-      Box member = edit.geometry().boundsIn(id, parentSpace)
-          .orElseThrow(() -> new ActionRejected("shape '" + ShapeIds.modelId(id) + "' cannot be measured"));
+      Box member =
+          edit.geometry()
+              .boundsIn(id, parentSpace)
+              .orElseThrow(
+                  () ->
+                      new ActionRejected(
+                          "shape '" + ShapeIds.modelId(id) + "' cannot be measured"));
       bounds = bounds == null ? member : bounds.union(member);
     }
-    List<JsonObject> members = ids.stream()
-        .map(id -> edit.tree().shape(id).orElseThrow())
-        .sorted(Comparator.comparing(ShapeTree::index).thenComparing(member -> member.getString("id")))
-        .toList();
+    List<JsonObject> members =
+        ids.stream()
+            .map(id -> edit.tree().shape(id).orElseThrow())
+            .sorted(
+                Comparator.comparing(ShapeTree::index)
+                    .thenComparing(member -> member.getString("id")))
+            .toList();
     String groupIndex = ShapeTree.index(members.get(members.size() - 1));
     if (!FractionalIndex.isValid(groupIndex)) {
-      throw new ActionRejected("shape '" + ShapeIds.modelId(members.get(members.size() - 1).getString("id")) + "' has no valid index");
+      throw new ActionRejected(
+          "shape '"
+              + ShapeIds.modelId(members.get(members.size() - 1).getString("id"))
+              + "' has no valid index");
     }
 
-    edit.create(ShapeRecords.shape(groupId, "group", bounds.minX(), bounds.minY(), groupIndex, ShapeRecords.groupProps())
-        .put("parentId", parent));
+    edit.create(
+        ShapeRecords.shape(
+                groupId,
+                "group",
+                bounds.minX(),
+                bounds.minY(),
+                groupIndex,
+                ShapeRecords.groupProps())
+            .put("parentId", parent));
     String index = null;
     for (JsonObject member : members) {
       index = FractionalIndex.after(index);
       JsonObject record = edit.record(member.getString("id"));
       Transform local = Transform.of(record);
-      record.put("parentId", groupId)
+      record
+          .put("parentId", groupId)
           .put("x", VerbRanges.coordinate(local.x() - bounds.minX()))
           .put("y", VerbRanges.coordinate(local.y() - bounds.minY()))
           .put("index", index);
     }
-    JsonObject normalized = LayoutEdit.withRecordIds(params, "shapeIds", ids).put("groupId", groupId);
+    JsonObject normalized =
+        LayoutEdit.withRecordIds(params, "shapeIds", ids).put("groupId", groupId);
     return new SanitizedAction(normalized, edit.diff());
   }
 
   private static String commonParent(LayoutEdit edit, List<String> ids) {
     Set<String> selected = Set.copyOf(ids);
     for (String id : ids) {
-      edit.tree().ancestors(id).orElseThrow().stream().filter(selected::contains).findFirst().ifPresent(ancestor -> {
-        throw new ActionRejected("'" + ShapeIds.modelId(id) + "' is inside '" + ShapeIds.modelId(ancestor)
-            + "'; a group cannot hold a shape together with what contains it");
-      });
+      edit.tree().ancestors(id).orElseThrow().stream()
+          .filter(selected::contains)
+          .findFirst()
+          .ifPresent(
+              ancestor -> {
+                throw new ActionRejected(
+                    "'"
+                        + ShapeIds.modelId(id)
+                        + "' is inside '"
+                        + ShapeIds.modelId(ancestor)
+                        + "'; a group cannot hold a shape together with what contains it");
+              });
     }
     String parent = ShapeTree.parentId(edit.tree().shape(ids.get(0)).orElseThrow());
     for (String id : ids) {
       if (!parent.equals(ShapeTree.parentId(edit.tree().shape(id).orElseThrow()))) {
-        throw new ActionRejected("'" + ShapeIds.modelId(ids.get(0)) + "' and '" + ShapeIds.modelId(id)
-            + "' have different parents; only shapes with the same parent can be grouped");
+        throw new ActionRejected(
+            "'"
+                + ShapeIds.modelId(ids.get(0))
+                + "' and '"
+                + ShapeIds.modelId(id)
+                + "' have different parents; only shapes with the same parent can be grouped");
       }
     }
     return parent;
@@ -99,11 +131,14 @@ public final class GroupVerb implements ActionVerb {
   private static void checkDepth(LayoutEdit edit, List<String> ids) {
     int parentDepth = edit.tree().ancestors(ids.get(0)).orElseThrow().size();
     for (String id : ids) {
-      int height = edit.tree().descendants(id)
-          .map(nested -> nested.stream().mapToInt(ShapeTree.Nested::depth).max().orElse(0))
-          .orElse(ShapeTree.MAX_DEPTH + 1);
+      int height =
+          edit.tree()
+              .descendants(id)
+              .map(nested -> nested.stream().mapToInt(ShapeTree.Nested::depth).max().orElse(0))
+              .orElse(ShapeTree.MAX_DEPTH + 1);
       if (parentDepth + 1 + height > ShapeTree.MAX_DEPTH) {
-        throw new ActionRejected("grouping would nest shapes more than " + ShapeTree.MAX_DEPTH + " levels deep");
+        throw new ActionRejected(
+            "grouping would nest shapes more than " + ShapeTree.MAX_DEPTH + " levels deep");
       }
     }
   }
@@ -113,7 +148,8 @@ public final class GroupVerb implements ActionVerb {
       return ShapeIds.newAgentId();
     }
     if (!(requested instanceof String bare) || !ShapeIds.MODEL_ID.matcher(bare).matches()) {
-      throw new ActionRejected("groupId must be letters, digits, _ or - (at most 64), got '" + requested + "'");
+      throw new ActionRejected(
+          "groupId must be letters, digits, _ or - (at most 64), got '" + requested + "'");
     }
     String id = ShapeIds.PREFIX + bare;
     if (context.board().record(id).isPresent()) {

@@ -33,6 +33,7 @@ final class LayoutEdit {
   private final ShapeGeometry geometry;
   private final Map<String, JsonObject> changed = new LinkedHashMap<>();
   private final List<String> removed = new ArrayList<>();
+
   /** Bounds on the board as the action found it; verbs ask for the same shape's bounds again and again. */
   private final Map<String, Box> measured = new HashMap<>();
 
@@ -66,14 +67,16 @@ final class LayoutEdit {
       throw new ActionRejected("shapeIds must be an array of shape ids");
     }
     if (references.size() > MAX_SHAPES) {
-      throw new ActionRejected("at most " + MAX_SHAPES + " shapes per action, got " + references.size());
+      throw new ActionRejected(
+          "at most " + MAX_SHAPES + " shapes per action, got " + references.size());
     }
     Set<String> ids = new LinkedHashSet<>();
     for (Object reference : references) {
       ids.add(shape(reference));
     }
     if (ids.size() < minimum) {
-      throw new ActionRejected("needs at least " + minimum + " different shapes, got " + ids.size());
+      throw new ActionRejected(
+          "needs at least " + minimum + " different shapes, got " + ids.size());
     }
     return List.copyOf(ids);
   }
@@ -91,8 +94,12 @@ final class LayoutEdit {
       throw new ActionRejected("'" + ShapeIds.modelId(id) + "' is not a shape");
     }
     if (tree().ancestors(id).isEmpty()) {
-      throw new ActionRejected("shape '" + ShapeIds.modelId(id) + "' is nested more than "
-          + ShapeTree.MAX_DEPTH + " levels deep or is not on a page");
+      throw new ActionRejected(
+          "shape '"
+              + ShapeIds.modelId(id)
+              + "' is nested more than "
+              + ShapeTree.MAX_DEPTH
+              + " levels deep or is not on a page");
     }
     return id;
   }
@@ -140,7 +147,8 @@ final class LayoutEdit {
   }
 
   private static ActionRejected unmeasurable(String id) {
-    return new ActionRejected("shape '" + ShapeIds.modelId(id) + "' cannot be measured (empty group or nested too deep)");
+    return new ActionRejected(
+        "shape '" + ShapeIds.modelId(id) + "' cannot be measured (empty group or nested too deep)");
   }
 
   /** The record as this action has changed it so far: a copy, made on first use. */
@@ -159,7 +167,9 @@ final class LayoutEdit {
   /** Puts a shape's origin (its x, y) at a page point, written in its parent's space. */
   void moveOriginTo(String id, Vec pagePoint) {
     Vec local = parentTransform(id).applyInverse(pagePoint);
-    record(id).put("x", VerbRanges.coordinate(local.x())).put("y", VerbRanges.coordinate(local.y()));
+    record(id)
+        .put("x", VerbRanges.coordinate(local.x()))
+        .put("y", VerbRanges.coordinate(local.y()));
   }
 
   void create(JsonObject record) {
@@ -173,9 +183,10 @@ final class LayoutEdit {
 
   /** The changed records that differ from the board's, and the removed ids. */
   RecordDiff diff() {
-    List<JsonObject> put = changed.values().stream()
-        .filter(record -> !record.equals(board.record(record.getString("id")).orElse(null)))
-        .toList();
+    List<JsonObject> put =
+        changed.values().stream()
+            .filter(record -> !record.equals(board.record(record.getString("id")).orElse(null)))
+            .toList();
     return new RecordDiff(put, removed);
   }
 

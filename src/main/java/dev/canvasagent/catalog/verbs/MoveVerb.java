@@ -52,7 +52,8 @@ public final class MoveVerb implements ActionVerb {
     Double dx = VerbRanges.optionalNumber(params, "dx");
     Double dy = VerbRanges.optionalNumber(params, "dy");
     if (x != null && y != null && dx == null && dy == null) {
-      // One shape: the model is likely giving back a position it was shown, so restore its rounding.
+      // One shape: the model is likely giving back a position it was shown, so restore its
+      // rounding.
       String roundedFor = ids.size() == 1 ? ids.get(0) : null;
       double pageX = VerbRanges.coordinate(frame.toPage(roundedFor, "x", x));
       double pageY = VerbRanges.coordinate(frame.toPage(roundedFor, "y", y));
@@ -63,6 +64,7 @@ public final class MoveVerb implements ActionVerb {
           VerbRanges.clamp(frame.toPageLength(null, "x", dx), -MAX_DISPLACEMENT, MAX_DISPLACEMENT),
           VerbRanges.clamp(frame.toPageLength(null, "y", dy), -MAX_DISPLACEMENT, MAX_DISPLACEMENT));
     }
-    throw new ActionRejected("give either x and y (where the shapes' top-left goes) or dx and dy (how far to move them)");
+    throw new ActionRejected(
+        "give either x and y (where the shapes' top-left goes) or dx and dy (how far to move them)");
   }
 }

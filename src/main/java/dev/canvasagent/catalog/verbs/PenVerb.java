@@ -34,19 +34,24 @@ public final class PenVerb implements ActionVerb {
     List<double[]> points = new ArrayList<>();
     for (Object point : params.getJsonArray("points")) {
       JsonObject p = (JsonObject) point;
-      points.add(new double[] {
-          VerbRanges.coordinate(context.frame().toPage(null, "x", p.getDouble("x"))),
-          VerbRanges.coordinate(context.frame().toPage(null, "y", p.getDouble("y"))),
-          DrawPath.DEFAULT_PRESSURE});
+      points.add(
+          new double[] {
+            VerbRanges.coordinate(context.frame().toPage(null, "x", p.getDouble("x"))),
+            VerbRanges.coordinate(context.frame().toPage(null, "y", p.getDouble("y"))),
+            DrawPath.DEFAULT_PRESSURE
+          });
     }
     boolean closed = params.getBoolean("closed", false);
     if (closed) {
       points.add(points.get(0).clone());
     }
     String segmentType = "straight".equals(params.getString("style")) ? "straight" : "free";
-    String index = FractionalIndex.after(context.board().topIndexOnPage(ShapeRecords.PAGE_ID).orElse(null));
+    String index =
+        FractionalIndex.after(context.board().topIndexOnPage(ShapeRecords.PAGE_ID).orElse(null));
     String id = ShapeIds.newAgentId();
-    JsonObject record = CreateShapeVerb.draw(id, index, List.of(new CreateShapeVerb.Segment(segmentType, points)), closed);
+    JsonObject record =
+        CreateShapeVerb.draw(
+            id, index, List.of(new CreateShapeVerb.Segment(segmentType, points)), closed);
     Styles.apply(params, record.getJsonObject("props"), context.brandPalette());
     return new SanitizedAction(params.copy().put("id", id), RecordDiff.putting(record));
   }

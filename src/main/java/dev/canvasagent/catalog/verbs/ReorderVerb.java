@@ -46,31 +46,47 @@ public final class ReorderVerb implements ActionVerb {
       throw new ActionRejected("to must be front, forward, backward or back, got '" + to + "'");
     }
     Map<String, List<String>> byParent = new LinkedHashMap<>();
-    ids.forEach(id -> byParent.computeIfAbsent(
-        ShapeTree.parentId(edit.tree().shape(id).orElseThrow()), parent -> new ArrayList<>()).add(id));
+    ids.forEach(
+        id ->
+            byParent
+                .computeIfAbsent(
+                    ShapeTree.parentId(edit.tree().shape(id).orElseThrow()),
+                    parent -> new ArrayList<>())
+                .add(id));
     byParent.forEach((parent, selected) -> reorderSiblings(edit, parent, Set.copyOf(selected), to));
     return new SanitizedAction(LayoutEdit.withRecordIds(params, "shapeIds", ids), edit.diff());
   }
 
-  private static void reorderSiblings(LayoutEdit edit, String parent, Set<String> selected, String to) {
+  private static void reorderSiblings(
+      LayoutEdit edit, String parent, Set<String> selected, String to) {
     List<JsonObject> siblings = edit.tree().children(parent);
     String previous = null;
     for (JsonObject sibling : siblings) {
       String index = ShapeTree.index(sibling);
       if (!FractionalIndex.isValid(index) || previous != null && previous.compareTo(index) >= 0) {
-        throw new ActionRejected("the shapes in '" + ShapeIds.modelId(parent) + "' do not have valid, distinct indexes");
+        throw new ActionRejected(
+            "the shapes in '" + ShapeIds.modelId(parent) + "' do not have valid, distinct indexes");
       }
       previous = index;
     }
-    List<String> order = new ArrayList<>(siblings.stream().map(sibling -> sibling.getString("id")).toList());
+    List<String> order =
+        new ArrayList<>(siblings.stream().map(sibling -> sibling.getString("id")).toList());
     switch (to) {
       case "front" -> {
         order.removeIf(selected::contains);
-        siblings.stream().map(sibling -> sibling.getString("id")).filter(selected::contains).forEach(order::add);
+        siblings.stream()
+            .map(sibling -> sibling.getString("id"))
+            .filter(selected::contains)
+            .forEach(order::add);
       }
       case "back" -> {
         order.removeIf(selected::contains);
-        order.addAll(0, siblings.stream().map(sibling -> sibling.getString("id")).filter(selected::contains).toList());
+        order.addAll(
+            0,
+            siblings.stream()
+                .map(sibling -> sibling.getString("id"))
+                .filter(selected::contains)
+                .toList());
       }
       case "forward" -> {
         // From the top down, so a run of selected shapes moves up past the next shape as one block.
@@ -91,7 +107,8 @@ public final class ReorderVerb implements ActionVerb {
     try {
       assignIndexes(edit, order, selected);
     } catch (IllegalArgumentException noRoom) {
-      throw new ActionRejected("no index left to reorder the shapes in '" + ShapeIds.modelId(parent) + "'");
+      throw new ActionRejected(
+          "no index left to reorder the shapes in '" + ShapeIds.modelId(parent) + "'");
     }
   }
 
@@ -109,7 +126,9 @@ public final class ReorderVerb implements ActionVerb {
         continue;
       }
       String above = nextUnselectedIndex(edit, order, selected, i);
-      boolean fits = (below == null || below.compareTo(current) < 0) && (above == null || current.compareTo(above) < 0);
+      boolean fits =
+          (below == null || below.compareTo(current) < 0)
+              && (above == null || current.compareTo(above) < 0);
       String index = fits ? current : FractionalIndex.between(below, above);
       if (!index.equals(current)) {
         edit.record(id).put("index", index);
@@ -118,7 +137,8 @@ public final class ReorderVerb implements ActionVerb {
     }
   }
 
-  private static String nextUnselectedIndex(LayoutEdit edit, List<String> order, Set<String> selected, int from) {
+  private static String nextUnselectedIndex(
+      LayoutEdit edit, List<String> order, Set<String> selected, int from) {
     for (int i = from + 1; i < order.size(); i++) {
       if (!selected.contains(order.get(i))) {
         return ShapeTree.index(edit.tree().shape(order.get(i)).orElseThrow());

@@ -48,9 +48,14 @@ public final class ResizeVerb implements ActionVerb {
     Box bounds = edit.bounds(outermost);
     Double originX = VerbRanges.optionalNumber(params, "originX");
     Double originY = VerbRanges.optionalNumber(params, "originY");
-    Vec origin = new Vec(
-        originX == null ? bounds.minX() : VerbRanges.coordinate(context.frame().toPage(null, "x", originX)),
-        originY == null ? bounds.minY() : VerbRanges.coordinate(context.frame().toPage(null, "y", originY)));
+    Vec origin =
+        new Vec(
+            originX == null
+                ? bounds.minX()
+                : VerbRanges.coordinate(context.frame().toPage(null, "x", originX)),
+            originY == null
+                ? bounds.minY()
+                : VerbRanges.coordinate(context.frame().toPage(null, "y", originY)));
 
     for (String id : outermost) {
       Vec position = edit.pageTransform(id).origin();
@@ -60,22 +65,31 @@ public final class ResizeVerb implements ActionVerb {
         scaleContents(edit, id, scaleX, scaleY);
       }
     }
-    JsonObject normalized = LayoutEdit.withRecordIds(params, "shapeIds", ids).put("scaleX", scaleX).put("scaleY", scaleY);
+    JsonObject normalized =
+        LayoutEdit.withRecordIds(params, "shapeIds", ids)
+            .put("scaleX", scaleX)
+            .put("scaleY", scaleY);
     return new SanitizedAction(normalized, edit.diff());
   }
 
   private static double factor(JsonObject params, String name) {
     double factor = VerbRanges.number(params, name);
     if (factor <= 0) {
-      throw new ActionRejected(name + " must be greater than 0 (flipping is not supported), got " + factor);
+      throw new ActionRejected(
+          name + " must be greater than 0 (flipping is not supported), got " + factor);
     }
     return VerbRanges.scale(factor);
   }
 
   /** What a group holds, through nested groups, moves and grows in the group's space as the group does. */
   private static void scaleContents(LayoutEdit edit, String groupId, double scaleX, double scaleY) {
-    List<ShapeTree.Nested> descendants = edit.tree().descendants(groupId)
-        .orElseThrow(() -> new ActionRejected("group nested more than " + ShapeTree.MAX_DEPTH + " levels deep"));
+    List<ShapeTree.Nested> descendants =
+        edit.tree()
+            .descendants(groupId)
+            .orElseThrow(
+                () ->
+                    new ActionRejected(
+                        "group nested more than " + ShapeTree.MAX_DEPTH + " levels deep"));
     Set<String> groups = new HashSet<>(Set.of(groupId));
     for (ShapeTree.Nested nested : descendants) {
       String id = nested.shape().getString("id");
@@ -84,7 +98,9 @@ public final class ResizeVerb implements ActionVerb {
       }
       JsonObject record = edit.record(id);
       Transform local = Transform.of(record);
-      record.put("x", VerbRanges.coordinate(local.x() * scaleX)).put("y", VerbRanges.coordinate(local.y() * scaleY));
+      record
+          .put("x", VerbRanges.coordinate(local.x() * scaleX))
+          .put("y", VerbRanges.coordinate(local.y() * scaleY));
       scaleSize(record, scaleX, scaleY);
       if ("group".equals(record.getValue("type"))) {
         groups.add(id);
@@ -102,23 +118,36 @@ public final class ResizeVerb implements ActionVerb {
           props.put("autoSize", false); // otherwise tldraw would fit the width back to the text
         }
       }
-      case "note" -> props.put("scale", VerbRanges.scale(RecordNumbers.positive(props, "scale", 1) * Math.max(scaleX, scaleY)));
+      case "note" ->
+          props.put(
+              "scale",
+              VerbRanges.scale(
+                  RecordNumbers.positive(props, "scale", 1) * Math.max(scaleX, scaleY)));
       case "arrow" -> {
         props.put("start", scaledPoint(RecordNumbers.object(props, "start"), scaleX, scaleY));
         props.put("end", scaledPoint(RecordNumbers.object(props, "end"), scaleX, scaleY));
-        props.put("bend", VerbRanges.coordinate(RecordNumbers.finite(props, "bend", 0) * Math.sqrt(scaleX * scaleY)));
+        props.put(
+            "bend",
+            VerbRanges.coordinate(
+                RecordNumbers.finite(props, "bend", 0) * Math.sqrt(scaleX * scaleY)));
       }
       case "line" -> {
         JsonObject points = new JsonObject();
-        RecordNumbers.object(props, "points").forEach(entry -> points.put(entry.getKey(),
-            entry.getValue() instanceof JsonObject point ? scaledPoint(point, scaleX, scaleY) : entry.getValue()));
+        RecordNumbers.object(props, "points")
+            .forEach(
+                entry ->
+                    points.put(
+                        entry.getKey(),
+                        entry.getValue() instanceof JsonObject point
+                            ? scaledPoint(point, scaleX, scaleY)
+                            : entry.getValue()));
         props.put("points", points);
       }
       case "draw", "highlight" -> {
         props.put("scaleX", scaledFactor(props, "scaleX", scaleX));
         props.put("scaleY", scaledFactor(props, "scaleY", scaleY));
       }
-      case "group" -> { }
+      case "group" -> {}
       default -> {
         if (props.getValue("w") instanceof Number && props.getValue("h") instanceof Number) {
           scaleBox(props, scaleX, scaleY);
@@ -134,7 +163,8 @@ public final class ResizeVerb implements ActionVerb {
   }
 
   private static JsonObject scaledPoint(JsonObject point, double scaleX, double scaleY) {
-    return point.copy()
+    return point
+        .copy()
         .put("x", VerbRanges.coordinate(RecordNumbers.finite(point, "x", 0) * scaleX))
         .put("y", VerbRanges.coordinate(RecordNumbers.finite(point, "y", 0) * scaleY));
   }

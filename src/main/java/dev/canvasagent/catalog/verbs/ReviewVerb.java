@@ -23,11 +23,16 @@ public final class ReviewVerb implements ActionVerb {
 
   @Override
   public SanitizedAction sanitize(JsonObject params, ActionContext context) {
-    JsonObject bounds = new JsonObject()
-        .put("x", VerbRanges.coordinate(context.frame().toPage(null, "x", params.getDouble("x"))))
-        .put("y", VerbRanges.coordinate(context.frame().toPage(null, "y", params.getDouble("y"))))
-        .put("w", VerbRanges.size(params.getDouble("w")))
-        .put("h", VerbRanges.size(params.getDouble("h")));
+    JsonObject bounds =
+        new JsonObject()
+            .put(
+                "x",
+                VerbRanges.coordinate(context.frame().toPage(null, "x", params.getDouble("x"))))
+            .put(
+                "y",
+                VerbRanges.coordinate(context.frame().toPage(null, "y", params.getDouble("y"))))
+            .put("w", VerbRanges.size(params.getDouble("w")))
+            .put("h", VerbRanges.size(params.getDouble("h")));
     JsonObject normalized = new JsonObject().put("bounds", bounds);
     if (params.getString("note") != null) {
       normalized.put("note", params.getString("note").strip());

@@ -43,17 +43,24 @@ public final class RotateVerb implements ActionVerb {
     Box bounds = edit.bounds(outermost);
     Double originX = VerbRanges.optionalNumber(params, "originX");
     Double originY = VerbRanges.optionalNumber(params, "originY");
-    Vec origin = new Vec(
-        originX == null ? bounds.centerX() : VerbRanges.coordinate(context.frame().toPage(null, "x", originX)),
-        originY == null ? bounds.centerY() : VerbRanges.coordinate(context.frame().toPage(null, "y", originY)));
+    Vec origin =
+        new Vec(
+            originX == null
+                ? bounds.centerX()
+                : VerbRanges.coordinate(context.frame().toPage(null, "x", originX)),
+            originY == null
+                ? bounds.centerY()
+                : VerbRanges.coordinate(context.frame().toPage(null, "y", originY)));
 
     for (String id : outermost) {
       Transform page = edit.pageTransform(id);
       edit.moveOriginTo(id, page.origin().rotatedAbout(origin, radians));
       JsonObject record = edit.record(id);
-      record.put("rotation", LayoutEdit.normalizedRotation(Transform.of(record).rotation() + radians));
+      record.put(
+          "rotation", LayoutEdit.normalizedRotation(Transform.of(record).rotation() + radians));
     }
-    JsonObject normalized = LayoutEdit.withRecordIds(params, "shapeIds", ids).put("degrees", degrees);
+    JsonObject normalized =
+        LayoutEdit.withRecordIds(params, "shapeIds", ids).put("degrees", degrees);
     return new SanitizedAction(normalized, edit.diff());
   }
 }

@@ -25,11 +25,16 @@ public final class SetViewportVerb implements ActionVerb {
 
   @Override
   public SanitizedAction sanitize(JsonObject params, ActionContext context) {
-    JsonObject page = new JsonObject()
-        .put("x", VerbRanges.coordinate(context.frame().toPage(null, "x", params.getDouble("x"))))
-        .put("y", VerbRanges.coordinate(context.frame().toPage(null, "y", params.getDouble("y"))))
-        .put("w", VerbRanges.size(params.getDouble("w")))
-        .put("h", VerbRanges.size(params.getDouble("h")));
+    JsonObject page =
+        new JsonObject()
+            .put(
+                "x",
+                VerbRanges.coordinate(context.frame().toPage(null, "x", params.getDouble("x"))))
+            .put(
+                "y",
+                VerbRanges.coordinate(context.frame().toPage(null, "y", params.getDouble("y"))))
+            .put("w", VerbRanges.size(params.getDouble("w")))
+            .put("h", VerbRanges.size(params.getDouble("h")));
     return new SanitizedAction(page, new RecordDiff(List.of(), List.of()));
   }
 }

@@ -20,11 +20,12 @@ final class ShapeRefs {
       if (value instanceof String single) {
         addIfUsable(ids, single);
       } else if (value instanceof JsonArray many) {
-        many.forEach(item -> {
-          if (item instanceof String reference) {
-            addIfUsable(ids, reference);
-          }
-        });
+        many.forEach(
+            item -> {
+              if (item instanceof String reference) {
+                addIfUsable(ids, reference);
+              }
+            });
       }
     }
     return ids;
@@ -39,9 +40,11 @@ final class ShapeRefs {
 
   /** The shape record, or a rejection naming it. */
   static JsonObject shape(Board board, String recordId) {
-    return board.record(recordId)
+    return board
+        .record(recordId)
         .filter(record -> "shape".equals(record.getString("typeName")))
-        .orElseThrow(() -> new ActionRejected("unknown shape '" + ShapeIds.modelId(recordId) + "'"));
+        .orElseThrow(
+            () -> new ActionRejected("unknown shape '" + ShapeIds.modelId(recordId) + "'"));
   }
 
   /** The record id of the one shape {@code key} names, or a rejection when it cannot be a shape id. */

@@ -40,8 +40,11 @@ public final class StackVerb implements ActionVerb {
       throw new ActionRejected("stack needs at least 2 shapes that are not inside one another");
     }
     Double requestedGap = VerbRanges.optionalNumber(params, "gap");
-    double gap = VerbRanges.clamp(
-        context.frame().toPageLength(null, "gap", requestedGap == null ? 0 : requestedGap), 0, VerbRanges.MAX_GAP);
+    double gap =
+        VerbRanges.clamp(
+            context.frame().toPageLength(null, "gap", requestedGap == null ? 0 : requestedGap),
+            0,
+            VerbRanges.MAX_GAP);
 
     double cursor = Axis.end(edit.bounds(outermost.get(0)), horizontal) + gap;
     for (String id : outermost.subList(1, outermost.size())) {

@@ -7,16 +7,30 @@ import java.util.List;
 /** Applies the style props a model asked for to a record's props, only where tldraw has that prop. */
 final class Styles {
   static final List<String> PROPS =
-      List.of("color", "labelColor", "fill", "dash", "size", "font", "align", "verticalAlign", "textAlign", "geo",
-          "arrowheadStart", "arrowheadEnd");
+      List.of(
+          "color",
+          "labelColor",
+          "fill",
+          "dash",
+          "size",
+          "font",
+          "align",
+          "verticalAlign",
+          "textAlign",
+          "geo",
+          "arrowheadStart",
+          "arrowheadEnd");
 
   private Styles() {}
 
   /** Copies each requested style the record has and tldraw accepts (after aliases); the rest is left out. */
   static void apply(JsonObject requested, JsonObject recordProps, boolean brandPalette) {
     for (String prop : PROPS) {
-      if (requested.containsKey(prop) && recordProps.containsKey(prop) && requested.getValue(prop) instanceof String raw) {
-        StyleNormalizer.normalize(prop, raw, brandPalette).ifPresent(value -> recordProps.put(prop, value));
+      if (requested.containsKey(prop)
+          && recordProps.containsKey(prop)
+          && requested.getValue(prop) instanceof String raw) {
+        StyleNormalizer.normalize(prop, raw, brandPalette)
+            .ifPresent(value -> recordProps.put(prop, value));
       }
     }
   }

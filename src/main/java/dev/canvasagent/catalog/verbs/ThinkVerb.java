@@ -2,8 +2,8 @@ package dev.canvasagent.catalog.verbs;
 
 import dev.canvasagent.catalog.ActionContext;
 import dev.canvasagent.catalog.ActionVerb;
-import dev.canvasagent.catalog.VerbKind;
 import dev.canvasagent.catalog.SanitizedAction;
+import dev.canvasagent.catalog.VerbKind;
 import io.vertx.core.json.JsonObject;
 
 /** {@code think}: the agent tells the room what it is doing; the runner posts it on {@code agent:chat}. */

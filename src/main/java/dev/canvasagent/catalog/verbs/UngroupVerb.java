@@ -59,13 +59,15 @@ public final class UngroupVerb implements ActionVerb {
     String parent = ShapeTree.parentId(group);
     Transform groupTransform = Transform.of(group);
     String below = ShapeTree.index(group);
-    String above = edit.tree().children(parent).stream()
-        .map(ShapeTree::index)
-        .filter(index -> index.compareTo(below) > 0)
-        .findFirst()
-        .orElse(null);
+    String above =
+        edit.tree().children(parent).stream()
+            .map(ShapeTree::index)
+            .filter(index -> index.compareTo(below) > 0)
+            .findFirst()
+            .orElse(null);
     if (!FractionalIndex.isValid(below) || above != null && !FractionalIndex.isValid(above)) {
-      throw new ActionRejected("group '" + ShapeIds.modelId(groupId) + "' or the shape above it has no valid index");
+      throw new ActionRejected(
+          "group '" + ShapeIds.modelId(groupId) + "' or the shape above it has no valid index");
     }
     String index = below;
     for (JsonObject child : edit.tree().children(groupId)) {

@@ -39,12 +39,18 @@ public final class UpdateShapeVerb implements ActionVerb {
     JsonObject recordProps = record.getJsonObject("props");
     JsonObject requested = params.getJsonObject("props", new JsonObject());
     if (params.containsKey("x") || params.containsKey("y")) {
-      // The model speaks page coordinates; a child of a frame or group stores them in its parent's space.
+      // The model speaks page coordinates; a child of a frame or group stores them in its parent's
+      // space.
       ShapeGeometry geometry = new ShapeGeometry(context.board());
       Transform page = geometry.pageTransform(id).orElse(Transform.IDENTITY);
-      Vec target = new Vec(
-          params.containsKey("x") ? context.frame().toPage(id, "x", params.getDouble("x")) : page.x(),
-          params.containsKey("y") ? context.frame().toPage(id, "y", params.getDouble("y")) : page.y());
+      Vec target =
+          new Vec(
+              params.containsKey("x")
+                  ? context.frame().toPage(id, "x", params.getDouble("x"))
+                  : page.x(),
+              params.containsKey("y")
+                  ? context.frame().toPage(id, "y", params.getDouble("y"))
+                  : page.y());
       Vec local = geometry.parentTransform(id).orElse(Transform.IDENTITY).applyInverse(target);
       record.put("x", VerbRanges.coordinate(local.x()));
       record.put("y", VerbRanges.coordinate(local.y()));
@@ -54,7 +60,9 @@ public final class UpdateShapeVerb implements ActionVerb {
     }
     for (String length : new String[] {"w", "h"}) {
       if (requested.containsKey(length) && recordProps.containsKey(length)) {
-        recordProps.put(length, VerbRanges.size(context.frame().toPageLength(id, length, requested.getDouble(length))));
+        recordProps.put(
+            length,
+            VerbRanges.size(context.frame().toPageLength(id, length, requested.getDouble(length))));
       }
     }
     String text = params.getString("text", requested.getString("text"));
@@ -66,7 +74,8 @@ public final class UpdateShapeVerb implements ActionVerb {
     }
     Styles.apply(requested, recordProps, context.brandPalette());
     if (record.equals(ShapeRefs.shape(context.board(), id))) {
-      throw new ActionRejected("the update changes nothing on shape '" + params.getString("shapeId") + "'");
+      throw new ActionRejected(
+          "the update changes nothing on shape '" + params.getString("shapeId") + "'");
     }
     return new SanitizedAction(params.copy().put("shapeId", id), RecordDiff.putting(record));
   }

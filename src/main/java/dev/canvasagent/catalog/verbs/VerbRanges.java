@@ -14,6 +14,7 @@ final class VerbRanges {
   static final double MIN_SCALE = 0.01;
   static final double MAX_SCALE = 100;
   static final double MAX_GAP = 10_000;
+
   /** A stroke's extent: keeps every point delta well inside Float16's range (±65504). */
   static final double MAX_STROKE_EXTENT = 10_000;
 

@@ -8,7 +8,8 @@ package dev.canvasagent.document.patch;
 public record PatchRejection(
     RejectionReason reason, int hunk, int patchLine, int documentLine, String message) {
 
-  static PatchRejection atPatchLine(RejectionReason reason, int hunk, int patchLine, String detail) {
+  static PatchRejection atPatchLine(
+      RejectionReason reason, int hunk, int patchLine, String detail) {
     var where = hunk > 0 ? "hunk " + hunk + ", patch line " + patchLine : "patch line " + patchLine;
     return new PatchRejection(reason, hunk, patchLine, 0, where + ": " + detail);
   }

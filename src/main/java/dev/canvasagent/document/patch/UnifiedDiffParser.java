@@ -101,37 +101,65 @@ public final class UnifiedDiffParser {
         refuseMetadata(line);
         if (text.startsWith("diff ")) {
           if (sawDiffLine || sawOld) {
-            throw refuse(SECOND_FILE, 0, line.number(), "a second file starts here: " + quote(text)
-                + "; a patch edits exactly one document");
+            throw refuse(
+                SECOND_FILE,
+                0,
+                line.number(),
+                "a second file starts here: "
+                    + quote(text)
+                    + "; a patch edits exactly one document");
           }
           sawDiffLine = true;
         } else if (text.startsWith("--- ") && !sawOld) {
           if (isDevNull(text.substring(4))) {
-            throw refuse(FILE_CREATION, 0, line.number(),
+            throw refuse(
+                FILE_CREATION,
+                0,
+                line.number(),
                 "'--- /dev/null' creates a file; the document already exists");
           }
           sawOld = true;
         } else if (text.startsWith("--- ")) {
-          throw refuse(sawNew ? SECOND_FILE : MALFORMED_HEADER, 0, line.number(), sawNew
-              ? "a second file starts here: " + quote(text) + "; a patch edits exactly one document"
-              : "a second '---' header before any '+++' header");
+          throw refuse(
+              sawNew ? SECOND_FILE : MALFORMED_HEADER,
+              0,
+              line.number(),
+              sawNew
+                  ? "a second file starts here: "
+                      + quote(text)
+                      + "; a patch edits exactly one document"
+                  : "a second '---' header before any '+++' header");
         } else if (text.startsWith("+++ ")) {
           if (!sawOld || sawNew) {
-            throw refuse(MALFORMED_HEADER, 0, line.number(),
+            throw refuse(
+                MALFORMED_HEADER,
+                0,
+                line.number(),
                 "a '+++' header must follow exactly one '---' header");
           }
           if (isDevNull(text.substring(4))) {
-            throw refuse(FILE_DELETION, 0, line.number(),
+            throw refuse(
+                FILE_DELETION,
+                0,
+                line.number(),
                 "'+++ /dev/null' deletes the file; a patch cannot delete the document");
           }
           sawNew = true;
         } else if (!text.startsWith("index ") && !line.isBlank()) {
-          throw refuse(UNEXPECTED_TEXT, 0, line.number(), "expected a header (---/+++) or a hunk "
-              + "header (@@ -a,b +c,d @@), found " + quote(text));
+          throw refuse(
+              UNEXPECTED_TEXT,
+              0,
+              line.number(),
+              "expected a header (---/+++) or a hunk "
+                  + "header (@@ -a,b +c,d @@), found "
+                  + quote(text));
         }
       }
       if (sawOld && !sawNew) {
-        throw refuse(MALFORMED_HEADER, 0, next < lines.size() ? next + 1 : lines.size(),
+        throw refuse(
+            MALFORMED_HEADER,
+            0,
+            next < lines.size() ? next + 1 : lines.size(),
             "a '---' header without its '+++' header");
       }
     }
@@ -141,25 +169,48 @@ public final class UnifiedDiffParser {
       if (text.startsWith("GIT binary patch")
           || ((text.startsWith("Binary files ") || text.startsWith("Files "))
               && text.stripTrailing().endsWith(" differ"))) {
-        throw refuse(BINARY_PATCH, 0, line.number(),
+        throw refuse(
+            BINARY_PATCH,
+            0,
+            line.number(),
             "a binary patch (" + quote(text) + "); the document is text");
       }
       if (text.startsWith("new file mode")) {
-        throw refuse(FILE_CREATION, 0, line.number(),
+        throw refuse(
+            FILE_CREATION,
+            0,
+            line.number(),
             "'new file mode' creates a file; the document already exists");
       }
       if (text.startsWith("deleted file mode")) {
-        throw refuse(FILE_DELETION, 0, line.number(),
+        throw refuse(
+            FILE_DELETION,
+            0,
+            line.number(),
             "'deleted file mode' deletes the file; a patch cannot delete the document");
       }
       if (text.startsWith("old mode") || text.startsWith("new mode")) {
-        throw refuse(MODE_CHANGE, 0, line.number(),
+        throw refuse(
+            MODE_CHANGE,
+            0,
+            line.number(),
             quote(text) + " changes the file mode; a document has none");
       }
-      for (var prefix : List.of("rename from", "rename to", "rename old", "rename new",
-          "copy from", "copy to", "similarity index", "dissimilarity index")) {
+      for (var prefix :
+          List.of(
+              "rename from",
+              "rename to",
+              "rename old",
+              "rename new",
+              "copy from",
+              "copy to",
+              "similarity index",
+              "dissimilarity index")) {
         if (text.startsWith(prefix)) {
-          throw refuse(RENAME_OR_COPY, 0, line.number(),
+          throw refuse(
+              RENAME_OR_COPY,
+              0,
+              line.number(),
               quote(text) + " renames or copies the file; a patch cannot rename the document");
         }
       }
@@ -169,9 +220,14 @@ public final class UnifiedDiffParser {
       var headerLine = lines.get(next);
       var matcher = HUNK_HEADER.matcher(headerLine.content());
       if (!matcher.matches()) {
-        throw refuse(MALFORMED_HUNK_HEADER, number, headerLine.number(), "malformed hunk header "
-            + quote(headerLine.content()) + "; expected '@@ -a,b +c,d @@' (counts may be left out"
-            + " when they are 1)");
+        throw refuse(
+            MALFORMED_HUNK_HEADER,
+            number,
+            headerLine.number(),
+            "malformed hunk header "
+                + quote(headerLine.content())
+                + "; expected '@@ -a,b +c,d @@' (counts may be left out"
+                + " when they are 1)");
       }
       requireNewline(headerLine, number);
       int oldStart = Integer.parseInt(matcher.group(1));
@@ -187,13 +243,24 @@ public final class UnifiedDiffParser {
       int trailingContext = 0;
       boolean lastWasEmptyLine = false;
       boolean lastWasMarker = false;
-      var counts = "its header "
-          + quote(headerLine.content().substring(0, headerLine.content().indexOf(" @@", 3) + 3));
+      var counts =
+          "its header "
+              + quote(
+                  headerLine.content().substring(0, headerLine.content().indexOf(" @@", 3) + 3));
       while (oldLeft > 0 || newLeft > 0) {
         if (next == lines.size()) {
-          throw refuse(HUNK_COUNT_MISMATCH, number, headerLine.number(), "the patch ends inside the "
-              + "hunk: " + counts + " promises " + oldLeft + " more old and " + newLeft
-              + " more new line(s)");
+          throw refuse(
+              HUNK_COUNT_MISMATCH,
+              number,
+              headerLine.number(),
+              "the patch ends inside the "
+                  + "hunk: "
+                  + counts
+                  + " promises "
+                  + oldLeft
+                  + " more old and "
+                  + newLeft
+                  + " more new line(s)");
         }
         var line = lines.get(next);
         var text = line.content();
@@ -201,8 +268,11 @@ public final class UnifiedDiffParser {
         char first = text.isEmpty() ? ' ' : text.charAt(0);
         if (first == '\\') {
           if (!isNoNewlineMarker(line) || body.isEmpty() || lastWasMarker) {
-            throw refuse(CORRUPT_HUNK_LINE, number, line.number(), "misplaced or malformed "
-                + "'\\ No newline at end of file' marker " + quote(text));
+            throw refuse(
+                CORRUPT_HUNK_LINE,
+                number,
+                line.number(),
+                "misplaced or malformed " + "'\\ No newline at end of file' marker " + quote(text));
           }
           endWithoutNewline(body, lastWasEmptyLine);
           lastWasMarker = true;
@@ -230,12 +300,25 @@ public final class UnifiedDiffParser {
           }
           newLeft--;
         } else if (text.startsWith("@@")) {
-          throw refuse(HUNK_COUNT_MISMATCH, number, line.number(), "a new hunk starts before "
-              + counts + " is complete: " + oldLeft + " old and " + newLeft
-              + " new line(s) are missing");
+          throw refuse(
+              HUNK_COUNT_MISMATCH,
+              number,
+              line.number(),
+              "a new hunk starts before "
+                  + counts
+                  + " is complete: "
+                  + oldLeft
+                  + " old and "
+                  + newLeft
+                  + " new line(s) are missing");
         } else {
-          throw refuse(CORRUPT_HUNK_LINE, number, line.number(), "a hunk line must start with ' '"
-              + " (context), '-' (removed), '+' (added) or '\\'; found " + quote(text));
+          throw refuse(
+              CORRUPT_HUNK_LINE,
+              number,
+              line.number(),
+              "a hunk line must start with ' '"
+                  + " (context), '-' (removed), '+' (added) or '\\'; found "
+                  + quote(text));
         }
         changes |= kind != LineKind.CONTEXT;
         trailingContext = kind == LineKind.CONTEXT ? trailingContext + 1 : 0;
@@ -244,17 +327,29 @@ public final class UnifiedDiffParser {
         body.add(new HunkLine(kind, (text.isEmpty() ? "" : text.substring(1)) + "\n"));
         next++;
       }
-      if (next < lines.size() && isNoNewlineMarker(lines.get(next)) && !lastWasMarker
+      if (next < lines.size()
+          && isNoNewlineMarker(lines.get(next))
+          && !lastWasMarker
           && !body.isEmpty()) {
         endWithoutNewline(body, lastWasEmptyLine);
         next++;
       }
       if (!changes) {
-        throw refuse(HUNK_WITHOUT_CHANGES, number, headerLine.number(),
+        throw refuse(
+            HUNK_WITHOUT_CHANGES,
+            number,
+            headerLine.number(),
             "the hunk has context lines only; it must add or remove at least one line");
       }
-      return new Hunk(number, oldStart, oldCount, newStart, newCount, headerLine.number(),
-          trailingContext, body);
+      return new Hunk(
+          number,
+          oldStart,
+          oldCount,
+          newStart,
+          newCount,
+          headerLine.number(),
+          trailingContext,
+          body);
     }
 
     /** Between hunks only the next hunk may come; after the last one only blank lines. */
@@ -269,31 +364,57 @@ public final class UnifiedDiffParser {
         return;
       }
       if (text.startsWith("diff ")
-          || (text.startsWith("--- ") && next + 1 < lines.size()
+          || (text.startsWith("--- ")
+              && next + 1 < lines.size()
               && lines.get(next + 1).content().startsWith("+++ "))) {
-        throw refuse(SECOND_FILE, 0, line.number(), "a second file starts here: " + quote(text)
-            + "; a patch edits exactly one document");
+        throw refuse(
+            SECOND_FILE,
+            0,
+            line.number(),
+            "a second file starts here: " + quote(text) + "; a patch edits exactly one document");
       }
       if (text.isEmpty() || "+- \\".indexOf(text.charAt(0)) >= 0) {
-        throw refuse(HUNK_COUNT_MISMATCH, hunk.number(), line.number(), "the hunk has more lines "
-            + "than its header " + quote(hunk.header()) + " counts; this line is one too many: "
-            + quote(text));
+        throw refuse(
+            HUNK_COUNT_MISMATCH,
+            hunk.number(),
+            line.number(),
+            "the hunk has more lines "
+                + "than its header "
+                + quote(hunk.header())
+                + " counts; this line is one too many: "
+                + quote(text));
       }
-      throw refuse(UNEXPECTED_TEXT, hunk.number(), line.number(),
+      throw refuse(
+          UNEXPECTED_TEXT,
+          hunk.number(),
+          line.number(),
           "text after the hunk, which is complete: " + quote(text));
     }
 
     private void requireNewline(PatchText.Line line, int hunk) {
       if (!line.terminated() && missingFinalNewline == MissingFinalNewline.CORRUPT) {
-        throw refuse(MISSING_FINAL_NEWLINE, hunk, line.number(),
+        throw refuse(
+            MISSING_FINAL_NEWLINE,
+            hunk,
+            line.number(),
             "the last line of the patch has no newline (git calls this a corrupt patch)");
       }
     }
 
     private RuntimeException tooMany(
         int hunk, PatchText.Line line, String what, String counts, String side) {
-      return refuse(HUNK_COUNT_MISMATCH, hunk, line.number(), "one " + what + " line too many: "
-          + counts + " counts no more " + side + " lines; found " + quote(line.content()));
+      return refuse(
+          HUNK_COUNT_MISMATCH,
+          hunk,
+          line.number(),
+          "one "
+              + what
+              + " line too many: "
+              + counts
+              + " counts no more "
+              + side
+              + " lines; found "
+              + quote(line.content()));
     }
   }
 
@@ -319,9 +440,10 @@ public final class UnifiedDiffParser {
   }
 
   private static Refusal refuse(RejectionReason reason, int hunk, int patchLine, String detail) {
-    return new Refusal(patchLine == 0
-        ? PatchRejection.whole(reason, detail)
-        : PatchRejection.atPatchLine(reason, hunk, patchLine, detail));
+    return new Refusal(
+        patchLine == 0
+            ? PatchRejection.whole(reason, detail)
+            : PatchRejection.atPatchLine(reason, hunk, patchLine, detail));
   }
 
   static String quote(String text) {

@@ -41,38 +41,46 @@ public final class AnthropicMessagesProtocol implements ProviderProtocol {
       content.add(text(request.contextText()));
     }
     if (request.screenshot() != null) {
-      content.add(new JsonObject().put("type", "image").put("source", new JsonObject()
-          .put("type", "base64")
-          .put("media_type", request.screenshot().mediaType())
-          .put("data", request.screenshot().base64())));
+      content.add(
+          new JsonObject()
+              .put("type", "image")
+              .put(
+                  "source",
+                  new JsonObject()
+                      .put("type", "base64")
+                      .put("media_type", request.screenshot().mediaType())
+                      .put("data", request.screenshot().base64())));
     }
     content.add(text(request.userMessage()));
-    JsonObject body = new JsonObject()
-        .put("model", model)
-        .put("max_tokens", request.sampling().maxOutputTokens())
-        // Anthropic's temperature range is 0..1
-        .put("temperature", Math.min(1.0, request.sampling().temperature()))
-        .put("stream", true)
-        .put("system", new JsonArray().add(system))
-        .put("messages", messages(content, request.turns()));
+    JsonObject body =
+        new JsonObject()
+            .put("model", model)
+            .put("max_tokens", request.sampling().maxOutputTokens())
+            // Anthropic's temperature range is 0..1
+            .put("temperature", Math.min(1.0, request.sampling().temperature()))
+            .put("stream", true)
+            .put("system", new JsonArray().add(system))
+            .put("messages", messages(content, request.turns()));
     List<ModelRequest.Tool> declared = request.toolDeclarations();
     if (!declared.isEmpty()) {
       JsonArray tools = new JsonArray();
       for (ModelRequest.Tool tool : declared) {
-        tools.add(new JsonObject()
-            .put("name", tool.name())
-            .put("description", tool.description())
-            .put("input_schema", tool.parameters()));
+        tools.add(
+            new JsonObject()
+                .put("name", tool.name())
+                .put("description", tool.description())
+                .put("input_schema", tool.parameters()));
       }
       cache(tools.getJsonObject(tools.size() - 1));
       body.put("tools", tools).put("tool_choice", new JsonObject().put("type", "auto"));
     }
-    return new ProviderRequest(baseUrl + "/v1/messages",
-        Map.of("x-api-key", apiKey, "anthropic-version", VERSION), body);
+    return new ProviderRequest(
+        baseUrl + "/v1/messages", Map.of("x-api-key", apiKey, "anthropic-version", VERSION), body);
   }
 
   private JsonArray messages(JsonArray firstTurn, List<Turn> turns) {
-    JsonArray messages = new JsonArray().add(new JsonObject().put("role", "user").put("content", firstTurn));
+    JsonArray messages =
+        new JsonArray().add(new JsonObject().put("role", "user").put("content", firstTurn));
     for (Turn turn : turns) {
       JsonArray content = new JsonArray();
       String role = "user";
@@ -84,13 +92,20 @@ public final class AnthropicMessagesProtocol implements ProviderProtocol {
           content.add(text(assistant.text())); // Anthropic refuses empty text blocks
         }
         for (Turn.ToolCall call : assistant.calls()) {
-          content.add(new JsonObject().put("type", "tool_use").put("id", call.callId()).put("name", call.name())
-              .put("input", call.arguments()));
+          content.add(
+              new JsonObject()
+                  .put("type", "tool_use")
+                  .put("id", call.callId())
+                  .put("name", call.name())
+                  .put("input", call.arguments()));
         }
       } else if (turn instanceof Turn.ToolResults results) {
         for (Turn.ToolResult result : results.results()) {
-          JsonObject block = new JsonObject().put("type", "tool_result").put("tool_use_id", result.callId())
-              .put("content", result.isError() ? result.error() : result.result().encode());
+          JsonObject block =
+              new JsonObject()
+                  .put("type", "tool_result")
+                  .put("tool_use_id", result.callId())
+                  .put("content", result.isError() ? result.error() : result.result().encode());
           if (result.isError()) {
             block.put("is_error", true);
           }

@@ -2,8 +2,8 @@ package dev.canvasagent.model.anthropic;
 
 import dev.canvasagent.model.ModelEvent;
 import dev.canvasagent.model.OpenToolCall;
-import dev.canvasagent.model.StreamNormalizer;
 import dev.canvasagent.model.ProviderErrors;
+import dev.canvasagent.model.StreamNormalizer;
 import dev.canvasagent.model.sse.SseDecoder;
 import io.vertx.core.json.DecodeException;
 import io.vertx.core.json.JsonObject;
@@ -52,9 +52,12 @@ public final class AnthropicStreamNormalizer implements StreamNormalizer {
     }
     String type = data.getString("type", event.event());
     switch (type) {
-      case "message_start" -> readUsage(data.getJsonObject("message", new JsonObject()).getJsonObject("usage"));
-      case "content_block_start" -> startBlock(data.getInteger("index", -1), data.getJsonObject("content_block"));
-      case "content_block_delta" -> blockDelta(data.getInteger("index", -1), data.getJsonObject("delta"));
+      case "message_start" ->
+          readUsage(data.getJsonObject("message", new JsonObject()).getJsonObject("usage"));
+      case "content_block_start" ->
+          startBlock(data.getInteger("index", -1), data.getJsonObject("content_block"));
+      case "content_block_delta" ->
+          blockDelta(data.getInteger("index", -1), data.getJsonObject("delta"));
       case "content_block_stop" -> stopBlock(data.getInteger("index", -1));
       case "message_delta" -> {
         JsonObject delta = data.getJsonObject("delta");
@@ -65,15 +68,19 @@ public final class AnthropicStreamNormalizer implements StreamNormalizer {
       }
       case "message_stop" -> {
         finished = true;
-        sink.accept(new ModelEvent.Usage(inputTokens, outputTokens, cacheReadTokens, cacheWriteTokens, 0));
+        sink.accept(
+            new ModelEvent.Usage(inputTokens, outputTokens, cacheReadTokens, cacheWriteTokens, 0));
         sink.accept(new ModelEvent.Stop(stopReason(), rawStopReason));
       }
       case "error" -> {
         JsonObject error = data.getJsonObject("error", new JsonObject());
         String errorType = error.getString("type", "error");
-        fail(errorType, error.getString("message", errorType), ProviderErrors.isRetryable(errorType, null));
+        fail(
+            errorType,
+            error.getString("message", errorType),
+            ProviderErrors.isRetryable(errorType, null));
       }
-      default -> { } // ping and event types added later
+      default -> {} // ping and event types added later
     }
   }
 
@@ -93,9 +100,12 @@ public final class AnthropicStreamNormalizer implements StreamNormalizer {
       case "text" -> emitText(block.getString("text"));
       case "tool_use" -> {
         // block.input is always {} here and must not seed the argument text
-        openCalls.put(index, OpenToolCall.started(nextOrdinal++, block.getString("id"), block.getString("name"), sink));
+        openCalls.put(
+            index,
+            OpenToolCall.started(
+                nextOrdinal++, block.getString("id"), block.getString("name"), sink));
       }
-      default -> { } // thinking, server_tool_use and result blocks are not client tool calls
+      default -> {} // thinking, server_tool_use and result blocks are not client tool calls
     }
   }
 
@@ -111,7 +121,7 @@ public final class AnthropicStreamNormalizer implements StreamNormalizer {
           call.append(delta.getString("partial_json", ""));
         }
       }
-      default -> { } // thinking_delta, signature_delta, citations
+      default -> {} // thinking_delta, signature_delta, citations
     }
   }
 

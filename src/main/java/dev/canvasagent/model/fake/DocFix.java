@@ -33,20 +33,31 @@ final class DocFix {
     List<Turn> turns = request.turns();
     Turn last = turns.isEmpty() ? null : turns.get(turns.size() - 1);
     if (!(last instanceof Turn.ToolResults results)) {
-      return Optional.of(FakeAnswer.act("Reading the document.", List.of(new FakeAnswer.ToolCall("canvas_read_all", new JsonObject()))));
+      return Optional.of(
+          FakeAnswer.act(
+              "Reading the document.",
+              List.of(new FakeAnswer.ToolCall("canvas_read_all", new JsonObject()))));
     }
-    Optional<Turn.ToolResult> read = results.results().stream()
-        .filter(result -> "canvas_read_all".equals(result.name()) && !result.isError()).findFirst();
+    Optional<Turn.ToolResult> read =
+        results.results().stream()
+            .filter(result -> "canvas_read_all".equals(result.name()) && !result.isError())
+            .findFirst();
     if (read.isEmpty()) {
       return Optional.empty();
     }
     String[] lines = read.get().result().getString("content", "").split("\n", -1);
     for (int i = 0; i < lines.length; i++) {
       if (lines[i].contains(old)) {
-        JsonObject args = new JsonObject().put("start_line", i + 1).put("end_line", i + 1)
-            .put("new_content", lines[i].replace(old, replacement)).put("reason", "doc-fix");
-        return Optional.of(FakeAnswer.act("Fixing line " + (i + 1) + ".",
-            List.of(new FakeAnswer.ToolCall("canvas_replace_lines", args))));
+        JsonObject args =
+            new JsonObject()
+                .put("start_line", i + 1)
+                .put("end_line", i + 1)
+                .put("new_content", lines[i].replace(old, replacement))
+                .put("reason", "doc-fix");
+        return Optional.of(
+            FakeAnswer.act(
+                "Fixing line " + (i + 1) + ".",
+                List.of(new FakeAnswer.ToolCall("canvas_replace_lines", args))));
       }
     }
     return Optional.of(FakeAnswer.say("Nothing to fix: '" + old + "' is not in the document."));

@@ -46,8 +46,12 @@ public final class FakeModel implements ModelProvider {
   @Override
   public ModelCall stream(ModelRequest request, Consumer<ModelEvent> events) {
     String message = message(request);
-    Playback playback = new Playback(vertx, FakeStream.events(answer(request, message), message, scenarios.chunkChars()),
-        events, scenarios.chunkDelayMs());
+    Playback playback =
+        new Playback(
+            vertx,
+            FakeStream.events(answer(request, message), message, scenarios.chunkChars()),
+            events,
+            scenarios.chunkDelayMs());
     playback.next();
     return playback;
   }
@@ -64,14 +68,24 @@ public final class FakeModel implements ModelProvider {
     if (docFix.isPresent()) {
       return docFix.get();
     }
-    if (!request.turns().isEmpty() && request.turns().get(request.turns().size() - 1) instanceof Turn.ToolResults results) {
+    if (!request.turns().isEmpty()
+        && request.turns().get(request.turns().size() - 1) instanceof Turn.ToolResults results) {
       return FakeAnswer.say(summary(results));
     }
-    String excerpt = message.length() > MESSAGE_EXCERPT_CHARS ? message.substring(0, MESSAGE_EXCERPT_CHARS) : message;
+    String excerpt =
+        message.length() > MESSAGE_EXCERPT_CHARS
+            ? message.substring(0, MESSAGE_EXCERPT_CHARS)
+            : message;
     boolean followUp = request.context().containsKey(ModelContext.FOLLOW_UP);
-    return scenarios.scripted(message).map(scenario -> scenario.answer(excerpt))
+    return scenarios
+        .scripted(message)
+        .map(scenario -> scenario.answer(excerpt))
         .or(() -> planner.plan(message, request.context()))
-        .orElseGet(() -> followUp ? FakeAnswer.say(NOTHING_TO_ADD) : scenarios.fallback(message).answer(excerpt));
+        .orElseGet(
+            () ->
+                followUp
+                    ? FakeAnswer.say(NOTHING_TO_ADD)
+                    : scenarios.fallback(message).answer(excerpt));
   }
 
   static String summary(Turn.ToolResults results) {
@@ -81,8 +95,12 @@ public final class FakeModel implements ModelProvider {
     if (failed == 0) {
       return ran + ".";
     }
-    String firstError = results.results().stream().filter(Turn.ToolResult::isError).findFirst()
-        .map(Turn.ToolResult::error).orElse("");
+    String firstError =
+        results.results().stream()
+            .filter(Turn.ToolResult::isError)
+            .findFirst()
+            .map(Turn.ToolResult::error)
+            .orElse("");
     return ran + ", " + failed + " failed (" + firstError + ").";
   }
 

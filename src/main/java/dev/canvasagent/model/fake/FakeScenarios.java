@@ -24,7 +24,8 @@ public record FakeScenarios(int chunkDelayMs, int chunkChars, List<Scenario> sce
 
   public FakeScenarios {
     if (chunkDelayMs < 0 || chunkChars < 1) {
-      throw new IllegalArgumentException(RESOURCE + ": chunkDelayMs must be at least 0 and chunkChars at least 1");
+      throw new IllegalArgumentException(
+          RESOURCE + ": chunkDelayMs must be at least 0 and chunkChars at least 1");
     }
     scenarios = List.copyOf(scenarios);
     if (scenarios.stream().noneMatch(Scenario::fallback)) {
@@ -38,15 +39,27 @@ public record FakeScenarios(int chunkDelayMs, int chunkChars, List<Scenario> sce
    *
    * @param help how a person triggers it, for the fake's help text; empty to leave it out
    */
-  public record Scenario(String name, Pattern match, boolean fallback, String help, String text,
-      List<JsonObject> calls, JsonObject error) {
+  public record Scenario(
+      String name,
+      Pattern match,
+      boolean fallback,
+      String help,
+      String text,
+      List<JsonObject> calls,
+      JsonObject error) {
 
     /** The answer for a message whose first characters are {@code excerpt}. */
     public FakeAnswer answer(String excerpt) {
-      List<FakeAnswer.ToolCall> toolCalls = calls.stream()
-          .map(call -> new FakeAnswer.ToolCall(call.getString("name"),
-              (JsonObject) substitute(call.getJsonObject("arguments", new JsonObject()), excerpt)))
-          .toList();
+      List<FakeAnswer.ToolCall> toolCalls =
+          calls.stream()
+              .map(
+                  call ->
+                      new FakeAnswer.ToolCall(
+                          call.getString("name"),
+                          (JsonObject)
+                              substitute(
+                                  call.getJsonObject("arguments", new JsonObject()), excerpt)))
+              .toList();
       return new FakeAnswer(text, toolCalls, error);
     }
 
@@ -83,16 +96,22 @@ public record FakeScenarios(int chunkDelayMs, int chunkChars, List<Scenario> sce
     List<Scenario> scenarios =
         json.getJsonArray("scenarios").stream()
             .map(JsonObject.class::cast)
-            .map(scenario -> new Scenario(
-                scenario.getString("name"),
-                Pattern.compile(scenario.getString("match", ".*"), Pattern.CASE_INSENSITIVE),
-                scenario.getBoolean("fallback", false),
-                scenario.getString("help", ""),
-                scenario.getString("text", ""),
-                scenario.getJsonArray("calls", new JsonArray()).stream().map(JsonObject.class::cast).toList(),
-                scenario.getJsonObject("error")))
+            .map(
+                scenario ->
+                    new Scenario(
+                        scenario.getString("name"),
+                        Pattern.compile(
+                            scenario.getString("match", ".*"), Pattern.CASE_INSENSITIVE),
+                        scenario.getBoolean("fallback", false),
+                        scenario.getString("help", ""),
+                        scenario.getString("text", ""),
+                        scenario.getJsonArray("calls", new JsonArray()).stream()
+                            .map(JsonObject.class::cast)
+                            .toList(),
+                        scenario.getJsonObject("error")))
             .toList();
-    return new FakeScenarios(json.getInteger("chunkDelayMs", 10), json.getInteger("chunkChars", 24), scenarios);
+    return new FakeScenarios(
+        json.getInteger("chunkDelayMs", 10), json.getInteger("chunkChars", 24), scenarios);
   }
 
   /** The same scenarios paced at another delay. */
@@ -112,7 +131,12 @@ public record FakeScenarios(int chunkDelayMs, int chunkChars, List<Scenario> sce
     return scenarios.stream()
         .filter(scenario -> scenario.fallback() && scenario.match().matcher(message).find())
         .findFirst()
-        .orElseThrow(() -> new IllegalStateException("no fallback scenario matches; give one in " + RESOURCE + " \"match\": \".*\""));
+        .orElseThrow(
+            () ->
+                new IllegalStateException(
+                    "no fallback scenario matches; give one in "
+                        + RESOURCE
+                        + " \"match\": \".*\""));
   }
 
   /** The {@code help} lines of the scenarios that have one, in file order. */

@@ -35,10 +35,11 @@ final class FakeStream {
     }
     JsonObject error = answer.error();
     if (error != null) {
-      events.add(new ModelEvent.Error(
-          error.getString("type", "api_error"),
-          error.getString("message", "scripted failure"),
-          error.getBoolean("retryable", false)));
+      events.add(
+          new ModelEvent.Error(
+              error.getString("type", "api_error"),
+              error.getString("message", "scripted failure"),
+              error.getBoolean("retryable", false)));
       return events;
     }
     // About four characters a token, as providers count English.

@@ -38,11 +38,12 @@ final class Playback implements ModelCall {
       context.runOnContext(ignored -> deliver());
     } else {
       // A timer set from the caller's context fires on it.
-      context.runOnContext(ignored -> {
-        if (!canceled) {
-          timerId = vertx.setTimer(delayMs, id -> deliver());
-        }
-      });
+      context.runOnContext(
+          ignored -> {
+            if (!canceled) {
+              timerId = vertx.setTimer(delayMs, id -> deliver());
+            }
+          });
     }
   }
 

@@ -37,38 +37,58 @@ public final class GeminiProtocol implements ProviderProtocol {
       parts.add(new JsonObject().put("text", request.contextText()));
     }
     if (request.screenshot() != null) {
-      parts.add(new JsonObject().put("inlineData", new JsonObject()
-          .put("mimeType", request.screenshot().mediaType())
-          .put("data", request.screenshot().base64())));
+      parts.add(
+          new JsonObject()
+              .put(
+                  "inlineData",
+                  new JsonObject()
+                      .put("mimeType", request.screenshot().mediaType())
+                      .put("data", request.screenshot().base64())));
     }
     parts.add(new JsonObject().put("text", request.userMessage()));
-    JsonObject body = new JsonObject()
-        .put("systemInstruction", new JsonObject().put("parts",
-            new JsonArray().add(new JsonObject().put("text", request.systemPrompt()))))
-        .put("contents", contents(parts, request.turns()))
-        .put("generationConfig", new JsonObject()
-            .put("temperature", request.sampling().temperature())
-            .put("maxOutputTokens", request.sampling().maxOutputTokens()));
+    JsonObject body =
+        new JsonObject()
+            .put(
+                "systemInstruction",
+                new JsonObject()
+                    .put(
+                        "parts",
+                        new JsonArray().add(new JsonObject().put("text", request.systemPrompt()))))
+            .put("contents", contents(parts, request.turns()))
+            .put(
+                "generationConfig",
+                new JsonObject()
+                    .put("temperature", request.sampling().temperature())
+                    .put("maxOutputTokens", request.sampling().maxOutputTokens()));
     List<ModelRequest.Tool> declared = request.toolDeclarations();
     if (!declared.isEmpty()) {
       JsonArray declarations = new JsonArray();
       for (ModelRequest.Tool tool : declared) {
-        declarations.add(new JsonObject()
-            .put("name", tool.name())
-            .put("description", tool.description())
-            .put("parametersJsonSchema", GeminiSchema.convert(tool.parameters())));
+        declarations.add(
+            new JsonObject()
+                .put("name", tool.name())
+                .put("description", tool.description())
+                .put("parametersJsonSchema", GeminiSchema.convert(tool.parameters())));
       }
-      body.put("tools", new JsonArray().add(new JsonObject().put("functionDeclarations", declarations)))
-          .put("toolConfig", new JsonObject().put("functionCallingConfig", new JsonObject().put("mode", "AUTO")));
+      body.put(
+              "tools",
+              new JsonArray().add(new JsonObject().put("functionDeclarations", declarations)))
+          .put(
+              "toolConfig",
+              new JsonObject().put("functionCallingConfig", new JsonObject().put("mode", "AUTO")));
     }
     String name = model.startsWith("models/") ? model.substring("models/".length()) : model;
-    String url = baseUrl + "/v1beta/models/" + URLEncoder.encode(name, StandardCharsets.UTF_8)
-        + ":streamGenerateContent?alt=sse";
+    String url =
+        baseUrl
+            + "/v1beta/models/"
+            + URLEncoder.encode(name, StandardCharsets.UTF_8)
+            + ":streamGenerateContent?alt=sse";
     return new ProviderRequest(url, Map.of("x-goog-api-key", apiKey), body);
   }
 
   private static JsonArray contents(JsonArray firstTurn, List<Turn> turns) {
-    JsonArray contents = new JsonArray().add(new JsonObject().put("role", "user").put("parts", firstTurn));
+    JsonArray contents =
+        new JsonArray().add(new JsonObject().put("role", "user").put("parts", firstTurn));
     for (Turn turn : turns) {
       JsonArray parts = new JsonArray();
       String role = "user";
@@ -80,7 +100,8 @@ public final class GeminiProtocol implements ProviderProtocol {
           parts.add(new JsonObject().put("text", assistant.text()));
         }
         for (Turn.ToolCall call : assistant.calls()) {
-          JsonObject functionCall = new JsonObject().put("name", call.name()).put("args", call.arguments());
+          JsonObject functionCall =
+              new JsonObject().put("name", call.name()).put("args", call.arguments());
           withId(functionCall, call.callId());
           JsonObject part = new JsonObject().put("functionCall", functionCall);
           if (call.signature() != null) {
@@ -90,8 +111,10 @@ public final class GeminiProtocol implements ProviderProtocol {
         }
       } else if (turn instanceof Turn.ToolResults results) {
         for (Turn.ToolResult result : results.results()) {
-          JsonObject response = result.isError() ? new JsonObject().put("error", result.error()) : result.result();
-          JsonObject functionResponse = new JsonObject().put("name", result.name()).put("response", response);
+          JsonObject response =
+              result.isError() ? new JsonObject().put("error", result.error()) : result.result();
+          JsonObject functionResponse =
+              new JsonObject().put("name", result.name()).put("response", response);
           withId(functionResponse, result.callId());
           parts.add(new JsonObject().put("functionResponse", functionResponse));
         }

@@ -14,9 +14,26 @@ import java.util.Set;
  */
 final class GeminiSchema {
   /** The keywords Gemini's JSON Schema support lists (besides $ref and $defs, resolved here). */
-  static final Set<String> KEPT = Set.of(
-      "type", "format", "title", "description", "enum", "items", "prefixItems", "minItems", "maxItems",
-      "minimum", "maximum", "anyOf", "oneOf", "properties", "additionalProperties", "required", "propertyOrdering");
+  static final Set<String> KEPT =
+      Set.of(
+          "type",
+          "format",
+          "title",
+          "description",
+          "enum",
+          "items",
+          "prefixItems",
+          "minItems",
+          "maxItems",
+          "minimum",
+          "maximum",
+          "anyOf",
+          "oneOf",
+          "properties",
+          "additionalProperties",
+          "required",
+          "propertyOrdering");
+
   private static final int MAX_DEPTH = 32;
 
   private GeminiSchema() {}
@@ -70,7 +87,10 @@ final class GeminiSchema {
             out.put(key, converted);
           }
         }
-        default -> out.put(key, value instanceof JsonObject || value instanceof JsonArray ? copy(value) : value);
+        default ->
+            out.put(
+                key,
+                value instanceof JsonObject || value instanceof JsonArray ? copy(value) : value);
       }
     }
     return out;

@@ -2,8 +2,8 @@ package dev.canvasagent.model.gemini;
 
 import dev.canvasagent.model.ModelEvent;
 import dev.canvasagent.model.OpenToolCall;
-import dev.canvasagent.model.StreamNormalizer;
 import dev.canvasagent.model.ProviderErrors;
+import dev.canvasagent.model.StreamNormalizer;
 import dev.canvasagent.model.sse.SseDecoder;
 import io.vertx.core.json.DecodeException;
 import io.vertx.core.json.JsonArray;
@@ -28,10 +28,12 @@ import java.util.function.Consumer;
 public final class GeminiStreamNormalizer implements StreamNormalizer {
 
   private final Consumer<ModelEvent> sink;
+
   /** How the ids this normalizer makes up begin (Gemini usually sends none); never sent back to Gemini. */
   public static final String GENERATED_ID_PREFIX = "gemini_";
 
-  private final String idPrefix = GENERATED_ID_PREFIX + UUID.randomUUID().toString().substring(0, 8) + "_";
+  private final String idPrefix =
+      GENERATED_ID_PREFIX + UUID.randomUUID().toString().substring(0, 8) + "_";
   private int callCount;
   private String finishReason;
   private long inputTokens = -1;
@@ -54,7 +56,9 @@ public final class GeminiStreamNormalizer implements StreamNormalizer {
     try {
       chunk = new JsonObject(event.data());
     } catch (DecodeException | ClassCastException e) {
-      fail(new ModelEvent.Error("invalid_response", "chunk is not a JSON object: " + e.getMessage(), false));
+      fail(
+          new ModelEvent.Error(
+              "invalid_response", "chunk is not a JSON object: " + e.getMessage(), false));
       return;
     }
     if (chunk.getValue("error") instanceof JsonObject error) {
@@ -116,7 +120,8 @@ public final class GeminiStreamNormalizer implements StreamNormalizer {
       sink.accept(new ModelEvent.TextDelta(text));
     }
     if (part.getValue("functionCall") instanceof JsonObject call) {
-      applyFunctionCall(call, part.getValue("thoughtSignature") instanceof String s && !s.isEmpty() ? s : null);
+      applyFunctionCall(
+          call, part.getValue("thoughtSignature") instanceof String s && !s.isEmpty() ? s : null);
     }
   }
 
@@ -162,8 +167,16 @@ public final class GeminiStreamNormalizer implements StreamNormalizer {
         try {
           streamingArguments.apply(value);
         } catch (IllegalArgumentException e) {
-          fail(new ModelEvent.Error("invalid_tool_arguments",
-              "partialArgs of " + streaming.name() + " (" + streaming.callId() + "): " + e.getMessage(), false));
+          fail(
+              new ModelEvent.Error(
+                  "invalid_tool_arguments",
+                  "partialArgs of "
+                      + streaming.name()
+                      + " ("
+                      + streaming.callId()
+                      + "): "
+                      + e.getMessage(),
+                  false));
           return;
         }
       }

@@ -70,8 +70,9 @@ final class PartialArguments {
           throw new IllegalArgumentException("unclosed [ in jsonPath " + path);
         }
         String inside = path.substring(at + 1, close);
-        if (inside.length() >= 2 && (inside.startsWith("'") && inside.endsWith("'")
-            || inside.startsWith("\"") && inside.endsWith("\""))) {
+        if (inside.length() >= 2
+            && (inside.startsWith("'") && inside.endsWith("'")
+                || inside.startsWith("\"") && inside.endsWith("\""))) {
           steps.add(inside.substring(1, inside.length() - 1));
         } else {
           try {
@@ -96,7 +97,9 @@ final class PartialArguments {
     for (Object step : steps) {
       if (step instanceof String key && current instanceof JsonObject object) {
         current = object.getValue(key);
-      } else if (step instanceof Integer index && current instanceof JsonArray array && index < array.size()) {
+      } else if (step instanceof Integer index
+          && current instanceof JsonArray array
+          && index < array.size()) {
         current = array.getValue(index);
       } else {
         return null;
@@ -137,7 +140,8 @@ final class PartialArguments {
     }
   }
 
-  private static Object childOf(Object existing, Object nextStep, java.util.function.Consumer<Object> attach) {
+  private static Object childOf(
+      Object existing, Object nextStep, java.util.function.Consumer<Object> attach) {
     if (nextStep instanceof String && existing instanceof JsonObject) {
       return existing;
     }

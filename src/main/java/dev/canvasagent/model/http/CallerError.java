@@ -18,10 +18,15 @@ final class CallerError {
   private CallerError() {}
 
   /** {@code error} as the caller may see it: same type (if it is safe), retryability and status, none of the provider's text. */
-  static ModelEvent.Error of(String provider, int status, ModelEvent.Error error, String correlationId) {
+  static ModelEvent.Error of(
+      String provider, int status, ModelEvent.Error error, String correlationId) {
     String type = safeType(error.errorType(), status);
-    return new ModelEvent.Error(type, describe(provider, status, type) + " (correlation id " + correlationId + ")",
-        error.retryable(), status, correlationId);
+    return new ModelEvent.Error(
+        type,
+        describe(provider, status, type) + " (correlation id " + correlationId + ")",
+        error.retryable(),
+        status,
+        correlationId);
   }
 
   /**
@@ -29,7 +34,9 @@ final class CallerError {
    * http_<status>}. A type is provider text too: a proxy may put anything there, a key included.
    */
   static String safeType(String type, int status) {
-    if (type != null && IDENTIFIER.matcher(type).matches() && CredentialRedactor.patternsOnly().redact(type).equals(type)) {
+    if (type != null
+        && IDENTIFIER.matcher(type).matches()
+        && CredentialRedactor.patternsOnly().redact(type).equals(type)) {
       return type;
     }
     return "http_" + status;

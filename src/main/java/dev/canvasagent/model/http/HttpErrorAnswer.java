@@ -44,7 +44,10 @@ final class HttpErrorAnswer {
     Object parsed;
     try {
       String text = body.strip();
-      parsed = text.startsWith("[") ? new JsonArray(text) : text.startsWith("{") ? new JsonObject(text) : null;
+      parsed =
+          text.startsWith("[")
+              ? new JsonArray(text)
+              : text.startsWith("{") ? new JsonObject(text) : null;
     } catch (RuntimeException notJson) {
       return null;
     }

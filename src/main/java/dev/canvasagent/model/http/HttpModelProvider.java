@@ -30,8 +30,14 @@ public final class HttpModelProvider implements ModelProvider {
   private final Optional<String> missingSetting;
   private final CredentialRedactor redactor;
 
-  public HttpModelProvider(Vertx vertx, HttpClient client, String id, ProviderProtocol protocol,
-      Function<Consumer<ModelEvent>, StreamNormalizer> normalizers, Limits limits, Optional<String> missingSetting,
+  public HttpModelProvider(
+      Vertx vertx,
+      HttpClient client,
+      String id,
+      ProviderProtocol protocol,
+      Function<Consumer<ModelEvent>, StreamNormalizer> normalizers,
+      Limits limits,
+      Optional<String> missingSetting,
       CredentialRedactor redactor) {
     this.vertx = vertx;
     this.client = client;
@@ -62,12 +68,25 @@ public final class HttpModelProvider implements ModelProvider {
   @Override
   public ModelCall stream(ModelRequest request, Consumer<ModelEvent> events) {
     if (missingSetting.isPresent() || !serves(request.model())) {
-      throw new IllegalStateException("provider " + id() + " cannot serve " + request.model()
-          + missingSetting.map(setting -> " (" + setting + " is not set)").orElse(""));
+      throw new IllegalStateException(
+          "provider "
+              + id()
+              + " cannot serve "
+              + request.model()
+              + missingSetting.map(setting -> " (" + setting + " is not set)").orElse(""));
     }
     String model = request.model().substring(id.length() + 1).strip();
-    StreamingCall call = new StreamingCall(vertx, client, id, model, protocol.request(model, request),
-        normalizers, events, limits, redactor);
+    StreamingCall call =
+        new StreamingCall(
+            vertx,
+            client,
+            id,
+            model,
+            protocol.request(model, request),
+            normalizers,
+            events,
+            limits,
+            redactor);
     call.start();
     return call;
   }

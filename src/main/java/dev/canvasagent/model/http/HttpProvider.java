@@ -33,9 +33,21 @@ public record HttpProvider(
   }
 
   /** This provider as runs call it, over {@code client}; known but refusing calls while its endpoint lacks a setting. */
-  public HttpModelProvider connect(Vertx vertx, HttpClient client, AppConfig.Endpoint configured, AppConfig.Model model,
-      Limits limits, CredentialRedactor redactor) {
-    return new HttpModelProvider(vertx, client, id, protocol.create(configured, model), normalizer, limits,
-        endpoint.missing(configured), redactor);
+  public HttpModelProvider connect(
+      Vertx vertx,
+      HttpClient client,
+      AppConfig.Endpoint configured,
+      AppConfig.Model model,
+      Limits limits,
+      CredentialRedactor redactor) {
+    return new HttpModelProvider(
+        vertx,
+        client,
+        id,
+        protocol.create(configured, model),
+        normalizer,
+        limits,
+        endpoint.missing(configured),
+        redactor);
   }
 }

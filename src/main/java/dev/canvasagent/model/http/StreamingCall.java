@@ -70,8 +70,15 @@ final class StreamingCall implements ModelCall {
     }
   }
 
-  StreamingCall(Vertx vertx, HttpClient client, String provider, String model, ProviderRequest request,
-      Function<Consumer<ModelEvent>, StreamNormalizer> normalizers, Consumer<ModelEvent> events, Limits limits,
+  StreamingCall(
+      Vertx vertx,
+      HttpClient client,
+      String provider,
+      String model,
+      ProviderRequest request,
+      Function<Consumer<ModelEvent>, StreamNormalizer> normalizers,
+      Consumer<ModelEvent> events,
+      Limits limits,
       CredentialRedactor redactor) {
     this.vertx = vertx;
     this.client = client;
@@ -113,26 +120,38 @@ final class StreamingCall implements ModelCall {
     Attempt attempt = new Attempt();
     current = attempt;
     touch(attempt);
-    RequestOptions options = new RequestOptions()
-        .setMethod(HttpMethod.POST)
-        .setAbsoluteURI(request.url())
-        .setSsl("https".equals(URI.create(request.url()).getScheme()))
-        .setConnectTimeout(limits.idleTimeoutMs());
+    RequestOptions options =
+        new RequestOptions()
+            .setMethod(HttpMethod.POST)
+            .setAbsoluteURI(request.url())
+            .setSsl("https".equals(URI.create(request.url()).getScheme()))
+            .setConnectTimeout(limits.idleTimeoutMs());
     request.headers().forEach(options::putHeader);
     options.putHeader("content-type", "application/json");
     options.putHeader("accept", "text/event-stream");
-    client.request(options)
-        .compose(httpRequest -> {
-          attempt.httpRequest = httpRequest;
-          if (!attempt.live()) {
-            httpRequest.reset();
-            return io.vertx.core.Future.failedFuture("attempt abandoned");
-          }
-          return httpRequest.send(body);
-        })
+    client
+        .request(options)
+        .compose(
+            httpRequest -> {
+              attempt.httpRequest = httpRequest;
+              if (!attempt.live()) {
+                httpRequest.reset();
+                return io.vertx.core.Future.failedFuture("attempt abandoned");
+              }
+              return httpRequest.send(body);
+            })
         .onSuccess(response -> onResponse(attempt, response))
-        .onFailure(error -> fail(attempt, new ModelEvent.Error("stream_truncated",
-            provider + " could not be reached or dropped the connection: " + error.getMessage(), true), null));
+        .onFailure(
+            error ->
+                fail(
+                    attempt,
+                    new ModelEvent.Error(
+                        "stream_truncated",
+                        provider
+                            + " could not be reached or dropped the connection: "
+                            + error.getMessage(),
+                        true),
+                    null));
   }
 
   private void onResponse(Attempt attempt, HttpClientResponse response) {
@@ -147,33 +166,44 @@ final class StreamingCall implements ModelCall {
     }
     StreamNormalizer normalizer = normalizers.apply(event -> deliver(attempt, event));
     SseDecoder decoder = new SseDecoder(normalizer::accept);
-    response.handler(chunk -> {
-      if (attempt.live()) {
-        touch(attempt);
-        decoder.feed(chunk);
-      }
-    });
-    response.exceptionHandler(error -> fail(attempt, new ModelEvent.Error("stream_truncated",
-        provider + " dropped the stream: " + error.getMessage(), true), null));
-    response.endHandler(end -> {
-      if (attempt.live()) {
-        decoder.end();
-        normalizer.end();
-      }
-    });
+    response.handler(
+        chunk -> {
+          if (attempt.live()) {
+            touch(attempt);
+            decoder.feed(chunk);
+          }
+        });
+    response.exceptionHandler(
+        error ->
+            fail(
+                attempt,
+                new ModelEvent.Error(
+                    "stream_truncated",
+                    provider + " dropped the stream: " + error.getMessage(),
+                    true),
+                null));
+    response.endHandler(
+        end -> {
+          if (attempt.live()) {
+            decoder.end();
+            normalizer.end();
+          }
+        });
   }
 
   private void readError(Attempt attempt, HttpClientResponse response) {
     Buffer errorBody = Buffer.buffer();
     MultiMap headers = response.headers();
-    response.handler(chunk -> {
-      touch(attempt);
-      int room = MAX_ERROR_BODY_BYTES - errorBody.length();
-      if (room > 0) {
-        errorBody.appendBuffer(chunk.length() <= room ? chunk : chunk.getBuffer(0, room));
-      }
-    });
-    Runnable answer = () -> fail(attempt, HttpErrorAnswer.toError(attempt.status, errorBody.toString()), headers);
+    response.handler(
+        chunk -> {
+          touch(attempt);
+          int room = MAX_ERROR_BODY_BYTES - errorBody.length();
+          if (room > 0) {
+            errorBody.appendBuffer(chunk.length() <= room ? chunk : chunk.getBuffer(0, room));
+          }
+        });
+    Runnable answer =
+        () -> fail(attempt, HttpErrorAnswer.toError(attempt.status, errorBody.toString()), headers);
     response.exceptionHandler(error -> answer.run());
     response.endHandler(end -> answer.run());
   }
@@ -206,21 +236,34 @@ final class StreamingCall implements ModelCall {
     close(attempt);
     if (error.retryable() && !emitted && retries < limits.retries()) {
       retries++;
-      long delay = RetryDelay.millis(retries, headers, limits.retryMaxDelayMs(), System.currentTimeMillis());
-      LOG.atInfo().addKeyValue("provider", provider).addKeyValue("model", model).addKeyValue("status", attempt.status)
-          .addKeyValue("errorType", CallerError.safeType(error.errorType(), attempt.status)).addKeyValue("retry", retries)
-          .addKeyValue("delayMs", delay).log("model.call.retry");
+      long delay =
+          RetryDelay.millis(retries, headers, limits.retryMaxDelayMs(), System.currentTimeMillis());
+      LOG.atInfo()
+          .addKeyValue("provider", provider)
+          .addKeyValue("model", model)
+          .addKeyValue("status", attempt.status)
+          .addKeyValue("errorType", CallerError.safeType(error.errorType(), attempt.status))
+          .addKeyValue("retry", retries)
+          .addKeyValue("delayMs", delay)
+          .log("model.call.retry");
       retryTimer = vertx.setTimer(Math.max(1, delay), id -> attempt());
       return;
     }
     finished = true;
     ModelEvent.Error told = CallerError.of(provider, attempt.status, error, CorrelationId.next());
-    var line = LOG.atWarn().addKeyValue("provider", provider).addKeyValue("model", model).addKeyValue("status", attempt.status)
-        .addKeyValue("errorType", told.errorType()).addKeyValue("retryable", error.retryable())
-        .addKeyValue("retries", retries).addKeyValue("afterEvents", emitted)
-        .addKeyValue("correlationId", told.correlationId());
+    var line =
+        LOG.atWarn()
+            .addKeyValue("provider", provider)
+            .addKeyValue("model", model)
+            .addKeyValue("status", attempt.status)
+            .addKeyValue("errorType", told.errorType())
+            .addKeyValue("retryable", error.retryable())
+            .addKeyValue("retries", retries)
+            .addKeyValue("afterEvents", emitted)
+            .addKeyValue("correlationId", told.correlationId());
     if (!told.errorType().equals(error.errorType())) {
-      line = line.addKeyValue("providerErrorType", redactor.redact(String.valueOf(error.errorType())));
+      line =
+          line.addKeyValue("providerErrorType", redactor.redact(String.valueOf(error.errorType())));
     }
     line.addKeyValue("detail", redactor.redact(error.message())).log("model.call.failed");
     events.accept(told);
@@ -232,11 +275,19 @@ final class StreamingCall implements ModelCall {
       return;
     }
     cancelIdle(attempt);
-    attempt.idleTimer = vertx.setTimer(limits.idleTimeoutMs(), id -> {
-      attempt.idleTimer = -1;
-      fail(attempt, new ModelEvent.Error("stream_timeout",
-          provider + " sent nothing for " + limits.idleTimeoutMs() + " ms", true), null);
-    });
+    attempt.idleTimer =
+        vertx.setTimer(
+            limits.idleTimeoutMs(),
+            id -> {
+              attempt.idleTimer = -1;
+              fail(
+                  attempt,
+                  new ModelEvent.Error(
+                      "stream_timeout",
+                      provider + " sent nothing for " + limits.idleTimeoutMs() + " ms",
+                      true),
+                  null);
+            });
   }
 
   private void cancelIdle(Attempt attempt) {

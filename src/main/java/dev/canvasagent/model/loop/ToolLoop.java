@@ -26,7 +26,10 @@ public final class ToolLoop {
   private final int maxSteps;
   private final ToolLoopListener listener;
 
-  public ToolLoop(ModelProvider provider, Function<Turn.ToolCall, Future<JsonObject>> executor, int maxSteps,
+  public ToolLoop(
+      ModelProvider provider,
+      Function<Turn.ToolCall, Future<JsonObject>> executor,
+      int maxSteps,
       ToolLoopListener listener) {
     if (maxSteps < 1) {
       throw new IllegalArgumentException("maxSteps must be at least 1, was " + maxSteps);

@@ -42,8 +42,13 @@ public final class ToolLoopRun {
   private long reasoningTokens;
   private ModelCall pendingCall;
 
-  ToolLoopRun(Context context, ModelProvider provider, Function<Turn.ToolCall, Future<JsonObject>> executor,
-      int maxSteps, ToolLoopListener listener, ModelRequest first) {
+  ToolLoopRun(
+      Context context,
+      ModelProvider provider,
+      Function<Turn.ToolCall, Future<JsonObject>> executor,
+      int maxSteps,
+      ToolLoopListener listener,
+      ModelRequest first) {
     this.context = context;
     this.provider = provider;
     this.executor = executor;
@@ -63,14 +68,15 @@ public final class ToolLoopRun {
    */
   public void interrupt() {
     interrupted = true;
-    context.runOnContext(now -> {
-      if (pendingCall != null) {
-        ModelCall call = pendingCall;
-        pendingCall = null;
-        call.cancel();
-        finish(ToolLoopResult.Stop.INTERRUPTED, List.of(), null);
-      }
-    });
+    context.runOnContext(
+        now -> {
+          if (pendingCall != null) {
+            ModelCall call = pendingCall;
+            pendingCall = null;
+            call.cancel();
+            finish(ToolLoopResult.Stop.INTERRUPTED, List.of(), null);
+          }
+        });
   }
 
   void nextStep() {
@@ -85,20 +91,26 @@ public final class ToolLoopRun {
     boolean[] answered = new boolean[1];
     ModelCall call;
     try {
-      // on the loop's context: a provider delivers on its caller's (ProvidersOverHttpTest checks the HTTP ones)
-      call = provider.stream(request, event -> {
-        if (answered[0] || result.future().isComplete()) {
-          return;
-        }
-        listener.modelEvent(current, event);
-        if (answer.accept(event)) {
-          answered[0] = true;
-          pendingCall = null;
-          answered(current, answer);
-        }
-      });
+      // on the loop's context: a provider delivers on its caller's (ProvidersOverHttpTest checks
+      // the HTTP ones)
+      call =
+          provider.stream(
+              request,
+              event -> {
+                if (answered[0] || result.future().isComplete()) {
+                  return;
+                }
+                listener.modelEvent(current, event);
+                if (answer.accept(event)) {
+                  answered[0] = true;
+                  pendingCall = null;
+                  answered(current, answer);
+                }
+              });
     } catch (RuntimeException e) {
-      finish(ToolLoopResult.Stop.ERROR, List.of(),
+      finish(
+          ToolLoopResult.Stop.ERROR,
+          List.of(),
           new ModelEvent.Error("provider_unavailable", String.valueOf(e.getMessage()), false));
       return;
     }
@@ -117,7 +129,10 @@ public final class ToolLoopRun {
     lastText = turn.text();
     turns.add(turn);
     listener.stepAnswered(current, turn);
-    LOG.atDebug().addKeyValue("step", current).addKeyValue("calls", turn.calls().size()).log("tool_loop.step");
+    LOG.atDebug()
+        .addKeyValue("step", current)
+        .addKeyValue("calls", turn.calls().size())
+        .log("tool_loop.step");
     if (turn.calls().isEmpty()) {
       finish(ToolLoopResult.Stop.DONE, List.of(), null);
     } else if (interrupted) {
@@ -157,22 +172,28 @@ public final class ToolLoopRun {
       running = Future.failedFuture("the tool returned nothing");
     }
     // the executor may complete on another thread (a worker, a database client)
-    running.onComplete(outcome -> context.runOnContext(back -> {
-      Turn.ToolResult returned = result(call, outcome);
-      executed.add(new ToolLoopResult.Executed(current, call, returned));
-      results.add(returned);
-      listener.toolReturned(current, returned);
-      runCall(current, turn, index + 1, results);
-    }));
+    running.onComplete(
+        outcome ->
+            context.runOnContext(
+                back -> {
+                  Turn.ToolResult returned = result(call, outcome);
+                  executed.add(new ToolLoopResult.Executed(current, call, returned));
+                  results.add(returned);
+                  listener.toolReturned(current, returned);
+                  runCall(current, turn, index + 1, results);
+                }));
   }
 
   private static Turn.ToolResult result(Turn.ToolCall call, AsyncResult<JsonObject> outcome) {
     if (outcome.succeeded()) {
-      return Turn.ToolResult.success(call, outcome.result() == null ? new JsonObject() : outcome.result());
+      return Turn.ToolResult.success(
+          call, outcome.result() == null ? new JsonObject() : outcome.result());
     }
     Throwable cause = outcome.cause();
-    String message = cause.getMessage() == null || cause.getMessage().isBlank()
-        ? cause.getClass().getSimpleName() : cause.getMessage();
+    String message =
+        cause.getMessage() == null || cause.getMessage().isBlank()
+            ? cause.getClass().getSimpleName()
+            : cause.getMessage();
     return Turn.ToolResult.failure(call, message);
   }
 
@@ -186,16 +207,29 @@ public final class ToolLoopRun {
     }
   }
 
-  private void finish(ToolLoopResult.Stop stop, List<Turn.ToolCall> notExecuted, ModelEvent.Error error) {
+  private void finish(
+      ToolLoopResult.Stop stop, List<Turn.ToolCall> notExecuted, ModelEvent.Error error) {
     if (result.future().isComplete()) {
       return;
     }
     pendingCall = null;
-    LOG.atInfo().addKeyValue("stop", stop.wireName()).addKeyValue("steps", step)
-        .addKeyValue("toolCalls", executed.size()).addKeyValue("notExecuted", notExecuted.size())
-        .addKeyValue("errorType", error == null ? null : error.errorType()).log("tool_loop.end");
-    result.complete(new ToolLoopResult(stop, lastText, step, executed, notExecuted,
-        new ModelEvent.Usage(inputTokens, outputTokens, cacheReadTokens, cacheWriteTokens, reasoningTokens),
-        error, turns));
+    LOG.atInfo()
+        .addKeyValue("stop", stop.wireName())
+        .addKeyValue("steps", step)
+        .addKeyValue("toolCalls", executed.size())
+        .addKeyValue("notExecuted", notExecuted.size())
+        .addKeyValue("errorType", error == null ? null : error.errorType())
+        .log("tool_loop.end");
+    result.complete(
+        new ToolLoopResult(
+            stop,
+            lastText,
+            step,
+            executed,
+            notExecuted,
+            new ModelEvent.Usage(
+                inputTokens, outputTokens, cacheReadTokens, cacheWriteTokens, reasoningTokens),
+            error,
+            turns));
   }
 }

@@ -44,22 +44,28 @@ public final class ChatCompletionsProtocol implements ProviderProtocol {
       content.add(text(request.contextText()));
     }
     if (request.screenshot() != null) {
-      content.add(new JsonObject().put("type", "image_url")
-          .put("image_url", new JsonObject().put("url", request.screenshot().dataUrl())));
+      content.add(
+          new JsonObject()
+              .put("type", "image_url")
+              .put("image_url", new JsonObject().put("url", request.screenshot().dataUrl())));
     }
     content.add(text(request.userMessage()));
-    JsonArray messages = new JsonArray()
-        .add(new JsonObject().put("role", "system").put("content", request.systemPrompt()))
-        .add(new JsonObject().put("role", "user").put("content", content));
+    JsonArray messages =
+        new JsonArray()
+            .add(new JsonObject().put("role", "system").put("content", request.systemPrompt()))
+            .add(new JsonObject().put("role", "user").put("content", content));
     for (Turn turn : request.turns()) {
       render(turn, messages);
     }
-    JsonObject body = new JsonObject()
-        .put("model", model)
-        .put("stream", true)
-        .put("stream_options", new JsonObject().put("include_usage", true))
-        .put(compatible ? "max_tokens" : "max_completion_tokens", request.sampling().maxOutputTokens())
-        .put("messages", messages);
+    JsonObject body =
+        new JsonObject()
+            .put("model", model)
+            .put("stream", true)
+            .put("stream_options", new JsonObject().put("include_usage", true))
+            .put(
+                compatible ? "max_tokens" : "max_completion_tokens",
+                request.sampling().maxOutputTokens())
+            .put("messages", messages);
     if (compatible || ReasoningModels.acceptsTemperature(model)) {
       body.put("temperature", request.sampling().temperature());
     }
@@ -67,18 +73,25 @@ public final class ChatCompletionsProtocol implements ProviderProtocol {
     if (!declared.isEmpty()) {
       JsonArray tools = new JsonArray();
       for (ModelRequest.Tool tool : declared) {
-        tools.add(new JsonObject().put("type", "function").put("function", new JsonObject()
-            .put("name", tool.name())
-            .put("description", tool.description())
-            .put("parameters", tool.parameters())));
+        tools.add(
+            new JsonObject()
+                .put("type", "function")
+                .put(
+                    "function",
+                    new JsonObject()
+                        .put("name", tool.name())
+                        .put("description", tool.description())
+                        .put("parameters", tool.parameters())));
       }
       body.put("tools", tools);
       if (!compatible) {
-        // Ollama documents tool_choice as unsupported; the compatible servers default to auto anyway
+        // Ollama documents tool_choice as unsupported; the compatible servers default to auto
+        // anyway
         body.put("tool_choice", "auto").put("parallel_tool_calls", true);
       }
     }
-    Map<String, String> headers = apiKey.isEmpty() ? Map.of() : Map.of("authorization", "Bearer " + apiKey);
+    Map<String, String> headers =
+        apiKey.isEmpty() ? Map.of() : Map.of("authorization", "Bearer " + apiKey);
     return new ProviderRequest(baseUrl + "/chat/completions", headers, body);
   }
 
@@ -87,21 +100,37 @@ public final class ChatCompletionsProtocol implements ProviderProtocol {
       messages.add(new JsonObject().put("role", "user").put("content", user.text()));
     } else if (turn instanceof Turn.Assistant assistant) {
       // content is null, not "", beside tool calls: what the API itself returns for such a message
-      JsonObject message = new JsonObject().put("role", "assistant")
-          .put("content", assistant.text().isEmpty() && !assistant.calls().isEmpty() ? null : assistant.text());
+      JsonObject message =
+          new JsonObject()
+              .put("role", "assistant")
+              .put(
+                  "content",
+                  assistant.text().isEmpty() && !assistant.calls().isEmpty()
+                      ? null
+                      : assistant.text());
       if (!assistant.calls().isEmpty()) {
         JsonArray calls = new JsonArray();
         for (Turn.ToolCall call : assistant.calls()) {
-          calls.add(new JsonObject().put("id", call.callId()).put("type", "function").put("function",
-              new JsonObject().put("name", call.name()).put("arguments", call.arguments().encode())));
+          calls.add(
+              new JsonObject()
+                  .put("id", call.callId())
+                  .put("type", "function")
+                  .put(
+                      "function",
+                      new JsonObject()
+                          .put("name", call.name())
+                          .put("arguments", call.arguments().encode())));
         }
         message.put("tool_calls", calls);
       }
       messages.add(message);
     } else if (turn instanceof Turn.ToolResults results) {
       for (Turn.ToolResult result : results.results()) {
-        messages.add(new JsonObject().put("role", "tool").put("tool_call_id", result.callId())
-            .put("content", result.text()));
+        messages.add(
+            new JsonObject()
+                .put("role", "tool")
+                .put("tool_call_id", result.callId())
+                .put("content", result.text()));
       }
     }
   }

@@ -2,8 +2,8 @@ package dev.canvasagent.model.openai;
 
 import dev.canvasagent.model.ModelEvent;
 import dev.canvasagent.model.OpenToolCall;
-import dev.canvasagent.model.StreamNormalizer;
 import dev.canvasagent.model.ProviderErrors;
+import dev.canvasagent.model.StreamNormalizer;
 import dev.canvasagent.model.sse.SseDecoder;
 import io.vertx.core.json.DecodeException;
 import io.vertx.core.json.JsonArray;
@@ -58,7 +58,9 @@ public final class ChatCompletionsStreamNormalizer implements StreamNormalizer {
     try {
       chunk = new JsonObject(data);
     } catch (DecodeException | ClassCastException e) {
-      fail(new ModelEvent.Error("invalid_response", "chunk is not a JSON object: " + e.getMessage(), false));
+      fail(
+          new ModelEvent.Error(
+              "invalid_response", "chunk is not a JSON object: " + e.getMessage(), false));
       return;
     }
     if (chunk.containsKey("error")) {
@@ -110,7 +112,8 @@ public final class ChatCompletionsStreamNormalizer implements StreamNormalizer {
   private void applyToolCall(JsonObject toolCall) {
     Integer index = toolCall.getValue("index") instanceof Number n ? n.intValue() : null;
     String id = toolCall.getValue("id") instanceof String s && !s.isEmpty() ? s : null;
-    JsonObject function = toolCall.getValue("function") instanceof JsonObject f ? f : new JsonObject();
+    JsonObject function =
+        toolCall.getValue("function") instanceof JsonObject f ? f : new JsonObject();
     String name = function.getValue("name") instanceof String s && !s.isEmpty() ? s : null;
     String fragment = function.getValue("arguments") instanceof String s ? s : "";
 
@@ -131,7 +134,8 @@ public final class ChatCompletionsStreamNormalizer implements StreamNormalizer {
       return callsById.get(id);
     }
     OpenToolCall byIndex = index != null ? callsByIndex.get(index) : lastCall;
-    boolean sameCall = byIndex != null && !byIndex.ended() && (id == null || byIndex.callId() == null);
+    boolean sameCall =
+        byIndex != null && !byIndex.ended() && (id == null || byIndex.callId() == null);
     if (sameCall) {
       return byIndex;
     }

@@ -7,7 +7,8 @@ import java.util.regex.Pattern;
  * the default with a 400, so requests to them leave it out; leaving it out is always accepted.
  */
 final class ReasoningModels {
-  private static final Pattern REASONING = Pattern.compile("^(o\\d|gpt-5)", Pattern.CASE_INSENSITIVE);
+  private static final Pattern REASONING =
+      Pattern.compile("^(o\\d|gpt-5)", Pattern.CASE_INSENSITIVE);
 
   private ReasoningModels() {}
 

@@ -33,16 +33,20 @@ public final class ResponsesProtocol implements ProviderProtocol {
       content.add(text(request.contextText()));
     }
     if (request.screenshot() != null) {
-      content.add(new JsonObject().put("type", "input_image").put("image_url", request.screenshot().dataUrl()));
+      content.add(
+          new JsonObject()
+              .put("type", "input_image")
+              .put("image_url", request.screenshot().dataUrl()));
     }
     content.add(text(request.userMessage()));
-    JsonObject body = new JsonObject()
-        .put("model", model)
-        .put("stream", true)
-        .put("store", false)
-        .put("instructions", request.systemPrompt())
-        .put("max_output_tokens", request.sampling().maxOutputTokens())
-        .put("input", input(content, request.turns()));
+    JsonObject body =
+        new JsonObject()
+            .put("model", model)
+            .put("stream", true)
+            .put("store", false)
+            .put("instructions", request.systemPrompt())
+            .put("max_output_tokens", request.sampling().maxOutputTokens())
+            .put("input", input(content, request.turns()));
     if (ReasoningModels.acceptsTemperature(model)) {
       body.put("temperature", request.sampling().temperature());
     }
@@ -50,36 +54,58 @@ public final class ResponsesProtocol implements ProviderProtocol {
     if (!declared.isEmpty()) {
       JsonArray tools = new JsonArray();
       for (ModelRequest.Tool tool : declared) {
-        tools.add(new JsonObject()
-            .put("type", "function")
-            .put("name", tool.name())
-            .put("description", tool.description())
-            .put("parameters", tool.parameters())
-            .put("strict", false));
+        tools.add(
+            new JsonObject()
+                .put("type", "function")
+                .put("name", tool.name())
+                .put("description", tool.description())
+                .put("parameters", tool.parameters())
+                .put("strict", false));
       }
       body.put("tools", tools).put("tool_choice", "auto").put("parallel_tool_calls", true);
     }
-    return new ProviderRequest(baseUrl + "/responses", Map.of("authorization", "Bearer " + apiKey), body);
+    return new ProviderRequest(
+        baseUrl + "/responses", Map.of("authorization", "Bearer " + apiKey), body);
   }
 
   private static JsonArray input(JsonArray firstTurn, List<Turn> turns) {
-    JsonArray input = new JsonArray().add(new JsonObject().put("role", "user").put("content", firstTurn));
+    JsonArray input =
+        new JsonArray().add(new JsonObject().put("role", "user").put("content", firstTurn));
     for (Turn turn : turns) {
       if (turn instanceof Turn.User user) {
-        input.add(new JsonObject().put("role", "user").put("content", new JsonArray().add(text(user.text()))));
+        input.add(
+            new JsonObject()
+                .put("role", "user")
+                .put("content", new JsonArray().add(text(user.text()))));
       } else if (turn instanceof Turn.Assistant assistant) {
         if (!assistant.text().isEmpty()) {
-          input.add(new JsonObject().put("type", "message").put("role", "assistant").put("content",
-              new JsonArray().add(new JsonObject().put("type", "output_text").put("text", assistant.text()))));
+          input.add(
+              new JsonObject()
+                  .put("type", "message")
+                  .put("role", "assistant")
+                  .put(
+                      "content",
+                      new JsonArray()
+                          .add(
+                              new JsonObject()
+                                  .put("type", "output_text")
+                                  .put("text", assistant.text()))));
         }
         for (Turn.ToolCall call : assistant.calls()) {
-          input.add(new JsonObject().put("type", "function_call").put("call_id", call.callId())
-              .put("name", call.name()).put("arguments", call.arguments().encode()));
+          input.add(
+              new JsonObject()
+                  .put("type", "function_call")
+                  .put("call_id", call.callId())
+                  .put("name", call.name())
+                  .put("arguments", call.arguments().encode()));
         }
       } else if (turn instanceof Turn.ToolResults results) {
         for (Turn.ToolResult result : results.results()) {
-          input.add(new JsonObject().put("type", "function_call_output").put("call_id", result.callId())
-              .put("output", result.text()));
+          input.add(
+              new JsonObject()
+                  .put("type", "function_call_output")
+                  .put("call_id", result.callId())
+                  .put("output", result.text()));
         }
       }
     }

@@ -2,8 +2,8 @@ package dev.canvasagent.model.openai;
 
 import dev.canvasagent.model.ModelEvent;
 import dev.canvasagent.model.OpenToolCall;
-import dev.canvasagent.model.StreamNormalizer;
 import dev.canvasagent.model.ProviderErrors;
+import dev.canvasagent.model.StreamNormalizer;
 import dev.canvasagent.model.sse.SseDecoder;
 import io.vertx.core.json.DecodeException;
 import io.vertx.core.json.JsonObject;
@@ -48,7 +48,8 @@ public final class ResponsesStreamNormalizer implements StreamNormalizer {
     int outputIndex = data.getInteger("output_index", -1);
     switch (data.getString("type", event.event())) {
       case "response.output_item.added" -> addItem(outputIndex, data.getJsonObject("item"));
-      case "response.function_call_arguments.delta" -> argumentsDelta(outputIndex, data.getString("delta", ""));
+      case "response.function_call_arguments.delta" ->
+          argumentsDelta(outputIndex, data.getString("delta", ""));
       case "response.output_item.done" -> itemDone(outputIndex, data.getJsonObject("item"));
       case "response.output_text.delta" -> {
         String text = data.getString("delta", "");
@@ -56,26 +57,33 @@ public final class ResponsesStreamNormalizer implements StreamNormalizer {
           sink.accept(new ModelEvent.TextDelta(text));
         }
       }
-      case "response.completed" -> succeed(data.getJsonObject("response", new JsonObject()),
-          completedCalls > 0 ? "tool_calls" : "end_turn", "completed");
+      case "response.completed" ->
+          succeed(
+              data.getJsonObject("response", new JsonObject()),
+              completedCalls > 0 ? "tool_calls" : "end_turn",
+              "completed");
       case "response.incomplete" -> {
         JsonObject response = data.getJsonObject("response", new JsonObject());
         JsonObject details = response.getJsonObject("incomplete_details", new JsonObject());
         String raw = details.getString("reason", "incomplete");
-        String reason = switch (raw) {
-          case "max_output_tokens" -> "max_tokens";
-          case "content_filter" -> "content_filter";
-          default -> "other";
-        };
+        String reason =
+            switch (raw) {
+              case "max_output_tokens" -> "max_tokens";
+              case "content_filter" -> "content_filter";
+              default -> "other";
+            };
         succeed(response, reason, raw);
       }
       case "error" -> {
-        JsonObject error = data.getJsonObject("error", data); // recorded streams nest it, the SDK type does not
+        JsonObject error =
+            data.getJsonObject("error", data); // recorded streams nest it, the SDK type does not
         failWith(error);
       }
-      case "response.failed" -> failWith(
-          data.getJsonObject("response", new JsonObject()).getJsonObject("error", new JsonObject()));
-      default -> { } // created, in_progress, reasoning, text done events, and types added later
+      case "response.failed" ->
+          failWith(
+              data.getJsonObject("response", new JsonObject())
+                  .getJsonObject("error", new JsonObject()));
+      default -> {} // created, in_progress, reasoning, text done events, and types added later
     }
   }
 
@@ -91,7 +99,10 @@ public final class ResponsesStreamNormalizer implements StreamNormalizer {
     if (item == null || !"function_call".equals(item.getString("type"))) {
       return;
     }
-    openCalls.put(outputIndex, OpenToolCall.started(nextOrdinal++, item.getString("call_id"), item.getString("name"), sink));
+    openCalls.put(
+        outputIndex,
+        OpenToolCall.started(
+            nextOrdinal++, item.getString("call_id"), item.getString("name"), sink));
     argumentsDelta(outputIndex, item.getString("arguments", ""));
   }
 
@@ -119,22 +130,30 @@ public final class ResponsesStreamNormalizer implements StreamNormalizer {
     finished = true;
     JsonObject usage = response.getJsonObject("usage");
     if (usage != null) {
-      sink.accept(new ModelEvent.Usage(
-          usage.getLong("input_tokens", 0L),
-          usage.getLong("output_tokens", 0L),
-          usage.getJsonObject("input_tokens_details", new JsonObject()).getLong("cached_tokens", 0L),
-          0,
-          usage.getJsonObject("output_tokens_details", new JsonObject()).getLong("reasoning_tokens", 0L)));
+      sink.accept(
+          new ModelEvent.Usage(
+              usage.getLong("input_tokens", 0L),
+              usage.getLong("output_tokens", 0L),
+              usage
+                  .getJsonObject("input_tokens_details", new JsonObject())
+                  .getLong("cached_tokens", 0L),
+              0,
+              usage
+                  .getJsonObject("output_tokens_details", new JsonObject())
+                  .getLong("reasoning_tokens", 0L)));
     }
     sink.accept(new ModelEvent.Stop(reason, rawReason));
   }
 
   private void failWith(JsonObject error) {
     Object code = error.getValue("code");
-    String errorType = error.getString("type") != null ? error.getString("type")
-        : code != null ? String.valueOf(code) : "error";
-    boolean retryable = ProviderErrors.isRetryable(errorType, code)
-        || (code instanceof String text && ProviderErrors.isRetryable(text, null));
+    String errorType =
+        error.getString("type") != null
+            ? error.getString("type")
+            : code != null ? String.valueOf(code) : "error";
+    boolean retryable =
+        ProviderErrors.isRetryable(errorType, code)
+            || (code instanceof String text && ProviderErrors.isRetryable(text, null));
     fail(errorType, error.getString("message", errorType), retryable);
   }
 

@@ -87,13 +87,15 @@ public final class SseDecoder {
         hasData = true;
       }
       case "event" -> eventType = value;
-      default -> { } // id, retry and unknown fields carry nothing the normalizers need
+      default -> {} // id, retry and unknown fields carry nothing the normalizers need
     }
   }
 
   private void dispatch() {
     if (hasData) {
-      sink.accept(new Event(eventType == null || eventType.isEmpty() ? "message" : eventType, data.toString()));
+      sink.accept(
+          new Event(
+              eventType == null || eventType.isEmpty() ? "message" : eventType, data.toString()));
     }
     data.setLength(0);
     hasData = false;

@@ -36,23 +36,35 @@ final class BlurryShapesPart implements PromptPart<Void> {
   @Override
   public PartOutput render(PartScope scope, int budgetBytes) {
     List<BoardView.Shape> inView = scope.view().inView(scope.inputs().viewport());
-    List<BoardView.Shape> capped = inView.subList(Math.max(0, inView.size() - MAX_SHAPES), inView.size());
-    List<JsonObject> shapes = capped.stream().map(shape -> ModelShapes.blurry(shape, scope.frame())).toList();
-    JsonObject stats = new JsonObject()
-        .put("shapes", scope.view().paintOrder().size())
-        .put("inView", inView.size());
+    List<BoardView.Shape> capped =
+        inView.subList(Math.max(0, inView.size() - MAX_SHAPES), inView.size());
+    List<JsonObject> shapes =
+        capped.stream().map(shape -> ModelShapes.blurry(shape, scope.frame())).toList();
+    JsonObject stats =
+        new JsonObject()
+            .put("shapes", scope.view().paintOrder().size())
+            .put("inView", inView.size());
     if (shapes.isEmpty()) {
       return PartOutput.empty(this).withStats(stats.put("sent", 0));
     }
-    BudgetedList<JsonObject> list = BudgetedList.of(
-        "Shapes in view {id, type, x, y, w, h, text}, back to front (the last is on top)", shapes, JsonObject::encode,
-        budgetBytes, BudgetedList.Keep.LAST);
+    BudgetedList<JsonObject> list =
+        BudgetedList.of(
+            "Shapes in view {id, type, x, y, w, h, text}, back to front (the last is on top)",
+            shapes,
+            JsonObject::encode,
+            budgetBytes,
+            BudgetedList.Keep.LAST);
     stats.put("sent", list.kept().size());
     boolean truncated = list.truncated() || capped.size() < inView.size();
     if (list.kept().isEmpty()) {
       return PartOutput.empty(this).withTruncation().withStats(stats);
     }
-    return PartOutput.section(this, ModelContext.SHAPES, new JsonArray(List.copyOf(list.kept())), list.text(), truncated)
+    return PartOutput.section(
+            this,
+            ModelContext.SHAPES,
+            new JsonArray(List.copyOf(list.kept())),
+            list.text(),
+            truncated)
         .withStats(stats);
   }
 }

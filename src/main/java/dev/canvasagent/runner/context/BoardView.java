@@ -24,8 +24,11 @@ final class BoardView {
   /** A shape, its page bounds (null when it cannot be measured), and its paint position. */
   record Shape(String recordId, JsonObject record, Box bounds, int paintIndex) {
     boolean isFullyInside(Box area) {
-      return bounds != null && bounds.minX() >= area.minX() && bounds.minY() >= area.minY()
-          && bounds.maxX() <= area.maxX() && bounds.maxY() <= area.maxY();
+      return bounds != null
+          && bounds.minX() >= area.minX()
+          && bounds.minY() >= area.minY()
+          && bounds.maxX() <= area.maxX()
+          && bounds.maxY() <= area.maxY();
     }
   }
 
@@ -41,34 +44,47 @@ final class BoardView {
     List<Shape> shapes = new ArrayList<>();
     for (String recordId : paintOrderIds(board, tree)) {
       JsonObject record = tree.shape(recordId).orElseThrow();
-      Shape shape = new Shape(recordId, record, geometry.pageBounds(recordId).orElse(null), shapes.size());
+      Shape shape =
+          new Shape(recordId, record, geometry.pageBounds(recordId).orElse(null), shapes.size());
       shapes.add(shape);
       byId.put(recordId, shape);
     }
     this.paintOrder = List.copyOf(shapes);
     board.records().values().stream()
-        .filter(record -> "binding".equals(record.getValue("typeName")) && "arrow".equals(record.getValue("type")))
-        .forEach(binding -> {
-          String arrow = binding.getValue("fromId") instanceof String id ? id : null;
-          String target = binding.getValue("toId") instanceof String id ? id : null;
-          String terminal = binding.getValue("props") instanceof JsonObject props && props.getValue("terminal") instanceof String t ? t : null;
-          if (arrow != null && target != null && terminal != null) {
-            arrowTargets.computeIfAbsent(arrow, id -> new HashMap<>()).put(terminal, target);
-          }
-        });
+        .filter(
+            record ->
+                "binding".equals(record.getValue("typeName"))
+                    && "arrow".equals(record.getValue("type")))
+        .forEach(
+            binding -> {
+              String arrow = binding.getValue("fromId") instanceof String id ? id : null;
+              String target = binding.getValue("toId") instanceof String id ? id : null;
+              String terminal =
+                  binding.getValue("props") instanceof JsonObject props
+                          && props.getValue("terminal") instanceof String t
+                      ? t
+                      : null;
+              if (arrow != null && target != null && terminal != null) {
+                arrowTargets.computeIfAbsent(arrow, id -> new HashMap<>()).put(terminal, target);
+              }
+            });
   }
 
   /** Depth first from each page (pages by their id), siblings by index; a loop never reaches here from a page. */
   private static List<String> paintOrderIds(Board board, ShapeTree tree) {
     Set<String> pages = new java.util.TreeSet<>();
-    board.records().values().forEach(record -> {
-      if ("shape".equals(record.getValue("typeName"))) {
-        String parent = ShapeTree.parentId(record);
-        if (ShapeTree.isPage(parent)) {
-          pages.add(parent);
-        }
-      }
-    });
+    board
+        .records()
+        .values()
+        .forEach(
+            record -> {
+              if ("shape".equals(record.getValue("typeName"))) {
+                String parent = ShapeTree.parentId(record);
+                if (ShapeTree.isPage(parent)) {
+                  pages.add(parent);
+                }
+              }
+            });
     List<String> order = new ArrayList<>();
     Set<String> seen = new HashSet<>();
     for (String page : pages) {
@@ -86,7 +102,8 @@ final class BoardView {
     return order;
   }
 
-  private static void pushChildren(ShapeTree tree, String parent, int depth, Deque<Map.Entry<String, Integer>> pending) {
+  private static void pushChildren(
+      ShapeTree tree, String parent, int depth, Deque<Map.Entry<String, Integer>> pending) {
     List<JsonObject> children = tree.children(parent);
     for (int i = children.size() - 1; i >= 0; i--) {
       pending.push(Map.entry(children.get(i).getString("id"), depth));
@@ -126,7 +143,9 @@ final class BoardView {
       return List.of();
     }
     Box area = box(viewport);
-    return paintOrder.stream().filter(shape -> shape.bounds() != null && !shape.isFullyInside(area)).toList();
+    return paintOrder.stream()
+        .filter(shape -> shape.bounds() != null && !shape.isFullyInside(area))
+        .toList();
   }
 
   static Box box(Viewport viewport) {

@@ -11,7 +11,10 @@ import java.util.function.Function;
  * newest messages, the topmost shapes). The items kept stay in their original order.
  */
 final class BudgetedList<T> {
-  enum Keep { FIRST, LAST }
+  enum Keep {
+    FIRST,
+    LAST
+  }
 
   private final List<T> kept;
   private final String text;
@@ -23,7 +26,8 @@ final class BudgetedList<T> {
     this.truncated = truncated;
   }
 
-  static <T> BudgetedList<T> of(String heading, List<T> items, Function<T, String> line, int budgetBytes, Keep keep) {
+  static <T> BudgetedList<T> of(
+      String heading, List<T> items, Function<T, String> line, int budgetBytes, Keep keep) {
     String head = "## " + heading + "\n";
     int used = PartOutput.utf8Length(head);
     List<T> ordered = new ArrayList<>(items);

@@ -11,10 +11,16 @@ import io.vertx.core.json.JsonObject;
  * rounding it remembered), which the sanitizer must get with every action of the run.
  */
 public record BuiltContext(
-    String contextText, JsonObject context, ModelRequest.Image screenshot, String userMessage, CoordinateFrame frame,
+    String contextText,
+    JsonObject context,
+    ModelRequest.Image screenshot,
+    String userMessage,
+    CoordinateFrame frame,
     ContextStats stats) {
 
-  public ModelRequest request(String model, String systemPrompt, JsonArray tools, ModelRequest.Sampling sampling) {
-    return new ModelRequest(model, systemPrompt, contextText, userMessage, screenshot, tools, sampling, context.copy());
+  public ModelRequest request(
+      String model, String systemPrompt, JsonArray tools, ModelRequest.Sampling sampling) {
+    return new ModelRequest(
+        model, systemPrompt, contextText, userMessage, screenshot, tools, sampling, context.copy());
   }
 }

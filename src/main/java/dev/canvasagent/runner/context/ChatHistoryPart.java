@@ -48,8 +48,13 @@ final class ChatHistoryPart implements PromptPart<List<ChatMessage>> {
     if (messages == null || messages.isEmpty()) {
       return PartOutput.empty(this);
     }
-    BudgetedList<ChatMessage> list = BudgetedList.of("Chat history {role, text}, oldest first", messages,
-        message -> message.toJson().encode(), budgetBytes, BudgetedList.Keep.LAST);
+    BudgetedList<ChatMessage> list =
+        BudgetedList.of(
+            "Chat history {role, text}, oldest first",
+            messages,
+            message -> message.toJson().encode(),
+            budgetBytes,
+            BudgetedList.Keep.LAST);
     if (list.kept().isEmpty()) {
       return PartOutput.empty(this).withTruncation();
     }

@@ -35,14 +35,19 @@ public final class ChatRecorder {
   }
 
   private void record(String role, String text) {
-    writes = writes
-        .compose(previous -> chats.append(sessionId, role, text))
-        .<Void>mapEmpty()
-        .otherwise(error -> {
-          LOG.atWarn().addKeyValue("sessionId", sessionId).addKeyValue("role", role)
-              .addKeyValue("error", error.getMessage()).log("chat.not_recorded");
-          return null;
-        });
+    writes =
+        writes
+            .compose(previous -> chats.append(sessionId, role, text))
+            .<Void>mapEmpty()
+            .otherwise(
+                error -> {
+                  LOG.atWarn()
+                      .addKeyValue("sessionId", sessionId)
+                      .addKeyValue("role", role)
+                      .addKeyValue("error", error.getMessage())
+                      .log("chat.not_recorded");
+                  return null;
+                });
   }
 
   /** Completes when every write so far has been tried. */

@@ -39,12 +39,23 @@ public final class ContextBuilder {
    *
    * @param gathered what the memoizable parts gathered, by part name (null values allowed)
    */
-  record MemoKey(String roomId, long docVersion, List<String> selection, Viewport viewport, Origin origin,
+  record MemoKey(
+      String roomId,
+      long docVersion,
+      List<String> selection,
+      Viewport viewport,
+      Origin origin,
       Map<String, Object> gathered) {}
 
   /** {@code memoTtlMs} 0 turns the memo off; {@code clock} (epoch milliseconds) times its entries. */
-  ContextBuilder(List<PromptPart<?>> parts, Map<String, Integer> budgets, int shapeStateLimitBytes, int totalBudgetBytes,
-      long memoTtlMs, int memoEntries, LongSupplier clock) {
+  ContextBuilder(
+      List<PromptPart<?>> parts,
+      Map<String, Integer> budgets,
+      int shapeStateLimitBytes,
+      int totalBudgetBytes,
+      long memoTtlMs,
+      int memoEntries,
+      LongSupplier clock) {
     this.parts = PromptParts.byPriority(parts);
     this.budgets = Map.copyOf(budgets);
     this.shapeStateLimitBytes = shapeStateLimitBytes;
@@ -59,8 +70,14 @@ public final class ContextBuilder {
   public static ContextBuilder create(AppConfig config, LongSupplier clock) {
     AppConfig.Context context = config.context();
     long ttl = config.model().promptCacheDisabled() ? 0 : context.promptCacheTtlMs();
-    return new ContextBuilder(PromptParts.STANDARD, context.budgets(), config.shapeStateLimitBytes(), context.totalBudgetBytes(),
-        ttl, context.promptCacheEntries(), clock);
+    return new ContextBuilder(
+        PromptParts.STANDARD,
+        context.budgets(),
+        config.shapeStateLimitBytes(),
+        context.totalBudgetBytes(),
+        ttl,
+        context.promptCacheEntries(),
+        clock);
   }
 
   /**
@@ -78,29 +95,49 @@ public final class ContextBuilder {
     } else {
       frame = new CoordinateFrame(inputs.origin().x(), inputs.origin().y(), Map.of());
       PartScope scope = new PartScope(inputs, frame);
-      List<PartOutput> rendered = parts.stream().filter(PromptPart::memoizable).map(part -> part.render(scope, budget(part))).toList();
+      List<PartOutput> rendered =
+          parts.stream()
+              .filter(PromptPart::memoizable)
+              .map(part -> part.render(scope, budget(part)))
+              .toList();
       outputs.addAll(rendered);
       if (memo != null) {
         memo.put(key, new Memoized(rendered, frame.toJson()));
       }
     }
     PartScope scope = new PartScope(inputs, frame);
-    parts.stream().filter(part -> !part.memoizable()).forEach(part -> outputs.add(part.render(scope, budget(part))));
+    parts.stream()
+        .filter(part -> !part.memoizable())
+        .forEach(part -> outputs.add(part.render(scope, budget(part))));
     outputs.sort(Comparator.comparingInt(PartOutput::priority));
     return assemble(inputs, outputs, frame, memoized != null, fixedPromptBytes);
   }
 
   MemoKey memoKey(ContextInputs inputs) {
     Map<String, Object> gathered = new HashMap<>();
-    parts.stream().filter(PromptPart::memoizable).forEach(part -> gathered.put(part.name(), inputs.gathered().get(part.name())));
-    return new MemoKey(inputs.roomId(), inputs.board().revision(), inputs.selection(), inputs.viewport(), inputs.origin(), gathered);
+    parts.stream()
+        .filter(PromptPart::memoizable)
+        .forEach(part -> gathered.put(part.name(), inputs.gathered().get(part.name())));
+    return new MemoKey(
+        inputs.roomId(),
+        inputs.board().revision(),
+        inputs.selection(),
+        inputs.viewport(),
+        inputs.origin(),
+        gathered);
   }
 
   int budget(PromptPart<?> part) {
-    return part instanceof ShapeStatePart ? shapeStateLimitBytes : budgets.getOrDefault(part.name(), DEFAULT_BUDGET_BYTES);
+    return part instanceof ShapeStatePart
+        ? shapeStateLimitBytes
+        : budgets.getOrDefault(part.name(), DEFAULT_BUDGET_BYTES);
   }
 
-  private BuiltContext assemble(ContextInputs inputs, List<PartOutput> outputs, CoordinateFrame frame, boolean memoHit,
+  private BuiltContext assemble(
+      ContextInputs inputs,
+      List<PartOutput> outputs,
+      CoordinateFrame frame,
+      boolean memoHit,
       int fixedPromptBytes) {
     StringBuilder text = new StringBuilder();
     JsonObject context = new JsonObject();
@@ -110,8 +147,12 @@ public final class ContextBuilder {
     String message = inputs.message();
     int remaining = totalBudgetBytes;
     for (PartOutput output : outputs) {
-      boolean sharesTotal = parts.stream().filter(part -> part.name().equals(output.name())).findFirst()
-          .map(PromptPart::sharesTotalBudget).orElse(true);
+      boolean sharesTotal =
+          parts.stream()
+              .filter(part -> part.name().equals(output.name()))
+              .findFirst()
+              .map(PromptPart::sharesTotalBudget)
+              .orElse(true);
       if (sharesTotal && output.bytes() > remaining) {
         cut.add(output.name());
         continue;
@@ -144,17 +185,31 @@ public final class ContextBuilder {
     return new BuiltContext(contextText, context.copy(), image, message, frame, stats);
   }
 
-  private static ContextStats stats(List<PartOutput> outputs, List<PartOutput> included, List<String> cut, int promptTokens,
-      int contextBytes, boolean memoHit, ContextInputs inputs) {
+  private static ContextStats stats(
+      List<PartOutput> outputs,
+      List<PartOutput> included,
+      List<String> cut,
+      int promptTokens,
+      int contextBytes,
+      boolean memoHit,
+      ContextInputs inputs) {
     JsonObject blurry = statsOf(outputs, "blurryShapes");
-    boolean shapesIncluded = included.stream().anyMatch(output -> output.name().equals("blurryShapes"));
-    boolean clustersIncluded = included.stream().anyMatch(output -> output.name().equals("peripheral"));
-    boolean stateIncluded = included.stream().anyMatch(output -> output.name().equals("shapeState"));
-    ShapeStateStats state = ShapeStateStats.fromJson(statsOf(outputs, "shapeState").getJsonObject("shapeStateStats"));
+    boolean shapesIncluded =
+        included.stream().anyMatch(output -> output.name().equals("blurryShapes"));
+    boolean clustersIncluded =
+        included.stream().anyMatch(output -> output.name().equals("peripheral"));
+    boolean stateIncluded =
+        included.stream().anyMatch(output -> output.name().equals("shapeState"));
+    ShapeStateStats state =
+        ShapeStateStats.fromJson(statsOf(outputs, "shapeState").getJsonObject("shapeStateStats"));
     if (!stateIncluded && state.count() > 0) {
       state = new ShapeStateStats(0, 0, true);
     }
-    long imageBytes = included.stream().filter(output -> output.image() != null).mapToLong(PartOutput::bytes).sum();
+    long imageBytes =
+        included.stream()
+            .filter(output -> output.image() != null)
+            .mapToLong(PartOutput::bytes)
+            .sum();
     return new ContextStats(
         promptTokens,
         contextBytes,
@@ -171,6 +226,10 @@ public final class ContextBuilder {
   }
 
   private static JsonObject statsOf(List<PartOutput> outputs, String name) {
-    return outputs.stream().filter(output -> output.name().equals(name)).findFirst().map(PartOutput::stats).orElse(new JsonObject());
+    return outputs.stream()
+        .filter(output -> output.name().equals(name))
+        .findFirst()
+        .map(PartOutput::stats)
+        .orElse(new JsonObject());
   }
 }

@@ -45,7 +45,12 @@ public final class ContextGatherer {
     this(bus, store, config, clock, PromptParts.STANDARD);
   }
 
-  ContextGatherer(EventBus bus, Store store, AppConfig.Context config, LongSupplier clock, List<PromptPart<?>> parts) {
+  ContextGatherer(
+      EventBus bus,
+      Store store,
+      AppConfig.Context config,
+      LongSupplier clock,
+      List<PromptPart<?>> parts) {
     this.bus = bus;
     this.store = store;
     this.config = config;
@@ -59,18 +64,33 @@ public final class ContextGatherer {
   }
 
   public Future<ContextInputs> gather(RunRequest request, Board board, JsonObject screenshot) {
-    Future<HostView> host = request.viewport() != null && request.selection() != null
-        ? Future.succeededFuture(HostView.NONE)
-        : hostView(request);
-    Future<Map<String, Object>> gathered = gatherParts(request, new ContextSources(bus, store, config, clock, board));
-    return host.compose(view -> {
-      Viewport viewport = request.viewport() != null ? request.viewport() : view.viewport();
-      List<String> selection = onBoard(board, request.selection() != null ? request.selection() : view.selection());
-      Future<Origin> origin = origin(request, viewport);
-      return Future.all(origin, gathered).map(all -> new ContextInputs(
-          request.roomId(), request.sessionId(), request.message(), board, origin.result(), viewport, selection,
-          screenshot, request.followUp(), gathered.result()));
-    });
+    Future<HostView> host =
+        request.viewport() != null && request.selection() != null
+            ? Future.succeededFuture(HostView.NONE)
+            : hostView(request);
+    Future<Map<String, Object>> gathered =
+        gatherParts(request, new ContextSources(bus, store, config, clock, board));
+    return host.compose(
+        view -> {
+          Viewport viewport = request.viewport() != null ? request.viewport() : view.viewport();
+          List<String> selection =
+              onBoard(board, request.selection() != null ? request.selection() : view.selection());
+          Future<Origin> origin = origin(request, viewport);
+          return Future.all(origin, gathered)
+              .map(
+                  all ->
+                      new ContextInputs(
+                          request.roomId(),
+                          request.sessionId(),
+                          request.message(),
+                          board,
+                          origin.result(),
+                          viewport,
+                          selection,
+                          screenshot,
+                          request.followUp(),
+                          gathered.result()));
+        });
   }
 
   /** Every part's input by part name; a failed one is logged and absent. Never fails. */
@@ -78,43 +98,60 @@ public final class ContextGatherer {
     Map<String, Object> inputs = new HashMap<>();
     List<Future<?>> pending = new ArrayList<>();
     for (PromptPart<?> part : parts) {
-      pending.add(part.gather(sources, request)
-          .<Object>map(input -> {
-            inputs.put(part.name(), input);
-            return input;
-          })
-          .otherwise(error -> {
-            LOG.atWarn().addKeyValue("runId", request.runId()).addKeyValue("part", part.name())
-                .addKeyValue("error", error.getMessage()).log("context.part_unavailable");
-            return null;
-          }));
+      pending.add(
+          part.gather(sources, request)
+              .<Object>map(
+                  input -> {
+                    inputs.put(part.name(), input);
+                    return input;
+                  })
+              .otherwise(
+                  error -> {
+                    LOG.atWarn()
+                        .addKeyValue("runId", request.runId())
+                        .addKeyValue("part", part.name())
+                        .addKeyValue("error", error.getMessage())
+                        .log("context.part_unavailable");
+                    return null;
+                  }));
     }
     return Future.all(pending).map(all -> inputs);
   }
 
   private Future<HostView> hostView(RunRequest request) {
-    return bus.<JsonObject>request(Address.BRIDGE_VIEWPORTS, new JsonObject().put("roomId", request.roomId()),
+    return bus.<JsonObject>request(
+            Address.BRIDGE_VIEWPORTS,
+            new JsonObject().put("roomId", request.roomId()),
             new DeliveryOptions().setSendTimeout(HOST_VIEW_TIMEOUT_MS))
-        .map(reply -> {
-          JsonArray viewports = reply.body().getJsonArray("viewports", new JsonArray());
-          if (viewports.isEmpty() || !(viewports.getValue(0) instanceof JsonObject first)) {
-            return HostView.NONE;
-          }
-          Viewport viewport = first.getValue("bounds") instanceof JsonObject bounds ? Viewport.fromJson(bounds) : null;
-          List<String> selection = new ArrayList<>();
-          if (first.getValue("selection") instanceof JsonArray ids) {
-            ids.forEach(id -> {
-              if (id instanceof String text) {
-                selection.add(text);
+        .map(
+            reply -> {
+              JsonArray viewports = reply.body().getJsonArray("viewports", new JsonArray());
+              if (viewports.isEmpty() || !(viewports.getValue(0) instanceof JsonObject first)) {
+                return HostView.NONE;
               }
+              Viewport viewport =
+                  first.getValue("bounds") instanceof JsonObject bounds
+                      ? Viewport.fromJson(bounds)
+                      : null;
+              List<String> selection = new ArrayList<>();
+              if (first.getValue("selection") instanceof JsonArray ids) {
+                ids.forEach(
+                    id -> {
+                      if (id instanceof String text) {
+                        selection.add(text);
+                      }
+                    });
+              }
+              return new HostView(viewport, selection);
+            })
+        .otherwise(
+            error -> {
+              LOG.atInfo()
+                  .addKeyValue("runId", request.runId())
+                  .addKeyValue("error", error.getMessage())
+                  .log("context.no_host_view");
+              return HostView.NONE;
             });
-          }
-          return new HostView(viewport, selection);
-        })
-        .otherwise(error -> {
-          LOG.atInfo().addKeyValue("runId", request.runId()).addKeyValue("error", error.getMessage()).log("context.no_host_view");
-          return HostView.NONE;
-        });
   }
 
   /** The record ids of the referenced shapes that are on the board, once each, in the order given. */
@@ -125,7 +162,11 @@ public final class ContextGatherer {
     Set<String> ids = new LinkedHashSet<>();
     for (String reference : references) {
       String id = ShapeIds.recordId(reference);
-      if (id != null && board.record(id).filter(record -> "shape".equals(record.getValue("typeName"))).isPresent()) {
+      if (id != null
+          && board
+              .record(id)
+              .filter(record -> "shape".equals(record.getValue("typeName")))
+              .isPresent()) {
         ids.add(id);
       }
     }
@@ -134,10 +175,16 @@ public final class ContextGatherer {
 
   private Future<Origin> origin(RunRequest request, Viewport viewport) {
     Origin proposed = viewport == null ? Origin.ZERO : new Origin(viewport.x(), viewport.y());
-    return store.sessions().fixOrigin(request.sessionId(), proposed)
-        .otherwise(error -> {
-          LOG.atWarn().addKeyValue("runId", request.runId()).addKeyValue("error", error.getMessage()).log("context.origin_unavailable");
-          return proposed;
-        });
+    return store
+        .sessions()
+        .fixOrigin(request.sessionId(), proposed)
+        .otherwise(
+            error -> {
+              LOG.atWarn()
+                  .addKeyValue("runId", request.runId())
+                  .addKeyValue("error", error.getMessage())
+                  .log("context.origin_unavailable");
+              return proposed;
+            });
   }
 }

@@ -10,4 +10,5 @@ import java.util.function.LongSupplier;
  * Where a part's {@link PromptPart#gather} fetches from: the event bus, the store, the context
  * settings, the clock (epoch milliseconds), and the room's board as the run read it.
  */
-record ContextSources(EventBus bus, Store store, AppConfig.Context config, LongSupplier clock, Board board) {}
+record ContextSources(
+    EventBus bus, Store store, AppConfig.Context config, LongSupplier clock, Board board) {}

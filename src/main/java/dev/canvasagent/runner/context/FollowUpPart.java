@@ -39,13 +39,20 @@ final class FollowUpPart implements PromptPart<Void> {
     if (followUp == null) {
       return PartOutput.empty(this);
     }
-    String text = "## Follow-up\nThis is follow-up " + followUp.number() + " (" + followUp.reason()
-        + ") of an earlier request, " + why(followUp.reason()) + ". The board already holds what the earlier runs"
-        + " drew: add only what is still missing, and answer without actions when nothing is.\n";
+    String text =
+        "## Follow-up\nThis is follow-up "
+            + followUp.number()
+            + " ("
+            + followUp.reason()
+            + ") of an earlier request, "
+            + why(followUp.reason())
+            + ". The board already holds what the earlier runs"
+            + " drew: add only what is still missing, and answer without actions when nothing is.\n";
     if (PartOutput.utf8Length(text) > budgetBytes) {
       return PartOutput.empty(this).withTruncation();
     }
-    JsonObject json = new JsonObject().put("number", followUp.number()).put("reason", followUp.reason());
+    JsonObject json =
+        new JsonObject().put("number", followUp.number()).put("reason", followUp.reason());
     return PartOutput.section(this, ModelContext.FOLLOW_UP, json, text, false);
   }
 }

@@ -16,9 +16,21 @@ import java.util.List;
  */
 final class ModelShapes {
   /** The string style props a simplified record carries, when the shape has them. */
-  private static final List<String> STYLE_PROPS = List.of(
-      "color", "labelColor", "fill", "dash", "size", "font", "align", "verticalAlign", "textAlign", "kind",
-      "arrowheadStart", "arrowheadEnd", "spline");
+  private static final List<String> STYLE_PROPS =
+      List.of(
+          "color",
+          "labelColor",
+          "fill",
+          "dash",
+          "size",
+          "font",
+          "align",
+          "verticalAlign",
+          "textAlign",
+          "kind",
+          "arrowheadStart",
+          "arrowheadEnd",
+          "spline");
 
   private ModelShapes() {}
 
@@ -26,7 +38,8 @@ final class ModelShapes {
   static JsonObject blurry(BoardView.Shape shape, CoordinateFrame frame) {
     Box bounds = shape.bounds();
     String id = shape.recordId();
-    // x and y are what move's x, y mean (the bounds' top-left), so their rounding is remembered; w and
+    // x and y are what move's x, y mean (the bounds' top-left), so their rounding is remembered; w
+    // and
     // h are the record's own size only when the shape is not rotated.
     String sizeOwner = RecordNumbers.finite(shape.record(), "rotation", 0) == 0 ? id : null;
     return new JsonObject()
@@ -42,9 +55,13 @@ final class ModelShapes {
   /** The blurry view plus rotation, parent, styles and an arrow's bound shapes: a selected shape in full. */
   static JsonObject simplified(BoardView.Shape shape, BoardView view, CoordinateFrame frame) {
     JsonObject record = shape.record();
-    JsonObject simple = shape.bounds() == null
-        ? new JsonObject().put("id", ShapeIds.modelId(shape.recordId())).put("type", type(record)).put("text", text(record))
-        : blurry(shape, frame);
+    JsonObject simple =
+        shape.bounds() == null
+            ? new JsonObject()
+                .put("id", ShapeIds.modelId(shape.recordId()))
+                .put("type", type(record))
+                .put("text", text(record))
+            : blurry(shape, frame);
     double rotation = RecordNumbers.finite(record, "rotation", 0);
     if (rotation != 0) {
       simple.put("rotation", Math.round(Math.toDegrees(rotation)));

@@ -15,8 +15,15 @@ import java.nio.charset.StandardCharsets;
  * @param image the screenshot, only from the screenshot part
  */
 public record PartOutput(
-    String name, int priority, String contextKey, Object json, String text, int bytes, boolean truncated,
-    JsonObject stats, ModelRequest.Image image) {
+    String name,
+    int priority,
+    String contextKey,
+    Object json,
+    String text,
+    int bytes,
+    boolean truncated,
+    JsonObject stats,
+    ModelRequest.Image image) {
 
   public PartOutput {
     text = text == null ? "" : text;
@@ -29,8 +36,18 @@ public record PartOutput(
   }
 
   /** A section of text and, when {@code contextKey} is not null, the same facts as JSON. */
-  static PartOutput section(PromptPart part, String contextKey, Object json, String text, boolean truncated) {
-    return new PartOutput(part.name(), part.priority(), contextKey, json, text, utf8Length(text), truncated, null, null);
+  static PartOutput section(
+      PromptPart part, String contextKey, Object json, String text, boolean truncated) {
+    return new PartOutput(
+        part.name(),
+        part.priority(),
+        contextKey,
+        json,
+        text,
+        utf8Length(text),
+        truncated,
+        null,
+        null);
   }
 
   /** The same output, marked as cut by its budget. */
@@ -39,7 +56,8 @@ public record PartOutput(
   }
 
   PartOutput withStats(JsonObject partStats) {
-    return new PartOutput(name, priority, contextKey, json, text, bytes, truncated, partStats, image);
+    return new PartOutput(
+        name, priority, contextKey, json, text, bytes, truncated, partStats, image);
   }
 
   /** Whether the part has anything for the model. */

@@ -54,9 +54,10 @@ final class PeripheralClustersPart implements PromptPart<Void> {
     }
   }
 
-  private static final Comparator<Cluster> ORDER = Comparator.comparingInt((Cluster cluster) -> -cluster.count)
-      .thenComparingLong(cluster -> cluster.row)
-      .thenComparingLong(cluster -> cluster.column);
+  private static final Comparator<Cluster> ORDER =
+      Comparator.comparingInt((Cluster cluster) -> -cluster.count)
+          .thenComparingLong(cluster -> cluster.row)
+          .thenComparingLong(cluster -> cluster.column);
 
   @Override
   public PartOutput render(PartScope scope, int budgetBytes) {
@@ -67,33 +68,55 @@ final class PeripheralClustersPart implements PromptPart<Void> {
     }
     List<Cluster> clusters = clusters(outside, viewport);
     CoordinateFrame frame = scope.frame();
-    List<JsonObject> rendered = clusters.stream().map(cluster -> new JsonObject()
-        .put("bounds", new JsonObject()
-            .put("x", frame.toModel(null, "x", cluster.bounds.minX()))
-            .put("y", frame.toModel(null, "y", cluster.bounds.minY()))
-            .put("w", Math.round(cluster.bounds.width()))
-            .put("h", Math.round(cluster.bounds.height())))
-        .put("count", cluster.count)).toList();
-    BudgetedList<JsonObject> list = BudgetedList.of("Off-screen shapes, clustered {bounds, count}", rendered,
-        JsonObject::encode, budgetBytes, BudgetedList.Keep.FIRST);
-    JsonObject stats = new JsonObject().put("clusters", list.kept().size()).put("outOfView", outside.size());
+    List<JsonObject> rendered =
+        clusters.stream()
+            .map(
+                cluster ->
+                    new JsonObject()
+                        .put(
+                            "bounds",
+                            new JsonObject()
+                                .put("x", frame.toModel(null, "x", cluster.bounds.minX()))
+                                .put("y", frame.toModel(null, "y", cluster.bounds.minY()))
+                                .put("w", Math.round(cluster.bounds.width()))
+                                .put("h", Math.round(cluster.bounds.height())))
+                        .put("count", cluster.count))
+            .toList();
+    BudgetedList<JsonObject> list =
+        BudgetedList.of(
+            "Off-screen shapes, clustered {bounds, count}",
+            rendered,
+            JsonObject::encode,
+            budgetBytes,
+            BudgetedList.Keep.FIRST);
+    JsonObject stats =
+        new JsonObject().put("clusters", list.kept().size()).put("outOfView", outside.size());
     if (list.kept().isEmpty()) {
       return PartOutput.empty(this).withTruncation().withStats(stats);
     }
-    return PartOutput.section(this, ModelContext.PERIPHERAL, new JsonArray(List.copyOf(list.kept())), list.text(), list.truncated())
+    return PartOutput.section(
+            this,
+            ModelContext.PERIPHERAL,
+            new JsonArray(List.copyOf(list.kept())),
+            list.text(),
+            list.truncated())
         .withStats(stats);
   }
 
   static List<Cluster> clusters(List<BoardView.Shape> shapes, Viewport viewport) {
     double cellW = Math.max(viewport.w(), 1);
     double cellH = Math.max(viewport.h(), 1);
-    Map<List<Long>, Cluster> cells = new TreeMap<>(Comparator.<List<Long>>comparingLong(cell -> cell.get(0))
-        .thenComparingLong(cell -> cell.get(1)));
+    Map<List<Long>, Cluster> cells =
+        new TreeMap<>(
+            Comparator.<List<Long>>comparingLong(cell -> cell.get(0))
+                .thenComparingLong(cell -> cell.get(1)));
     for (BoardView.Shape shape : shapes) {
       long row = (long) Math.floor((shape.bounds().centerY() - viewport.y()) / cellH);
       long column = (long) Math.floor((shape.bounds().centerX() - viewport.x()) / cellW);
-      Cluster cluster = cells.computeIfAbsent(List.of(row, column), cell -> new Cluster(row, column));
-      cluster.bounds = cluster.bounds == null ? shape.bounds() : cluster.bounds.union(shape.bounds());
+      Cluster cluster =
+          cells.computeIfAbsent(List.of(row, column), cell -> new Cluster(row, column));
+      cluster.bounds =
+          cluster.bounds == null ? shape.bounds() : cluster.bounds.union(shape.bounds());
       cluster.count++;
     }
     List<Cluster> ordered = new ArrayList<>(cells.values());

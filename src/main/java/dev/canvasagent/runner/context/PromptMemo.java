@@ -23,12 +23,13 @@ final class PromptMemo<K, V> {
     this.ttlMs = ttlMs;
     this.maxEntries = maxEntries;
     this.clock = clock;
-    this.entries = new LinkedHashMap<>(16, 0.75f, true) {
-      @Override
-      protected boolean removeEldestEntry(Map.Entry<K, Entry<V>> eldest) {
-        return size() > PromptMemo.this.maxEntries;
-      }
-    };
+    this.entries =
+        new LinkedHashMap<>(16, 0.75f, true) {
+          @Override
+          protected boolean removeEldestEntry(Map.Entry<K, Entry<V>> eldest) {
+            return size() > PromptMemo.this.maxEntries;
+          }
+        };
   }
 
   Optional<V> get(K key) {

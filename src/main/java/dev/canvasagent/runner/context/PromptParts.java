@@ -13,21 +13,22 @@ import java.util.Objects;
 public final class PromptParts {
   private PromptParts() {}
 
-  static final List<PromptPart<?>> STANDARD = List.of(
-      new UserMessagePart(),
-      new FollowUpPart(),
-      new DocVersionPart(),
-      new ViewportPart(),
-      new SelectionPart(),
-      new SelectedShapesPart(),
-      new ContextItemsPart(),
-      new BlurryShapesPart(),
-      new TranscriptPart(),
-      new ChatHistoryPart(),
-      new TodosPart(),
-      new PeripheralClustersPart(),
-      new ShapeStatePart(),
-      new ScreenshotPart());
+  static final List<PromptPart<?>> STANDARD =
+      List.of(
+          new UserMessagePart(),
+          new FollowUpPart(),
+          new DocVersionPart(),
+          new ViewportPart(),
+          new SelectionPart(),
+          new SelectedShapesPart(),
+          new ContextItemsPart(),
+          new BlurryShapesPart(),
+          new TranscriptPart(),
+          new ChatHistoryPart(),
+          new TodosPart(),
+          new PeripheralClustersPart(),
+          new ShapeStatePart(),
+          new ScreenshotPart());
 
   /** The standard parts' names, in priority order. */
   public static List<String> names() {
@@ -43,11 +44,14 @@ public final class PromptParts {
   }
 
   static String described(List<PromptPart<?>> parts) {
-    List<String> phrases = byPriority(parts).stream().map(PromptPart::describedAs).filter(Objects::nonNull).toList();
+    List<String> phrases =
+        byPriority(parts).stream().map(PromptPart::describedAs).filter(Objects::nonNull).toList();
     if (phrases.size() < 2) {
       return String.join("", phrases);
     }
-    return String.join(", ", phrases.subList(0, phrases.size() - 1)) + ", and " + phrases.get(phrases.size() - 1);
+    return String.join(", ", phrases.subList(0, phrases.size() - 1))
+        + ", and "
+        + phrases.get(phrases.size() - 1);
   }
 
   static List<PromptPart<?>> byPriority(List<PromptPart<?>> parts) {

@@ -11,7 +11,8 @@ import java.util.regex.Pattern;
  * one over its budget, leaves the run text-only.
  */
 final class ScreenshotPart implements PromptPart<Void> {
-  private static final Pattern DATA_URL = Pattern.compile("data:(image/[a-z+.-]+);base64,(.*)", Pattern.DOTALL);
+  private static final Pattern DATA_URL =
+      Pattern.compile("data:(image/[a-z+.-]+);base64,(.*)", Pattern.DOTALL);
 
   @Override
   public String name() {
@@ -51,10 +52,20 @@ final class ScreenshotPart implements PromptPart<Void> {
     }
     int bytes = image.getInteger("bytes", matcher.group(2).length() / 4 * 3);
     if (bytes > budgetBytes) {
-      return PartOutput.empty(this).withTruncation().withStats(new JsonObject().put("imageBytes", 0));
+      return PartOutput.empty(this)
+          .withTruncation()
+          .withStats(new JsonObject().put("imageBytes", 0));
     }
     String text = "## Screenshot\nAttached: the host's view of the board.\n";
-    return new PartOutput(name(), priority(), null, null, text, bytes, false,
-        new JsonObject().put("imageBytes", bytes), new ModelRequest.Image(matcher.group(1), matcher.group(2)));
+    return new PartOutput(
+        name(),
+        priority(),
+        null,
+        null,
+        text,
+        bytes,
+        false,
+        new JsonObject().put("imageBytes", bytes),
+        new ModelRequest.Image(matcher.group(1), matcher.group(2)));
   }
 }

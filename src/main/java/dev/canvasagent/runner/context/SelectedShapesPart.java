@@ -33,19 +33,30 @@ final class SelectedShapesPart implements PromptPart<Void> {
   public PartOutput render(PartScope scope, int budgetBytes) {
     BoardView view = scope.view();
     CoordinateFrame frame = scope.frame();
-    List<JsonObject> shapes = scope.inputs().selection().stream()
-        .map(view::shape)
-        .filter(Objects::nonNull)
-        .map(shape -> ModelShapes.simplified(shape, view, frame))
-        .toList();
+    List<JsonObject> shapes =
+        scope.inputs().selection().stream()
+            .map(view::shape)
+            .filter(Objects::nonNull)
+            .map(shape -> ModelShapes.simplified(shape, view, frame))
+            .toList();
     if (shapes.isEmpty()) {
       return PartOutput.empty(this);
     }
-    BudgetedList<JsonObject> list = BudgetedList.of("Selected shapes in full", shapes, JsonObject::encode,
-        budgetBytes, BudgetedList.Keep.FIRST);
+    BudgetedList<JsonObject> list =
+        BudgetedList.of(
+            "Selected shapes in full",
+            shapes,
+            JsonObject::encode,
+            budgetBytes,
+            BudgetedList.Keep.FIRST);
     if (list.kept().isEmpty()) {
       return PartOutput.empty(this).withTruncation();
     }
-    return PartOutput.section(this, ModelContext.SELECTED_SHAPES, new JsonArray(List.copyOf(list.kept())), list.text(), list.truncated());
+    return PartOutput.section(
+        this,
+        ModelContext.SELECTED_SHAPES,
+        new JsonArray(List.copyOf(list.kept())),
+        list.text(),
+        list.truncated());
   }
 }

@@ -35,12 +35,18 @@ final class SelectionPart implements PromptPart<Void> {
     if (ids.isEmpty()) {
       return PartOutput.empty(this);
     }
-    BudgetedList<String> list = BudgetedList.of("Selected shape ids", ids, id -> new JsonArray().add(id).encode(),
-        budgetBytes, BudgetedList.Keep.FIRST);
+    BudgetedList<String> list =
+        BudgetedList.of(
+            "Selected shape ids",
+            ids,
+            id -> new JsonArray().add(id).encode(),
+            budgetBytes,
+            BudgetedList.Keep.FIRST);
     if (list.kept().isEmpty()) {
       return PartOutput.empty(this).withTruncation();
     }
-    return PartOutput.section(this, ModelContext.SELECTION, new JsonArray(list.kept()), list.text(), list.truncated())
+    return PartOutput.section(
+            this, ModelContext.SELECTION, new JsonArray(list.kept()), list.text(), list.truncated())
         .withStats(new JsonObject().put("selected", ids.size()));
   }
 }

@@ -40,7 +40,10 @@ final class ShapeStatePart implements PromptPart<Void> {
   public PartOutput render(PartScope scope, int limitBytes) {
     BoardView view = scope.view();
     Set<BoardView.Shape> ordered = new LinkedHashSet<>();
-    scope.inputs().selection().stream().map(view::shape).filter(Objects::nonNull).forEach(ordered::add);
+    scope.inputs().selection().stream()
+        .map(view::shape)
+        .filter(Objects::nonNull)
+        .forEach(ordered::add);
     ordered.addAll(view.inView(scope.inputs().viewport()));
     ordered.addAll(view.paintOrder());
     List<String> lines = new ArrayList<>();
@@ -55,12 +58,14 @@ final class ShapeStatePart implements PromptPart<Void> {
       lines.add(line);
     }
     boolean truncated = lines.size() < ordered.size();
-    JsonObject stats = new JsonObject().put("shapeStateStats",
-        new ShapeStateStats(lines.size(), bytes, truncated).toJson());
+    JsonObject stats =
+        new JsonObject()
+            .put("shapeStateStats", new ShapeStateStats(lines.size(), bytes, truncated).toJson());
     if (lines.isEmpty()) {
       PartOutput empty = PartOutput.empty(this).withStats(stats);
       return truncated ? empty.withTruncation() : empty;
     }
-    return PartOutput.section(this, null, null, HEADING + String.join("", lines), truncated).withStats(stats);
+    return PartOutput.section(this, null, null, HEADING + String.join("", lines), truncated)
+        .withStats(stats);
   }
 }

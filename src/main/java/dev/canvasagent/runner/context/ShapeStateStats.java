@@ -11,6 +11,11 @@ public record ShapeStateStats(int count, int bytes, boolean truncated) {
   }
 
   static ShapeStateStats fromJson(JsonObject json) {
-    return json == null ? NONE : new ShapeStateStats(json.getInteger("count", 0), json.getInteger("bytes", 0), json.getBoolean("truncated", false));
+    return json == null
+        ? NONE
+        : new ShapeStateStats(
+            json.getInteger("count", 0),
+            json.getInteger("bytes", 0),
+            json.getBoolean("truncated", false));
   }
 }

@@ -38,19 +38,33 @@ final class TodosPart implements PromptPart<List<Todo>> {
   @Override
   public PartOutput render(PartScope scope, int budgetBytes) {
     List<Todo> gathered = scope.gathered(this);
-    List<JsonObject> todos = gathered == null ? List.of() : gathered.stream().map(TodosPart::item).toList();
+    List<JsonObject> todos =
+        gathered == null ? List.of() : gathered.stream().map(TodosPart::item).toList();
     if (todos.isEmpty()) {
       return PartOutput.empty(this);
     }
-    BudgetedList<JsonObject> list = BudgetedList.of("Todo list {id, text, status}", todos, JsonObject::encode,
-        budgetBytes, BudgetedList.Keep.FIRST);
+    BudgetedList<JsonObject> list =
+        BudgetedList.of(
+            "Todo list {id, text, status}",
+            todos,
+            JsonObject::encode,
+            budgetBytes,
+            BudgetedList.Keep.FIRST);
     if (list.kept().isEmpty()) {
       return PartOutput.empty(this).withTruncation();
     }
-    return PartOutput.section(this, ModelContext.TODOS, new JsonArray(List.copyOf(list.kept())), list.text(), list.truncated());
+    return PartOutput.section(
+        this,
+        ModelContext.TODOS,
+        new JsonArray(List.copyOf(list.kept())),
+        list.text(),
+        list.truncated());
   }
 
   private static JsonObject item(Todo todo) {
-    return new JsonObject().put("id", todo.id()).put("text", todo.text()).put("status", todo.status().wireName());
+    return new JsonObject()
+        .put("id", todo.id())
+        .put("text", todo.text())
+        .put("status", todo.status().wireName());
   }
 }

@@ -40,7 +40,10 @@ final class TranscriptPart implements PromptPart<List<Utterance>> {
     if (window == 0) {
       return Future.succeededFuture(List.of());
     }
-    return sources.store().transcripts().since(request.roomId(), sources.clock().getAsLong() - window, MAX_UTTERANCES);
+    return sources
+        .store()
+        .transcripts()
+        .since(request.roomId(), sources.clock().getAsLong() - window, MAX_UTTERANCES);
   }
 
   @Override
@@ -49,8 +52,13 @@ final class TranscriptPart implements PromptPart<List<Utterance>> {
     if (utterances == null || utterances.isEmpty()) {
       return PartOutput.empty(this);
     }
-    BudgetedList<Utterance> list = BudgetedList.of("Transcript: what was said lately {speaker, text, ts}", utterances,
-        utterance -> utterance.toJson().encode(), budgetBytes, BudgetedList.Keep.LAST);
+    BudgetedList<Utterance> list =
+        BudgetedList.of(
+            "Transcript: what was said lately {speaker, text, ts}",
+            utterances,
+            utterance -> utterance.toJson().encode(),
+            budgetBytes,
+            BudgetedList.Keep.LAST);
     if (list.kept().isEmpty()) {
       return PartOutput.empty(this).withTruncation();
     }

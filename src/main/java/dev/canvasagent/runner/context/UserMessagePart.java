@@ -35,6 +35,15 @@ final class UserMessagePart implements PromptPart<Void> {
     if (truncated) {
       message = Utf8.prefix(message, budgetBytes);
     }
-    return new PartOutput(name(), priority(), ModelContext.MESSAGE, message, "", PartOutput.utf8Length(message), truncated, null, null);
+    return new PartOutput(
+        name(),
+        priority(),
+        ModelContext.MESSAGE,
+        message,
+        "",
+        PartOutput.utf8Length(message),
+        truncated,
+        null,
+        null);
   }
 }

@@ -35,11 +35,12 @@ final class ViewportPart implements PromptPart<Void> {
     if (viewport == null) {
       return PartOutput.empty(this);
     }
-    JsonObject bounds = new JsonObject()
-        .put("x", frame.toModel(null, "x", viewport.x()))
-        .put("y", frame.toModel(null, "y", viewport.y()))
-        .put("w", Math.round(viewport.w()))
-        .put("h", Math.round(viewport.h()));
+    JsonObject bounds =
+        new JsonObject()
+            .put("x", frame.toModel(null, "x", viewport.x()))
+            .put("y", frame.toModel(null, "y", viewport.y()))
+            .put("w", Math.round(viewport.w()))
+            .put("h", Math.round(viewport.h()));
     String text = "## Viewport: what the person sees {x, y, w, h}\n" + bounds.encode() + "\n";
     if (PartOutput.utf8Length(text) > budgetBytes) {
       return PartOutput.empty(this).withTruncation();

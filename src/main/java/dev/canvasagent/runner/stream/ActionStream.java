@@ -41,7 +41,8 @@ public final class ActionStream {
   private final ActionsArrayReader textActions = new ActionsArrayReader();
   private final Map<Integer, ToolCallArgumentsReader> toolCallArguments = new HashMap<>();
 
-  public ActionStream(String runId, ActionCatalog catalog, PartialGate partials, Listener listener) {
+  public ActionStream(
+      String runId, ActionCatalog catalog, PartialGate partials, Listener listener) {
     this.runId = runId;
     this.catalog = catalog;
     this.enumFields = new EnumFields(catalog);
@@ -62,12 +63,17 @@ public final class ActionStream {
       listener.unreadable(textActions.problem().get());
       return;
     }
-    textActions.writing().ifPresent(writing -> {
-      String actionId = textActionId(writing.index());
-      if (previewable(actionId, writing.verb())) {
-        textActions.partial(enumFields).ifPresent(action -> offer(actionId, action.name(), action.params()));
-      }
-    });
+    textActions
+        .writing()
+        .ifPresent(
+            writing -> {
+              String actionId = textActionId(writing.index());
+              if (previewable(actionId, writing.verb())) {
+                textActions
+                    .partial(enumFields)
+                    .ifPresent(action -> offer(actionId, action.name(), action.params()));
+              }
+            });
   }
 
   public void toolCallStart(ModelEvent.ToolCallStart start) {
@@ -87,8 +93,11 @@ public final class ActionStream {
     } catch (MalformedActions malformed) {
       // No more previews of this call; its end carries the provider's verdict on the arguments.
       toolCallArguments.remove(delta.ordinal());
-      LOG.atInfo().addKeyValue("runId", runId).addKeyValue("ordinal", delta.ordinal())
-          .addKeyValue("reason", malformed.getMessage()).log("partial.unreadable_arguments");
+      LOG.atInfo()
+          .addKeyValue("runId", runId)
+          .addKeyValue("ordinal", delta.ordinal())
+          .addKeyValue("reason", malformed.getMessage())
+          .log("partial.unreadable_arguments");
       return;
     }
     String actionId = toolCallId(delta.ordinal());
@@ -101,8 +110,12 @@ public final class ActionStream {
     String actionId = toolCallId(end.ordinal());
     partials.close(actionId);
     ToolCallArgumentsReader reader = toolCallArguments.remove(end.ordinal());
-    if (reader != null && reader.arguments().filter(parsed -> !parsed.equals(end.arguments())).isPresent()) {
-      LOG.atWarn().addKeyValue("runId", runId).addKeyValue("ordinal", end.ordinal()).log("partial.arguments_disagree");
+    if (reader != null
+        && reader.arguments().filter(parsed -> !parsed.equals(end.arguments())).isPresent()) {
+      LOG.atWarn()
+          .addKeyValue("runId", runId)
+          .addKeyValue("ordinal", end.ordinal())
+          .log("partial.arguments_disagree");
     }
     listener.action(new AgentAction(actionId, end.name(), end.arguments()));
   }

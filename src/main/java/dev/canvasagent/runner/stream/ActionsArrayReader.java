@@ -29,20 +29,38 @@ import java.util.regex.Pattern;
 public final class ActionsArrayReader {
   static final int MAX_PROSE_BYTES = 64 * 1024;
   private static final int MAX_LOOKAHEAD = 64;
+
   /** How the JSON may start; a space stands for any whitespace. */
-  private static final List<byte[]> OPENINGS = List.of(
-      "{ \"actions\"".getBytes(StandardCharsets.US_ASCII),
-      "[ { \"name\"".getBytes(StandardCharsets.US_ASCII),
-      "[ { \"_type\"".getBytes(StandardCharsets.US_ASCII));
+  private static final List<byte[]> OPENINGS =
+      List.of(
+          "{ \"actions\"".getBytes(StandardCharsets.US_ASCII),
+          "[ { \"name\"".getBytes(StandardCharsets.US_ASCII),
+          "[ { \"_type\"".getBytes(StandardCharsets.US_ASCII));
+
   private static final Pattern OPENING_FENCE = Pattern.compile("```[A-Za-z]*\\s*$");
   private static final Pattern CLOSING_FENCE = Pattern.compile("^\\s*```");
 
-  private enum Phase { PROSE, JSON, AFTER }
+  private enum Phase {
+    PROSE,
+    JSON,
+    AFTER
+  }
 
-  private enum Opening { MATCH, MORE, MISMATCH }
+  private enum Opening {
+    MATCH,
+    MORE,
+    MISMATCH
+  }
 
   /** Where the reader stands in the JSON around the actions. */
-  private enum Frame { START, ROOT_KEYS, ACTIONS_NEXT, ACTIONS, SKIPPING, DONE }
+  private enum Frame {
+    START,
+    ROOT_KEYS,
+    ACTIONS_NEXT,
+    ACTIONS,
+    SKIPPING,
+    DONE
+  }
 
   private final Utf8Fragments utf8 = new Utf8Fragments();
   private final JsonFragmentTokenizer tokenizer = new JsonFragmentTokenizer(this::token);
@@ -117,7 +135,8 @@ public final class ActionsArrayReader {
             phase = Phase.JSON;
             tokenizer.feed(start, 0, start.length);
           } else if (opening == Opening.MISMATCH) {
-            // The bracket was prose; what followed it is looked at again, it may hold the real start.
+            // The bracket was prose; what followed it is looked at again, it may hold the real
+            // start.
             byte[] rest = Arrays.copyOfRange(lookahead, 1, lookaheadLength);
             keep(before, lookahead, 0, 1);
             lookaheadLength = 0;
@@ -225,7 +244,7 @@ public final class ActionsArrayReader {
           frame = Frame.ROOT_KEYS;
         }
       }
-      case DONE -> { }
+      case DONE -> {}
     }
   }
 
@@ -241,7 +260,8 @@ public final class ActionsArrayReader {
       return new StreamedAction(index, verb, params);
     }
     if (!(element.getValue("name") instanceof String verb)) {
-      throw new MalformedActions("actions[" + index + "] has neither a \"name\" nor a \"_type\" string");
+      throw new MalformedActions(
+          "actions[" + index + "] has neither a \"name\" nor a \"_type\" string");
     }
     Object params = element.getValue("params");
     if (params != null && !(params instanceof JsonObject)) {
@@ -259,7 +279,9 @@ public final class ActionsArrayReader {
     }
     JsonObject live = (JsonObject) element.value();
     Object verb = live.getValue("_type") instanceof String typed ? typed : live.getValue("name");
-    return verb instanceof String name ? Optional.of(new Writing(nextIndex, name)) : Optional.empty();
+    return verb instanceof String name
+        ? Optional.of(new Writing(nextIndex, name))
+        : Optional.empty();
   }
 
   /**
@@ -276,16 +298,21 @@ public final class ActionsArrayReader {
     if (!(verbValue instanceof String verb)) {
       return Optional.empty();
     }
-    Predicate<List<Object>> heldBack = typed
-        ? path -> "_type".equals(path.get(0)) || enums.heldBack(verb, path)
-        : path -> path.size() < 2 || !"params".equals(path.get(0)) || enums.heldBack(verb, path.subList(1, path.size()));
+    Predicate<List<Object>> heldBack =
+        typed
+            ? path -> "_type".equals(path.get(0)) || enums.heldBack(verb, path)
+            : path ->
+                path.size() < 2
+                    || !"params".equals(path.get(0))
+                    || enums.heldBack(verb, path.subList(1, path.size()));
     JsonObject snapshot = (JsonObject) element.snapshot(tokenizer.pendingString(), heldBack);
     JsonObject params;
     if (typed) {
       snapshot.remove("_type");
       params = snapshot;
     } else {
-      params = snapshot.getValue("params") instanceof JsonObject written ? written : new JsonObject();
+      params =
+          snapshot.getValue("params") instanceof JsonObject written ? written : new JsonObject();
     }
     return Optional.of(new StreamedAction(nextIndex, verb, params));
   }
@@ -293,7 +320,8 @@ public final class ActionsArrayReader {
   /** The text is over: a text that ended inside the actions JSON is a {@link #problem}. */
   public void finish() {
     if (phase == Phase.JSON && problem == null) {
-      problem = "the answer ended inside its actions JSON, after " + nextIndex + " complete action(s)";
+      problem =
+          "the answer ended inside its actions JSON, after " + nextIndex + " complete action(s)";
     }
     keep(before, lookahead, 0, lookaheadLength);
     lookaheadLength = 0;

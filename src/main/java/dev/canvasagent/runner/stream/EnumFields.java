@@ -17,9 +17,22 @@ import java.util.Set;
  * from partial snapshots until complete.
  */
 public final class EnumFields {
-  static final Set<String> STYLE_KEYS = Set.of(
-      "color", "labelColor", "fill", "dash", "size", "font", "align", "verticalAlign", "textAlign", "geo", "type",
-      "arrowheadStart", "arrowheadEnd", "spline");
+  static final Set<String> STYLE_KEYS =
+      Set.of(
+          "color",
+          "labelColor",
+          "fill",
+          "dash",
+          "size",
+          "font",
+          "align",
+          "verticalAlign",
+          "textAlign",
+          "geo",
+          "type",
+          "arrowheadStart",
+          "arrowheadEnd",
+          "spline");
 
   private final ActionCatalog catalog;
   private final Map<String, JsonObject> schemas = new HashMap<>();
@@ -39,13 +52,22 @@ public final class EnumFields {
     if (path.get(path.size() - 1) instanceof String key && STYLE_KEYS.contains(key)) {
       return true;
     }
-    JsonObject root = schemas.computeIfAbsent(verb,
-        name -> catalog.entry(name).map(entry -> entry.schema().document()).orElse(new JsonObject()));
+    JsonObject root =
+        schemas.computeIfAbsent(
+            verb,
+            name ->
+                catalog
+                    .entry(name)
+                    .map(entry -> entry.schema().document())
+                    .orElse(new JsonObject()));
     List<JsonObject> candidates = expand(root, List.of(root));
     for (Object step : path) {
       List<JsonObject> next = new ArrayList<>();
       for (JsonObject schema : candidates) {
-        Object child = step instanceof String key ? propertySchema(schema, key) : itemSchema(schema, (Integer) step);
+        Object child =
+            step instanceof String key
+                ? propertySchema(schema, key)
+                : itemSchema(schema, (Integer) step);
         if (child instanceof JsonObject childSchema) {
           next.add(childSchema);
         }
@@ -55,7 +77,8 @@ public final class EnumFields {
         return false;
       }
     }
-    return candidates.stream().anyMatch(schema -> schema.containsKey("enum") || schema.containsKey("const"));
+    return candidates.stream()
+        .anyMatch(schema -> schema.containsKey("enum") || schema.containsKey("const"));
   }
 
   private static Object propertySchema(JsonObject schema, String key) {
@@ -93,7 +116,10 @@ public final class EnumFields {
       for (String combinator : List.of("anyOf", "oneOf", "allOf")) {
         JsonArray branches = schema.getJsonArray(combinator);
         if (branches != null) {
-          branches.stream().filter(JsonObject.class::isInstance).map(JsonObject.class::cast).forEach(todo::add);
+          branches.stream()
+              .filter(JsonObject.class::isInstance)
+              .map(JsonObject.class::cast)
+              .forEach(todo::add);
         }
       }
     }

@@ -31,8 +31,10 @@ final class JsonFragmentTokenizer {
   private long tokenEnd;
   private JsonToken lastToken;
   private boolean ended;
+
   /** The bytes {@code [tailBase, tailBase + tailLength)}: those after the last complete token. */
   private byte[] tail = new byte[64];
+
   private int tailLength;
   private long tailBase;
   private long tailBytesCopied;
@@ -84,10 +86,14 @@ final class JsonFragmentTokenizer {
   }
 
   private String describe(Exception e) {
-    String message = e instanceof com.fasterxml.jackson.core.JacksonException jackson
-        ? jackson.getOriginalMessage()
-        : String.valueOf(e.getMessage());
-    return "invalid JSON near byte " + Math.max(tokenEnd, parser.currentLocation().getByteOffset()) + ": " + message;
+    String message =
+        e instanceof com.fasterxml.jackson.core.JacksonException jackson
+            ? jackson.getOriginalMessage()
+            : String.valueOf(e.getMessage());
+    return "invalid JSON near byte "
+        + Math.max(tokenEnd, parser.currentLocation().getByteOffset())
+        + ": "
+        + message;
   }
 
   /** Keeps the bytes after the last complete token: the start of the one being written. */

@@ -32,7 +32,8 @@ public final class PartialGate {
       return false;
     }
     Sent sent = actions.get(actionId);
-    return sent == null || !sent.closed && (sent.params == null || clockMs.getAsLong() - sent.atMs >= intervalMs);
+    return sent == null
+        || !sent.closed && (sent.params == null || clockMs.getAsLong() - sent.atMs >= intervalMs);
   }
 
   /** Records {@code params} as sent and returns true when they are due and new; false otherwise. */

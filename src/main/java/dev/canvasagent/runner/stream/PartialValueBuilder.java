@@ -21,8 +21,10 @@ import java.util.function.Predicate;
 final class PartialValueBuilder {
   private Object root;
   private final Deque<Object> open = new ArrayDeque<>();
+
   /** Keys (String) and indices (Integer) from the root to the innermost open container. */
   private final List<Object> path = new ArrayList<>();
+
   private String pendingKey;
   private boolean complete;
 
@@ -111,7 +113,10 @@ final class PartialValueBuilder {
     }
     Object container = copy;
     for (Object step : path) {
-      container = step instanceof Integer index ? ((JsonArray) container).getValue(index) : ((JsonObject) container).getValue((String) step);
+      container =
+          step instanceof Integer index
+              ? ((JsonArray) container).getValue(index)
+              : ((JsonObject) container).getValue((String) step);
     }
     if (container instanceof JsonObject object) {
       object.put(pendingKey, pendingString.get());

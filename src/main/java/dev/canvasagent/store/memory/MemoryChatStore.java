@@ -35,8 +35,10 @@ final class MemoryChatStore implements ChatStore {
   @Override
   public Future<List<ChatMessage>> recent(String sessionId, int limit) {
     synchronized (lock) {
-      List<ChatMessage> history = new ArrayList<>(sessions.getOrDefault(sessionId, new ArrayDeque<>()));
-      return Future.succeededFuture(List.copyOf(history.subList(Math.max(0, history.size() - limit), history.size())));
+      List<ChatMessage> history =
+          new ArrayList<>(sessions.getOrDefault(sessionId, new ArrayDeque<>()));
+      return Future.succeededFuture(
+          List.copyOf(history.subList(Math.max(0, history.size() - limit), history.size())));
     }
   }
 

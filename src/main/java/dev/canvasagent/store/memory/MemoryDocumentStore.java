@@ -16,7 +16,8 @@ import java.util.function.LongSupplier;
 
 /** Documents in this process's memory; every operation runs under one lock, judged by {@code clock}. */
 final class MemoryDocumentStore implements DocumentStore {
-  private record LeaseRow(String leaseId, Actor holder, Long heldSinceMillis, Long expiresAtMillis, long epoch) {
+  private record LeaseRow(
+      String leaseId, Actor holder, Long heldSinceMillis, Long expiresAtMillis, long epoch) {
     static LeaseRow free(long epoch) {
       return new LeaseRow(null, null, null, null, epoch);
     }
@@ -42,24 +43,58 @@ final class MemoryDocumentStore implements DocumentStore {
 
   @Override
   public Future<Document> create(NewDocument document) {
-    return guarded(() -> {
-      Document existing = documents.get(document.id());
-      if (existing != null) {
-        throw new Failure(FailureCode.INVALID_REQUEST, "document " + document.id() + " already exists");
-      }
-      long now = clock.getAsLong();
-      Document created = new Document(document.id(), document.roomId(), document.title(), document.content(),
-          DocumentText.revisionId(document.content()), 1, List.of(), List.of(), now, now);
-      documents.put(created.id(), created);
-      revisions.put(created.id(), new ArrayList<>(List.of(
-          new StoredRevision(new Revision(1, created.revisionId(), document.author().name(), document.author().subject(), now),
-              document.content()))));
-      diffs.put(created.id(), new ArrayList<>(List.of(new DiffRecord(1, "create", 1, DocumentText.lineCount(document.content()),
-          null, document.content(), null, document.author().name(), document.author().subject(), now))));
-      snapshots.put(created.id(), new ArrayList<>());
-      leases.put(created.id(), LeaseRow.free(0));
-      return created;
-    });
+    return guarded(
+        () -> {
+          Document existing = documents.get(document.id());
+          if (existing != null) {
+            throw new Failure(
+                FailureCode.INVALID_REQUEST, "document " + document.id() + " already exists");
+          }
+          long now = clock.getAsLong();
+          Document created =
+              new Document(
+                  document.id(),
+                  document.roomId(),
+                  document.title(),
+                  document.content(),
+                  DocumentText.revisionId(document.content()),
+                  1,
+                  List.of(),
+                  List.of(),
+                  now,
+                  now);
+          documents.put(created.id(), created);
+          revisions.put(
+              created.id(),
+              new ArrayList<>(
+                  List.of(
+                      new StoredRevision(
+                          new Revision(
+                              1,
+                              created.revisionId(),
+                              document.author().name(),
+                              document.author().subject(),
+                              now),
+                          document.content()))));
+          diffs.put(
+              created.id(),
+              new ArrayList<>(
+                  List.of(
+                      new DiffRecord(
+                          1,
+                          "create",
+                          1,
+                          DocumentText.lineCount(document.content()),
+                          null,
+                          document.content(),
+                          null,
+                          document.author().name(),
+                          document.author().subject(),
+                          now))));
+          snapshots.put(created.id(), new ArrayList<>());
+          leases.put(created.id(), LeaseRow.free(0));
+          return created;
+        });
   }
 
   @Override
@@ -69,134 +104,202 @@ final class MemoryDocumentStore implements DocumentStore {
 
   @Override
   public Future<Optional<String>> content(String docId, String revisionId) {
-    return guarded(() -> revisions.getOrDefault(docId, List.of()).stream()
-        .filter(stored -> stored.revision().revisionId().equals(revisionId)).map(StoredRevision::content).findFirst());
+    return guarded(
+        () ->
+            revisions.getOrDefault(docId, List.of()).stream()
+                .filter(stored -> stored.revision().revisionId().equals(revisionId))
+                .map(StoredRevision::content)
+                .findFirst());
   }
 
   @Override
   public Future<List<Revision>> revisions(String docId, int limit) {
-    return guarded(() -> revisions.getOrDefault(docId, List.of()).stream().map(StoredRevision::revision)
-        .sorted(Comparator.comparingLong(Revision::version).reversed()).limit(limit).toList());
+    return guarded(
+        () ->
+            revisions.getOrDefault(docId, List.of()).stream()
+                .map(StoredRevision::revision)
+                .sorted(Comparator.comparingLong(Revision::version).reversed())
+                .limit(limit)
+                .toList());
   }
 
   @Override
   public Future<List<DiffRecord>> diffs(String docId, int limit) {
-    return guarded(() -> diffs.getOrDefault(docId, List.of()).stream()
-        .sorted(Comparator.comparingLong(DiffRecord::version).reversed()).limit(limit).toList());
+    return guarded(
+        () ->
+            diffs.getOrDefault(docId, List.of()).stream()
+                .sorted(Comparator.comparingLong(DiffRecord::version).reversed())
+                .limit(limit)
+                .toList());
   }
 
   @Override
   public Future<List<Snapshot>> snapshots(String docId) {
-    return guarded(() -> {
-      List<Snapshot> newestFirst = new ArrayList<>(snapshots.getOrDefault(docId, List.of()));
-      java.util.Collections.reverse(newestFirst);
-      return newestFirst;
-    });
+    return guarded(
+        () -> {
+          List<Snapshot> newestFirst = new ArrayList<>(snapshots.getOrDefault(docId, List.of()));
+          java.util.Collections.reverse(newestFirst);
+          return newestFirst;
+        });
   }
 
   @Override
   public Future<Committed> commit(String docId, Guard guard, Edit edit) {
-    return guarded(() -> {
-      Document document = existing(docId);
-      long now = clock.getAsLong();
-      Lease lease = lease(docId, now);
-      if (guard instanceof Guard.Agent agent) {
-        DocumentRules.checkAgent(agent, lease, document, false);
-      } else {
-        DocumentRules.checkBase(((Guard.Person) guard).baseRevisionId(), document);
-      }
-      Optional<Snapshot> snapshot = edit instanceof Edit.Revert revert
-          ? snapshots.get(docId).stream().filter(candidate -> candidate.id().equals(revert.snapshotId())).findFirst()
-          : Optional.empty();
-      String target = DocumentRules.target(document, edit, snapshot)
-          .map(revisionId -> revisions.get(docId).stream().filter(stored -> stored.revision().revisionId().equals(revisionId))
-              .map(StoredRevision::content).reduce((first, later) -> later).orElseThrow())
-          .orElse(null);
-      DocumentRules.Planned planned = DocumentRules.plan(document, edit, target);
-      Document after = document;
-      DiffRecord diff = null;
-      if (planned.changed(document)) {
-        long version = document.version() + 1;
-        Change change = planned.change();
-        after = new Document(docId, document.roomId(), document.title(), change.content(), planned.revisionId(), version,
-            planned.undoStack(), planned.redoStack(), document.createdAtMillis(), now);
-        Actor author = guard.actor();
-        diff = new DiffRecord(version, change.operation(), change.startLine(), change.endLine(), change.before(),
-            change.after(), change.reason(), author.name(), author.subject(), now);
-        documents.put(docId, after);
-        revisions.get(docId).add(new StoredRevision(new Revision(version, after.revisionId(), author.name(), author.subject(), now),
-            after.content()));
-        diffs.get(docId).add(diff);
-      }
-      LeaseRow row = leases.get(docId);
-      if (guard instanceof Guard.Agent agent) {
-        leases.put(docId, row.until(now + agent.ttlMs()));
-      } else {
-        leases.put(docId, LeaseRow.free(row.epoch() + 1));
-      }
-      return new Committed(after, diff, planned.change().details(), lease(docId, now), diff != null);
-    });
+    return guarded(
+        () -> {
+          Document document = existing(docId);
+          long now = clock.getAsLong();
+          Lease lease = lease(docId, now);
+          if (guard instanceof Guard.Agent agent) {
+            DocumentRules.checkAgent(agent, lease, document, false);
+          } else {
+            DocumentRules.checkBase(((Guard.Person) guard).baseRevisionId(), document);
+          }
+          Optional<Snapshot> snapshot =
+              edit instanceof Edit.Revert revert
+                  ? snapshots.get(docId).stream()
+                      .filter(candidate -> candidate.id().equals(revert.snapshotId()))
+                      .findFirst()
+                  : Optional.empty();
+          String target =
+              DocumentRules.target(document, edit, snapshot)
+                  .map(
+                      revisionId ->
+                          revisions.get(docId).stream()
+                              .filter(stored -> stored.revision().revisionId().equals(revisionId))
+                              .map(StoredRevision::content)
+                              .reduce((first, later) -> later)
+                              .orElseThrow())
+                  .orElse(null);
+          DocumentRules.Planned planned = DocumentRules.plan(document, edit, target);
+          Document after = document;
+          DiffRecord diff = null;
+          if (planned.changed(document)) {
+            long version = document.version() + 1;
+            Change change = planned.change();
+            after =
+                new Document(
+                    docId,
+                    document.roomId(),
+                    document.title(),
+                    change.content(),
+                    planned.revisionId(),
+                    version,
+                    planned.undoStack(),
+                    planned.redoStack(),
+                    document.createdAtMillis(),
+                    now);
+            Actor author = guard.actor();
+            diff =
+                new DiffRecord(
+                    version,
+                    change.operation(),
+                    change.startLine(),
+                    change.endLine(),
+                    change.before(),
+                    change.after(),
+                    change.reason(),
+                    author.name(),
+                    author.subject(),
+                    now);
+            documents.put(docId, after);
+            revisions
+                .get(docId)
+                .add(
+                    new StoredRevision(
+                        new Revision(
+                            version, after.revisionId(), author.name(), author.subject(), now),
+                        after.content()));
+            diffs.get(docId).add(diff);
+          }
+          LeaseRow row = leases.get(docId);
+          if (guard instanceof Guard.Agent agent) {
+            leases.put(docId, row.until(now + agent.ttlMs()));
+          } else {
+            leases.put(docId, LeaseRow.free(row.epoch() + 1));
+          }
+          return new Committed(
+              after, diff, planned.change().details(), lease(docId, now), diff != null);
+        });
   }
 
   @Override
-  public Future<Snapshot> saveSnapshot(String docId, Guard.Agent guard, String snapshotId, String label, String description) {
-    return guarded(() -> {
-      Document document = existing(docId);
-      long now = clock.getAsLong();
-      DocumentRules.checkAgent(guard, lease(docId, now), document, false);
-      Snapshot snapshot = new Snapshot(snapshotId, docId, document.revisionId(), label, description,
-          DocumentText.lineCount(document.content()), now);
-      snapshots.get(docId).add(snapshot);
-      renew(docId, now, guard.ttlMs());
-      return snapshot;
-    });
+  public Future<Snapshot> saveSnapshot(
+      String docId, Guard.Agent guard, String snapshotId, String label, String description) {
+    return guarded(
+        () -> {
+          Document document = existing(docId);
+          long now = clock.getAsLong();
+          DocumentRules.checkAgent(guard, lease(docId, now), document, false);
+          Snapshot snapshot =
+              new Snapshot(
+                  snapshotId,
+                  docId,
+                  document.revisionId(),
+                  label,
+                  description,
+                  DocumentText.lineCount(document.content()),
+                  now);
+          snapshots.get(docId).add(snapshot);
+          renew(docId, now, guard.ttlMs());
+          return snapshot;
+        });
   }
 
   @Override
   public Future<Lease> checkOut(String docId, String leaseId, Actor holder, long ttlMs) {
-    return guarded(() -> {
-      existing(docId);
-      long now = clock.getAsLong();
-      DocumentRules.checkFree(lease(docId, now));
-      leases.put(docId, new LeaseRow(leaseId, holder, now, now + ttlMs, leases.get(docId).epoch()));
-      return lease(docId, now);
-    });
+    return guarded(
+        () -> {
+          existing(docId);
+          long now = clock.getAsLong();
+          DocumentRules.checkFree(lease(docId, now));
+          leases.put(
+              docId, new LeaseRow(leaseId, holder, now, now + ttlMs, leases.get(docId).epoch()));
+          return lease(docId, now);
+        });
   }
 
   @Override
   public Future<Lease> renew(String docId, Guard.Agent guard) {
-    return guarded(() -> {
-      Document document = existing(docId);
-      long now = clock.getAsLong();
-      DocumentRules.checkAgent(guard, lease(docId, now), document, false);
-      renew(docId, now, guard.ttlMs());
-      return lease(docId, now);
-    });
+    return guarded(
+        () -> {
+          Document document = existing(docId);
+          long now = clock.getAsLong();
+          DocumentRules.checkAgent(guard, lease(docId, now), document, false);
+          renew(docId, now, guard.ttlMs());
+          return lease(docId, now);
+        });
   }
 
   @Override
   public Future<Lease> checkIn(String docId, Guard.Agent guard) {
-    return guarded(() -> {
-      Document document = existing(docId);
-      long now = clock.getAsLong();
-      DocumentRules.checkAgent(guard, lease(docId, now), document, true);
-      leases.put(docId, LeaseRow.free(leases.get(docId).epoch()));
-      return lease(docId, now);
-    });
+    return guarded(
+        () -> {
+          Document document = existing(docId);
+          long now = clock.getAsLong();
+          DocumentRules.checkAgent(guard, lease(docId, now), document, true);
+          leases.put(docId, LeaseRow.free(leases.get(docId).epoch()));
+          return lease(docId, now);
+        });
   }
 
   @Override
   public Future<Lease> preempt(String docId) {
-    return guarded(() -> {
-      existing(docId);
-      leases.put(docId, LeaseRow.free(leases.get(docId).epoch() + 1));
-      return lease(docId, clock.getAsLong());
-    });
+    return guarded(
+        () -> {
+          existing(docId);
+          leases.put(docId, LeaseRow.free(leases.get(docId).epoch() + 1));
+          return lease(docId, clock.getAsLong());
+        });
   }
 
   @Override
   public Future<Optional<Lease>> lease(String docId) {
-    return guarded(() -> documents.containsKey(docId) ? Optional.of(lease(docId, clock.getAsLong())) : Optional.empty());
+    return guarded(
+        () ->
+            documents.containsKey(docId)
+                ? Optional.of(lease(docId, clock.getAsLong()))
+                : Optional.empty());
   }
 
   private void renew(String docId, long now, long ttlMs) {
@@ -205,7 +308,14 @@ final class MemoryDocumentStore implements DocumentStore {
 
   private Lease lease(String docId, long now) {
     LeaseRow row = leases.get(docId);
-    return DocumentRules.lease(docId, row.leaseId(), row.holder(), row.heldSinceMillis(), row.expiresAtMillis(), row.epoch(), now);
+    return DocumentRules.lease(
+        docId,
+        row.leaseId(),
+        row.holder(),
+        row.heldSinceMillis(),
+        row.expiresAtMillis(),
+        row.epoch(),
+        now);
   }
 
   private Document existing(String docId) {

@@ -34,8 +34,17 @@ final class MemoryRunStore {
         return new RunStore.Accepted(existing.run(), false);
       }
       long now = clock.getAsLong();
-      RunStore.RunRecord record = new RunStore.RunRecord(run.runId(), run.sessionId(), run.roomId(), RunStore.QUEUED,
-          new JsonObject(), run.messageChars(), now, now, run.requestFingerprint());
+      RunStore.RunRecord record =
+          new RunStore.RunRecord(
+              run.runId(),
+              run.sessionId(),
+              run.roomId(),
+              RunStore.QUEUED,
+              new JsonObject(),
+              run.messageChars(),
+              now,
+              now,
+              run.requestFingerprint());
       runs.put(run.runId(), new Entry(record, now));
       return new RunStore.Accepted(record, true);
     }
@@ -46,10 +55,24 @@ final class MemoryRunStore {
       long now = clock.getAsLong();
       Entry existing = runs.get(run.runId());
       if (existing == null) {
-        runs.put(run.runId(), new Entry(new RunStore.RunRecord(run.runId(), run.sessionId(), run.roomId(), RunStore.RUNNING,
-            new JsonObject(), run.messageChars(), now, now, run.requestFingerprint()), now));
+        runs.put(
+            run.runId(),
+            new Entry(
+                new RunStore.RunRecord(
+                    run.runId(),
+                    run.sessionId(),
+                    run.roomId(),
+                    RunStore.RUNNING,
+                    new JsonObject(),
+                    run.messageChars(),
+                    now,
+                    now,
+                    run.requestFingerprint()),
+                now));
       } else if (RunStore.QUEUED.equals(existing.run().state())) {
-        runs.put(run.runId(), new Entry(with(existing.run(), RunStore.RUNNING, existing.run().detail(), now), now));
+        runs.put(
+            run.runId(),
+            new Entry(with(existing.run(), RunStore.RUNNING, existing.run().detail(), now), now));
       }
     }
   }
@@ -60,7 +83,10 @@ final class MemoryRunStore {
       if (existing == null || !existing.run().live()) {
         return false;
       }
-      runs.put(runId, new Entry(with(existing.run(), state, detail, clock.getAsLong()), existing.heartbeatMillis()));
+      runs.put(
+          runId,
+          new Entry(
+              with(existing.run(), state, detail, clock.getAsLong()), existing.heartbeatMillis()));
       return true;
     }
   }
@@ -83,7 +109,8 @@ final class MemoryRunStore {
       List<RunStore.RunRecord> swept = new ArrayList<>();
       for (Entry entry : List.copyOf(runs.values())) {
         if (entry.run().live() && entry.heartbeatMillis() < now - staleAfterMs) {
-          RunStore.RunRecord ended = with(entry.run(), "error", detail.copy().put("runId", entry.run().runId()), now);
+          RunStore.RunRecord ended =
+              with(entry.run(), "error", detail.copy().put("runId", entry.run().runId()), now);
           runs.put(ended.runId(), new Entry(ended, entry.heartbeatMillis()));
           swept.add(ended);
         }
@@ -101,11 +128,13 @@ final class MemoryRunStore {
   List<RunStore.RunRecord> recent(String sessionId, int limit) {
     synchronized (lock) {
       List<RunStore.RunRecord> found = new ArrayList<>();
-      runs.values().forEach(entry -> {
-        if (entry.run().sessionId().equals(sessionId)) {
-          found.add(entry.run());
-        }
-      });
+      runs.values()
+          .forEach(
+              entry -> {
+                if (entry.run().sessionId().equals(sessionId)) {
+                  found.add(entry.run());
+                }
+              });
       // Insertion order breaks ties of the same millisecond: the later accepted is the newer.
       List<RunStore.RunRecord> newestFirst = new ArrayList<>(found);
       java.util.Collections.reverse(newestFirst);
@@ -116,7 +145,8 @@ final class MemoryRunStore {
 
   boolean hasLiveRun(String sessionId) {
     synchronized (lock) {
-      return runs.values().stream().anyMatch(entry -> entry.run().sessionId().equals(sessionId) && entry.run().live());
+      return runs.values().stream()
+          .anyMatch(entry -> entry.run().sessionId().equals(sessionId) && entry.run().live());
     }
   }
 
@@ -126,8 +156,17 @@ final class MemoryRunStore {
     }
   }
 
-  private static RunStore.RunRecord with(RunStore.RunRecord run, String state, JsonObject detail, long now) {
-    return new RunStore.RunRecord(run.runId(), run.sessionId(), run.roomId(), state, detail, run.messageChars(),
-        run.createdAtMillis(), now, run.requestFingerprint());
+  private static RunStore.RunRecord with(
+      RunStore.RunRecord run, String state, JsonObject detail, long now) {
+    return new RunStore.RunRecord(
+        run.runId(),
+        run.sessionId(),
+        run.roomId(),
+        state,
+        detail,
+        run.messageChars(),
+        run.createdAtMillis(),
+        now,
+        run.requestFingerprint());
   }
 }

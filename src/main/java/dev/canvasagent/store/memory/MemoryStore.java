@@ -9,8 +9,8 @@ import dev.canvasagent.store.IdempotencyKeys;
 import dev.canvasagent.store.RevisionConflict;
 import dev.canvasagent.store.RunStore;
 import dev.canvasagent.store.SessionStore;
-import dev.canvasagent.store.TodoStore;
 import dev.canvasagent.store.Store;
+import dev.canvasagent.store.TodoStore;
 import dev.canvasagent.store.TranscriptStore;
 import dev.canvasagent.store.UnknownSession;
 import io.vertx.core.Future;
@@ -35,14 +35,18 @@ public final class MemoryStore implements Store, BoardStore, SessionStore {
   private final Map<String, Board> boards = new HashMap<>();
   private final Map<String, List<BoardRevision>> revisions = new HashMap<>();
   private final Map<String, Session> sessions = new HashMap<>();
+
   /** The request fingerprint each session created by an idempotency key was created with. */
   private final Map<String, String> sessionFingerprints = new HashMap<>();
+
   private final Map<String, Long> lastSeqs = new HashMap<>();
+
   /**
    * The order sessions were last active in (created, or a run accepted): clocks tie within a
    * millisecond, this never does.
    */
   private final Map<String, Long> activity = new HashMap<>();
+
   private long lastActivity;
   private final MemoryTodoStore todos = new MemoryTodoStore();
   private final MemoryTranscriptStore transcripts = new MemoryTranscriptStore();
@@ -50,6 +54,7 @@ public final class MemoryStore implements Store, BoardStore, SessionStore {
   private final MemoryRunStore runs = new MemoryRunStore(System::currentTimeMillis);
   private final RunStore runStore = new Runs();
   private final MemoryDocumentStore documents = new MemoryDocumentStore(System::currentTimeMillis);
+
   /** Its own secret: this store's ids, like everything else in it, live only as long as the process. */
   private final IdempotencyKeys idempotencyKeys = new IdempotencyKeys(IdempotencyKeys.newSecret());
 
@@ -148,7 +153,8 @@ public final class MemoryStore implements Store, BoardStore, SessionStore {
       Session existing = sessions.get(session.id());
       if (existing != null) {
         return Objects.equals(sessionFingerprints.get(session.id()), requestFingerprint)
-            ? Future.succeededFuture(existing) : Future.failedFuture(IdempotencyKeys.reused());
+            ? Future.succeededFuture(existing)
+            : Future.failedFuture(IdempotencyKeys.reused());
       }
       sessions.put(session.id(), session);
       if (requestFingerprint != null) {
@@ -169,11 +175,15 @@ public final class MemoryStore implements Store, BoardStore, SessionStore {
   @Override
   public Future<List<Session>> list(String roomId, int limit) {
     synchronized (lock) {
-      return Future.succeededFuture(sessions.values().stream()
-          .filter(session -> session.roomId().equals(roomId))
-          .sorted(Comparator.comparingLong((Session session) -> activity.getOrDefault(session.id(), 0L)).reversed())
-          .limit(limit)
-          .toList());
+      return Future.succeededFuture(
+          sessions.values().stream()
+              .filter(session -> session.roomId().equals(roomId))
+              .sorted(
+                  Comparator.comparingLong(
+                          (Session session) -> activity.getOrDefault(session.id(), 0L))
+                      .reversed())
+              .limit(limit)
+              .toList());
     }
   }
 
@@ -184,12 +194,16 @@ public final class MemoryStore implements Store, BoardStore, SessionStore {
       if (session == null) {
         return Future.succeededFuture(Optional.empty());
       }
-      Session updated = new Session(session.id(), session.roomId(),
-          changes.title() == null ? session.title() : changes.title(),
-          changes.model() == null ? session.model() : changes.model(),
-          session.origin(),
-          changes.contextItems() == null ? session.contextItems() : changes.contextItems(),
-          session.createdAtMillis(), session.lastActiveAtMillis());
+      Session updated =
+          new Session(
+              session.id(),
+              session.roomId(),
+              changes.title() == null ? session.title() : changes.title(),
+              changes.model() == null ? session.model() : changes.model(),
+              session.origin(),
+              changes.contextItems() == null ? session.contextItems() : changes.contextItems(),
+              session.createdAtMillis(),
+              session.lastActiveAtMillis());
       sessions.put(sessionId, updated);
       return Future.succeededFuture(Optional.of(updated));
     }
@@ -235,8 +249,17 @@ public final class MemoryStore implements Store, BoardStore, SessionStore {
       if (session.origin() != null) {
         return Future.succeededFuture(session.origin());
       }
-      sessions.put(sessionId, new Session(session.id(), session.roomId(), session.title(), session.model(), proposed,
-          session.contextItems(), session.createdAtMillis(), session.lastActiveAtMillis()));
+      sessions.put(
+          sessionId,
+          new Session(
+              session.id(),
+              session.roomId(),
+              session.title(),
+              session.model(),
+              proposed,
+              session.contextItems(),
+              session.createdAtMillis(),
+              session.lastActiveAtMillis()));
       return Future.succeededFuture(proposed);
     }
   }
@@ -246,8 +269,17 @@ public final class MemoryStore implements Store, BoardStore, SessionStore {
       Session session = sessions.get(sessionId);
       if (session != null) {
         activity.put(sessionId, ++lastActivity);
-        sessions.put(sessionId, new Session(session.id(), session.roomId(), session.title(), session.model(), session.origin(),
-            session.contextItems(), session.createdAtMillis(), Math.max(session.lastActiveAtMillis(), System.currentTimeMillis())));
+        sessions.put(
+            sessionId,
+            new Session(
+                session.id(),
+                session.roomId(),
+                session.title(),
+                session.model(),
+                session.origin(),
+                session.contextItems(),
+                session.createdAtMillis(),
+                Math.max(session.lastActiveAtMillis(), System.currentTimeMillis())));
       }
     }
   }
@@ -261,7 +293,8 @@ public final class MemoryStore implements Store, BoardStore, SessionStore {
           return Future.failedFuture(new UnknownSession(run.sessionId()));
         }
         Accepted accepted = runs.accept(run);
-        if (!accepted.created() && !Objects.equals(accepted.run().requestFingerprint(), run.requestFingerprint())) {
+        if (!accepted.created()
+            && !Objects.equals(accepted.run().requestFingerprint(), run.requestFingerprint())) {
           return Future.failedFuture(IdempotencyKeys.reused());
         }
         touch(run.sessionId());

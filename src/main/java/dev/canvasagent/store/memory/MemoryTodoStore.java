@@ -35,24 +35,44 @@ final class MemoryTodoStore implements TodoStore {
   @Override
   public Future<Todo> add(String sessionId, String text, int position) {
     synchronized (lock) {
-      Todo todo = new Todo(UUID.randomUUID().toString(), sessionId, text, Status.OPEN, position, System.currentTimeMillis(), null);
+      Todo todo =
+          new Todo(
+              UUID.randomUUID().toString(),
+              sessionId,
+              text,
+              Status.OPEN,
+              position,
+              System.currentTimeMillis(),
+              null);
       todos.put(todo.id(), todo);
       return Future.succeededFuture(todo);
     }
   }
 
   @Override
-  public Future<Optional<Todo>> update(String sessionId, String todoId, String text, Status status, Integer position) {
+  public Future<Optional<Todo>> update(
+      String sessionId, String todoId, String text, Status status, Integer position) {
     synchronized (lock) {
       Todo todo = todos.get(todoId);
       if (todo == null || !todo.sessionId().equals(sessionId)) {
         return Future.succeededFuture(Optional.empty());
       }
       Status newStatus = status == null ? todo.status() : status;
-      Long resolvedAt = newStatus == Status.OPEN ? null
-          : newStatus == todo.status() && todo.resolvedAtMillis() != null ? todo.resolvedAtMillis() : System.currentTimeMillis();
-      Todo updated = new Todo(todo.id(), sessionId, text == null ? todo.text() : text, newStatus,
-          position == null ? todo.position() : position, todo.createdAtMillis(), resolvedAt);
+      Long resolvedAt =
+          newStatus == Status.OPEN
+              ? null
+              : newStatus == todo.status() && todo.resolvedAtMillis() != null
+                  ? todo.resolvedAtMillis()
+                  : System.currentTimeMillis();
+      Todo updated =
+          new Todo(
+              todo.id(),
+              sessionId,
+              text == null ? todo.text() : text,
+              newStatus,
+              position == null ? todo.position() : position,
+              todo.createdAtMillis(),
+              resolvedAt);
       todos.put(todoId, updated);
       return Future.succeededFuture(Optional.of(updated));
     }

@@ -18,10 +18,12 @@ import java.util.Objects;
  */
 final class MemoryTranscriptStore implements TranscriptStore {
   static final int KEPT_PER_ROOM = 10_000;
-  private static final Comparator<Utterance> BY_TIME = Comparator.comparingLong(Utterance::tsMillis);
+  private static final Comparator<Utterance> BY_TIME =
+      Comparator.comparingLong(Utterance::tsMillis);
 
   private final Object lock = new Object();
   private final Map<String, Deque<Utterance>> rooms = new HashMap<>();
+
   /** The utterance first stored under each {@code (room, idempotency id)}, and its request: bounded like the rooms. */
   private final Map<List<String>, First> byKey = new java.util.LinkedHashMap<>();
 
@@ -34,7 +36,8 @@ final class MemoryTranscriptStore implements TranscriptStore {
         First first = byKey.get(List.of(roomId, keyed.id()));
         if (first != null) {
           return Objects.equals(first.requestFingerprint(), keyed.requestFingerprint())
-              ? Future.succeededFuture(first.utterance()) : Future.failedFuture(IdempotencyKeys.reused());
+              ? Future.succeededFuture(first.utterance())
+              : Future.failedFuture(IdempotencyKeys.reused());
         }
         byKey.put(List.of(roomId, keyed.id()), new First(utterance, keyed.requestFingerprint()));
         if (byKey.size() > KEPT_PER_ROOM) {
@@ -61,7 +64,8 @@ final class MemoryTranscriptStore implements TranscriptStore {
       }
       // Stable: utterances with the same ts stay in the order they were added.
       found.sort(BY_TIME);
-      return Future.succeededFuture(List.copyOf(found.subList(Math.max(0, found.size() - limit), found.size())));
+      return Future.succeededFuture(
+          List.copyOf(found.subList(Math.max(0, found.size() - limit), found.size())));
     }
   }
 }

@@ -49,37 +49,57 @@ final class PgBoardStore implements BoardStore {
   public Future<Long> commit(String roomId, long baseRevision, RecordDiff diff, String author) {
     return pool.withTransaction(
         connection ->
-            connection.preparedQuery(Sql.ENSURE_ROOM).execute(Tuple.of(roomId))
+            connection
+                .preparedQuery(Sql.ENSURE_ROOM)
+                .execute(Tuple.of(roomId))
                 .compose(ensured -> advance(connection, roomId, baseRevision))
                 .compose(revision -> writeRevision(connection, roomId, revision, diff, author)));
   }
 
   private static Future<Long> advance(SqlConnection connection, String roomId, long baseRevision) {
-    return connection.preparedQuery(Sql.ADVANCE_BOARD_REVISION)
+    return connection
+        .preparedQuery(Sql.ADVANCE_BOARD_REVISION)
         .execute(Tuple.of(roomId, baseRevision))
-        .compose(rows -> {
-          if (rows.rowCount() == 1) {
-            return Future.succeededFuture(rows.iterator().next().getLong("board_rev"));
-          }
-          return connection.preparedQuery(Sql.CURRENT_BOARD_REVISION)
-              .execute(Tuple.of(roomId))
-              .compose(current -> Future.failedFuture(
-                  new RevisionConflict(roomId, baseRevision, current.iterator().next().getLong("board_rev"))));
-        });
+        .compose(
+            rows -> {
+              if (rows.rowCount() == 1) {
+                return Future.succeededFuture(rows.iterator().next().getLong("board_rev"));
+              }
+              return connection
+                  .preparedQuery(Sql.CURRENT_BOARD_REVISION)
+                  .execute(Tuple.of(roomId))
+                  .compose(
+                      current ->
+                          Future.failedFuture(
+                              new RevisionConflict(
+                                  roomId,
+                                  baseRevision,
+                                  current.iterator().next().getLong("board_rev"))));
+            });
   }
 
   private static Future<Long> writeRevision(
       SqlConnection connection, String roomId, long revision, RecordDiff diff, String author) {
     Future<?> written =
-        connection.preparedQuery(Sql.INSERT_BOARD_REVISION)
+        connection
+            .preparedQuery(Sql.INSERT_BOARD_REVISION)
             .execute(Tuple.of(roomId, revision, diff.toJson(), author));
     if (!diff.remove().isEmpty()) {
-      written = written.compose(done -> connection.preparedQuery(Sql.REMOVE_BOARD_RECORDS)
-          .execute(Tuple.of(roomId).addArrayOfString(diff.remove().toArray(String[]::new))));
+      written =
+          written.compose(
+              done ->
+                  connection
+                      .preparedQuery(Sql.REMOVE_BOARD_RECORDS)
+                      .execute(
+                          Tuple.of(roomId).addArrayOfString(diff.remove().toArray(String[]::new))));
     }
     if (!diff.put().isEmpty()) {
-      written = written.compose(done -> connection.preparedQuery(Sql.PUT_BOARD_RECORDS)
-          .execute(Tuple.of(roomId, new JsonArray(List.copyOf(diff.put())))));
+      written =
+          written.compose(
+              done ->
+                  connection
+                      .preparedQuery(Sql.PUT_BOARD_RECORDS)
+                      .execute(Tuple.of(roomId, new JsonArray(List.copyOf(diff.put())))));
     }
     return written.map(done -> revision);
   }
@@ -88,16 +108,18 @@ final class PgBoardStore implements BoardStore {
   public Future<List<BoardRevision>> revisions(String roomId, long afterRevision, int limit) {
     return pool.preparedQuery(Sql.LIST_BOARD_REVISIONS)
         .execute(Tuple.of(roomId, afterRevision, limit))
-        .map(rows -> {
-          List<BoardRevision> revisions = new ArrayList<>();
-          for (Row row : rows) {
-            revisions.add(new BoardRevision(
-                row.getLong("rev"),
-                RecordDiff.fromJson((JsonObject) row.getJson("diff")),
-                row.getString("author"),
-                row.getOffsetDateTime("created_at").toInstant().toEpochMilli()));
-          }
-          return revisions;
-        });
+        .map(
+            rows -> {
+              List<BoardRevision> revisions = new ArrayList<>();
+              for (Row row : rows) {
+                revisions.add(
+                    new BoardRevision(
+                        row.getLong("rev"),
+                        RecordDiff.fromJson((JsonObject) row.getJson("diff")),
+                        row.getString("author"),
+                        row.getOffsetDateTime("created_at").toInstant().toEpochMilli()));
+              }
+              return revisions;
+            });
   }
 }

@@ -18,18 +18,36 @@ final class PgChatStore implements ChatStore {
 
   @Override
   public Future<ChatMessage> append(String sessionId, String role, String text) {
-    return pool.preparedQuery(Sql.INSERT_CHAT_MESSAGE).execute(Tuple.of(sessionId, role, text))
-        .map(rows -> new ChatMessage(role, text, rows.iterator().next().getOffsetDateTime("created_at").toInstant().toEpochMilli()));
+    return pool.preparedQuery(Sql.INSERT_CHAT_MESSAGE)
+        .execute(Tuple.of(sessionId, role, text))
+        .map(
+            rows ->
+                new ChatMessage(
+                    role,
+                    text,
+                    rows.iterator()
+                        .next()
+                        .getOffsetDateTime("created_at")
+                        .toInstant()
+                        .toEpochMilli()));
   }
 
   @Override
   public Future<List<ChatMessage>> recent(String sessionId, int limit) {
-    return pool.preparedQuery(Sql.LIST_RECENT_CHAT).execute(Tuple.of(sessionId, limit)).map(rows -> {
-      List<ChatMessage> newestFirst = new ArrayList<>();
-      rows.forEach(row -> newestFirst.add(new ChatMessage(row.getString("role"), row.getString("text"),
-          row.getOffsetDateTime("created_at").toInstant().toEpochMilli())));
-      Collections.reverse(newestFirst);
-      return newestFirst;
-    });
+    return pool.preparedQuery(Sql.LIST_RECENT_CHAT)
+        .execute(Tuple.of(sessionId, limit))
+        .map(
+            rows -> {
+              List<ChatMessage> newestFirst = new ArrayList<>();
+              rows.forEach(
+                  row ->
+                      newestFirst.add(
+                          new ChatMessage(
+                              row.getString("role"),
+                              row.getString("text"),
+                              row.getOffsetDateTime("created_at").toInstant().toEpochMilli())));
+              Collections.reverse(newestFirst);
+              return newestFirst;
+            });
   }
 }

@@ -32,24 +32,49 @@ final class PgRunStore implements RunStore {
 
   @Override
   public Future<Accepted> accept(NewRun run) {
-    Tuple arguments = Tuple.tuple().addString(run.runId()).addString(run.sessionId()).addString(run.roomId())
-        .addString(run.idempotencyKey()).addInteger(run.messageChars()).addString(run.requestFingerprint());
-    return pool.withTransaction(connection -> connection.preparedQuery(Sql.INSERT_QUEUED_RUN).execute(arguments)
-            .compose(inserted -> {
-              Future<Accepted> accepted = inserted.rowCount() == 1
-                  ? Future.succeededFuture(new Accepted(toRun(inserted.iterator().next()), true))
-                  : connection.preparedQuery(Sql.FIND_RUN).execute(Tuple.of(run.runId())).compose(found -> {
-                    RunRecord first = toRun(found.iterator().next());
-                    return Objects.equals(first.requestFingerprint(), run.requestFingerprint())
-                        ? Future.succeededFuture(new Accepted(first, false))
-                        : Future.failedFuture(IdempotencyKeys.reused());
-                  });
-              return accepted.compose(result -> connection.preparedQuery(Sql.TOUCH_SESSION).execute(Tuple.of(run.sessionId()))
-                  .map(touched -> result));
-            }))
-        .recover(error -> error instanceof PgException pg && FOREIGN_KEY_VIOLATION.equals(pg.getSqlState())
-            ? Future.failedFuture(new UnknownSession(run.sessionId()))
-            : Future.failedFuture(error));
+    Tuple arguments =
+        Tuple.tuple()
+            .addString(run.runId())
+            .addString(run.sessionId())
+            .addString(run.roomId())
+            .addString(run.idempotencyKey())
+            .addInteger(run.messageChars())
+            .addString(run.requestFingerprint());
+    return pool.withTransaction(
+            connection ->
+                connection
+                    .preparedQuery(Sql.INSERT_QUEUED_RUN)
+                    .execute(arguments)
+                    .compose(
+                        inserted -> {
+                          Future<Accepted> accepted =
+                              inserted.rowCount() == 1
+                                  ? Future.succeededFuture(
+                                      new Accepted(toRun(inserted.iterator().next()), true))
+                                  : connection
+                                      .preparedQuery(Sql.FIND_RUN)
+                                      .execute(Tuple.of(run.runId()))
+                                      .compose(
+                                          found -> {
+                                            RunRecord first = toRun(found.iterator().next());
+                                            return Objects.equals(
+                                                    first.requestFingerprint(),
+                                                    run.requestFingerprint())
+                                                ? Future.succeededFuture(new Accepted(first, false))
+                                                : Future.failedFuture(IdempotencyKeys.reused());
+                                          });
+                          return accepted.compose(
+                              result ->
+                                  connection
+                                      .preparedQuery(Sql.TOUCH_SESSION)
+                                      .execute(Tuple.of(run.sessionId()))
+                                      .map(touched -> result));
+                        }))
+        .recover(
+            error ->
+                error instanceof PgException pg && FOREIGN_KEY_VIOLATION.equals(pg.getSqlState())
+                    ? Future.failedFuture(new UnknownSession(run.sessionId()))
+                    : Future.failedFuture(error));
   }
 
   @Override
@@ -61,7 +86,8 @@ final class PgRunStore implements RunStore {
 
   @Override
   public Future<Boolean> finish(String runId, String state, JsonObject detail) {
-    return pool.preparedQuery(Sql.FINISH_RUN).execute(Tuple.of(runId, state, detail))
+    return pool.preparedQuery(Sql.FINISH_RUN)
+        .execute(Tuple.of(runId, state, detail))
         .map(rows -> rows.rowCount() == 1);
   }
 
@@ -70,24 +96,34 @@ final class PgRunStore implements RunStore {
     if (runIds.isEmpty()) {
       return Future.succeededFuture();
     }
-    return pool.preparedQuery(Sql.HEARTBEAT_RUNS).execute(Tuple.tuple().addArrayOfString(runIds.toArray(String[]::new)))
+    return pool.preparedQuery(Sql.HEARTBEAT_RUNS)
+        .execute(Tuple.tuple().addArrayOfString(runIds.toArray(String[]::new)))
         .mapEmpty();
   }
 
   @Override
   public Future<List<RunRecord>> sweepInterrupted(long staleAfterMs, JsonObject detail) {
-    return pool.preparedQuery(Sql.SWEEP_INTERRUPTED_RUNS).execute(Tuple.of(staleAfterMs, detail)).map(PgRunStore::toRuns);
+    return pool.preparedQuery(Sql.SWEEP_INTERRUPTED_RUNS)
+        .execute(Tuple.of(staleAfterMs, detail))
+        .map(PgRunStore::toRuns);
   }
 
   @Override
   public Future<Optional<RunRecord>> find(String runId) {
-    return pool.preparedQuery(Sql.FIND_RUN).execute(Tuple.of(runId))
-        .map(rows -> rows.rowCount() == 0 ? Optional.empty() : Optional.of(toRun(rows.iterator().next())));
+    return pool.preparedQuery(Sql.FIND_RUN)
+        .execute(Tuple.of(runId))
+        .map(
+            rows ->
+                rows.rowCount() == 0
+                    ? Optional.empty()
+                    : Optional.of(toRun(rows.iterator().next())));
   }
 
   @Override
   public Future<List<RunRecord>> recent(String sessionId, int limit) {
-    return pool.preparedQuery(Sql.RECENT_RUNS).execute(Tuple.of(sessionId, limit)).map(PgRunStore::toRuns);
+    return pool.preparedQuery(Sql.RECENT_RUNS)
+        .execute(Tuple.of(sessionId, limit))
+        .map(PgRunStore::toRuns);
   }
 
   private static List<RunRecord> toRuns(RowSet<Row> rows) {

@@ -51,12 +51,14 @@ public final class PgStore implements Store {
   static final String IDEMPOTENCY_SECRET = "idempotency-keys";
 
   public static Future<Store> open(Vertx vertx, DatabaseConfig config) {
-    return Migrations.apply(vertx, config).compose(applied -> {
-      Pool pool = pool(vertx, config);
-      return sharedSecret(pool, IDEMPOTENCY_SECRET)
-          .<Store>map(secret -> new PgStore(pool, secret))
-          .recover(error -> pool.close().transform(closed -> Future.failedFuture(error)));
-    });
+    return Migrations.apply(vertx, config)
+        .compose(
+            applied -> {
+              Pool pool = pool(vertx, config);
+              return sharedSecret(pool, IDEMPOTENCY_SECRET)
+                  .<Store>map(secret -> new PgStore(pool, secret))
+                  .recover(error -> pool.close().transform(closed -> Future.failedFuture(error)));
+            });
   }
 
   /**
@@ -64,7 +66,8 @@ public final class PgStore implements Store {
    * the first proposal is kept, and every node reads that one. So nodes agree, and restarts keep it.
    */
   private static Future<byte[]> sharedSecret(Pool pool, String purpose) {
-    return pool.preparedQuery(Sql.PROPOSE_SECRET).execute(Tuple.of(purpose, Buffer.buffer(IdempotencyKeys.newSecret())))
+    return pool.preparedQuery(Sql.PROPOSE_SECRET)
+        .execute(Tuple.of(purpose, Buffer.buffer(IdempotencyKeys.newSecret())))
         .compose(proposed -> pool.preparedQuery(Sql.FIND_SECRET).execute(Tuple.of(purpose)))
         .map(found -> found.iterator().next().getBuffer("secret").getBytes());
   }

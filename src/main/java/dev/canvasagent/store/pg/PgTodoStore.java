@@ -20,25 +20,40 @@ final class PgTodoStore implements TodoStore {
 
   @Override
   public Future<List<Todo>> list(String sessionId) {
-    return pool.preparedQuery(Sql.LIST_TODOS).execute(Tuple.of(sessionId)).map(rows -> {
-      List<Todo> todos = new ArrayList<>();
-      rows.forEach(row -> todos.add(toTodo(row)));
-      return todos;
-    });
+    return pool.preparedQuery(Sql.LIST_TODOS)
+        .execute(Tuple.of(sessionId))
+        .map(
+            rows -> {
+              List<Todo> todos = new ArrayList<>();
+              rows.forEach(row -> todos.add(toTodo(row)));
+              return todos;
+            });
   }
 
   @Override
   public Future<Todo> add(String sessionId, String text, int position) {
-    return pool.preparedQuery(Sql.INSERT_TODO).execute(Tuple.of(sessionId, text, position))
+    return pool.preparedQuery(Sql.INSERT_TODO)
+        .execute(Tuple.of(sessionId, text, position))
         .map(rows -> toTodo(rows.iterator().next()));
   }
 
   @Override
-  public Future<Optional<Todo>> update(String sessionId, String todoId, String text, Status status, Integer position) {
-    Tuple arguments = Tuple.tuple().addString(sessionId).addString(todoId).addString(text)
-        .addString(status == null ? null : status.wireName()).addInteger(position);
-    return pool.preparedQuery(Sql.UPDATE_TODO).execute(arguments)
-        .map(rows -> rows.rowCount() == 0 ? Optional.empty() : Optional.of(toTodo(rows.iterator().next())));
+  public Future<Optional<Todo>> update(
+      String sessionId, String todoId, String text, Status status, Integer position) {
+    Tuple arguments =
+        Tuple.tuple()
+            .addString(sessionId)
+            .addString(todoId)
+            .addString(text)
+            .addString(status == null ? null : status.wireName())
+            .addInteger(position);
+    return pool.preparedQuery(Sql.UPDATE_TODO)
+        .execute(arguments)
+        .map(
+            rows ->
+                rows.rowCount() == 0
+                    ? Optional.empty()
+                    : Optional.of(toTodo(rows.iterator().next())));
   }
 
   private static Todo toTodo(Row row) {

@@ -25,26 +25,52 @@ final class PgTranscriptStore implements TranscriptStore {
           .execute(Tuple.of(roomId, utterance.speaker(), utterance.text(), utterance.tsMillis()))
           .map(inserted -> utterance);
     }
-    Tuple row = Tuple.of(roomId, utterance.speaker(), utterance.text(), utterance.tsMillis(), keyed.key(), keyed.id(),
-        keyed.requestFingerprint());
-    return pool.preparedQuery(Sql.INSERT_UTTERANCE_ONCE).execute(row)
-        .compose(inserted -> inserted.rowCount() == 1
-            ? Future.succeededFuture(utterance)
-            : pool.preparedQuery(Sql.FIND_UTTERANCE_BY_KEY).execute(Tuple.of(roomId, keyed.id())).compose(found -> {
-              var first = found.iterator().next();
-              return Objects.equals(first.getString("request_fingerprint"), keyed.requestFingerprint())
-                  ? Future.succeededFuture(new Utterance(first.getString("speaker"), first.getString("text"), first.getLong("ts")))
-                  : Future.failedFuture(IdempotencyKeys.reused());
-            }));
+    Tuple row =
+        Tuple.of(
+            roomId,
+            utterance.speaker(),
+            utterance.text(),
+            utterance.tsMillis(),
+            keyed.key(),
+            keyed.id(),
+            keyed.requestFingerprint());
+    return pool.preparedQuery(Sql.INSERT_UTTERANCE_ONCE)
+        .execute(row)
+        .compose(
+            inserted ->
+                inserted.rowCount() == 1
+                    ? Future.succeededFuture(utterance)
+                    : pool.preparedQuery(Sql.FIND_UTTERANCE_BY_KEY)
+                        .execute(Tuple.of(roomId, keyed.id()))
+                        .compose(
+                            found -> {
+                              var first = found.iterator().next();
+                              return Objects.equals(
+                                      first.getString("request_fingerprint"),
+                                      keyed.requestFingerprint())
+                                  ? Future.succeededFuture(
+                                      new Utterance(
+                                          first.getString("speaker"),
+                                          first.getString("text"),
+                                          first.getLong("ts")))
+                                  : Future.failedFuture(IdempotencyKeys.reused());
+                            }));
   }
 
   @Override
   public Future<List<Utterance>> since(String roomId, long sinceMillis, int limit) {
-    return pool.preparedQuery(Sql.LIST_UTTERANCES_SINCE).execute(Tuple.of(roomId, sinceMillis, limit)).map(rows -> {
-      List<Utterance> newestFirst = new ArrayList<>();
-      rows.forEach(row -> newestFirst.add(new Utterance(row.getString("speaker"), row.getString("text"), row.getLong("ts"))));
-      Collections.reverse(newestFirst);
-      return newestFirst;
-    });
+    return pool.preparedQuery(Sql.LIST_UTTERANCES_SINCE)
+        .execute(Tuple.of(roomId, sinceMillis, limit))
+        .map(
+            rows -> {
+              List<Utterance> newestFirst = new ArrayList<>();
+              rows.forEach(
+                  row ->
+                      newestFirst.add(
+                          new Utterance(
+                              row.getString("speaker"), row.getString("text"), row.getLong("ts"))));
+              Collections.reverse(newestFirst);
+              return newestFirst;
+            });
   }
 }

@@ -38,7 +38,8 @@ final class Sql {
       "INSERT INTO canvas_agent_sessions (id, room_id, model, title, request_fingerprint) VALUES ($1, $2, $3, $4, $5)"
           + " ON CONFLICT (id) DO NOTHING RETURNING id";
 
-  static final String SESSION_REQUEST_FINGERPRINT = "SELECT request_fingerprint FROM canvas_agent_sessions WHERE id = $1";
+  static final String SESSION_REQUEST_FINGERPRINT =
+      "SELECT request_fingerprint FROM canvas_agent_sessions WHERE id = $1";
 
   static final String SESSION_COLUMNS =
       "id, room_id, title, model, origin_x, origin_y, context_items, created_at, last_active_at";
@@ -47,16 +48,20 @@ final class Sql {
       "SELECT " + SESSION_COLUMNS + " FROM canvas_agent_sessions WHERE id = $1";
 
   static final String LIST_SESSIONS =
-      "SELECT " + SESSION_COLUMNS + " FROM canvas_agent_sessions WHERE room_id = $1"
+      "SELECT "
+          + SESSION_COLUMNS
+          + " FROM canvas_agent_sessions WHERE room_id = $1"
           + " ORDER BY last_active_at DESC, created_at DESC, id LIMIT $2";
 
   /** Null parameters keep the column. */
   static final String UPDATE_SESSION =
       "UPDATE canvas_agent_sessions SET title = coalesce($2, title), model = coalesce($3, model),"
-          + " context_items = coalesce($4::jsonb, context_items) WHERE id = $1 RETURNING " + SESSION_COLUMNS;
+          + " context_items = coalesce($4::jsonb, context_items) WHERE id = $1 RETURNING "
+          + SESSION_COLUMNS;
 
   /** Holds the session while its atoms are deleted, so no run is accepted into it meanwhile. */
-  static final String LOCK_SESSION = "SELECT id FROM canvas_agent_sessions WHERE id = $1 FOR UPDATE";
+  static final String LOCK_SESSION =
+      "SELECT id FROM canvas_agent_sessions WHERE id = $1 FOR UPDATE";
 
   static final String COUNT_LIVE_RUNS_OF_SESSION =
       "SELECT count(*) AS live FROM canvas_agent_runs WHERE session_id = $1 AND state IN ('queued', 'running')";
@@ -69,7 +74,8 @@ final class Sql {
 
   static final String DELETE_SESSION = "DELETE FROM canvas_agent_sessions WHERE id = $1";
 
-  static final String TOUCH_SESSION = "UPDATE canvas_agent_sessions SET last_active_at = now() WHERE id = $1";
+  static final String TOUCH_SESSION =
+      "UPDATE canvas_agent_sessions SET last_active_at = now() WHERE id = $1";
 
   static final String RUN_COLUMNS =
       "id, session_id, room_id, state, detail, message_chars, created_at, updated_at, request_fingerprint";
@@ -77,7 +83,8 @@ final class Sql {
   /** A run id already recorded (a retry) is left as it is. */
   static final String INSERT_QUEUED_RUN =
       "INSERT INTO canvas_agent_runs (id, session_id, room_id, idempotency_key, message_chars, request_fingerprint, state)"
-          + " VALUES ($1, $2, $3, $4, $5, $6, 'queued') ON CONFLICT (id) DO NOTHING RETURNING " + RUN_COLUMNS;
+          + " VALUES ($1, $2, $3, $4, $5, $6, 'queued') ON CONFLICT (id) DO NOTHING RETURNING "
+          + RUN_COLUMNS;
 
   /** queued → running; a run never recorded (a follow-up) is recorded running; an ended one stays ended. */
   static final String START_RUN =
@@ -97,12 +104,15 @@ final class Sql {
   static final String SWEEP_INTERRUPTED_RUNS =
       "UPDATE canvas_agent_runs SET state = 'error', detail = $2::jsonb || jsonb_build_object('runId', id), updated_at = now()"
           + " WHERE state IN ('queued', 'running') AND heartbeat_at < now() - make_interval(secs => $1::double precision / 1000)"
-          + " RETURNING " + RUN_COLUMNS;
+          + " RETURNING "
+          + RUN_COLUMNS;
 
   static final String FIND_RUN = "SELECT " + RUN_COLUMNS + " FROM canvas_agent_runs WHERE id = $1";
 
   static final String RECENT_RUNS =
-      "SELECT " + RUN_COLUMNS + " FROM canvas_agent_runs WHERE session_id = $1 ORDER BY created_at DESC, id DESC LIMIT $2";
+      "SELECT "
+          + RUN_COLUMNS
+          + " FROM canvas_agent_runs WHERE session_id = $1 ORDER BY created_at DESC, id DESC LIMIT $2";
 
   static final String NEXT_SESSION_SEQ =
       "UPDATE canvas_agent_sessions SET last_seq = last_seq + 1 WHERE id = $1 RETURNING last_seq";
@@ -136,13 +146,17 @@ final class Sql {
   static final String LIST_RECENT_CHAT =
       "SELECT role, text, created_at FROM canvas_agent_chat WHERE session_id = $1 ORDER BY id DESC LIMIT $2";
 
-  static final String TODO_COLUMNS = "id::text AS id, session_id, text, status, position, created_at, resolved_at";
+  static final String TODO_COLUMNS =
+      "id::text AS id, session_id, text, status, position, created_at, resolved_at";
 
   static final String LIST_TODOS =
-      "SELECT " + TODO_COLUMNS + " FROM canvas_agent_todos WHERE session_id = $1 ORDER BY position, created_at, id";
+      "SELECT "
+          + TODO_COLUMNS
+          + " FROM canvas_agent_todos WHERE session_id = $1 ORDER BY position, created_at, id";
 
   static final String INSERT_TODO =
-      "INSERT INTO canvas_agent_todos (session_id, text, position) VALUES ($1, $2, $3) RETURNING " + TODO_COLUMNS;
+      "INSERT INTO canvas_agent_todos (session_id, text, position) VALUES ($1, $2, $3) RETURNING "
+          + TODO_COLUMNS;
 
   /**
    * Null parameters keep the column; resolved_at is stamped when an item leaves {@code open}, kept
@@ -153,7 +167,8 @@ final class Sql {
           + " position = coalesce($5, position),"
           + " resolved_at = CASE WHEN coalesce($4, status) = 'open' THEN NULL"
           + " WHEN coalesce($4, status) = status THEN coalesce(resolved_at, now()) ELSE now() END"
-          + " WHERE session_id = $1 AND id::text = $2 RETURNING " + TODO_COLUMNS;
+          + " WHERE session_id = $1 AND id::text = $2 RETURNING "
+          + TODO_COLUMNS;
 
   static final String PING = "SELECT 1";
 
@@ -163,7 +178,8 @@ final class Sql {
 
   static final String FIND_SECRET = "SELECT secret FROM canvas_server_secrets WHERE purpose = $1";
 
-  // Documents (V5, lease holders V6). Times travel as epoch milliseconds; "now" is always the database's clock, so every
+  // Documents (V5, lease holders V6). Times travel as epoch milliseconds; "now" is always the
+  // database's clock, so every
   // node judges lease expiry the same way.
   private static final String DOCUMENT_COLUMNS =
       "d.id, d.room_id, d.title, d.content, d.revision_id, d.version, d.undo_stack, d.redo_stack,"
@@ -176,10 +192,13 @@ final class Sql {
   static final String INSERT_DOCUMENT =
       "INSERT INTO canvas_documents (id, room_id, title, content, revision_id) VALUES ($1, $2, $3, $4, $5)";
 
-  static final String INSERT_DOCUMENT_LEASE = "INSERT INTO canvas_document_leases (doc_id) VALUES ($1)";
+  static final String INSERT_DOCUMENT_LEASE =
+      "INSERT INTO canvas_document_leases (doc_id) VALUES ($1)";
 
   static final String FIND_DOCUMENT =
-      "SELECT " + DOCUMENT_COLUMNS + " FROM canvas_documents d JOIN canvas_document_leases l ON l.doc_id = d.id WHERE d.id = $1";
+      "SELECT "
+          + DOCUMENT_COLUMNS
+          + " FROM canvas_documents d JOIN canvas_document_leases l ON l.doc_id = d.id WHERE d.id = $1";
 
   /** The document and its lease, locked until the write's transaction ends. */
   static final String LOCK_DOCUMENT = FIND_DOCUMENT + " FOR UPDATE OF d, l";
@@ -203,16 +222,19 @@ final class Sql {
           + " expires_at = CASE WHEN $6::bigint IS NULL THEN NULL ELSE to_timestamp($6::bigint / 1000.0) END, epoch = $7";
 
   /** A check-out, or a person's preemption: whoever held the lease before. */
-  static final String SET_DOCUMENT_LEASE = "UPDATE canvas_document_leases SET" + LEASE_VALUES + " WHERE doc_id = $1";
+  static final String SET_DOCUMENT_LEASE =
+      "UPDATE canvas_document_leases SET" + LEASE_VALUES + " WHERE doc_id = $1";
 
   /**
    * The holder's renewal, write or check-in: only while the lease is still the one it checked out, held
    * by it ($8 lease id, $9 subject, $10 agent session) at its epoch ($11, when it gave one). Belt and
    * braces beside the row lock, like UPDATE_DOCUMENT's version: no row updated, nothing written.
    */
-  static final String UPDATE_HELD_DOCUMENT_LEASE = "UPDATE canvas_document_leases SET" + LEASE_VALUES
-      + " WHERE doc_id = $1 AND lease_id = $8 AND holder_subject = $9 AND holder_session IS NOT DISTINCT FROM $10"
-      + " AND ($11::bigint IS NULL OR epoch = $11)";
+  static final String UPDATE_HELD_DOCUMENT_LEASE =
+      "UPDATE canvas_document_leases SET"
+          + LEASE_VALUES
+          + " WHERE doc_id = $1 AND lease_id = $8 AND holder_subject = $9 AND holder_session IS NOT DISTINCT FROM $10"
+          + " AND ($11::bigint IS NULL OR epoch = $11)";
 
   static final String FIND_DOCUMENT_LEASE =
       "SELECT lease_id, holder_subject, holder_session, (extract(epoch from held_since) * 1000)::bigint AS held_since_ms,"
@@ -235,12 +257,17 @@ final class Sql {
       "id, doc_id, revision_id, label, description, line_count, (extract(epoch from created_at) * 1000)::bigint AS created_ms";
 
   static final String LIST_DOCUMENT_SNAPSHOTS =
-      "SELECT " + SNAPSHOT_COLUMNS + " FROM canvas_document_snapshots WHERE doc_id = $1 ORDER BY created_at DESC, id DESC";
+      "SELECT "
+          + SNAPSHOT_COLUMNS
+          + " FROM canvas_document_snapshots WHERE doc_id = $1 ORDER BY created_at DESC, id DESC";
 
   static final String FIND_DOCUMENT_SNAPSHOT =
-      "SELECT " + SNAPSHOT_COLUMNS + " FROM canvas_document_snapshots WHERE doc_id = $1 AND id = $2";
+      "SELECT "
+          + SNAPSHOT_COLUMNS
+          + " FROM canvas_document_snapshots WHERE doc_id = $1 AND id = $2";
 
   static final String INSERT_DOCUMENT_SNAPSHOT =
       "INSERT INTO canvas_document_snapshots (id, doc_id, revision_id, label, description, line_count)"
-          + " VALUES ($1, $2, $3, $4, $5, $6) RETURNING " + SNAPSHOT_COLUMNS;
+          + " VALUES ($1, $2, $3, $4, $5, $6) RETURNING "
+          + SNAPSHOT_COLUMNS;
 }

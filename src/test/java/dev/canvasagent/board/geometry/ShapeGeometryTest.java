@@ -92,25 +92,28 @@ class ShapeGeometryTest {
 
   @Test
   void aGroupIsTheUnionOfItsChildren() {
-    Board board = board(
-        group("g", 100, 100),
-        in("g", geo("a", 0, 0, 10, 10)),
-        in("g", geo("b", 50, 20, 10, 10)));
+    Board board =
+        board(
+            group("g", 100, 100),
+            in("g", geo("a", 0, 0, 10, 10)),
+            in("g", geo("b", 50, 20, 10, 10)));
     assertBox(new Box(100, 100, 160, 130), bounds(board, "g"));
   }
 
   @Test
   void aGroupDoesNotReachIntoAFramesClippedChildren() {
-    Board board = board(
-        group("g", 0, 0),
-        in("g", frame("f", 0, 0, 100, 100)),
-        in("f", geo("outside", 500, 500, 10, 10)));
+    Board board =
+        board(
+            group("g", 0, 0),
+            in("g", frame("f", 0, 0, 100, 100)),
+            in("f", geo("outside", 500, 500, 10, 10)));
     assertBox(new Box(0, 0, 100, 100), bounds(board, "g"));
   }
 
   @Test
   void anEmptyGroupHasNoBounds() {
-    assertEquals(Optional.empty(), new ShapeGeometry(board(group("g", 0, 0))).pageBounds("shape:g"));
+    assertEquals(
+        Optional.empty(), new ShapeGeometry(board(group("g", 0, 0))).pageBounds("shape:g"));
   }
 
   // Rotation and nesting
@@ -127,9 +130,10 @@ class ShapeGeometryTest {
 
   @Test
   void aChildIsPlacedThroughItsParentsPositionAndRotation() {
-    Board board = board(
-        rotated(Math.PI / 2, frame("f", 100, 100, 200, 200)),
-        in("f", geo("child", 10, 0, 20, 10)));
+    Board board =
+        board(
+            rotated(Math.PI / 2, frame("f", 100, 100, 200, 200)),
+            in("f", geo("child", 10, 0, 20, 10)));
     ShapeGeometry geometry = new ShapeGeometry(board);
 
     Transform page = geometry.pageTransform("shape:child").orElseThrow();
@@ -141,9 +145,10 @@ class ShapeGeometryTest {
 
   @Test
   void boundsCanBeTakenAlongAParentsAxes() {
-    Board board = board(
-        rotated(Math.PI / 2, frame("f", 100, 100, 200, 200)),
-        in("f", geo("child", 10, 0, 20, 10)));
+    Board board =
+        board(
+            rotated(Math.PI / 2, frame("f", 100, 100, 200, 200)),
+            in("f", geo("child", 10, 0, 20, 10)));
     ShapeGeometry geometry = new ShapeGeometry(board);
     Transform frame = geometry.pageTransform("shape:f").orElseThrow();
     assertBox(new Box(10, 0, 30, 10), geometry.boundsIn("shape:child", frame).orElseThrow());
@@ -179,37 +184,51 @@ class ShapeGeometryTest {
   @Test
   void groupsFiftyDeepAreMeasuredWithoutRecursion() {
     Board board = board(nestedGroups(50));
-    assertTimeoutPreemptively(Duration.ofSeconds(5), () -> {
-      assertBox(new Box(59, 10, 69, 20), bounds(board, "leaf"));
-      assertBox(new Box(59, 10, 69, 20), bounds(board, "g0"));
-    });
+    assertTimeoutPreemptively(
+        Duration.ofSeconds(5),
+        () -> {
+          assertBox(new Box(59, 10, 69, 20), bounds(board, "leaf"));
+          assertBox(new Box(59, 10, 69, 20), bounds(board, "g0"));
+        });
   }
 
   @Test
   void nestingDeeperThanTheLimitIsNotMeasured() {
     ShapeGeometry geometry = new ShapeGeometry(board(nestedGroups(ShapeTree.MAX_DEPTH + 50)));
-    assertTimeoutPreemptively(Duration.ofSeconds(5), () -> {
-      assertEquals(Optional.empty(), geometry.pageBounds("shape:leaf"));
-      assertEquals(Optional.empty(), geometry.pageBounds("shape:g0"), "its descendants are too deep");
-      assertTrue(geometry.pageBounds("shape:g" + ShapeTree.MAX_DEPTH).isPresent(), "exactly at the limit");
-      assertTrue(geometry.pageBounds("shape:g" + (ShapeTree.MAX_DEPTH + 1)).isEmpty(), "one past the limit");
-    });
+    assertTimeoutPreemptively(
+        Duration.ofSeconds(5),
+        () -> {
+          assertEquals(Optional.empty(), geometry.pageBounds("shape:leaf"));
+          assertEquals(
+              Optional.empty(), geometry.pageBounds("shape:g0"), "its descendants are too deep");
+          assertTrue(
+              geometry.pageBounds("shape:g" + ShapeTree.MAX_DEPTH).isPresent(),
+              "exactly at the limit");
+          assertTrue(
+              geometry.pageBounds("shape:g" + (ShapeTree.MAX_DEPTH + 1)).isEmpty(),
+              "one past the limit");
+        });
   }
 
   @Test
   void aParentCycleIsNotMeasuredAndDoesNotHang() {
-    Board board = board(in("b", group("a", 0, 0)), in("a", group("b", 0, 0)), in("a", geo("c", 0, 0, 5, 5)));
+    Board board =
+        board(in("b", group("a", 0, 0)), in("a", group("b", 0, 0)), in("a", geo("c", 0, 0, 5, 5)));
     ShapeGeometry geometry = new ShapeGeometry(board);
-    assertTimeoutPreemptively(Duration.ofSeconds(5), () -> {
-      assertEquals(Optional.empty(), geometry.pageBounds("shape:a"));
-      assertEquals(Optional.empty(), geometry.pageBounds("shape:c"));
-      assertEquals(Optional.empty(), geometry.tree().ancestors("shape:c"));
-    });
+    assertTimeoutPreemptively(
+        Duration.ofSeconds(5),
+        () -> {
+          assertEquals(Optional.empty(), geometry.pageBounds("shape:a"));
+          assertEquals(Optional.empty(), geometry.pageBounds("shape:c"));
+          assertEquals(Optional.empty(), geometry.tree().ancestors("shape:c"));
+        });
   }
 
   @Test
   void aShapeWhoseParentIsMissingIsNotMeasured() {
-    assertEquals(Optional.empty(), new ShapeGeometry(board(in("gone", geo("a", 0, 0, 5, 5)))).pageBounds("shape:a"));
+    assertEquals(
+        Optional.empty(),
+        new ShapeGeometry(board(in("gone", geo("a", 0, 0, 5, 5)))).pageBounds("shape:a"));
   }
 
   @Test
@@ -228,19 +247,34 @@ class ShapeGeometryTest {
     assertBox(new Box(0, 0, 1, 1), bounds(board(box), "box"));
 
     JsonObject stroke = draw("d", 0, 0, 0, 0, 5, 5);
-    stroke.getJsonObject("props").put("segments", new JsonArray().add(new JsonObject().put("path", "%%not base64")).add("x"));
+    stroke
+        .getJsonObject("props")
+        .put(
+            "segments", new JsonArray().add(new JsonObject().put("path", "%%not base64")).add("x"));
     assertBox(new Box(0, 0, 0, 0), bounds(board(stroke), "d"));
   }
 
   @Test
   void lineCountingCountsParagraphsAndHardBreaksAndSurvivesGarbage() {
     assertEquals(3, ShapeOutline.lineCount(RichText.of("a\nb\nc")));
-    JsonObject withBreak = new JsonObject().put("type", "doc").put("content", new JsonArray().add(
-        new JsonObject().put("type", "paragraph").put("content", new JsonArray()
-            .add(new JsonObject().put("type", "text").put("text", "a"))
-            .add(new JsonObject().put("type", "hardBreak")))));
+    JsonObject withBreak =
+        new JsonObject()
+            .put("type", "doc")
+            .put(
+                "content",
+                new JsonArray()
+                    .add(
+                        new JsonObject()
+                            .put("type", "paragraph")
+                            .put(
+                                "content",
+                                new JsonArray()
+                                    .add(new JsonObject().put("type", "text").put("text", "a"))
+                                    .add(new JsonObject().put("type", "hardBreak")))));
     assertEquals(2, ShapeOutline.lineCount(withBreak));
     assertEquals(1, ShapeOutline.lineCount("not rich text"));
-    assertEquals(1, ShapeOutline.lineCount(new JsonObject().put("content", new JsonArray().add(3).add("x"))));
+    assertEquals(
+        1,
+        ShapeOutline.lineCount(new JsonObject().put("content", new JsonArray().add(3).add("x"))));
   }
 }

@@ -10,7 +10,8 @@ import org.junit.jupiter.api.Test;
 class ArrangementsTest {
   @Test
   void r22RowsGoLeftToRightGapApart() {
-    assertEquals(List.of(new Vec(0, 0), new Vec(120, 0), new Vec(170, 0)),
+    assertEquals(
+        List.of(new Vec(0, 0), new Vec(120, 0), new Vec(170, 0)),
         RowLayout.arrange(List.of(new Size(100, 10), new Size(30, 90), new Size(5, 5)), 20));
   }
 
@@ -19,15 +20,23 @@ class ArrangementsTest {
     assertEquals(1, GridLayout.squareColumns(1));
     assertEquals(2, GridLayout.squareColumns(4));
     assertEquals(3, GridLayout.squareColumns(5));
-    List<Vec> at = GridLayout.arrange(List.of(new Size(100, 50), new Size(40, 120), new Size(10, 10), new Size(10, 10)), 2, 10);
+    List<Vec> at =
+        GridLayout.arrange(
+            List.of(new Size(100, 50), new Size(40, 120), new Size(10, 10), new Size(10, 10)),
+            2,
+            10);
     assertEquals(List.of(new Vec(0, 0), new Vec(110, 0), new Vec(0, 130), new Vec(110, 130)), at);
   }
 
   @Test
   void r21ChildrenStackUnderTheHeaderInsideThePadding() {
-    List<Vec> at = FrameContent.stack(List.of(new Size(200, 200), new Size(100, 50), new Size(10, 10)));
+    List<Vec> at =
+        FrameContent.stack(List.of(new Size(200, 200), new Size(100, 50), new Size(10, 10)));
     double top = LayoutMetrics.FRAME_HEADER + LayoutMetrics.NOTE_PADDING;
-    assertEquals(List.of(new Vec(30, top), new Vec(30, top + 200 + 20), new Vec(30, top + 200 + 20 + 50 + 20)), at);
+    assertEquals(
+        List.of(
+            new Vec(30, top), new Vec(30, top + 200 + 20), new Vec(30, top + 200 + 20 + 50 + 20)),
+        at);
   }
 
   @Test
@@ -40,14 +49,24 @@ class ArrangementsTest {
 
   @Test
   void aSwotQuadrantHoldsItsNotesTwoAcross() {
-    List<Vec> at = FrameContent.grid(List.of(new Size(200, 200), new Size(200, 200), new Size(200, 200)), 2);
+    List<Vec> at =
+        FrameContent.grid(List.of(new Size(200, 200), new Size(200, 200), new Size(200, 200)), 2);
     assertEquals(List.of(new Vec(30, 70), new Vec(250, 70), new Vec(30, 290)), at);
   }
 
   @Test
   void r3EveryDirectiveHasItsWireName() {
-    assertEquals(List.of("swot-2x2", "columns", "journey-stages", "grid", "rows", "flowchart-top-down", "flowchart-left-right",
-        "freeform"), LayoutDirective.wireNames());
+    assertEquals(
+        List.of(
+            "swot-2x2",
+            "columns",
+            "journey-stages",
+            "grid",
+            "rows",
+            "flowchart-top-down",
+            "flowchart-left-right",
+            "freeform"),
+        LayoutDirective.wireNames());
     assertEquals(LayoutDirective.SWOT_2X2, LayoutDirective.of("swot-2x2").orElseThrow());
     assertEquals(java.util.Optional.empty(), LayoutDirective.of("SWOT"));
   }

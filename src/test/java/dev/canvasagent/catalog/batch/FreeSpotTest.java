@@ -21,7 +21,10 @@ class FreeSpotTest {
 
   @Test
   void shapesFarAwayDoNotMoveIt() {
-    assertEquals(ANCHOR, FreeSpot.near(ANCHOR, GROUP, List.of(Box.of(5000, 5000, 10, 10), Box.of(-900, -900, 100, 100)), 40));
+    assertEquals(
+        ANCHOR,
+        FreeSpot.near(
+            ANCHOR, GROUP, List.of(Box.of(5000, 5000, 10, 10), Box.of(-900, -900, 100, 100)), 40));
   }
 
   @Test

@@ -25,8 +25,20 @@ class RefResolverTest {
 
   @Test
   void r18LaterOperationsNameEarlierOnes() {
-    ResolvedBatch batch = resolve(op("createFrame", "frame_a", "name", "A"), op("createNote", "note_a", "text", "n", "parentRef", "frame_a"),
-        op("createShape", "shape_a"), op("createConnector", "conn_a", "fromRef", "note_a", "toRef", "shape_a", "label", "to"));
+    ResolvedBatch batch =
+        resolve(
+            op("createFrame", "frame_a", "name", "A"),
+            op("createNote", "note_a", "text", "n", "parentRef", "frame_a"),
+            op("createShape", "shape_a"),
+            op(
+                "createConnector",
+                "conn_a",
+                "fromRef",
+                "note_a",
+                "toRef",
+                "shape_a",
+                "label",
+                "to"));
     assertSame(batch.shapes().get(0), batch.shapes().get(1).parent());
     assertEquals("A", batch.shapes().get(0).text());
     assertEquals(List.of(batch.shapes().get(0), batch.shapes().get(2)), batch.topLevel());
@@ -39,38 +51,61 @@ class RefResolverTest {
 
   @Test
   void r19C8EverySkipNamesItsRef() {
-    ResolvedBatch batch = resolve(op("createNote", "note_a", "text", "1"), op("createNote", "note_a", "text", "2"),
-        op("createNote", "", "text", "3"), op("createNote", "Bad-Ref", "text", "4"),
-        op("createConnector", "conn_a", "fromRef", "note_zz", "toRef", "note_a"), op("createShape", "conn_a"));
-    assertEquals(List.of(
-        new BatchIssue(1, "note_a", "duplicate ref 'note_a'"),
-        new BatchIssue(2, "", "empty ref"),
-        new BatchIssue(3, "Bad-Ref", "invalid ref 'Bad-Ref' (2-40 of a-z, 0-9, _)"),
-        new BatchIssue(4, "conn_a", "fromRef 'note_zz' names no object before it")), batch.skipped());
-    assertEquals(2, batch.shapes().size(), "a skipped connector's ref stays free for a later object");
+    ResolvedBatch batch =
+        resolve(
+            op("createNote", "note_a", "text", "1"),
+            op("createNote", "note_a", "text", "2"),
+            op("createNote", "", "text", "3"),
+            op("createNote", "Bad-Ref", "text", "4"),
+            op("createConnector", "conn_a", "fromRef", "note_zz", "toRef", "note_a"),
+            op("createShape", "conn_a"));
+    assertEquals(
+        List.of(
+            new BatchIssue(1, "note_a", "duplicate ref 'note_a'"),
+            new BatchIssue(2, "", "empty ref"),
+            new BatchIssue(3, "Bad-Ref", "invalid ref 'Bad-Ref' (2-40 of a-z, 0-9, _)"),
+            new BatchIssue(4, "conn_a", "fromRef 'note_zz' names no object before it")),
+        batch.skipped());
+    assertEquals(
+        2, batch.shapes().size(), "a skipped connector's ref stays free for a later object");
   }
 
   @Test
   void r19AParentRefThatComesLaterDoesNotCount() {
-    ResolvedBatch batch = resolve(op("createNote", "note_a", "text", "n", "parentRef", "frame_a"), op("createFrame", "frame_a", "name", "A"));
+    ResolvedBatch batch =
+        resolve(
+            op("createNote", "note_a", "text", "n", "parentRef", "frame_a"),
+            op("createFrame", "frame_a", "name", "A"));
     assertNull(batch.shapes().get(0).parent());
-    assertEquals(List.of(new BatchIssue(0, "note_a", "parentRef 'frame_a' names no object before it; placed top-level")),
+    assertEquals(
+        List.of(
+            new BatchIssue(
+                0, "note_a", "parentRef 'frame_a' names no object before it; placed top-level")),
         batch.placedTopLevel());
   }
 
   @Test
   void anythingThatIsNotAnOperationIsSkipped() {
-    ResolvedBatch batch = RefResolver.resolve(new JsonArray().add("note").add(new JsonObject().put("op", "createCircle").put("ref", "c1")));
+    ResolvedBatch batch =
+        RefResolver.resolve(
+            new JsonArray()
+                .add("note")
+                .add(new JsonObject().put("op", "createCircle").put("ref", "c1")));
     assertEquals(2, batch.skipped().size());
     assertEquals(List.of(), batch.shapes());
   }
 
   @Test
   void sizesAreTheDefaultsOrClampedRequests() {
-    ResolvedBatch batch = resolve(op("createFrame", "frame_a", "name", "A"),
-        op("createShape", "shape_a").put("w", 1e9).put("h", 1), op("createNote", "note_a", "text", "n"));
+    ResolvedBatch batch =
+        resolve(
+            op("createFrame", "frame_a", "name", "A"),
+            op("createShape", "shape_a").put("w", 1e9).put("h", 1),
+            op("createNote", "note_a", "text", "n"));
     assertEquals(new Size(300, 300), batch.shapes().get(0).requested());
-    assertEquals(new Size(LayoutMetrics.MAX_SIZE, LayoutMetrics.MIN_SIZE), batch.shapes().get(1).requested());
+    assertEquals(
+        new Size(LayoutMetrics.MAX_SIZE, LayoutMetrics.MIN_SIZE),
+        batch.shapes().get(1).requested());
     assertNull(batch.shapes().get(2).requested());
   }
 }

@@ -14,7 +14,9 @@ class TieredLayoutTest {
   @Test
   void r22RootsAreTierZeroAndEachNodeIsOnePastItsDeepestSource() {
     // 0 → 1 → 2 → 3 and 0 → 3: 3 sits under 2, not under 0.
-    int[] tiers = TieredLayout.assign(4, List.of(new Edge(0, 1), new Edge(1, 2), new Edge(2, 3), new Edge(0, 3)));
+    int[] tiers =
+        TieredLayout.assign(
+            4, List.of(new Edge(0, 1), new Edge(1, 2), new Edge(2, 3), new Edge(0, 3)));
     assertArrayEquals(new int[] {0, 1, 2, 3}, tiers);
   }
 
@@ -27,18 +29,24 @@ class TieredLayoutTest {
   void r22ACycleIsCutDeterministically() {
     List<Edge> cycle = List.of(new Edge(0, 1), new Edge(1, 2), new Edge(2, 0));
     assertArrayEquals(new int[] {0, 1, 2}, TieredLayout.assign(3, cycle));
-    assertArrayEquals(TieredLayout.assign(3, cycle), TieredLayout.assign(3, cycle), "the same answer every time");
+    assertArrayEquals(
+        TieredLayout.assign(3, cycle), TieredLayout.assign(3, cycle), "the same answer every time");
   }
 
   @Test
   void r22ACycleBelowARootHangsUnderTheRoot() {
     // 0 → 1 ⇄ 2: 1 is entered first, the edge back from 2 is the one cut.
-    assertArrayEquals(new int[] {0, 1, 2}, TieredLayout.assign(3, List.of(new Edge(0, 1), new Edge(1, 2), new Edge(2, 1))));
+    assertArrayEquals(
+        new int[] {0, 1, 2},
+        TieredLayout.assign(3, List.of(new Edge(0, 1), new Edge(1, 2), new Edge(2, 1))));
   }
 
   @Test
   void selfEdgesAndEdgesToUnknownNodesAreIgnored() {
-    assertArrayEquals(new int[] {0, 1}, TieredLayout.assign(2, List.of(new Edge(0, 0), new Edge(0, 1), new Edge(-1, 1), new Edge(1, 7))));
+    assertArrayEquals(
+        new int[] {0, 1},
+        TieredLayout.assign(
+            2, List.of(new Edge(0, 0), new Edge(0, 1), new Edge(-1, 1), new Edge(1, 7))));
   }
 
   @Test
@@ -54,7 +62,8 @@ class TieredLayoutTest {
   @Test
   void r22TopDownTiersAreRowsCentredOnTheWidest() {
     List<Size> sizes = List.of(new Size(100, 50), new Size(100, 50), new Size(100, 80));
-    List<Vec> at = TieredLayout.arrange(sizes, new int[] {0, 1, 1}, TieredLayout.Direction.TOP_DOWN, 20, 30);
+    List<Vec> at =
+        TieredLayout.arrange(sizes, new int[] {0, 1, 1}, TieredLayout.Direction.TOP_DOWN, 20, 30);
     assertEquals(new Vec(60, 0), at.get(0), "centred over a tier 220 wide");
     assertEquals(new Vec(0, 80), at.get(1), "tier 1 starts under tier 0 (50) plus 30");
     assertEquals(new Vec(120, 80), at.get(2));
@@ -63,7 +72,8 @@ class TieredLayoutTest {
   @Test
   void r22LeftRightTiersAreColumnsCentredOnTheTallest() {
     List<Size> sizes = List.of(new Size(100, 50), new Size(100, 50), new Size(80, 50));
-    List<Vec> at = TieredLayout.arrange(sizes, new int[] {0, 1, 1}, TieredLayout.Direction.LEFT_RIGHT, 20, 30);
+    List<Vec> at =
+        TieredLayout.arrange(sizes, new int[] {0, 1, 1}, TieredLayout.Direction.LEFT_RIGHT, 20, 30);
     assertEquals(new Vec(0, 35), at.get(0));
     assertEquals(new Vec(130, 0), at.get(1));
     assertEquals(new Vec(130, 70), at.get(2));

@@ -41,10 +41,29 @@ class ApplyPresetVerbTest {
   }
 
   @ParameterizedTest
-  @CsvSource({"Hero,Hero", "hero,Hero", "headline,Hero", "Title,Hero", "banner,Hero", "callout,Callout",
-      "highlight,Callout", "alert,Callout", "emphasis,Callout", "quiet,Quiet", "muted,Quiet", "subtle,Quiet",
-      "secondary,Quiet", "wire,Wire", "wireframe,Wire", "outline,Wire", "sketch,Wire", "label,Label", "tag,Label",
-      "caption,Label", "' HEADLINE ',Hero"})
+  @CsvSource({
+    "Hero,Hero",
+    "hero,Hero",
+    "headline,Hero",
+    "Title,Hero",
+    "banner,Hero",
+    "callout,Callout",
+    "highlight,Callout",
+    "alert,Callout",
+    "emphasis,Callout",
+    "quiet,Quiet",
+    "muted,Quiet",
+    "subtle,Quiet",
+    "secondary,Quiet",
+    "wire,Wire",
+    "wireframe,Wire",
+    "outline,Wire",
+    "sketch,Wire",
+    "label,Label",
+    "tag,Label",
+    "caption,Label",
+    "' HEADLINE ',Hero"
+  })
   void synonymsNameThePreset(String word, String preset) {
     assertEquals(preset, sanitize(preset(word)).params().getString("preset"));
   }
@@ -53,13 +72,15 @@ class ApplyPresetVerbTest {
   void anUnknownPresetIsRejected() {
     ActionRejected rejected = assertThrows(ActionRejected.class, () -> sanitize(preset("Loud")));
     assertTrue(rejected.getMessage().contains("Loud"), rejected.getMessage());
-    assertThrows(ActionRejected.class, () -> sanitize(preset("her")), "a half-streamed name is no preset");
+    assertThrows(
+        ActionRejected.class, () -> sanitize(preset("her")), "a half-streamed name is no preset");
     assertThrows(ActionRejected.class, () -> sanitize(preset(" ")));
   }
 
   @Test
   void withoutTargetsItCreatesANoteInThePresetsStyle() {
-    SanitizedAction sanitized = sanitize(preset("headline").put("x", 80).put("y", 60).put("text", "Brutal honesty"));
+    SanitizedAction sanitized =
+        sanitize(preset("headline").put("x", 80).put("y", 60).put("text", "Brutal honesty"));
     JsonObject note = onlyPut(sanitized);
 
     assertEquals("note", note.getString("type"));
@@ -79,8 +100,10 @@ class ApplyPresetVerbTest {
 
   @Test
   void withoutTextOrPositionTheNoteIsNamedAfterThePresetAtTheOrigin() {
-    JsonObject note = onlyPut(VerbFixtures.sanitize("apply_preset", preset("wire"), board,
-        new CoordinateFrame(300, 400, Map.of())));
+    JsonObject note =
+        onlyPut(
+            VerbFixtures.sanitize(
+                "apply_preset", preset("wire"), board, new CoordinateFrame(300, 400, Map.of())));
     assertEquals("Wire", RichText.plainText(note.getJsonObject("props").getJsonObject("richText")));
     assertEquals(300.0, note.getDouble("x"), "the model's 0 is the session origin");
     assertEquals(400.0, note.getDouble("y"));
@@ -95,7 +118,9 @@ class ApplyPresetVerbTest {
 
     for (JsonObject record : sanitized.diff().put()) {
       JsonObject before = board.record(record.getString("id")).orElseThrow();
-      assertEquals(before.getJsonObject("props").fieldNames(), record.getJsonObject("props").fieldNames(),
+      assertEquals(
+          before.getJsonObject("props").fieldNames(),
+          record.getJsonObject("props").fieldNames(),
           "no prop added to a " + record.getString("type"));
       JsonObject withoutProps = record.copy();
       withoutProps.remove("props");
@@ -108,8 +133,14 @@ class ApplyPresetVerbTest {
     assertEquals("none", geo.getString("fill"));
     assertEquals("dashed", geo.getString("dash"));
     assertEquals("mono", geo.getString("font"));
-    assertEquals("mono", sanitized.diff().put().get(1).getJsonObject("props").getString("font"), "text has a font");
-    assertEquals("dashed", sanitized.diff().put().get(2).getJsonObject("props").getString("dash"), "line has a dash");
+    assertEquals(
+        "mono",
+        sanitized.diff().put().get(1).getJsonObject("props").getString("font"),
+        "text has a font");
+    assertEquals(
+        "dashed",
+        sanitized.diff().put().get(2).getJsonObject("props").getString("dash"),
+        "line has a dash");
   }
 
   @Test
@@ -123,7 +154,8 @@ class ApplyPresetVerbTest {
 
   @Test
   void targetsWithTextThatCannotTakeALabelAreRejected() {
-    assertThrows(ActionRejected.class, () -> sanitize(targets("Callout", "l1").put("text", "Look here")));
+    assertThrows(
+        ActionRejected.class, () -> sanitize(targets("Callout", "l1").put("text", "Look here")));
   }
 
   @Test
@@ -133,15 +165,21 @@ class ApplyPresetVerbTest {
 
   @Test
   void theTargetsAreWhatTheRunnerWaitsFor() {
-    assertEquals(java.util.Set.of("shape:box1", "shape:ghost"),
-        VerbFixtures.entry("apply_preset").verb().referencedShapes(targets("Hero", "box1", "shape:ghost")));
+    assertEquals(
+        java.util.Set.of("shape:box1", "shape:ghost"),
+        VerbFixtures.entry("apply_preset")
+            .verb()
+            .referencedShapes(targets("Hero", "box1", "shape:ghost")));
   }
 
   @Test
   void theSchemaWantsAPresetAndNonEmptyTargets() {
     assertTrue(VerbFixtures.violations("apply_preset", new JsonObject()).isPresent());
     assertTrue(VerbFixtures.violations("apply_preset", preset("")).isPresent());
-    assertTrue(VerbFixtures.violations("apply_preset", preset("Hero").put("targetIds", new JsonArray())).isPresent());
-    assertTrue(VerbFixtures.violations("apply_preset", preset("Hero").put("color", "red")).isPresent());
+    assertTrue(
+        VerbFixtures.violations("apply_preset", preset("Hero").put("targetIds", new JsonArray()))
+            .isPresent());
+    assertTrue(
+        VerbFixtures.violations("apply_preset", preset("Hero").put("color", "red")).isPresent());
   }
 }

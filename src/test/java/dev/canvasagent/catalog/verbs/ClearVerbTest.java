@@ -25,16 +25,29 @@ import org.junit.jupiter.api.Test;
 class ClearVerbTest {
   @Test
   void everyShapeAndBindingIsRemoved() {
-    JsonObject page = new JsonObject().put("id", "page:page").put("typeName", "page").put("name", "Page 1")
-        .put("index", "a1").put("meta", new JsonObject());
-    Board board = boardOf(page, frame("f1"), child(geo("inner", 0, 0), "shape:f1"), geo("b", 0, 0), arrow("a1"),
-        binding("end", "shape:a1", "shape:b", "end"));
+    JsonObject page =
+        new JsonObject()
+            .put("id", "page:page")
+            .put("typeName", "page")
+            .put("name", "Page 1")
+            .put("index", "a1")
+            .put("meta", new JsonObject());
+    Board board =
+        boardOf(
+            page,
+            frame("f1"),
+            child(geo("inner", 0, 0), "shape:f1"),
+            geo("b", 0, 0),
+            arrow("a1"),
+            binding("end", "shape:a1", "shape:b", "end"));
 
     SanitizedAction sanitized = VerbFixtures.sanitize("clear", new JsonObject(), board);
 
     RecordDiff diff = sanitized.diff();
     assertEquals(List.of(), diff.put());
-    assertEquals(Set.of("shape:f1", "shape:inner", "shape:b", "shape:a1", "binding:end"), Set.copyOf(diff.remove()));
+    assertEquals(
+        Set.of("shape:f1", "shape:inner", "shape:b", "shape:a1", "binding:end"),
+        Set.copyOf(diff.remove()));
     assertEquals(Optional.empty(), BoardIntegrity.problem(board, diff));
     assertEquals(Set.of("page:page"), board.apply(diff, 2).records().keySet(), "the page stays");
     assertEquals(new JsonObject(), sanitized.params());
@@ -42,7 +55,9 @@ class ClearVerbTest {
 
   @Test
   void anEmptyBoardIsRejected() {
-    assertThrows(ActionRejected.class, () -> VerbFixtures.sanitize("clear", new JsonObject(), Board.empty("room-1")));
+    assertThrows(
+        ActionRejected.class,
+        () -> VerbFixtures.sanitize("clear", new JsonObject(), Board.empty("room-1")));
   }
 
   @Test

@@ -31,7 +31,10 @@ class CreateShapeGeometryTest {
   }
 
   void rejected(JsonObject params) {
-    assertThrows(ActionRejected.class, () -> VerbFixtures.sanitize("create_shape", params, board, frame), params.encode());
+    assertThrows(
+        ActionRejected.class,
+        () -> VerbFixtures.sanitize("create_shape", params, board, frame),
+        params.encode());
   }
 
   static JsonObject shape(String type) {
@@ -47,33 +50,52 @@ class CreateShapeGeometryTest {
   }
 
   static List<DrawPath.Point> decoded(JsonObject record, int segment) {
-    return DrawPath.decode(props(record).getJsonArray("segments").getJsonObject(segment).getString("path"));
+    return DrawPath.decode(
+        props(record).getJsonArray("segments").getJsonObject(segment).getString("path"));
   }
 
   // Frames
 
   @Test
   void aFrameHasASizeAndAName() {
-    JsonObject record = create(shape("frame").put("x", 0).put("y", 0).put("text", "Q3")
-        .put("props", new JsonObject().put("w", 800).put("h", 600).put("color", "blue")));
+    JsonObject record =
+        create(
+            shape("frame")
+                .put("x", 0)
+                .put("y", 0)
+                .put("text", "Q3")
+                .put("props", new JsonObject().put("w", 800).put("h", 600).put("color", "blue")));
     assertEquals("frame", record.getString("type"));
-    assertEquals(new JsonObject().put("w", 800.0).put("h", 600.0).put("name", "Q3").put("color", "blue"), props(record));
+    assertEquals(
+        new JsonObject().put("w", 800.0).put("h", 600.0).put("name", "Q3").put("color", "blue"),
+        props(record));
   }
 
   @Test
   void aFramesPropsNameWinsAndItHasDefaults() {
-    JsonObject named = create(shape("section").put("x", 0).put("y", 0).put("text", "t").put("props", new JsonObject().put("name", "n")));
+    JsonObject named =
+        create(
+            shape("section")
+                .put("x", 0)
+                .put("y", 0)
+                .put("text", "t")
+                .put("props", new JsonObject().put("name", "n")));
     assertEquals("n", props(named).getString("name"));
     JsonObject plain = create(shape("frame").put("x", 0).put("y", 0));
-    assertEquals(new JsonObject().put("w", 320.0).put("h", 240.0).put("name", "").put("color", "black"), props(plain));
+    assertEquals(
+        new JsonObject().put("w", 320.0).put("h", 240.0).put("name", "").put("color", "black"),
+        props(plain));
   }
 
   // Lines
 
   @Test
   void aLineStartsAtItsFirstPointWithHandlesRelativeToIt() {
-    JsonObject record = create(shape("line").put("points", array(points(100, 50, 200, 80, 150, 10)))
-        .put("props", new JsonObject().put("spline", "cubic").put("dash", "dash")));
+    JsonObject record =
+        create(
+            shape("line")
+                .put("points", array(points(100, 50, 200, 80, 150, 10)))
+                .put("props", new JsonObject().put("spline", "cubic").put("dash", "dash")));
 
     assertEquals("line", record.getString("type"));
     assertEquals(100.0, record.getDouble("x"));
@@ -117,8 +139,11 @@ class CreateShapeGeometryTest {
 
   @Test
   void aDrawingFromPointsDecodesBackRelativeToItsTopLeft() {
-    JsonObject record = create(shape("draw").put("points", array(points(50, 60, 90, 100, 70, 40)))
-        .put("props", new JsonObject().put("color", "red").put("closed", true)));
+    JsonObject record =
+        create(
+            shape("draw")
+                .put("points", array(points(50, 60, 90, 100, 70, 40)))
+                .put("props", new JsonObject().put("color", "red").put("closed", true)));
 
     assertEquals("draw", record.getString("type"));
     assertEquals(50.0, record.getDouble("x"));
@@ -137,30 +162,51 @@ class CreateShapeGeometryTest {
 
   @Test
   void aDrawingFromSegmentsKeepsEachSegmentAndItsPressure() {
-    JsonObject segments = new JsonObject().put("segments", new JsonArray()
-        .add(new JsonObject().put("type", "free").put("points", array(List.of(
-            point(0, 0).put("z", 0.2), point(10, 10).put("z", 0.9)))))
-        .add(new JsonObject().put("type", "straight").put("points", array(points(100, 0, 100, 50))))
-        .add(new JsonObject().put("type", "wiggly").put("points", array(points(5, 5)))));
+    JsonObject segments =
+        new JsonObject()
+            .put(
+                "segments",
+                new JsonArray()
+                    .add(
+                        new JsonObject()
+                            .put("type", "free")
+                            .put(
+                                "points",
+                                array(
+                                    List.of(
+                                        point(0, 0).put("z", 0.2), point(10, 10).put("z", 0.9)))))
+                    .add(
+                        new JsonObject()
+                            .put("type", "straight")
+                            .put("points", array(points(100, 0, 100, 50))))
+                    .add(
+                        new JsonObject().put("type", "wiggly").put("points", array(points(5, 5)))));
     JsonObject record = create(shape("pen").put("props", segments));
 
     JsonArray encoded = props(record).getJsonArray("segments");
     assertEquals(3, encoded.size());
     assertEquals("free", encoded.getJsonObject(0).getString("type"));
     assertEquals("straight", encoded.getJsonObject(1).getString("type"));
-    assertEquals("free", encoded.getJsonObject(2).getString("type"), "an unknown segment type is free");
+    assertEquals(
+        "free", encoded.getJsonObject(2).getString("type"), "an unknown segment type is free");
     assertEquals(0.2, decoded(record, 0).get(0).z(), 1e-6);
     assertEquals(0.9, decoded(record, 0).get(1).z(), 1e-3);
     assertEquals(100.0, decoded(record, 1).get(1).x(), 1e-2);
     assertEquals(50.0, decoded(record, 1).get(1).y(), 1e-2);
     for (Object segment : encoded) {
-      assertEquals(java.util.Set.of("type", "path"), ((JsonObject) segment).fieldNames(), "tldraw 5's segment, no points");
+      assertEquals(
+          java.util.Set.of("type", "path"),
+          ((JsonObject) segment).fieldNames(),
+          "tldraw 5's segment, no points");
     }
   }
 
   @Test
   void pressureIsClampedToZeroToOne() {
-    JsonObject record = create(shape("draw").put("points", array(List.of(point(0, 0).put("z", 7), point(1, 1).put("z", -3)))));
+    JsonObject record =
+        create(
+            shape("draw")
+                .put("points", array(List.of(point(0, 0).put("z", 7), point(1, 1).put("z", -3)))));
     assertEquals(1.0, decoded(record, 0).get(0).z(), 1e-6);
     assertEquals(0.0, decoded(record, 0).get(1).z(), 1e-3);
   }
@@ -174,25 +220,44 @@ class CreateShapeGeometryTest {
   @Test
   void aDrawingSpanningMoreThanTenThousandUnitsIsRejected() {
     rejected(shape("draw").put("points", array(points(0, 0, 10_000.5, 0))));
-    rejected(shape("draw").put("props", new JsonObject().put("segments", new JsonArray()
-        .add(new JsonObject().put("points", array(points(0, 0, 1, 1))))
-        .add(new JsonObject().put("points", array(points(0, 10_001, 1, 1)))))));
-    assertEquals("draw", create(shape("draw").put("points", array(points(0, 0, 10_000, -10_000)))).getString("type"));
+    rejected(
+        shape("draw")
+            .put(
+                "props",
+                new JsonObject()
+                    .put(
+                        "segments",
+                        new JsonArray()
+                            .add(new JsonObject().put("points", array(points(0, 0, 1, 1))))
+                            .add(new JsonObject().put("points", array(points(0, 10_001, 1, 1)))))));
+    assertEquals(
+        "draw",
+        create(shape("draw").put("points", array(points(0, 0, 10_000, -10_000))))
+            .getString("type"));
   }
 
   @Test
   void aDrawingWithMoreThanTwoThousandPointsIsRejected() {
     List<JsonObject> half = IntStream.range(0, 1001).mapToObj(i -> point(i % 50, i % 7)).toList();
-    rejected(shape("draw").put("props", new JsonObject().put("segments", new JsonArray()
-        .add(new JsonObject().put("points", array(half)))
-        .add(new JsonObject().put("points", array(half))))));
-    List<JsonObject> twoThousand = IntStream.range(0, 2000).mapToObj(i -> point(i % 50, i % 7)).toList();
+    rejected(
+        shape("draw")
+            .put(
+                "props",
+                new JsonObject()
+                    .put(
+                        "segments",
+                        new JsonArray()
+                            .add(new JsonObject().put("points", array(half)))
+                            .add(new JsonObject().put("points", array(half))))));
+    List<JsonObject> twoThousand =
+        IntStream.range(0, 2000).mapToObj(i -> point(i % 50, i % 7)).toList();
     assertEquals(2000, decoded(create(shape("draw").put("points", array(twoThousand))), 0).size());
   }
 
   @Test
   void hugeDrawingCoordinatesAreClamped() {
-    JsonObject far = create(shape("draw").put("points", array(points(1e308, -1e308, 1e308, -1e308))));
+    JsonObject far =
+        create(shape("draw").put("points", array(points(1e308, -1e308, 1e308, -1e308))));
     assertEquals(1_000_000.0, far.getDouble("x"));
     assertEquals(-1_000_000.0, far.getDouble("y"));
     rejected(shape("draw").put("points", array(points(1e308, 0, -1e308, 0))));
@@ -202,20 +267,33 @@ class CreateShapeGeometryTest {
 
   @Test
   void anArrowStartsAtStartAndEndsRelativeToIt() {
-    JsonObject record = create(shape("connector").put("start", point(100, 100)).put("end", point(250, 40)).put("text", "then"));
+    JsonObject record =
+        create(
+            shape("connector")
+                .put("start", point(100, 100))
+                .put("end", point(250, 40))
+                .put("text", "then"));
     assertEquals("arrow", record.getString("type"));
     assertEquals(100.0, record.getDouble("x"));
     assertEquals(100.0, record.getDouble("y"));
-    assertEquals(new JsonObject().put("x", 0.0).put("y", 0.0), props(record).getJsonObject("start"));
-    assertEquals(new JsonObject().put("x", 150.0).put("y", -60.0), props(record).getJsonObject("end"));
+    assertEquals(
+        new JsonObject().put("x", 0.0).put("y", 0.0), props(record).getJsonObject("start"));
+    assertEquals(
+        new JsonObject().put("x", 150.0).put("y", -60.0), props(record).getJsonObject("end"));
     assertEquals("then", RichText.plainText(props(record).getJsonObject("richText")));
   }
 
   @Test
   void anArrowFromPointsUsesTheFirstAndLast() {
-    JsonObject record = create(shape("arrow").put("points", array(points(0, 0, 50, 50, 10, 90)))
-        .put("props", new JsonObject().put("arrowheadStart", "circle").put("arrowheadEnd", "none")));
-    assertEquals(new JsonObject().put("x", 10.0).put("y", 90.0), props(record).getJsonObject("end"));
+    JsonObject record =
+        create(
+            shape("arrow")
+                .put("points", array(points(0, 0, 50, 50, 10, 90)))
+                .put(
+                    "props",
+                    new JsonObject().put("arrowheadStart", "circle").put("arrowheadEnd", "none")));
+    assertEquals(
+        new JsonObject().put("x", 10.0).put("y", 90.0), props(record).getJsonObject("end"));
     assertEquals("dot", props(record).getString("arrowheadStart"));
     assertEquals("none", props(record).getString("arrowheadEnd"));
   }
@@ -239,18 +317,29 @@ class CreateShapeGeometryTest {
 
   @Test
   void xAndYAreIgnoredForShapesPlacedByPoints() {
-    JsonObject line = create(shape("line").put("x", 999).put("y", 999).put("points", array(points(1, 2, 3, 4))));
+    JsonObject line =
+        create(shape("line").put("x", 999).put("y", 999).put("points", array(points(1, 2, 3, 4))));
     assertEquals(1.0, line.getDouble("x"));
     assertEquals(2.0, line.getDouble("y"));
   }
 
   @Test
   void rotationIsGivenInDegreesAndStoredInRadians() {
-    assertEquals(Math.PI / 2, create(shape("box").put("x", 0).put("y", 0).put("rotation", 90)).getDouble("rotation"), 1e-12);
-    assertEquals(Math.PI, create(shape("box").put("x", 0).put("y", 0).put("rotation", 540)).getDouble("rotation"), 1e-12);
-    assertEquals(-Math.PI / 6, create(shape("line").put("points", array(points(0, 0, 1, 1))).put("rotation", -30))
-        .getDouble("rotation"), 1e-12);
-    double huge = create(shape("box").put("x", 0).put("y", 0).put("rotation", 1e308)).getDouble("rotation");
+    assertEquals(
+        Math.PI / 2,
+        create(shape("box").put("x", 0).put("y", 0).put("rotation", 90)).getDouble("rotation"),
+        1e-12);
+    assertEquals(
+        Math.PI,
+        create(shape("box").put("x", 0).put("y", 0).put("rotation", 540)).getDouble("rotation"),
+        1e-12);
+    assertEquals(
+        -Math.PI / 6,
+        create(shape("line").put("points", array(points(0, 0, 1, 1))).put("rotation", -30))
+            .getDouble("rotation"),
+        1e-12);
+    double huge =
+        create(shape("box").put("x", 0).put("y", 0).put("rotation", 1e308)).getDouble("rotation");
     assertTrue(Double.isFinite(huge) && Math.abs(huge) < 2 * Math.PI, String.valueOf(huge));
   }
 
@@ -265,7 +354,10 @@ class CreateShapeGeometryTest {
     assertEquals(1010.0, line.getDouble("x"));
     assertEquals(-480.0, line.getDouble("y"));
     JsonObject handles = props(line).getJsonObject("points");
-    assertEquals(20.0, handles.getJsonObject(List.copyOf(handles.fieldNames()).get(1)).getDouble("x"), "handles stay relative");
+    assertEquals(
+        20.0,
+        handles.getJsonObject(List.copyOf(handles.fieldNames()).get(1)).getDouble("x"),
+        "handles stay relative");
 
     JsonObject arrow = create(shape("arrow").put("start", point(0, 0)).put("end", point(5, 5)));
     assertEquals(1000.0, arrow.getDouble("x"));
@@ -281,31 +373,84 @@ class CreateShapeGeometryTest {
 
   @Test
   void theSchemaRefusesNumbersJsonCannotCarry() {
-    for (double number : new double[] {Double.NaN, Double.POSITIVE_INFINITY, Double.NEGATIVE_INFINITY}) {
-      assertTrue(VerbFixtures.violations("create_shape", shape("box").put("x", number).put("y", 0)).isPresent(), "x " + number);
-      assertTrue(VerbFixtures.violations("create_shape", shape("line").put("points", array(points(0, 0, number, 1)))).isPresent());
-      assertTrue(VerbFixtures.violations("update_shape", new JsonObject().put("shapeId", "a").put("rotation", number)).isPresent());
+    for (double number :
+        new double[] {Double.NaN, Double.POSITIVE_INFINITY, Double.NEGATIVE_INFINITY}) {
+      assertTrue(
+          VerbFixtures.violations("create_shape", shape("box").put("x", number).put("y", 0))
+              .isPresent(),
+          "x " + number);
+      assertTrue(
+          VerbFixtures.violations(
+                  "create_shape", shape("line").put("points", array(points(0, 0, number, 1))))
+              .isPresent());
+      assertTrue(
+          VerbFixtures.violations(
+                  "update_shape", new JsonObject().put("shapeId", "a").put("rotation", number))
+              .isPresent());
     }
   }
 
   @Test
   void theSchemaRejectsMalformedGeometry() {
     List<JsonObject> many = IntStream.range(0, 2001).mapToObj(i -> point(i, 0)).toList();
-    assertTrue(VerbFixtures.violations("create_shape", shape("draw").put("points", array(many))).isPresent(), "2001 points");
-    assertTrue(VerbFixtures.violations("create_shape", shape("draw").put("points", new JsonArray())).isPresent(), "no points");
-    assertTrue(VerbFixtures.violations("create_shape",
-        shape("draw").put("points", new JsonArray().add(new JsonObject().put("x", 1)))).isPresent(), "a point without y");
-    assertTrue(VerbFixtures.violations("create_shape",
-        shape("draw").put("points", new JsonArray().add(point(0, 0).put("w", 1)))).isPresent(), "an unknown point field");
-    assertTrue(VerbFixtures.violations("create_shape",
-        shape("line").put("props", new JsonObject().put("spline", "bezier"))).isPresent(), "an unknown spline");
-    assertTrue(VerbFixtures.violations("create_shape", shape("arrow").put("start", point(0, 0).put("x", "a"))).isPresent());
-    assertTrue(VerbFixtures.violations("create_shape", shape("draw").put("props", new JsonObject()
-        .put("segments", new JsonArray().add(new JsonObject().put("type", "free"))))).isPresent(), "a segment without points");
-    assertTrue(VerbFixtures.violations("create_shape", shape("box").put("x", 0).put("y", 0).put("id", "no spaces")).isPresent());
-    assertTrue(VerbFixtures.violations("create_shape", shape("box").put("x", 0).put("y", 0)
-        .put("props", new JsonObject().put("opacity", 0.5))).isPresent());
+    assertTrue(
+        VerbFixtures.violations("create_shape", shape("draw").put("points", array(many)))
+            .isPresent(),
+        "2001 points");
+    assertTrue(
+        VerbFixtures.violations("create_shape", shape("draw").put("points", new JsonArray()))
+            .isPresent(),
+        "no points");
+    assertTrue(
+        VerbFixtures.violations(
+                "create_shape",
+                shape("draw").put("points", new JsonArray().add(new JsonObject().put("x", 1))))
+            .isPresent(),
+        "a point without y");
+    assertTrue(
+        VerbFixtures.violations(
+                "create_shape",
+                shape("draw").put("points", new JsonArray().add(point(0, 0).put("w", 1))))
+            .isPresent(),
+        "an unknown point field");
+    assertTrue(
+        VerbFixtures.violations(
+                "create_shape",
+                shape("line").put("props", new JsonObject().put("spline", "bezier")))
+            .isPresent(),
+        "an unknown spline");
+    assertTrue(
+        VerbFixtures.violations(
+                "create_shape", shape("arrow").put("start", point(0, 0).put("x", "a")))
+            .isPresent());
+    assertTrue(
+        VerbFixtures.violations(
+                "create_shape",
+                shape("draw")
+                    .put(
+                        "props",
+                        new JsonObject()
+                            .put(
+                                "segments",
+                                new JsonArray().add(new JsonObject().put("type", "free")))))
+            .isPresent(),
+        "a segment without points");
+    assertTrue(
+        VerbFixtures.violations(
+                "create_shape", shape("box").put("x", 0).put("y", 0).put("id", "no spaces"))
+            .isPresent());
+    assertTrue(
+        VerbFixtures.violations(
+                "create_shape",
+                shape("box")
+                    .put("x", 0)
+                    .put("y", 0)
+                    .put("props", new JsonObject().put("opacity", 0.5)))
+            .isPresent());
     assertTrue(VerbFixtures.violations("create_shape", shape("")).isPresent());
-    assertFalse(VerbFixtures.violations("create_shape", shape("draw").put("points", array(many.subList(0, 2000)))).isPresent());
+    assertFalse(
+        VerbFixtures.violations(
+                "create_shape", shape("draw").put("points", array(many.subList(0, 2000))))
+            .isPresent());
   }
 }

@@ -36,8 +36,13 @@ class CreateShapeVerbTest {
   /** Params that must pass the schema, sanitized against the test's board. */
   SanitizedAction sanitize(JsonObject params) {
     assertEquals(Optional.empty(), violations(params), "the schema accepts " + params.encode());
-    SanitizedAction sanitized = CREATE_SHAPE.verb().sanitize(params,
-        new dev.canvasagent.catalog.ActionContext(board, dev.canvasagent.board.CoordinateFrame.atOrigin(), true));
+    SanitizedAction sanitized =
+        CREATE_SHAPE
+            .verb()
+            .sanitize(
+                params,
+                new dev.canvasagent.catalog.ActionContext(
+                    board, dev.canvasagent.board.CoordinateFrame.atOrigin(), true));
     dev.canvasagent.support.TldrawOracle.assertValid(sanitized.diff().put());
     return sanitized;
   }
@@ -128,7 +133,8 @@ class CreateShapeVerbTest {
 
   @Test
   void aTldrawColorIsKept() {
-    JsonObject record = record(shape("rectangle").put("props", new JsonObject().put("color", "blue")));
+    JsonObject record =
+        record(shape("rectangle").put("props", new JsonObject().put("color", "blue")));
     assertEquals("blue", record.getJsonObject("props").getString("color"));
   }
 
@@ -140,15 +146,18 @@ class CreateShapeVerbTest {
 
   @Test
   void sizesAreClampedToOneAndOneHundredThousand() {
-    JsonObject small = record(shape("rectangle").put("props", new JsonObject().put("w", 0).put("h", -50)));
+    JsonObject small =
+        record(shape("rectangle").put("props", new JsonObject().put("w", 0).put("h", -50)));
     assertEquals(1.0, small.getJsonObject("props").getDouble("w"));
     assertEquals(1.0, small.getJsonObject("props").getDouble("h"));
 
-    JsonObject large = record(shape("rectangle").put("props", new JsonObject().put("w", 1e9).put("h", 100_001)));
+    JsonObject large =
+        record(shape("rectangle").put("props", new JsonObject().put("w", 1e9).put("h", 100_001)));
     assertEquals(100_000.0, large.getJsonObject("props").getDouble("w"));
     assertEquals(100_000.0, large.getJsonObject("props").getDouble("h"));
 
-    JsonObject inRange = record(shape("rectangle").put("props", new JsonObject().put("w", 320).put("h", 160)));
+    JsonObject inRange =
+        record(shape("rectangle").put("props", new JsonObject().put("w", 320).put("h", 160)));
     assertEquals(320.0, inRange.getJsonObject("props").getDouble("w"));
     assertEquals(160.0, inRange.getJsonObject("props").getDouble("h"));
   }
@@ -174,13 +183,17 @@ class CreateShapeVerbTest {
   void aRequestedIdThatIsAlreadyOnTheBoardIsRejected() {
     board = board.apply(RecordDiff.putting(record(shape("rectangle").put("id", "title"))), 1);
 
-    ActionRejected rejected = assertThrows(ActionRejected.class, () -> sanitize(shape("sticky").put("id", "title")));
+    ActionRejected rejected =
+        assertThrows(ActionRejected.class, () -> sanitize(shape("sticky").put("id", "title")));
     assertTrue(rejected.getMessage().contains("title"), rejected.getMessage());
   }
 
   @Test
   void withoutARequestedIdEachShapeGetsANewOne() {
-    assertFalse(record(shape("rectangle")).getString("id").equals(record(shape("rectangle")).getString("id")));
+    assertFalse(
+        record(shape("rectangle"))
+            .getString("id")
+            .equals(record(shape("rectangle")).getString("id")));
   }
 
   // The record
@@ -190,7 +203,19 @@ class CreateShapeVerbTest {
     JsonObject record = record(shape("rectangle").put("text", "Roadmap\nQ3"));
 
     assertEquals(
-        Set.of("id", "typeName", "type", "x", "y", "rotation", "index", "parentId", "isLocked", "opacity", "props", "meta"),
+        Set.of(
+            "id",
+            "typeName",
+            "type",
+            "x",
+            "y",
+            "rotation",
+            "index",
+            "parentId",
+            "isLocked",
+            "opacity",
+            "props",
+            "meta"),
         record.fieldNames());
     assertEquals("shape", record.getString("typeName"));
     assertEquals("geo", record.getString("type"));

@@ -21,7 +21,12 @@ class DistributeVerbTest {
 
   @Test
   void theShapesBetweenTheEndsAreSpacedEvenlyWhateverOrderTheyAreNamedIn() {
-    Board board = board(geo("a", 0, 0, 10, 10), geo("b", 30, 50, 20, 10), geo("c", 200, 0, 10, 10), geo("d", 150, 7, 10, 10));
+    Board board =
+        board(
+            geo("a", 0, 0, 10, 10),
+            geo("b", 30, 50, 20, 10),
+            geo("c", 200, 0, 10, 10),
+            geo("d", 150, 7, 10, 10));
     Board next = distribute.apply(board, along("horizontal", "c", "b", "d", "a"));
     // span 0..210, widths 50, three gaps of 160 / 3
     double gap = 160.0 / 3;
@@ -43,13 +48,21 @@ class DistributeVerbTest {
   void fewerThanThreeShapesAreRejected() {
     Board board = board(geo("a", 0, 0, 10, 10), geo("b", 0, 20, 10, 10));
     assertTrue(distribute.violations(along("vertical", "a", "b")).isPresent());
-    assertTrue(distribute.rejected(board, along("vertical", "a", "b", "b")).getMessage().contains("at least 3"));
+    assertTrue(
+        distribute
+            .rejected(board, along("vertical", "a", "b", "b"))
+            .getMessage()
+            .contains("at least 3"));
   }
 
   @Test
   void anUnknownDirectionIsRefused() {
     Board board = board(geo("a", 0, 0, 10, 10), geo("b", 0, 20, 10, 10), geo("c", 0, 100, 10, 10));
     assertTrue(distribute.violations(along("diagonal", "a", "b", "c")).isPresent());
-    assertTrue(distribute.rejectedUnchecked(board, along("diagonal", "a", "b", "c")).getMessage().contains("diagonal"));
+    assertTrue(
+        distribute
+            .rejectedUnchecked(board, along("diagonal", "a", "b", "c"))
+            .getMessage()
+            .contains("diagonal"));
   }
 }

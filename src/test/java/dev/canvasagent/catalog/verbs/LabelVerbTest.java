@@ -20,17 +20,21 @@ import org.junit.jupiter.api.Test;
 
 /** {@code label}: the text of a shape that has one; a frame's name. */
 class LabelVerbTest {
-  Board board = boardOf(geo("box1", 0, 0), text("t1"), note("n1"), arrow("a1"), frame("f1"), line("l1"));
+  Board board =
+      boardOf(geo("box1", 0, 0), text("t1"), note("n1"), arrow("a1"), frame("f1"), line("l1"));
 
   JsonObject label(String id, String text) {
-    return onlyPut(VerbFixtures.sanitize("label", new JsonObject().put("shapeId", id).put("text", text), board));
+    return onlyPut(
+        VerbFixtures.sanitize(
+            "label", new JsonObject().put("shapeId", id).put("text", text), board));
   }
 
   @Test
   void geoNoteTextAndArrowGetRichText() {
     for (String id : new String[] {"box1", "t1", "n1", "a1"}) {
       JsonObject record = label(id, "Ship\nit");
-      assertEquals(RichText.of("Ship\nit"), record.getJsonObject("props").getJsonObject("richText"), id);
+      assertEquals(
+          RichText.of("Ship\nit"), record.getJsonObject("props").getJsonObject("richText"), id);
       JsonObject expected = board.record("shape:" + id).orElseThrow().copy();
       expected.getJsonObject("props").put("richText", RichText.of("Ship\nit"));
       assertEquals(expected, record, "nothing else changes on " + id);
@@ -39,8 +43,11 @@ class LabelVerbTest {
 
   @Test
   void anEmptyLabelIsAnEmptyParagraph() {
-    assertEquals(RichText.of(""), label("box1", "").getJsonObject("props").getJsonObject("richText"));
-    assertEquals(new JsonObject("{\"type\":\"doc\",\"content\":[{\"type\":\"paragraph\"}]}"), RichText.of(""));
+    assertEquals(
+        RichText.of(""), label("box1", "").getJsonObject("props").getJsonObject("richText"));
+    assertEquals(
+        new JsonObject("{\"type\":\"doc\",\"content\":[{\"type\":\"paragraph\"}]}"),
+        RichText.of(""));
   }
 
   @Test
@@ -61,9 +68,12 @@ class LabelVerbTest {
 
   @Test
   void theSchemaWantsAShapeIdAndText() {
-    assertTrue(VerbFixtures.violations("label", new JsonObject().put("shapeId", "box1")).isPresent());
+    assertTrue(
+        VerbFixtures.violations("label", new JsonObject().put("shapeId", "box1")).isPresent());
     assertTrue(VerbFixtures.violations("label", new JsonObject().put("text", "hi")).isPresent());
-    assertTrue(VerbFixtures.violations("label", new JsonObject().put("shapeId", "box1").put("text", "x".repeat(10_001)))
-        .isPresent());
+    assertTrue(
+        VerbFixtures.violations(
+                "label", new JsonObject().put("shapeId", "box1").put("text", "x".repeat(10_001)))
+            .isPresent());
   }
 }

@@ -38,19 +38,32 @@ import org.junit.jupiter.params.provider.ValueSource;
  */
 class LayoutVerbsHostileInputTest {
   static final List<String> SHAPE_LIST_VERBS =
-      List.of("move", "resize", "rotate", "align", "distribute", "stack", "reorder", "group", "ungroup");
+      List.of(
+          "move",
+          "resize",
+          "rotate",
+          "align",
+          "distribute",
+          "stack",
+          "reorder",
+          "group",
+          "ungroup");
 
-  static final Board BOARD = board(
-      at("a1", geo("a", 0, 0, 100, 50)),
-      at("a2", rotated(0.7, geo("b", 300, 40, 80, 80))),
-      at("a3", note("c", -200, 300)),
-      at("a4", group("g", 500, 500)),
-      at("a1", in("g", text("t", 0, 0, 120, "one\ntwo"))),
-      at("a2", in("g", arrow("arrow", 40, 40, 100, -20))),
-      at("a5", rotated(1.2, frame("f", 800, 0, 300, 200))),
-      at("a1", in("f", line("l", 10, 10, 0, 0, 50, 50))),
-      at("a2", in("f", draw("d", 60, 60, 0, 0, 10, 4, 25, -6))),
-      new JsonObject().put("id", "shape:notashape").put("typeName", "binding").put("type", "arrow"));
+  static final Board BOARD =
+      board(
+          at("a1", geo("a", 0, 0, 100, 50)),
+          at("a2", rotated(0.7, geo("b", 300, 40, 80, 80))),
+          at("a3", note("c", -200, 300)),
+          at("a4", group("g", 500, 500)),
+          at("a1", in("g", text("t", 0, 0, 120, "one\ntwo"))),
+          at("a2", in("g", arrow("arrow", 40, 40, 100, -20))),
+          at("a5", rotated(1.2, frame("f", 800, 0, 300, 200))),
+          at("a1", in("f", line("l", 10, 10, 0, 0, 50, 50))),
+          at("a2", in("f", draw("d", 60, 60, 0, 0, 10, 4, 25, -6))),
+          new JsonObject()
+              .put("id", "shape:notashape")
+              .put("typeName", "binding")
+              .put("type", "arrow"));
 
   /** The smallest params that pass {@code verb}'s schema, for these shapes. */
   static JsonObject params(String verb, String... shapes) {
@@ -68,7 +81,19 @@ class LayoutVerbsHostileInputTest {
   }
 
   @ParameterizedTest
-  @ValueSource(strings = {"move", "resize", "rotate", "align", "distribute", "stack", "reorder", "group", "ungroup", "place"})
+  @ValueSource(
+      strings = {
+        "move",
+        "resize",
+        "rotate",
+        "align",
+        "distribute",
+        "stack",
+        "reorder",
+        "group",
+        "ungroup",
+        "place"
+      })
   void theVerbIsInTheCatalogAsABoardVerbAndItsExamplePassesItsSchema(String verb) {
     VerbHarness harness = new VerbHarness(verb);
     assertEquals(VerbKind.BOARD, harness.entry.verb().kind());
@@ -80,43 +105,97 @@ class LayoutVerbsHostileInputTest {
   }
 
   @ParameterizedTest
-  @ValueSource(strings = {"move", "resize", "rotate", "align", "distribute", "stack", "reorder", "group", "ungroup"})
+  @ValueSource(
+      strings = {
+        "move",
+        "resize",
+        "rotate",
+        "align",
+        "distribute",
+        "stack",
+        "reorder",
+        "group",
+        "ungroup"
+      })
   void anUnknownShapeIsRejectedByName(String verb) {
-    ActionRejected rejected = new VerbHarness(verb).rejected(BOARD, params(verb, "a", "ghost", "c"));
+    ActionRejected rejected =
+        new VerbHarness(verb).rejected(BOARD, params(verb, "a", "ghost", "c"));
     assertEquals("unknown shape 'ghost'", rejected.getMessage());
   }
 
   @ParameterizedTest
-  @ValueSource(strings = {"move", "resize", "rotate", "align", "distribute", "stack", "reorder", "group", "ungroup"})
+  @ValueSource(
+      strings = {
+        "move",
+        "resize",
+        "rotate",
+        "align",
+        "distribute",
+        "stack",
+        "reorder",
+        "group",
+        "ungroup"
+      })
   void aRecordThatIsNotAShapeIsRejected(String verb) {
-    ActionRejected rejected = new VerbHarness(verb).rejected(BOARD, params(verb, "a", "shape:notashape", "c"));
+    ActionRejected rejected =
+        new VerbHarness(verb).rejected(BOARD, params(verb, "a", "shape:notashape", "c"));
     assertEquals("'notashape' is not a shape", rejected.getMessage());
   }
 
   @ParameterizedTest
-  @ValueSource(strings = {"move", "resize", "rotate", "align", "distribute", "stack", "reorder", "group", "ungroup"})
+  @ValueSource(
+      strings = {
+        "move",
+        "resize",
+        "rotate",
+        "align",
+        "distribute",
+        "stack",
+        "reorder",
+        "group",
+        "ungroup"
+      })
   void tenThousandIdsAreRefusedByTheSchemaAndByTheVerb(String verb) {
     String[] many = new String[10_000];
     java.util.Arrays.fill(many, "a");
     VerbHarness harness = new VerbHarness(verb);
     Optional<String> violations = harness.violations(params(verb, many));
-    assertTrue(violations.isPresent() && violations.get().contains("shapeIds"), String.valueOf(violations));
-    assertTrue(harness.rejectedUnchecked(BOARD, params(verb, many)).getMessage().contains("at most 200"));
+    assertTrue(
+        violations.isPresent() && violations.get().contains("shapeIds"),
+        String.valueOf(violations));
+    assertTrue(
+        harness.rejectedUnchecked(BOARD, params(verb, many)).getMessage().contains("at most 200"));
   }
 
   @ParameterizedTest
-  @ValueSource(strings = {"move", "resize", "rotate", "align", "distribute", "stack", "reorder", "group", "ungroup"})
+  @ValueSource(
+      strings = {
+        "move",
+        "resize",
+        "rotate",
+        "align",
+        "distribute",
+        "stack",
+        "reorder",
+        "group",
+        "ungroup"
+      })
   void idsThatCannotBeShapeIdsAreRefused(String verb) {
     VerbHarness harness = new VerbHarness(verb);
     assertTrue(harness.violations(params(verb, "a", "no spaces!", "c")).isPresent());
-    assertEquals("'no spaces!' is not a shape id", harness.rejectedUnchecked(BOARD, params(verb, "a", "no spaces!", "c")).getMessage());
+    assertEquals(
+        "'no spaces!' is not a shape id",
+        harness.rejectedUnchecked(BOARD, params(verb, "a", "no spaces!", "c")).getMessage());
 
     JsonObject numbers = params(verb, "a").put("shapeIds", new JsonArray().add(1).add(2).add(3));
     assertTrue(harness.violations(numbers).isPresent());
     harness.rejectedUnchecked(BOARD, numbers);
 
     String megabyte = "x".repeat(1_000_000) + "!";
-    assertTrue(harness.rejectedUnchecked(BOARD, params(verb, megabyte, "a", "c")).getMessage().length() < 200, "not echoed back");
+    assertTrue(
+        harness.rejectedUnchecked(BOARD, params(verb, megabyte, "a", "c")).getMessage().length()
+            < 200,
+        "not echoed back");
 
     JsonObject notAnArray = params(verb, "a").put("shapeIds", "a");
     assertTrue(harness.violations(notAnArray).isPresent());
@@ -124,10 +203,22 @@ class LayoutVerbsHostileInputTest {
   }
 
   @ParameterizedTest
-  @ValueSource(strings = {"move", "resize", "rotate", "align", "distribute", "stack", "reorder", "group", "ungroup"})
+  @ValueSource(
+      strings = {
+        "move",
+        "resize",
+        "rotate",
+        "align",
+        "distribute",
+        "stack",
+        "reorder",
+        "group",
+        "ungroup"
+      })
   void referencedShapesAreTheRecordIdsTheActionNeeds(String verb) {
     JsonObject params = params(verb, "a", "shape:b", "a", "not valid!");
-    assertEquals(Set.of("shape:a", "shape:b"), new VerbHarness(verb).entry.verb().referencedShapes(params));
+    assertEquals(
+        Set.of("shape:a", "shape:b"), new VerbHarness(verb).entry.verb().referencedShapes(params));
   }
 
   @ParameterizedTest
@@ -135,7 +226,8 @@ class LayoutVerbsHostileInputTest {
   void aRepeatedIdMeansTheShapeOnce(String verb) {
     VerbHarness harness = new VerbHarness(verb);
     JsonObject once = harness.sanitize(BOARD, params(verb, "a", "b")).diff().toJson();
-    JsonObject repeated = harness.sanitize(BOARD, params(verb, "a", "b", "a", "shape:b")).diff().toJson();
+    JsonObject repeated =
+        harness.sanitize(BOARD, params(verb, "a", "b", "a", "shape:b")).diff().toJson();
     assertEquals(once, repeated);
   }
 
@@ -148,14 +240,39 @@ class LayoutVerbsHostileInputTest {
     Random random = new Random(42);
     List<String> verbs = new ArrayList<>(SHAPE_LIST_VERBS);
     verbs.add("place");
-    List<String> fields = List.of("shapeIds", "x", "y", "dx", "dy", "scaleX", "scaleY", "originX", "originY", "degrees",
-        "alignment", "direction", "gap", "to", "groupId", "shapeId", "referenceShapeId", "side", "sideOffset", "align", "alignOffset");
+    List<String> fields =
+        List.of(
+            "shapeIds",
+            "x",
+            "y",
+            "dx",
+            "dy",
+            "scaleX",
+            "scaleY",
+            "originX",
+            "originY",
+            "degrees",
+            "alignment",
+            "direction",
+            "gap",
+            "to",
+            "groupId",
+            "shapeId",
+            "referenceShapeId",
+            "side",
+            "sideOffset",
+            "align",
+            "alignOffset");
     int accepted = 0;
     for (int run = 0; run < 3000; run++) {
       String verb = verbs.get(random.nextInt(verbs.size()));
-      JsonObject params = verb.equals("place")
-          ? new JsonObject().put("shapeId", "a").put("referenceShapeId", "c").put("side", "left")
-          : params(verb, "a", "b", "c", "t");
+      JsonObject params =
+          verb.equals("place")
+              ? new JsonObject()
+                  .put("shapeId", "a")
+                  .put("referenceShapeId", "c")
+                  .put("side", "left")
+              : params(verb, "a", "b", "c", "t");
       for (int change = random.nextInt(4); change >= 0; change--) {
         params.put(fields.get(random.nextInt(fields.size())), hostileValue(random));
       }
@@ -188,7 +305,9 @@ class LayoutVerbsHostileInputTest {
       case 11 -> new JsonObject().put("x", 1);
       case 12 -> true;
       case 13 -> Long.MAX_VALUE;
-      case 14 -> List.of("front", "back", "horizontal", "vertical", "top", "center", "end").get(random.nextInt(7));
+      case 14 ->
+          List.of("front", "back", "horizontal", "vertical", "top", "center", "end")
+              .get(random.nextInt(7));
       default -> VerbHarness.ids("f", "l", "d", "arrow");
     };
   }

@@ -60,10 +60,14 @@ class MoveVerbTest {
 
   @Test
   void aChildOfARotatedFrameMovesAsAskedOnThePage() {
-    board = board(rotated(Math.PI / 2, frame("f", 500, 0, 300, 300)), in("f", geo("c", 10, 20, 30, 30)));
+    board =
+        board(
+            rotated(Math.PI / 2, frame("f", 500, 0, 300, 300)), in("f", geo("c", 10, 20, 30, 30)));
     Box before = bounds(board, "c");
     Board next = move.apply(board, by(40, 0, "c"));
-    assertBox(new Box(before.minX() + 40, before.minY(), before.maxX() + 40, before.maxY()), bounds(next, "c"));
+    assertBox(
+        new Box(before.minX() + 40, before.minY(), before.maxX() + 40, before.maxY()),
+        bounds(next, "c"));
     assertEquals(10.0, record(next, "c").getDouble("x"), 1e-9, "page +x is the frame's -y");
     assertEquals(-20.0, record(next, "c").getDouble("y"), 1e-9);
     assertEquals("shape:f", record(next, "c").getString("parentId"));
@@ -85,7 +89,10 @@ class MoveVerbTest {
     assertEquals(519.75, record(next, "a").getDouble("y"));
 
     Board together = move.apply(board, to(10, 20, "a", "b"));
-    assertEquals(1010.0, record(together, "a").getDouble("x"), "no one shape's rounding for a group's corner");
+    assertEquals(
+        1010.0,
+        record(together, "a").getDouble("x"),
+        "no one shape's rounding for a group's corner");
   }
 
   @Test
@@ -94,7 +101,8 @@ class MoveVerbTest {
     assertEquals(1_000_000.0, record(far, "a").getDouble("x"));
     assertEquals(-1_000_000.0, record(far, "a").getDouble("y"));
 
-    Board infinite = board.apply(move.sanitizeUnchecked(board, by(Double.POSITIVE_INFINITY, 0, "a")).diff(), 2);
+    Board infinite =
+        board.apply(move.sanitizeUnchecked(board, by(Double.POSITIVE_INFINITY, 0, "a")).diff(), 2);
     assertEquals(1_000_000.0, record(infinite, "a").getDouble("x"));
   }
 
@@ -126,6 +134,8 @@ class MoveVerbTest {
   @Test
   void onlyChangedRecordsArePut() {
     assertTrue(move.sanitize(board, by(0, 0, "a")).diff().isEmpty());
-    assertTrue(move.sanitize(board, to(0, 0, "a", "b")).diff().isEmpty(), "their top-left is already there");
+    assertTrue(
+        move.sanitize(board, to(0, 0, "a", "b")).diff().isEmpty(),
+        "their top-left is already there");
   }
 }

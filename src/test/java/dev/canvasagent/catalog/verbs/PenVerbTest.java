@@ -57,8 +57,10 @@ class PenVerbTest {
     double tolerance = 1e-3;
     for (int i = 0; i < expected.size(); i++) {
       if (i > 0) {
-        tolerance += (Math.abs(expected.get(i)[0] - expected.get(i - 1)[0])
-            + Math.abs(expected.get(i)[1] - expected.get(i - 1)[1])) * Math.pow(2, -11);
+        tolerance +=
+            (Math.abs(expected.get(i)[0] - expected.get(i - 1)[0])
+                    + Math.abs(expected.get(i)[1] - expected.get(i - 1)[1]))
+                * Math.pow(2, -11);
       }
       assertEquals(expected.get(i)[0], actual.get(i)[0], tolerance, "x of point " + i);
       assertEquals(expected.get(i)[1], actual.get(i)[1], tolerance, "y of point " + i);
@@ -92,8 +94,11 @@ class PenVerbTest {
 
   @Test
   void thePathDecodesBackToTheGivenPoints() {
-    JsonObject record = stroke(pen(points(100, 200, 140.3, 230.7, 180.01, 190.5, 90.25, 420.125, 333.3, 111.1)));
-    assertDecodesTo(xy(100, 200, 140.3, 230.7, 180.01, 190.5, 90.25, 420.125, 333.3, 111.1), pagePoints(record, 0));
+    JsonObject record =
+        stroke(pen(points(100, 200, 140.3, 230.7, 180.01, 190.5, 90.25, 420.125, 333.3, 111.1)));
+    assertDecodesTo(
+        xy(100, 200, 140.3, 230.7, 180.01, 190.5, 90.25, 420.125, 333.3, 111.1),
+        pagePoints(record, 0));
   }
 
   @Test
@@ -114,22 +119,35 @@ class PenVerbTest {
 
   @Test
   void aStraightStyleMakesStraightSegments() {
-    assertEquals("straight", segments(stroke(pen(points(0, 0, 100, 0)).put("style", "straight")))
-        .getJsonObject(0).getString("type"));
-    assertEquals("free", segments(stroke(pen(points(0, 0, 100, 0)).put("style", "smooth")))
-        .getJsonObject(0).getString("type"));
+    assertEquals(
+        "straight",
+        segments(stroke(pen(points(0, 0, 100, 0)).put("style", "straight")))
+            .getJsonObject(0)
+            .getString("type"));
+    assertEquals(
+        "free",
+        segments(stroke(pen(points(0, 0, 100, 0)).put("style", "smooth")))
+            .getJsonObject(0)
+            .getString("type"));
   }
 
   @Test
   void stylesAreNormalizedAndOnlyDrawPropsSet() {
-    JsonObject props = stroke(pen(points(0, 0, 100, 0)).put("color", "burnt orange").put("fill", "semi transparent")
-        .put("dash", "dot").put("size", "large")).getJsonObject("props");
+    JsonObject props =
+        stroke(
+                pen(points(0, 0, 100, 0))
+                    .put("color", "burnt orange")
+                    .put("fill", "semi transparent")
+                    .put("dash", "dot")
+                    .put("size", "large"))
+            .getJsonObject("props");
     assertEquals("orange", props.getString("color"));
     assertEquals("semi", props.getString("fill"));
     assertEquals("dotted", props.getString("dash"));
     assertEquals("l", props.getString("size"));
 
-    JsonObject partial = stroke(pen(points(0, 0, 100, 0)).put("color", "yel")).getJsonObject("props");
+    JsonObject partial =
+        stroke(pen(points(0, 0, 100, 0)).put("color", "yel")).getJsonObject("props");
     assertEquals("black", partial.getString("color"));
   }
 
@@ -168,18 +186,27 @@ class PenVerbTest {
   void theSchemaWantsTwoToTwoThousandPoints() {
     assertTrue(VerbFixtures.violations("pen", pen(points(0, 0))).isPresent());
     assertTrue(VerbFixtures.violations("pen", new JsonObject()).isPresent());
-    JsonObject tooMany = pen(java.util.stream.IntStream.range(0, 2001).mapToObj(i -> point(i, 0)).toList());
+    JsonObject tooMany =
+        pen(java.util.stream.IntStream.range(0, 2001).mapToObj(i -> point(i, 0)).toList());
     assertTrue(VerbFixtures.violations("pen", tooMany).isPresent());
-    assertTrue(VerbFixtures.violations("pen", pen(points(0, 0, 1, 1)).put("style", "wavy")).isPresent());
-    assertTrue(VerbFixtures.violations("pen", pen(List.of(point(0, 0), new JsonObject().put("x", 1)))).isPresent());
+    assertTrue(
+        VerbFixtures.violations("pen", pen(points(0, 0, 1, 1)).put("style", "wavy")).isPresent());
+    assertTrue(
+        VerbFixtures.violations("pen", pen(List.of(point(0, 0), new JsonObject().put("x", 1))))
+            .isPresent());
   }
 
   @Test
   void twoThousandPointsAreAcceptedOpenOrClosed() {
-    List<JsonObject> many = java.util.stream.IntStream.range(0, 2000).mapToObj(i -> point(i % 100, i / 100)).toList();
-    assertEquals(2000, DrawPath.decode(segments(stroke(pen(many))).getJsonObject(0).getString("path")).size());
+    List<JsonObject> many =
+        java.util.stream.IntStream.range(0, 2000).mapToObj(i -> point(i % 100, i / 100)).toList();
+    assertEquals(
+        2000,
+        DrawPath.decode(segments(stroke(pen(many))).getJsonObject(0).getString("path")).size());
     JsonObject closed = stroke(pen(many).put("closed", true));
-    assertEquals(2001, DrawPath.decode(segments(closed).getJsonObject(0).getString("path")).size(),
+    assertEquals(
+        2001,
+        DrawPath.decode(segments(closed).getJsonObject(0).getString("path")).size(),
         "the closing point is the verb's, not the model's");
   }
 }

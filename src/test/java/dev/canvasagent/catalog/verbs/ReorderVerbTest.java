@@ -18,41 +18,60 @@ import org.junit.jupiter.api.Test;
 /** {@code reorder}: stacking order among siblings through new fractional indexes for the moved shapes only. */
 class ReorderVerbTest {
   final VerbHarness reorder = new VerbHarness("reorder");
-  final Board board = board(
-      at("a1", geo("A", 0, 0, 10, 10)), at("a2", geo("B", 0, 0, 10, 10)), at("a3", geo("C", 0, 0, 10, 10)),
-      at("a4", geo("D", 0, 0, 10, 10)), at("a5", geo("E", 0, 0, 10, 10)));
+  final Board board =
+      board(
+          at("a1", geo("A", 0, 0, 10, 10)),
+          at("a2", geo("B", 0, 0, 10, 10)),
+          at("a3", geo("C", 0, 0, 10, 10)),
+          at("a4", geo("D", 0, 0, 10, 10)),
+          at("a5", geo("E", 0, 0, 10, 10)));
 
   static JsonObject to(String to, String... shapes) {
     return new JsonObject().put("shapeIds", ids(shapes)).put("to", to);
   }
 
   static List<String> order(Board board, String parent) {
-    return new ShapeTree(board).children(parent).stream().map(shape -> shape.getString("id").substring(6)).toList();
+    return new ShapeTree(board)
+        .children(parent).stream().map(shape -> shape.getString("id").substring(6)).toList();
   }
 
   @Test
   void toTheFront() {
-    assertEquals(List.of("A", "C", "D", "E", "B"), order(reorder.apply(board, to("front", "B")), "page:page"));
-    assertEquals(List.of("C", "E", "A", "B", "D"), order(reorder.apply(board, to("front", "D", "B", "A")), "page:page"),
+    assertEquals(
+        List.of("A", "C", "D", "E", "B"),
+        order(reorder.apply(board, to("front", "B")), "page:page"));
+    assertEquals(
+        List.of("C", "E", "A", "B", "D"),
+        order(reorder.apply(board, to("front", "D", "B", "A")), "page:page"),
         "the moved shapes keep their order among themselves");
   }
 
   @Test
   void toTheBack() {
-    assertEquals(List.of("D", "A", "B", "C", "E"), order(reorder.apply(board, to("back", "D")), "page:page"));
+    assertEquals(
+        List.of("D", "A", "B", "C", "E"),
+        order(reorder.apply(board, to("back", "D")), "page:page"));
   }
 
   @Test
   void oneStepForwardPastTheNextShape() {
-    assertEquals(List.of("A", "C", "B", "D", "E"), order(reorder.apply(board, to("forward", "B")), "page:page"));
-    assertEquals(List.of("C", "A", "B", "D", "E"), order(reorder.apply(board, to("forward", "A", "B")), "page:page"),
+    assertEquals(
+        List.of("A", "C", "B", "D", "E"),
+        order(reorder.apply(board, to("forward", "B")), "page:page"));
+    assertEquals(
+        List.of("C", "A", "B", "D", "E"),
+        order(reorder.apply(board, to("forward", "A", "B")), "page:page"),
         "a run of shapes moves as one");
   }
 
   @Test
   void oneStepBackward() {
-    assertEquals(List.of("A", "B", "D", "C", "E"), order(reorder.apply(board, to("backward", "D")), "page:page"));
-    assertEquals(List.of("B", "A", "D", "C", "E"), order(reorder.apply(board, to("backward", "B", "D")), "page:page"));
+    assertEquals(
+        List.of("A", "B", "D", "C", "E"),
+        order(reorder.apply(board, to("backward", "D")), "page:page"));
+    assertEquals(
+        List.of("B", "A", "D", "C", "E"),
+        order(reorder.apply(board, to("backward", "B", "D")), "page:page"));
   }
 
   @Test
@@ -71,9 +90,13 @@ class ReorderVerbTest {
 
   @Test
   void shapesAreReorderedAmongTheirOwnSiblings() {
-    Board grouped = board(
-        at("a1", geo("A", 0, 0, 10, 10)), at("a2", group("G", 0, 0)), at("a3", geo("B", 0, 0, 10, 10)),
-        at("a1", in("G", geo("x", 0, 0, 10, 10))), at("a2", in("G", geo("y", 0, 0, 10, 10))));
+    Board grouped =
+        board(
+            at("a1", geo("A", 0, 0, 10, 10)),
+            at("a2", group("G", 0, 0)),
+            at("a3", geo("B", 0, 0, 10, 10)),
+            at("a1", in("G", geo("x", 0, 0, 10, 10))),
+            at("a2", in("G", geo("y", 0, 0, 10, 10))));
     Board next = reorder.apply(grouped, to("back", "y", "B"));
     assertEquals(List.of("y", "x"), order(next, "shape:G"));
     assertEquals(List.of("B", "A", "G"), order(next, "page:page"));

@@ -28,7 +28,10 @@ class ResizeVerbTest {
   final VerbHarness resize = new VerbHarness("resize");
 
   static JsonObject scale(double scaleX, double scaleY, String... shapes) {
-    return new JsonObject().put("shapeIds", ids(shapes)).put("scaleX", scaleX).put("scaleY", scaleY);
+    return new JsonObject()
+        .put("shapeIds", ids(shapes))
+        .put("scaleX", scaleX)
+        .put("scaleY", scaleY);
   }
 
   static JsonObject props(Board board, String id) {
@@ -86,7 +89,11 @@ class ResizeVerbTest {
 
   @Test
   void aGroupScalesWhatItHolds() {
-    Board board = board(group("g", 100, 100), in("g", geo("a", 0, 0, 10, 10)), in("g", geo("b", 20, 0, 10, 10)));
+    Board board =
+        board(
+            group("g", 100, 100),
+            in("g", geo("a", 0, 0, 10, 10)),
+            in("g", geo("b", 20, 0, 10, 10)));
     Board next = resize.apply(board, scale(2, 2, "g"));
     assertBox(new Box(100, 100, 160, 120), bounds(next, "g"));
     assertEquals(40.0, record(next, "b").getDouble("x"));
@@ -105,7 +112,11 @@ class ResizeVerbTest {
   void negativeAndZeroFactorsAreRejected() {
     Board board = board(geo("a", 0, 0, 10, 10));
     assertTrue(resize.violations(scale(-1, 1, "a")).isPresent(), "the schema says > 0");
-    assertTrue(resize.rejectedUnchecked(board, scale(-1, 1, "a")).getMessage().contains("scaleX must be greater than 0"));
+    assertTrue(
+        resize
+            .rejectedUnchecked(board, scale(-1, 1, "a"))
+            .getMessage()
+            .contains("scaleX must be greater than 0"));
     assertTrue(resize.rejectedUnchecked(board, scale(1, 0, "a")).getMessage().contains("scaleY"));
   }
 
@@ -123,13 +134,16 @@ class ResizeVerbTest {
     assertEquals(1.0, props(small, "t").getDouble("w"));
     assertEquals(0.01, props(small, "n").getDouble("scale"));
 
-    Board infinite = board.apply(resize.sanitizeUnchecked(board, scale(Double.POSITIVE_INFINITY, 1, "a")).diff(), 2);
+    Board infinite =
+        board.apply(
+            resize.sanitizeUnchecked(board, scale(Double.POSITIVE_INFINITY, 1, "a")).diff(), 2);
     assertEquals(100_000.0, props(infinite, "a").getDouble("w"));
   }
 
   @Test
   void theNormalizedActionCarriesTheFactorsUsed() {
-    JsonObject params = resize.sanitize(board(geo("a", 0, 0, 10, 10)), scale(1000, 2, "a")).params();
+    JsonObject params =
+        resize.sanitize(board(geo("a", 0, 0, 10, 10)), scale(1000, 2, "a")).params();
     assertEquals(100.0, params.getDouble("scaleX"));
     assertEquals(ids("shape:a"), params.getJsonArray("shapeIds"));
   }

@@ -61,19 +61,28 @@ class RotateVerbTest {
 
   @Test
   void aChildOfARotatedFrameTurnsAboutItsOwnCentreOnThePage() {
-    Board nested = board(rotated(0.5, frame("f", 300, 300, 400, 400)), in("f", geo("c", 50, 60, 80, 40)));
+    Board nested =
+        board(rotated(0.5, frame("f", 300, 300, 400, 400)), in("f", geo("c", 50, 60, 80, 40)));
     Box before = bounds(nested, "c");
     Board next = rotate.apply(nested, turn(90, "c"));
     Box after = bounds(next, "c");
     assertEquals(before.centerX(), after.centerX(), 1e-6);
     assertEquals(before.centerY(), after.centerY(), 1e-6);
-    assertEquals(0.5 + Math.PI / 2, new ShapeGeometry(next).pageTransform("shape:c").orElseThrow().rotation(), 1e-9);
+    assertEquals(
+        0.5 + Math.PI / 2,
+        new ShapeGeometry(next).pageTransform("shape:c").orElseThrow().rotation(),
+        1e-9);
   }
 
   @Test
   void anInfiniteOrMissingAngleIsRejected() {
-    assertTrue(rotate.rejectedUnchecked(board, turn(Double.POSITIVE_INFINITY, "a")).getMessage().contains("finite"));
-    assertTrue(rotate.rejectedUnchecked(board, turn(Double.NaN, "a")).getMessage().contains("degrees"));
+    assertTrue(
+        rotate
+            .rejectedUnchecked(board, turn(Double.POSITIVE_INFINITY, "a"))
+            .getMessage()
+            .contains("finite"));
+    assertTrue(
+        rotate.rejectedUnchecked(board, turn(Double.NaN, "a")).getMessage().contains("degrees"));
     assertTrue(rotate.violations(new JsonObject().put("shapeIds", ids("a"))).isPresent());
   }
 

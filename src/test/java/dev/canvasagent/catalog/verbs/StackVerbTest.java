@@ -16,10 +16,17 @@ import org.junit.jupiter.api.Test;
 /** {@code stack}: one after another in the given order, a fixed gap between real bounds. */
 class StackVerbTest {
   final VerbHarness stack = new VerbHarness("stack");
-  final Board board = board(geo("a", 0, 0, 100, 50), note("n", 500, 500), rotated(Math.PI / 2, geo("r", 40, 300, 100, 20)));
+  final Board board =
+      board(
+          geo("a", 0, 0, 100, 50),
+          note("n", 500, 500),
+          rotated(Math.PI / 2, geo("r", 40, 300, 100, 20)));
 
   static JsonObject stacked(String direction, double gap, String... shapes) {
-    return new JsonObject().put("shapeIds", ids(shapes)).put("direction", direction).put("gap", gap);
+    return new JsonObject()
+        .put("shapeIds", ids(shapes))
+        .put("direction", direction)
+        .put("gap", gap);
   }
 
   @Test
@@ -40,8 +47,10 @@ class StackVerbTest {
 
   @Test
   void theGapIsKeptWithinZeroAndTenThousand() {
-    assertTrue(stack.violations(stacked("vertical", -5, "a", "n")).isPresent(), "the schema says >= 0");
-    Board touching = board.apply(stack.sanitizeUnchecked(board, stacked("vertical", -500, "a", "n")).diff(), 2);
+    assertTrue(
+        stack.violations(stacked("vertical", -5, "a", "n")).isPresent(), "the schema says >= 0");
+    Board touching =
+        board.apply(stack.sanitizeUnchecked(board, stacked("vertical", -500, "a", "n")).diff(), 2);
     assertEquals(50.0, bounds(touching, "n").minY());
     Board far = stack.apply(board, stacked("vertical", 1e300, "a", "n"));
     assertEquals(10_050.0, bounds(far, "n").minY());
@@ -49,6 +58,10 @@ class StackVerbTest {
 
   @Test
   void oneShapeIsNotAStack() {
-    assertTrue(stack.rejected(board, stacked("vertical", 4, "a", "shape:a")).getMessage().contains("at least 2"));
+    assertTrue(
+        stack
+            .rejected(board, stacked("vertical", 4, "a", "shape:a"))
+            .getMessage()
+            .contains("at least 2"));
   }
 }

@@ -18,7 +18,13 @@ class ThinkVerbTest {
     JsonObject params = new JsonObject().put("text", "  Drawing the plan now.\n ");
     assertTrue(THINK.schema().violations(params).isEmpty());
 
-    SanitizedAction sanitized = THINK.verb().sanitize(params, new dev.canvasagent.catalog.ActionContext(Board.empty("room-1"), dev.canvasagent.board.CoordinateFrame.atOrigin(), true));
+    SanitizedAction sanitized =
+        THINK
+            .verb()
+            .sanitize(
+                params,
+                new dev.canvasagent.catalog.ActionContext(
+                    Board.empty("room-1"), dev.canvasagent.board.CoordinateFrame.atOrigin(), true));
 
     assertEquals(new JsonObject().put("text", "Drawing the plan now."), sanitized.params());
     assertTrue(sanitized.diff().isEmpty());

@@ -23,12 +23,13 @@ import org.junit.jupiter.api.Test;
 /** {@code ungroup}: the group removed, its children on its parent where it was, unmoved on the page. */
 class UngroupVerbTest {
   final VerbHarness ungroup = new VerbHarness("ungroup");
-  final Board board = board(
-      at("a1", geo("below", 0, 0, 10, 10)),
-      at("a2", rotated(Math.PI / 2, group("g", 300, 100))),
-      at("a3", geo("above", 0, 0, 10, 10)),
-      at("a1", in("g", geo("x", 0, 0, 40, 20))),
-      at("a2", in("g", rotated(0.5, geo("y", 60, 10, 20, 20)))));
+  final Board board =
+      board(
+          at("a1", geo("below", 0, 0, 10, 10)),
+          at("a2", rotated(Math.PI / 2, group("g", 300, 100))),
+          at("a3", geo("above", 0, 0, 10, 10)),
+          at("a1", in("g", geo("x", 0, 0, 40, 20))),
+          at("a2", in("g", rotated(0.5, geo("y", 60, 10, 20, 20)))));
 
   static JsonObject ungrouping(String... shapes) {
     return new JsonObject().put("shapeIds", ids(shapes));
@@ -51,13 +52,19 @@ class UngroupVerbTest {
   @Test
   void theChildrenTakeTheGroupsPlaceInTheStackingOrder() {
     Board next = ungroup.apply(board, ungrouping("g"));
-    List<String> order = new ShapeTree(next).children("page:page").stream().map(shape -> shape.getString("id")).toList();
+    List<String> order =
+        new ShapeTree(next)
+            .children("page:page").stream().map(shape -> shape.getString("id")).toList();
     assertEquals(List.of("shape:below", "shape:x", "shape:y", "shape:above"), order);
   }
 
   @Test
   void aGroupInAFrameLeavesItsChildrenInTheFrame() {
-    Board framed = board(rotated(0.4, frame("f", 50, 50, 400, 400)), in("f", group("g", 20, 30)), in("g", geo("x", 5, 5, 10, 10)));
+    Board framed =
+        board(
+            rotated(0.4, frame("f", 50, 50, 400, 400)),
+            in("f", group("g", 20, 30)),
+            in("g", geo("x", 5, 5, 10, 10)));
     Board next = ungroup.apply(framed, ungrouping("g"));
     assertEquals("shape:f", record(next, "x").getString("parentId"));
     assertBox(bounds(framed, "x"), bounds(next, "x"));
@@ -72,13 +79,22 @@ class UngroupVerbTest {
 
   @Test
   void aShapeThatIsNotAGroupIsRejected() {
-    assertEquals("'below' is not a group", ungroup.rejected(board, ungrouping("g", "below")).getMessage());
+    assertEquals(
+        "'below' is not a group", ungroup.rejected(board, ungrouping("g", "below")).getMessage());
   }
 
   @Test
   void aGroupInsideAnotherNamedGroupIsRejected() {
-    Board nested = board(group("outer", 0, 0), in("outer", group("inner", 0, 0)), in("inner", geo("x", 0, 0, 10, 10)));
-    assertTrue(ungroup.rejected(nested, ungrouping("inner", "outer")).getMessage().contains("inside another"));
+    Board nested =
+        board(
+            group("outer", 0, 0),
+            in("outer", group("inner", 0, 0)),
+            in("inner", geo("x", 0, 0, 10, 10)));
+    assertTrue(
+        ungroup
+            .rejected(nested, ungrouping("inner", "outer"))
+            .getMessage()
+            .contains("inside another"));
     Board next = ungroup.apply(nested, ungrouping("outer"));
     assertEquals("page:page", record(next, "inner").getString("parentId"));
   }

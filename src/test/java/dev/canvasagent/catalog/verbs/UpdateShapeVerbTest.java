@@ -65,7 +65,9 @@ class UpdateShapeVerbTest {
     SanitizedAction sanitized = sanitize(update("box1").put("y", 5));
     assertEquals("shape:box1", sanitized.params().getString("shapeId"));
     assertEquals("shape:box1", onlyPut(sanitized).getString("id"));
-    assertEquals(Set.of("shape:box1"), VerbFixtures.entry("update_shape").verb().referencedShapes(update("shape:box1")));
+    assertEquals(
+        Set.of("shape:box1"),
+        VerbFixtures.entry("update_shape").verb().referencedShapes(update("shape:box1")));
     assertEquals(VerbKind.BOARD, VerbFixtures.entry("update_shape").verb().kind());
   }
 
@@ -76,9 +78,31 @@ class UpdateShapeVerbTest {
 
   @Test
   void stylesAreNormalized() {
-    JsonObject props = updated(update("box1").put("props", props("color", "purple", "fill", "filled", "dash", "dot",
-        "size", "huge", "font", "monospace", "align", "left", "verticalAlign", "top", "geo", "circle",
-        "labelColor", "charcoal"))).getJsonObject("props");
+    JsonObject props =
+        updated(
+                update("box1")
+                    .put(
+                        "props",
+                        props(
+                            "color",
+                            "purple",
+                            "fill",
+                            "filled",
+                            "dash",
+                            "dot",
+                            "size",
+                            "huge",
+                            "font",
+                            "monospace",
+                            "align",
+                            "left",
+                            "verticalAlign",
+                            "top",
+                            "geo",
+                            "circle",
+                            "labelColor",
+                            "charcoal")))
+            .getJsonObject("props");
     assertEquals("violet", props.getString("color"));
     assertEquals("solid", props.getString("fill"));
     assertEquals("dotted", props.getString("dash"));
@@ -92,15 +116,17 @@ class UpdateShapeVerbTest {
 
   @Test
   void aHalfStreamedStyleKeepsTheOldValue() {
-    JsonObject props = updated(update("box1").put("x", 1).put("props", props("color", "r", "fill", "sol")))
-        .getJsonObject("props");
+    JsonObject props =
+        updated(update("box1").put("x", 1).put("props", props("color", "r", "fill", "sol")))
+            .getJsonObject("props");
     assertEquals("black", props.getString("color"));
     assertEquals("none", props.getString("fill"));
   }
 
   @Test
   void aPropTheTypeLacksIsNotAdded() {
-    JsonObject record = updated(update("t1").put("props", props("fill", "solid", "h", 40, "color", "red")));
+    JsonObject record =
+        updated(update("t1").put("props", props("fill", "solid", "h", 40, "color", "red")));
     JsonObject props = record.getJsonObject("props");
     assertFalse(props.containsKey("fill"), props.encode());
     assertFalse(props.containsKey("h"), props.encode());
@@ -110,21 +136,31 @@ class UpdateShapeVerbTest {
 
   @Test
   void aNoteHasNoSizeToChange() {
-    JsonObject record = updated(update("n1").put("props", props("w", 500, "h", 500, "color", "yellow")));
-    assertEquals(before("n1").getJsonObject("props").fieldNames(), record.getJsonObject("props").fieldNames());
+    JsonObject record =
+        updated(update("n1").put("props", props("w", 500, "h", 500, "color", "yellow")));
+    assertEquals(
+        before("n1").getJsonObject("props").fieldNames(),
+        record.getJsonObject("props").fieldNames());
   }
 
   @Test
   void widthAndHeightAreClamped() {
-    JsonObject small = updated(update("box1").put("props", props("w", 0, "h", -20))).getJsonObject("props");
+    JsonObject small =
+        updated(update("box1").put("props", props("w", 0, "h", -20))).getJsonObject("props");
     assertEquals(1.0, small.getDouble("w"));
     assertEquals(1.0, small.getDouble("h"));
 
-    JsonObject large = updated(update("box1").put("props", props("w", 1e308, "h", 250_000))).getJsonObject("props");
+    JsonObject large =
+        updated(update("box1").put("props", props("w", 1e308, "h", 250_000)))
+            .getJsonObject("props");
     assertEquals(100_000.0, large.getDouble("w"));
     assertEquals(100_000.0, large.getDouble("h"));
 
-    assertEquals(1.0, updated(update("t1").put("props", props("w", -1e308))).getJsonObject("props").getDouble("w"));
+    assertEquals(
+        1.0,
+        updated(update("t1").put("props", props("w", -1e308)))
+            .getJsonObject("props")
+            .getDouble("w"));
   }
 
   @Test
@@ -136,9 +172,12 @@ class UpdateShapeVerbTest {
 
   @Test
   void rotationIsDegreesMadeRadians() {
-    assertEquals(Math.PI / 2, updated(update("box1").put("rotation", 90)).getDouble("rotation"), 1e-12);
-    assertEquals(Math.PI / 2, updated(update("box1").put("rotation", 450)).getDouble("rotation"), 1e-12);
-    assertEquals(-Math.PI / 4, updated(update("box1").put("rotation", -45)).getDouble("rotation"), 1e-12);
+    assertEquals(
+        Math.PI / 2, updated(update("box1").put("rotation", 90)).getDouble("rotation"), 1e-12);
+    assertEquals(
+        Math.PI / 2, updated(update("box1").put("rotation", 450)).getDouble("rotation"), 1e-12);
+    assertEquals(
+        -Math.PI / 4, updated(update("box1").put("rotation", -45)).getDouble("rotation"), 1e-12);
   }
 
   @Test
@@ -147,14 +186,17 @@ class UpdateShapeVerbTest {
     assertEquals(RichText.of("New\nlabel"), props.getJsonObject("richText"));
     assertFalse(props.containsKey("text"));
 
-    JsonObject fromProps = updated(update("n1").put("props", props("text", "via props"))).getJsonObject("props");
+    JsonObject fromProps =
+        updated(update("n1").put("props", props("text", "via props"))).getJsonObject("props");
     assertEquals("via props", RichText.plainText(fromProps.getJsonObject("richText")));
     assertFalse(fromProps.containsKey("text"));
   }
 
   @Test
   void theTopLevelTextWinsOverPropsText() {
-    JsonObject props = updated(update("box1").put("text", "top").put("props", props("text", "nested"))).getJsonObject("props");
+    JsonObject props =
+        updated(update("box1").put("text", "top").put("props", props("text", "nested")))
+            .getJsonObject("props");
     assertEquals("top", RichText.plainText(props.getJsonObject("richText")));
   }
 
@@ -164,7 +206,11 @@ class UpdateShapeVerbTest {
     assertEquals("Q3 plan", props.getString("name"));
     assertFalse(props.containsKey("richText"));
 
-    assertEquals("Renamed", updated(update("f1").put("props", props("name", "Renamed"))).getJsonObject("props").getString("name"));
+    assertEquals(
+        "Renamed",
+        updated(update("f1").put("props", props("name", "Renamed")))
+            .getJsonObject("props")
+            .getString("name"));
   }
 
   @Test
@@ -175,7 +221,8 @@ class UpdateShapeVerbTest {
 
   @Test
   void textOnAShapeWithoutALabelIsRejected() {
-    ActionRejected rejected = assertThrows(ActionRejected.class, () -> sanitize(update("l1").put("text", "hi")));
+    ActionRejected rejected =
+        assertThrows(ActionRejected.class, () -> sanitize(update("l1").put("text", "hi")));
     assertTrue(rejected.getMessage().contains("line"), rejected.getMessage());
   }
 
@@ -183,15 +230,20 @@ class UpdateShapeVerbTest {
   void anUpdateThatChangesNothingIsRejected() {
     assertThrows(ActionRejected.class, () -> sanitize(update("box1")));
     assertThrows(ActionRejected.class, () -> sanitize(update("box1").put("x", 10).put("y", 20)));
-    assertThrows(ActionRejected.class, () -> sanitize(update("box1").put("props", props("color", "black"))));
-    assertThrows(ActionRejected.class, () -> sanitize(update("t1").put("props", props("fill", "solid"))),
+    assertThrows(
+        ActionRejected.class, () -> sanitize(update("box1").put("props", props("color", "black"))));
+    assertThrows(
+        ActionRejected.class,
+        () -> sanitize(update("t1").put("props", props("fill", "solid"))),
         "a prop the type lacks changes nothing");
-    assertThrows(ActionRejected.class, () -> sanitize(update("box1").put("props", props("color", "bl"))));
+    assertThrows(
+        ActionRejected.class, () -> sanitize(update("box1").put("props", props("color", "bl"))));
   }
 
   @Test
   void anUnknownShapeIsRejected() {
-    ActionRejected rejected = assertThrows(ActionRejected.class, () -> sanitize(update("ghost").put("x", 1)));
+    ActionRejected rejected =
+        assertThrows(ActionRejected.class, () -> sanitize(update("ghost").put("x", 1)));
     assertTrue(rejected.getMessage().contains("ghost"), rejected.getMessage());
   }
 
@@ -202,9 +254,14 @@ class UpdateShapeVerbTest {
 
   @Test
   void theSchemaRefusesWhatItDoesNotKnow() {
-    assertTrue(VerbFixtures.violations("update_shape", new JsonObject().put("x", 1)).isPresent(), "shapeId is required");
-    assertTrue(VerbFixtures.violations("update_shape", update("box1").put("colour", "red")).isPresent());
-    assertTrue(VerbFixtures.violations("update_shape", update("box1").put("props", props("opacity", 0.5))).isPresent());
+    assertTrue(
+        VerbFixtures.violations("update_shape", new JsonObject().put("x", 1)).isPresent(),
+        "shapeId is required");
+    assertTrue(
+        VerbFixtures.violations("update_shape", update("box1").put("colour", "red")).isPresent());
+    assertTrue(
+        VerbFixtures.violations("update_shape", update("box1").put("props", props("opacity", 0.5)))
+            .isPresent());
     assertTrue(VerbFixtures.violations("update_shape", update("box 1")).isPresent());
     assertTrue(VerbFixtures.violations("update_shape", update("box1").put("x", "10")).isPresent());
   }
@@ -216,8 +273,13 @@ class UpdateShapeVerbTest {
     long modelX = frame.toModel("shape:box1", "x", 1010.25);
     long modelW = frame.toModel("shape:box1", "w", 100.4);
 
-    JsonObject record = onlyPut(VerbFixtures.sanitize("update_shape",
-        update("box1").put("x", modelX).put("y", 30).put("props", props("w", modelW)), board, frame));
+    JsonObject record =
+        onlyPut(
+            VerbFixtures.sanitize(
+                "update_shape",
+                update("box1").put("x", modelX).put("y", 30).put("props", props("w", modelW)),
+                board,
+                frame));
 
     assertEquals(1010.25, record.getDouble("x"), "the rounding is restored for the same shape");
     assertEquals(2030.0, record.getDouble("y"));

@@ -33,8 +33,12 @@ final class VerbFixtures {
     return sanitize(verb, params, board, CoordinateFrame.atOrigin());
   }
 
-  static SanitizedAction sanitize(String verb, JsonObject params, Board board, CoordinateFrame frame) {
-    assertEquals(Optional.empty(), violations(verb, params), "the " + verb + " schema accepts " + params.encode());
+  static SanitizedAction sanitize(
+      String verb, JsonObject params, Board board, CoordinateFrame frame) {
+    assertEquals(
+        Optional.empty(),
+        violations(verb, params),
+        "the " + verb + " schema accepts " + params.encode());
     return entry(verb).verb().sanitize(params, new ActionContext(board, frame, true));
   }
 
@@ -50,11 +54,13 @@ final class VerbFixtures {
   }
 
   static JsonObject geo(String id, double x, double y) {
-    return ShapeRecords.shape("shape:" + id, "geo", x, y, "a1", ShapeRecords.geoProps("rectangle", 100, 80, "box"));
+    return ShapeRecords.shape(
+        "shape:" + id, "geo", x, y, "a1", ShapeRecords.geoProps("rectangle", 100, 80, "box"));
   }
 
   static JsonObject text(String id) {
-    return ShapeRecords.shape("shape:" + id, "text", 0, 0, "a2", ShapeRecords.textProps("words", 120));
+    return ShapeRecords.shape(
+        "shape:" + id, "text", 0, 0, "a2", ShapeRecords.textProps("words", 120));
   }
 
   static JsonObject note(String id) {
@@ -62,18 +68,25 @@ final class VerbFixtures {
   }
 
   static JsonObject frame(String id) {
-    return ShapeRecords.shape("shape:" + id, "frame", 0, 0, "a4", ShapeRecords.frameProps(400, 300, "Frame"));
+    return ShapeRecords.shape(
+        "shape:" + id, "frame", 0, 0, "a4", ShapeRecords.frameProps(400, 300, "Frame"));
   }
 
   static JsonObject line(String id) {
-    JsonObject points = new JsonObject()
-        .put("a0", new JsonObject().put("id", "a0").put("index", "a0").put("x", 0.0).put("y", 0.0))
-        .put("a1", new JsonObject().put("id", "a1").put("index", "a1").put("x", 50.0).put("y", 10.0));
+    JsonObject points =
+        new JsonObject()
+            .put(
+                "a0",
+                new JsonObject().put("id", "a0").put("index", "a0").put("x", 0.0).put("y", 0.0))
+            .put(
+                "a1",
+                new JsonObject().put("id", "a1").put("index", "a1").put("x", 50.0).put("y", 10.0));
     return ShapeRecords.shape("shape:" + id, "line", 0, 0, "a5", ShapeRecords.lineProps(points));
   }
 
   static JsonObject arrow(String id) {
-    return ShapeRecords.shape("shape:" + id, "arrow", 0, 0, "a6", ShapeRecords.arrowProps(100, 0, ""));
+    return ShapeRecords.shape(
+        "shape:" + id, "arrow", 0, 0, "a6", ShapeRecords.arrowProps(100, 0, ""));
   }
 
   /** {@code record} placed inside {@code parentId}. */
@@ -89,12 +102,14 @@ final class VerbFixtures {
         .put("type", "arrow")
         .put("fromId", arrowId)
         .put("toId", targetId)
-        .put("props", new JsonObject()
-            .put("terminal", terminal)
-            .put("normalizedAnchor", new JsonObject().put("x", 0.5).put("y", 0.5))
-            .put("isExact", false)
-            .put("isPrecise", false)
-            .put("snap", "none"))
+        .put(
+            "props",
+            new JsonObject()
+                .put("terminal", terminal)
+                .put("normalizedAnchor", new JsonObject().put("x", 0.5).put("y", 0.5))
+                .put("isExact", false)
+                .put("isPrecise", false)
+                .put("snap", "none"))
         .put("meta", new JsonObject());
   }
 

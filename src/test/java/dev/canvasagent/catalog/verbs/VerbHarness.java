@@ -46,7 +46,8 @@ final class VerbHarness {
   SanitizedAction sanitizeUnchecked(Board board, JsonObject params) {
     String before = board.toJson().encode();
     SanitizedAction action = entry.verb().sanitize(params, new ActionContext(board, frame, false));
-    assertEquals(before, board.toJson().encode(), "the verb must not change the board's own records");
+    assertEquals(
+        before, board.toJson().encode(), "the verb must not change the board's own records");
     RecordAssertions.assertValidDiff(board, action.diff());
     return action;
   }
@@ -62,8 +63,10 @@ final class VerbHarness {
   }
 
   ActionRejected rejectedUnchecked(Board board, JsonObject params) {
-    return assertThrows(ActionRejected.class,
-        () -> entry.verb().sanitize(params, new ActionContext(board, frame, false)), params.encode());
+    return assertThrows(
+        ActionRejected.class,
+        () -> entry.verb().sanitize(params, new ActionContext(board, frame, false)),
+        params.encode());
   }
 
   static JsonArray ids(String... ids) {

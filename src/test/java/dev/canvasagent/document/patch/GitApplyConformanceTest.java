@@ -84,7 +84,9 @@ class GitApplyConformanceTest {
           var target = MarkdownCorpus.text(variant(variant, original, random, corpus));
           var text = renamed(patch.getValue(), index, name);
           if (variant == Variant.MISNUMBERED) {
-            text = renumbered(text, random.nextBoolean() ? -1 - random.nextInt(6) : 1 + random.nextInt(6));
+            text =
+                renumbered(
+                    text, random.nextBoolean() ? -1 - random.nextInt(6) : 1 + random.nextInt(6));
           } else if (variant == Variant.TIED) {
             text = renumbered(text, original.size() / 2);
           }
@@ -115,9 +117,13 @@ class GitApplyConformanceTest {
         }
       }
     }
-    assertTrue(disagreements.isEmpty(), disagreements.size() + " of " + cases.size()
-        + " cases differ from git apply; the first:\n" + String.join("\n\n",
-            disagreements.subList(0, Math.min(3, disagreements.size()))));
+    assertTrue(
+        disagreements.isEmpty(),
+        disagreements.size()
+            + " of "
+            + cases.size()
+            + " cases differ from git apply; the first:\n"
+            + String.join("\n\n", disagreements.subList(0, Math.min(3, disagreements.size()))));
     assertTrue(cases.size() > 6000, "too few cases: " + cases.size());
     assertTrue(rejected > cases.size() / 20, "too few rejections exercised: " + rejected);
     assertTrue(moved > cases.size() / 20, "too few hunks applied at an offset: " + moved);
@@ -188,7 +194,8 @@ class GitApplyConformanceTest {
     var cases = new ArrayList<Case>();
     for (int i = 0; i < edges.length; i++) {
       var name = "edge" + i + ".md";
-      cases.add(new Case(name, edges[i][0], "--- a/" + name + "\n+++ b/" + name + "\n" + edges[i][1]));
+      cases.add(
+          new Case(name, edges[i][0], "--- a/" + name + "\n+++ b/" + name + "\n" + edges[i][1]));
     }
     var outcomes = gitApplyEach(cases);
     var strict = new StrictPatch(MissingFinalNewline.CORRUPT);
@@ -202,8 +209,17 @@ class GitApplyConformanceTest {
 
   /** One {@code git diff --no-index} of the two folders, cut into one patch per document. */
   private Map<Integer, String> diffs(int context) throws Exception {
-    var run = git.run(temp, "diff", "--no-index", "--no-color", "--no-ext-diff", "--no-renames",
-        "-U" + context, "old", "new");
+    var run =
+        git.run(
+            temp,
+            "diff",
+            "--no-index",
+            "--no-color",
+            "--no-ext-diff",
+            "--no-renames",
+            "-U" + context,
+            "old",
+            "new");
     assertTrue(run.exitCode() <= 1, run.stderr());
     var out = run.out();
     var patches = new LinkedHashMap<Integer, String>();
@@ -226,16 +242,27 @@ class GitApplyConformanceTest {
   /** The patch addressed to the case's own file, so that one git apply serves every case. */
   private static String renamed(String patch, int index, String name) {
     int body = patch.indexOf("\n@@");
-    var header = patch.substring(0, body)
-        .replace("a/old/c" + index + ".md", "a/" + name)
-        .replace("b/new/c" + index + ".md", "b/" + name);
+    var header =
+        patch
+            .substring(0, body)
+            .replace("a/old/c" + index + ".md", "a/" + name)
+            .replace("b/new/c" + index + ".md", "b/" + name);
     return header + patch.substring(body);
   }
 
   /** Every hunk header moved by {@code delta} lines (never below line 1). */
   private static String renumbered(String patch, int delta) {
-    return HUNK_HEADER.matcher(patch).replaceAll(m -> "@@ -" + shift(m.group(1), delta)
-        + m.group(2) + " +" + shift(m.group(3), delta) + m.group(4) + " @@");
+    return HUNK_HEADER
+        .matcher(patch)
+        .replaceAll(
+            m ->
+                "@@ -"
+                    + shift(m.group(1), delta)
+                    + m.group(2)
+                    + " +"
+                    + shift(m.group(3), delta)
+                    + m.group(4)
+                    + " @@");
   }
 
   private static String shift(String start, int delta) {
@@ -280,7 +307,8 @@ class GitApplyConformanceTest {
       case STALE -> {
         if (!lines.isEmpty()) {
           int at = random.nextInt(lines.size());
-          var end = lines.get(at).endsWith("\r\n") ? "\r\n" : lines.get(at).endsWith("\n") ? "\n" : "";
+          var end =
+              lines.get(at).endsWith("\r\n") ? "\r\n" : lines.get(at).endsWith("\n") ? "\n" : "";
           lines.set(at, corpus.line() + " (changed)" + end);
         }
       }
@@ -309,8 +337,15 @@ class GitApplyConformanceTest {
   }
 
   private static String describe(Case c, String theirs, ApplyResult ours) {
-    return "case " + c.name() + "\n--- document:\n" + c.target() + "\n--- patch:\n" + c.patch()
-        + "\n--- git apply: " + (theirs == null ? "rejected" : "\n" + theirs) + "\n--- ours: "
+    return "case "
+        + c.name()
+        + "\n--- document:\n"
+        + c.target()
+        + "\n--- patch:\n"
+        + c.patch()
+        + "\n--- git apply: "
+        + (theirs == null ? "rejected" : "\n" + theirs)
+        + "\n--- ours: "
         + (ours instanceof ApplyResult.Applied a ? "\n" + a.text() : ours);
   }
 

@@ -12,9 +12,34 @@ import java.util.Random;
  */
 final class MarkdownCorpus {
   private static final String[] WORDS = {
-    "canvas", "agent", "lease", "patch", "hunk", "revision", "naïve", "café", "日本語", "中文",
-    "emoji 🎉", "👩‍💻", "Ünïcödé", "the", "a", "of", "and", "to", "edit", "line", "document", "—",
-    "«quoted»", "x²", "tab\there", "`code`", "**bold**", "_it_"
+    "canvas",
+    "agent",
+    "lease",
+    "patch",
+    "hunk",
+    "revision",
+    "naïve",
+    "café",
+    "日本語",
+    "中文",
+    "emoji 🎉",
+    "👩‍💻",
+    "Ünïcödé",
+    "the",
+    "a",
+    "of",
+    "and",
+    "to",
+    "edit",
+    "line",
+    "document",
+    "—",
+    "«quoted»",
+    "x²",
+    "tab\there",
+    "`code`",
+    "**bold**",
+    "_it_"
   };
   private static final String[] REPEATED = {"", "", "", "---", "- [ ] todo", "```", "  ", "Notes"};
 

@@ -26,7 +26,8 @@ class StrictPatchTest {
     var applied = applied(moved, "@@ -3,3 +3,3 @@\n alpha\n-beta\n+BETA\n gamma\n");
     assertEquals("intro\nmore intro\n# Title\n\nalpha\nBETA\ngamma\ndelta\n", applied.text());
     assertEquals(2, applied.placements().get(0).offset());
-    var earlier = applied("alpha\nbeta\ngamma\nzeta\n", "@@ -5,3 +5,3 @@\n alpha\n-beta\n+B\n gamma\n");
+    var earlier =
+        applied("alpha\nbeta\ngamma\nzeta\n", "@@ -5,3 +5,3 @@\n alpha\n-beta\n+B\n gamma\n");
     assertEquals(-4, earlier.placements().get(0).offset());
   }
 
@@ -48,7 +49,8 @@ class StrictPatchTest {
     var patch = "@@ -1,2 +1,2 @@\n-# Title\n+# New title\n \n";
     assertEquals("# New title\n\nalpha\nbeta\ngamma\ndelta\n", applied(DOC, patch).text());
     var rejection = rejected("preface\n" + DOC, patch, 1);
-    assertTrue(rejection.message().contains("must apply at the start of the document"),
+    assertTrue(
+        rejection.message().contains("must apply at the start of the document"),
         rejection.message());
     assertEquals(1, rejection.documentLine());
   }
@@ -58,8 +60,8 @@ class StrictPatchTest {
     var patch = "@@ -5,2 +5,2 @@\n gamma\n-delta\n+DELTA\n";
     assertEquals("# Title\n\nalpha\nbeta\ngamma\nDELTA\n", applied(DOC, patch).text());
     var rejection = rejected(DOC + "epilogue\n", patch, 1);
-    assertTrue(rejection.message().contains("must apply at the end of the document"),
-        rejection.message());
+    assertTrue(
+        rejection.message().contains("must apply at the end of the document"), rejection.message());
   }
 
   @Test
@@ -75,18 +77,23 @@ class StrictPatchTest {
   @Test
   void crlfLinesMatchOnlyByteForByte() {
     var doc = "one\r\ntwo\r\nthree\r\n";
-    assertEquals("one\r\n2\r\nthree\r\n",
+    assertEquals(
+        "one\r\n2\r\nthree\r\n",
         applied(doc, "@@ -1,3 +1,3 @@\n one\r\n-two\r\n+2\r\n three\r\n").text());
     var rejection = rejected(doc, "@@ -1,3 +1,3 @@\n one\n-two\n+2\n three\n", 1);
     assertEquals(RejectionReason.CONTEXT_MISMATCH, rejection.reason());
-    assertTrue(rejection.message().contains("context mismatch at line 1: expected \"one\\n\","
-        + " found \"one\\r\\n\""), rejection.message());
+    assertTrue(
+        rejection
+            .message()
+            .contains("context mismatch at line 1: expected \"one\\n\"," + " found \"one\\r\\n\""),
+        rejection.message());
   }
 
   @Test
   void unicodeIsPlainText() {
     var doc = "## Café ☕\n- 日本語\n- emoji 🎉👩‍💻\n";
-    assertEquals("## Café ☕\n- 日本語\n- emoji 🎊\n",
+    assertEquals(
+        "## Café ☕\n- 日本語\n- emoji 🎊\n",
         applied(doc, "@@ -2,2 +2,2 @@\n - 日本語\n-- emoji 🎉👩‍💻\n+- emoji 🎊\n").text());
   }
 
@@ -103,9 +110,14 @@ class StrictPatchTest {
     var rejection = rejected(DOC, patch, 2);
     assertEquals(5, rejection.patchLine());
     assertEquals(6, rejection.documentLine());
-    assertTrue(rejection.message().startsWith("hunk 2 (@@ -5,2 +5,2 @@) does not apply: "
-        + "context mismatch at line 6: expected \"zeta\\n\", found \"delta\\n\"; its old lines"
-        + " are nowhere else in the document either"), rejection.message());
+    assertTrue(
+        rejection
+            .message()
+            .startsWith(
+                "hunk 2 (@@ -5,2 +5,2 @@) does not apply: "
+                    + "context mismatch at line 6: expected \"zeta\\n\", found \"delta\\n\"; its old lines"
+                    + " are nowhere else in the document either"),
+        rejection.message());
   }
 
   @Test
@@ -119,8 +131,9 @@ class StrictPatchTest {
   @Test
   void aHeaderlessPatchAndOneWithGitHeadersApplyAlike() {
     var hunk = "@@ -4,2 +4,2 @@\n-beta\n+BETA\n gamma\n";
-    var headers = "diff --git a/doc.md b/doc.md\nindex 0000001..0000002 100644\n--- a/doc.md\n"
-        + "+++ b/doc.md\n";
+    var headers =
+        "diff --git a/doc.md b/doc.md\nindex 0000001..0000002 100644\n--- a/doc.md\n"
+            + "+++ b/doc.md\n";
     assertEquals(applied(DOC, hunk).text(), applied(DOC, headers + hunk).text());
   }
 

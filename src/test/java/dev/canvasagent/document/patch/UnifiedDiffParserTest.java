@@ -10,16 +10,18 @@ import org.junit.jupiter.params.ParameterizedTest;
 import org.junit.jupiter.params.provider.ValueSource;
 
 class UnifiedDiffParserTest {
-  private static final String HEADERS = "diff --git a/doc.md b/doc.md\nindex 1234567..89abcde 100644\n"
-      + "--- a/doc.md\n+++ b/doc.md\n";
+  private static final String HEADERS =
+      "diff --git a/doc.md b/doc.md\nindex 1234567..89abcde 100644\n"
+          + "--- a/doc.md\n+++ b/doc.md\n";
   private static final String HUNK = "@@ -1,2 +1,2 @@\n a\n-b\n+B\n";
 
   private final UnifiedDiffParser parser = new UnifiedDiffParser(MissingFinalNewline.CORRUPT);
 
   @Test
   void readsHunksWithAndWithoutHeaders() {
-    for (var patch : List.of(HUNK, HEADERS + HUNK, "--- a/doc.md\n+++ b/doc.md\n" + HUNK,
-        "\n" + HUNK + "\n\n")) {
+    for (var patch :
+        List.of(
+            HUNK, HEADERS + HUNK, "--- a/doc.md\n+++ b/doc.md\n" + HUNK, "\n" + HUNK + "\n\n")) {
       var diff = parsed(patch);
       var hunk = diff.hunks().get(0);
       assertEquals(List.of("a\n", "b\n"), hunk.preimage(), patch);
@@ -31,8 +33,9 @@ class UnifiedDiffParserTest {
   @Test
   void countsMayBeLeftOutWhenTheyAreOne() {
     var hunk = parsed("@@ -3 +3 @@ ## Section\n-old\n+new\n").hunks().get(0);
-    assertEquals(List.of(3, 1, 3, 1), List.of(hunk.oldStart(), hunk.oldCount(), hunk.newStart(),
-        hunk.newCount()));
+    assertEquals(
+        List.of(3, 1, 3, 1),
+        List.of(hunk.oldStart(), hunk.oldCount(), hunk.newStart(), hunk.newCount()));
   }
 
   @Test
@@ -79,38 +82,68 @@ class UnifiedDiffParserTest {
 
   @Test
   void binaryPatchesAreRefused() {
-    assertRefused("diff --git a/doc.md b/doc.md\nBinary files a/doc.md and b/doc.md differ\n",
-        RejectionReason.BINARY_PATCH, 0, 2);
-    assertRefused("diff --git a/doc.md b/doc.md\nindex 1..2 100644\nGIT binary patch\nliteral 3\n",
-        RejectionReason.BINARY_PATCH, 0, 3);
+    assertRefused(
+        "diff --git a/doc.md b/doc.md\nBinary files a/doc.md and b/doc.md differ\n",
+        RejectionReason.BINARY_PATCH,
+        0,
+        2);
+    assertRefused(
+        "diff --git a/doc.md b/doc.md\nindex 1..2 100644\nGIT binary patch\nliteral 3\n",
+        RejectionReason.BINARY_PATCH,
+        0,
+        3);
   }
 
   @Test
   void aSecondFileIsRefused() {
-    assertRefused(HEADERS + HUNK + "diff --git a/other.md b/other.md\n--- a/other.md\n"
-        + "+++ b/other.md\n" + HUNK, RejectionReason.SECOND_FILE, 0, 9);
-    assertRefused(HUNK + "--- a/other.md\n+++ b/other.md\n" + HUNK,
-        RejectionReason.SECOND_FILE, 0, 5);
-    assertRefused("--- a/doc.md\n+++ b/doc.md\n--- a/other.md\n+++ b/other.md\n" + HUNK,
-        RejectionReason.SECOND_FILE, 0, 3);
+    assertRefused(
+        HEADERS
+            + HUNK
+            + "diff --git a/other.md b/other.md\n--- a/other.md\n"
+            + "+++ b/other.md\n"
+            + HUNK,
+        RejectionReason.SECOND_FILE,
+        0,
+        9);
+    assertRefused(
+        HUNK + "--- a/other.md\n+++ b/other.md\n" + HUNK, RejectionReason.SECOND_FILE, 0, 5);
+    assertRefused(
+        "--- a/doc.md\n+++ b/doc.md\n--- a/other.md\n+++ b/other.md\n" + HUNK,
+        RejectionReason.SECOND_FILE,
+        0,
+        3);
   }
 
   @Test
   void creationDeletionRenameCopyAndModeChangesAreRefused() {
-    assertRefused("diff --git a/doc.md b/doc.md\nnew file mode 100644\n" + HUNK,
-        RejectionReason.FILE_CREATION, 0, 2);
-    assertRefused("--- /dev/null\n+++ b/doc.md\n@@ -0,0 +1 @@\n+a\n",
-        RejectionReason.FILE_CREATION, 0, 1);
-    assertRefused("diff --git a/doc.md b/doc.md\ndeleted file mode 100644\n" + HUNK,
-        RejectionReason.FILE_DELETION, 0, 2);
-    assertRefused("--- a/doc.md\n+++ /dev/null\n@@ -1 +0,0 @@\n-a\n",
-        RejectionReason.FILE_DELETION, 0, 2);
-    assertRefused("diff --git a/doc.md b/new.md\nsimilarity index 90%\nrename from doc.md\n"
-        + "rename to new.md\n", RejectionReason.RENAME_OR_COPY, 0, 2);
-    assertRefused("diff --git a/doc.md b/copy.md\ncopy from doc.md\ncopy to copy.md\n",
+    assertRefused(
+        "diff --git a/doc.md b/doc.md\nnew file mode 100644\n" + HUNK,
+        RejectionReason.FILE_CREATION,
+        0,
+        2);
+    assertRefused(
+        "--- /dev/null\n+++ b/doc.md\n@@ -0,0 +1 @@\n+a\n", RejectionReason.FILE_CREATION, 0, 1);
+    assertRefused(
+        "diff --git a/doc.md b/doc.md\ndeleted file mode 100644\n" + HUNK,
+        RejectionReason.FILE_DELETION,
+        0,
+        2);
+    assertRefused(
+        "--- a/doc.md\n+++ /dev/null\n@@ -1 +0,0 @@\n-a\n", RejectionReason.FILE_DELETION, 0, 2);
+    assertRefused(
+        "diff --git a/doc.md b/new.md\nsimilarity index 90%\nrename from doc.md\n"
+            + "rename to new.md\n",
         RejectionReason.RENAME_OR_COPY, 0, 2);
-    assertRefused("diff --git a/doc.md b/doc.md\nold mode 100644\nnew mode 100755\n",
-        RejectionReason.MODE_CHANGE, 0, 2);
+    assertRefused(
+        "diff --git a/doc.md b/copy.md\ncopy from doc.md\ncopy to copy.md\n",
+        RejectionReason.RENAME_OR_COPY,
+        0,
+        2);
+    assertRefused(
+        "diff --git a/doc.md b/doc.md\nold mode 100644\nnew mode 100755\n",
+        RejectionReason.MODE_CHANGE,
+        0,
+        2);
   }
 
   @Test
@@ -123,35 +156,54 @@ class UnifiedDiffParserTest {
   }
 
   @ParameterizedTest
-  @ValueSource(strings = {"@@ -1,2 +1,2\n", "@@ @@\n", "@@ -a,2 +1,2 @@\n", "@@ -1,2 +1,2@@\n",
-      "@@  -1,2 +1,2 @@\n", "@@ -1,2 +9999999999 @@\n"})
+  @ValueSource(
+      strings = {
+        "@@ -1,2 +1,2\n",
+        "@@ @@\n",
+        "@@ -a,2 +1,2 @@\n",
+        "@@ -1,2 +1,2@@\n",
+        "@@  -1,2 +1,2 @@\n",
+        "@@ -1,2 +9999999999 @@\n"
+      })
   void aMalformedHunkHeaderIsRefusedWithItsHunkAndLine(String header) {
-    var rejection = assertRefused(HEADERS + header + " a\n-b\n+B\n",
-        RejectionReason.MALFORMED_HUNK_HEADER, 1, 5);
-    assertTrue(rejection.message().startsWith("hunk 1, patch line 5: malformed hunk header"),
+    var rejection =
+        assertRefused(
+            HEADERS + header + " a\n-b\n+B\n", RejectionReason.MALFORMED_HUNK_HEADER, 1, 5);
+    assertTrue(
+        rejection.message().startsWith("hunk 1, patch line 5: malformed hunk header"),
         rejection.message());
   }
 
   @Test
   void hunkLinesMustAddUpToTheHeadersCounts() {
-    var ended = assertRefused("@@ -1,3 +1,3 @@\n a\n-b\n+B\n", RejectionReason.HUNK_COUNT_MISMATCH,
-        1, 1);
+    var ended =
+        assertRefused("@@ -1,3 +1,3 @@\n a\n-b\n+B\n", RejectionReason.HUNK_COUNT_MISMATCH, 1, 1);
     assertTrue(ended.message().contains("1 more old and 1 more new"), ended.message());
-    var extra = assertRefused("@@ -1,2 +1,2 @@\n a\n-b\n+B\n c\n",
-        RejectionReason.HUNK_COUNT_MISMATCH, 1, 5);
+    var extra =
+        assertRefused(
+            "@@ -1,2 +1,2 @@\n a\n-b\n+B\n c\n", RejectionReason.HUNK_COUNT_MISMATCH, 1, 5);
     assertTrue(extra.message().contains("one too many"), extra.message());
     assertRefused("@@ -1,2 +1,2 @@\n a\n-b\n-c\n+B\n", RejectionReason.HUNK_COUNT_MISMATCH, 1, 4);
-    assertRefused("@@ -1,2 +1,3 @@\n a\n-b\n+B\n@@ -5 +6 @@\n-x\n+y\n",
-        RejectionReason.HUNK_COUNT_MISMATCH, 1, 5);
-    assertRefused("@@ -1,2 +1,2 @@\n a\n-b\n+B\n\n@@ -5 +5 @@\n-x\n+y\n",
-        RejectionReason.HUNK_COUNT_MISMATCH, 1, 5);
+    assertRefused(
+        "@@ -1,2 +1,3 @@\n a\n-b\n+B\n@@ -5 +6 @@\n-x\n+y\n",
+        RejectionReason.HUNK_COUNT_MISMATCH,
+        1,
+        5);
+    assertRefused(
+        "@@ -1,2 +1,2 @@\n a\n-b\n+B\n\n@@ -5 +5 @@\n-x\n+y\n",
+        RejectionReason.HUNK_COUNT_MISMATCH,
+        1,
+        5);
   }
 
   @Test
   void aLineWithAnUnknownPrefixIsCorrupt() {
     assertRefused("@@ -1,2 +1,2 @@\n a\n*b\n+B\n", RejectionReason.CORRUPT_HUNK_LINE, 1, 3);
-    assertRefused("@@ -1 +1 @@\n\\ No newline at end of file\n-a\n+b\n",
-        RejectionReason.CORRUPT_HUNK_LINE, 1, 2);
+    assertRefused(
+        "@@ -1 +1 @@\n\\ No newline at end of file\n-a\n+b\n",
+        RejectionReason.CORRUPT_HUNK_LINE,
+        1,
+        2);
     assertRefused("@@ -1 +1 @@\n-a\n\\ no\n+b\n", RejectionReason.CORRUPT_HUNK_LINE, 1, 3);
   }
 

@@ -65,12 +65,16 @@ class FakeModelTest {
     Context context = vertx.getOrCreateContext();
     Promise<List<ModelEvent>> ended = Promise.promise();
     List<ModelEvent> events = new ArrayList<>();
-    context.runOnContext(start -> model.stream(request, event -> {
-      events.add(event);
-      if (terminal(event)) {
-        ended.complete(List.copyOf(events));
-      }
-    }));
+    context.runOnContext(
+        start ->
+            model.stream(
+                request,
+                event -> {
+                  events.add(event);
+                  if (terminal(event)) {
+                    ended.complete(List.copyOf(events));
+                  }
+                }));
     return ended.future();
   }
 
@@ -90,7 +94,8 @@ class FakeModelTest {
     String message = "a roadmap, please";
     List<ModelEvent> events = Await.result(streamToEnd(message));
 
-    String text = only(events, TextDelta.class).stream().map(TextDelta::text).collect(Collectors.joining());
+    String text =
+        only(events, TextDelta.class).stream().map(TextDelta::text).collect(Collectors.joining());
     assertEquals(SCENARIOS.fallback(message).text(), text);
     assertEquals("I'll sketch that on the board.", text);
     assertTrue(only(events, TextDelta.class).size() > 1, "the text arrives in fragments");
@@ -99,9 +104,14 @@ class FakeModelTest {
   @Test
   void eachToolCallIsAStartItsArgumentFragmentsAndAnEndWithThoseArguments() {
     List<ModelEvent> events = Await.result(streamToEnd("a roadmap, please"));
-    List<ModelEvent> calls = events.stream()
-        .filter(e -> e instanceof ToolCallStart || e instanceof ToolCallDelta || e instanceof ToolCallEnd)
-        .toList();
+    List<ModelEvent> calls =
+        events.stream()
+            .filter(
+                e ->
+                    e instanceof ToolCallStart
+                        || e instanceof ToolCallDelta
+                        || e instanceof ToolCallEnd)
+            .toList();
 
     List<String> names = new ArrayList<>();
     int position = 0;
@@ -122,7 +132,8 @@ class FakeModelTest {
       assertTrue(fragments >= 1, "at least one argument fragment for " + start.name());
       assertEquals(start.callId(), end.callId());
       assertEquals(start.name(), end.name());
-      assertEquals(new JsonObject(arguments.toString()), end.arguments(), "the fragments are the arguments");
+      assertEquals(
+          new JsonObject(arguments.toString()), end.arguments(), "the fragments are the arguments");
       names.add(start.name());
       ordinal++;
     }
@@ -144,7 +155,8 @@ class FakeModelTest {
     String message = "x".repeat(200);
     List<ModelEvent> events = Await.result(streamToEnd(message));
 
-    assertEquals("x".repeat(80), only(events, ToolCallEnd.class).get(1).arguments().getString("text"));
+    assertEquals(
+        "x".repeat(80), only(events, ToolCallEnd.class).get(1).arguments().getString("text"));
   }
 
   @Test
@@ -165,13 +177,15 @@ class FakeModelTest {
   void theFailScenarioEndsWithOneErrorAndNoStop() {
     List<ModelEvent> events = Await.result(streamToEnd("/fail now"));
 
-    ModelEvent.Error error = assertInstanceOf(ModelEvent.Error.class, events.get(events.size() - 1));
+    ModelEvent.Error error =
+        assertInstanceOf(ModelEvent.Error.class, events.get(events.size() - 1));
     assertEquals("overloaded_error", error.errorType());
     assertTrue(error.retryable());
     assertEquals(1, only(events, ModelEvent.Error.class).size());
     assertTrue(only(events, Stop.class).isEmpty());
     assertTrue(only(events, Usage.class).isEmpty());
-    assertEquals("Let me look at the board",
+    assertEquals(
+        "Let me look at the board",
         only(events, TextDelta.class).stream().map(TextDelta::text).collect(Collectors.joining()));
   }
 
@@ -183,22 +197,31 @@ class FakeModelTest {
     Context context = vertx.getOrCreateContext();
     List<ModelEvent> received = new ArrayList<>();
     Promise<List<ModelEvent>> settled = Promise.promise();
-    context.runOnContext(start -> {
-      ModelCall[] call = new ModelCall[1];
-      call[0] = model.stream(request("a roadmap, please"), event -> {
-        received.add(event);
-        if (received.size() == cancelAfter) {
-          call[0].cancel();
-          // Long enough for the whole script to have played twice over had it not stopped.
-          long wholeScriptMs = 2L * wholeScript * Math.max(1, SCENARIOS.chunkDelayMs()) + 50;
-          vertx.setTimer(wholeScriptMs, done -> settled.complete(List.copyOf(received)));
-        }
-      });
-    });
+    context.runOnContext(
+        start -> {
+          ModelCall[] call = new ModelCall[1];
+          call[0] =
+              model.stream(
+                  request("a roadmap, please"),
+                  event -> {
+                    received.add(event);
+                    if (received.size() == cancelAfter) {
+                      call[0].cancel();
+                      // Long enough for the whole script to have played twice over had it not
+                      // stopped.
+                      long wholeScriptMs =
+                          2L * wholeScript * Math.max(1, SCENARIOS.chunkDelayMs()) + 50;
+                      vertx.setTimer(
+                          wholeScriptMs, done -> settled.complete(List.copyOf(received)));
+                    }
+                  });
+        });
 
     List<ModelEvent> events = Await.result(settled.future());
     assertEquals(cancelAfter, events.size(), "nothing after cancel: " + events);
-    assertTrue(events.stream().noneMatch(FakeModelTest::terminal), "a canceled call has no terminal event");
+    assertTrue(
+        events.stream().noneMatch(FakeModelTest::terminal),
+        "a canceled call has no terminal event");
   }
 
   @Test
@@ -208,11 +231,12 @@ class FakeModelTest {
     Context context = vertx.getOrCreateContext();
     List<ModelEvent> received = new ArrayList<>();
     Promise<List<ModelEvent>> settled = Promise.promise();
-    context.runOnContext(start -> {
-      model.stream(request("a roadmap, please"), received::add).cancel();
-      long wholeScriptMs = 2L * wholeScript * Math.max(1, SCENARIOS.chunkDelayMs()) + 50;
-      vertx.setTimer(wholeScriptMs, done -> settled.complete(List.copyOf(received)));
-    });
+    context.runOnContext(
+        start -> {
+          model.stream(request("a roadmap, please"), received::add).cancel();
+          long wholeScriptMs = 2L * wholeScript * Math.max(1, SCENARIOS.chunkDelayMs()) + 50;
+          vertx.setTimer(wholeScriptMs, done -> settled.complete(List.copyOf(received)));
+        });
 
     assertEquals(List.of(), Await.result(settled.future()));
   }
@@ -223,10 +247,13 @@ class FakeModelTest {
 
   @Test
   void aScriptedScenarioWinsOverThePlanner() {
-    // "/clear" is a scripted scenario; "clear" alone is the planner's command: both clear the board.
+    // "/clear" is a scripted scenario; "clear" alone is the planner's command: both clear the
+    // board.
     assertEquals(List.of("clear"), toolNames(Await.result(streamToEnd("/clear"))));
     List<ModelEvent> poster = Await.result(streamToEnd("draw a brutalist poster"));
-    assertEquals(SCENARIOS.scripted("/poster").orElseThrow().calls().size(), toolNames(poster).size(),
+    assertEquals(
+        SCENARIOS.scripted("/poster").orElseThrow().calls().size(),
+        toolNames(poster).size(),
         "the poster's trigger phrase plays the poster, although \"draw …\" is a planner verb");
   }
 
@@ -239,10 +266,14 @@ class FakeModelTest {
     assertEquals("rectangle", arguments.getString("type"));
     assertEquals("A", arguments.getString("text"));
     assertEquals("blue", arguments.getJsonObject("props").getString("color"));
-    String streamed = only(events, ToolCallDelta.class).stream().map(ToolCallDelta::argumentsDelta).collect(Collectors.joining());
+    String streamed =
+        only(events, ToolCallDelta.class).stream()
+            .map(ToolCallDelta::argumentsDelta)
+            .collect(Collectors.joining());
     assertEquals(arguments, new JsonObject(streamed));
     assertTrue(only(events, ToolCallDelta.class).size() > 1, "the arguments arrive in fragments");
-    assertEquals("Drawing a blue rectangle labeled “A”.",
+    assertEquals(
+        "Drawing a blue rectangle labeled “A”.",
         only(events, TextDelta.class).stream().map(TextDelta::text).collect(Collectors.joining()));
     assertInstanceOf(Usage.class, events.get(events.size() - 2));
     assertEquals("tool_use", assertInstanceOf(Stop.class, events.get(events.size() - 1)).reason());
@@ -253,7 +284,8 @@ class FakeModelTest {
     List<ModelEvent> events = Await.result(streamToEnd("draw a roadmap"));
 
     assertEquals(List.of(), toolNames(events));
-    String text = only(events, TextDelta.class).stream().map(TextDelta::text).collect(Collectors.joining());
+    String text =
+        only(events, TextDelta.class).stream().map(TextDelta::text).collect(Collectors.joining());
     assertTrue(text.startsWith("I didn't understand “draw a roadmap”."), text);
     assertTrue(text.contains("right|left|up|down [by N]") && text.contains("/poster"), text);
     assertEquals("end_turn", assertInstanceOf(Stop.class, events.get(events.size() - 1)).reason());
@@ -261,30 +293,69 @@ class FakeModelTest {
 
   @Test
   void aFollowUpThatNoScenarioOrCommandMatchesAddsNothing() {
-    JsonObject followUp = new JsonObject().put("message", "label the arrow")
-        .put("followUp", new JsonObject().put("number", 1).put("reason", "add_detail"));
-    ModelRequest request = new ModelRequest(FakeModel.MODEL, "system", "", "label the arrow", null, new JsonArray(), null, followUp);
+    JsonObject followUp =
+        new JsonObject()
+            .put("message", "label the arrow")
+            .put("followUp", new JsonObject().put("number", 1).put("reason", "add_detail"));
+    ModelRequest request =
+        new ModelRequest(
+            FakeModel.MODEL,
+            "system",
+            "",
+            "label the arrow",
+            null,
+            new JsonArray(),
+            null,
+            followUp);
 
     List<ModelEvent> events = Await.result(streamToEnd(model, request));
 
     assertEquals(List.of(), toolNames(events), "no fallback drawing on a follow-up");
-    assertEquals(FakeModel.NOTHING_TO_ADD, only(events, TextDelta.class).stream().map(TextDelta::text).collect(Collectors.joining()));
-    ModelRequest scripted = new ModelRequest(FakeModel.MODEL, "system", "", "/clear", null, new JsonArray(), null,
-        followUp.copy().put("message", "/clear"));
-    assertEquals(List.of("clear"), toolNames(Await.result(streamToEnd(model, scripted))), "scenarios still answer follow-ups");
+    assertEquals(
+        FakeModel.NOTHING_TO_ADD,
+        only(events, TextDelta.class).stream().map(TextDelta::text).collect(Collectors.joining()));
+    ModelRequest scripted =
+        new ModelRequest(
+            FakeModel.MODEL,
+            "system",
+            "",
+            "/clear",
+            null,
+            new JsonArray(),
+            null,
+            followUp.copy().put("message", "/clear"));
+    assertEquals(
+        List.of("clear"),
+        toolNames(Await.result(streamToEnd(model, scripted))),
+        "scenarios still answer follow-ups");
   }
 
   @Test
   void theContextMessageIsTheCommandWhenTheRunnerGivesOne() {
     JsonObject context = new JsonObject().put("message", "draw a star");
-    ModelRequest request = new ModelRequest(FakeModel.MODEL, "system", "", "draw a star\n\nMy viewport: {}", null,
-        new JsonArray(), null, context);
+    ModelRequest request =
+        new ModelRequest(
+            FakeModel.MODEL,
+            "system",
+            "",
+            "draw a star\n\nMy viewport: {}",
+            null,
+            new JsonArray(),
+            null,
+            context);
     List<ModelEvent> events = Await.result(streamToEnd(model, request));
     assertEquals("star", only(events, ToolCallEnd.class).get(0).arguments().getString("type"));
 
     // Without one, the runner's notes after a blank line are not part of the command.
-    ModelRequest withNotes = new ModelRequest(FakeModel.MODEL, "system", "draw a star\n\nMy viewport: {\"x\":0}", new JsonArray());
-    assertEquals("star", only(Await.result(streamToEnd(model, withNotes)), ToolCallEnd.class).get(0).arguments().getString("type"));
+    ModelRequest withNotes =
+        new ModelRequest(
+            FakeModel.MODEL, "system", "draw a star\n\nMy viewport: {\"x\":0}", new JsonArray());
+    assertEquals(
+        "star",
+        only(Await.result(streamToEnd(model, withNotes)), ToolCallEnd.class)
+            .get(0)
+            .arguments()
+            .getString("type"));
   }
 
   @Test
@@ -294,23 +365,28 @@ class FakeModelTest {
     Promise<List<ModelEvent>> ended = Promise.promise();
     List<ModelEvent> events = new ArrayList<>();
     List<Boolean> onTheContext = new ArrayList<>();
-    context.runOnContext(start -> {
-      fast.stream(request("/tour"), event -> {
-        events.add(event);
-        onTheContext.add(Vertx.currentContext() == context);
-        if (terminal(event)) {
-          ended.complete(List.copyOf(events));
-        }
-      });
-      // Nothing is delivered on the caller's stack: the stream starts after stream() returns.
-      if (!events.isEmpty()) {
-        ended.tryFail("an event arrived before stream() returned");
-      }
-    });
+    context.runOnContext(
+        start -> {
+          fast.stream(
+              request("/tour"),
+              event -> {
+                events.add(event);
+                onTheContext.add(Vertx.currentContext() == context);
+                if (terminal(event)) {
+                  ended.complete(List.copyOf(events));
+                }
+              });
+          // Nothing is delivered on the caller's stack: the stream starts after stream() returns.
+          if (!events.isEmpty()) {
+            ended.tryFail("an event arrived before stream() returned");
+          }
+        });
 
     List<ModelEvent> all = Await.result(ended.future());
     assertTrue(all.size() > 100, "the whole tour: " + all.size());
-    assertTrue(onTheContext.stream().allMatch(Boolean::booleanValue), "every event on the caller's context");
+    assertTrue(
+        onTheContext.stream().allMatch(Boolean::booleanValue),
+        "every event on the caller's context");
   }
 
   @Test
@@ -319,25 +395,33 @@ class FakeModelTest {
     Context context = vertx.getOrCreateContext();
     List<ModelEvent> received = new ArrayList<>();
     Promise<List<ModelEvent>> settled = Promise.promise();
-    context.runOnContext(start -> {
-      ModelCall[] call = new ModelCall[1];
-      call[0] = fast.stream(request("/tour"), event -> {
-        received.add(event);
-        if (received.size() == 5) {
-          call[0].cancel();
-          vertx.setTimer(100, done -> settled.complete(List.copyOf(received)));
-        }
-      });
-    });
+    context.runOnContext(
+        start -> {
+          ModelCall[] call = new ModelCall[1];
+          call[0] =
+              fast.stream(
+                  request("/tour"),
+                  event -> {
+                    received.add(event);
+                    if (received.size() == 5) {
+                      call[0].cancel();
+                      vertx.setTimer(100, done -> settled.complete(List.copyOf(received)));
+                    }
+                  });
+        });
     assertEquals(5, Await.result(settled.future()).size());
   }
 
   @Test
   void scenarioFilesMustHaveAFallback() {
-    JsonObject noFallback = new JsonObject().put("scenarios", new JsonArray()
-        .add(new JsonObject().put("name", "only").put("match", "^/only")));
-    IllegalArgumentException refused = org.junit.jupiter.api.Assertions.assertThrows(IllegalArgumentException.class,
-        () -> FakeScenarios.fromJson(noFallback));
+    JsonObject noFallback =
+        new JsonObject()
+            .put(
+                "scenarios",
+                new JsonArray().add(new JsonObject().put("name", "only").put("match", "^/only")));
+    IllegalArgumentException refused =
+        org.junit.jupiter.api.Assertions.assertThrows(
+            IllegalArgumentException.class, () -> FakeScenarios.fromJson(noFallback));
     assertTrue(refused.getMessage().contains("fallback"), refused.getMessage());
   }
 
@@ -346,7 +430,10 @@ class FakeModelTest {
     List<String> lines = SCENARIOS.helpLines();
     assertTrue(lines.stream().anyMatch(line -> line.startsWith("/poster")), lines.toString());
     assertTrue(lines.stream().anyMatch(line -> line.startsWith("/tour")), lines.toString());
-    String help = only(Await.result(streamToEnd("help")), TextDelta.class).stream().map(TextDelta::text).collect(Collectors.joining());
+    String help =
+        only(Await.result(streamToEnd("help")), TextDelta.class).stream()
+            .map(TextDelta::text)
+            .collect(Collectors.joining());
     lines.forEach(line -> assertTrue(help.contains(line), line));
   }
 }

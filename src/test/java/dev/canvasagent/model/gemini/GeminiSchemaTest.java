@@ -24,7 +24,9 @@ class GeminiSchemaTest {
 
   @Test
   void localReferencesAreInlined() {
-    JsonObject schema = new JsonObject("""
+    JsonObject schema =
+        new JsonObject(
+            """
         {"$schema":"http://json-schema.org/draft-07/schema#","type":"object","additionalProperties":false,
          "definitions":{"point":{"type":"object","required":["x","y"],"properties":{"x":{"type":"number"},"y":{"type":"number"}}}},
          "properties":{"start":{"$ref":"#/definitions/point"},
@@ -34,20 +36,34 @@ class GeminiSchemaTest {
 
     JsonObject converted = GeminiSchema.convert(schema);
 
-    JsonObject point = new JsonObject("""
+    JsonObject point =
+        new JsonObject(
+            """
         {"type":"object","required":["x","y"],"properties":{"x":{"type":"number"},"y":{"type":"number"}}}""");
-    assertEquals(new JsonObject()
-        .put("type", "object")
-        .put("additionalProperties", false)
-        .put("properties", new JsonObject()
-            .put("start", point)
-            .put("points", new JsonObject().put("type", "array").put("minItems", 1).put("items", point))
-            .put("id", new JsonObject().put("type", "string").put("description", "a name"))), converted);
+    assertEquals(
+        new JsonObject()
+            .put("type", "object")
+            .put("additionalProperties", false)
+            .put(
+                "properties",
+                new JsonObject()
+                    .put("start", point)
+                    .put(
+                        "points",
+                        new JsonObject()
+                            .put("type", "array")
+                            .put("minItems", 1)
+                            .put("items", point))
+                    .put(
+                        "id", new JsonObject().put("type", "string").put("description", "a name"))),
+        converted);
   }
 
   @Test
   void aReferenceCycleIsCutInsteadOfRecursingForever() {
-    JsonObject schema = new JsonObject("""
+    JsonObject schema =
+        new JsonObject(
+            """
         {"type":"object","definitions":{"node":{"type":"object","properties":{"next":{"$ref":"#/definitions/node"}}}},
          "properties":{"head":{"$ref":"#/definitions/node"}}}""");
 

@@ -48,37 +48,64 @@ record Flavour(
   }
 
   /** The provider pointed at {@code base}, its stream read by the normalizer its declaration names. */
-  HttpModelProvider provider(Vertx vertx, HttpClient client, String base, Limits limits, Optional<String> missingSetting) {
-    HttpProvider declared = ProviderCatalog.ALL.stream().filter(provider -> provider.id().equals(name)).findFirst().orElseThrow();
-    return new HttpModelProvider(vertx, client, declared.id(), protocol.apply(base), declared.normalizer(), limits,
-        missingSetting, CredentialRedactor.patternsOnly());
+  HttpModelProvider provider(
+      Vertx vertx, HttpClient client, String base, Limits limits, Optional<String> missingSetting) {
+    HttpProvider declared =
+        ProviderCatalog.ALL.stream()
+            .filter(provider -> provider.id().equals(name))
+            .findFirst()
+            .orElseThrow();
+    return new HttpModelProvider(
+        vertx,
+        client,
+        declared.id(),
+        protocol.apply(base),
+        declared.normalizer(),
+        limits,
+        missingSetting,
+        CredentialRedactor.patternsOnly());
   }
 
   static List<Flavour> all() {
     return List.of(
-        new Flavour("anthropic",
+        new Flavour(
+            "anthropic",
             base -> new AnthropicMessagesProtocol(base, "sk-ant-stub", "1h"),
-            "anthropic:claude-test", "anthropic-answer.sse", "anthropic-error-overloaded.sse",
+            "anthropic:claude-test",
+            "anthropic-answer.sse",
+            "anthropic-error-overloaded.sse",
             "{\"type\":\"error\",\"error\":{\"type\":\"authentication_error\",\"message\":\"invalid x-api-key\"}}",
             Flavour::checkAnthropic),
-        new Flavour("openai",
+        new Flavour(
+            "openai",
             base -> ChatCompletionsProtocol.openai(base + "/v1", "sk-stub"),
-            "openai:gpt-test", "openai-answer.sse", "openai-chat-error-midstream.sse",
+            "openai:gpt-test",
+            "openai-answer.sse",
+            "openai-chat-error-midstream.sse",
             "{\"error\":{\"message\":\"Incorrect API key provided\",\"type\":\"invalid_request_error\",\"param\":null,\"code\":\"invalid_api_key\"}}",
             received -> checkChat(received, true)),
-        new Flavour("openai-responses",
+        new Flavour(
+            "openai-responses",
             base -> new ResponsesProtocol(base + "/v1", "sk-stub"),
-            "openai-responses:gpt-test", "openai-responses-answer.sse", "openai-responses-error.sse",
+            "openai-responses:gpt-test",
+            "openai-responses-answer.sse",
+            "openai-responses-error.sse",
             "{\"error\":{\"message\":\"Incorrect API key provided\",\"type\":\"invalid_request_error\",\"param\":null,\"code\":\"invalid_api_key\"}}",
             Flavour::checkResponses),
-        new Flavour("google",
+        new Flavour(
+            "google",
             base -> new GeminiProtocol(base, "AIza-stub"),
-            "google:gemini-test", "gemini-answer.sse", "gemini-error-midstream.sse",
+            "google:gemini-test",
+            "gemini-answer.sse",
+            "gemini-error-midstream.sse",
             "{\n  \"error\": {\n    \"code\": 401,\n    \"message\": \"API key not valid.\",\n    \"status\": \"UNAUTHENTICATED\"\n  }\n}\n",
             Flavour::checkGemini),
-        new Flavour("openai-compatible",
+        new Flavour(
+            "openai-compatible",
             base -> ChatCompletionsProtocol.compatible(base + "/v1", ""),
-            "openai-compatible:qwen-test:7b", "openai-compatible-answer.sse", "llamacpp-error-midstream.sse",
+            "openai-compatible:qwen-test:7b",
+            "openai-compatible-answer.sse",
+            "llamacpp-error-midstream.sse",
             "{\"error\":{\"code\":401,\"message\":\"Invalid API Key\",\"type\":\"authentication_error\"}}",
             received -> checkChat(received, false)));
   }
@@ -97,12 +124,20 @@ record Flavour(
     assertEquals(ephemeral, system.getJsonObject("cache_control"));
     JsonArray tools = body.getJsonArray("tools");
     assertEquals(TOOL_COUNT, tools.size());
-    assertEquals(ephemeral, tools.getJsonObject(tools.size() - 1).getJsonObject("cache_control"), "the last tool ends the cached prefix");
+    assertEquals(
+        ephemeral,
+        tools.getJsonObject(tools.size() - 1).getJsonObject("cache_control"),
+        "the last tool ends the cached prefix");
     assertNull(tools.getJsonObject(0).getJsonObject("cache_control"));
-    assertToolSchemas(tools.stream().map(t -> ((JsonObject) t).getJsonObject("input_schema")).toList());
+    assertToolSchemas(
+        tools.stream().map(t -> ((JsonObject) t).getJsonObject("input_schema")).toList());
     JsonArray content = body.getJsonArray("messages").getJsonObject(0).getJsonArray("content");
     assertEquals("text", content.getJsonObject(0).getString("type"));
-    assertEquals(new JsonObject().put("type", "base64").put("media_type", "image/png").put("data", ProviderCalls.SCREENSHOT.base64()),
+    assertEquals(
+        new JsonObject()
+            .put("type", "base64")
+            .put("media_type", "image/png")
+            .put("data", ProviderCalls.SCREENSHOT.base64()),
         content.getJsonObject(1).getJsonObject("source"));
     assertEquals("draw two shapes", content.getJsonObject(2).getString("text"));
   }
@@ -112,7 +147,8 @@ record Flavour(
     if (openai) {
       assertEquals("Bearer sk-stub", received.headers().get("authorization"));
     } else {
-      assertNull(received.headers().get("authorization"), "no key configured: no Authorization header");
+      assertNull(
+          received.headers().get("authorization"), "no key configured: no Authorization header");
     }
     JsonObject body = received.body();
     assertEquals(openai ? "gpt-test" : "qwen-test:7b", body.getString("model"));
@@ -120,15 +156,22 @@ record Flavour(
     assertEquals(new JsonObject().put("include_usage", true), body.getJsonObject("stream_options"));
     assertEquals(1024, body.getInteger(openai ? "max_completion_tokens" : "max_tokens"));
     JsonArray messages = body.getJsonArray("messages");
-    assertEquals(new JsonObject().put("role", "system").put("content", "You draw on a whiteboard."), messages.getJsonObject(0));
+    assertEquals(
+        new JsonObject().put("role", "system").put("content", "You draw on a whiteboard."),
+        messages.getJsonObject(0));
     JsonArray content = messages.getJsonObject(1).getJsonArray("content");
     assertEquals("image_url", content.getJsonObject(1).getString("type"));
-    assertEquals(ProviderCalls.SCREENSHOT.dataUrl(), content.getJsonObject(1).getJsonObject("image_url").getString("url"));
+    assertEquals(
+        ProviderCalls.SCREENSHOT.dataUrl(),
+        content.getJsonObject(1).getJsonObject("image_url").getString("url"));
     assertEquals("draw two shapes", content.getJsonObject(2).getString("text"));
     JsonArray tools = body.getJsonArray("tools");
     assertEquals(TOOL_COUNT, tools.size());
     assertEquals("function", tools.getJsonObject(0).getString("type"));
-    assertToolSchemas(tools.stream().map(t -> ((JsonObject) t).getJsonObject("function").getJsonObject("parameters")).toList());
+    assertToolSchemas(
+        tools.stream()
+            .map(t -> ((JsonObject) t).getJsonObject("function").getJsonObject("parameters"))
+            .toList());
   }
 
   private static void checkResponses(StubProvider.Received received) {
@@ -140,34 +183,51 @@ record Flavour(
     assertEquals("You draw on a whiteboard.", body.getString("instructions"));
     assertEquals(1024, body.getInteger("max_output_tokens"));
     JsonArray content = body.getJsonArray("input").getJsonObject(0).getJsonArray("content");
-    assertEquals(new JsonObject().put("type", "input_image").put("image_url", ProviderCalls.SCREENSHOT.dataUrl()),
+    assertEquals(
+        new JsonObject()
+            .put("type", "input_image")
+            .put("image_url", ProviderCalls.SCREENSHOT.dataUrl()),
         content.getJsonObject(1));
     assertEquals("draw two shapes", content.getJsonObject(2).getString("text"));
     JsonArray tools = body.getJsonArray("tools");
     assertEquals(TOOL_COUNT, tools.size());
     assertEquals("create_shape", tools.getJsonObject(0).getString("name"), "flat function tools");
-    assertToolSchemas(tools.stream().map(t -> ((JsonObject) t).getJsonObject("parameters")).toList());
+    assertToolSchemas(
+        tools.stream().map(t -> ((JsonObject) t).getJsonObject("parameters")).toList());
   }
 
   private static void checkGemini(StubProvider.Received received) {
     assertEquals("/v1beta/models/gemini-test:streamGenerateContent?alt=sse", received.uri());
     assertEquals("AIza-stub", received.headers().get("x-goog-api-key"));
     JsonObject body = received.body();
-    assertEquals("You draw on a whiteboard.",
-        body.getJsonObject("systemInstruction").getJsonArray("parts").getJsonObject(0).getString("text"));
+    assertEquals(
+        "You draw on a whiteboard.",
+        body.getJsonObject("systemInstruction")
+            .getJsonArray("parts")
+            .getJsonObject(0)
+            .getString("text"));
     JsonArray parts = body.getJsonArray("contents").getJsonObject(0).getJsonArray("parts");
-    assertEquals(new JsonObject().put("mimeType", "image/png").put("data", ProviderCalls.SCREENSHOT.base64()),
+    assertEquals(
+        new JsonObject()
+            .put("mimeType", "image/png")
+            .put("data", ProviderCalls.SCREENSHOT.base64()),
         parts.getJsonObject(1).getJsonObject("inlineData"));
     assertEquals("draw two shapes", parts.getJsonObject(2).getString("text"));
     assertEquals(1024, body.getJsonObject("generationConfig").getInteger("maxOutputTokens"));
-    JsonArray declarations = body.getJsonArray("tools").getJsonObject(0).getJsonArray("functionDeclarations");
+    JsonArray declarations =
+        body.getJsonArray("tools").getJsonObject(0).getJsonArray("functionDeclarations");
     assertEquals(TOOL_COUNT, declarations.size());
     for (Object item : declarations) {
       JsonObject declaration = (JsonObject) item;
-      assertFalse(declaration.containsKey("parameters"), "parameters and parametersJsonSchema exclude each other");
+      assertFalse(
+          declaration.containsKey("parameters"),
+          "parameters and parametersJsonSchema exclude each other");
       String schema = declaration.getJsonObject("parametersJsonSchema").encode();
-      for (String refused : List.of("$ref", "definitions", "$schema", "examples", "pattern", "maxLength")) {
-        assertFalse(schema.contains("\"" + refused + "\""), declaration.getString("name") + " still has " + refused);
+      for (String refused :
+          List.of("$ref", "definitions", "$schema", "examples", "pattern", "maxLength")) {
+        assertFalse(
+            schema.contains("\"" + refused + "\""),
+            declaration.getString("name") + " still has " + refused);
       }
     }
   }
@@ -177,6 +237,8 @@ record Flavour(
       assertEquals("object", schema.getString("type"));
       assertFalse(schema.containsKey("$schema"));
     }
-    assertTrue(schemas.get(0).getJsonObject("properties").containsKey("type"), "create_shape's own schema");
+    assertTrue(
+        schemas.get(0).getJsonObject("properties").containsKey("type"),
+        "create_shape's own schema");
   }
 }

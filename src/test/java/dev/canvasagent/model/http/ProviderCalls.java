@@ -23,11 +23,18 @@ import java.util.function.BiConsumer;
 final class ProviderCalls {
   private ProviderCalls() {}
 
-  static final ModelRequest.Image SCREENSHOT = new ModelRequest.Image("image/png", "iVBORw0KGgoAAAANSUhEUg==");
+  static final ModelRequest.Image SCREENSHOT =
+      new ModelRequest.Image("image/png", "iVBORw0KGgoAAAANSUhEUg==");
 
   static ModelRequest request(String model) {
-    return new ModelRequest(model, "You draw on a whiteboard.", "Viewport: {x:0,y:0,w:1200,h:800}",
-        "draw two shapes", SCREENSHOT, ActionCatalog.standard().describe(), new ModelRequest.Sampling(0.3, 1024),
+    return new ModelRequest(
+        model,
+        "You draw on a whiteboard.",
+        "Viewport: {x:0,y:0,w:1200,h:800}",
+        "draw two shapes",
+        SCREENSHOT,
+        ActionCatalog.standard().describe(),
+        new ModelRequest.Sampling(0.3, 1024),
         new JsonObject());
   }
 
@@ -40,24 +47,33 @@ final class ProviderCalls {
 
   /** Streams until the terminal event. */
   static Future<Outcome> run(Vertx vertx, ModelProvider provider, ModelRequest request) {
-    return run(vertx, provider, request, (event, call) -> { });
+    return run(vertx, provider, request, (event, call) -> {});
   }
 
   /** Streams until the terminal event; {@code onEvent} sees each event with the call as it arrives. */
-  static Future<Outcome> run(Vertx vertx, ModelProvider provider, ModelRequest request,
+  static Future<Outcome> run(
+      Vertx vertx,
+      ModelProvider provider,
+      ModelRequest request,
       BiConsumer<ModelEvent, ModelCall> onEvent) {
     Promise<Outcome> done = Promise.promise();
-    vertx.getOrCreateContext().runOnContext(go -> {
-      List<ModelEvent> events = new ArrayList<>();
-      ModelCall[] call = new ModelCall[1];
-      call[0] = provider.stream(request, event -> {
-        events.add(event);
-        onEvent.accept(event, call[0]);
-        if (event instanceof ModelEvent.Stop || event instanceof ModelEvent.Error) {
-          done.tryComplete(new Outcome(events, call[0]));
-        }
-      });
-    });
+    vertx
+        .getOrCreateContext()
+        .runOnContext(
+            go -> {
+              List<ModelEvent> events = new ArrayList<>();
+              ModelCall[] call = new ModelCall[1];
+              call[0] =
+                  provider.stream(
+                      request,
+                      event -> {
+                        events.add(event);
+                        onEvent.accept(event, call[0]);
+                        if (event instanceof ModelEvent.Stop || event instanceof ModelEvent.Error) {
+                          done.tryComplete(new Outcome(events, call[0]));
+                        }
+                      });
+            });
     return done.future();
   }
 
@@ -72,7 +88,11 @@ final class ProviderCalls {
       } else if (event instanceof ModelEvent.ToolCallEnd end) {
         calls.add(new JsonObject().put("name", end.name()).put("arguments", end.arguments()));
       } else if (event instanceof ModelEvent.Usage usage) {
-        summary.put("usage", new JsonObject().put("inputTokens", usage.inputTokens()).put("outputTokens", usage.outputTokens()));
+        summary.put(
+            "usage",
+            new JsonObject()
+                .put("inputTokens", usage.inputTokens())
+                .put("outputTokens", usage.outputTokens()));
       } else if (event instanceof ModelEvent.Stop stop) {
         summary.put("stop", stop.reason());
       } else if (event instanceof ModelEvent.Error error) {
@@ -88,12 +108,20 @@ final class ProviderCalls {
     List<ModelEvent> out = new ArrayList<>();
     for (ModelEvent event : events) {
       if (event instanceof ModelEvent.ToolCallStart start) {
-        out.add(new ModelEvent.ToolCallStart(start.ordinal(), rename(start.callId(), ids), start.name()));
+        out.add(
+            new ModelEvent.ToolCallStart(
+                start.ordinal(), rename(start.callId(), ids), start.name()));
       } else if (event instanceof ModelEvent.ToolCallDelta delta) {
-        out.add(new ModelEvent.ToolCallDelta(delta.ordinal(), rename(delta.callId(), ids), delta.argumentsDelta(),
-            delta.synthetic()));
+        out.add(
+            new ModelEvent.ToolCallDelta(
+                delta.ordinal(),
+                rename(delta.callId(), ids),
+                delta.argumentsDelta(),
+                delta.synthetic()));
       } else if (event instanceof ModelEvent.ToolCallEnd end) {
-        out.add(new ModelEvent.ToolCallEnd(end.ordinal(), rename(end.callId(), ids), end.name(), end.arguments()));
+        out.add(
+            new ModelEvent.ToolCallEnd(
+                end.ordinal(), rename(end.callId(), ids), end.name(), end.arguments()));
       } else {
         out.add(event);
       }

@@ -10,10 +10,10 @@ import dev.canvasagent.model.ModelEvent;
 import dev.canvasagent.model.ModelProvider;
 import dev.canvasagent.model.ModelRequest;
 import dev.canvasagent.model.http.ProviderCalls.Outcome;
+import dev.canvasagent.support.Await;
 import dev.canvasagent.support.StubProvider;
 import dev.canvasagent.support.StubProvider.Status;
 import dev.canvasagent.support.StubProvider.Stream;
-import dev.canvasagent.support.Await;
 import io.vertx.core.Context;
 import io.vertx.core.Future;
 import io.vertx.core.Promise;
@@ -45,7 +45,8 @@ import org.junit.jupiter.params.provider.MethodSource;
 @ExtendWith(VertxExtension.class)
 class ProvidersOverHttpTest {
   private static final JsonObject EXPECTED =
-      new JsonObject(new String(ProviderCalls.resource("http/answer.expected.json"), StandardCharsets.UTF_8));
+      new JsonObject(
+          new String(ProviderCalls.resource("http/answer.expected.json"), StandardCharsets.UTF_8));
 
   private Vertx vertx;
   private StubProvider stub;
@@ -88,11 +89,18 @@ class ProvidersOverHttpTest {
     Outcome outcome = call(provider(flavour), flavour);
 
     assertEquals(EXPECTED, ProviderCalls.summary(outcome.events()));
-    List<ModelEvent.ToolCallStart> starts = outcome.events().stream()
-        .filter(ModelEvent.ToolCallStart.class::isInstance).map(ModelEvent.ToolCallStart.class::cast).toList();
+    List<ModelEvent.ToolCallStart> starts =
+        outcome.events().stream()
+            .filter(ModelEvent.ToolCallStart.class::isInstance)
+            .map(ModelEvent.ToolCallStart.class::cast)
+            .toList();
     assertEquals(List.of(0, 1), starts.stream().map(ModelEvent.ToolCallStart::ordinal).toList());
-    assertNotEquals(starts.get(0).callId(), starts.get(1).callId(), "parallel calls keep their own ids");
-    assertInstanceOf(ModelEvent.Usage.class, outcome.events().get(outcome.events().size() - 2), "usage right before the stop");
+    assertNotEquals(
+        starts.get(0).callId(), starts.get(1).callId(), "parallel calls keep their own ids");
+    assertInstanceOf(
+        ModelEvent.Usage.class,
+        outcome.events().get(outcome.events().size() - 2),
+        "usage right before the stop");
     assertEquals(0, outcome.call().retries());
     assertEquals(1, stub.received().size());
     flavour.checkRequest().accept(stub.received().get(0));
@@ -104,18 +112,28 @@ class ProvidersOverHttpTest {
     byte[] body = flavour.answerBytes();
     ModelProvider provider = provider(flavour);
     // a small request: this test sends one per byte of the answer
-    ModelRequest request = new ModelRequest(flavour.model(), "You draw.", "draw two shapes", new JsonArray());
+    ModelRequest request =
+        new ModelRequest(flavour.model(), "You draw.", "draw two shapes", new JsonArray());
     stub.then(Stream.whole(body));
-    List<ModelEvent> whole = ProviderCalls.comparable(Await.result(ProviderCalls.run(vertx, provider, request)).events());
+    List<ModelEvent> whole =
+        ProviderCalls.comparable(
+            Await.result(ProviderCalls.run(vertx, provider, request)).events());
     assertEquals(EXPECTED, ProviderCalls.summary(whole));
-    // every offset: inside "data:" and "event:" prefixes, inside multi-byte UTF-8, between CR and LF, inside escapes
+    // every offset: inside "data:" and "event:" prefixes, inside multi-byte UTF-8, between CR and
+    // LF, inside escapes
     for (int cut = 1; cut < body.length; cut++) {
       stub.then(Stream.cutAt(body, cut));
-      assertEquals(whole, ProviderCalls.comparable(Await.result(ProviderCalls.run(vertx, provider, request)).events()),
+      assertEquals(
+          whole,
+          ProviderCalls.comparable(
+              Await.result(ProviderCalls.run(vertx, provider, request)).events()),
           "cut at byte " + cut);
     }
     stub.then(Stream.bytewise(body));
-    assertEquals(whole, ProviderCalls.comparable(Await.result(ProviderCalls.run(vertx, provider, request)).events()),
+    assertEquals(
+        whole,
+        ProviderCalls.comparable(
+            Await.result(ProviderCalls.run(vertx, provider, request)).events()),
         "one byte per chunk");
   }
 
@@ -135,7 +153,8 @@ class ProvidersOverHttpTest {
 
   @ParameterizedTest(name = "{0}")
   @MethodSource("flavours")
-  void aConnectionDroppedMidStreamIsARetryableTruncationThatIsNotRetriedOnceEventsFlowed(Flavour flavour) {
+  void aConnectionDroppedMidStreamIsARetryableTruncationThatIsNotRetriedOnceEventsFlowed(
+      Flavour flavour) {
     byte[] body = flavour.answerBytes();
     stub.then(Stream.droppedAfter(body, body.length / 2)).then(Stream.whole(body));
 
@@ -164,10 +183,12 @@ class ProvidersOverHttpTest {
   @Test
   void aRetryableInBandErrorBeforeAnyEventIsTriedAgain() {
     Flavour anthropic = Flavour.all().get(0);
-    String overloaded = "event: message_start\ndata: {\"type\":\"message_start\",\"message\":{\"id\":\"msg_1\","
-        + "\"type\":\"message\",\"role\":\"assistant\",\"content\":[],\"usage\":{\"input_tokens\":5,\"output_tokens\":1}}}\n\n"
-        + "event: error\ndata: {\"type\":\"error\",\"error\":{\"type\":\"overloaded_error\",\"message\":\"Overloaded\"}}\n\n";
-    stub.then(Stream.whole(overloaded.getBytes(StandardCharsets.UTF_8))).then(Stream.whole(anthropic.answerBytes()));
+    String overloaded =
+        "event: message_start\ndata: {\"type\":\"message_start\",\"message\":{\"id\":\"msg_1\","
+            + "\"type\":\"message\",\"role\":\"assistant\",\"content\":[],\"usage\":{\"input_tokens\":5,\"output_tokens\":1}}}\n\n"
+            + "event: error\ndata: {\"type\":\"error\",\"error\":{\"type\":\"overloaded_error\",\"message\":\"Overloaded\"}}\n\n";
+    stub.then(Stream.whole(overloaded.getBytes(StandardCharsets.UTF_8)))
+        .then(Stream.whole(anthropic.answerBytes()));
 
     Outcome outcome = call(provider(anthropic, new Limits(2, 100, 10_000)), anthropic);
 
@@ -179,8 +200,11 @@ class ProvidersOverHttpTest {
   @ParameterizedTest(name = "{0}")
   @MethodSource("flavours")
   void a429IsTriedAgainAfterTheProvidersRetryAfter(Flavour flavour) {
-    stub.then(new Status(429, Map.of("retry-after-ms", "300"),
-            "{\"error\":{\"type\":\"rate_limit_error\",\"message\":\"slow down\"}}"))
+    stub.then(
+            new Status(
+                429,
+                Map.of("retry-after-ms", "300"),
+                "{\"error\":{\"type\":\"rate_limit_error\",\"message\":\"slow down\"}}"))
         .then(Stream.whole(flavour.answerBytes()));
 
     long started = System.nanoTime();
@@ -190,7 +214,8 @@ class ProvidersOverHttpTest {
     assertEquals(EXPECTED, ProviderCalls.summary(outcome.events()));
     assertEquals(1, outcome.call().retries());
     assertEquals(2, stub.received().size());
-    assertEquals(stub.received().get(0).body(), stub.received().get(1).body(), "the same request again");
+    assertEquals(
+        stub.received().get(0).body(), stub.received().get(1).body(), "the same request again");
     assertTrue(elapsedMs >= 300, "waited " + elapsedMs + " ms");
   }
 
@@ -213,7 +238,11 @@ class ProvidersOverHttpTest {
   @MethodSource("flavours")
   void retriesAreBoundedAndTheLastFailureIsReported(Flavour flavour) {
     for (int i = 0; i < 3; i++) {
-      stub.then(new Status(500, Map.of("retry-after-ms", "1"), "{\"error\":{\"type\":\"server_error\",\"message\":\"boom\"}}"));
+      stub.then(
+          new Status(
+              500,
+              Map.of("retry-after-ms", "1"),
+              "{\"error\":{\"type\":\"server_error\",\"message\":\"boom\"}}"));
     }
 
     Outcome outcome = call(provider(flavour, new Limits(2, 100, 10_000)), flavour);
@@ -238,12 +267,17 @@ class ProvidersOverHttpTest {
     assertFalse(error.retryable());
     assertTrue(error.message().contains("HTTP 401"), error.message());
     assertTrue(error.message().contains(flavour.name()), error.message());
-    assertFalse(error.errorType().startsWith("http_"), "the provider's own error type: " + error.errorType());
+    assertFalse(
+        error.errorType().startsWith("http_"),
+        "the provider's own error type: " + error.errorType());
     assertEquals(1, stub.received().size());
-    assertFalse(error.message().contains("stub"), "keys never appear in errors: " + error.message());
+    assertFalse(
+        error.message().contains("stub"), "keys never appear in errors: " + error.message());
     assertEquals(401, error.providerStatus());
-    assertTrue(error.message().contains("correlation id " + error.correlationId()), error.message());
-    assertFalse(error.message().toLowerCase(java.util.Locale.ROOT).contains("key"),
+    assertTrue(
+        error.message().contains("correlation id " + error.correlationId()), error.message());
+    assertFalse(
+        error.message().toLowerCase(java.util.Locale.ROOT).contains("key"),
         "the provider's own text is for the operator's log, not the caller: " + error.message());
   }
 
@@ -257,13 +291,19 @@ class ProvidersOverHttpTest {
     var closed = stub.nextHangingStreamClosed();
     List<ModelEvent> seen = new java.util.concurrent.CopyOnWriteArrayList<>();
 
-    vertx.getOrCreateContext().runOnContext(go -> {
-      var calls = new dev.canvasagent.model.ModelCall[1];
-      calls[0] = provider(flavour).stream(ProviderCalls.request(flavour.model()), event -> {
-        seen.add(event);
-        calls[0].cancel();
-      });
-    });
+    vertx
+        .getOrCreateContext()
+        .runOnContext(
+            go -> {
+              var calls = new dev.canvasagent.model.ModelCall[1];
+              calls[0] =
+                  provider(flavour).stream(
+                      ProviderCalls.request(flavour.model()),
+                      event -> {
+                        seen.add(event);
+                        calls[0].cancel();
+                      });
+            });
 
     Await.result(closed);
     assertEquals(1, seen.size(), "nothing after the cancel: " + seen);
@@ -290,7 +330,10 @@ class ProvidersOverHttpTest {
     byte[] body = flavour.answerBytes();
     // the first call opens a connection on its event loop; the second, from another event loop, is
     // given that connection; the third is dropped on it before any event and tried again on a timer
-    stub.then(Stream.whole(body)).then(Stream.whole(body)).then(Stream.droppedAfter(body, 0)).then(Stream.whole(body));
+    stub.then(Stream.whole(body))
+        .then(Stream.whole(body))
+        .then(Stream.droppedAfter(body, 0))
+        .then(Stream.whole(body));
     ModelProvider provider = provider(flavour, new Limits(2, 100, 10_000));
     Context first = newContext();
     Context second = newContext();
@@ -300,38 +343,50 @@ class ProvidersOverHttpTest {
     List<Boolean> retried = Await.result(streamOn(second, provider, flavour));
 
     assertEquals(4, stub.received().size());
-    assertTrue(opening.stream().allMatch(Boolean::booleanValue), "every event on the first caller's context");
-    assertTrue(reusing.stream().allMatch(Boolean::booleanValue), "on the second caller's, the connection the first's");
-    assertTrue(retried.stream().allMatch(Boolean::booleanValue), "on the second caller's after a try again");
+    assertTrue(
+        opening.stream().allMatch(Boolean::booleanValue),
+        "every event on the first caller's context");
+    assertTrue(
+        reusing.stream().allMatch(Boolean::booleanValue),
+        "on the second caller's, the connection the first's");
+    assertTrue(
+        retried.stream().allMatch(Boolean::booleanValue),
+        "on the second caller's after a try again");
   }
 
   /** A context of its own, and so (round robin) an event loop other than the last one's. */
   private Context newContext() {
     Promise<Context> created = Promise.promise();
-    Await.result(vertx.deployVerticle(new VerticleBase() {
-      @Override
-      public Future<?> start() throws Exception {
-        created.complete(context);
-        return super.start();
-      }
-    }));
+    Await.result(
+        vertx.deployVerticle(
+            new VerticleBase() {
+              @Override
+              public Future<?> start() throws Exception {
+                created.complete(context);
+                return super.start();
+              }
+            }));
     return created.future().result();
   }
 
   /** Streams an answer from {@code context}; for each event, whether it arrived on that context. */
-  private static Future<List<Boolean>> streamOn(Context context, ModelProvider provider, Flavour flavour) {
+  private static Future<List<Boolean>> streamOn(
+      Context context, ModelProvider provider, Flavour flavour) {
     Promise<List<Boolean>> ended = Promise.promise();
-    context.runOnContext(go -> {
-      List<Boolean> onTheCaller = new ArrayList<>();
-      provider.stream(ProviderCalls.request(flavour.model()), event -> {
-        onTheCaller.add(Vertx.currentContext() == context);
-        if (event instanceof ModelEvent.Stop) {
-          ended.complete(onTheCaller);
-        } else if (event instanceof ModelEvent.Error error) {
-          ended.fail(error.message());
-        }
-      });
-    });
+    context.runOnContext(
+        go -> {
+          List<Boolean> onTheCaller = new ArrayList<>();
+          provider.stream(
+              ProviderCalls.request(flavour.model()),
+              event -> {
+                onTheCaller.add(Vertx.currentContext() == context);
+                if (event instanceof ModelEvent.Stop) {
+                  ended.complete(onTheCaller);
+                } else if (event instanceof ModelEvent.Error error) {
+                  ended.fail(error.message());
+                }
+              });
+        });
     return ended.future();
   }
 }

@@ -23,22 +23,42 @@ class FakeToolLoopTest {
   @Test
   void theFakeModelEndsALoopWithASummaryOfTheResults(Vertx vertx) {
     List<String> ran = new CopyOnWriteArrayList<>();
-    ToolLoop loop = new ToolLoop(new FakeModel(vertx, FakeScenarios.load()), call -> {
-      ran.add(call.name());
-      return ran.size() == 1 ? Future.succeededFuture(new JsonObject()) : Future.failedFuture("no room left");
-    }, 5, ToolLoopListener.NONE);
+    ToolLoop loop =
+        new ToolLoop(
+            new FakeModel(vertx, FakeScenarios.load()),
+            call -> {
+              ran.add(call.name());
+              return ran.size() == 1
+                  ? Future.succeededFuture(new JsonObject())
+                  : Future.failedFuture("no room left");
+            },
+            5,
+            ToolLoopListener.NONE);
 
-    ToolLoopResult result = Await.result(loop.start(vertx,
-        new ModelRequest(FakeModel.MODEL, "system", "draw a blue rectangle labeled A", new JsonArray())).result());
+    ToolLoopResult result =
+        Await.result(
+            loop.start(
+                    vertx,
+                    new ModelRequest(
+                        FakeModel.MODEL,
+                        "system",
+                        "draw a blue rectangle labeled A",
+                        new JsonArray()))
+                .result());
 
     assertEquals(ToolLoopResult.Stop.DONE, result.stop());
     assertEquals(2, result.steps());
     assertEquals(ran, result.executed().stream().map(executed -> executed.call().name()).toList());
-    long failed = result.executed().stream().filter(executed -> executed.result().isError()).count();
-    String expected = "Done: " + ran.size() + (ran.size() == 1 ? " tool call ran" : " tool calls ran")
-        + (failed == 0 ? "." : ", " + failed + " failed (no room left).");
+    long failed =
+        result.executed().stream().filter(executed -> executed.result().isError()).count();
+    String expected =
+        "Done: "
+            + ran.size()
+            + (ran.size() == 1 ? " tool call ran" : " tool calls ran")
+            + (failed == 0 ? "." : ", " + failed + " failed (no room left).");
     assertEquals(expected, result.finalText());
-    assertEquals(List.of(Turn.Assistant.class, Turn.ToolResults.class, Turn.Assistant.class),
+    assertEquals(
+        List.of(Turn.Assistant.class, Turn.ToolResults.class, Turn.Assistant.class),
         result.turns().stream().map(Object::getClass).toList());
   }
 }

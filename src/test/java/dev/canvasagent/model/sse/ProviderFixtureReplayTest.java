@@ -30,28 +30,44 @@ import org.junit.jupiter.params.provider.ValueSource;
 class ProviderFixtureReplayTest {
 
   private static final Set<String> USAGE_FIELDS =
-      Set.of("inputTokens", "outputTokens", "cacheReadTokens", "cacheWriteTokens", "reasoningTokens");
+      Set.of(
+          "inputTokens", "outputTokens", "cacheReadTokens", "cacheWriteTokens", "reasoningTokens");
 
   @ParameterizedTest
-  @ValueSource(strings = {
-      "anthropic-tool-use", "anthropic-text-and-two-tools", "anthropic-error-overloaded", "anthropic-tool-no-args",
-      "anthropic-max-tokens-truncated-tool", "anthropic-thinking-then-tool"})
+  @ValueSource(
+      strings = {
+        "anthropic-tool-use",
+        "anthropic-text-and-two-tools",
+        "anthropic-error-overloaded",
+        "anthropic-tool-no-args",
+        "anthropic-max-tokens-truncated-tool",
+        "anthropic-thinking-then-tool"
+      })
   void anthropicFixturesNormalizeToTheExpectedEvents(String fixture) {
-    check(fixture, sink -> {
-      AnthropicStreamNormalizer normalizer = new AnthropicStreamNormalizer(sink);
-      return new Pipeline(normalizer::accept, normalizer::end);
-    });
+    check(
+        fixture,
+        sink -> {
+          AnthropicStreamNormalizer normalizer = new AnthropicStreamNormalizer(sink);
+          return new Pipeline(normalizer::accept, normalizer::end);
+        });
   }
 
   @ParameterizedTest
-  @ValueSource(strings = {
-      "openai-responses-function-call", "openai-responses-text-and-parallel-calls", "openai-responses-error",
-      "openai-responses-reasoning-then-call", "openai-responses-incomplete-max-tokens"})
+  @ValueSource(
+      strings = {
+        "openai-responses-function-call",
+        "openai-responses-text-and-parallel-calls",
+        "openai-responses-error",
+        "openai-responses-reasoning-then-call",
+        "openai-responses-incomplete-max-tokens"
+      })
   void responsesFixturesNormalizeToTheExpectedEvents(String fixture) {
-    check(fixture, sink -> {
-      ResponsesStreamNormalizer normalizer = new ResponsesStreamNormalizer(sink);
-      return new Pipeline(normalizer::accept, normalizer::end);
-    });
+    check(
+        fixture,
+        sink -> {
+          ResponsesStreamNormalizer normalizer = new ResponsesStreamNormalizer(sink);
+          return new Pipeline(normalizer::accept, normalizer::end);
+        });
   }
 
   @ParameterizedTest
@@ -60,40 +76,54 @@ class ProviderFixtureReplayTest {
     byte[] body = resource(fixture + ".sse");
     int cut = new String(body, StandardCharsets.ISO_8859_1).lastIndexOf("event: "); // a byte offset
     byte[] truncated = java.util.Arrays.copyOf(body, cut);
-    Function<Consumer<ModelEvent>, Pipeline> factory = fixture.startsWith("anthropic")
-        ? sink -> {
-          AnthropicStreamNormalizer n = new AnthropicStreamNormalizer(sink);
-          return new Pipeline(n::accept, n::end);
-        }
-        : sink -> {
-          ResponsesStreamNormalizer n = new ResponsesStreamNormalizer(sink);
-          return new Pipeline(n::accept, n::end);
-        };
+    Function<Consumer<ModelEvent>, Pipeline> factory =
+        fixture.startsWith("anthropic")
+            ? sink -> {
+              AnthropicStreamNormalizer n = new AnthropicStreamNormalizer(sink);
+              return new Pipeline(n::accept, n::end);
+            }
+            : sink -> {
+              ResponsesStreamNormalizer n = new ResponsesStreamNormalizer(sink);
+              return new Pipeline(n::accept, n::end);
+            };
     List<ModelEvent> events = replay(truncated, factory, new Random(7), 16);
     ModelEvent last = events.get(events.size() - 1);
-    assertEquals(new ModelEvent.Error("stream_truncated", ((ModelEvent.Error) last).message(), true), last);
-    assertEquals(1, events.stream().filter(e -> e instanceof ModelEvent.Error || e instanceof ModelEvent.Stop).count());
+    assertEquals(
+        new ModelEvent.Error("stream_truncated", ((ModelEvent.Error) last).message(), true), last);
+    assertEquals(
+        1,
+        events.stream()
+            .filter(e -> e instanceof ModelEvent.Error || e instanceof ModelEvent.Stop)
+            .count());
   }
 
   private record Pipeline(Consumer<SseDecoder.Event> accept, Runnable end) {}
 
   private static void check(String fixture, Function<Consumer<ModelEvent>, Pipeline> factory) {
     byte[] body = resource(fixture + ".sse");
-    JsonArray expected = comparable(new JsonObject(new String(resource(fixture + ".expected.json"), StandardCharsets.UTF_8))
-        .getJsonArray("events"));
-    assertEquals(expected, actual(replay(body, factory, null, 1), expected), fixture + " in 1-byte chunks");
+    JsonArray expected =
+        comparable(
+            new JsonObject(new String(resource(fixture + ".expected.json"), StandardCharsets.UTF_8))
+                .getJsonArray("events"));
+    assertEquals(
+        expected, actual(replay(body, factory, null, 1), expected), fixture + " in 1-byte chunks");
     Random random = new Random(20261122L);
     for (int round = 0; round < 20; round++) {
-      assertEquals(expected, actual(replay(body, factory, random, 97), expected), fixture + " in random chunks, round " + round);
+      assertEquals(
+          expected,
+          actual(replay(body, factory, random, 97), expected),
+          fixture + " in random chunks, round " + round);
     }
   }
 
-  private static List<ModelEvent> replay(byte[] body, Function<Consumer<ModelEvent>, Pipeline> factory, Random random, int maxChunk) {
+  private static List<ModelEvent> replay(
+      byte[] body, Function<Consumer<ModelEvent>, Pipeline> factory, Random random, int maxChunk) {
     List<ModelEvent> events = new ArrayList<>();
     Pipeline pipeline = factory.apply(events::add);
     SseDecoder decoder = new SseDecoder(pipeline.accept());
     for (int at = 0; at < body.length; ) {
-      int size = Math.min(body.length - at, random == null ? maxChunk : 1 + random.nextInt(maxChunk));
+      int size =
+          Math.min(body.length - at, random == null ? maxChunk : 1 + random.nextInt(maxChunk));
       decoder.feed(Buffer.buffer().appendBytes(body, at, size));
       at += size;
     }
@@ -108,20 +138,29 @@ class ProviderFixtureReplayTest {
     for (Object item : events) {
       JsonObject event = ((JsonObject) item).copy();
       switch (event.getString("type")) {
-        case "reasoning_delta" -> { continue; }
+        case "reasoning_delta" -> {
+          continue;
+        }
         case "tool_call_start" -> event.remove("providerIndex");
-        case "error" -> event = new JsonObject().put("type", "error")
-            .put("errorType", event.getString("errorType")).put("retryable", event.getBoolean("retryable"));
+        case "error" ->
+            event =
+                new JsonObject()
+                    .put("type", "error")
+                    .put("errorType", event.getString("errorType"))
+                    .put("retryable", event.getBoolean("retryable"));
         case "stop" -> {
           JsonObject usage = new JsonObject();
-          event.getJsonObject("usage", new JsonObject()).forEach(field -> {
-            if (USAGE_FIELDS.contains(field.getKey())) {
-              usage.put(field.getKey(), ((Number) field.getValue()).longValue());
-            }
-          });
+          event
+              .getJsonObject("usage", new JsonObject())
+              .forEach(
+                  field -> {
+                    if (USAGE_FIELDS.contains(field.getKey())) {
+                      usage.put(field.getKey(), ((Number) field.getValue()).longValue());
+                    }
+                  });
           event.put("usage", usage);
         }
-        default -> { }
+        default -> {}
       }
       out.add(event);
     }
@@ -130,45 +169,74 @@ class ProviderFixtureReplayTest {
 
   /** The normalized events in the expected files' shape; a Usage event folds into the Stop after it. */
   private static JsonArray actual(List<ModelEvent> events, JsonArray expected) {
-    JsonObject expectedUsage = expected.stream().map(JsonObject.class::cast)
-        .filter(e -> "stop".equals(e.getString("type"))).findFirst()
-        .map(e -> e.getJsonObject("usage")).orElse(new JsonObject());
+    JsonObject expectedUsage =
+        expected.stream()
+            .map(JsonObject.class::cast)
+            .filter(e -> "stop".equals(e.getString("type")))
+            .findFirst()
+            .map(e -> e.getJsonObject("usage"))
+            .orElse(new JsonObject());
     JsonArray out = new JsonArray();
     ModelEvent.Usage usage = null;
     for (ModelEvent event : events) {
       if (event instanceof ModelEvent.TextDelta text) {
         out.add(new JsonObject().put("type", "text_delta").put("text", text.text()));
       } else if (event instanceof ModelEvent.ToolCallStart start) {
-        out.add(new JsonObject().put("type", "tool_call_start")
-            .put("ordinal", start.ordinal()).put("callId", start.callId()).put("name", start.name()));
+        out.add(
+            new JsonObject()
+                .put("type", "tool_call_start")
+                .put("ordinal", start.ordinal())
+                .put("callId", start.callId())
+                .put("name", start.name()));
       } else if (event instanceof ModelEvent.ToolCallDelta delta) {
-        out.add(new JsonObject().put("type", "tool_call_delta")
-            .put("ordinal", delta.ordinal()).put("callId", delta.callId()).put("argumentsDelta", delta.argumentsDelta()));
+        out.add(
+            new JsonObject()
+                .put("type", "tool_call_delta")
+                .put("ordinal", delta.ordinal())
+                .put("callId", delta.callId())
+                .put("argumentsDelta", delta.argumentsDelta()));
       } else if (event instanceof ModelEvent.ToolCallEnd end) {
-        out.add(new JsonObject().put("type", "tool_call_end")
-            .put("ordinal", end.ordinal()).put("callId", end.callId()).put("name", end.name())
-            .put("arguments", end.arguments()));
+        out.add(
+            new JsonObject()
+                .put("type", "tool_call_end")
+                .put("ordinal", end.ordinal())
+                .put("callId", end.callId())
+                .put("name", end.name())
+                .put("arguments", end.arguments()));
       } else if (event instanceof ModelEvent.Usage u) {
         usage = u;
       } else if (event instanceof ModelEvent.Stop stop) {
-        JsonObject all = usage == null ? new JsonObject() : new JsonObject()
-            .put("inputTokens", usage.inputTokens()).put("outputTokens", usage.outputTokens())
-            .put("cacheReadTokens", usage.cacheReadTokens()).put("cacheWriteTokens", usage.cacheWriteTokens())
-            .put("reasoningTokens", usage.reasoningTokens());
+        JsonObject all =
+            usage == null
+                ? new JsonObject()
+                : new JsonObject()
+                    .put("inputTokens", usage.inputTokens())
+                    .put("outputTokens", usage.outputTokens())
+                    .put("cacheReadTokens", usage.cacheReadTokens())
+                    .put("cacheWriteTokens", usage.cacheWriteTokens())
+                    .put("reasoningTokens", usage.reasoningTokens());
         JsonObject reported = new JsonObject();
         expectedUsage.fieldNames().forEach(field -> reported.put(field, all.getValue(field)));
-        out.add(new JsonObject().put("type", "stop").put("reason", stop.reason()).put("rawReason", stop.rawReason())
-            .put("usage", reported));
+        out.add(
+            new JsonObject()
+                .put("type", "stop")
+                .put("reason", stop.reason())
+                .put("rawReason", stop.rawReason())
+                .put("usage", reported));
       } else if (event instanceof ModelEvent.Error error) {
-        out.add(new JsonObject().put("type", "error")
-            .put("errorType", error.errorType()).put("retryable", error.retryable()));
+        out.add(
+            new JsonObject()
+                .put("type", "error")
+                .put("errorType", error.errorType())
+                .put("retryable", error.retryable()));
       }
     }
     return out;
   }
 
   private static byte[] resource(String name) {
-    try (InputStream in = ProviderFixtureReplayTest.class.getResourceAsStream("/providers/" + name)) {
+    try (InputStream in =
+        ProviderFixtureReplayTest.class.getResourceAsStream("/providers/" + name)) {
       if (in == null) {
         throw new IllegalStateException("Missing test resource providers/" + name);
       }

@@ -22,14 +22,16 @@ class SseDecoderFramingTest {
 
   @Test
   void lfCrlfAndCrLineEndingsAllSeparateEvents() {
-    List<SseDecoder.Event> events = decodeByteByByte("data: a\n\ndata: b\r\n\r\ndata: c\r\rdata: d\n\n");
+    List<SseDecoder.Event> events =
+        decodeByteByByte("data: a\n\ndata: b\r\n\r\ndata: c\r\rdata: d\n\n");
     assertEquals(List.of("a", "b", "c", "d"), events.stream().map(SseDecoder.Event::data).toList());
   }
 
   @Test
   void commentsAreIgnoredAndDataLinesAreJoined() {
     List<SseDecoder.Event> events =
-        decodeByteByByte(": OPENROUTER PROCESSING\n\nevent: ping\ndata: {\"a\":\ndata:1}\nid: 7\nretry: 10\n\n");
+        decodeByteByByte(
+            ": OPENROUTER PROCESSING\n\nevent: ping\ndata: {\"a\":\ndata:1}\nid: 7\nretry: 10\n\n");
     assertEquals(List.of(new SseDecoder.Event("ping", "{\"a\":\n1}")), events);
   }
 
@@ -43,7 +45,8 @@ class SseDecoderFramingTest {
   void endFlushesAnEventWithoutItsBlankLine() {
     List<SseDecoder.Event> events = decodeByteByByte("data: first\n\nevent: last\ndata: [DONE]");
     assertEquals(
-        List.of(new SseDecoder.Event("message", "first"), new SseDecoder.Event("last", "[DONE]")), events);
+        List.of(new SseDecoder.Event("message", "first"), new SseDecoder.Event("last", "[DONE]")),
+        events);
   }
 
   @Test

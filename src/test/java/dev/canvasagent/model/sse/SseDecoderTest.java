@@ -23,7 +23,8 @@ class SseDecoderTest {
 
   @Test
   void lfCrlfAndCrLineEndingsAllSeparateEvents() {
-    List<SseDecoder.Event> expected = List.of(new SseDecoder.Event("a", "1"), new SseDecoder.Event("message", "2"));
+    List<SseDecoder.Event> expected =
+        List.of(new SseDecoder.Event("a", "1"), new SseDecoder.Event("message", "2"));
     assertEquals(expected, decodeByteByByte("event: a\ndata: 1\n\ndata: 2\n\n"));
     assertEquals(expected, decodeByteByByte("event: a\r\ndata: 1\r\n\r\ndata: 2\r\n\r\n"));
     assertEquals(expected, decodeByteByByte("event: a\rdata: 1\r\rdata: 2\r\r"));
@@ -31,17 +32,22 @@ class SseDecoderTest {
 
   @Test
   void commentsAreIgnoredAndDataLinesAreJoinedWithNewlines() {
-    assertEquals(List.of(new SseDecoder.Event("message", "first\nsecond")),
+    assertEquals(
+        List.of(new SseDecoder.Event("message", "first\nsecond")),
         decodeByteByByte(": OPENROUTER PROCESSING\n\ndata: first\n: keep-alive\ndata:second\n\n"));
   }
 
   @Test
   void multiByteCharactersSplitAcrossBuffersSurvive() {
-    assertEquals(List.of(new SseDecoder.Event("message", "Café — → 🧭")), decodeByteByByte("data: Café — → 🧭\n\n"));
+    assertEquals(
+        List.of(new SseDecoder.Event("message", "Café — → 🧭")),
+        decodeByteByByte("data: Café — → 🧭\n\n"));
   }
 
   @Test
   void aLastEventWithoutItsBlankLineIsFlushedAtTheEnd() {
-    assertEquals(List.of(new SseDecoder.Event("done", "[DONE]")), decodeByteByByte("event: done\ndata: [DONE]"));
+    assertEquals(
+        List.of(new SseDecoder.Event("done", "[DONE]")),
+        decodeByteByByte("event: done\ndata: [DONE]"));
   }
 }

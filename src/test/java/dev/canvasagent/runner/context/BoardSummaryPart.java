@@ -20,12 +20,12 @@ final class BoardSummaryPart implements PromptPart<Void> {
 
   @Override
   public int priority() {
-    return 95;            // after the clusters, before the shape state
+    return 95; // after the clusters, before the shape state
   }
 
   @Override
   public boolean memoizable() {
-    return true;          // the board alone: docVersion is in the memo key
+    return true; // the board alone: docVersion is in the memo key
   }
 
   @Override
@@ -36,7 +36,10 @@ final class BoardSummaryPart implements PromptPart<Void> {
   @Override
   public PartOutput render(PartScope scope, int budgetBytes) {
     Map<String, Integer> counts = new TreeMap<>();
-    scope.view().paintOrder().forEach(shape -> counts.merge(shape.record().getString("type"), 1, Integer::sum));
+    scope
+        .view()
+        .paintOrder()
+        .forEach(shape -> counts.merge(shape.record().getString("type"), 1, Integer::sum));
     if (counts.isEmpty()) {
       return PartOutput.empty(this);
     }

@@ -29,8 +29,11 @@ import org.junit.jupiter.api.extension.ExtendWith;
 class BoardSummaryPartTest {
   @Test
   void countsEveryShapeOnTheBoardByType() {
-    PartScope scope = new Inputs().board(board(geo("a", 0, 0, 10, 10), geo("b", 9000, 9000, 10, 10)))
-        .viewport(0, 0, 100, 100).scope();
+    PartScope scope =
+        new Inputs()
+            .board(board(geo("a", 0, 0, 10, 10), geo("b", 9000, 9000, 10, 10)))
+            .viewport(0, 0, 100, 100)
+            .scope();
 
     PartOutput output = new BoardSummaryPart().render(scope, 256);
 
@@ -42,7 +45,8 @@ class BoardSummaryPartTest {
   @Test
   void anEmptyBoardHasNoSectionAndATinyBudgetCutsIt() {
     assertTrue(new BoardSummaryPart().render(new Inputs().scope(), 256).isEmpty());
-    PartOutput cut = new BoardSummaryPart().render(new Inputs().board(board(geo("a", 0, 0, 10, 10))).scope(), 8);
+    PartOutput cut =
+        new BoardSummaryPart().render(new Inputs().board(board(geo("a", 0, 0, 10, 10))).scope(), 8);
     assertTrue(cut.isEmpty() && cut.truncated());
   }
 
@@ -51,24 +55,61 @@ class BoardSummaryPartTest {
     List<PromptPart<?>> parts = new ArrayList<>(PromptParts.STANDARD);
     parts.add(new BoardSummaryPart());
     AppConfig config = TestServer.config(Map.of());
-    ContextGatherer gatherer = new ContextGatherer(vertx.eventBus(), new MemoryStore(), config.context(), () -> 1_000_000, parts);
-    ContextBuilder builder = new ContextBuilder(parts, config.context().budgets(), config.shapeStateLimitBytes(),
-        config.context().totalBudgetBytes(), 0, 1, () -> 1_000_000);
+    ContextGatherer gatherer =
+        new ContextGatherer(
+            vertx.eventBus(), new MemoryStore(), config.context(), () -> 1_000_000, parts);
+    ContextBuilder builder =
+        new ContextBuilder(
+            parts,
+            config.context().budgets(),
+            config.shapeStateLimitBytes(),
+            config.context().totalBudgetBytes(),
+            0,
+            1,
+            () -> 1_000_000);
     Board board = board(geo("box", 10, 10, 100, 50), geo("far", 5000, 5000, 10, 10));
-    RunRequest request = new RunRequest("run-1", "session-1", "room-1", "draw a box", "fake",
-        new Viewport(0, 0, 800, 600), List.of(), null);
+    RunRequest request =
+        new RunRequest(
+            "run-1",
+            "session-1",
+            "room-1",
+            "draw a box",
+            "fake",
+            new Viewport(0, 0, 800, 600),
+            List.of(),
+            null);
 
-    gatherer.gather(request, board, null).onComplete(test.succeeding(inputs -> test.verify(() -> {
-      BuiltContext built = builder.build(inputs, 0);
+    gatherer
+        .gather(request, board, null)
+        .onComplete(
+            test.succeeding(
+                inputs ->
+                    test.verify(
+                        () -> {
+                          BuiltContext built = builder.build(inputs, 0);
 
-      assertEquals(new JsonObject().put("geo", 2), built.context().getJsonObject(BoardSummaryPart.KEY));
-      List<String> headings = built.contextText().lines().filter(line -> line.startsWith("## ")).toList();
-      int summary = headings.indexOf("## Board summary: shapes by type");
-      assertEquals("## Off-screen shapes, clustered {bounds, count}", headings.get(summary - 1));
-      assertEquals("## Shape state (tldraw records)", headings.get(summary + 1));
-      assertTrue(PromptParts.described(parts).contains(", off-screen shapes grouped into clusters {bounds, count}, how many"
-          + " shapes of each type the board holds (board summary), the shapes' tldraw records"), PromptParts.described(parts));
-      test.completeNow();
-    })));
+                          assertEquals(
+                              new JsonObject().put("geo", 2),
+                              built.context().getJsonObject(BoardSummaryPart.KEY));
+                          List<String> headings =
+                              built
+                                  .contextText()
+                                  .lines()
+                                  .filter(line -> line.startsWith("## "))
+                                  .toList();
+                          int summary = headings.indexOf("## Board summary: shapes by type");
+                          assertEquals(
+                              "## Off-screen shapes, clustered {bounds, count}",
+                              headings.get(summary - 1));
+                          assertEquals(
+                              "## Shape state (tldraw records)", headings.get(summary + 1));
+                          assertTrue(
+                              PromptParts.described(parts)
+                                  .contains(
+                                      ", off-screen shapes grouped into clusters {bounds, count}, how many"
+                                          + " shapes of each type the board holds (board summary), the shapes' tldraw records"),
+                              PromptParts.described(parts));
+                          test.completeNow();
+                        })));
   }
 }

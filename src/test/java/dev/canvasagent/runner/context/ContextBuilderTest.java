@@ -32,12 +32,16 @@ class ContextBuilderTest {
   }
 
   Inputs everything() {
-    Inputs inputs = new Inputs()
-        .board(board(geo("box", 110, 60, 100, 50), geo("far", 5000, 5000, 10, 10)))
-        .origin(100, 50).viewport(100, 50, 800, 600).selection("shape:box");
+    Inputs inputs =
+        new Inputs()
+            .board(board(geo("box", 110, 60, 100, 50), geo("far", 5000, 5000, 10, 10)))
+            .origin(100, 50)
+            .viewport(100, 50, 800, 600)
+            .selection("shape:box");
     inputs.transcript = List.of(new Utterance("ana", "make it blue", 999_000));
     inputs.chat = List.of(new ChatMessage("user", "draw a box", 1));
-    inputs.todos = List.of(new Todo("t1", "session-1", "headline", TodoStore.Status.OPEN, 0, 1, null));
+    inputs.todos =
+        List.of(new Todo("t1", "session-1", "headline", TodoStore.Status.OPEN, 0, 1, null));
     return inputs;
   }
 
@@ -45,12 +49,23 @@ class ContextBuilderTest {
   void everyKeyOfTheStructuredContextComesFromItsPart() {
     BuiltContext built = builder(Map.of()).build(everything().build(), 0);
 
-    assertEquals(Set.of(ModelContext.MESSAGE, ModelContext.VIEWPORT, ModelContext.SELECTION, ModelContext.SHAPES,
-        ModelContext.PERIPHERAL, ModelContext.SELECTED_SHAPES, ModelContext.TODOS, ModelContext.CHAT, ModelContext.TRANSCRIPT,
-        ModelContext.DOC_VERSION), built.context().fieldNames());
+    assertEquals(
+        Set.of(
+            ModelContext.MESSAGE,
+            ModelContext.VIEWPORT,
+            ModelContext.SELECTION,
+            ModelContext.SHAPES,
+            ModelContext.PERIPHERAL,
+            ModelContext.SELECTED_SHAPES,
+            ModelContext.TODOS,
+            ModelContext.CHAT,
+            ModelContext.TRANSCRIPT,
+            ModelContext.DOC_VERSION),
+        built.context().fieldNames());
     assertEquals("draw a box", built.userMessage());
     assertEquals(new JsonArray().add("box"), built.context().getJsonArray(ModelContext.SELECTION));
-    assertEquals(10L, built.context().getJsonArray(ModelContext.SHAPES).getJsonObject(0).getLong("x"));
+    assertEquals(
+        10L, built.context().getJsonArray(ModelContext.SHAPES).getJsonObject(0).getLong("x"));
     assertNull(built.screenshot());
   }
 
@@ -59,10 +74,18 @@ class ContextBuilderTest {
     String text = builder(Map.of()).build(everything().build(), 0).contextText();
 
     List<String> headings = text.lines().filter(line -> line.startsWith("## ")).toList();
-    assertEquals(List.of("## Board revision (docVersion)", "## Viewport: what the person sees {x, y, w, h}", "## Selected shape ids",
-        "## Selected shapes in full", "## Shapes in view {id, type, x, y, w, h, text}, back to front (the last is on top)",
-        "## Transcript: what was said lately {speaker, text, ts}", "## Chat history {role, text}, oldest first",
-        "## Todo list {id, text, status}", "## Off-screen shapes, clustered {bounds, count}", "## Shape state (tldraw records)"),
+    assertEquals(
+        List.of(
+            "## Board revision (docVersion)",
+            "## Viewport: what the person sees {x, y, w, h}",
+            "## Selected shape ids",
+            "## Selected shapes in full",
+            "## Shapes in view {id, type, x, y, w, h, text}, back to front (the last is on top)",
+            "## Transcript: what was said lately {speaker, text, ts}",
+            "## Chat history {role, text}, oldest first",
+            "## Todo list {id, text, status}",
+            "## Off-screen shapes, clustered {bounds, count}",
+            "## Shape state (tldraw records)"),
         headings);
   }
 
@@ -77,10 +100,12 @@ class ContextBuilderTest {
     assertEquals(1, stats.peripheralClusters());
     assertEquals(1, stats.selected());
     assertEquals(0, stats.imageBytes());
-    assertEquals(new ShapeStateStats(2, stats.shapeStateStats().bytes(), false), stats.shapeStateStats());
+    assertEquals(
+        new ShapeStateStats(2, stats.shapeStateStats().bytes(), false), stats.shapeStateStats());
     assertEquals(List.of(), stats.cut());
     assertEquals(PartOutput.utf8Length(built.contextText()), stats.contextBytes());
-    assertEquals((400 + stats.contextBytes() + "draw a box".length()) / 4, stats.promptTokenEstimate());
+    assertEquals(
+        (400 + stats.contextBytes() + "draw a box".length()) / 4, stats.promptTokenEstimate());
     assertEquals(1L, stats.docVersion());
     assertFalse(stats.toJson().encode().contains("draw a box"), "no user content in the stats");
   }
@@ -99,7 +124,8 @@ class ContextBuilderTest {
 
     BuiltContext built = builder(environment).build(inputs.build(), 0);
 
-    assertFalse(built.context().containsKey(ModelContext.SHAPES), "the shapes did not fit the total");
+    assertFalse(
+        built.context().containsKey(ModelContext.SHAPES), "the shapes did not fit the total");
     assertTrue(built.stats().cut().contains("blurryShapes"));
     assertEquals(0, built.stats().shapesSent());
     assertTrue(built.context().containsKey(ModelContext.TODOS), "a later, smaller part still fit");
@@ -108,7 +134,8 @@ class ContextBuilderTest {
 
   @Test
   void aPartsOwnBudgetCutsItAndTheStatsSaySo() {
-    Map<String, String> environment = Map.of("CANVAS_AGENT_CONFIG", "{\"context\":{\"budgets\":{\"todos\":10}}}");
+    Map<String, String> environment =
+        Map.of("CANVAS_AGENT_CONFIG", "{\"context\":{\"budgets\":{\"todos\":10}}}");
 
     BuiltContext built = builder(environment).build(everything().build(), 0);
 

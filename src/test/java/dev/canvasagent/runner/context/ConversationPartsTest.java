@@ -46,29 +46,43 @@ class ConversationPartsTest {
     PartOutput none = new FollowUpPart().render(new Inputs().scope(), 512);
     assertNull(none.contextKey());
 
-    Inputs inputs = new Inputs().followUp(new dev.canvasagent.bus.FollowUp("run-1", "run-1", 2, "add_detail"));
+    Inputs inputs =
+        new Inputs().followUp(new dev.canvasagent.bus.FollowUp("run-1", "run-1", 2, "add_detail"));
     PartOutput output = new FollowUpPart().render(inputs.scope(), 512);
 
     assertEquals(ModelContext.FOLLOW_UP, output.contextKey());
     assertEquals(new JsonObject().put("number", 2).put("reason", "add_detail"), output.json());
-    assertTrue(output.text().startsWith("## Follow-up\nThis is follow-up 2 (add_detail)"), output.text());
+    assertTrue(
+        output.text().startsWith("## Follow-up\nThis is follow-up 2 (add_detail)"), output.text());
     assertTrue(output.text().contains("asked for by you"), output.text());
-    assertTrue(new FollowUpPart().render(inputs.scope(), 20).truncated(), "over its budget: left out, said so");
-    Inputs rule = new Inputs().followUp(new dev.canvasagent.bus.FollowUp("run-1", "run-1", 1, "low_actions"));
-    assertTrue(new FollowUpPart().render(rule.scope(), 512).text().contains("because the earlier run made few changes"));
+    assertTrue(
+        new FollowUpPart().render(inputs.scope(), 20).truncated(),
+        "over its budget: left out, said so");
+    Inputs rule =
+        new Inputs().followUp(new dev.canvasagent.bus.FollowUp("run-1", "run-1", 1, "low_actions"));
+    assertTrue(
+        new FollowUpPart()
+            .render(rule.scope(), 512)
+            .text()
+            .contains("because the earlier run made few changes"));
   }
 
   @Test
   void theTranscriptKeepsTheNewestUtterancesThatFit() {
     Inputs inputs = new Inputs();
-    inputs.transcript = List.of(new Utterance("ana", "a".repeat(100), 1_000), new Utterance("ben", "second", 2_000),
-        new Utterance("ana", "third", 3_000));
+    inputs.transcript =
+        List.of(
+            new Utterance("ana", "a".repeat(100), 1_000),
+            new Utterance("ben", "second", 2_000),
+            new Utterance("ana", "third", 3_000));
 
     PartOutput output = new TranscriptPart().render(inputs.scope(), 160);
 
-    assertEquals(new JsonArray()
-        .add(new JsonObject().put("speaker", "ben").put("text", "second").put("ts", 2_000L))
-        .add(new JsonObject().put("speaker", "ana").put("text", "third").put("ts", 3_000L)), output.json());
+    assertEquals(
+        new JsonArray()
+            .add(new JsonObject().put("speaker", "ben").put("text", "second").put("ts", 2_000L))
+            .add(new JsonObject().put("speaker", "ana").put("text", "third").put("ts", 3_000L)),
+        output.json());
     assertTrue(output.truncated());
     assertTrue(output.bytes() <= 160);
   }
@@ -76,31 +90,43 @@ class ConversationPartsTest {
   @Test
   void theChatKeepsTheNewestMessagesOldestFirst() {
     Inputs inputs = new Inputs();
-    inputs.chat = List.of(new ChatMessage("user", "x".repeat(200), 1), new ChatMessage("user", "move it", 2),
-        new ChatMessage("assistant", "moved", 3));
+    inputs.chat =
+        List.of(
+            new ChatMessage("user", "x".repeat(200), 1),
+            new ChatMessage("user", "move it", 2),
+            new ChatMessage("assistant", "moved", 3));
 
     PartOutput output = new ChatHistoryPart().render(inputs.scope(), 150);
 
-    assertEquals(new JsonArray()
-        .add(new JsonObject().put("role", "user").put("text", "move it"))
-        .add(new JsonObject().put("role", "assistant").put("text", "moved")), output.json());
+    assertEquals(
+        new JsonArray()
+            .add(new JsonObject().put("role", "user").put("text", "move it"))
+            .add(new JsonObject().put("role", "assistant").put("text", "moved")),
+        output.json());
     assertEquals(ModelContext.CHAT, output.contextKey());
   }
 
   @Test
   void todosKeepListOrderAndTheBudgetCutsFromTheEnd() {
     Inputs inputs = new Inputs();
-    inputs.todos = List.of(
-        new Todo("t1", "session-1", "headline", TodoStore.Status.DONE, 0, 1, 2L),
-        new Todo("t2", "session-1", "divider", TodoStore.Status.OPEN, 1, 1, null),
-        new Todo("t3", "session-1", "notes " + "n".repeat(200), TodoStore.Status.OPEN, 2, 1, null));
+    inputs.todos =
+        List.of(
+            new Todo("t1", "session-1", "headline", TodoStore.Status.DONE, 0, 1, 2L),
+            new Todo("t2", "session-1", "divider", TodoStore.Status.OPEN, 1, 1, null),
+            new Todo(
+                "t3", "session-1", "notes " + "n".repeat(200), TodoStore.Status.OPEN, 2, 1, null));
 
     PartOutput all = new TodosPart().render(inputs.scope(), 4096);
     PartOutput cut = new TodosPart().render(inputs.scope(), 150);
 
     assertEquals(3, ((JsonArray) all.json()).size());
-    assertEquals(new JsonObject().put("id", "t1").put("text", "headline").put("status", "done"), ((JsonArray) all.json()).getJsonObject(0));
-    assertEquals(List.of("t1", "t2"), ((JsonArray) cut.json()).stream().map(todo -> ((JsonObject) todo).getString("id")).toList());
+    assertEquals(
+        new JsonObject().put("id", "t1").put("text", "headline").put("status", "done"),
+        ((JsonArray) all.json()).getJsonObject(0));
+    assertEquals(
+        List.of("t1", "t2"),
+        ((JsonArray) cut.json())
+            .stream().map(todo -> ((JsonObject) todo).getString("id")).toList());
     assertTrue(cut.truncated());
   }
 
@@ -109,8 +135,14 @@ class ConversationPartsTest {
     byte[] png = {(byte) 0x89, 'P', 'N', 'G', 1, 2, 3};
     String base64 = Base64.getEncoder().encodeToString(png);
     Inputs inputs = new Inputs();
-    inputs.screenshot = new JsonObject().put("image", new JsonObject().put("mime", "image/png")
-        .put("dataUrl", "data:image/png;base64," + base64).put("bytes", png.length));
+    inputs.screenshot =
+        new JsonObject()
+            .put(
+                "image",
+                new JsonObject()
+                    .put("mime", "image/png")
+                    .put("dataUrl", "data:image/png;base64," + base64)
+                    .put("bytes", png.length));
 
     PartOutput output = new ScreenshotPart().render(inputs.scope(), 1_000_000);
 
@@ -133,7 +165,9 @@ class ConversationPartsTest {
 
   @Test
   void theDocVersionIsTheBoardRevision() {
-    PartOutput output = new DocVersionPart().render(new Inputs().board(dev.canvasagent.support.TestShapes.board()).scope(), 64);
+    PartOutput output =
+        new DocVersionPart()
+            .render(new Inputs().board(dev.canvasagent.support.TestShapes.board()).scope(), 64);
 
     assertEquals("1", output.json());
     assertEquals(ModelContext.DOC_VERSION, output.contextKey());

@@ -65,12 +65,16 @@ final class Inputs {
     all.put(new TranscriptPart().name(), transcript);
     all.put(new ChatHistoryPart().name(), chat);
     all.put(new TodosPart().name(), todos);
-    return new ContextInputs(roomId, sessionId, message, board, origin, viewport, selection, screenshot, followUp, all);
+    return new ContextInputs(
+        roomId, sessionId, message, board, origin, viewport, selection, screenshot, followUp, all);
   }
 
   /** The scope a part renders in: the inputs and a fresh frame at their origin. */
   PartScope scope() {
     ContextInputs inputs = build();
-    return new PartScope(inputs, new dev.canvasagent.board.CoordinateFrame(inputs.origin().x(), inputs.origin().y(), java.util.Map.of()));
+    return new PartScope(
+        inputs,
+        new dev.canvasagent.board.CoordinateFrame(
+            inputs.origin().x(), inputs.origin().y(), java.util.Map.of()));
   }
 }

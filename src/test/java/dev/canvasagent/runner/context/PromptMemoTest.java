@@ -26,8 +26,10 @@ class PromptMemoTest {
   final ContextBuilder builder = ContextBuilder.create(TestServer.config(Map.of()), () -> now);
 
   static Inputs inputs() {
-    return new Inputs().board(board(geo("a", 10, 10, 10, 10), geo("b", 50, 50, 10, 10)))
-        .viewport(0, 0, 800, 600).selection("shape:a");
+    return new Inputs()
+        .board(board(geo("a", 10, 10, 10, 10), geo("b", 50, 50, 10, 10)))
+        .viewport(0, 0, 800, 600)
+        .selection("shape:a");
   }
 
   @Test
@@ -41,7 +43,11 @@ class PromptMemoTest {
     assertTrue(hit.stats().memoHit());
     assertEquals(miss.contextText(), hit.contextText());
     assertEquals(miss.context(), hit.context());
-    assertEquals(10.0, hit.frame().toPage("shape:a", "x", 10), 1e-9, "the rounding remembered on the miss comes back on a hit");
+    assertEquals(
+        10.0,
+        hit.frame().toPage("shape:a", "x", 10),
+        1e-9,
+        "the rounding remembered on the miss comes back on a hit");
     assertTrue(miss.frame() != hit.frame(), "each run gets its own frame");
   }
 
@@ -62,10 +68,16 @@ class PromptMemoTest {
   static Stream<Arguments> keyChanges() {
     return Stream.<Arguments>of(
         Arguments.of("room", (Consumer<Inputs>) inputs -> inputs.roomId = "room-2"),
-        Arguments.of("docVersion", (Consumer<Inputs>) inputs -> inputs.board(new Board("room-1", 2, inputs.board.records()))),
+        Arguments.of(
+            "docVersion",
+            (Consumer<Inputs>)
+                inputs -> inputs.board(new Board("room-1", 2, inputs.board.records()))),
         Arguments.of("selection", (Consumer<Inputs>) inputs -> inputs.selection("shape:b")),
         Arguments.of("viewport", (Consumer<Inputs>) inputs -> inputs.viewport(0, 0, 800, 601)),
-        Arguments.of("transcript", (Consumer<Inputs>) inputs -> inputs.transcript = List.of(new Utterance("ana", "hi", 1))),
+        Arguments.of(
+            "transcript",
+            (Consumer<Inputs>)
+                inputs -> inputs.transcript = List.of(new Utterance("ana", "hi", 1))),
         Arguments.of("session origin", (Consumer<Inputs>) inputs -> inputs.origin(1, 0)));
   }
 
@@ -90,7 +102,9 @@ class PromptMemoTest {
 
   @Test
   void disablingThePromptCacheMeansNoHits() {
-    ContextBuilder uncached = ContextBuilder.create(TestServer.config(Map.of("CANVAS_AGENT_DISABLE_PROMPT_CACHE", "1")), () -> now);
+    ContextBuilder uncached =
+        ContextBuilder.create(
+            TestServer.config(Map.of("CANVAS_AGENT_DISABLE_PROMPT_CACHE", "1")), () -> now);
     uncached.build(inputs().build(), 0);
 
     assertFalse(uncached.build(inputs().build(), 0).stats().memoHit());

@@ -14,15 +14,21 @@ class PromptPartsTest {
   @Test
   void eachPartHasItsOwnNameAndPriority() {
     List<PromptPart<?>> parts = PromptParts.STANDARD;
-    assertEquals(parts.size(), new HashSet<>(PromptParts.names()).size(), PromptParts.names().toString());
-    assertEquals(parts.size(), parts.stream().map(PromptPart::priority).distinct().count(), "priorities decide the order");
+    assertEquals(
+        parts.size(), new HashSet<>(PromptParts.names()).size(), PromptParts.names().toString());
+    assertEquals(
+        parts.size(),
+        parts.stream().map(PromptPart::priority).distinct().count(),
+        "priorities decide the order");
   }
 
   @Test
   void everyConfiguredBudgetNamesARegisteredPart() {
     Map<String, Integer> budgets = TestServer.config(Map.of()).context().budgets();
 
-    assertTrue(PromptParts.names().containsAll(budgets.keySet()), budgets.keySet() + " vs " + PromptParts.names());
+    assertTrue(
+        PromptParts.names().containsAll(budgets.keySet()),
+        budgets.keySet() + " vs " + PromptParts.names());
   }
 
   @Test

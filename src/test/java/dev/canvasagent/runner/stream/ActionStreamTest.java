@@ -23,34 +23,40 @@ class ActionStreamTest {
   boolean goOn = true;
 
   ActionStream stream(long partialIntervalMs) {
-    return new ActionStream("run-1", CATALOG, new PartialGate(partialIntervalMs, () -> 0L), new ActionStream.Listener() {
-      @Override
-      public boolean action(AgentAction action) {
-        actions.add(action);
-        return goOn;
-      }
+    return new ActionStream(
+        "run-1",
+        CATALOG,
+        new PartialGate(partialIntervalMs, () -> 0L),
+        new ActionStream.Listener() {
+          @Override
+          public boolean action(AgentAction action) {
+            actions.add(action);
+            return goOn;
+          }
 
-      @Override
-      public void preview(String actionId, String verb, JsonObject params) {
-        previews.add(actionId + " " + verb + " " + params.encode());
-      }
+          @Override
+          public void preview(String actionId, String verb, JsonObject params) {
+            previews.add(actionId + " " + verb + " " + params.encode());
+          }
 
-      @Override
-      public void unreadable(String problem) {
-        problems.add(problem);
-      }
-    });
+          @Override
+          public void unreadable(String problem) {
+            problems.add(problem);
+          }
+        });
   }
 
   @Test
   void aToolCallIsPreviewedWhileWrittenThenGivenWholeWithItsOrdinalId() {
     ActionStream stream = stream(1);
     stream.toolCallStart(new ModelEvent.ToolCallStart(0, "c0", "create_shape"));
-    stream.toolCallDelta(new ModelEvent.ToolCallDelta(0, "c0", "{\"type\":\"rectangle\",\"text\":\"Hel"));
+    stream.toolCallDelta(
+        new ModelEvent.ToolCallDelta(0, "c0", "{\"type\":\"rectangle\",\"text\":\"Hel"));
     JsonObject arguments = new JsonObject().put("type", "rectangle").put("text", "Hello");
     stream.toolCallEnd(new ModelEvent.ToolCallEnd(0, "c0", "create_shape", arguments));
 
-    assertEquals(List.of("run-1:0 create_shape {\"type\":\"rectangle\",\"text\":\"Hel\"}"), previews);
+    assertEquals(
+        List.of("run-1:0 create_shape {\"type\":\"rectangle\",\"text\":\"Hel\"}"), previews);
     assertEquals(List.of(new AgentAction("run-1:0", "create_shape", arguments)), actions);
     assertFalse(stream.isOpen("run-1:0"), "no preview once complete");
   }
@@ -70,7 +76,9 @@ class ActionStreamTest {
   @Test
   void textActionsGetTheirIndexIdsAndTheProseGoesToTheChat() {
     ActionStream stream = stream(0);
-    stream.text(new ModelEvent.TextDelta("Here.\n{\"actions\":[{\"name\":\"think\",\"params\":{\"text\":\"a\"}},"));
+    stream.text(
+        new ModelEvent.TextDelta(
+            "Here.\n{\"actions\":[{\"name\":\"think\",\"params\":{\"text\":\"a\"}},"));
     stream.text(new ModelEvent.TextDelta("{\"name\":\"think\",\"params\":{\"text\":\"b\"}}]}"));
 
     assertEquals(List.of("run-1:t0", "run-1:t1"), actions.stream().map(AgentAction::id).toList());
@@ -82,7 +90,9 @@ class ActionStreamTest {
   void aListenerThatStopsTakingActionsGetsNoMoreFromTheSameChunk() {
     ActionStream stream = stream(0);
     goOn = false;
-    stream.text(new ModelEvent.TextDelta("[{\"name\":\"think\",\"params\":{\"text\":\"a\"}},{\"name\":\"think\",\"params\":{\"text\":\"b\"}}]"));
+    stream.text(
+        new ModelEvent.TextDelta(
+            "[{\"name\":\"think\",\"params\":{\"text\":\"a\"}},{\"name\":\"think\",\"params\":{\"text\":\"b\"}}]"));
 
     assertEquals(1, actions.size());
   }
@@ -90,7 +100,9 @@ class ActionStreamTest {
   @Test
   void unreadableTextIsReportedOnceAndNothingAfterItIsTaken() {
     ActionStream stream = stream(0);
-    stream.text(new ModelEvent.TextDelta("{\"actions\":[{\"name\":\"think\",\"params\":{\"text\":\"a\"}},,"));
+    stream.text(
+        new ModelEvent.TextDelta(
+            "{\"actions\":[{\"name\":\"think\",\"params\":{\"text\":\"a\"}},,"));
 
     assertEquals(1, actions.size());
     assertEquals(1, problems.size());

@@ -19,22 +19,48 @@ import org.junit.jupiter.api.Test;
 
 class ActionsArrayReaderTest {
   private static final EnumFields ENUMS = new EnumFields(ActionCatalog.standard());
-  private static final String JSON = "{\"actions\": [\n"
-      + "  {\"name\":\"create_shape\",\"params\":{\"id\":\"a\",\"type\":\"rectangle\",\"x\":0,\"y\":0,"
-      + "\"text\":\"Caf\\u00e9 \\\"A\\\" ✓\",\"props\":{\"w\":10,\"h\":20.5,\"color\":\"blue\"}}},\n"
-      + "  {\"_type\":\"create_shape\",\"id\":\"b\",\"type\":\"note\",\"x\":5.5,\"y\":-1e1,\"text\":\"😀 \\ud83d\\ude00\"},\n"
-      + "  {\"params\":{\"text\":\"nested [1,{\\\"a\\\":[true,false,null]}]\",\"deep\":{\"list\":[[1,2],[3],[]]},\"ok\":true,\"no\":null},\"name\":\"think\"}\n"
-      + "], \"note\": {\"ignored\": [1, {\"actions\": []}]}}";
-  private static final String ANSWER = "Sure — I'll draw it {maybe}. [see] [{x}]\n```json\n" + JSON
-      + "\n```\nThanks! {\"actions\":[{\"name\":\"ignored\"}]}";
-  private static final String PROSE = "Sure — I'll draw it {maybe}. [see] [{x}]\n\nThanks! {\"actions\":[{\"name\":\"ignored\"}]}";
-  private static final List<StreamedAction> EXPECTED = List.of(
-      new StreamedAction(0, "create_shape", new JsonObject().put("id", "a").put("type", "rectangle").put("x", 0).put("y", 0)
-          .put("text", "Café \"A\" ✓").put("props", new JsonObject().put("w", 10).put("h", 20.5).put("color", "blue"))),
-      new StreamedAction(1, "create_shape", new JsonObject().put("id", "b").put("type", "note").put("x", 5.5).put("y", -10.0)
-          .put("text", "😀 😀")),
-      new StreamedAction(2, "think", new JsonObject().put("text", "nested [1,{\"a\":[true,false,null]}]")
-          .put("deep", new JsonObject().put("list", new JsonArray("[[1,2],[3],[]]"))).put("ok", true).putNull("no")));
+  private static final String JSON =
+      "{\"actions\": [\n"
+          + "  {\"name\":\"create_shape\",\"params\":{\"id\":\"a\",\"type\":\"rectangle\",\"x\":0,\"y\":0,"
+          + "\"text\":\"Caf\\u00e9 \\\"A\\\" ✓\",\"props\":{\"w\":10,\"h\":20.5,\"color\":\"blue\"}}},\n"
+          + "  {\"_type\":\"create_shape\",\"id\":\"b\",\"type\":\"note\",\"x\":5.5,\"y\":-1e1,\"text\":\"😀 \\ud83d\\ude00\"},\n"
+          + "  {\"params\":{\"text\":\"nested [1,{\\\"a\\\":[true,false,null]}]\",\"deep\":{\"list\":[[1,2],[3],[]]},\"ok\":true,\"no\":null},\"name\":\"think\"}\n"
+          + "], \"note\": {\"ignored\": [1, {\"actions\": []}]}}";
+  private static final String ANSWER =
+      "Sure — I'll draw it {maybe}. [see] [{x}]\n```json\n"
+          + JSON
+          + "\n```\nThanks! {\"actions\":[{\"name\":\"ignored\"}]}";
+  private static final String PROSE =
+      "Sure — I'll draw it {maybe}. [see] [{x}]\n\nThanks! {\"actions\":[{\"name\":\"ignored\"}]}";
+  private static final List<StreamedAction> EXPECTED =
+      List.of(
+          new StreamedAction(
+              0,
+              "create_shape",
+              new JsonObject()
+                  .put("id", "a")
+                  .put("type", "rectangle")
+                  .put("x", 0)
+                  .put("y", 0)
+                  .put("text", "Café \"A\" ✓")
+                  .put("props", new JsonObject().put("w", 10).put("h", 20.5).put("color", "blue"))),
+          new StreamedAction(
+              1,
+              "create_shape",
+              new JsonObject()
+                  .put("id", "b")
+                  .put("type", "note")
+                  .put("x", 5.5)
+                  .put("y", -10.0)
+                  .put("text", "😀 😀")),
+          new StreamedAction(
+              2,
+              "think",
+              new JsonObject()
+                  .put("text", "nested [1,{\"a\":[true,false,null]}]")
+                  .put("deep", new JsonObject().put("list", new JsonArray("[[1,2],[3],[]]")))
+                  .put("ok", true)
+                  .putNull("no")));
 
   @Test
   void everyTwoChunkCutOfTheBytesGivesTheSameActionsAndProse() {
@@ -42,8 +68,15 @@ class ActionsArrayReaderTest {
     for (int cut = 0; cut <= bytes.length; cut++) {
       ActionsArrayReader reader = new ActionsArrayReader();
       List<StreamedAction> actions = new ArrayList<>(reader.feed(bytes, 0, cut));
-      reader.partial(ENUMS).ifPresent(partial -> assertConsistent(partial.name(), partial.params(),
-          EXPECTED.get(partial.index()).params(), ENUMS));
+      reader
+          .partial(ENUMS)
+          .ifPresent(
+              partial ->
+                  assertConsistent(
+                      partial.name(),
+                      partial.params(),
+                      EXPECTED.get(partial.index()).params(),
+                      ENUMS));
       actions.addAll(reader.feed(bytes, cut, bytes.length - cut));
       reader.finish();
       assertEquals(EXPECTED, actions, "cut at byte " + cut);
@@ -68,9 +101,16 @@ class ActionsArrayReaderTest {
       Optional<StreamedAction> partial = reader.partial(ENUMS);
       if (partial.isPresent()) {
         partials++;
-        assertEquals(actions.size(), partial.get().index(), "the partial is the action after the completed ones");
+        assertEquals(
+            actions.size(),
+            partial.get().index(),
+            "the partial is the action after the completed ones");
         assertEquals(EXPECTED.get(partial.get().index()).name(), partial.get().name());
-        assertConsistent(partial.get().name(), partial.get().params(), EXPECTED.get(partial.get().index()).params(), ENUMS);
+        assertConsistent(
+            partial.get().name(),
+            partial.get().params(),
+            EXPECTED.get(partial.get().index()).params(),
+            ENUMS);
       }
     }
     reader.finish();
@@ -98,11 +138,15 @@ class ActionsArrayReaderTest {
   @Test
   void aBareArrayOfEitherFormIsReadToo() {
     ActionsArrayReader reader = new ActionsArrayReader();
-    List<StreamedAction> actions = reader.feed("Moving it. [ {\"name\":\"move\",\"params\":{\"shapeId\":\"a\",\"dx\":5}},"
-        + "{\"_type\":\"delete_shape\",\"shapeId\":\"b\"} ] done");
-    assertEquals(List.of(
-        new StreamedAction(0, "move", new JsonObject().put("shapeId", "a").put("dx", 5)),
-        new StreamedAction(1, "delete_shape", new JsonObject().put("shapeId", "b"))), actions);
+    List<StreamedAction> actions =
+        reader.feed(
+            "Moving it. [ {\"name\":\"move\",\"params\":{\"shapeId\":\"a\",\"dx\":5}},"
+                + "{\"_type\":\"delete_shape\",\"shapeId\":\"b\"} ] done");
+    assertEquals(
+        List.of(
+            new StreamedAction(0, "move", new JsonObject().put("shapeId", "a").put("dx", 5)),
+            new StreamedAction(1, "delete_shape", new JsonObject().put("shapeId", "b"))),
+        actions);
     assertEquals("Moving it.\n\ndone", reader.prose());
   }
 
@@ -125,12 +169,17 @@ class ActionsArrayReaderTest {
     reader.feed("0,\"type\":\"ell");
     assertEquals(new JsonObject().put("x", 40), reader.partial(ENUMS).orElseThrow().params());
     reader.feed("ipse\",\"text\":\"Hi th");
-    assertEquals(new JsonObject().put("x", 40).put("type", "ellipse").put("text", "Hi th"), reader.partial(ENUMS).orElseThrow().params());
+    assertEquals(
+        new JsonObject().put("x", 40).put("type", "ellipse").put("text", "Hi th"),
+        reader.partial(ENUMS).orElseThrow().params());
     reader.feed("ere\"}},{\"_type\":\"align\",\"alignment\":\"cen");
     StreamedAction align = reader.partial(ENUMS).orElseThrow();
-    assertEquals(new StreamedAction(1, "align", new JsonObject()), align, "a schema enum is held back too");
+    assertEquals(
+        new StreamedAction(1, "align", new JsonObject()), align, "a schema enum is held back too");
     reader.feed("ter-vertical\"");
-    assertEquals(new JsonObject().put("alignment", "center-vertical"), reader.partial(ENUMS).orElseThrow().params());
+    assertEquals(
+        new JsonObject().put("alignment", "center-vertical"),
+        reader.partial(ENUMS).orElseThrow().params());
   }
 
   @Test
@@ -147,39 +196,63 @@ class ActionsArrayReaderTest {
   @Test
   void malformedJsonStopsTheReaderWithItsReasonAndKeepsWhatCompletedBefore() {
     ActionsArrayReader reader = new ActionsArrayReader();
-    List<StreamedAction> actions = reader.feed("{\"actions\":[{\"name\":\"move\",\"params\":{\"dx\":1}},"
-        + "{\"name\":\"move\",\"params\":{\"dx\":1,,\"dy\":2}}]}");
+    List<StreamedAction> actions =
+        reader.feed(
+            "{\"actions\":[{\"name\":\"move\",\"params\":{\"dx\":1}},"
+                + "{\"name\":\"move\",\"params\":{\"dx\":1,,\"dy\":2}}]}");
     assertEquals(List.of(new StreamedAction(0, "move", new JsonObject().put("dx", 1))), actions);
     String problem = reader.problem().orElseThrow();
     assertTrue(problem.startsWith("invalid JSON near byte"), problem);
     assertTrue(problem.contains("Unexpected character (','"), problem);
-    assertEquals(List.of(), reader.feed("{\"name\":\"move\",\"params\":{}}]}"), "nothing is read after a problem");
+    assertEquals(
+        List.of(),
+        reader.feed("{\"name\":\"move\",\"params\":{}}]}"),
+        "nothing is read after a problem");
   }
 
   @Test
   void structuralProblemsAreNamed() {
     assertEquals("\"actions\" is not an array", problemOf("{\"actions\": {\"name\":\"move\"}}"));
-    assertEquals("actions[1] is not an object", problemOf("{\"actions\": [{\"name\":\"move\"}, \"move\"]}"));
-    assertEquals("actions[0] has neither a \"name\" nor a \"_type\" string", problemOf("{\"actions\": [{\"params\":{}}]}"));
-    assertEquals("actions[0].params is not an object", problemOf("{\"actions\": [{\"name\":\"move\",\"params\":[1]}]}"));
+    assertEquals(
+        "actions[1] is not an object", problemOf("{\"actions\": [{\"name\":\"move\"}, \"move\"]}"));
+    assertEquals(
+        "actions[0] has neither a \"name\" nor a \"_type\" string",
+        problemOf("{\"actions\": [{\"params\":{}}]}"));
+    assertEquals(
+        "actions[0].params is not an object",
+        problemOf("{\"actions\": [{\"name\":\"move\",\"params\":[1]}]}"));
     assertEquals("actions[0]._type is not a string", problemOf("[{\"_type\": 3}]"));
   }
 
   @Test
   void anAnswerThatEndsInsideTheJsonIsAProblemAfterItsCompleteActions() {
     ActionsArrayReader reader = new ActionsArrayReader();
-    assertEquals(1, reader.feed("```json\n{\"actions\":[{\"name\":\"move\",\"params\":{}},{\"name\":\"mo").size());
+    assertEquals(
+        1,
+        reader
+            .feed("```json\n{\"actions\":[{\"name\":\"move\",\"params\":{}},{\"name\":\"mo")
+            .size());
     reader.finish();
-    assertEquals("the answer ended inside its actions JSON, after 1 complete action(s)", reader.problem().orElseThrow());
+    assertEquals(
+        "the answer ended inside its actions JSON, after 1 complete action(s)",
+        reader.problem().orElseThrow());
   }
 
   @Test
   void twoHundredActionsAreReadInOnePassEvenWithAPartialAfterEveryByte() throws IOException {
     StringBuilder json = new StringBuilder("{\"actions\":[");
     for (int i = 0; i < 200; i++) {
-      json.append(i == 0 ? "" : ",").append("{\"name\":\"create_shape\",\"params\":{\"id\":\"s").append(i)
-          .append("\",\"type\":\"rectangle\",\"x\":").append(i * 40).append(",\"y\":").append(-i * 7.25)
-          .append(",\"text\":\"Box nº ").append(i).append(" — \\\"quoted\\\" \\u00e9\",\"props\":{\"w\":120,\"h\":80,\"color\":\"blue\",\"fill\":\"solid\"}}}");
+      json.append(i == 0 ? "" : ",")
+          .append("{\"name\":\"create_shape\",\"params\":{\"id\":\"s")
+          .append(i)
+          .append("\",\"type\":\"rectangle\",\"x\":")
+          .append(i * 40)
+          .append(",\"y\":")
+          .append(-i * 7.25)
+          .append(",\"text\":\"Box nº ")
+          .append(i)
+          .append(
+              " — \\\"quoted\\\" \\u00e9\",\"props\":{\"w\":120,\"h\":80,\"color\":\"blue\",\"fill\":\"solid\"}}}");
     }
     json.append("]}");
     byte[] jsonBytes = json.toString().getBytes(StandardCharsets.UTF_8);
@@ -193,8 +266,10 @@ class ActionsArrayReaderTest {
       chunked.partial(ENUMS);
     }
     assertEquals(200, actions);
-    assertTrue(chunked.bytesFed() >= jsonBytes.length && chunked.bytesFed() < jsonBytes.length + 7,
-        "the parser was given each byte of the JSON once (and the rest of the chunk it ended in): " + chunked.bytesFed());
+    assertTrue(
+        chunked.bytesFed() >= jsonBytes.length && chunked.bytesFed() < jsonBytes.length + 7,
+        "the parser was given each byte of the JSON once (and the rest of the chunk it ended in): "
+            + chunked.bytesFed());
     assertEquals(tokensInOnePass, chunked.tokens(), "each token once");
 
     ActionsArrayReader byteByByte = new ActionsArrayReader();
@@ -206,8 +281,12 @@ class ActionsArrayReaderTest {
     assertEquals(200, actions);
     assertEquals(jsonBytes.length, byteByByte.bytesFed());
     assertEquals(tokensInOnePass, byteByByte.tokens());
-    assertTrue(byteByByte.extraBytesVisited() <= 2L * jsonBytes.length,
-        "bytes visited besides the parser's pass: " + byteByByte.extraBytesVisited() + " for " + jsonBytes.length);
+    assertTrue(
+        byteByByte.extraBytesVisited() <= 2L * jsonBytes.length,
+        "bytes visited besides the parser's pass: "
+            + byteByByte.extraBytesVisited()
+            + " for "
+            + jsonBytes.length);
   }
 
   private static long countTokens(byte[] json) throws IOException {

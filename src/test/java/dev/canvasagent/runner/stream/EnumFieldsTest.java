@@ -15,8 +15,10 @@ class EnumFieldsTest {
     assertTrue(enums.heldBack("create_shape", List.of("props", "color")));
     assertTrue(enums.heldBack("create_shape", List.of("props", "spline")), "enum in the schema");
     assertTrue(enums.heldBack("create_shape", List.of("type")));
-    assertTrue(enums.heldBack("create_shape", List.of("props", "segments", 0, "type")), "through items");
-    assertTrue(enums.heldBack("align", List.of("alignment")), "enum in the schema, not a style key");
+    assertTrue(
+        enums.heldBack("create_shape", List.of("props", "segments", 0, "type")), "through items");
+    assertTrue(
+        enums.heldBack("align", List.of("alignment")), "enum in the schema, not a style key");
     assertTrue(enums.heldBack("todo", List.of("status")));
     assertTrue(enums.heldBack("update_shape", List.of("props", "fill")));
   }

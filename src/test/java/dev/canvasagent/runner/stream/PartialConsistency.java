@@ -19,22 +19,31 @@ import java.util.List;
 final class PartialConsistency {
   private PartialConsistency() {}
 
-  static void assertConsistent(String verb, JsonObject snapshot, JsonObject complete, EnumFields enums) {
+  static void assertConsistent(
+      String verb, JsonObject snapshot, JsonObject complete, EnumFields enums) {
     object(verb, snapshot, complete, enums, new ArrayList<>());
   }
 
-  private static void object(String verb, JsonObject snapshot, JsonObject complete, EnumFields enums, List<Object> path) {
+  private static void object(
+      String verb, JsonObject snapshot, JsonObject complete, EnumFields enums, List<Object> path) {
     for (String key : snapshot.fieldNames()) {
-      assertTrue(complete.containsKey(key), "no key " + key + " at " + path + " in the complete value");
+      assertTrue(
+          complete.containsKey(key), "no key " + key + " at " + path + " in the complete value");
       List<Object> child = new ArrayList<>(path);
       child.add(key);
       value(verb, snapshot.getValue(key), complete.getValue(key), enums, child);
     }
   }
 
-  private static void value(String verb, Object shown, Object complete, EnumFields enums, List<Object> path) {
+  private static void value(
+      String verb, Object shown, Object complete, EnumFields enums, List<Object> path) {
     if (complete instanceof JsonObject completeObject) {
-      object(verb, assertInstanceOf(JsonObject.class, shown, "at " + path), completeObject, enums, path);
+      object(
+          verb,
+          assertInstanceOf(JsonObject.class, shown, "at " + path),
+          completeObject,
+          enums,
+          path);
     } else if (complete instanceof JsonArray completeArray) {
       JsonArray shownArray = assertInstanceOf(JsonArray.class, shown, "at " + path);
       assertTrue(shownArray.size() <= completeArray.size(), "at " + path);
@@ -48,11 +57,18 @@ final class PartialConsistency {
       if (enums.heldBack(verb, path)) {
         assertEquals(completeText, text, "an enum is shown only whole, at " + path);
       } else {
-        assertTrue(completeText.startsWith(text), "'" + text + "' begins '" + completeText + "' at " + path);
-        assertFalse(!text.isEmpty() && Character.isHighSurrogate(text.charAt(text.length() - 1)), "half a surrogate pair at " + path);
+        assertTrue(
+            completeText.startsWith(text),
+            "'" + text + "' begins '" + completeText + "' at " + path);
+        assertFalse(
+            !text.isEmpty() && Character.isHighSurrogate(text.charAt(text.length() - 1)),
+            "half a surrogate pair at " + path);
       }
     } else if (complete instanceof Number number) {
-      assertEquals(number.doubleValue(), assertInstanceOf(Number.class, shown, "at " + path).doubleValue(), "at " + path);
+      assertEquals(
+          number.doubleValue(),
+          assertInstanceOf(Number.class, shown, "at " + path).doubleValue(),
+          "at " + path);
     } else {
       assertEquals(complete, shown, "at " + path);
     }

@@ -13,11 +13,14 @@ import org.junit.jupiter.api.Test;
 
 class ToolCallArgumentsReaderTest {
   private static final EnumFields ENUMS = new EnumFields(ActionCatalog.standard());
+
   /** As a model writes it: escapes, multi-byte UTF-8 (2, 3 and 4 bytes), numbers, literals, nesting. */
-  static final String ARGUMENTS = "{\"id\":\"hero\", \"type\":\"rectangle\",\"x\":-12.5,\"y\":120,\"rotation\":1e2,"
-      + "\"text\":\"Caf\\u00e9 \\\"quoted\\\" \\\\ back \\/ tab\\t — é ✓ 😀 \\ud83d\\ude00 end\","
-      + "\"props\":{\"w\":320,\"h\":160,\"color\":\"blue\",\"fill\":\"semi\",\"closed\":true,\"name\":\"\"},"
-      + "\"points\":[{\"x\":0,\"y\":0},{\"x\":10,\"y\":-3}],\"flag\":false,\"nothing\":null,\"empty\":{},\"none\":[]}";
+  static final String ARGUMENTS =
+      "{\"id\":\"hero\", \"type\":\"rectangle\",\"x\":-12.5,\"y\":120,\"rotation\":1e2,"
+          + "\"text\":\"Caf\\u00e9 \\\"quoted\\\" \\\\ back \\/ tab\\t — é ✓ 😀 \\ud83d\\ude00 end\","
+          + "\"props\":{\"w\":320,\"h\":160,\"color\":\"blue\",\"fill\":\"semi\",\"closed\":true,\"name\":\"\"},"
+          + "\"points\":[{\"x\":0,\"y\":0},{\"x\":10,\"y\":-3}],\"flag\":false,\"nothing\":null,\"empty\":{},\"none\":[]}";
+
   private static final JsonObject EXPECTED = new JsonObject(ARGUMENTS);
 
   @Test
@@ -71,14 +74,23 @@ class ToolCallArgumentsReaderTest {
     reader.feed("{\"x\":12");
     assertEquals(new JsonObject(), reader.snapshot(ENUMS), "12 may become 120");
     reader.feed("0,\"type\":\"rect");
-    assertEquals(new JsonObject().put("x", 120), reader.snapshot(ENUMS), "half a type is held back");
+    assertEquals(
+        new JsonObject().put("x", 120), reader.snapshot(ENUMS), "half a type is held back");
     reader.feed("angle\",\"text\":\"Hel");
-    assertEquals(new JsonObject().put("x", 120).put("type", "rectangle").put("text", "Hel"), reader.snapshot(ENUMS));
+    assertEquals(
+        new JsonObject().put("x", 120).put("type", "rectangle").put("text", "Hel"),
+        reader.snapshot(ENUMS));
     reader.feed("lo\",\"props\":{\"color\":\"bl");
-    assertEquals(new JsonObject().put("x", 120).put("type", "rectangle").put("text", "Hello").put("props", new JsonObject()),
+    assertEquals(
+        new JsonObject()
+            .put("x", 120)
+            .put("type", "rectangle")
+            .put("text", "Hello")
+            .put("props", new JsonObject()),
         reader.snapshot(ENUMS));
     reader.feed("ue\",\"w\":3");
-    assertEquals(new JsonObject().put("color", "blue"), reader.snapshot(ENUMS).getJsonObject("props"));
+    assertEquals(
+        new JsonObject().put("color", "blue"), reader.snapshot(ENUMS).getJsonObject("props"));
     reader.feed("00}, \"id\":\"a\\u00");
     assertEquals("a", reader.snapshot(ENUMS).getString("id"), "half an escape waits");
     reader.feed("e9\"}");
@@ -88,7 +100,9 @@ class ToolCallArgumentsReaderTest {
 
   @Test
   void argumentsThatAreNotAJsonObjectAreRefusedByName() {
-    MalformedActions notAnObject = assertThrows(MalformedActions.class, () -> new ToolCallArgumentsReader("move").feed("[1,2]"));
+    MalformedActions notAnObject =
+        assertThrows(
+            MalformedActions.class, () -> new ToolCallArgumentsReader("move").feed("[1,2]"));
     assertTrue(notAnObject.getMessage().contains("move"), notAnObject.getMessage());
     ToolCallArgumentsReader reader = new ToolCallArgumentsReader("move");
     reader.feed("{\"dx\":1");
@@ -107,7 +121,11 @@ class ToolCallArgumentsReaderTest {
     }
     assertFalse(reader.arguments().isEmpty());
     assertEquals(bytes.length, reader.bytesFed(), "each byte fed to the parser once");
-    assertTrue(reader.extraBytesVisited() <= 3L * bytes.length,
-        "bytes visited besides the parser's pass: " + reader.extraBytesVisited() + " for " + bytes.length);
+    assertTrue(
+        reader.extraBytesVisited() <= 3L * bytes.length,
+        "bytes visited besides the parser's pass: "
+            + reader.extraBytesVisited()
+            + " for "
+            + bytes.length);
   }
 }

@@ -14,17 +14,29 @@ import java.util.Set;
 final class ArrangePlan {
   static final Set<String> ALIGN_VERBS = Set.of("align", "line");
   static final Set<String> DISTRIBUTE_VERBS = Set.of("distribute", "space", "spread");
-  private static final Map<String, String> EDGES = Map.ofEntries(
-      Map.entry("left", "left"), Map.entry("lefts", "left"), Map.entry("right", "right"), Map.entry("rights", "right"),
-      Map.entry("top", "top"), Map.entry("tops", "top"), Map.entry("bottom", "bottom"), Map.entry("bottoms", "bottom"),
-      Map.entry("center", "center-horizontal"), Map.entry("centre", "center-horizontal"),
-      Map.entry("centers", "center-horizontal"), Map.entry("centres", "center-horizontal"),
-      Map.entry("middle", "center-vertical"), Map.entry("middles", "center-vertical"));
-  private static final Set<String> HORIZONTAL = Set.of("horizontally", "horizontal", "row", "across");
+  private static final Map<String, String> EDGES =
+      Map.ofEntries(
+          Map.entry("left", "left"),
+          Map.entry("lefts", "left"),
+          Map.entry("right", "right"),
+          Map.entry("rights", "right"),
+          Map.entry("top", "top"),
+          Map.entry("tops", "top"),
+          Map.entry("bottom", "bottom"),
+          Map.entry("bottoms", "bottom"),
+          Map.entry("center", "center-horizontal"),
+          Map.entry("centre", "center-horizontal"),
+          Map.entry("centers", "center-horizontal"),
+          Map.entry("centres", "center-horizontal"),
+          Map.entry("middle", "center-vertical"),
+          Map.entry("middles", "center-vertical"));
+  private static final Set<String> HORIZONTAL =
+      Set.of("horizontally", "horizontal", "row", "across");
   private static final Set<String> VERTICAL = Set.of("vertically", "vertical", "column");
-  private static final Set<String> NOT_A_TARGET = Set.of(
-      "to", "the", "their", "edges", "edge", "sides", "side", "by", "along", "in", "with", "up", "out", "evenly",
-      "equally", "on", "at", "row", "column");
+  private static final Set<String> NOT_A_TARGET =
+      Set.of(
+          "to", "the", "their", "edges", "edge", "sides", "side", "by", "along", "in", "with", "up",
+          "out", "evenly", "equally", "on", "at", "row", "column");
 
   private ArrangePlan() {}
 
@@ -37,7 +49,8 @@ final class ArrangePlan {
         alignment = EDGES.get(word);
         centered = alignment.startsWith("center");
       } else if (HORIZONTAL.contains(word)) {
-        // tldraw's "center horizontal" lines centres up on a vertical line; "align them horizontally" alone makes a row.
+        // tldraw's "center horizontal" lines centres up on a vertical line; "align them
+        // horizontally" alone makes a row.
         alignment = centered ? "center-horizontal" : "center-vertical";
       } else if (VERTICAL.contains(word)) {
         alignment = centered ? "center-vertical" : "center-horizontal";
@@ -46,14 +59,17 @@ final class ArrangePlan {
       }
     }
     phrase = Targets.phrase(phrase, NOT_A_TARGET);
-    Targets.Resolved targets = Targets.resolve(phrase.isEmpty() ? List.of("them") : phrase, view, "align");
+    Targets.Resolved targets =
+        Targets.resolve(phrase.isEmpty() ? List.of("them") : phrase, view, "align");
     if (!targets.found()) {
       return FakeAnswer.say(targets.problem());
     }
     if (targets.shapes().size() < 2) {
-      return FakeAnswer.say("Aligning takes at least two shapes; I see " + targets.shapes().size() + ".");
+      return FakeAnswer.say(
+          "Aligning takes at least two shapes; I see " + targets.shapes().size() + ".");
     }
-    return FakeAnswer.act("Aligning " + Phrases.count(targets.shapes()) + " (" + alignment + ").",
+    return FakeAnswer.act(
+        "Aligning " + Phrases.count(targets.shapes()) + " (" + alignment + ").",
         List.of(Calls.align(targets.shapes(), alignment)));
   }
 
@@ -70,17 +86,23 @@ final class ArrangePlan {
       }
     }
     phrase = Targets.phrase(phrase, NOT_A_TARGET);
-    Targets.Resolved targets = Targets.resolve(phrase.isEmpty() ? List.of("them") : phrase, view, "distribute");
+    Targets.Resolved targets =
+        Targets.resolve(phrase.isEmpty() ? List.of("them") : phrase, view, "distribute");
     if (!targets.found()) {
       return FakeAnswer.say(targets.problem());
     }
     if (targets.shapes().size() < 3) {
-      return FakeAnswer.say("Distributing takes at least three shapes; I see " + targets.shapes().size() + ".");
+      return FakeAnswer.say(
+          "Distributing takes at least three shapes; I see " + targets.shapes().size() + ".");
     }
     if (direction == null) {
-      direction = spread(targets.shapes(), true) >= spread(targets.shapes(), false) ? "horizontal" : "vertical";
+      direction =
+          spread(targets.shapes(), true) >= spread(targets.shapes(), false)
+              ? "horizontal"
+              : "vertical";
     }
-    return FakeAnswer.act("Distributing " + Phrases.count(targets.shapes()) + " " + direction + "ly.",
+    return FakeAnswer.act(
+        "Distributing " + Phrases.count(targets.shapes()) + " " + direction + "ly.",
         List.of(Calls.distribute(targets.shapes(), direction)));
   }
 

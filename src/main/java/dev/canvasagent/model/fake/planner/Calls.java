@@ -14,7 +14,9 @@ final class Calls {
   }
 
   static ToolCall move(List<SeenShape> shapes, double dx, double dy) {
-    return new ToolCall("move", new JsonObject().put("shapeIds", ids(shapes)).put("dx", whole(dx)).put("dy", whole(dy)));
+    return new ToolCall(
+        "move",
+        new JsonObject().put("shapeIds", ids(shapes)).put("dx", whole(dx)).put("dy", whole(dy)));
   }
 
   static ToolCall delete(List<SeenShape> shapes) {
@@ -26,25 +28,36 @@ final class Calls {
   }
 
   static ToolCall align(List<SeenShape> shapes, String alignment) {
-    return new ToolCall("align", new JsonObject().put("shapeIds", ids(shapes)).put("alignment", alignment));
+    return new ToolCall(
+        "align", new JsonObject().put("shapeIds", ids(shapes)).put("alignment", alignment));
   }
 
   static ToolCall distribute(List<SeenShape> shapes, String direction) {
-    return new ToolCall("distribute", new JsonObject().put("shapeIds", ids(shapes)).put("direction", direction));
+    return new ToolCall(
+        "distribute", new JsonObject().put("shapeIds", ids(shapes)).put("direction", direction));
   }
 
   static ToolCall resize(List<SeenShape> shapes, double factor, JsonObject origin) {
-    return new ToolCall("resize", new JsonObject().put("shapeIds", ids(shapes)).put("scaleX", factor).put("scaleY", factor)
-        .mergeIn(origin));
+    return new ToolCall(
+        "resize",
+        new JsonObject()
+            .put("shapeIds", ids(shapes))
+            .put("scaleX", factor)
+            .put("scaleY", factor)
+            .mergeIn(origin));
   }
 
   static ToolCall recolor(SeenShape shape, String color) {
-    return new ToolCall("update_shape",
-        new JsonObject().put("shapeId", shape.id()).put("props", new JsonObject().put("color", color)));
+    return new ToolCall(
+        "update_shape",
+        new JsonObject()
+            .put("shapeId", shape.id())
+            .put("props", new JsonObject().put("color", color)));
   }
 
   static ToolCall arrow(SeenShape from, SeenShape to) {
-    return create(new JsonObject().put("type", "arrow").put("fromId", from.id()).put("toId", to.id()));
+    return create(
+        new JsonObject().put("type", "arrow").put("fromId", from.id()).put("toId", to.id()));
   }
 
   static JsonObject point(double x, double y) {

@@ -50,10 +50,14 @@ final class CanvasView {
     List<SeenShape> selection = new ArrayList<>();
     for (Object item : array(context, ModelContext.SELECTION)) {
       if (item instanceof String id) {
-        selection.add(find(shapes, id).or(() -> find(selectedInFull, id)).orElseGet(() -> SeenShape.named(id)));
+        selection.add(
+            find(shapes, id)
+                .or(() -> find(selectedInFull, id))
+                .orElseGet(() -> SeenShape.named(id)));
       }
     }
-    return new CanvasView(List.copyOf(shapes), List.copyOf(selection), area(context.getValue(ModelContext.VIEWPORT)));
+    return new CanvasView(
+        List.copyOf(shapes), List.copyOf(selection), area(context.getValue(ModelContext.VIEWPORT)));
   }
 
   List<SeenShape> shapes() {
@@ -86,11 +90,19 @@ final class CanvasView {
   }
 
   private static Optional<Area> area(Object value) {
-    if (value instanceof JsonObject json && json.getValue("x") instanceof Number x && json.getValue("y") instanceof Number y
-        && json.getValue("w") instanceof Number w && json.getValue("h") instanceof Number h
-        && Double.isFinite(x.doubleValue()) && Double.isFinite(y.doubleValue())
-        && w.doubleValue() > 0 && h.doubleValue() > 0 && Double.isFinite(w.doubleValue()) && Double.isFinite(h.doubleValue())) {
-      return Optional.of(new Area(x.doubleValue(), y.doubleValue(), w.doubleValue(), h.doubleValue()));
+    if (value instanceof JsonObject json
+        && json.getValue("x") instanceof Number x
+        && json.getValue("y") instanceof Number y
+        && json.getValue("w") instanceof Number w
+        && json.getValue("h") instanceof Number h
+        && Double.isFinite(x.doubleValue())
+        && Double.isFinite(y.doubleValue())
+        && w.doubleValue() > 0
+        && h.doubleValue() > 0
+        && Double.isFinite(w.doubleValue())
+        && Double.isFinite(h.doubleValue())) {
+      return Optional.of(
+          new Area(x.doubleValue(), y.doubleValue(), w.doubleValue(), h.doubleValue()));
     }
     return Optional.empty();
   }

@@ -12,7 +12,8 @@ import java.util.Set;
  */
 final class ColorWords {
   /** First words of two-word colors. */
-  private static final Set<String> MODIFIERS = Set.of("light", "brutalist", "burnt", "brand", "deep", "off");
+  private static final Set<String> MODIFIERS =
+      Set.of("light", "brutalist", "burnt", "brand", "deep", "off");
 
   /**
    * A color found at {@code start}, spanning {@code length} words.
@@ -36,11 +37,13 @@ final class ColorWords {
   /** A color starting at word {@code i}: two words first ({@code light blue}), then one. */
   static Optional<Found> at(List<String> words, int i) {
     if (MODIFIERS.contains(words.get(i)) && i + 1 < words.size()) {
-      Optional<String> pair = StyleNormalizer.normalize("color", words.get(i) + "-" + words.get(i + 1), true);
+      Optional<String> pair =
+          StyleNormalizer.normalize("color", words.get(i) + "-" + words.get(i + 1), true);
       if (pair.isPresent()) {
         return Optional.of(new Found(pair.get(), i, 2));
       }
     }
-    return StyleNormalizer.normalize("color", words.get(i), true).map(color -> new Found(color, i, 1));
+    return StyleNormalizer.normalize("color", words.get(i), true)
+        .map(color -> new Found(color, i, 1));
   }
 }

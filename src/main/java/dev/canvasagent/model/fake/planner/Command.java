@@ -14,8 +14,10 @@ import java.util.regex.Pattern;
  */
 record Command(String text, List<String> words) {
   private static final Pattern POLITE_START =
-      Pattern.compile("^(?:please|pls|can you|could you|would you|will you)\\s+", Pattern.CASE_INSENSITIVE);
-  private static final Pattern POLITE_END = Pattern.compile("[\\s,]+please$", Pattern.CASE_INSENSITIVE);
+      Pattern.compile(
+          "^(?:please|pls|can you|could you|would you|will you)\\s+", Pattern.CASE_INSENSITIVE);
+  private static final Pattern POLITE_END =
+      Pattern.compile("[\\s,]+please$", Pattern.CASE_INSENSITIVE);
   private static final Pattern CLOSING = Pattern.compile("[\\s.!?]+$");
   private static final Pattern WORD_BREAK = Pattern.compile("[\\s,;]+");
 
@@ -28,9 +30,12 @@ record Command(String text, List<String> words) {
       text = POLITE_START.matcher(text).replaceAll("");
       text = POLITE_END.matcher(text).replaceAll("");
     } while (!text.equals(before));
-    List<String> words = text.isEmpty()
-        ? List.of()
-        : Arrays.stream(WORD_BREAK.split(text.toLowerCase(Locale.ROOT))).filter(word -> !word.isEmpty()).toList();
+    List<String> words =
+        text.isEmpty()
+            ? List.of()
+            : Arrays.stream(WORD_BREAK.split(text.toLowerCase(Locale.ROOT)))
+                .filter(word -> !word.isEmpty())
+                .toList();
     return new Command(text, words);
   }
 

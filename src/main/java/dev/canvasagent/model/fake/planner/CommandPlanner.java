@@ -35,14 +35,24 @@ public final class CommandPlanner {
     }
     CanvasView view = CanvasView.of(context);
     Optional<FakeAnswer> answer = answer(command, view);
-    return Optional.of(answer.orElseGet(() -> FakeAnswer.say(
-        "I didn't understand “" + command.text() + "”. " + PlannerHelp.text(scenarioHelp))));
+    return Optional.of(
+        answer.orElseGet(
+            () ->
+                FakeAnswer.say(
+                    "I didn't understand “"
+                        + command.text()
+                        + "”. "
+                        + PlannerHelp.text(scenarioHelp))));
   }
 
   private static boolean understands(String verb) {
-    return CreatePlan.VERBS.contains(verb) || MovePlan.VERBS.contains(verb) || DeletePlan.VERBS.contains(verb)
-        || ArrangePlan.ALIGN_VERBS.contains(verb) || ArrangePlan.DISTRIBUTE_VERBS.contains(verb)
-        || RestylePlan.RESIZE_VERBS.contains(verb) || RestylePlan.COLOR_VERBS.contains(verb)
+    return CreatePlan.VERBS.contains(verb)
+        || MovePlan.VERBS.contains(verb)
+        || DeletePlan.VERBS.contains(verb)
+        || ArrangePlan.ALIGN_VERBS.contains(verb)
+        || ArrangePlan.DISTRIBUTE_VERBS.contains(verb)
+        || RestylePlan.RESIZE_VERBS.contains(verb)
+        || RestylePlan.COLOR_VERBS.contains(verb)
         || ConnectPlan.VERBS.contains(verb);
   }
 

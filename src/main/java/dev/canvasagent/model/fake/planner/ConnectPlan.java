@@ -23,7 +23,8 @@ final class ConnectPlan {
         return connect(words.subList(0, i), words.subList(i + 1, words.size()), view);
       }
     }
-    Targets.Resolved targets = Targets.resolve(words.isEmpty() ? List.of("them") : words, view, "connect");
+    Targets.Resolved targets =
+        Targets.resolve(words.isEmpty() ? List.of("them") : words, view, "connect");
     if (!targets.found()) {
       return FakeAnswer.say(targets.problem());
     }
@@ -52,6 +53,8 @@ final class ConnectPlan {
     if (a.id().equals(b.id())) {
       return FakeAnswer.say("That is one shape twice: connect two different shapes.");
     }
-    return FakeAnswer.act("Connecting " + Phrases.name(a) + " to " + Phrases.name(b) + ".", List.of(Calls.arrow(a, b)));
+    return FakeAnswer.act(
+        "Connecting " + Phrases.name(a) + " to " + Phrases.name(b) + ".",
+        List.of(Calls.arrow(a, b)));
   }
 }

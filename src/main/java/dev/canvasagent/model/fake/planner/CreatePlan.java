@@ -22,19 +22,25 @@ import java.util.regex.Pattern;
  * Hello": shapes of one kind, in a row, in free space inside the viewport.
  */
 final class CreatePlan {
-  static final Set<String> VERBS = Set.of("draw", "add", "create", "make", "put", "place", "sketch", "insert", "write");
+  static final Set<String> VERBS =
+      Set.of("draw", "add", "create", "make", "put", "place", "sketch", "insert", "write");
+
   /** More than this many shapes in one command is not a plain command any more. */
   static final int MAX_SHAPES = 20;
+
   /** A plural noun without a number: a small row. */
   static final int PLURAL_COUNT = 3;
+
   static final double ROW_GAP = 40;
   private static final Pattern ARROW_BETWEEN =
       Pattern.compile("\\barrows? from (.+?) to (.+)$", Pattern.CASE_INSENSITIVE);
-  private static final Pattern LABEL = Pattern.compile(
-      "\\s(?:labell?ed|called|named|saying|that says|which says|reading|with (?:the )?(?:text|label|words?))\\s+(.+)$|:\\s*(.+)$",
-      Pattern.CASE_INSENSITIVE);
+  private static final Pattern LABEL =
+      Pattern.compile(
+          "\\s(?:labell?ed|called|named|saying|that says|which says|reading|with (?:the )?(?:text|label|words?))\\s+(.+)$|:\\s*(.+)$",
+          Pattern.CASE_INSENSITIVE);
   private static final Pattern QUOTED = Pattern.compile("[\"“]([^\"“”]+)[\"”]");
-  private static final Pattern LABEL_LIST = Pattern.compile("\\s*(?:,|\\band\\b|&)\\s*", Pattern.CASE_INSENSITIVE);
+  private static final Pattern LABEL_LIST =
+      Pattern.compile("\\s*(?:,|\\band\\b|&)\\s*", Pattern.CASE_INSENSITIVE);
   private static final int MAX_LABEL_CHARS = 500;
 
   private CreatePlan() {}
@@ -44,7 +50,8 @@ final class CreatePlan {
     String after = command.textAfterVerb();
     Matcher between = ARROW_BETWEEN.matcher(after);
     if (between.find()) {
-      return Optional.of(ConnectPlan.connect(words(between.group(1)), words(between.group(2)), view));
+      return Optional.of(
+          ConnectPlan.connect(words(between.group(1)), words(between.group(2)), view));
     }
     String label = null;
     String descriptor = after;
@@ -55,7 +62,8 @@ final class CreatePlan {
       descriptor = (" " + after).substring(0, marked.start()).strip();
     } else if (quoted.find()) {
       label = quoted.group(1);
-      descriptor = (after.substring(0, quoted.start()) + " " + after.substring(quoted.end())).strip();
+      descriptor =
+          (after.substring(0, quoted.start()) + " " + after.substring(quoted.end())).strip();
     }
     label = clean(label);
     Shapes shapes = Shapes.read(words(descriptor));
@@ -73,13 +81,17 @@ final class CreatePlan {
       noun = ShapeWords.rectangle();
     }
     if (noun.category() == Category.TEXT && label == null) {
-      return Optional.of(FakeAnswer.say("What should the text say? Try: write Hello, or add a text saying Hello."));
+      return Optional.of(
+          FakeAnswer.say(
+              "What should the text say? Try: write Hello, or add a text saying Hello."));
     }
     List<String> labels = labels(label, shapes);
     if (labels.isEmpty() || labels.size() > MAX_SHAPES) {
       return Optional.of(FakeAnswer.say("I draw 1 to " + MAX_SHAPES + " shapes at a time."));
     }
-    return Optional.of(FakeAnswer.act(describe(labels, noun, shapes), calls(labels, noun, shapes, new FreeSpace(view))));
+    return Optional.of(
+        FakeAnswer.act(
+            describe(labels, noun, shapes), calls(labels, noun, shapes, new FreeSpace(view))));
   }
 
   /** What a command's words before the label say about the shapes. */
@@ -87,8 +99,10 @@ final class CreatePlan {
     Noun noun;
     boolean plural;
     OptionalInt count = OptionalInt.empty();
+
     /** The count so far is only an article's ("a couple of boxes" is two). */
     boolean countIsArticle;
+
     String color;
     String fill;
     String dash;
@@ -98,9 +112,12 @@ final class CreatePlan {
       Shapes shapes = new Shapes();
       for (int i = 0; i < words.size(); i++) {
         String word = words.get(i);
-        Optional<ColorWords.Found> color = shapes.color == null ? ColorWords.at(words, i) : Optional.empty();
+        Optional<ColorWords.Found> color =
+            shapes.color == null ? ColorWords.at(words, i) : Optional.empty();
         Optional<Noun> noun = ShapeWords.of(word);
-        if ((shapes.count.isEmpty() || shapes.countIsArticle) && shapes.noun == null && Numbers.count(word).isPresent()) {
+        if ((shapes.count.isEmpty() || shapes.countIsArticle)
+            && shapes.noun == null
+            && Numbers.count(word).isPresent()) {
           shapes.count = Numbers.count(word);
           shapes.countIsArticle = word.equals("a") || word.equals("an");
         } else if (color.isPresent()) {
@@ -137,7 +154,11 @@ final class CreatePlan {
   private static List<String> labels(String label, Shapes shapes) {
     int count = shapes.count.orElse(shapes.plural ? PLURAL_COUNT : 1);
     if (label != null && (shapes.plural || count > 1)) {
-      List<String> parts = Arrays.stream(LABEL_LIST.split(label)).map(String::strip).filter(part -> !part.isEmpty()).toList();
+      List<String> parts =
+          Arrays.stream(LABEL_LIST.split(label))
+              .map(String::strip)
+              .filter(part -> !part.isEmpty())
+              .toList();
       if (parts.size() > 1 && (shapes.count.isEmpty() || count == parts.size())) {
         return parts;
       }
@@ -148,9 +169,16 @@ final class CreatePlan {
     return Collections.nCopies(count, label);
   }
 
-  private static List<ToolCall> calls(List<String> labels, Noun noun, Shapes shapes, FreeSpace space) {
-    double w = noun.category() == Category.TEXT ? textWidth(labels) : Math.round(noun.w() * shapes.scale);
-    double h = Math.round(noun.h() * (noun.category() == Category.GEO || noun.category() == Category.FRAME ? shapes.scale : 1));
+  private static List<ToolCall> calls(
+      List<String> labels, Noun noun, Shapes shapes, FreeSpace space) {
+    double w =
+        noun.category() == Category.TEXT ? textWidth(labels) : Math.round(noun.w() * shapes.scale);
+    double h =
+        Math.round(
+            noun.h()
+                * (noun.category() == Category.GEO || noun.category() == Category.FRAME
+                    ? shapes.scale
+                    : 1));
     Area row = space.take(labels.size() * w + (labels.size() - 1) * ROW_GAP, h);
     List<ToolCall> calls = new ArrayList<>();
     for (int i = 0; i < labels.size(); i++) {
@@ -160,7 +188,8 @@ final class CreatePlan {
     return calls;
   }
 
-  private static JsonObject arguments(Noun noun, Shapes shapes, String label, double x, double y, double w, double h) {
+  private static JsonObject arguments(
+      Noun noun, Shapes shapes, String label, double x, double y, double w, double h) {
     JsonObject arguments = new JsonObject().put("type", noun.type());
     JsonObject props = new JsonObject();
     switch (noun.category()) {
@@ -169,8 +198,14 @@ final class CreatePlan {
         props.put("w", Calls.whole(w)).put("h", Calls.whole(h));
       }
       case NOTE, TEXT -> arguments.put("x", Calls.whole(x)).put("y", Calls.whole(y));
-      case ARROW -> arguments.put("start", Calls.point(x, y + h / 2)).put("end", Calls.point(x + w, y + h / 2));
-      case LINE -> arguments.put("points", new JsonArray().add(Calls.point(x, y + h / 2)).add(Calls.point(x + w, y + h / 2)));
+      case ARROW ->
+          arguments
+              .put("start", Calls.point(x, y + h / 2))
+              .put("end", Calls.point(x + w, y + h / 2));
+      case LINE ->
+          arguments.put(
+              "points",
+              new JsonArray().add(Calls.point(x, y + h / 2)).add(Calls.point(x + w, y + h / 2)));
       default -> throw new IllegalStateException("no placement for " + noun.category());
     }
     if (label != null) {
@@ -194,7 +229,8 @@ final class CreatePlan {
 
   /** Room for a text's words: its autosized width is only known to the browser. */
   private static double textWidth(List<String> labels) {
-    int longest = labels.stream().mapToInt(label -> label == null ? 0 : label.length()).max().orElse(0);
+    int longest =
+        labels.stream().mapToInt(label -> label == null ? 0 : label.length()).max().orElse(0);
     return Math.max(60, 14 * longest);
   }
 
@@ -207,9 +243,11 @@ final class CreatePlan {
     } else {
       text.append(labels.size()).append(' ').append(color).append(plural(name));
     }
-    List<String> distinct = labels.stream().filter(java.util.Objects::nonNull).distinct().map(Phrases::quoted).toList();
+    List<String> distinct =
+        labels.stream().filter(java.util.Objects::nonNull).distinct().map(Phrases::quoted).toList();
     if (!distinct.isEmpty()) {
-      text.append(noun.category() == Category.TEXT ? " saying " : " labeled ").append(Phrases.list(distinct));
+      text.append(noun.category() == Category.TEXT ? " saying " : " labeled ")
+          .append(Phrases.list(distinct));
     }
     return text.append('.').toString();
   }
@@ -237,6 +275,8 @@ final class CreatePlan {
       return null;
     }
     String cleaned = label.strip().replaceAll("^[\"“'‘]+|[\"”'’.!?]+$", "").strip();
-    return cleaned.isEmpty() ? null : cleaned.substring(0, Math.min(cleaned.length(), MAX_LABEL_CHARS));
+    return cleaned.isEmpty()
+        ? null
+        : cleaned.substring(0, Math.min(cleaned.length(), MAX_LABEL_CHARS));
   }
 }

@@ -19,6 +19,8 @@ final class DeletePlan {
     if (!targets.found()) {
       return FakeAnswer.say(targets.problem());
     }
-    return FakeAnswer.act("Deleting " + Phrases.count(targets.shapes()) + ".", List.of(Calls.delete(targets.shapes())));
+    return FakeAnswer.act(
+        "Deleting " + Phrases.count(targets.shapes()) + ".",
+        List.of(Calls.delete(targets.shapes())));
   }
 }

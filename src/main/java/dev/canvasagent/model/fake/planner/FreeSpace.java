@@ -13,8 +13,10 @@ final class FreeSpace {
   static final Area DEFAULT_AREA = new Area(0, 0, 1280, 800);
   static final double MARGIN = 40;
   static final double GAP = 40;
+
   /** At most this many candidate positions each way, whatever the viewport's size. */
   private static final int MAX_STEPS = 60;
+
   private static final double MIN_STEP = 20;
 
   private final Area area;
@@ -22,7 +24,8 @@ final class FreeSpace {
 
   FreeSpace(CanvasView view) {
     this.area = view.viewport().orElse(DEFAULT_AREA);
-    view.shapes().stream().filter(SeenShape::placed)
+    view.shapes().stream()
+        .filter(SeenShape::placed)
         .forEach(shape -> occupied.add(new Area(shape.x(), shape.y(), shape.w(), shape.h())));
   }
 
@@ -53,8 +56,11 @@ final class FreeSpace {
 
   private boolean isFree(Area candidate) {
     for (Area shape : occupied) {
-      boolean apart = candidate.maxX() + GAP <= shape.x() || shape.maxX() + GAP <= candidate.x()
-          || candidate.maxY() + GAP <= shape.y() || shape.maxY() + GAP <= candidate.y();
+      boolean apart =
+          candidate.maxX() + GAP <= shape.x()
+              || shape.maxX() + GAP <= candidate.x()
+              || candidate.maxY() + GAP <= shape.y()
+              || shape.maxY() + GAP <= candidate.y();
       if (!apart) {
         return false;
       }

@@ -13,9 +13,18 @@ final class MovePlan {
   static final double DEFAULT_DISTANCE = 100;
   static final double SMALL_DISTANCE = 40;
   static final double LARGE_DISTANCE = 300;
-  private static final Map<String, int[]> DIRECTIONS = Map.of(
-      "right", new int[] {1, 0}, "left", new int[] {-1, 0}, "up", new int[] {0, -1}, "down", new int[] {0, 1});
-  private static final Set<String> NOT_A_TARGET = Set.of("by", "to", "bit", "little", "slightly", "far", "lot", "and", "the");
+  private static final Map<String, int[]> DIRECTIONS =
+      Map.of(
+          "right",
+          new int[] {1, 0},
+          "left",
+          new int[] {-1, 0},
+          "up",
+          new int[] {0, -1},
+          "down",
+          new int[] {0, 1});
+  private static final Set<String> NOT_A_TARGET =
+      Set.of("by", "to", "bit", "little", "slightly", "far", "lot", "and", "the");
 
   private MovePlan() {}
 
@@ -36,9 +45,10 @@ final class MovePlan {
       return Optional.empty();
     }
     double distance = distance(words);
-    List<String> phrase = Targets.phrase(words.subList(0, firstDirection), NOT_A_TARGET).stream()
-        .filter(word -> Numbers.number(word).isEmpty() && !Numbers.isUnit(word))
-        .toList();
+    List<String> phrase =
+        Targets.phrase(words.subList(0, firstDirection), NOT_A_TARGET).stream()
+            .filter(word -> Numbers.number(word).isEmpty() && !Numbers.isUnit(word))
+            .toList();
     Targets.Resolved targets = Targets.resolve(phrase, view, "move");
     if (!targets.found()) {
       return Optional.of(FakeAnswer.say(targets.problem()));
@@ -46,10 +56,17 @@ final class MovePlan {
     if (dx == 0 && dy == 0) {
       return Optional.of(FakeAnswer.say("Those directions cancel out: nothing to move."));
     }
-    String where = (dx == 0 ? "" : dx > 0 ? " right" : " left") + (dy == 0 ? "" : dy > 0 ? " down" : " up");
-    return Optional.of(FakeAnswer.act(
-        "Moving " + Phrases.count(targets.shapes()) + where + " by " + Calls.whole(distance) + ".",
-        List.of(Calls.move(targets.shapes(), dx * distance, dy * distance))));
+    String where =
+        (dx == 0 ? "" : dx > 0 ? " right" : " left") + (dy == 0 ? "" : dy > 0 ? " down" : " up");
+    return Optional.of(
+        FakeAnswer.act(
+            "Moving "
+                + Phrases.count(targets.shapes())
+                + where
+                + " by "
+                + Calls.whole(distance)
+                + ".",
+            List.of(Calls.move(targets.shapes(), dx * distance, dy * distance))));
   }
 
   /** "by 40", "40px", "a bit", "far"; otherwise the default step. */

@@ -7,11 +7,25 @@ import java.util.regex.Pattern;
 
 /** Numbers in a command: digits ({@code 3}, {@code 40px}) and the small ones in words. */
 final class Numbers {
-  private static final Map<String, Integer> WORDS = Map.ofEntries(
-      Map.entry("a", 1), Map.entry("an", 1), Map.entry("one", 1), Map.entry("another", 1),
-      Map.entry("two", 2), Map.entry("couple", 2), Map.entry("pair", 2), Map.entry("three", 3), Map.entry("few", 3),
-      Map.entry("four", 4), Map.entry("five", 5), Map.entry("six", 6), Map.entry("seven", 7),
-      Map.entry("eight", 8), Map.entry("nine", 9), Map.entry("ten", 10), Map.entry("twelve", 12));
+  private static final Map<String, Integer> WORDS =
+      Map.ofEntries(
+          Map.entry("a", 1),
+          Map.entry("an", 1),
+          Map.entry("one", 1),
+          Map.entry("another", 1),
+          Map.entry("two", 2),
+          Map.entry("couple", 2),
+          Map.entry("pair", 2),
+          Map.entry("three", 3),
+          Map.entry("few", 3),
+          Map.entry("four", 4),
+          Map.entry("five", 5),
+          Map.entry("six", 6),
+          Map.entry("seven", 7),
+          Map.entry("eight", 8),
+          Map.entry("nine", 9),
+          Map.entry("ten", 10),
+          Map.entry("twelve", 12));
   private static final Pattern DIGITS = Pattern.compile("-?\\d{1,6}(?:\\.\\d+)?(?:px|pt|units?)?");
 
   private Numbers() {}
@@ -36,7 +50,11 @@ final class Numbers {
   }
 
   static boolean isUnit(String word) {
-    return word.equals("px") || word.equals("pixels") || word.equals("pixel") || word.equals("units") || word.equals("unit")
+    return word.equals("px")
+        || word.equals("pixels")
+        || word.equals("pixel")
+        || word.equals("units")
+        || word.equals("unit")
         || word.equals("points");
   }
 }

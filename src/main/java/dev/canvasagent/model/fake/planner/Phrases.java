@@ -25,6 +25,8 @@ final class Phrases {
     if (items.size() == 1) {
       return items.get(0);
     }
-    return String.join(", ", items.subList(0, items.size() - 1)) + " and " + items.get(items.size() - 1);
+    return String.join(", ", items.subList(0, items.size() - 1))
+        + " and "
+        + items.get(items.size() - 1);
   }
 }

@@ -7,7 +7,9 @@ final class PlannerHelp {
   private PlannerHelp() {}
 
   static String text(List<String> scenarioHelp) {
-    StringBuilder text = new StringBuilder("""
+    StringBuilder text =
+        new StringBuilder(
+            """
         I'm debug/fake, a rule-based stand-in for a model. I understand plain commands:
         - draw|add|create [N] [color] <shape> [labeled X | called X | saying X | "X"] — shapes: rectangle, box, \
         square, ellipse, circle, oval, triangle, diamond, star, hexagon, cloud, heart, sticky note, text, arrow, line, \

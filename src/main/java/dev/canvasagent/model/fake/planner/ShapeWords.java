@@ -7,7 +7,14 @@ import java.util.Optional;
 /** The shape nouns the planner knows, singular or plural, and what each one creates. */
 final class ShapeWords {
   /** How a kind of shape is created. */
-  enum Category { GEO, NOTE, TEXT, ARROW, LINE, FRAME }
+  enum Category {
+    GEO,
+    NOTE,
+    TEXT,
+    ARROW,
+    LINE,
+    FRAME
+  }
 
   /**
    * A shape noun's meaning.
@@ -24,32 +31,49 @@ final class ShapeWords {
   private static final Noun SQUARE = geo("square", "rectangle", 150, 150);
   private static final Noun ELLIPSE = geo("ellipse", "ellipse", 200, 120);
   private static final Noun CIRCLE = geo("circle", "ellipse", 150, 150);
-  private static final Noun NOTE = new Noun("sticky note", "sticky", "note", Category.NOTE, 200, 200);
+  private static final Noun NOTE =
+      new Noun("sticky note", "sticky", "note", Category.NOTE, 200, 200);
   private static final Noun TEXT = new Noun("text", "text", "text", Category.TEXT, 0, 40);
   private static final Noun ARROW = new Noun("arrow", "arrow", "arrow", Category.ARROW, 200, 40);
   private static final Noun LINE = new Noun("line", "line", "line", Category.LINE, 200, 40);
   private static final Noun FRAME = new Noun("frame", "frame", "frame", Category.FRAME, 320, 240);
 
-  private static final Map<String, Noun> NOUNS = Map.ofEntries(
-      Map.entry("rectangle", RECTANGLE), Map.entry("rect", RECTANGLE), Map.entry("box", RECTANGLE),
-      Map.entry("block", RECTANGLE), Map.entry("shape", RECTANGLE), Map.entry("square", SQUARE),
-      Map.entry("ellipse", ELLIPSE), Map.entry("circle", CIRCLE), Map.entry("oval", geo("oval", "oval", 200, 120)),
-      Map.entry("triangle", geo("triangle", "triangle", 150, 150)),
-      Map.entry("diamond", geo("diamond", "diamond", 150, 150)),
-      Map.entry("rhombus", geo("rhombus", "rhombus", 200, 120)),
-      Map.entry("star", geo("star", "star", 150, 150)),
-      Map.entry("pentagon", geo("pentagon", "pentagon", 150, 150)),
-      Map.entry("hexagon", geo("hexagon", "hexagon", 150, 150)),
-      Map.entry("octagon", geo("octagon", "octagon", 150, 150)),
-      Map.entry("trapezoid", geo("trapezoid", "trapezoid", 200, 120)),
-      Map.entry("cloud", geo("cloud", "cloud", 200, 120)),
-      Map.entry("heart", geo("heart", "heart", 150, 150)),
-      Map.entry("sticky", NOTE), Map.entry("stickie", NOTE), Map.entry("note", NOTE), Map.entry("post-it", NOTE),
-      Map.entry("text", TEXT), Map.entry("label", TEXT), Map.entry("caption", TEXT), Map.entry("heading", TEXT),
-      Map.entry("headline", TEXT), Map.entry("title", TEXT),
-      Map.entry("arrow", ARROW), Map.entry("connector", ARROW),
-      Map.entry("line", LINE),
-      Map.entry("frame", FRAME), Map.entry("section", FRAME));
+  private static final Map<String, Noun> NOUNS =
+      Map.ofEntries(
+          Map.entry("rectangle", RECTANGLE),
+          Map.entry("rect", RECTANGLE),
+          Map.entry("box", RECTANGLE),
+          Map.entry("block", RECTANGLE),
+          Map.entry("shape", RECTANGLE),
+          Map.entry("square", SQUARE),
+          Map.entry("ellipse", ELLIPSE),
+          Map.entry("circle", CIRCLE),
+          Map.entry("oval", geo("oval", "oval", 200, 120)),
+          Map.entry("triangle", geo("triangle", "triangle", 150, 150)),
+          Map.entry("diamond", geo("diamond", "diamond", 150, 150)),
+          Map.entry("rhombus", geo("rhombus", "rhombus", 200, 120)),
+          Map.entry("star", geo("star", "star", 150, 150)),
+          Map.entry("pentagon", geo("pentagon", "pentagon", 150, 150)),
+          Map.entry("hexagon", geo("hexagon", "hexagon", 150, 150)),
+          Map.entry("octagon", geo("octagon", "octagon", 150, 150)),
+          Map.entry("trapezoid", geo("trapezoid", "trapezoid", 200, 120)),
+          Map.entry("cloud", geo("cloud", "cloud", 200, 120)),
+          Map.entry("heart", geo("heart", "heart", 150, 150)),
+          Map.entry("sticky", NOTE),
+          Map.entry("stickie", NOTE),
+          Map.entry("note", NOTE),
+          Map.entry("post-it", NOTE),
+          Map.entry("text", TEXT),
+          Map.entry("label", TEXT),
+          Map.entry("caption", TEXT),
+          Map.entry("heading", TEXT),
+          Map.entry("headline", TEXT),
+          Map.entry("title", TEXT),
+          Map.entry("arrow", ARROW),
+          Map.entry("connector", ARROW),
+          Map.entry("line", LINE),
+          Map.entry("frame", FRAME),
+          Map.entry("section", FRAME));
 
   private ShapeWords() {}
 

@@ -15,10 +15,13 @@ import java.util.Set;
 final class Targets {
   private static final Set<String> FILLER = Set.of("the", "to", "of", "on", "please");
   private static final Set<String> ARTICLES = Set.of("a", "an");
-  private static final Set<String> IT = Set.of("it", "this", "that", "selection", "selected", "shape", "one");
+  private static final Set<String> IT =
+      Set.of("it", "this", "that", "selection", "selected", "shape", "one");
   private static final Set<String> THEM = Set.of("them", "these", "those", "they");
-  private static final Set<String> EVERYTHING = Set.of("everything", "all", "board", "canvas", "every", "shapes");
-  private static final Set<String> LABEL_MARKERS = Set.of("labeled", "labelled", "called", "named", "saying");
+  private static final Set<String> EVERYTHING =
+      Set.of("everything", "all", "board", "canvas", "every", "shapes");
+  private static final Set<String> LABEL_MARKERS =
+      Set.of("labeled", "labelled", "called", "named", "saying");
 
   /** The shapes meant, or why there are none. */
   record Resolved(List<SeenShape> shapes, String problem) {
@@ -51,11 +54,13 @@ final class Targets {
   static Resolved resolve(List<String> phrase, CanvasView view, String doing) {
     List<String> words = meaningful(phrase);
     if (words.isEmpty() || words.stream().allMatch(IT::contains)) {
-      return view.it().map(shape -> Resolved.of(List.of(shape)))
+      return view.it()
+          .map(shape -> Resolved.of(List.of(shape)))
           .orElseGet(() -> Resolved.none(nothingToSee(doing)));
     }
     if (words.stream().allMatch(word -> THEM.contains(word) || EVERYTHING.contains(word))) {
-      List<SeenShape> shapes = words.stream().anyMatch(THEM::contains) ? view.them() : view.shapes();
+      List<SeenShape> shapes =
+          words.stream().anyMatch(THEM::contains) ? view.them() : view.shapes();
       return shapes.isEmpty() ? Resolved.none(nothingToSee(doing)) : Resolved.of(shapes);
     }
     Optional<SeenShape> whole = named(words, view);
@@ -66,9 +71,10 @@ final class Targets {
     for (List<String> part : split(words)) {
       Optional<SeenShape> shape = named(part, view);
       if (shape.isEmpty()) {
-        return Resolved.none(view.shapes().isEmpty() && view.them().isEmpty()
-            ? nothingToSee(doing)
-            : "I can't find a shape called “" + String.join(" ", part) + "” on the board.");
+        return Resolved.none(
+            view.shapes().isEmpty() && view.them().isEmpty()
+                ? nothingToSee(doing)
+                : "I can't find a shape called “" + String.join(" ", part) + "” on the board.");
       }
       found.add(shape.get());
     }
@@ -151,7 +157,8 @@ final class Targets {
     List<String> phrase = new ArrayList<>();
     for (int i = 0; i < words.size(); i++) {
       String word = words.get(i);
-      boolean article = ARTICLES.contains(word) && i + 1 < words.size() && noise.contains(words.get(i + 1));
+      boolean article =
+          ARTICLES.contains(word) && i + 1 < words.size() && noise.contains(words.get(i + 1));
       if (!article && !noise.contains(word)) {
         phrase.add(word);
       }
@@ -161,13 +168,17 @@ final class Targets {
 
   /** The words that name something: quotes dropped, filler left out, "a" only before a shape noun (elsewhere it may be a label). */
   private static List<String> meaningful(List<String> phrase) {
-    List<String> words = phrase.stream()
-        .map(word -> word.replaceAll("[\"“”‘’']", ""))
-        .filter(word -> !word.isEmpty() && !FILLER.contains(word))
-        .toList();
+    List<String> words =
+        phrase.stream()
+            .map(word -> word.replaceAll("[\"“”‘’']", ""))
+            .filter(word -> !word.isEmpty() && !FILLER.contains(word))
+            .toList();
     List<String> kept = new ArrayList<>();
     for (int i = 0; i < words.size(); i++) {
-      boolean article = ARTICLES.contains(words.get(i)) && i + 1 < words.size() && ShapeWords.of(words.get(i + 1)).isPresent();
+      boolean article =
+          ARTICLES.contains(words.get(i))
+              && i + 1 < words.size()
+              && ShapeWords.of(words.get(i + 1)).isPresent();
       if (!article) {
         kept.add(words.get(i));
       }
