@@ -84,8 +84,8 @@ final class BenchServer implements AutoCloseable {
                     || name.startsWith("GEMINI_"));
     env.put("PORT", "0");
     // Every load driver is one client on one address: the edge limits, which exist to stop one
-    // client
-    // from crowding out the others, would measure themselves. A benchmark may still set them.
+    // client from crowding out the others, would measure themselves. A benchmark may still set
+    // them.
     env.putAll(TestServer.UNLIMITED);
     env.putAll(environment);
     BenchServer server = new BenchServer(builder.start());

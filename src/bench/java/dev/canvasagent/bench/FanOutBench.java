@@ -85,8 +85,8 @@ public final class FanOutBench {
                 .setMaxWaitQueueSize(-1)
                 .setEventLoopSize(cores));
     // The changes go one after another on one pipelined connection: the server reads them in the
-    // order
-    // they were sent, so a change's predicted baseRevision holds (several connections would race).
+    // order they were sent, so a change's predicted baseRevision holds (several connections would
+    // race).
     HttpClient posts =
         vertx.createHttpClient(
             new HttpClientOptions()

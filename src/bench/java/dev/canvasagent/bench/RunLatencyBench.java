@@ -75,9 +75,8 @@ public final class RunLatencyBench {
                   "CANVAS_AGENT_PARTIAL_INTERVAL_MS",
                   Integer.toString(settings.partialIntervalMs()),
                   // The benchmark's answer applies three actions; the low-action rule would queue a
-                  // follow-up
-                  // after each run, which then ends "scheduled", and measure the follow-ups as
-                  // well.
+                  // follow-up after each run, which then ends "scheduled", and measure the
+                  // follow-ups as well.
                   "CANVAS_AGENT_LOW_ACTION_THRESHOLD",
                   "0"),
               log);

@@ -88,8 +88,7 @@ public final class AccessTokens {
     }
     if (JoseHeader.namesCriticalExtensions(token)) {
       // RFC 7515 §4.1.11: a recipient that does not understand every extension crit names must
-      // refuse
-      // the token, and this server understands none.
+      // refuse the token, and this server understands none.
       return Failure.future(
           FailureCode.UNAUTHENTICATED,
           "the access token's header names critical extensions (crit) this server does not support");

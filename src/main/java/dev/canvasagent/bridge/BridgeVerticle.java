@@ -86,10 +86,9 @@ public final class BridgeVerticle extends CanvasVerticle {
     // A load balancer's probe carries no token, so /health is outside /api (HealthRoute).
     new HealthRoute(vertx, verticleNames, tokens, config.model().defaultModel()).mount(router);
     // The API is under /api and the bus under /eventbus; the browser client's page and assets,
-    // public
-    // like any web page, are everything else (PageRoutes). /api is authenticated here, before any
-    // body
-    // is read; the SockJS bridge checks the token of each message itself (SockJSBridge).
+    // public like any web page, are everything else (PageRoutes). /api is authenticated here,
+    // before any body is read; the SockJS bridge checks the token of each message itself
+    // (SockJSBridge).
     router.route("/api/*").handler(limits::screenUnauthenticated);
     router.route("/api/*").handler(access::authenticate);
     router.route("/api/*").handler(limits::countRequest);
@@ -163,21 +162,17 @@ public final class BridgeVerticle extends CanvasVerticle {
             .setMaxHeaderSize(16 * 1024)
             .setMaxWebSocketMessageSize(config.bridge().maxMessageBytes())
             // Browsers send each message as one frame: a frame may be as large as a message, or
-            // every
-            // message over the frame limit (a screenshot, say) would drop its connection.
+            // every message over the frame limit (a screenshot, say) would drop its connection.
             .setMaxWebSocketFrameSize(config.bridge().maxMessageBytes())
             // No byte either way for this long closes any connection. Every stream has traffic more
-            // often
-            // (heartbeats, pings: CANVAS_AGENT_SSE_HEARTBEAT_MS, at most half of it, ConfigLoader
-            // checks).
+            // often (heartbeats, pings: CANVAS_AGENT_SSE_HEARTBEAT_MS, at most half of it,
+            // ConfigLoader checks).
             .setIdleTimeout(config.http().idleTimeoutMs())
             .setIdleTimeoutUnit(TimeUnit.MILLISECONDS)
             // Without cleartext HTTP/2, a connection is HTTP/1 from its first byte, and the gate
-            // sees it
-            // when it is accepted. With it, Vert.x waits for bytes to choose, and a connection that
-            // sends
-            // none would never reach the gate's cap or head deadline. Browsers speak HTTP/2 over
-            // TLS only.
+            // sees it when it is accepted. With it, Vert.x waits for bytes to choose, and a
+            // connection that sends none would never reach the gate's cap or head deadline.
+            // Browsers speak HTTP/2 over TLS only.
             .setHttp2ClearTextEnabled(false);
     Future<?> viewports =
         answer(

@@ -246,11 +246,10 @@ final class DocumentRoutes {
         && !sessionId.equals(docId)
         && CREATED_DOC_ID.matcher(sessionId).matches()) {
       // A document's own agent session is named after it, and a delegated edit finds its document
-      // by
-      // session: a session here named after another document would take that name, so that
-      // document's
-      // agent could not start and its delegated edits would come here. Every name of that form is
-      // refused, existing document or not: asking which exist would tell a token about other rooms.
+      // by session: a session here named after another document would take that name, so that
+      // document's agent could not start and its delegated edits would come here. Every name of
+      // that form is refused, existing document or not: asking which exist would tell a token about
+      // other rooms.
       HttpErrors.send(
           ctx,
           FailureCode.INVALID_REQUEST,

@@ -101,8 +101,7 @@ final class EdgeLimits {
             minute,
             MAX_KEYS);
     // A request without a valid token has no subject to count against: its address pays instead, so
-    // a
-    // flood of bad tokens is bounded like anyone's requests.
+    // a flood of bad tokens is bounded like anyone's requests.
     this.refusedTokens =
         new RateLimit(
             "requests refused 401 a second from this address (CANVAS_AGENT_REQUESTS_PER_SECOND)",

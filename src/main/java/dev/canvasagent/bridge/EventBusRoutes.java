@@ -31,8 +31,7 @@ final class EventBusRoutes {
                 "a SockJS message", maxMessageBytes, "CANVAS_AGENT_MAX_MESSAGE_BYTES"));
     // SockJS closes the connection after every poll and every full stream (vert-x3/vertx-web#2862)
     // without saying so. A client or proxy that reuses the connection then sends its next request
-    // into
-    // a closing socket. Saying it spares them the reset.
+    // into a closing socket. Saying it spares them the reset.
     router
         .postWithRegex("/eventbus/[^/.]+/[^/.]+/(?:xhr|xhr_streaming)")
         .handler(

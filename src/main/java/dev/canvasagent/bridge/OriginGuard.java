@@ -118,8 +118,7 @@ final class OriginGuard implements Handler<RoutingContext> {
   public void handle(RoutingContext ctx) {
     HostAndPort authority = ctx.request().authority();
     // A request without a Host (HTTP/1.0 allows it) names no host to check: with auth off it is
-    // refused
-    // like one that names another host, or it would be the one way past this check.
+    // refused like one that names another host, or it would be the one way past this check.
     if (loopbackHostsOnly && (authority == null || !Loopback.isLoopback(authority.host()))) {
       HttpErrors.send(
           ctx,

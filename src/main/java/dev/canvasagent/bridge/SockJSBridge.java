@@ -130,12 +130,10 @@ final class SockJSBridge {
   /** The SockJS routes, to mount with {@code router.route("/eventbus/*").subRouter(...)}. */
   Router router() {
     // Transports beyond the ones the tests drive with the official client stay off. JSONP would
-    // need
-    // form-encoded bodies; the event-source and htmlfile transports add nothing that xhr does not
-    // cover.
-    // The heartbeat is the event streams' (SockJS's own default is 25 s): a streaming connection
-    // then
-    // has traffic well within the idle timeout, and a poll is answered well within it.
+    // need form-encoded bodies; the event-source and htmlfile transports add nothing that xhr does
+    // not cover. The heartbeat is the event streams' (SockJS's own default is 25 s): a streaming
+    // connection then has traffic well within the idle timeout, and a poll is answered well within
+    // it.
     SockJSHandlerOptions sockJs =
         new SockJSHandlerOptions()
             .setHeartbeatInterval(heartbeatMs)

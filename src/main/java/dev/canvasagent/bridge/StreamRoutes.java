@@ -105,8 +105,8 @@ final class StreamRoutes {
                       socket, roomId, clientId, grant.allowsRoom(roomId, Role.EDITOR), limitKey);
               long expiry = closeAtExpiry(grant, client);
               // Browsers answer pings on their own: a quiet room's socket then has traffic every
-              // heartbeat
-              // and outlives the idle timeout, as an event stream does with its heartbeat comments.
+              // heartbeat and outlives the idle timeout, as an event stream does with its heartbeat
+              // comments.
               long pings = vertx.setPeriodic(heartbeatMs, tick -> client.ping());
               MessageRate rate = new MessageRate(bridge.messagesPerSecond());
               socket.closeHandler(
@@ -125,8 +125,8 @@ final class StreamRoutes {
                         .addKeyValue("error", String.valueOf(error.getMessage()))
                         .log("ws.error");
                     // Vert.x reports a message over the size limit as an error and keeps reading,
-                    // and a single frame
-                    // over it as a corrupt frame; the protocol says 1009 for both.
+                    // and a single frame over it as a corrupt frame; the protocol says 1009 for
+                    // both.
                     if (String.valueOf(error.getMessage()).contains("max message size")
                         || error instanceof CorruptedWebSocketFrameException corrupt
                             && corrupt.closeStatus() == WebSocketCloseStatus.MESSAGE_TOO_BIG) {

@@ -234,8 +234,7 @@ final class ActionPipeline {
             reply -> {
               if (!runOpen.getAsBoolean()) {
                 // The patch engine took longer than the settle time: committed, but the final
-                // status is
-                // out, and nothing of the run is published after it.
+                // status is out, and nothing of the run is published after it.
                 LOG.atWarn()
                     .addKeyValue("runId", request.runId())
                     .addKeyValue("rev", reply.body().getLong("revision"))

@@ -63,8 +63,7 @@ public final class SanitizerVerticle extends CanvasVerticle {
       return;
     }
     // A model may write a NUL into a label, a message or a todo. PostgreSQL cannot store it and it
-    // means
-    // nothing, so it is stripped here rather than failing the commit with a driver error.
+    // means nothing, so it is stripped here rather than failing the commit with a driver error.
     JsonObject params =
         action.params() == null ? new JsonObject() : NulCharacters.stripped(action.params());
     var violations = entry.get().schema().violations(params);

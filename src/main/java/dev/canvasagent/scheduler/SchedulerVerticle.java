@@ -118,10 +118,9 @@ public final class SchedulerVerticle extends CanvasVerticle {
     }
     String model = requestedModel != null ? requestedModel : config.model().defaultModel();
     // With an idempotency key the run and a session it creates get ids derived from the caller's
-    // key, so
-    // a retry names the same ones: it is answered with the first run and nothing new is queued,
-    // unless
-    // it is not the first request at all (another body with the same key): then it is refused.
+    // key, so a retry names the same ones: it is answered with the first run and nothing new is
+    // queued, unless it is not the first request at all (another body with the same key): then it
+    // is refused.
     IdempotencyKey key = IdempotencyKey.in(body);
     String runId =
         key == null ? UUID.randomUUID().toString() : store.idempotencyKeys().runId(key, roomId);

@@ -46,8 +46,7 @@ final class EcmaRegexpFactory implements RegexpFactory {
         inClass = true;
         java.append(c);
         // A ']' first in a class (after an optional '^') is a literal in Java; ECMA's "[]" and
-        // "[^]"
-        // never appear in our schemas, so reading it as Java does is enough here.
+        // "[^]" never appear in our schemas, so reading it as Java does is enough here.
         if (i + 1 < ecmaPattern.length() && ecmaPattern.charAt(i + 1) == '^') {
           java.append(ecmaPattern.charAt(++i));
         }

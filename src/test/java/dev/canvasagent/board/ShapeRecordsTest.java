@@ -38,8 +38,7 @@ class ShapeRecordsTest {
   @Test
   void aNewNoteHasNoFontAdjustmentAsTldrawMakesIt() {
     // A ratio since note v12: 1 leaves the font as it is; tldraw's NoteShapeUtil default is 1, and
-    // 0
-    // would draw the label at font size 0.
+    // 0 would draw the label at font size 0.
     assertEquals(1.0, ShapeRecords.noteProps("x").getDouble("fontSizeAdjustment"));
   }
 

@@ -687,9 +687,8 @@ class CatalogNeverThrowsTest {
           .append(accepted)
           .append("\n");
       // The layout verbs' params (x and y or dx and dy, ≥ 2 existing ids) are rarely all plausible
-      // at random;
-      // LayoutVerbsHostileInputTest and BoardPropertyTest drive them to acceptance. Here they must
-      // only never throw.
+      // at random; LayoutVerbsHostileInputTest and BoardPropertyTest drive them to acceptance. Here
+      // they must only never throw.
       if (!LAYOUT_VERBS.contains(entry.verb().name())) {
         assertTrue(
             rejected + accepted >= 20 && accepted >= 5,

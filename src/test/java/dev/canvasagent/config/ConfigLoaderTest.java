@@ -554,8 +554,8 @@ class ConfigLoaderTest {
   }
 
   // A blob that does not parse, or a key the file does not have, may hold a secret (a password
-  // under a
-  // misspelled key): those refusals name the variable and the path but never echo the value.
+  // under a misspelled key): those refusals name the variable and the path but never echo the
+  // value.
 
   @Test
   void aBlobThatIsNotJsonIsRefused() {

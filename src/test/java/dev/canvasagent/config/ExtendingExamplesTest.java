@@ -116,10 +116,8 @@ class ExtendingExamplesTest {
   }
 
   // "Add a provider": its endpoint in config/ProviderEndpoints, the provider in
-  // model/ProviderCatalog, the
-  // endpoint's defaults in conf/config.json; here it speaks Chat Completions, so it needs no
-  // protocol or normalizer
-  // of its own.
+  // model/ProviderCatalog, the endpoint's defaults in conf/config.json; here it speaks Chat
+  // Completions, so it needs no protocol or normalizer of its own.
 
   static final ProviderEndpoint ACME =
       new ProviderEndpoint(

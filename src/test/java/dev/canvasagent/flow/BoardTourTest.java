@@ -60,8 +60,7 @@ class BoardTourTest {
     JsonObject done = seenByFirst.get(seenByFirst.size() - 1).data();
     assertEquals("done", done.getString("state"), done.encode());
     // The tour asks for two follow-ups (add_detail, review): it ends `scheduled`, and they run
-    // after it;
-    // the last leaves the tour's todo open, which earns the request an open_todos pass.
+    // after it; the last leaves the tour's todo open, which earns the request an open_todos pass.
     String tourRunId = accepted.bodyAsJsonObject().getString("runId");
     JsonObject tourEnd =
         seenByFirst.stream()

@@ -186,8 +186,8 @@ class RunFaultsTest {
         "both were accepted before the failure");
 
     // The next request of the session runs next: the failed run's follow-ups were dropped. (The
-    // tour
-    // leaves todos open, so that request ends `scheduled` with an open_todos follow-up of its own.)
+    // tour leaves todos open, so that request ends `scheduled` with an open_todos follow-up of its
+    // own.)
     String nextRunId =
         server
             .postRun(

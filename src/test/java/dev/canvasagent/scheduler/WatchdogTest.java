@@ -102,8 +102,8 @@ class WatchdogTest {
     String room = "stuck-room";
     SseClient sse = server.events(room);
     // Twenty boxes take about five seconds: longer than the watchdog and its grace together. The
-    // runner
-    // never hears the cancel, so this run goes on there; the scheduler no longer waits for it.
+    // runner never hears the cancel, so this run goes on there; the scheduler no longer waits for
+    // it.
     JsonObject accepted =
         server
             .postRun(new JsonObject().put("roomId", room).put("message", "draw 20 boxes"))

@@ -125,8 +125,7 @@ abstract class FrameFuzz {
       } catch (RuntimeException | AssertionError failed) {
         Short status = socket.isClosed() ? socket.closed().result() : null;
         // The server closes on a frame over the limit, with 1009; while the client is still sending
-        // it,
-        // the close frame can be lost with the reset, and the client sees 1006.
+        // it, the close frame can be lost with the reset, and the client sees 1006.
         if (oversized && status != null && (status == TOO_BIG || status == ABNORMAL)) {
           findings.outcome(frame.kind(), "closed " + status);
           // The closed connection's own viewport leaves with it; nothing else may change.

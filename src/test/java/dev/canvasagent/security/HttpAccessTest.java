@@ -768,8 +768,7 @@ class HttpAccessTest {
   @Test
   void theTableHasARowForEveryRouteTheServerDeclares() throws IOException {
     // The router is built inside BridgeVerticle and not reachable from here, so its declarations
-    // are
-    // read from the source: a route added anywhere without a row in ROUTES fails this test.
+    // are read from the source: a route added anywhere without a row in ROUTES fails this test.
     Pattern declaration =
         Pattern.compile(
             "router\\s*\\.\\s*(get|post|put|patch|delete|head|options|route)(WithRegex)?\\(\"(/api[^\"]*)\"\\)");

@@ -76,8 +76,7 @@ class RequestDeadlinesTest {
     RawConnection dripping = open();
     dripping.write(STALLED_HEAD);
     // A byte every 100 ms: an idle timeout would never fire, and the header line stays far below
-    // the
-    // 16 KiB header limit for as long as this test could run.
+    // the 16 KiB header limit for as long as this test could run.
     AtomicInteger dripped = new AtomicInteger();
     long drip =
         vertx.setPeriodic(

@@ -184,8 +184,7 @@ class SizeLimitsTest {
   @Test
   void anOverlongRequestLineIs414AndOverlargeHeadersAre431() {
     // The server closes a connection after refusing its request line or headers; a pooled client
-    // could
-    // send the next request into that closing connection. One connection per request here.
+    // could send the next request into that closing connection. One connection per request here.
     WebClient oneShot =
         WebClient.create(
             vertx,

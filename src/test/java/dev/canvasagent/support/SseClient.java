@@ -47,8 +47,7 @@ public final class SseClient {
     SseClient sse = new SseClient(client);
     Promise<SseClient> subscribed = Promise.promise();
     // On a Vert.x context, so the response's handlers are set in the task that receives its head:
-    // from
-    // a test thread a short error body could otherwise end before anyone listens, and never be
+    // from a test thread a short error body could otherwise end before anyone listens, and never be
     // seen.
     vertx
         .getOrCreateContext()

@@ -60,8 +60,8 @@ public final class WsClient {
             .setURI("/api/rooms/" + roomId + "/ws" + (query == null ? "" : "?" + query));
     headers.forEach(options::addHeader);
     // On a Vert.x context, so the socket's handlers are set in the task that completes the
-    // handshake:
-    // from a test thread the server's hello could arrive before anyone listens, and be lost.
+    // handshake: from a test thread the server's hello could arrive before anyone listens, and be
+    // lost.
     Promise<WsClient> connected = Promise.promise();
     vertx
         .getOrCreateContext()

@@ -84,9 +84,8 @@ public final class ShapeGeometry {
       return false;
     }
     // Parents come before their children, so a group's transform is known when its children are
-    // reached.
-    // Only groups are entered: a frame clips its children, so its bounds are its own box, as in
-    // tldraw.
+    // reached. Only groups are entered: a frame clips its children, so its bounds are its own box,
+    // as in tldraw.
     Map<String, Transform> groups = new HashMap<>();
     groups.put(id, relative);
     for (ShapeTree.Nested nested : descendants.get()) {

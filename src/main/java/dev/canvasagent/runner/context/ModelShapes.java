@@ -39,8 +39,7 @@ final class ModelShapes {
     Box bounds = shape.bounds();
     String id = shape.recordId();
     // x and y are what move's x, y mean (the bounds' top-left), so their rounding is remembered; w
-    // and
-    // h are the record's own size only when the shape is not rotated.
+    // and h are the record's own size only when the shape is not rotated.
     String sizeOwner = RecordNumbers.finite(shape.record(), "rotation", 0) == 0 ? id : null;
     return new JsonObject()
         .put("id", ShapeIds.modelId(id))

@@ -179,8 +179,7 @@ final class Sql {
   static final String FIND_SECRET = "SELECT secret FROM canvas_server_secrets WHERE purpose = $1";
 
   // Documents (V5, lease holders V6). Times travel as epoch milliseconds; "now" is always the
-  // database's clock, so every
-  // node judges lease expiry the same way.
+  // database's clock, so every node judges lease expiry the same way.
   private static final String DOCUMENT_COLUMNS =
       "d.id, d.room_id, d.title, d.content, d.revision_id, d.version, d.undo_stack, d.redo_stack,"
           + " (extract(epoch from d.created_at) * 1000)::bigint AS created_ms,"
