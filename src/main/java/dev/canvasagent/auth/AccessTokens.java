@@ -17,6 +17,7 @@ import io.vertx.ext.auth.jwt.JWTAuthOptions;
 import java.time.Duration;
 import java.util.Collection;
 import java.util.List;
+import java.util.Optional;
 
 /**
  * Access tokens: JWTs checked with vertx-auth-jwt against the configured HS256 secret or public key,
@@ -74,6 +75,17 @@ public final class AccessTokens {
               + " public key: "
               + unusable.getClass().getSimpleName());
     }
+  }
+
+  /**
+   * The token of an {@code Authorization} value in the {@code Bearer} scheme (RFC 6750, the scheme
+   * name in any case), stripped of surrounding blanks; empty for any other scheme. The token itself
+   * may be empty: {@link #verify} refuses it.
+   */
+  public static Optional<String> bearerToken(String authorization) {
+    return authorization != null && authorization.regionMatches(true, 0, "Bearer ", 0, 7)
+        ? Optional.of(authorization.substring(7).strip())
+        : Optional.empty();
   }
 
   /** The grant a token carries; fails UNAUTHENTICATED or TOKEN_EXPIRED. */

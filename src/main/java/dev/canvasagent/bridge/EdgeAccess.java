@@ -113,11 +113,12 @@ final class EdgeAccess {
     }
     if (headers.size() == 1) {
       String header = headers.get(0);
-      if (header.length() < 8 || !header.regionMatches(true, 0, "Bearer ", 0, 7)) {
+      Optional<String> bearer =
+          header.length() < 8 ? Optional.empty() : AccessTokens.bearerToken(header);
+      if (bearer.isEmpty()) {
         unauthenticated(ctx, "Authorization must be 'Bearer <token>'");
-        return Optional.empty();
       }
-      return Optional.of(header.substring(7).strip());
+      return bearer;
     }
     if (parameters.size() == 1) {
       return Optional.of(parameters.get(0));

@@ -105,12 +105,11 @@ final class HealthRoute {
       return Future.succeededFuture(true);
     }
     List<String> headers = ctx.request().headers().getAll(HttpHeaders.AUTHORIZATION);
-    if (headers.size() != 1 || !headers.get(0).regionMatches(true, 0, "Bearer ", 0, 7)) {
+    Optional<String> bearer =
+        headers.size() == 1 ? AccessTokens.bearerToken(headers.get(0)) : Optional.empty();
+    if (bearer.isEmpty()) {
       return Future.succeededFuture(false);
     }
-    return tokens
-        .get()
-        .verify(headers.get(0).substring(7).strip())
-        .map(grant -> grant.role() == Role.ADMIN);
+    return tokens.get().verify(bearer.get()).map(grant -> grant.role() == Role.ADMIN);
   }
 }

@@ -459,14 +459,17 @@ final class SockJSBridge {
         event.getRawMessage().getValue("headers") instanceof JsonObject given
             ? given
             : new JsonObject();
-    if (!(headers.getValue("authorization") instanceof String header)
-        || !header.regionMatches(true, 0, "Bearer ", 0, 7)) {
+    Optional<String> bearer =
+        headers.getValue("authorization") instanceof String header
+            ? AccessTokens.bearerToken(header)
+            : Optional.empty();
+    if (bearer.isEmpty()) {
       return Failure.future(
           FailureCode.UNAUTHENTICATED,
           "each message needs headers.authorization: 'Bearer <token>'");
     }
     return client
-        .verified(header.substring(7).strip(), tokens.get())
+        .verified(bearer.get(), tokens.get())
         .compose(
             grant ->
                 EdgeAccess.check(grant, roomId, needed)
