@@ -71,7 +71,8 @@ public final class Address {
    * Runner: end a running run as {@code canceled} ({@link RunCancel}); answers with its outcome once
    * its final status is out, NOT_FOUND when this runner has no such run.
    */
-  public static final String RUNNER_CANCEL = "runner.cancel";
+  public static final Endpoint<RunCancel, RunOutcome> RUNNER_CANCEL =
+      Endpoint.of("runner.cancel", RunCancel::fromJson, RunOutcome::fromJson);
 
   /** Runner: store one utterance of a room's transcript ({@code {roomId, speaker, text, ts?}}), answer with it. */
   public static final String RUNNER_TRANSCRIPT_ADD = "runner.transcript.add";

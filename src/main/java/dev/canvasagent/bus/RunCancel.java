@@ -7,7 +7,8 @@ import io.vertx.core.json.JsonObject;
  * ({@code CANCELED}, {@code PREEMPTED}, {@code WATCHDOG}), {@code reason} in a sentence; both go into
  * the run's final status.
  */
-public record RunCancel(String runId, FailureCode code, String reason) {
+public record RunCancel(String runId, FailureCode code, String reason) implements BusMessage {
+  @Override
   public JsonObject toJson() {
     return new JsonObject().put("runId", runId).put("code", code.name()).put("reason", reason);
   }

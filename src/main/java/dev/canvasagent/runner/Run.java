@@ -4,6 +4,7 @@ import dev.canvasagent.bus.Address;
 import dev.canvasagent.bus.AgentAction;
 import dev.canvasagent.bus.Failure;
 import dev.canvasagent.bus.FailureCode;
+import dev.canvasagent.bus.RunOutcome;
 import dev.canvasagent.bus.RunRequest;
 import dev.canvasagent.bus.RunState;
 import dev.canvasagent.catalog.ActionCatalog;
@@ -45,7 +46,7 @@ final class Run {
   private final ContextBuilder contextBuilder;
   private final ContextGatherer contextGatherer;
   private final ChatRecorder history;
-  private final Promise<JsonObject> outcome = Promise.promise();
+  private final Promise<RunOutcome> outcome = Promise.promise();
 
   /** The model's stream read as actions (tool calls, or an actions JSON in its text) and previews. */
   private final ActionStream stream;
@@ -132,7 +133,7 @@ final class Run {
     finalStatus.followUpsWaiting(followUpsOfThisRequest);
   }
 
-  Future<JsonObject> execute() {
+  Future<RunOutcome> execute() {
     deadlineTimer =
         vertx.setTimer(
             config.runner().deadlineMs(),
@@ -156,7 +157,7 @@ final class Run {
   }
 
   /** Ends the run as canceled; the future completes once its final status is out. */
-  Future<JsonObject> cancel(String why) {
+  Future<RunOutcome> cancel(String why) {
     return cancel(FailureCode.CANCELED, why);
   }
 
@@ -164,7 +165,7 @@ final class Run {
    * Ends the run as canceled with {@code code} ({@code CANCELED}, {@code PREEMPTED}, {@code WATCHDOG})
    * and a reason. A run already ending ends as it was.
    */
-  Future<JsonObject> cancel(FailureCode code, String why) {
+  Future<RunOutcome> cancel(FailureCode code, String why) {
     finish(RunState.CANCELED, finalStatus.reason(code, why));
     return outcome.future();
   }
@@ -349,8 +350,7 @@ final class Run {
                       finalStatus.followUpsQueued(),
                       meta.followUpsRefused(),
                       meta.todoChanges()));
-              outcome.complete(
-                  published.detail().copy().put("state", published.state().wireName()));
+              outcome.complete(new RunOutcome(published.state(), published.detail().copy()));
             });
   }
 }

@@ -5,6 +5,7 @@ import dev.canvasagent.bus.Failure;
 import dev.canvasagent.bus.FailureCode;
 import dev.canvasagent.bus.IdempotencyKey;
 import dev.canvasagent.bus.RunCancel;
+import dev.canvasagent.bus.RunOutcome;
 import dev.canvasagent.bus.RunRequest;
 import dev.canvasagent.catalog.ActionCatalog;
 import dev.canvasagent.config.AppConfig;
@@ -60,7 +61,7 @@ public final class RunnerVerticle extends CanvasVerticle {
         new ContextGatherer(vertx.eventBus(), store, config.context(), System::currentTimeMillis);
     return Future.join(
         vertx.eventBus().<JsonObject>consumer(Address.RUNNER_RUN, this::run).completion(),
-        vertx.eventBus().<JsonObject>consumer(Address.RUNNER_CANCEL, this::cancel).completion(),
+        answer(Address.RUNNER_CANCEL, this::cancel),
         vertx
             .eventBus()
             .<JsonObject>consumer(Address.RUNNER_TRANSCRIPT_ADD, this::addUtterance)
@@ -118,7 +119,7 @@ public final class RunnerVerticle extends CanvasVerticle {
               active.remove(request.runId());
               finished++;
               if (outcome.succeeded()) {
-                message.reply(outcome.result());
+                message.reply(outcome.result().toJson());
               } else {
                 Failure.replyTo(message, outcome.cause());
               }
@@ -126,16 +127,12 @@ public final class RunnerVerticle extends CanvasVerticle {
   }
 
   /** The scheduler cancels a run (cancel request, preemption, watchdog): answered once its final status is out. */
-  private void cancel(Message<JsonObject> message) {
-    RunCancel cancel = RunCancel.fromJson(message.body());
+  private Future<RunOutcome> cancel(RunCancel cancel) {
     Run run = cancel.runId() == null ? null : active.get(cancel.runId());
     if (run == null) {
-      message.fail(FailureCode.NOT_FOUND.wire(), "no run " + cancel.runId() + " is running here");
-      return;
+      return Failure.future(FailureCode.NOT_FOUND, "no run " + cancel.runId() + " is running here");
     }
-    run.cancel(cancel.code(), cancel.reason())
-        .onSuccess(message::reply)
-        .onFailure(error -> Failure.replyTo(message, error));
+    return run.cancel(cancel.code(), cancel.reason());
   }
 
   @Override

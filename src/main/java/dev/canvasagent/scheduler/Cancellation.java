@@ -61,10 +61,8 @@ final class Cancellation {
         .addKeyValue("runId", cancel.runId())
         .addKeyValue("code", code.name())
         .log("run.cancel_requested");
-    vertx
-        .eventBus()
-        .request(
-            Address.RUNNER_CANCEL, cancel.toJson(), new DeliveryOptions().setSendTimeout(graceMs))
+    Address.RUNNER_CANCEL
+        .ask(vertx.eventBus(), cancel, new DeliveryOptions().setSendTimeout(graceMs))
         .onFailure(
             error ->
                 LOG.atInfo()

@@ -1,7 +1,10 @@
 package dev.canvasagent.verticle;
 
 import dev.canvasagent.bus.Address;
+import dev.canvasagent.bus.BusMessage;
+import dev.canvasagent.bus.Endpoint;
 import dev.canvasagent.bus.Failure;
+import dev.canvasagent.bus.Notice;
 import dev.canvasagent.security.CorrelationId;
 import io.vertx.core.Future;
 import io.vertx.core.Handler;
@@ -30,6 +33,23 @@ public abstract class CanvasVerticle extends VerticleBase {
   /** What the verticle reports about itself; {@code ok:false} marks it unhealthy. */
   protected Future<JsonObject> health() {
     return Future.succeededFuture(new JsonObject().put("ok", true));
+  }
+
+  /**
+   * Answers {@code endpoint}'s requests with {@code handler}: the request is read from the message's
+   * JSON, the reply written back as JSON; failures are answered as {@link #answer(String, Function)}
+   * tells.
+   */
+  protected final <Q extends BusMessage, R extends BusMessage> Future<?> answer(
+      Endpoint<Q, R> endpoint, Function<Q, Future<R>> handler) {
+    return answer(
+        endpoint.address(),
+        body -> handler.apply(endpoint.request().apply(body)).map(BusMessage::toJson));
+  }
+
+  /** Takes {@code notice}'s one-way messages with {@code handler}, which is given each one read from its JSON. */
+  protected final <T extends BusMessage> Future<?> listen(Notice<T> notice, Handler<T> handler) {
+    return listen(notice.address(), body -> handler.handle(notice.message().apply(body)));
   }
 
   /**

@@ -36,7 +36,7 @@ final class BusLog implements AutoCloseable {
     vertx.eventBus().addOutboundInterceptor(interceptor);
     this.cancels =
         delivery -> {
-          if (delivery.message().address().equals(Address.RUNNER_CANCEL)
+          if (delivery.message().address().equals(Address.RUNNER_CANCEL.address())
               && delivery.message().body() instanceof JsonObject body) {
             add(new Sent("cancel", body.getString("runId"), body.getString("code")));
           }

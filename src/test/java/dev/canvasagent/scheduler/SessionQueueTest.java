@@ -53,7 +53,7 @@ class SessionQueueTest {
     server =
         TestServer.start(
             vertx, TestServer.config(Map.of("CANVAS_AGENT_FAKE_TOKEN_DELAY_MS", "20")));
-    cancels = HeldDeliveries.hold(vertx, Address.RUNNER_CANCEL);
+    cancels = HeldDeliveries.hold(vertx, Address.RUNNER_CANCEL.address());
     String room = "order-room";
     SseClient sse = server.events(room);
     JsonObject first = post(new JsonObject().put("roomId", room).put("message", SLOW_RUN));
@@ -141,7 +141,7 @@ class SessionQueueTest {
                     "1",
                     "CANVAS_AGENT_FAKE_TOKEN_DELAY_MS",
                     "20")));
-    cancels = HeldDeliveries.hold(vertx, Address.RUNNER_CANCEL);
+    cancels = HeldDeliveries.hold(vertx, Address.RUNNER_CANCEL.address());
     String room = "queue-room";
     SseClient sse = server.events(room);
     JsonObject first = post(new JsonObject().put("roomId", room).put("message", SLOW_RUN));

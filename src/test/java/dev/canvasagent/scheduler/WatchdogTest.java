@@ -98,7 +98,7 @@ class WatchdogTest {
                     "30",
                     "CANVAS_AGENT_CONFIG",
                     "{\"scheduler\":{\"cancelGraceMs\":2000}}")));
-    cancels = HeldDeliveries.drop(vertx, Address.RUNNER_CANCEL);
+    cancels = HeldDeliveries.drop(vertx, Address.RUNNER_CANCEL.address());
     String room = "stuck-room";
     SseClient sse = server.events(room);
     // Twenty boxes take about five seconds: longer than the watchdog and its grace together. The
