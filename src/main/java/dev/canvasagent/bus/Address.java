@@ -160,8 +160,11 @@ public final class Address {
    */
   public static final String DOC_AGENT_SESSION_DOCUMENT = "doc.agent.session_document";
 
-  /** Health probe of one verticle: {@code health.<verticle name>}. */
-  public static String health(String verticleName) {
-    return "health." + verticleName;
+  /**
+   * Health probe of one verticle, {@code health.<verticle name>} ({@link HealthProbe} →
+   * {@link HealthReport}): every verticle answers its own.
+   */
+  public static Endpoint<HealthProbe, HealthReport> health(String verticleName) {
+    return Endpoint.of("health." + verticleName, HealthProbe::fromJson, HealthReport::fromJson);
   }
 }

@@ -150,7 +150,7 @@ final class StateFingerprint {
   private Future<JsonObject> health(String verticle) {
     return vertx
         .eventBus()
-        .<JsonObject>request(Address.health(verticle), new JsonObject())
+        .<JsonObject>request(Address.health(verticle).address(), new JsonObject())
         .map(reply -> reply.body());
   }
 
