@@ -50,6 +50,16 @@ public abstract class CanvasVerticle extends VerticleBase {
         body -> handler.apply(endpoint.request().apply(body)).map(BusMessage::toJson));
   }
 
+  /**
+   * The typed {@link #answer(Endpoint, Function)}, for a helper that registers a verticle's endpoints
+   * on its behalf: the verticle hands it {@code this::answer}.
+   */
+  @FunctionalInterface
+  public interface Answerer {
+    <Q extends BusMessage, R extends BusMessage> Future<?> answer(
+        Endpoint<Q, R> endpoint, Function<Q, Future<R>> handler);
+  }
+
   /** Takes {@code notice}'s one-way messages with {@code handler}, which is given each one read from its JSON. */
   protected final <T extends BusMessage> Future<?> listen(Notice<T> notice, Handler<T> handler) {
     return listen(notice.address(), body -> handler.handle(notice.message().apply(body)));
