@@ -4,8 +4,11 @@ import dev.canvasagent.auth.AccessTokens;
 import dev.canvasagent.auth.Grant;
 import dev.canvasagent.auth.Role;
 import dev.canvasagent.bus.Address;
+import dev.canvasagent.bus.BusMessage;
+import dev.canvasagent.bus.Endpoint;
 import dev.canvasagent.bus.Failure;
 import dev.canvasagent.bus.FailureCode;
+import dev.canvasagent.bus.SessionRef;
 import io.vertx.core.Future;
 import io.vertx.core.Vertx;
 import io.vertx.core.http.HttpHeaders;
@@ -175,10 +178,9 @@ final class EdgeAccess {
     lookup(
         ctx,
         Address.SCHEDULER_SESSION_ROOM,
-        new JsonObject().put("sessionId", sessionId),
+        SessionRef.of(sessionId),
         absent,
-        answer ->
-            reachedOr(ctx, grant.allowsRoom(answer.getString("roomId"), needed), absent, allowed));
+        answer -> reachedOr(ctx, grant.allowsRoom(answer.roomId(), needed), absent, allowed));
   }
 
   /** {@link #session} for a session a body may name; without one, {@code allowed} runs. */
@@ -283,6 +285,21 @@ final class EdgeAccess {
                       ? absent
                       : error);
             });
+  }
+
+  /** Asks {@code endpoint}; an id it does not know is answered {@code absent}, any other failure as it is. */
+  private <Q extends BusMessage, R extends BusMessage> void lookup(
+      RoutingContext ctx, Endpoint<Q, R> endpoint, Q ask, Failure absent, Consumer<R> found) {
+    endpoint
+        .ask(vertx.eventBus(), ask)
+        .onSuccess(found::accept)
+        .onFailure(error -> HttpErrors.send(ctx, absentOr(error, absent)));
+  }
+
+  /** {@code absent} for a failure that says the id is unknown, else the failure as it is. */
+  private static Throwable absentOr(Throwable error, Failure absent) {
+    FailureCode code = Failure.of(error).code();
+    return code == FailureCode.NOT_FOUND || code == FailureCode.SESSION_NOT_FOUND ? absent : error;
   }
 
   private static void forbidden(RoutingContext ctx, Role needed, String what) {
