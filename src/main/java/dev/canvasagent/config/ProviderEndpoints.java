@@ -3,9 +3,9 @@ package dev.canvasagent.config;
 import java.util.List;
 
 /**
- * The accounts model providers are called with: each endpoint's environment variables (key, base
- * URL) and what they mean in the configuration table; their defaults are {@code conf/config.json}'s
- * ({@code providers.<name>}). The providers that use them are declared in {@code
+ * The accounts model providers are called with: each endpoint's settings ({@code
+ * providers.<name>.apiKey} and {@code .baseUrl}), their variables, the default base URL, and what the
+ * variables mean in the configuration table. The providers that use them are declared in {@code
  * model/ProviderCatalog}; the settings live here so that configuration depends on no model code.
  */
 public final class ProviderEndpoints {
@@ -14,6 +14,7 @@ public final class ProviderEndpoints {
           "anthropic",
           "ANTHROPIC",
           true,
+          "https://api.anthropic.com",
           "Key for `anthropic:<model>` (sent as `x-api-key`). Secret: never logged or shown in errors.",
           "Where the Messages API is (`/v1/messages` is appended).");
   public static final ProviderEndpoint OPENAI =
@@ -21,6 +22,7 @@ public final class ProviderEndpoints {
           "openai",
           "OPENAI",
           true,
+          "https://api.openai.com/v1",
           "Key for `openai:<model>` and `openai-responses:<model>` (`Authorization: Bearer`). Secret.",
           "With `/v1`, as the OpenAI SDKs take it (`/chat/completions`, `/responses` are appended).");
   public static final ProviderEndpoint GEMINI =
@@ -28,6 +30,7 @@ public final class ProviderEndpoints {
           "gemini",
           "GEMINI",
           true,
+          "https://generativelanguage.googleapis.com",
           "Key for `google:<model>` (`x-goog-api-key`). Secret.",
           "Where the Gemini API is (`/v1beta/models/<model>:streamGenerateContent?alt=sse` is appended).");
 
@@ -37,6 +40,7 @@ public final class ProviderEndpoints {
           "openaiCompatible",
           "OPENAI_COMPATIBLE",
           false,
+          "",
           "Optional key for that server (`Authorization: Bearer` only when set). Secret.",
           "With `/v1`, e.g. `http://127.0.0.1:11434/v1` (Ollama); unset → `openai-compatible:<model>` is refused with `MODEL_NOT_CONFIGURED`.");
 

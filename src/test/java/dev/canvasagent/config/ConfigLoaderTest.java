@@ -7,19 +7,12 @@ import static org.junit.jupiter.api.Assertions.assertNotNull;
 import static org.junit.jupiter.api.Assertions.assertThrows;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
-import io.vertx.core.json.JsonObject;
-import java.io.IOException;
-import java.nio.file.Files;
-import java.nio.file.Path;
 import java.util.HashMap;
-import java.util.HashSet;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.Optional;
-import java.util.Set;
 import java.util.function.Function;
-import java.util.stream.Collectors;
 import java.util.stream.Stream;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.params.ParameterizedTest;
@@ -27,7 +20,7 @@ import org.junit.jupiter.params.provider.Arguments;
 import org.junit.jupiter.params.provider.MethodSource;
 
 /**
- * The configuration a process gets from {@code conf/config.json}, its environment variables and the
+ * The configuration a process gets from the declared defaults, its environment variables and the
  * {@code CANVAS_AGENT_CONFIG} blob, and the startup error it gets instead for any bad value.
  */
 class ConfigLoaderTest {
@@ -50,7 +43,7 @@ class ConfigLoaderTest {
   // Defaults
 
   @Test
-  void withNoEnvironmentTheDefaultsOfConfigJsonApply() {
+  void withNoEnvironmentTheDeclaredDefaultsApply() {
     AppConfig config = load(Map.of());
 
     assertEquals("127.0.0.1", config.http().host());
@@ -316,14 +309,46 @@ class ConfigLoaderTest {
     assertEquals(override.expected(), override.read().apply(load(override.environment())));
   }
 
-  @Test
-  void everyEnvironmentVariableTheServerReadsHasAnOverrideCase() {
-    Set<String> covered = overrides().stream().map(EnvCase::variable).collect(Collectors.toSet());
-    Set<String> read =
-        Settings.ALL.stream()
-            .flatMap(setting -> setting.variable().stream())
-            .collect(Collectors.toSet());
-    assertEquals(read, covered);
+  // Every variable, from its declaration alone: a value its check accepts lands at its path, and
+  // one
+  // it refuses stops startup naming the variable (and the value, unless the setting is secret).
+
+  static Stream<Arguments> variables() {
+    return Settings.ALL.stream()
+        .filter(setting -> setting.variable().isPresent())
+        .map(setting -> Arguments.of(setting.variable().get(), setting));
+  }
+
+  static Stream<Arguments> refusableVariables() {
+    return variables()
+        .filter(
+            arguments -> ((Setting) arguments.get()[1]).check().samples().refusal().isPresent());
+  }
+
+  @ParameterizedTest(name = "{0}")
+  @MethodSource("variables")
+  void aValueItsCheckAcceptsLandsAtItsPath(String variable, Setting setting) {
+    Check.Samples sample = setting.check().samples();
+
+    ConfigValues values = ConfigLoader.values(Map.of(variable, sample.accepted()));
+
+    assertEquals(variable, values.source(setting.path()), "where " + setting.path() + " came from");
+    assertEquals(sample.value(), values.read(setting));
+  }
+
+  @ParameterizedTest(name = "{0}")
+  @MethodSource("refusableVariables")
+  void aValueItsCheckRefusesStopsStartupNamingTheVariable(String variable, Setting setting) {
+    String value = setting.check().samples().refusal().orElseThrow();
+
+    String message = refused(Map.of(variable, value)).getMessage();
+
+    String shown = setting.secret() ? "<redacted>" : value;
+    assertTrue(
+        message.startsWith("bad configuration: " + variable + " = '" + shown + "': "), message);
+    if (setting.secret()) {
+      assertFalse(message.contains(value), message);
+    }
   }
 
   @Test
@@ -771,25 +796,7 @@ class ConfigLoaderTest {
     assertTrue(message.contains("'Bad-Name'"), message);
   }
 
-  // The defaults file
-
-  @Test
-  void everyEnvironmentVariableSetsAPathThatExistsInConfigJson() throws IOException {
-    JsonObject defaults = new JsonObject(Files.readString(Path.of("conf/config.json")));
-    Set<String> missing = new HashSet<>();
-    for (Setting key :
-        Settings.ALL.stream().filter(setting -> setting.variable().isPresent()).toList()) {
-      Object value = defaults;
-      for (String part : key.path().split("\\.")) {
-        value = value instanceof JsonObject object ? object.getValue(part) : null;
-      }
-      if (value == null || value instanceof JsonObject) {
-        missing.add(key.variable().get() + " -> " + key.path());
-      }
-    }
-    assertEquals(
-        Set.of(), missing, "environment variables whose path is not a value of conf/config.json");
-  }
+  // The declarations
 
   @Test
   void environmentVariablesAreDistinctAndSetDistinctPaths() {
