@@ -15,7 +15,7 @@ public final class ProviderEndpoints {
           "ANTHROPIC",
           true,
           "https://api.anthropic.com",
-          "Key for `anthropic:<model>` (sent as `x-api-key`). Secret: never logged or shown in errors.",
+          "Key for `anthropic:<model>`, Anthropic Messages (sent as `x-api-key`). Secret: never logged or shown in errors.",
           "Where the Messages API is (`/v1/messages` is appended).");
   public static final ProviderEndpoint OPENAI =
       new ProviderEndpoint(
@@ -23,7 +23,7 @@ public final class ProviderEndpoints {
           "OPENAI",
           true,
           "https://api.openai.com/v1",
-          "Key for `openai:<model>` and `openai-responses:<model>` (`Authorization: Bearer`). Secret.",
+          "Key for `openai:<model>`, Chat Completions, and `openai-responses:<model>`, Responses (`Authorization: Bearer`). Secret.",
           "With `/v1`, as the OpenAI SDKs take it (`/chat/completions`, `/responses` are appended).");
   public static final ProviderEndpoint GEMINI =
       new ProviderEndpoint(
@@ -31,7 +31,7 @@ public final class ProviderEndpoints {
           "GEMINI",
           true,
           "https://generativelanguage.googleapis.com",
-          "Key for `google:<model>` (`x-goog-api-key`). Secret.",
+          "Key for `google:<model>`, Gemini (`x-goog-api-key`). Secret.",
           "Where the Gemini API is (`/v1beta/models/<model>:streamGenerateContent?alt=sse` is appended).");
 
   /** A local server (Ollama, llama.cpp, vLLM) may want no key: only its base URL is required. */
@@ -41,7 +41,7 @@ public final class ProviderEndpoints {
           "OPENAI_COMPATIBLE",
           false,
           "",
-          "Optional key for that server (`Authorization: Bearer` only when set). Secret.",
+          "Key for `openai-compatible:<model>`, Chat Completions, if the server wants one (`Authorization: Bearer` only when set). Secret.",
           "With `/v1`, e.g. `http://127.0.0.1:11434/v1` (Ollama); unset → `openai-compatible:<model>` is refused with `MODEL_NOT_CONFIGURED`.");
 
   /** Every endpoint, in the order of the configuration table. */

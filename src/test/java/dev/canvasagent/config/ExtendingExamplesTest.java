@@ -140,7 +140,7 @@ class ExtendingExamplesTest {
           "ACME",
           true,
           "https://api.acme.example/v1",
-          "Key for `acme:<model>` (`Authorization: Bearer`). Secret.",
+          "Key for `acme:<model>`, Chat Completions (`Authorization: Bearer`). Secret.",
           "With `/v1` (`/chat/completions` is appended).");
   static final HttpProvider ACME_CHAT =
       new HttpProvider(
@@ -199,7 +199,7 @@ class ExtendingExamplesTest {
 
     assertEquals(
         List.of(
-            "missing from the table: | `ACME_API_KEY` | `providers.acme.apiKey` | empty | Key for `acme:<model>` (`Authorization: Bearer`). Secret. |",
+            "missing from the table: | `ACME_API_KEY` | `providers.acme.apiKey` | empty | Key for `acme:<model>`, Chat Completions (`Authorization: Bearer`). Secret. |",
             "missing from the table: | `ACME_BASE_URL` | `providers.acme.baseUrl` | `https://api.acme.example/v1` | With `/v1` (`/chat/completions` is appended). |"),
         missing);
   }
