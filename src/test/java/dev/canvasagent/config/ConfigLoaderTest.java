@@ -62,11 +62,31 @@ class ConfigLoaderTest {
         java.util.OptionalInt.empty(),
         config.model().fakeTokenDelayMs(),
         "unset: the scenario file paces the fake");
+    // Component by component, not whole records: a new setting adds a component without changing
+    // this test.
+    AppConfig.Screenshot screenshot = config.screenshot();
     assertEquals(
-        new AppConfig.Screenshot(3500, 1, 450, 20_000, 2 * 1024 * 1024), config.screenshot());
-    assertEquals(new AppConfig.Followups(6, 3), config.followups());
-    assertEquals(new AppConfig.Runner(90_000, 200, 100), config.runner());
-    assertEquals(new AppConfig.Scheduler(8, 60_000, 5_000), config.scheduler());
+        List.of(3500, 1, 450, 20_000, 2 * 1024 * 1024),
+        List.of(
+            screenshot.timeoutMs(),
+            screenshot.retries(),
+            screenshot.retryDelayMs(),
+            screenshot.cacheTtlMs(),
+            screenshot.maxBytes()));
+    assertEquals(6, config.followups().lowActionThreshold());
+    assertEquals(3, config.followups().maxFollowups());
+    assertEquals(
+        List.of(90_000, 200, 100),
+        List.of(
+            config.runner().deadlineMs(),
+            config.runner().maxActions(),
+            config.runner().partialIntervalMs()));
+    assertEquals(
+        List.of(8, 60_000, 5_000),
+        List.of(
+            config.scheduler().maxQueueDepth(),
+            config.scheduler().watchdogMs(),
+            config.scheduler().cancelGraceMs()));
     assertEquals(200, config.ttfbSloMs());
     assertEquals(4096, config.shapeStateLimitBytes());
     assertEquals(60_000, config.context().transcriptWindowMs());
@@ -365,14 +385,19 @@ class ConfigLoaderTest {
                 BLOB,
                 "{\"screenshot\":{\"timeoutMs\":5000,\"retries\":2},\"followups\":{\"lowActionThreshold\":4}}"));
 
+    AppConfig.Screenshot screenshot = config.screenshot();
     assertEquals(
-        new AppConfig.Screenshot(5000, 2, 450, 20_000, 2 * 1024 * 1024),
-        config.screenshot(),
+        List.of(5000, 2, 450, 20_000, 2 * 1024 * 1024),
+        List.of(
+            screenshot.timeoutMs(),
+            screenshot.retries(),
+            screenshot.retryDelayMs(),
+            screenshot.cacheTtlMs(),
+            screenshot.maxBytes()),
         "blob over env, the rest default");
+    assertEquals(4, config.followups().lowActionThreshold(), "the blob over the env");
     assertEquals(
-        new AppConfig.Followups(4, 5),
-        config.followups(),
-        "what the blob leaves out keeps its env value");
+        5, config.followups().maxFollowups(), "what the blob leaves out keeps its env value");
   }
 
   @Test
