@@ -5,7 +5,7 @@ import java.util.OptionalInt;
 
 /**
  * The server's whole configuration, checked: every value here is in range. Loaded by
- * {@link ConfigLoader} from {@code conf/config.json}, environment variables and
+ * {@link ConfigLoader} from the declared settings' defaults, environment variables and
  * {@code CANVAS_AGENT_CONFIG}; docs/configuration.md's table lists every key.
  */
 public record AppConfig(

@@ -21,12 +21,14 @@ final class AuthSettings {
           "auth.jwtSecret",
           "CANVAS_AGENT_JWT_SECRET",
           textOrEmpty(),
+          "",
           "HS256 secret (at least 32 bytes) that access tokens are signed with. Empty and no public key: auth is off, allowed only when `HOST` is a loopback address. Never logged.");
   static final Setting JWT_PUBLIC_KEY =
       Setting.of(
           "auth.jwtPublicKey",
           "CANVAS_AGENT_JWT_PUBLIC_KEY",
           textOrEmpty(),
+          "",
           "A PEM public key (`-----BEGIN PUBLIC KEY-----`) to verify tokens an external issuer signs, instead of a secret.");
 
   /** What a configured public key may sign with. */
@@ -35,6 +37,7 @@ final class AuthSettings {
           "auth.jwtAlgorithm",
           "CANVAS_AGENT_JWT_ALGORITHM",
           oneOf("RS256", "RS384", "RS512", "PS256", "PS384", "PS512", "ES256", "ES384", "ES512"),
+          "RS256",
           "The public key's algorithm: `RS256/384/512`, `PS256/384/512`, `ES256/384/512`.");
 
   static final Setting MAX_TOKEN_LIFETIME =
@@ -42,6 +45,7 @@ final class AuthSettings {
           "auth.maxTokenLifetimeSeconds",
           "CANVAS_AGENT_JWT_MAX_LIFETIME_SECONDS",
           whole(60, MAX_TOKEN_LIFETIME_SECONDS),
+          2_592_000,
           "The longest a presented token may still be valid for (60 s – 366 days; 30 days, what `mint-token` can issue); a token whose `exp` is further away is refused `401`.");
 
   static final List<Setting> ALL =

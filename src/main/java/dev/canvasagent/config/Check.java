@@ -7,6 +7,7 @@ import java.util.ArrayList;
 import java.util.List;
 import java.util.Locale;
 import java.util.Map;
+import java.util.Optional;
 import java.util.OptionalInt;
 import java.util.Set;
 import java.util.TreeMap;
@@ -15,11 +16,25 @@ import java.util.regex.Pattern;
 /**
  * A setting's type and range (or allowed values): how its value is checked and what it becomes. A
  * value that does not pass stops startup with {@link ConfigValues#bad}, which names where the value
- * came from and shows it unless the setting is secret.
+ * came from and shows it unless the setting is secret. Each check also gives a value it accepts and
+ * one it refuses, as an environment variable spells them, so that one test can try every variable.
  */
 sealed interface Check {
   /** The checked value at {@code path}. */
   Object read(ConfigValues values, String path);
+
+  /** What this check accepts and refuses, as an environment variable spells it. */
+  Samples samples();
+
+  /**
+   * {@code accepted}, as an environment variable spells it, reads as {@code value}; {@code refused}
+   * (null when the check refuses nothing) is refused.
+   */
+  record Samples(String accepted, Object value, String refused) {
+    Optional<String> refusal() {
+      return Optional.ofNullable(refused);
+    }
+  }
 
   static Check whole(int min, int max) {
     return new Whole(min, max);
@@ -49,8 +64,9 @@ sealed interface Check {
     return new OneOf(Set.of(allowed));
   }
 
-  static Check matching(String regex, String problem) {
-    return new Matching(Pattern.compile(regex), problem);
+  /** A string that {@code regex} matches whole, such as {@code example}; {@code problem} says what it must be. */
+  static Check matching(String regex, String example, String problem) {
+    return new Matching(Pattern.compile(regex), example, problem);
   }
 
   static Check origins() {
@@ -92,6 +108,11 @@ sealed interface Check {
       }
       return (int) parsed;
     }
+
+    @Override
+    public Samples samples() {
+      return new Samples(String.valueOf(max), max, String.valueOf((long) max + 1));
+    }
   }
 
   /** Empty when the value is blank (not set); otherwise a {@link Whole}. */
@@ -103,6 +124,11 @@ sealed interface Check {
         return OptionalInt.empty();
       }
       return OptionalInt.of(new Whole(min, max).read(values, path));
+    }
+
+    @Override
+    public Samples samples() {
+      return new Samples(String.valueOf(max), OptionalInt.of(max), String.valueOf((long) max + 1));
     }
   }
 
@@ -126,6 +152,11 @@ sealed interface Check {
       }
       throw values.bad(path, "must be true or false (1/0, yes/no, on/off)");
     }
+
+    @Override
+    public Samples samples() {
+      return new Samples("on", true, "maybe");
+    }
   }
 
   /** A retired flag, kept so that old deployments still start: only {@code supported} is accepted. */
@@ -136,6 +167,11 @@ sealed interface Check {
         throw values.bad(path, "only " + supported + " is supported: " + why);
       }
       return supported;
+    }
+
+    @Override
+    public Samples samples() {
+      return new Samples(String.valueOf(supported), supported, String.valueOf(!supported));
     }
   }
 
@@ -149,6 +185,11 @@ sealed interface Check {
       }
       return string.strip();
     }
+
+    @Override
+    public Samples samples() {
+      return new Samples(" sample ", "sample", mayBeEmpty ? null : " ");
+    }
   }
 
   record OneOf(Set<String> allowed) implements Check {
@@ -160,10 +201,29 @@ sealed interface Check {
       }
       return value;
     }
+
+    @Override
+    public Samples samples() {
+      String first = allowed.stream().sorted().findFirst().orElseThrow();
+      String refused = "not-" + first;
+      while (allowed.contains(refused)) {
+        refused += "-";
+      }
+      return new Samples(first, first, refused);
+    }
   }
 
-  /** A non-empty string that {@code pattern} matches whole; {@code problem} says what it must be. */
-  record Matching(Pattern pattern, String problem) implements Check {
+  /**
+   * A non-empty string that {@code pattern} matches whole, as it matches {@code example}; {@code
+   * problem} says what it must be.
+   */
+  record Matching(Pattern pattern, String example, String problem) implements Check {
+    public Matching {
+      if (example.isBlank() || !pattern.matcher(example).matches()) {
+        throw new IllegalArgumentException("'" + example + "' does not match " + pattern);
+      }
+    }
+
     @Override
     public String read(ConfigValues values, String path) {
       String value = new Text(false).read(values, path);
@@ -171,6 +231,11 @@ sealed interface Check {
         throw values.bad(path, problem);
       }
       return value;
+    }
+
+    @Override
+    public Samples samples() {
+      return new Samples(example, example, " ");
     }
   }
 
@@ -200,6 +265,14 @@ sealed interface Check {
         origins.add(origin.toLowerCase(Locale.ROOT));
       }
       return origins;
+    }
+
+    @Override
+    public Samples samples() {
+      return new Samples(
+          "https://App.example.com, http://localhost:5173",
+          List.of("https://app.example.com", "http://localhost:5173"),
+          "*");
     }
   }
 
@@ -234,6 +307,12 @@ sealed interface Check {
       }
       return baseUrl;
     }
+
+    @Override
+    public Samples samples() {
+      return new Samples(
+          "http://127.0.0.1:9/v1/", "http://127.0.0.1:9/v1", "ftp://files.example/v1");
+    }
   }
 
   /** An API key (or empty): it goes into a header, so printable ASCII without spaces. */
@@ -246,23 +325,34 @@ sealed interface Check {
       }
       return apiKey;
     }
+
+    @Override
+    public Samples samples() {
+      return new Samples("sk-sample-1", "sk-sample-1", "sk sample");
+    }
   }
 
   /**
-   * An object of named integers, each a {@link Whole}: which names exist is what {@code
-   * conf/config.json} has under the path, and the docs section {@code describedIn} (a Markdown link) lists them with
-   * their defaults.
+   * An object of named integers, each a {@link Whole}: which names exist is what the setting's default
+   * has, and the docs section {@code describedIn} (a Markdown link) lists them with their defaults.
+   * An object is not an environment variable's value: such a setting has none, and no samples.
    */
   record Parts(int min, int max, String describedIn) implements Check {
     @Override
     public Map<String, Integer> read(ConfigValues values, String path) {
-      Map<String, Integer> parts = new TreeMap<>();
-      if (values.lookup(path) instanceof JsonObject object) {
-        object
-            .fieldNames()
-            .forEach(part -> parts.put(part, new Whole(min, max).read(values, path + "." + part)));
+      if (!(values.lookup(path) instanceof JsonObject object)) {
+        throw values.bad(path, "must be an object of named integers");
       }
+      Map<String, Integer> parts = new TreeMap<>();
+      object
+          .fieldNames()
+          .forEach(part -> parts.put(part, new Whole(min, max).read(values, path + "." + part)));
       return parts;
+    }
+
+    @Override
+    public Samples samples() {
+      throw new UnsupportedOperationException("named parts are set only in CANVAS_AGENT_CONFIG");
     }
   }
 }

@@ -1,22 +1,16 @@
 package dev.canvasagent.config;
 
-import io.vertx.core.json.JsonObject;
-import java.io.IOException;
-import java.io.InputStream;
-import java.io.UncheckedIOException;
-import java.nio.charset.StandardCharsets;
 import java.util.List;
 import java.util.Map;
 
 /**
- * Builds the {@link AppConfig}: the defaults of {@code conf/config.json}, then the environment
- * variable of each declared {@link Setting}, then {@code CANVAS_AGENT_CONFIG} (a JSON blob shaped like
- * the file) over both. Every value is checked; the first bad one stops startup with its key and value.
- * The settings are declared by section ({@code HttpSettings}, {@code AuthSettings}, …), each with the
- * code that turns its values into its part of the configuration.
+ * Builds the {@link AppConfig}: the defaults of the declared {@link Setting}s, then the environment
+ * variable of each, then {@code CANVAS_AGENT_CONFIG} (a JSON blob shaped by the settings' paths) over
+ * both. Every value is checked; the first bad one stops startup with its key and value. The settings
+ * are declared by section ({@code HttpSettings}, {@code AuthSettings}, …), each with the code that
+ * turns its values into its part of the configuration.
  */
 public final class ConfigLoader {
-  static final String DEFAULTS_RESOURCE = "conf/config.json";
   static final String BLOB_VARIABLE = "CANVAS_AGENT_CONFIG";
 
   private ConfigLoader() {}
@@ -27,19 +21,12 @@ public final class ConfigLoader {
   }
 
   public static AppConfig load(Map<String, String> environment) {
-    return build(ConfigValues.load(readDefaults(), DEFAULTS_RESOURCE, Settings.ALL, environment));
+    return build(values(environment));
   }
 
-  static JsonObject readDefaults() {
-    try (InputStream in =
-        ConfigLoader.class.getClassLoader().getResourceAsStream(DEFAULTS_RESOURCE)) {
-      if (in == null) {
-        throw new ConfigException(DEFAULTS_RESOURCE + " is missing from the classpath");
-      }
-      return new JsonObject(new String(in.readAllBytes(), StandardCharsets.UTF_8));
-    } catch (IOException e) {
-      throw new UncheckedIOException(e);
-    }
+  /** Every declared setting's value for {@code environment}, not yet checked. */
+  static ConfigValues values(Map<String, String> environment) {
+    return ConfigValues.load(Settings.ALL, environment);
   }
 
   /** The sections in the order they have always been checked in, so the same bad value is reported first. */

@@ -14,10 +14,10 @@ import java.util.stream.Collectors;
 import java.util.stream.Stream;
 
 /**
- * The values of one load, each with where it came from: the defaults of {@code conf/config.json},
- * then each declared setting's environment variable, then {@code CANVAS_AGENT_CONFIG} over both.
- * Reading a value through its {@link Setting} checks it; a bad one becomes a {@link ConfigException}
- * that names its source, and shows the value unless the setting is secret.
+ * The values of one load, each with where it came from: the declared settings' defaults, then each
+ * one's environment variable, then {@code CANVAS_AGENT_CONFIG} over both. Reading a value through its
+ * {@link Setting} checks it; a bad one becomes a {@link ConfigException} that names its source, and
+ * shows the value unless the setting is secret.
  */
 final class ConfigValues {
   private final JsonObject values;
@@ -25,19 +25,18 @@ final class ConfigValues {
   private final Map<String, Setting> settings;
   private final Set<String> read = new HashSet<>();
 
-  private ConfigValues(JsonObject defaults, String defaultsName, List<Setting> settings) {
-    this.values = defaults.copy();
+  /** Where a message says a default came from: {@code default http.port}. */
+  static final String DEFAULT_SOURCE = "default";
+
+  private ConfigValues(List<Setting> settings) {
+    this.values = defaults(settings);
     this.settings = settings.stream().collect(Collectors.toMap(Setting::path, Function.identity()));
-    leafPaths(defaults, "").forEach(path -> sources.put(path, defaultsName + " " + path));
+    leafPaths(values, "").forEach(path -> sources.put(path, DEFAULT_SOURCE + " " + path));
   }
 
-  /** {@code defaults} (named {@code defaultsName} in messages) with what {@code environment} sets over them. */
-  static ConfigValues load(
-      JsonObject defaults,
-      String defaultsName,
-      List<Setting> settings,
-      Map<String, String> environment) {
-    ConfigValues loaded = new ConfigValues(defaults, defaultsName, settings);
+  /** The defaults of {@code settings} with what {@code environment} sets over them. */
+  static ConfigValues load(List<Setting> settings, Map<String, String> environment) {
+    ConfigValues loaded = new ConfigValues(settings);
     for (Setting setting : settings) {
       setting
           .variable()
@@ -166,6 +165,44 @@ final class ConfigValues {
     }
     parent.put(parts[parts.length - 1], value);
     sources.put(path, source);
+  }
+
+  /**
+   * The defaults of {@code settings} as one JSON object shaped like {@code CANVAS_AGENT_CONFIG}: each
+   * default at its setting's path. Two settings at one path, or one inside another's value, are a
+   * mistake in the declarations.
+   */
+  static JsonObject defaults(List<Setting> settings) {
+    Set<String> paths = new HashSet<>();
+    for (Setting setting : settings) {
+      if (!paths.add(setting.path())) {
+        throw new IllegalStateException(setting.path() + " is declared twice");
+      }
+    }
+    JsonObject defaults = new JsonObject();
+    for (Setting setting : settings) {
+      String[] parts = setting.path().split("\\.");
+      JsonObject parent = defaults;
+      String prefix = "";
+      for (int i = 0; i < parts.length - 1; i++) {
+        prefix = prefix.isEmpty() ? parts[i] : prefix + "." + parts[i];
+        if (paths.contains(prefix)) {
+          throw new IllegalStateException(
+              setting.path() + " is declared inside the value of " + prefix);
+        }
+        if (parent.getJsonObject(parts[i]) == null) {
+          parent.put(parts[i], new JsonObject());
+        }
+        parent = parent.getJsonObject(parts[i]);
+      }
+      parent.put(parts[parts.length - 1], setting.initialValue());
+    }
+    return defaults;
+  }
+
+  /** Where the value at {@code path} came from: {@code default <path>}, a variable, or {@code CANVAS_AGENT_CONFIG <path>}. */
+  String source(String path) {
+    return sources.get(path);
   }
 
   /** Every path of {@code object} that holds a value rather than an object. */

@@ -1,17 +1,17 @@
 package dev.canvasagent.config;
 
-import io.vertx.core.json.JsonObject;
 import java.util.ArrayList;
 import java.util.List;
 
 /**
- * The documentation's configuration table, made from the declared settings: one row per setting,
- * then the row of {@code CANVAS_AGENT_CONFIG}. A setting's default is what {@code conf/config.json}
- * holds at its path, so the table, the loader and the file cannot tell different stories.
+ * The documentation's configuration table, made from the declared settings: one row per setting (its
+ * variable, its path in {@code CANVAS_AGENT_CONFIG}, its declared default and its meaning), then the
+ * row of {@code CANVAS_AGENT_CONFIG}. The loader starts from the same defaults, so the table and the
+ * loader cannot tell different stories.
  */
 public final class ConfigurationTable {
-  public static final String HEADER = "| Variable | `conf/config.json` | Default | Meaning |";
-  static final String NO_DEFAULT = "(not in conf/config.json)";
+  public static final String HEADER =
+      "| Variable | Path in `CANVAS_AGENT_CONFIG` | Default | Meaning |";
 
   /** One row, each cell as Markdown: {@code `HOST`} or {@code —}, {@code `http.host`}, {@code `127.0.0.1`} or {@code empty}. */
   public record Row(String variable, String path, String defaultValue, String meaning) {
@@ -24,7 +24,7 @@ public final class ConfigurationTable {
 
   /** The rows of this server's settings, then the row of {@code CANVAS_AGENT_CONFIG}. */
   public static List<Row> rows() {
-    List<Row> rows = new ArrayList<>(rows(Settings.ALL, ConfigLoader.readDefaults()));
+    List<Row> rows = new ArrayList<>(rows(Settings.ALL));
     rows.add(
         new Row(
             "`" + ConfigLoader.BLOB_VARIABLE + "`",
@@ -34,8 +34,8 @@ public final class ConfigurationTable {
     return rows;
   }
 
-  /** One row per setting, its default read from {@code defaults}. */
-  static List<Row> rows(List<Setting> settings, JsonObject defaults) {
+  /** One row per setting. */
+  static List<Row> rows(List<Setting> settings) {
     return settings.stream()
         .map(
             setting ->
@@ -44,7 +44,7 @@ public final class ConfigurationTable {
                     setting.check() instanceof Check.Parts
                         ? "`" + setting.path() + ".<part>`"
                         : "`" + setting.path() + "`",
-                    defaultCell(setting, defaults),
+                    defaultCell(setting),
                     setting.meaning()))
         .toList();
   }
@@ -56,17 +56,10 @@ public final class ConfigurationTable {
     return table.toString();
   }
 
-  private static String defaultCell(Setting setting, JsonObject defaults) {
+  private static String defaultCell(Setting setting) {
     if (setting.check() instanceof Check.Parts parts) {
       return "see " + parts.describedIn();
     }
-    Object value = defaults;
-    for (String part : setting.path().split("\\.")) {
-      value = value instanceof JsonObject object ? object.getValue(part) : null;
-    }
-    if (value == null || value instanceof JsonObject) {
-      return NO_DEFAULT;
-    }
-    return "".equals(value) ? "empty" : "`" + value + "`";
+    return "".equals(setting.defaultValue()) ? "empty" : "`" + setting.defaultValue() + "`";
   }
 }

@@ -17,6 +17,7 @@ final class DatabaseSettings {
           "database.url",
           "DATABASE_URL",
           textOrEmpty(),
+          "",
           "`postgresql://user:password@host:port/db`; set (or `PGHOST`) → PostgreSQL store.");
 
   static final Setting HOST =
@@ -24,34 +25,41 @@ final class DatabaseSettings {
           "database.host",
           "PGHOST",
           textOrEmpty(),
+          "",
           "PostgreSQL host; set (or `DATABASE_URL`) → PostgreSQL store.");
   static final Setting PORT =
-      Setting.of("database.port", "PGPORT", whole(1, 65_535), "PostgreSQL port (1–65535).");
-  static final Setting NAME = Setting.of("database.name", "PGDATABASE", text(), "Database name.");
-  static final Setting USER = Setting.of("database.user", "PGUSER", text(), "Database user.");
+      Setting.of("database.port", "PGPORT", whole(1, 65_535), 5432, "PostgreSQL port (1–65535).");
+  static final Setting NAME =
+      Setting.of("database.name", "PGDATABASE", text(), "postgres", "Database name.");
+  static final Setting USER =
+      Setting.of("database.user", "PGUSER", text(), "postgres", "Database user.");
   static final Setting PASSWORD =
       Setting.secret(
           "database.password",
           "PGPASSWORD",
           textOrEmpty(),
+          "",
           "Database password. Secret: never logged or shown in errors.");
   static final Setting SCHEMA =
       Setting.of(
           "database.schema",
           "CANVAS_AGENT_DB_SCHEMA",
-          matching("[a-z_][a-z0-9_]{0,62}", "must be a lower-case SQL identifier"),
+          matching("[a-z_][a-z0-9_]{0,62}", "canvas_agent", "must be a lower-case SQL identifier"),
+          "public",
           "Schema for the tables (created and migrated at startup).");
   static final Setting POOL_SIZE =
       Setting.of(
           "database.poolSize",
           "CANVAS_AGENT_DB_POOL_SIZE",
           whole(1, 100),
+          8,
           "Connections in the shared pool.");
   static final Setting MAX_WAIT_QUEUE_SIZE =
       Setting.of(
           "database.maxWaitQueueSize",
           "CANVAS_AGENT_DB_MAX_WAIT_QUEUE",
           whole(1, 10_000),
+          64,
           "Requests that may wait for a connection; more fail at once.");
 
   static final List<Setting> ALL =

@@ -11,24 +11,28 @@ final class DocumentSettings {
           "documents.leaseTtlMs",
           "CANVAS_AGENT_LEASE_TTL_MS",
           whole(100, 600_000),
+          15_000,
           "How long a document lease lasts without agent activity; every tool call that carries the lease renews it (100–600000).");
   static final Setting MAX_CONTENT_BYTES =
       Setting.of(
           "documents.maxContentBytes",
           "CANVAS_AGENT_DOCUMENT_MAX_BYTES",
           whole(1_024, 16 * 1024 * 1024),
+          1_048_576,
           "The largest document content in UTF-8 bytes; a create, edit or tool write past it is refused with 413 (1024–16777216).");
   static final Setting AGENT_MAX_STEPS =
       Setting.of(
           "documents.agentMaxSteps",
           "CANVAS_AGENT_DOC_AGENT_MAX_STEPS",
           whole(1, 100),
+          12,
           "How many times the document agent may ask its model in one loop; the answer that reaches the cap has its tool calls left unrun (1–100).");
   static final Setting AGENT_TIMEOUT_MS =
       Setting.of(
           "documents.agentTimeoutMs",
           "CANVAS_AGENT_DOC_AGENT_TIMEOUT_MS",
           whole(1_000, 3_600_000),
+          120_000,
           "How long one document-agent loop may run before it is interrupted; a delegated edit request waits this long plus 5 s (1000–3600000).");
 
   static final List<Setting> ALL =

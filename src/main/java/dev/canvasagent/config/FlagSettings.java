@@ -15,24 +15,28 @@ final class FlagSettings {
           "flags.unified",
           "CANVAS_AGENT_UNIFIED",
           only(true, "the unified server steward is the only execution path of this server"),
+          true,
           "Only `true`: the server steward is the only execution path.");
   static final Setting CLIENT_AGENT_ENABLED =
       Setting.of(
           "flags.clientAgentEnabled",
           "NEXT_PUBLIC_CANVAS_AGENT_CLIENT_ENABLED",
           only(false, "the archived client agent does not exist in this server"),
+          false,
           "Only `false`: the archived client agent does not exist here.");
   static final Setting THEME_ENABLED =
       Setting.of(
           "flags.themeEnabled",
           "NEXT_PUBLIC_CANVAS_AGENT_THEME_ENABLED",
           flag(),
+          true,
           "Brand palette aliases in the sanitizer (brutalist orange → orange, charcoal → black, …).");
   static final Setting QUEUE_DIRECT_FALLBACK =
       Setting.of(
           "flags.queueDirectFallback",
           "CANVAS_QUEUE_DIRECT_FALLBACK",
           only(false, "every run goes through the scheduler's queue"),
+          false,
           "Only `false`: every run goes through the scheduler.");
 
   static final List<Setting> ALL =

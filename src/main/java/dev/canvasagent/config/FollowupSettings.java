@@ -11,12 +11,14 @@ final class FollowupSettings {
           "followups.lowActionThreshold",
           "CANVAS_AGENT_LOW_ACTION_THRESHOLD",
           whole(0, 1_000),
+          6,
           "The run a person's message started gets one `low_actions` follow-up when it applied fewer actions (chat not counted), 0–1000; 0 turns the rule off.");
   static final Setting MAX_FOLLOWUPS =
       Setting.of(
           "followups.maxFollowups",
           "CANVAS_AGENT_MAX_FOLLOWUPS",
           whole(0, 20),
+          3,
           "Follow-ups per user request (`add_detail`, `review`, `low_actions`, `open_todos` together), 0–20; one more is refused.");
 
   static final List<Setting> ALL = List.of(LOW_ACTION_THRESHOLD, MAX_FOLLOWUPS);

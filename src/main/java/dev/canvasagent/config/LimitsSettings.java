@@ -11,48 +11,56 @@ final class LimitsSettings {
           "limits.runsPerMinute",
           "CANVAS_AGENT_RUNS_PER_MINUTE",
           whole(1, 100_000),
+          20,
           "Runs one client (a token's subject; its address when auth is off) may start a minute: canvas runs, document-agent runs and delegated edits. See \"Security: Limits\" for this and the next seven.");
   static final Setting ROOM_RUNS_PER_MINUTE =
       Setting.of(
           "limits.roomRunsPerMinute",
           "CANVAS_AGENT_ROOM_RUNS_PER_MINUTE",
           whole(1, 100_000),
+          60,
           "Runs one room may start a minute, whoever starts them.");
   static final Setting REQUESTS_PER_SECOND =
       Setting.of(
           "limits.requestsPerSecond",
           "CANVAS_AGENT_REQUESTS_PER_SECOND",
           whole(1, 100_000),
+          50,
           "HTTP API requests (`/api`) a second per client.");
   static final Setting ROOM_MESSAGES_PER_SECOND =
       Setting.of(
           "limits.roomMessagesPerSecond",
           "CANVAS_AGENT_ROOM_MESSAGES_PER_SECOND",
           whole(1, 1_000_000),
+          200,
           "Messages a second all browsers of one room may send together.");
   static final Setting SCREENSHOT_BYTES_PER_MINUTE =
       Setting.of(
           "limits.screenshotBytesPerMinute",
           "CANVAS_AGENT_SCREENSHOT_BYTES_PER_MINUTE",
           whole(1_024, Integer.MAX_VALUE),
+          33_554_432,
           "Screenshot bytes one client may send a minute.");
   static final Setting CONNECTIONS_PER_ADDRESS =
       Setting.of(
           "limits.connectionsPerAddress",
           "CANVAS_AGENT_CONNECTIONS_PER_ADDRESS",
           whole(1, 100_000),
+          32,
           "Open event streams, WebSockets and SockJS connections per remote address.");
   static final Setting ROOMS_PER_CLIENT =
       Setting.of(
           "limits.roomsPerClient",
           "CANVAS_AGENT_ROOMS_PER_CLIENT",
           whole(1, 100_000),
+          16,
           "Rooms one client may have open connections to at once.");
   static final Setting TCP_CONNECTIONS_PER_ADDRESS =
       Setting.of(
           "limits.tcpConnectionsPerAddress",
           "CANVAS_AGENT_TCP_CONNECTIONS_PER_ADDRESS",
           whole(1, 100_000),
+          64,
           "Open TCP connections of any kind per remote address, streams included (1–100000, at least `CANVAS_AGENT_CONNECTIONS_PER_ADDRESS`); one more is closed when it is accepted.");
 
   static final List<Setting> ALL =

@@ -4,19 +4,25 @@ import java.util.List;
 import java.util.Optional;
 
 /**
- * Where a model provider is reached and with which key: {@code providers.<name>.baseUrl} and {@code
- * .apiKey} in {@code conf/config.json}, set by {@code <variablePrefix>_BASE_URL} and {@code
- * <variablePrefix>_API_KEY}. Declared beside the providers that use it, in {@code
- * model/ProviderCatalog}. The key is secret; the two meanings are the configuration table's. A
- * provider whose endpoint has no base URL, or no key when {@code keyRequired}, is known but cannot be
- * called.
+ * Where a model provider is reached and with which key: the settings {@code providers.<name>.baseUrl}
+ * (default {@code defaultBaseUrl}; empty: none) and {@code .apiKey} (default empty), set by {@code
+ * <variablePrefix>_BASE_URL} and {@code <variablePrefix>_API_KEY}. The providers that use it are
+ * declared in {@code model/ProviderCatalog}. The key is secret; the two meanings are the
+ * configuration table's. A provider whose endpoint has no base URL, or no key when {@code
+ * keyRequired}, is known but cannot be called.
  */
 public record ProviderEndpoint(
     String name,
     String variablePrefix,
     boolean keyRequired,
+    String defaultBaseUrl,
     String keyMeaning,
     String baseUrlMeaning) {
+
+  /** The default base URL is checked as the setting's own, when the endpoint is declared. */
+  public ProviderEndpoint {
+    baseUrl(name, variablePrefix, defaultBaseUrl, baseUrlMeaning);
+  }
 
   public String keyVariable() {
     return variablePrefix + "_API_KEY";
@@ -36,12 +42,21 @@ public record ProviderEndpoint(
 
   Setting apiKey() {
     return Setting.secret(
-        "providers." + name + ".apiKey", keyVariable(), Check.apiKey(), keyMeaning);
+        "providers." + name + ".apiKey", keyVariable(), Check.apiKey(), "", keyMeaning);
   }
 
   Setting baseUrl() {
+    return baseUrl(name, variablePrefix, defaultBaseUrl, baseUrlMeaning);
+  }
+
+  private static Setting baseUrl(
+      String name, String variablePrefix, String defaultBaseUrl, String meaning) {
     return Setting.of(
-        "providers." + name + ".baseUrl", baseUrlVariable(), Check.baseUrl(), baseUrlMeaning);
+        "providers." + name + ".baseUrl",
+        variablePrefix + "_BASE_URL",
+        Check.baseUrl(),
+        defaultBaseUrl,
+        meaning);
   }
 
   List<Setting> settings() {

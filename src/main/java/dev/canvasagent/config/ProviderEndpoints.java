@@ -3,9 +3,9 @@ package dev.canvasagent.config;
 import java.util.List;
 
 /**
- * The accounts model providers are called with: each endpoint's environment variables (key, base
- * URL) and what they mean in the configuration table; their defaults are {@code conf/config.json}'s
- * ({@code providers.<name>}). The providers that use them are declared in {@code
+ * The accounts model providers are called with: each endpoint's settings ({@code
+ * providers.<name>.apiKey} and {@code .baseUrl}), their variables, the default base URL, and what the
+ * variables mean in the configuration table. The providers that use them are declared in {@code
  * model/ProviderCatalog}; the settings live here so that configuration depends on no model code.
  */
 public final class ProviderEndpoints {
@@ -14,21 +14,24 @@ public final class ProviderEndpoints {
           "anthropic",
           "ANTHROPIC",
           true,
-          "Key for `anthropic:<model>` (sent as `x-api-key`). Secret: never logged or shown in errors.",
+          "https://api.anthropic.com",
+          "Key for `anthropic:<model>`, Anthropic Messages (sent as `x-api-key`). Secret: never logged or shown in errors.",
           "Where the Messages API is (`/v1/messages` is appended).");
   public static final ProviderEndpoint OPENAI =
       new ProviderEndpoint(
           "openai",
           "OPENAI",
           true,
-          "Key for `openai:<model>` and `openai-responses:<model>` (`Authorization: Bearer`). Secret.",
+          "https://api.openai.com/v1",
+          "Key for `openai:<model>`, Chat Completions, and `openai-responses:<model>`, Responses (`Authorization: Bearer`). Secret.",
           "With `/v1`, as the OpenAI SDKs take it (`/chat/completions`, `/responses` are appended).");
   public static final ProviderEndpoint GEMINI =
       new ProviderEndpoint(
           "gemini",
           "GEMINI",
           true,
-          "Key for `google:<model>` (`x-goog-api-key`). Secret.",
+          "https://generativelanguage.googleapis.com",
+          "Key for `google:<model>`, Gemini (`x-goog-api-key`). Secret.",
           "Where the Gemini API is (`/v1beta/models/<model>:streamGenerateContent?alt=sse` is appended).");
 
   /** A local server (Ollama, llama.cpp, vLLM) may want no key: only its base URL is required. */
@@ -37,7 +40,8 @@ public final class ProviderEndpoints {
           "openaiCompatible",
           "OPENAI_COMPATIBLE",
           false,
-          "Optional key for that server (`Authorization: Bearer` only when set). Secret.",
+          "",
+          "Key for `openai-compatible:<model>`, Chat Completions, if the server wants one (`Authorization: Bearer` only when set). Secret.",
           "With `/v1`, e.g. `http://127.0.0.1:11434/v1` (Ollama); unset → `openai-compatible:<model>` is refused with `MODEL_NOT_CONFIGURED`.");
 
   /** Every endpoint, in the order of the configuration table. */

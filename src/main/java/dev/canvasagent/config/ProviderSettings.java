@@ -17,18 +17,21 @@ final class ProviderSettings {
           "providers.retries",
           "CANVAS_AGENT_MODEL_RETRIES",
           whole(0, 10),
+          2,
           "Extra tries of a provider call that failed retryably before anything streamed (0–10).");
   static final Setting RETRY_MAX_DELAY_MS =
       Setting.of(
           "providers.retryMaxDelayMs",
           "CANVAS_AGENT_MODEL_RETRY_MAX_DELAY_MS",
           whole(0, 120_000),
+          10_000,
           "Longest pause before a try, a provider's `Retry-After` included (0–120000).");
   static final Setting IDLE_TIMEOUT_MS =
       Setting.of(
           "providers.idleTimeoutMs",
           "CANVAS_AGENT_MODEL_IDLE_TIMEOUT_MS",
           whole(1_000, 600_000),
+          60_000,
           "A provider call that receives no byte for this long (connecting included) fails with `stream_timeout` (1000–600000).");
 
   static final List<Setting> ALL = all();

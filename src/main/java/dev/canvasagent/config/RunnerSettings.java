@@ -11,18 +11,21 @@ final class RunnerSettings {
           "runner.deadlineMs",
           "CANVAS_AGENT_RUN_DEADLINE_MS",
           whole(1_000, 600_000),
+          90_000,
           "The runner's backstop, 1000–600000: a run still going after this ends with `error` (`DEADLINE`). Longer than the watchdog, it only ends a run whose scheduler could not cancel it; shorter, it ends runs before the watchdog does.");
   static final Setting MAX_ACTIONS =
       Setting.of(
           "runner.maxActions",
           "CANVAS_AGENT_MAX_ACTIONS_PER_RUN",
           whole(1, 10_000),
+          200,
           "Actions (tool calls and text actions) per run; past it the model call is stopped (`stopReason: step_cap`).");
   static final Setting PARTIAL_INTERVAL_MS =
       Setting.of(
           "runner.partialIntervalMs",
           "CANVAS_AGENT_PARTIAL_INTERVAL_MS",
           whole(0, 60_000),
+          100,
           "Least time between two partial envelopes of one action, 0–60000; 0 sends no partial envelopes.");
 
   static final List<Setting> ALL = List.of(DEADLINE_MS, MAX_ACTIONS, PARTIAL_INTERVAL_MS);

@@ -11,12 +11,14 @@ final class SchedulerSettings {
           "scheduler.maxQueueDepth",
           "CANVAS_AGENT_MAX_QUEUE_DEPTH",
           whole(1, 1_000),
+          8,
           "Runs that may wait behind a session's running run (follow-ups a new message will drop not counted); more → 429.");
   static final Setting WATCHDOG_MS =
       Setting.of(
           "scheduler.watchdogMs",
           "CANVAS_AGENT_RUN_WATCHDOG_MS",
           whole(1_000, 600_000),
+          60_000,
           "The limit of a run, 1000–600000: still going this long after the scheduler handed it to the runner, it is canceled (`WATCHDOG`).");
 
   /** Above the runner's settle time (1 s), so a healthy runner always answers a cancel in time. */
@@ -24,6 +26,7 @@ final class SchedulerSettings {
       Setting.noVariable(
           "scheduler.cancelGraceMs",
           whole(2_000, 60_000),
+          5000,
           "How long a runner has to end a canceled run (cancel, preemption, watchdog), 2000–60000 (more than the runner's 1 s wait for the action in hand); past it the scheduler publishes `error` `INTERRUPTED` and moves the session on.");
 
   static final List<Setting> ALL = List.of(MAX_QUEUE_DEPTH, WATCHDOG_MS, CANCEL_GRACE_MS);

@@ -3,7 +3,7 @@ package dev.canvasagent.config;
 import java.util.List;
 import java.util.stream.Stream;
 
-/** Every setting the server reads, section by section in the order of {@code conf/config.json}. */
+/** Every setting the server reads, section by section (the order of {@link ConfigurationTable#rows()}). */
 final class Settings {
   static final List<Setting> ALL =
       Stream.of(

@@ -11,6 +11,7 @@ final class SloSettings {
           "slo.ttfbMs",
           "CANVAS_AGENT_TTFB_SLO_MS",
           whole(1, 60_000),
+          200,
           "Time-to-first-envelope objective; each run logs `ttfbMs` and `ttfbSloMet`.");
 
   static final List<Setting> ALL = List.of(TTFB_MS);

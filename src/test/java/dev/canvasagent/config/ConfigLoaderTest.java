@@ -7,19 +7,12 @@ import static org.junit.jupiter.api.Assertions.assertNotNull;
 import static org.junit.jupiter.api.Assertions.assertThrows;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
-import io.vertx.core.json.JsonObject;
-import java.io.IOException;
-import java.nio.file.Files;
-import java.nio.file.Path;
 import java.util.HashMap;
-import java.util.HashSet;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.Optional;
-import java.util.Set;
 import java.util.function.Function;
-import java.util.stream.Collectors;
 import java.util.stream.Stream;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.params.ParameterizedTest;
@@ -27,7 +20,7 @@ import org.junit.jupiter.params.provider.Arguments;
 import org.junit.jupiter.params.provider.MethodSource;
 
 /**
- * The configuration a process gets from {@code conf/config.json}, its environment variables and the
+ * The configuration a process gets from the declared defaults, its environment variables and the
  * {@code CANVAS_AGENT_CONFIG} blob, and the startup error it gets instead for any bad value.
  */
 class ConfigLoaderTest {
@@ -50,7 +43,7 @@ class ConfigLoaderTest {
   // Defaults
 
   @Test
-  void withNoEnvironmentTheDefaultsOfConfigJsonApply() {
+  void withNoEnvironmentTheDeclaredDefaultsApply() {
     AppConfig config = load(Map.of());
 
     assertEquals("127.0.0.1", config.http().host());
@@ -69,11 +62,31 @@ class ConfigLoaderTest {
         java.util.OptionalInt.empty(),
         config.model().fakeTokenDelayMs(),
         "unset: the scenario file paces the fake");
+    // Component by component, not whole records: a new setting adds a component without changing
+    // this test.
+    AppConfig.Screenshot screenshot = config.screenshot();
     assertEquals(
-        new AppConfig.Screenshot(3500, 1, 450, 20_000, 2 * 1024 * 1024), config.screenshot());
-    assertEquals(new AppConfig.Followups(6, 3), config.followups());
-    assertEquals(new AppConfig.Runner(90_000, 200, 100), config.runner());
-    assertEquals(new AppConfig.Scheduler(8, 60_000, 5_000), config.scheduler());
+        List.of(3500, 1, 450, 20_000, 2 * 1024 * 1024),
+        List.of(
+            screenshot.timeoutMs(),
+            screenshot.retries(),
+            screenshot.retryDelayMs(),
+            screenshot.cacheTtlMs(),
+            screenshot.maxBytes()));
+    assertEquals(6, config.followups().lowActionThreshold());
+    assertEquals(3, config.followups().maxFollowups());
+    assertEquals(
+        List.of(90_000, 200, 100),
+        List.of(
+            config.runner().deadlineMs(),
+            config.runner().maxActions(),
+            config.runner().partialIntervalMs()));
+    assertEquals(
+        List.of(8, 60_000, 5_000),
+        List.of(
+            config.scheduler().maxQueueDepth(),
+            config.scheduler().watchdogMs(),
+            config.scheduler().cancelGraceMs()));
     assertEquals(200, config.ttfbSloMs());
     assertEquals(4096, config.shapeStateLimitBytes());
     assertEquals(60_000, config.context().transcriptWindowMs());
@@ -316,14 +329,46 @@ class ConfigLoaderTest {
     assertEquals(override.expected(), override.read().apply(load(override.environment())));
   }
 
-  @Test
-  void everyEnvironmentVariableTheServerReadsHasAnOverrideCase() {
-    Set<String> covered = overrides().stream().map(EnvCase::variable).collect(Collectors.toSet());
-    Set<String> read =
-        Settings.ALL.stream()
-            .flatMap(setting -> setting.variable().stream())
-            .collect(Collectors.toSet());
-    assertEquals(read, covered);
+  // Every variable, from its declaration alone: a value its check accepts lands at its path, and
+  // one
+  // it refuses stops startup naming the variable (and the value, unless the setting is secret).
+
+  static Stream<Arguments> variables() {
+    return Settings.ALL.stream()
+        .filter(setting -> setting.variable().isPresent())
+        .map(setting -> Arguments.of(setting.variable().get(), setting));
+  }
+
+  static Stream<Arguments> refusableVariables() {
+    return variables()
+        .filter(
+            arguments -> ((Setting) arguments.get()[1]).check().samples().refusal().isPresent());
+  }
+
+  @ParameterizedTest(name = "{0}")
+  @MethodSource("variables")
+  void aValueItsCheckAcceptsLandsAtItsPath(String variable, Setting setting) {
+    Check.Samples sample = setting.check().samples();
+
+    ConfigValues values = ConfigLoader.values(Map.of(variable, sample.accepted()));
+
+    assertEquals(variable, values.source(setting.path()), "where " + setting.path() + " came from");
+    assertEquals(sample.value(), values.read(setting));
+  }
+
+  @ParameterizedTest(name = "{0}")
+  @MethodSource("refusableVariables")
+  void aValueItsCheckRefusesStopsStartupNamingTheVariable(String variable, Setting setting) {
+    String value = setting.check().samples().refusal().orElseThrow();
+
+    String message = refused(Map.of(variable, value)).getMessage();
+
+    String shown = setting.secret() ? "<redacted>" : value;
+    assertTrue(
+        message.startsWith("bad configuration: " + variable + " = '" + shown + "': "), message);
+    if (setting.secret()) {
+      assertFalse(message.contains(value), message);
+    }
   }
 
   @Test
@@ -340,14 +385,19 @@ class ConfigLoaderTest {
                 BLOB,
                 "{\"screenshot\":{\"timeoutMs\":5000,\"retries\":2},\"followups\":{\"lowActionThreshold\":4}}"));
 
+    AppConfig.Screenshot screenshot = config.screenshot();
     assertEquals(
-        new AppConfig.Screenshot(5000, 2, 450, 20_000, 2 * 1024 * 1024),
-        config.screenshot(),
+        List.of(5000, 2, 450, 20_000, 2 * 1024 * 1024),
+        List.of(
+            screenshot.timeoutMs(),
+            screenshot.retries(),
+            screenshot.retryDelayMs(),
+            screenshot.cacheTtlMs(),
+            screenshot.maxBytes()),
         "blob over env, the rest default");
+    assertEquals(4, config.followups().lowActionThreshold(), "the blob over the env");
     assertEquals(
-        new AppConfig.Followups(4, 5),
-        config.followups(),
-        "what the blob leaves out keeps its env value");
+        5, config.followups().maxFollowups(), "what the blob leaves out keeps its env value");
   }
 
   @Test
@@ -771,25 +821,7 @@ class ConfigLoaderTest {
     assertTrue(message.contains("'Bad-Name'"), message);
   }
 
-  // The defaults file
-
-  @Test
-  void everyEnvironmentVariableSetsAPathThatExistsInConfigJson() throws IOException {
-    JsonObject defaults = new JsonObject(Files.readString(Path.of("conf/config.json")));
-    Set<String> missing = new HashSet<>();
-    for (Setting key :
-        Settings.ALL.stream().filter(setting -> setting.variable().isPresent()).toList()) {
-      Object value = defaults;
-      for (String part : key.path().split("\\.")) {
-        value = value instanceof JsonObject object ? object.getValue(part) : null;
-      }
-      if (value == null || value instanceof JsonObject) {
-        missing.add(key.variable().get() + " -> " + key.path());
-      }
-    }
-    assertEquals(
-        Set.of(), missing, "environment variables whose path is not a value of conf/config.json");
-  }
+  // The declarations
 
   @Test
   void environmentVariablesAreDistinctAndSetDistinctPaths() {

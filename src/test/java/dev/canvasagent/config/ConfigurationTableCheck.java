@@ -60,7 +60,7 @@ final class ConfigurationTableCheck {
                 + row.path()
                 + ": the table's default is "
                 + written.defaultValue()
-                + ", conf/config.json's "
+                + ", the declaration's "
                 + row.defaultValue());
       }
     }

@@ -1,19 +1,22 @@
 package dev.canvasagent.config;
 
+import static dev.canvasagent.config.Check.parts;
+import static dev.canvasagent.config.Check.whole;
+import static org.junit.jupiter.api.Assertions.assertDoesNotThrow;
 import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertThrows;
+import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import io.vertx.core.json.JsonObject;
 import java.io.IOException;
 import java.nio.file.Files;
-import java.nio.file.Path;
 import java.util.List;
-import java.util.Set;
-import java.util.TreeSet;
+import java.util.Map;
 import org.junit.jupiter.api.Test;
 
 /**
- * The declared settings are the whole story: {@code conf/config.json} holds exactly them, and the
- * documentation's configuration table lists each with its variable, path and default.
+ * The declared settings are the whole story: each carries its default, which its own check accepts,
+ * and the documentation's configuration table lists each with its variable, path and default.
  */
 class DeclaredSettingsTest {
 
@@ -34,40 +37,63 @@ class DeclaredSettingsTest {
   }
 
   @Test
-  void configJsonHasNoKeyThatNoSettingDeclares() throws IOException {
-    Set<String> undeclared = new TreeSet<>();
-    for (String path : ConfigValues.leafPaths(configJson(), "")) {
-      if (Settings.ALL.stream().noneMatch(setting -> covers(setting, path))) {
-        undeclared.add(path);
-      }
+  void everyDeclaredDefaultPassesItsOwnCheck() {
+    for (Setting setting : Settings.ALL) {
+      assertDoesNotThrow(
+          () -> ConfigValues.load(List.of(setting), Map.of()).read(setting), setting.path());
     }
-    assertEquals(Set.of(), undeclared, "keys of conf/config.json no setting declares");
   }
 
   @Test
-  void everyDeclaredSettingHasItsDefaultInConfigJson() throws IOException {
-    JsonObject defaults = configJson();
-    Set<String> missing = new TreeSet<>();
-    for (Setting setting : Settings.ALL) {
-      Object value = defaults;
-      for (String part : setting.path().split("\\.")) {
-        value = value instanceof JsonObject object ? object.getValue(part) : null;
-      }
-      boolean expectedObject = setting.check() instanceof Check.Parts;
-      if (value == null || (value instanceof JsonObject) != expectedObject) {
-        missing.add(setting.path());
-      }
-    }
-    assertEquals(Set.of(), missing, "declared settings without their default in conf/config.json");
+  void aDefaultItsCheckRefusesStopsTheDeclaration() {
+    ConfigException refused =
+        assertThrows(
+            ConfigException.class,
+            () -> Setting.noVariable("limits.widgets", whole(1, 100), "ten", "Widgets."));
+
+    assertEquals(
+        "bad configuration: default limits.widgets = 'ten': must be an integer",
+        refused.getMessage());
   }
 
-  private static boolean covers(Setting setting, String path) {
-    return setting.check() instanceof Check.Parts
-        ? path.startsWith(setting.path() + ".")
-        : path.equals(setting.path());
+  @Test
+  void namedPartsHaveAnObjectForDefaultAndNoVariable() {
+    assertThrows(
+        ConfigException.class,
+        () -> Setting.noVariable("context.budgets", parts(0, 10, "x"), 5, "Parts."));
+    assertThrows(
+        IllegalArgumentException.class,
+        () -> Setting.of("context.budgets", "BUDGETS", parts(0, 10, "x"), new JsonObject(), "P."));
   }
 
-  private static JsonObject configJson() throws IOException {
-    return new JsonObject(Files.readString(Path.of("conf/config.json")));
+  @Test
+  void theDefaultsAreOneObjectShapedByThePaths() {
+    JsonObject defaults = ConfigValues.defaults(Settings.ALL);
+
+    assertEquals(8080, defaults.getJsonObject("http").getValue("port"));
+    assertEquals(
+        49_152,
+        defaults.getJsonObject("context").getJsonObject("budgets").getValue("blurryShapes"));
+    assertEquals(
+        "https://api.openai.com/v1",
+        defaults.getJsonObject("providers").getJsonObject("openai").getValue("baseUrl"));
+  }
+
+  @Test
+  void aPathDeclaredTwiceOrInsideAnothersValueIsAMistake() {
+    Setting port = Setting.of("http.port", "PORT", whole(0, 10), 1, "Port.");
+    Setting again = Setting.of("http.port", "OTHER_PORT", whole(0, 10), 2, "Port.");
+    Setting inside = Setting.of("http.port.low", "LOW_PORT", whole(0, 10), 3, "Port.");
+
+    String twice =
+        assertThrows(IllegalStateException.class, () -> ConfigValues.defaults(List.of(port, again)))
+            .getMessage();
+    String nested =
+        assertThrows(
+                IllegalStateException.class, () -> ConfigValues.defaults(List.of(port, inside)))
+            .getMessage();
+
+    assertTrue(twice.contains("http.port is declared twice"), twice);
+    assertTrue(nested.contains("http.port.low is declared inside the value of http.port"), nested);
   }
 }

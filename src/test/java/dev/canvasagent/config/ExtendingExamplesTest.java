@@ -23,7 +23,6 @@ import io.vertx.core.Promise;
 import io.vertx.core.Vertx;
 import io.vertx.core.http.HttpClientAgent;
 import io.vertx.core.json.JsonArray;
-import io.vertx.core.json.JsonObject;
 import io.vertx.junit5.VertxExtension;
 import java.io.IOException;
 import java.io.InputStream;
@@ -35,37 +34,34 @@ import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.extension.ExtendWith;
 
 /**
- * The worked examples of {@code docs-pending/extending-setting-provider.md}, run: a throw-away setting
- * and a throw-away provider, declared as the guide says, are read from the environment, are refused
- * without showing a secret, and are rows the documentation check asks for.
+ * The worked examples of docs/extending.md, "Add a setting" and "Add a model provider", run: a
+ * throw-away setting and a throw-away provider, declared as the guide says, are read from the
+ * environment, are refused without showing a secret, and are rows the documentation check asks for.
  */
 @ExtendWith(VertxExtension.class)
 class ExtendingExamplesTest {
 
-  // "Add a setting": one declaration in its section's class (here BridgeSettings), its default in
-  // conf/config.json.
+  // "Add a setting": one declaration, default included, in its section's class (here
+  // BridgeSettings).
 
   static final Setting WIDGETS_PER_ROOM =
       Setting.of(
           "bridge.widgetsPerRoom",
           "CANVAS_AGENT_WIDGETS_PER_ROOM",
           whole(1, 100),
+          10,
           "Widgets one room may hold (1–100).");
   static final Setting WIDGET_TOKEN =
       Setting.secret(
           "bridge.widgetToken",
           "CANVAS_AGENT_WIDGET_TOKEN",
           apiKey(),
+          "",
           "Token of the widget service. Secret.");
   static final List<Setting> WIDGETS = List.of(WIDGETS_PER_ROOM, WIDGET_TOKEN);
 
-  /** What conf/config.json's {@code bridge} section gains: {@code "widgetsPerRoom": 10, "widgetToken": ""}. */
-  static final JsonObject WIDGET_DEFAULTS =
-      new JsonObject()
-          .put("bridge", new JsonObject().put("widgetsPerRoom", 10).put("widgetToken", ""));
-
   static ConfigValues widgets(Map<String, String> environment) {
-    return ConfigValues.load(WIDGET_DEFAULTS, "conf/config.json", WIDGETS, environment);
+    return ConfigValues.load(WIDGETS, environment);
   }
 
   @Test
@@ -77,6 +73,25 @@ class ExtendingExamplesTest {
         25,
         widgets(Map.of(ConfigLoader.BLOB_VARIABLE, "{\"bridge\":{\"widgetsPerRoom\":25}}"))
             .whole(WIDGETS_PER_ROOM));
+  }
+
+  @Test
+  void aNewSettingsDefaultIsCheckedWhenItIsDeclared() {
+    assertEquals("", widgets(Map.of()).text(WIDGET_TOKEN));
+    String refused =
+        assertThrows(
+                ConfigException.class,
+                () ->
+                    Setting.of(
+                        "bridge.widgetsPerRoom",
+                        "CANVAS_AGENT_WIDGETS_PER_ROOM",
+                        whole(1, 100),
+                        101,
+                        "Widgets one room may hold (1–100)."))
+            .getMessage();
+    assertEquals(
+        "bad configuration: default bridge.widgetsPerRoom = 101: must be between 1 and 100",
+        refused);
   }
 
   @Test
@@ -98,7 +113,7 @@ class ExtendingExamplesTest {
 
   @Test
   void aNewSettingIsARowTheDocumentationCheckAsksFor() {
-    List<ConfigurationTable.Row> declared = ConfigurationTable.rows(WIDGETS, WIDGET_DEFAULTS);
+    List<ConfigurationTable.Row> declared = ConfigurationTable.rows(WIDGETS);
     String table =
         ConfigurationTable.HEADER
             + "\n| --- | --- | --- | --- |\n"
@@ -110,21 +125,22 @@ class ExtendingExamplesTest {
 
     assertEquals(
         List.of(
-            "`CANVAS_AGENT_WIDGETS_PER_ROOM` `bridge.widgetsPerRoom`: the table's default is `8`, conf/config.json's `10`",
+            "`CANVAS_AGENT_WIDGETS_PER_ROOM` `bridge.widgetsPerRoom`: the table's default is `8`, the declaration's `10`",
             "missing from the table: | `CANVAS_AGENT_WIDGET_TOKEN` | `bridge.widgetToken` | empty | Token of the widget service. Secret. |"),
         differences);
   }
 
-  // "Add a provider": its endpoint in config/ProviderEndpoints, the provider in
-  // model/ProviderCatalog, the endpoint's defaults in conf/config.json; here it speaks Chat
-  // Completions, so it needs no protocol or normalizer of its own.
+  // "Add a model provider": its endpoint, default base URL included, in config/ProviderEndpoints,
+  // the provider in model/ProviderCatalog; here it speaks Chat Completions, so it needs no protocol
+  // or normalizer of its own.
 
   static final ProviderEndpoint ACME =
       new ProviderEndpoint(
           "acme",
           "ACME",
           true,
-          "Key for `acme:<model>` (`Authorization: Bearer`). Secret.",
+          "https://api.acme.example/v1",
+          "Key for `acme:<model>`, Chat Completions (`Authorization: Bearer`). Secret.",
           "With `/v1` (`/chat/completions` is appended).");
   static final HttpProvider ACME_CHAT =
       new HttpProvider(
@@ -133,19 +149,9 @@ class ExtendingExamplesTest {
           (endpoint, model) ->
               ChatCompletionsProtocol.openai(endpoint.baseUrl(), endpoint.apiKey()),
           ChatCompletionsStreamNormalizer::new);
-  static final JsonObject ACME_DEFAULTS =
-      new JsonObject()
-          .put(
-              "providers",
-              new JsonObject()
-                  .put(
-                      "acme",
-                      new JsonObject()
-                          .put("apiKey", "")
-                          .put("baseUrl", "https://api.acme.example/v1")));
 
   static ConfigValues acme(Map<String, String> environment) {
-    return ConfigValues.load(ACME_DEFAULTS, "conf/config.json", ACME.settings(), environment);
+    return ConfigValues.load(ACME.settings(), environment);
   }
 
   @Test
@@ -189,12 +195,11 @@ class ExtendingExamplesTest {
   @Test
   void aNewProvidersVariablesAreRowsTheDocumentationCheckAsksFor() {
     List<String> missing =
-        ConfigurationTableCheck.differences(
-            List.of(), ConfigurationTable.rows(ACME.settings(), ACME_DEFAULTS));
+        ConfigurationTableCheck.differences(List.of(), ConfigurationTable.rows(ACME.settings()));
 
     assertEquals(
         List.of(
-            "missing from the table: | `ACME_API_KEY` | `providers.acme.apiKey` | empty | Key for `acme:<model>` (`Authorization: Bearer`). Secret. |",
+            "missing from the table: | `ACME_API_KEY` | `providers.acme.apiKey` | empty | Key for `acme:<model>`, Chat Completions (`Authorization: Bearer`). Secret. |",
             "missing from the table: | `ACME_BASE_URL` | `providers.acme.baseUrl` | `https://api.acme.example/v1` | With `/v1` (`/chat/completions` is appended). |"),
         missing);
   }
