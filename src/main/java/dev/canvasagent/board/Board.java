@@ -58,10 +58,11 @@ public final class Board {
     return new Board(roomId, newRevision, next);
   }
 
+  /** {@code {roomId, revision, records}}, the records copied. */
   public JsonObject toJson() {
     return new JsonObject()
         .put("roomId", roomId)
-        .put("rev", revision)
+        .put("revision", revision)
         .put("records", new JsonArray(records.values().stream().map(JsonObject::copy).toList()));
   }
 
@@ -70,6 +71,6 @@ public final class Board {
     json.getJsonArray("records", new JsonArray()).stream()
         .map(JsonObject.class::cast)
         .forEach(record -> records.put(record.getString("id"), record));
-    return new Board(json.getString("roomId"), json.getLong("rev", 0L), records);
+    return new Board(json.getString("roomId"), json.getLong("revision", 0L), records);
   }
 }

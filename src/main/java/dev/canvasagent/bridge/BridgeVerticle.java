@@ -3,6 +3,8 @@ package dev.canvasagent.bridge;
 import dev.canvasagent.auth.AccessTokens;
 import dev.canvasagent.bus.Address;
 import dev.canvasagent.bus.FailureCode;
+import dev.canvasagent.bus.RoomRef;
+import dev.canvasagent.bus.RoomViewports;
 import dev.canvasagent.catalog.ActionCatalog;
 import dev.canvasagent.config.AppConfig;
 import dev.canvasagent.doctools.DocumentToolCatalog;
@@ -10,7 +12,6 @@ import dev.canvasagent.verticle.CanvasVerticle;
 import io.vertx.core.Future;
 import io.vertx.core.http.HttpServer;
 import io.vertx.core.http.HttpServerOptions;
-import io.vertx.core.json.JsonArray;
 import io.vertx.core.json.JsonObject;
 import io.vertx.ext.web.Router;
 import java.util.List;
@@ -174,18 +175,7 @@ public final class BridgeVerticle extends CanvasVerticle {
             // connection that sends none would never reach the gate's cap or head deadline.
             // Browsers speak HTTP/2 over TLS only.
             .setHttp2ClearTextEnabled(false);
-    Future<?> viewports =
-        answer(
-            Address.BRIDGE_VIEWPORTS,
-            ask ->
-                Future.succeededFuture(
-                    hub.room(ask.getString("roomId"))
-                        .map(Room::viewports)
-                        .orElseGet(
-                            () ->
-                                new JsonObject()
-                                    .put("roomId", ask.getString("roomId"))
-                                    .put("viewports", new JsonArray()))));
+    Future<?> viewports = answer(Address.BRIDGE_VIEWPORTS, this::viewports);
     return viewports
         .compose(
             registered ->
@@ -195,6 +185,14 @@ public final class BridgeVerticle extends CanvasVerticle {
                     .requestHandler(router)
                     .listen())
         .onSuccess(listening -> server = listening);
+  }
+
+  /** The room's viewports on this node; none for a room without clients here. */
+  private Future<RoomViewports> viewports(RoomRef ask) {
+    return Future.succeededFuture(
+        hub.room(ask.roomId())
+            .map(Room::viewports)
+            .orElseGet(() -> new RoomViewports(ask.roomId(), null, List.of())));
   }
 
   @Override

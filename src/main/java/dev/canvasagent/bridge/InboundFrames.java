@@ -6,6 +6,8 @@ import dev.canvasagent.bus.BoardChangeRequest;
 import dev.canvasagent.bus.Failure;
 import dev.canvasagent.bus.FailureCode;
 import dev.canvasagent.bus.RoomTopic;
+import dev.canvasagent.bus.RunRequest;
+import dev.canvasagent.bus.Viewport;
 import dev.canvasagent.schema.JsonSchemaFile;
 import dev.canvasagent.schema.NulCharacters;
 import io.vertx.core.Future;
@@ -100,7 +102,10 @@ final class InboundFrames {
       case AGENT_ACK -> ack(client, room, payload);
       case AGENT_SCREENSHOT -> screenshot(client, room, payload);
       case CANVAS_VIEWPORT -> {
-        room.viewport(client.clientId(), payload.copy());
+        room.viewport(
+            client.clientId(),
+            Viewport.fromJson(payload.getJsonObject("bounds")),
+            RunRequest.selectionFrom(payload));
         yield Future.succeededFuture();
       }
       case CANVAS_CHANGE -> change(client, room, payload);
@@ -128,6 +133,9 @@ final class InboundFrames {
     if (over.isPresent()) {
       return Future.succeededFuture(EdgeLimits.refusal(over.get()));
     }
+    // Relayed as the browser sent it, its sender stamped: a room topic carries the wire protocol,
+    // not a
+    // bus record. The screenshot verticle checks it and reads it into its answer (ScreenshotReply).
     vertx
         .eventBus()
         .publish(
@@ -143,9 +151,8 @@ final class InboundFrames {
             change.getLong("baseRevision"),
             RecordDiff.fromJson(change),
             "person:" + client.clientId());
-    return vertx
-        .eventBus()
-        .<JsonObject>request(Address.PATCH_BOARD_CHANGE, ask.toJson())
+    return Address.PATCH_BOARD_CHANGE
+        .ask(vertx.eventBus(), ask)
         .map(applied -> (Refusal) null)
         .recover(
             error -> {

@@ -3,8 +3,12 @@ package dev.canvasagent.bridge;
 import dev.canvasagent.bus.Address;
 import dev.canvasagent.bus.AgentStatus;
 import dev.canvasagent.bus.FailureCode;
+import dev.canvasagent.bus.HostPresence;
 import dev.canvasagent.bus.RoomTopic;
+import dev.canvasagent.bus.RoomViewports;
+import dev.canvasagent.bus.RoomViewports.ClientViewport;
 import dev.canvasagent.bus.RunState;
+import dev.canvasagent.bus.Viewport;
 import dev.canvasagent.config.AppConfig;
 import io.vertx.core.Vertx;
 import io.vertx.core.json.JsonArray;
@@ -38,7 +42,7 @@ final class Room {
   private final String roomId;
   private final AppConfig.Bridge config;
   private final Map<String, RoomClient> clients = new LinkedHashMap<>();
-  private final Map<String, JsonObject> viewports = new HashMap<>();
+  private final Map<String, ClientViewport> viewports = new HashMap<>();
   private final Map<String, PendingAck> pendingAcks = new LinkedHashMap<>();
   private final Map<String, Long> lastSeqBySession = new HashMap<>();
   private final ReplayBuffer replay;
@@ -132,11 +136,7 @@ final class Room {
 
   private void electHost(String clientId) {
     hostId = clientId;
-    vertx
-        .eventBus()
-        .send(
-            Address.SCREENSHOT_HOSTS,
-            new JsonObject().put("roomId", roomId).put("clientId", clientId).put("present", true));
+    Address.SCREENSHOT_HOSTS.send(vertx.eventBus(), new HostPresence(roomId, clientId, true));
     LOG.atInfo()
         .addKeyValue("roomId", roomId)
         .addKeyValue("clientId", clientId)
@@ -152,11 +152,7 @@ final class Room {
   }
 
   private void forgetHost() {
-    vertx
-        .eventBus()
-        .send(
-            Address.SCREENSHOT_HOSTS,
-            new JsonObject().put("roomId", roomId).put("clientId", hostId).put("present", false));
+    Address.SCREENSHOT_HOSTS.send(vertx.eventBus(), new HostPresence(roomId, hostId, false));
     pendingAcks.values().forEach(pending -> vertx.cancelTimer(pending.timerId));
     pendingAcks.clear();
     hostId = null;
@@ -305,23 +301,25 @@ final class Room {
     return sessionId + "#" + seq;
   }
 
-  void viewport(String clientId, JsonObject viewport) {
-    viewports.put(clientId, viewport);
+  /** A client's latest {@code canvas:viewport}: its bounds, and its selection (null when it sent none). */
+  void viewport(String clientId, Viewport bounds, List<String> selection) {
+    viewports.put(clientId, new ClientViewport(clientId, false, bounds, selection));
   }
 
   /** The latest viewport and selection of each client (the host's first), for the context builder. */
-  JsonObject viewports() {
-    JsonArray all = new JsonArray();
-    if (hostId != null && viewports.containsKey(hostId)) {
-      all.add(viewports.get(hostId).copy().put("clientId", hostId).put("host", true));
+  RoomViewports viewports() {
+    List<ClientViewport> all = new ArrayList<>();
+    ClientViewport host = hostId == null ? null : viewports.get(hostId);
+    if (host != null) {
+      all.add(new ClientViewport(hostId, true, host.bounds(), host.selection()));
     }
     viewports.forEach(
         (clientId, viewport) -> {
           if (!clientId.equals(hostId)) {
-            all.add(viewport.copy().put("clientId", clientId).put("host", false));
+            all.add(viewport);
           }
         });
-    return new JsonObject().put("roomId", roomId).put("hostClientId", hostId).put("viewports", all);
+    return new RoomViewports(roomId, hostId, all);
   }
 
   void closeAll(String why) {

@@ -1,6 +1,7 @@
 package dev.canvasagent.bridge;
 
 import dev.canvasagent.bus.Address;
+import dev.canvasagent.bus.RoomRef;
 import dev.canvasagent.bus.RoomTopic;
 import dev.canvasagent.config.AppConfig;
 import io.vertx.core.Future;
@@ -87,17 +88,16 @@ final class RoomHub {
           }
           HoldingClient holding = new HoldingClient(client);
           room.join(holding);
-          return vertx
-              .eventBus()
-              .<JsonObject>request(Address.PATCH_BOARD_GET, new JsonObject().put("roomId", roomId))
+          return Address.PATCH_BOARD_GET
+              .ask(vertx.eventBus(), new RoomRef(roomId))
               .map(
                   board -> {
                     JsonObject resync =
                         new JsonObject()
                             .put("type", "canvas:resync")
                             .put("roomId", roomId)
-                            .put("revision", board.body().getLong("rev"))
-                            .put("records", board.body().getJsonArray("records"))
+                            .put("revision", board.revision())
+                            .put("records", board.records())
                             .put("latestEventId", room.latestEventId());
                     holding.release(new RoomEvent(null, RoomTopic.CANVAS_RESYNC, resync));
                     return room;
@@ -109,6 +109,10 @@ final class RoomHub {
     // Each incarnation of a room numbers its events afresh, under an id of its own.
     Room room = new Room(vertx, roomId, UUID.randomUUID().toString().substring(0, 8), config);
     List<MessageConsumer<JsonObject>> consumers = new ArrayList<>();
+    // A room topic's body is the wire protocol, written for browsers (agent:action, canvas:change,
+    // …),
+    // not a bus request: the room relays it to its clients as it is, without reading it as a
+    // record.
     for (RoomTopic topic : OUTBOUND) {
       consumers.add(
           vertx

@@ -4,10 +4,14 @@ import dev.canvasagent.auth.Role;
 import dev.canvasagent.board.RecordDiff;
 import dev.canvasagent.bus.Address;
 import dev.canvasagent.bus.BoardChangeRequest;
+import dev.canvasagent.bus.BoardRevisionPage;
+import dev.canvasagent.bus.BoardRevisionsQuery;
 import dev.canvasagent.bus.Failure;
 import dev.canvasagent.bus.FailureCode;
+import dev.canvasagent.bus.RoomRef;
 import dev.canvasagent.schema.JsonSchemaFile;
 import io.vertx.core.Vertx;
+import io.vertx.core.json.JsonArray;
 import io.vertx.core.json.JsonObject;
 import io.vertx.ext.web.Router;
 import io.vertx.ext.web.RoutingContext;
@@ -56,18 +60,17 @@ final class RoomRoutes {
     BoardChangeRequest ask =
         new BoardChangeRequest(
             roomId, request.getLong("baseRevision"), RecordDiff.fromJson(request), "person");
-    vertx
-        .eventBus()
-        .<JsonObject>request(Address.PATCH_BOARD_CHANGE, ask.toJson())
+    Address.PATCH_BOARD_CHANGE
+        .ask(vertx.eventBus(), ask)
         .onSuccess(
-            reply ->
+            committed ->
                 JsonResponse.send(
                     ctx,
                     200,
                     new JsonObject()
                         .put("ok", true)
                         .put("roomId", roomId)
-                        .put("revision", reply.body().getLong("revision"))))
+                        .put("revision", committed.revision())))
         .onFailure(
             error -> {
               if (Failure.of(error).code() != FailureCode.REVISION_CONFLICT) {
@@ -75,10 +78,8 @@ final class RoomRoutes {
                 return;
               }
               // Tell the client where the board is now, so it can rebase its edit.
-              vertx
-                  .eventBus()
-                  .<JsonObject>request(
-                      Address.PATCH_BOARD_GET, new JsonObject().put("roomId", roomId))
+              Address.PATCH_BOARD_GET
+                  .ask(vertx.eventBus(), new RoomRef(roomId))
                   .onComplete(
                       current ->
                           HttpErrors.send(
@@ -86,8 +87,7 @@ final class RoomRoutes {
                               FailureCode.REVISION_CONFLICT,
                               error.getMessage(),
                               current.succeeded()
-                                  ? new JsonObject()
-                                      .put("revision", current.result().body().getLong("rev"))
+                                  ? new JsonObject().put("revision", current.result().revision())
                                   : new JsonObject()));
             });
   }
@@ -138,19 +138,18 @@ final class RoomRoutes {
     if (roomId == null || !EdgeAccess.room(ctx, Role.VIEWER, roomId)) {
       return;
     }
-    vertx
-        .eventBus()
-        .<JsonObject>request(Address.PATCH_BOARD_GET, new JsonObject().put("roomId", roomId))
+    Address.PATCH_BOARD_GET
+        .ask(vertx.eventBus(), new RoomRef(roomId))
         .onSuccess(
-            reply ->
+            board ->
                 JsonResponse.send(
                     ctx,
                     200,
                     new JsonObject()
                         .put("ok", true)
                         .put("roomId", roomId)
-                        .put("revision", reply.body().getLong("rev"))
-                        .put("records", reply.body().getJsonArray("records"))))
+                        .put("revision", board.revision())
+                        .put("records", board.records())))
         .onFailure(error -> HttpErrors.send(ctx, error));
   }
 
@@ -164,17 +163,29 @@ final class RoomRoutes {
     if (after == null || limit == null) {
       return;
     }
-    JsonObject ask =
-        new JsonObject().put("roomId", roomId).put("after", after).put("limit", limit.intValue());
-    vertx
-        .eventBus()
-        .<JsonObject>request(Address.PATCH_BOARD_REVISIONS, ask)
+    Address.PATCH_BOARD_REVISIONS
+        .ask(vertx.eventBus(), new BoardRevisionsQuery(roomId, after, limit.intValue()))
         .onSuccess(
-            reply ->
+            page ->
                 JsonResponse.send(
                     ctx,
                     200,
-                    new JsonObject().put("ok", true).put("roomId", roomId).mergeIn(reply.body())))
+                    new JsonObject()
+                        .put("ok", true)
+                        .put("roomId", roomId)
+                        .put(
+                            "revisions",
+                            new JsonArray(
+                                page.revisions().stream().map(RoomRoutes::revisionJson).toList()))))
         .onFailure(error -> HttpErrors.send(ctx, error));
+  }
+
+  /** A stored revision as the HTTP API has always shown it: {@code {rev, diff, author, createdAt}}. */
+  private static JsonObject revisionJson(BoardRevisionPage.Revision revision) {
+    return new JsonObject()
+        .put("rev", revision.revision())
+        .put("diff", revision.diff().toJson())
+        .put("author", revision.author())
+        .put("createdAt", revision.createdAt());
   }
 }

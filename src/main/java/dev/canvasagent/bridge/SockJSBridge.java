@@ -6,6 +6,7 @@ import dev.canvasagent.auth.Role;
 import dev.canvasagent.bus.Address;
 import dev.canvasagent.bus.Failure;
 import dev.canvasagent.bus.FailureCode;
+import dev.canvasagent.bus.FrameHandled;
 import dev.canvasagent.bus.RoomId;
 import dev.canvasagent.bus.RoomTopic;
 import dev.canvasagent.config.AppConfig;
@@ -143,7 +144,8 @@ final class SockJSBridge {
     SockJSBridgeOptions bridge =
         new SockJSBridgeOptions()
             .addOutboundPermitted(new PermittedOptions().setAddressRegex(OUTBOUND_ADDRESSES))
-            .addInboundPermitted(new PermittedOptions().setAddress(Address.BRIDGE_SOCKJS_HANDLED))
+            .addInboundPermitted(
+                new PermittedOptions().setAddress(Address.BRIDGE_SOCKJS_HANDLED.address()))
             .setMaxHandlersPerSocket(OUTBOUND.size())
             .setMaxAddressLength(MAX_ADDRESS_LENGTH);
     return SockJSHandler.create(vertx, sockJs).bridge(bridge, this::onBridgeEvent);
@@ -502,13 +504,8 @@ final class SockJSBridge {
     event.setRawMessage(
         new JsonObject()
             .put("type", event.getRawMessage().getValue("type"))
-            .put("address", Address.BRIDGE_SOCKJS_HANDLED)
-            .put(
-                "body",
-                new JsonObject()
-                    .put("roomId", roomId)
-                    .put("clientId", client.clientId())
-                    .put("topic", topic.wireName())));
+            .put("address", Address.BRIDGE_SOCKJS_HANDLED.address())
+            .put("body", new FrameHandled(roomId, client.clientId(), topic.wireName()).toJson()));
     event.complete(true);
   }
 

@@ -83,37 +83,57 @@ public final class Address {
   /** Runner: store one utterance of a room's transcript ({@code {roomId, speaker, text, ts?}}), answer with it. */
   public static final String RUNNER_TRANSCRIPT_ADD = "runner.transcript.add";
 
-  /** Sanitizer: validate and normalize one action, answer with the record diff it makes. */
-  public static final String SANITIZER_SANITIZE = "sanitizer.sanitize";
+  /**
+   * Sanitizer: validate and normalize one action ({@link SanitizeRequest}), answer with the record diff
+   * it makes ({@link AcceptedAction}); ACTION_INVALID, SHAPE_NOT_FOUND or DUPLICATE_CREATE when refused.
+   */
+  public static final Endpoint<SanitizeRequest, AcceptedAction> SANITIZER_SANITIZE =
+      Endpoint.of("sanitizer.sanitize", SanitizeRequest::fromJson, AcceptedAction::fromJson);
 
-  /** Patch engine: apply a record diff to a board against a base revision. */
-  public static final String PATCH_BOARD_APPLY = "patch.board.apply";
+  /**
+   * Patch engine: apply a record diff to a board against a base revision ({@link BoardChangeRequest}),
+   * answer with the revision stored ({@link CommittedRevision}).
+   */
+  public static final Endpoint<BoardChangeRequest, CommittedRevision> PATCH_BOARD_APPLY =
+      Endpoint.of("patch.board.apply", BoardChangeRequest::fromJson, CommittedRevision::fromJson);
 
-  /** Patch engine: apply a person's record diff (checked record by record) and publish it as {@code canvas:change}. */
-  public static final String PATCH_BOARD_CHANGE = "patch.board.change";
+  /**
+   * Patch engine: apply a person's record diff (checked record by record) and publish it as
+   * {@code canvas:change} ({@link BoardChangeRequest} → {@link CommittedRevision}).
+   */
+  public static final Endpoint<BoardChangeRequest, CommittedRevision> PATCH_BOARD_CHANGE =
+      Endpoint.of("patch.board.change", BoardChangeRequest::fromJson, CommittedRevision::fromJson);
 
-  /** Patch engine: the current board (revision and records). */
-  public static final String PATCH_BOARD_GET = "patch.board.get";
+  /** Patch engine: the current board ({@link RoomRef} → {@link BoardSnapshot}: revision and records). */
+  public static final Endpoint<RoomRef, BoardSnapshot> PATCH_BOARD_GET =
+      Endpoint.of("patch.board.get", RoomRef::fromJson, BoardSnapshot::fromJson);
 
-  /** Patch engine: a page of a board's stored revisions, oldest first. */
-  public static final String PATCH_BOARD_REVISIONS = "patch.board.revisions";
+  /** Patch engine: a page of a board's stored revisions, oldest first ({@link BoardRevisionsQuery} → {@link BoardRevisionPage}). */
+  public static final Endpoint<BoardRevisionsQuery, BoardRevisionPage> PATCH_BOARD_REVISIONS =
+      Endpoint.of(
+          "patch.board.revisions", BoardRevisionsQuery::fromJson, BoardRevisionPage::fromJson);
 
-  /** Screenshot: ask the room's host client for an image of the board. */
-  public static final String SCREENSHOT_CAPTURE = "screenshot.capture";
+  /** Screenshot: ask the room's host client for an image of the board ({@link ScreenshotRequest} → {@link Screenshot}). */
+  public static final Endpoint<ScreenshotRequest, Screenshot> SCREENSHOT_CAPTURE =
+      Endpoint.of("screenshot.capture", ScreenshotRequest::fromJson, Screenshot::fromJson);
 
-  /** Screenshot: the bridge reports a client that can answer screenshot requests joining or leaving. */
-  public static final String SCREENSHOT_HOSTS = "screenshot.hosts";
+  /** Screenshot: the bridge reports a client that can answer screenshot requests joining or leaving ({@link HostPresence}). */
+  public static final Notice<HostPresence> SCREENSHOT_HOSTS =
+      Notice.of("screenshot.hosts", HostPresence::fromJson);
 
-  /** Bridge: the latest viewport and selection of each client of a room, the host's first. */
-  public static final String BRIDGE_VIEWPORTS = "bridge.viewports";
+  /** Bridge: the latest viewport and selection of each client of a room, the host's first ({@link RoomRef} → {@link RoomViewports}). */
+  public static final Endpoint<RoomRef, RoomViewports> BRIDGE_VIEWPORTS =
+      Endpoint.of("bridge.viewports", RoomRef::fromJson, RoomViewports::fromJson);
 
   /**
    * Bridge: where the SockJS bridge lets a browser's message go after the bridge has checked and
-   * handled it itself. The body names only the room, client and topic, never the payload. Nothing
-   * consumes this address. It is the one inbound address the bridge permits, and a browser cannot send
-   * to it: the bridge refuses every address except the room topics a browser may send.
+   * handled it itself. The body ({@link FrameHandled}) names only the room, client and topic, never the
+   * payload. Nothing consumes this address. It is the one inbound address the bridge permits, and a
+   * browser cannot send to it: the bridge refuses every address except the room topics a browser may
+   * send.
    */
-  public static final String BRIDGE_SOCKJS_HANDLED = "bridge.sockjs.handled";
+  public static final Notice<FrameHandled> BRIDGE_SOCKJS_HANDLED =
+      Notice.of("bridge.sockjs.handled", FrameHandled::fromJson);
 
   /**
    * Lease manager: create a document ({@code {id, roomId, title, content, subject}}), answer {@code {id, revisionId}}.

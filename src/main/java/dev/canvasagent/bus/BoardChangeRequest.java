@@ -6,10 +6,12 @@ import io.vertx.core.json.JsonObject;
 /**
  * A change to a room's board for the patch engine ({@code patch.board.apply} from a run,
  * {@code patch.board.change} from a person): the record diff, the revision it was made against, and
- * who made it. The engine answers {@code {revision}}, the revision it stored, or REVISION_CONFLICT when
- * the board has moved past {@code baseRevision}.
+ * who made it. The engine answers {@link CommittedRevision}, the revision it stored, or
+ * REVISION_CONFLICT when the board has moved past {@code baseRevision}.
  */
-public record BoardChangeRequest(String roomId, long baseRevision, RecordDiff diff, String author) {
+public record BoardChangeRequest(String roomId, long baseRevision, RecordDiff diff, String author)
+    implements BusMessage {
+  @Override
   public JsonObject toJson() {
     return new JsonObject()
         .put("roomId", roomId)
@@ -20,9 +22,9 @@ public record BoardChangeRequest(String roomId, long baseRevision, RecordDiff di
 
   public static BoardChangeRequest fromJson(JsonObject json) {
     return new BoardChangeRequest(
-        json.getString("roomId"),
-        json.getLong("baseRevision"),
-        RecordDiff.fromJson(json.getJsonObject("diff")),
-        json.getString("author"));
+        RequiredKeys.text(json, "roomId", "BoardChangeRequest"),
+        RequiredKeys.number(json, "baseRevision", "BoardChangeRequest"),
+        RecordDiff.fromJson(RequiredKeys.object(json, "diff", "BoardChangeRequest")),
+        RequiredKeys.text(json, "author", "BoardChangeRequest"));
   }
 }

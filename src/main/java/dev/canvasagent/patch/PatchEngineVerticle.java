@@ -3,14 +3,18 @@ package dev.canvasagent.patch;
 import dev.canvasagent.board.RecordDiff;
 import dev.canvasagent.bus.Address;
 import dev.canvasagent.bus.BoardChangeRequest;
+import dev.canvasagent.bus.BoardRevisionPage;
+import dev.canvasagent.bus.BoardRevisionsQuery;
+import dev.canvasagent.bus.BoardSnapshot;
+import dev.canvasagent.bus.CommittedRevision;
 import dev.canvasagent.bus.Failure;
 import dev.canvasagent.bus.FailureCode;
+import dev.canvasagent.bus.RoomRef;
 import dev.canvasagent.bus.RoomTopic;
 import dev.canvasagent.store.RevisionConflict;
 import dev.canvasagent.store.Store;
 import dev.canvasagent.verticle.CanvasVerticle;
 import io.vertx.core.Future;
-import io.vertx.core.json.JsonArray;
 import io.vertx.core.json.JsonObject;
 import java.util.Optional;
 import org.slf4j.Logger;
@@ -43,16 +47,16 @@ public final class PatchEngineVerticle extends CanvasVerticle {
   protected Future<?> startVerticle() {
     return Future.join(
         answer(Address.PATCH_BOARD_GET, this::getBoard),
-        answer(Address.PATCH_BOARD_APPLY, body -> applyToBoard(body, false)),
-        answer(Address.PATCH_BOARD_CHANGE, body -> applyToBoard(body, true)),
+        answer(Address.PATCH_BOARD_APPLY, request -> applyToBoard(request, false)),
+        answer(Address.PATCH_BOARD_CHANGE, request -> applyToBoard(request, true)),
         answer(Address.PATCH_BOARD_REVISIONS, this::listRevisions));
   }
 
-  private Future<JsonObject> getBoard(JsonObject body) {
+  private Future<BoardSnapshot> getBoard(RoomRef room) {
     return store
         .boards()
-        .load(body.getString("roomId"))
-        .map(board -> board.toJson())
+        .load(room.roomId())
+        .map(BoardSnapshot::new)
         .recover(error -> Future.failedFuture(storeFailure(error)));
   }
 
@@ -61,8 +65,8 @@ public final class PatchEngineVerticle extends CanvasVerticle {
    * afterwards), then commits it conditionally on that revision. A person's change is published on
    * {@code canvas:change}; an agent's goes out in the runner's envelope.
    */
-  private Future<JsonObject> applyToBoard(JsonObject body, boolean publishAsChange) {
-    BoardChangeRequest request = BoardChangeRequest.fromJson(body);
+  private Future<CommittedRevision> applyToBoard(
+      BoardChangeRequest request, boolean publishAsChange) {
     String roomId = request.roomId();
     long baseRevision = request.baseRevision();
     RecordDiff diff = request.diff();
@@ -83,7 +87,7 @@ public final class PatchEngineVerticle extends CanvasVerticle {
               }
               return store.boards().commit(roomId, baseRevision, diff, author);
             })
-        .<JsonObject>transform(
+        .<CommittedRevision>transform(
             outcome -> {
               if (outcome.succeeded()) {
                 return Future.succeededFuture(
@@ -103,7 +107,7 @@ public final class PatchEngineVerticle extends CanvasVerticle {
             });
   }
 
-  private JsonObject committed(
+  private CommittedRevision committed(
       String roomId, String author, RecordDiff diff, long revision, boolean publishAsChange) {
     commits++;
     LOG.atDebug()
@@ -124,21 +128,26 @@ public final class PatchEngineVerticle extends CanvasVerticle {
                   .put("diff", diff.toJson())
                   .put("author", author));
     }
-    return new JsonObject().put("revision", revision);
+    return new CommittedRevision(revision);
   }
 
-  private Future<JsonObject> listRevisions(JsonObject body) {
-    int limit = Math.min(body.getInteger("limit", 100), MAX_REVISIONS_PER_PAGE);
+  private Future<BoardRevisionPage> listRevisions(BoardRevisionsQuery query) {
+    int limit = Math.min(query.limit(), MAX_REVISIONS_PER_PAGE);
     return store
         .boards()
-        .revisions(body.getString("roomId"), body.getLong("after", 0L), limit)
+        .revisions(query.roomId(), query.after(), limit)
         .map(
             revisions ->
-                new JsonObject()
-                    .put(
-                        "revisions",
-                        new JsonArray(
-                            revisions.stream().map(revision -> revision.toJson()).toList())))
+                new BoardRevisionPage(
+                    revisions.stream()
+                        .map(
+                            stored ->
+                                new BoardRevisionPage.Revision(
+                                    stored.revision(),
+                                    stored.diff(),
+                                    stored.author(),
+                                    stored.createdAtMillis()))
+                        .toList()))
         .recover(error -> Future.failedFuture(storeFailure(error)));
   }
 

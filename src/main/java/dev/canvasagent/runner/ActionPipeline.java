@@ -3,12 +3,15 @@ package dev.canvasagent.runner;
 import dev.canvasagent.board.Board;
 import dev.canvasagent.board.CoordinateFrame;
 import dev.canvasagent.board.RecordDiff;
+import dev.canvasagent.bus.AcceptedAction;
 import dev.canvasagent.bus.Address;
 import dev.canvasagent.bus.AgentAction;
 import dev.canvasagent.bus.BoardChangeRequest;
 import dev.canvasagent.bus.Failure;
 import dev.canvasagent.bus.FailureCode;
+import dev.canvasagent.bus.RoomRef;
 import dev.canvasagent.bus.RunRequest;
+import dev.canvasagent.bus.SanitizeRequest;
 import dev.canvasagent.catalog.VerbKind;
 import dev.canvasagent.runner.context.ChatRecorder;
 import io.vertx.core.Future;
@@ -91,11 +94,11 @@ final class ActionPipeline {
 
   /** Reads the room's board; the actions are sanitized and committed against it from then on. */
   Future<Void> loadBoard() {
-    return bus.<JsonObject>request(
-            Address.PATCH_BOARD_GET, new JsonObject().put("roomId", request.roomId()))
+    return Address.PATCH_BOARD_GET
+        .ask(bus, new RoomRef(request.roomId()))
         .map(
-            reply -> {
-              board = Board.fromJson(reply.body());
+            snapshot -> {
+              board = snapshot.board();
               metrics.board(
                   board.revision(),
                   (int)
@@ -157,14 +160,8 @@ final class ActionPipeline {
   }
 
   private Future<Void> handle(AgentAction action, int attempt) {
-    JsonObject ask =
-        new JsonObject()
-            .put("roomId", request.roomId())
-            .put("action", action.toJson())
-            .put("board", board.toJson())
-            .put("frame", frame.toJson());
-    return bus.<JsonObject>request(Address.SANITIZER_SANITIZE, ask)
-        .map(reply -> reply.body())
+    return Address.SANITIZER_SANITIZE
+        .ask(bus, new SanitizeRequest(request.roomId(), action, board, frame))
         .compose(
             sanitized -> apply(action, sanitized, attempt),
             error -> {
@@ -190,9 +187,9 @@ final class ActionPipeline {
             });
   }
 
-  private Future<Void> apply(AgentAction original, JsonObject sanitized, int attempt) {
-    AgentAction action = AgentAction.fromJson(sanitized.getJsonObject("action"));
-    VerbKind kind = VerbKind.valueOf(sanitized.getString("kind"));
+  private Future<Void> apply(AgentAction original, AcceptedAction sanitized, int attempt) {
+    AgentAction action = sanitized.action();
+    VerbKind kind = VerbKind.valueOf(sanitized.kind());
     if (stopping) {
       return Future.succeededFuture();
     }
@@ -221,7 +218,7 @@ final class ActionPipeline {
       countApplied();
       return envelopes.publish(action, null, 0);
     }
-    return commit(original, action, RecordDiff.fromJson(sanitized.getJsonObject("diff")), attempt);
+    return commit(original, action, sanitized.diff(), attempt);
   }
 
   private Future<Void> commit(
@@ -229,19 +226,20 @@ final class ActionPipeline {
     BoardChangeRequest commit =
         new BoardChangeRequest(
             request.roomId(), board.revision(), diff, "agent:" + request.sessionId());
-    return bus.<JsonObject>request(Address.PATCH_BOARD_APPLY, commit.toJson())
+    return Address.PATCH_BOARD_APPLY
+        .ask(bus, commit)
         .compose(
-            reply -> {
+            committed -> {
               if (!runOpen.getAsBoolean()) {
                 // The patch engine took longer than the settle time: committed, but the final
                 // status is out, and nothing of the run is published after it.
                 LOG.atWarn()
                     .addKeyValue("runId", request.runId())
-                    .addKeyValue("rev", reply.body().getLong("revision"))
+                    .addKeyValue("rev", committed.revision())
                     .log("commit.after_final_status");
                 return Future.succeededFuture();
               }
-              board = board.apply(diff, reply.body().getLong("revision"));
+              board = board.apply(diff, committed.revision());
               countApplied();
               batchIssues.take(action).ifPresent(history::system);
               return envelopes

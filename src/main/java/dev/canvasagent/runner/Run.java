@@ -7,6 +7,8 @@ import dev.canvasagent.bus.FailureCode;
 import dev.canvasagent.bus.RunOutcome;
 import dev.canvasagent.bus.RunRequest;
 import dev.canvasagent.bus.RunState;
+import dev.canvasagent.bus.Screenshot;
+import dev.canvasagent.bus.ScreenshotRequest;
 import dev.canvasagent.catalog.ActionCatalog;
 import dev.canvasagent.config.AppConfig;
 import dev.canvasagent.model.ModelCall;
@@ -171,27 +173,25 @@ final class Run {
   }
 
   /** The host's screenshot, or null: a run without one goes on text-only. */
-  private Future<JsonObject> screenshot() {
+  private Future<Screenshot> screenshot() {
     AppConfig.Screenshot screenshot = config.screenshot();
     long patience =
         (long) screenshot.timeoutMs() * (screenshot.retries() + 1)
             + (long) screenshot.retryDelayMs() * screenshot.retries()
             + 1_000;
-    JsonObject ask =
-        new JsonObject()
-            .put("roomId", request.roomId())
-            .put("sessionId", request.sessionId())
-            .put("docVersion", String.valueOf(actions.board().revision()))
-            .put("fresh", request.followUp() != null);
-    if (request.viewport() != null) {
-      ask.put("bounds", request.viewport().toJson());
-    }
-    return bus.<JsonObject>request(
-            Address.SCREENSHOT_CAPTURE, ask, new DeliveryOptions().setSendTimeout(patience))
+    ScreenshotRequest ask =
+        new ScreenshotRequest(
+            request.roomId(),
+            request.sessionId(),
+            request.viewport(),
+            String.valueOf(actions.board().revision()),
+            request.followUp() != null);
+    return Address.SCREENSHOT_CAPTURE
+        .ask(bus, ask, new DeliveryOptions().setSendTimeout(patience))
         .map(
-            reply -> {
-              metrics.screenshot(reply.body());
-              return reply.body();
+            shot -> {
+              metrics.screenshot(shot);
+              return shot;
             })
         .otherwise(
             error -> {
@@ -203,7 +203,7 @@ final class Run {
             });
   }
 
-  private void callModel(JsonObject screenshot) {
+  private void callModel(Screenshot screenshot) {
     if (!open()) {
       return;
     }

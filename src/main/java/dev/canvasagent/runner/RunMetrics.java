@@ -1,5 +1,6 @@
 package dev.canvasagent.runner;
 
+import dev.canvasagent.bus.Screenshot;
 import dev.canvasagent.model.ModelEvent;
 import dev.canvasagent.runner.context.ContextStats;
 import io.vertx.core.json.JsonArray;
@@ -42,9 +43,8 @@ final class RunMetrics {
   }
 
   /** The screenshot's decoded size, as its reply states it (0 when the run went text-only). */
-  void screenshot(JsonObject capture) {
-    imageBytes =
-        capture == null ? 0 : capture.getJsonObject("image", new JsonObject()).getLong("bytes", 0L);
+  void screenshot(Screenshot capture) {
+    imageBytes = capture == null ? 0 : capture.image().bytes();
   }
 
   /** A rough figure (4 characters a token) until the context builder reports its own. */

@@ -1,11 +1,13 @@
 package dev.canvasagent.sanitizer;
 
 import dev.canvasagent.board.Board;
-import dev.canvasagent.board.CoordinateFrame;
 import dev.canvasagent.board.ShapeIds;
+import dev.canvasagent.bus.AcceptedAction;
 import dev.canvasagent.bus.Address;
 import dev.canvasagent.bus.AgentAction;
+import dev.canvasagent.bus.Failure;
 import dev.canvasagent.bus.FailureCode;
+import dev.canvasagent.bus.SanitizeRequest;
 import dev.canvasagent.catalog.ActionCatalog;
 import dev.canvasagent.catalog.ActionContext;
 import dev.canvasagent.catalog.ActionRejected;
@@ -13,7 +15,6 @@ import dev.canvasagent.catalog.SanitizedAction;
 import dev.canvasagent.schema.NulCharacters;
 import dev.canvasagent.verticle.CanvasVerticle;
 import io.vertx.core.Future;
-import io.vertx.core.eventbus.Message;
 import io.vertx.core.json.JsonObject;
 import java.util.List;
 import org.slf4j.Logger;
@@ -48,19 +49,15 @@ public final class SanitizerVerticle extends CanvasVerticle {
 
   @Override
   protected Future<?> startVerticle() {
-    return vertx
-        .eventBus()
-        .<JsonObject>consumer(Address.SANITIZER_SANITIZE, this::sanitize)
-        .completion();
+    return answer(Address.SANITIZER_SANITIZE, this::sanitize);
   }
 
-  private void sanitize(Message<JsonObject> message) {
-    AgentAction action = AgentAction.fromJson(message.body().getJsonObject("action"));
-    Board board = Board.fromJson(message.body().getJsonObject("board"));
+  private Future<AcceptedAction> sanitize(SanitizeRequest request) {
+    AgentAction action = request.action();
+    Board board = request.board();
     var entry = catalog.entry(action.name());
     if (entry.isEmpty()) {
-      drop(message, action, FailureCode.ACTION_INVALID, "unknown action '" + action.name() + "'");
-      return;
+      return drop(action, FailureCode.ACTION_INVALID, "unknown action '" + action.name() + "'");
     }
     // A model may write a NUL into a label, a message or a todo. PostgreSQL cannot store it and it
     // means nothing, so it is stripped here rather than failing the commit with a driver error.
@@ -73,12 +70,10 @@ public final class SanitizerVerticle extends CanvasVerticle {
           .addKeyValue("actionId", action.id())
           .addKeyValue("error", violations.get())
           .log("[CanvasAgent:SchemaGuard]");
-      drop(
-          message,
+      return drop(
           action,
           FailureCode.ACTION_INVALID,
           "params do not match the " + action.name() + " schema: " + violations.get());
-      return;
     }
     List<String> missing =
         entry.get().verb().referencedShapes(params).stream()
@@ -91,8 +86,7 @@ public final class SanitizerVerticle extends CanvasVerticle {
             .map(ShapeIds::modelId)
             .toList();
     if (!missing.isEmpty()) {
-      message.fail(FailureCode.SHAPE_NOT_FOUND.wire(), "unknown shape(s) " + missing);
-      return;
+      return Failure.future(FailureCode.SHAPE_NOT_FOUND, "unknown shape(s) " + missing);
     }
     SanitizedAction sanitized;
     try {
@@ -100,27 +94,19 @@ public final class SanitizerVerticle extends CanvasVerticle {
           entry
               .get()
               .verb()
-              .sanitize(
-                  params,
-                  new ActionContext(
-                      board,
-                      CoordinateFrame.fromJson(message.body().getJsonObject("frame")),
-                      brandPalette));
+              .sanitize(params, new ActionContext(board, request.frame(), brandPalette));
     } catch (ActionRejected rejected) {
-      drop(message, action, FailureCode.ACTION_INVALID, rejected.getMessage());
-      return;
+      return drop(action, FailureCode.ACTION_INVALID, rejected.getMessage());
     } catch (RuntimeException unexpected) {
       LOG.atError()
           .addKeyValue("verb", action.name())
           .addKeyValue("actionId", action.id())
           .setCause(unexpected)
           .log("sanitizer.verb_failed");
-      drop(
-          message,
+      return drop(
           action,
           FailureCode.ACTION_INVALID,
           "the " + action.name() + " action could not be applied");
-      return;
     }
     var duplicate = Dedupe.duplicateOf(board, sanitized.diff());
     if (duplicate.isPresent()) {
@@ -131,30 +117,28 @@ public final class SanitizerVerticle extends CanvasVerticle {
           .addKeyValue("duplicateOf", duplicate.get())
           .addKeyValue("deduped", deduped)
           .log("[CanvasAgent:Dedupe]");
-      message.fail(
-          FailureCode.DUPLICATE_CREATE.wire(),
+      return Failure.future(
+          FailureCode.DUPLICATE_CREATE,
           "shape "
               + ShapeIds.modelId(duplicate.get())
               + " already looks exactly like this; update it instead");
-      return;
     }
     accepted++;
-    message.reply(
-        new JsonObject()
-            .put("action", new AgentAction(action.id(), action.name(), sanitized.params()).toJson())
-            .put("kind", entry.get().verb().kind().name())
-            .put("diff", sanitized.diff().toJson()));
+    return Future.succeededFuture(
+        new AcceptedAction(
+            new AgentAction(action.id(), action.name(), sanitized.params()),
+            entry.get().verb().kind().name(),
+            sanitized.diff()));
   }
 
-  private void drop(
-      Message<JsonObject> message, AgentAction action, FailureCode code, String reason) {
+  private Future<AcceptedAction> drop(AgentAction action, FailureCode code, String reason) {
     dropped++;
     LOG.atInfo()
         .addKeyValue("verb", action.name())
         .addKeyValue("actionId", action.id())
         .addKeyValue("reason", reason)
         .log("action.dropped");
-    message.fail(code.wire(), reason);
+    return Failure.future(code, reason);
   }
 
   @Override

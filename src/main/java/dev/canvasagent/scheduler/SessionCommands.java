@@ -1,9 +1,11 @@
 package dev.canvasagent.scheduler;
 
 import dev.canvasagent.bus.Address;
+import dev.canvasagent.bus.BoardSnapshot;
 import dev.canvasagent.bus.Failure;
 import dev.canvasagent.bus.FailureCode;
 import dev.canvasagent.bus.IdempotencyKey;
+import dev.canvasagent.bus.RoomRef;
 import dev.canvasagent.bus.SessionCreate;
 import dev.canvasagent.bus.SessionDeleted;
 import dev.canvasagent.bus.SessionList;
@@ -124,9 +126,9 @@ final class SessionCommands {
                       store.transcripts().since(session.roomId(), 0, RESUME_UTTERANCES),
                       "read the transcript");
               Future<Long> revision =
-                  bus.<JsonObject>request(
-                          Address.PATCH_BOARD_GET, new JsonObject().put("roomId", session.roomId()))
-                      .map(reply -> reply.body().getLong("rev"));
+                  Address.PATCH_BOARD_GET
+                      .ask(bus, new RoomRef(session.roomId()))
+                      .map(BoardSnapshot::revision);
               return Future.all(chat, todos, runs, transcript, revision)
                   .map(
                       all ->

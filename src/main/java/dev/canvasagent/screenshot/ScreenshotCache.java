@@ -1,6 +1,7 @@
 package dev.canvasagent.screenshot;
 
-import io.vertx.core.json.JsonObject;
+import dev.canvasagent.bus.Screenshot;
+import dev.canvasagent.bus.ScreenshotRequest;
 import java.util.Iterator;
 import java.util.LinkedHashMap;
 import java.util.Map;
@@ -19,9 +20,27 @@ final class ScreenshotCache {
   static final long MAX_TOTAL_CHARS = 32L * 1024 * 1024;
 
   /** What a capture is reused for: the same room, revision and bounds ({@code ""} for none). */
-  record Key(String roomId, String docVersion, String bounds) {}
+  record Key(String roomId, String docVersion, String bounds) {
+    /** What {@code request} may be answered with, if anything: nothing without a {@code docVersion}. */
+    static Optional<Key> of(ScreenshotRequest request) {
+      if (request.docVersion() == null) {
+        return Optional.empty();
+      }
+      var bounds = request.bounds();
+      String boundsKey =
+          bounds == null
+              ? ""
+              : String.join(
+                  ",",
+                  Double.toString(bounds.x()),
+                  Double.toString(bounds.y()),
+                  Double.toString(bounds.w()),
+                  Double.toString(bounds.h()));
+      return Optional.of(new Key(request.roomId(), request.docVersion(), boundsKey));
+    }
+  }
 
-  private record Entry(JsonObject capture, long expiresAtNanos, long chars) {}
+  private record Entry(Screenshot capture, long expiresAtNanos, long chars) {}
 
   private final long ttlNanos;
   private final LongSupplier nanoClock;
@@ -40,19 +59,19 @@ final class ScreenshotCache {
     return ttlNanos > 0;
   }
 
-  Optional<JsonObject> get(Key key) {
+  Optional<Screenshot> get(Key key) {
     evictExpired();
     Entry entry = entries.get(key);
     return entry == null ? Optional.empty() : Optional.of(entry.capture());
   }
 
-  void put(Key key, JsonObject capture) {
+  void put(Key key, Screenshot capture) {
     if (!enabled()) {
       return;
     }
     evictExpired();
     remove(key);
-    long chars = capture.getJsonObject("image").getString("dataUrl").length();
+    long chars = capture.image().dataUrl().length();
     if (chars > MAX_TOTAL_CHARS) {
       return;
     }

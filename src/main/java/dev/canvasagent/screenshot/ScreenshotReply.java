@@ -1,5 +1,7 @@
 package dev.canvasagent.screenshot;
 
+import dev.canvasagent.bus.Screenshot;
+import dev.canvasagent.bus.Viewport;
 import io.vertx.core.json.JsonArray;
 import io.vertx.core.json.JsonObject;
 import java.util.Base64;
@@ -7,8 +9,10 @@ import java.util.List;
 import java.util.Set;
 
 /**
- * The checks a host's {@code agent:screenshot} passes before a capture takes it, and the answer the
- * capture gives its caller. What a rejection says names fields and sizes, never image data.
+ * The checks a host's {@code agent:screenshot} passes before a capture takes it, and its reading into
+ * the {@link Screenshot} record the capture answers its caller with. The host's message comes from a
+ * browser (a room topic, the wire protocol), so each field is checked here first, and each refusal
+ * has its own reason. What a rejection says names fields and sizes, never image data.
  */
 final class ScreenshotReply {
   static final Set<String> MIME_TYPES = Set.of("image/png", "image/jpeg", "image/webp");
@@ -32,11 +36,10 @@ final class ScreenshotReply {
   }
 
   /**
-   * The capture's answer made from a host's reply whose request and host are already known to match:
-   * {@code {requestId, clientId, image: {mime, dataUrl, bytes}, bounds, viewport, selection, docVersion?}},
-   * with {@code bytes} the decoded size of the image.
+   * The capture's answer made from a host's reply whose request and host are already known to match,
+   * not cached, with the image's {@code bytes} its decoded size.
    */
-  static JsonObject accept(JsonObject reply, int maxBytes) throws Rejected {
+  static Screenshot accept(JsonObject reply, int maxBytes) throws Rejected {
     if (!(reply.getValue("image") instanceof JsonObject image)) {
       throw new Rejected(ReplyRejection.MALFORMED, "image is not an object");
     }
@@ -58,8 +61,8 @@ final class ScreenshotReply {
           ReplyRejection.TOO_LARGE, "image.bytes " + claimed.longValue() + " is over " + maxBytes);
     }
     int bytes = decodedSize(image.getValue("dataUrl"), mime, maxBytes);
-    JsonObject bounds = rectangle(reply.getValue("bounds"));
-    JsonObject viewport = rectangle(reply.getValue("viewport"));
+    Viewport bounds = Viewport.checked(reply.getValue("bounds"));
+    Viewport viewport = Viewport.checked(reply.getValue("viewport"));
     if (bounds == null || viewport == null) {
       throw new Rejected(
           ReplyRejection.BAD_GEOMETRY,
@@ -76,23 +79,15 @@ final class ScreenshotReply {
       throw new Rejected(
           ReplyRejection.MALFORMED, "docVersion " + shown(docVersion) + " is not a string");
     }
-    JsonObject answer =
-        new JsonObject()
-            .put("requestId", reply.getString("requestId"))
-            .put("clientId", reply.getString("clientId"))
-            .put(
-                "image",
-                new JsonObject()
-                    .put("mime", mime)
-                    .put("dataUrl", image.getString("dataUrl"))
-                    .put("bytes", bytes))
-            .put("bounds", bounds)
-            .put("viewport", viewport)
-            .put("selection", ids.copy());
-    if (docVersion != null) {
-      answer.put("docVersion", docVersion);
-    }
-    return answer;
+    return new Screenshot(
+        reply.getString("requestId"),
+        reply.getString("clientId"),
+        new Screenshot.Image(mime, image.getString("dataUrl"), bytes),
+        bounds,
+        viewport,
+        ids.stream().map(String.class::cast).toList(),
+        (String) docVersion,
+        false);
   }
 
   /** The size of the image a data URL carries, checked against its mime type and the limit before and after decoding. */
@@ -127,25 +122,6 @@ final class ScreenshotReply {
           "image.dataUrl carries " + decoded.length + " bytes, over " + maxBytes);
     }
     return decoded.length;
-  }
-
-  /** {@code {x, y, w, h}} of finite numbers, w and h at least 0, copied; null for anything else. */
-  static JsonObject rectangle(Object value) {
-    if (!(value instanceof JsonObject object)) {
-      return null;
-    }
-    JsonObject rectangle = new JsonObject();
-    for (String field : List.of("x", "y", "w", "h")) {
-      if (!(object.getValue(field) instanceof Number number)
-          || !Double.isFinite(number.doubleValue())) {
-        return null;
-      }
-      if ((field.equals("w") || field.equals("h")) && number.doubleValue() < 0) {
-        return null;
-      }
-      rectangle.put(field, number);
-    }
-    return rectangle;
   }
 
   private static boolean isWholeNumber(Number number) {

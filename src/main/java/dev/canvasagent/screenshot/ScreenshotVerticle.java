@@ -3,7 +3,10 @@ package dev.canvasagent.screenshot;
 import dev.canvasagent.bus.Address;
 import dev.canvasagent.bus.Failure;
 import dev.canvasagent.bus.FailureCode;
+import dev.canvasagent.bus.HostPresence;
 import dev.canvasagent.bus.RoomTopic;
+import dev.canvasagent.bus.Screenshot;
+import dev.canvasagent.bus.ScreenshotRequest;
 import dev.canvasagent.config.AppConfig;
 import dev.canvasagent.verticle.CanvasVerticle;
 import io.vertx.core.Future;
@@ -24,7 +27,7 @@ import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
 /**
- * The screenshot RPC. A capture ({@code screenshot.capture}, see {@link CaptureRequest}) is answered
+ * The screenshot RPC. A capture ({@code screenshot.capture}, see {@link ScreenshotRequest}) is answered
  * from the {@link ScreenshotCache} when the same room, revision and bounds were captured within the
  * TTL and the caller did not ask for a fresh one; otherwise the room's host gets an {@code agent:screenshot_request} and the capture waits for
  * the {@code agent:screenshot} with its {@code requestId}, with a timeout and bounded retries. Replies
@@ -83,16 +86,15 @@ public final class ScreenshotVerticle extends CanvasVerticle {
     return Future.succeededFuture();
   }
 
-  /** {@code {roomId, clientId, present}}: a client that answers screenshot requests came or went. */
-  private void trackHost(JsonObject body) {
-    if (body == null
-        || !(body.getValue("roomId") instanceof String roomId)
-        || !(body.getValue("clientId") instanceof String clientId)
-        || !(body.getValue("present") instanceof Boolean present)) {
+  /** A client that answers screenshot requests came or went; a report without its fields reads as null. */
+  private void trackHost(HostPresence report) {
+    if (report == null) {
       LOG.atWarn().log("screenshot.host_report_ignored");
       return;
     }
-    if (present) {
+    String roomId = report.roomId();
+    String clientId = report.clientId();
+    if (report.present()) {
       hostsByRoom.computeIfAbsent(roomId, this::listenForReplies).add(clientId);
       return;
     }
@@ -102,6 +104,11 @@ public final class ScreenshotVerticle extends CanvasVerticle {
     }
   }
 
+  /**
+   * The host's {@code agent:screenshot} arrives on the room's topic, which is the browser wire protocol
+   * rather than a bus request: its body is checked and read into a {@link Screenshot} by
+   * {@link ScreenshotReply} in {@link #onReply}.
+   */
   private Set<String> listenForReplies(String roomId) {
     repliesByRoom.put(
         roomId,
@@ -125,24 +132,23 @@ public final class ScreenshotVerticle extends CanvasVerticle {
         .log("screenshot.host_lost");
   }
 
-  /** A malformed request is refused as CaptureRequest says (a {@link Failure} thrown, answered by {@link #answer}). */
-  private Future<JsonObject> capture(JsonObject body) {
-    CaptureRequest request = CaptureRequest.fromJson(body);
+  /** A malformed request is refused as {@link ScreenshotRequest#fromJson} says, before this is called. */
+  private Future<Screenshot> capture(ScreenshotRequest request) {
     if (!hostsByRoom.containsKey(request.roomId())) {
       return Future.failedFuture(noHostIn(request.roomId()));
     }
-    Optional<ScreenshotCache.Key> key = request.cacheKey();
-    Optional<JsonObject> cached = request.fresh() ? Optional.empty() : key.flatMap(cache::get);
+    Optional<ScreenshotCache.Key> key = ScreenshotCache.Key.of(request);
+    Optional<Screenshot> cached = request.fresh() ? Optional.empty() : key.flatMap(cache::get);
     if (cached.isPresent()) {
       cacheHits++;
-      return Future.succeededFuture(cached.get().copy().put("cached", true));
+      return Future.succeededFuture(cached.get().withCached(true));
     }
     return new Capture(request)
         .start()
         .map(
             result -> {
               key.ifPresent(k -> cache.put(k, result));
-              return result.copy().put("cached", false);
+              return result.withCached(false);
             });
   }
 
@@ -221,17 +227,17 @@ public final class ScreenshotVerticle extends CanvasVerticle {
    * the timeout of the last attempt (SCREENSHOT_TIMEOUT).
    */
   private final class Capture {
-    final CaptureRequest request;
-    private final Promise<JsonObject> result = Promise.promise();
+    final ScreenshotRequest request;
+    private final Promise<Screenshot> result = Promise.promise();
     private int attempt;
     private String requestId;
     private long timer = -1;
 
-    Capture(CaptureRequest request) {
+    Capture(ScreenshotRequest request) {
       this.request = request;
     }
 
-    Future<JsonObject> start() {
+    Future<Screenshot> start() {
       inFlight.add(this);
       result
           .future()
@@ -254,7 +260,7 @@ public final class ScreenshotVerticle extends CanvasVerticle {
       requestId = UUID.randomUUID().toString();
       awaitingReply.put(requestId, this);
       timer = vertx.setTimer(config.timeoutMs(), id -> timedOut());
-      JsonObject hostRequest = request.toHostRequest(requestId, DEFAULT_MAX_SIDE);
+      JsonObject hostRequest = hostRequest(requestId);
       replies
           .completion()
           .onSuccess(
@@ -293,7 +299,26 @@ public final class ScreenshotVerticle extends CanvasVerticle {
       timer = vertx.setTimer(Math.max(1, config.retryDelayMs()), id -> ask());
     }
 
-    void answered(JsonObject answer) {
+    /**
+     * The {@code agent:screenshot_request} the room's host gets for one attempt: a room topic's body,
+     * the browser wire protocol, so it is written here as the protocol says.
+     */
+    private JsonObject hostRequest(String requestId) {
+      JsonObject hostRequest =
+          new JsonObject()
+              .put("type", "agent:screenshot_request")
+              .put("sessionId", request.sessionId())
+              .put("requestId", requestId)
+              .put(
+                  "maxSize",
+                  new JsonObject().put("w", DEFAULT_MAX_SIDE).put("h", DEFAULT_MAX_SIDE));
+      if (request.bounds() != null) {
+        hostRequest.put("bounds", request.bounds().toJson());
+      }
+      return hostRequest;
+    }
+
+    void answered(Screenshot answer) {
       captured++;
       result.tryComplete(answer);
     }

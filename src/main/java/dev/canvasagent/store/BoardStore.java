@@ -3,7 +3,6 @@ package dev.canvasagent.store;
 import dev.canvasagent.board.Board;
 import dev.canvasagent.board.RecordDiff;
 import io.vertx.core.Future;
-import io.vertx.core.json.JsonObject;
 import java.util.List;
 
 /** Boards: the current records of each room and the history of every revision that made them. */
@@ -21,13 +20,5 @@ public interface BoardStore {
   Future<List<BoardRevision>> revisions(String roomId, long afterRevision, int limit);
 
   /** One stored revision: its number, the diff that made it, and who made it. */
-  record BoardRevision(long revision, RecordDiff diff, String author, long createdAtMillis) {
-    public JsonObject toJson() {
-      return new JsonObject()
-          .put("rev", revision)
-          .put("diff", diff.toJson())
-          .put("author", author)
-          .put("createdAt", createdAtMillis);
-    }
-  }
+  record BoardRevision(long revision, RecordDiff diff, String author, long createdAtMillis) {}
 }

@@ -364,7 +364,7 @@ class BridgeDeliveryTest {
                 vertx
                     .eventBus()
                     .<JsonObject>request(
-                        Address.BRIDGE_VIEWPORTS, new JsonObject().put("roomId", roomId)))
+                        Address.BRIDGE_VIEWPORTS.address(), new JsonObject().put("roomId", roomId)))
             .body();
     assertEquals(host.clientId(), viewports.getString("hostClientId"));
     JsonObject kept = viewports.getJsonArray("viewports").getJsonObject(0);

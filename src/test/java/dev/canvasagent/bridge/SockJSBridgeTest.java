@@ -233,7 +233,7 @@ class SockJSBridgeTest {
     startServer(Map.of("CANVAS_AGENT_ACK_TIMEOUT_MS", "60000"));
     BusRecording screenshotsOnTheBus = listen(address("agent:screenshot"));
     BusRecording changesOnTheBus = listen(address("canvas:change"));
-    BusRecording handledOnTheBus = listen(Address.BRIDGE_SOCKJS_HANDLED);
+    BusRecording handledOnTheBus = listen(Address.BRIDGE_SOCKJS_HANDLED.address());
 
     Browser host = browsers.open("host", server.port(), transport);
     assertEquals(transport, host.transport());
@@ -268,7 +268,8 @@ class SockJSBridgeTest {
         "NOT_PERMITTED");
     assertRefused(
         viewer.send(Address.RUNNER_RUN, new JsonObject().put("roomId", roomId)), "NOT_PERMITTED");
-    assertRefused(viewer.send(Address.BRIDGE_SOCKJS_HANDLED, new JsonObject()), "NOT_PERMITTED");
+    assertRefused(
+        viewer.send(Address.BRIDGE_SOCKJS_HANDLED.address(), new JsonObject()), "NOT_PERMITTED");
     assertRefused(
         viewer.send(address("agent:ack"), ack("s", 1, viewerId).put("seq", "one")),
         "INVALID_PAYLOAD");
@@ -511,7 +512,7 @@ class SockJSBridgeTest {
         vertx
             .eventBus()
             .request(
-                Address.SCREENSHOT_CAPTURE,
+                Address.SCREENSHOT_CAPTURE.address(),
                 new JsonObject().put("roomId", roomId).put("sessionId", "s"));
     answerScreenshot(second, 1);
     JsonObject image = Await.result(capture).body();

@@ -173,7 +173,7 @@ class FollowUpFlowTest {
     vertx
         .eventBus()
         .publish(
-            dev.canvasagent.bus.Address.SCREENSHOT_HOSTS,
+            dev.canvasagent.bus.Address.SCREENSHOT_HOSTS.address(),
             new JsonObject().put("roomId", room).put("clientId", "host-1").put("present", true));
     SseClient sse = server.events(room);
     // /detail changes no shape: the follow-up sees the same revision and bounds, which the cache

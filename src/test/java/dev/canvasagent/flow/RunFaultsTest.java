@@ -106,7 +106,7 @@ class RunFaultsTest {
   @Test
   void aPatchEngineFailureEndsTheRunAndOnlyWhatWasCommittedIsPublished(Vertx vertx) {
     server = TestServer.start(vertx, TestServer.config(Map.of()));
-    inject(vertx, Address.PATCH_BOARD_APPLY, 2, FailureCode.STORE_UNAVAILABLE);
+    inject(vertx, Address.PATCH_BOARD_APPLY.address(), 2, FailureCode.STORE_UNAVAILABLE);
     SseClient sse = server.events("patch-fault");
     List<SseEvent> events = runToEnd(sse, "patch-fault", "a box for the roadmap");
 
@@ -129,7 +129,7 @@ class RunFaultsTest {
   @Test
   void aSanitizerFailureEndsTheRunBeforeAnythingIsCommitted(Vertx vertx) {
     server = TestServer.start(vertx, TestServer.config(Map.of()));
-    inject(vertx, Address.SANITIZER_SANITIZE, 1, FailureCode.INTERNAL);
+    inject(vertx, Address.SANITIZER_SANITIZE.address(), 1, FailureCode.INTERNAL);
     SseClient sse = server.events("sanitizer-fault");
     List<SseEvent> events = runToEnd(sse, "sanitizer-fault", "a box for the roadmap");
 
@@ -147,7 +147,7 @@ class RunFaultsTest {
   void aPatchEngineThatNeverAnswersEndsTheRunAtItsDeadlineWithNothingPublished(Vertx vertx) {
     server =
         TestServer.start(vertx, TestServer.config(Map.of("CANVAS_AGENT_RUN_DEADLINE_MS", "1000")));
-    inject(vertx, Address.PATCH_BOARD_APPLY, 0, null);
+    inject(vertx, Address.PATCH_BOARD_APPLY.address(), 0, null);
     SseClient sse = server.events("patch-silent");
     List<SseEvent> events = runToEnd(sse, "patch-silent", "a box for the roadmap");
 
@@ -169,7 +169,7 @@ class RunFaultsTest {
     // accepted.
     injectWhere(
         vertx,
-        Address.SANITIZER_SANITIZE,
+        Address.SANITIZER_SANITIZE.address(),
         body -> "message".equals(body.getJsonObject("action").getString("name")),
         FailureCode.INTERNAL);
     SseClient sse = server.events("discard-room");

@@ -221,8 +221,8 @@ class SeqStoreFailureTest {
                 vertx
                     .eventBus()
                     .<JsonObject>request(
-                        Address.PATCH_BOARD_GET, new JsonObject().put("roomId", room)))
+                        Address.PATCH_BOARD_GET.address(), new JsonObject().put("roomId", room)))
             .body();
-    assertEquals(2L, board.getLong("rev"));
+    assertEquals(2L, board.getLong("revision"));
   }
 }

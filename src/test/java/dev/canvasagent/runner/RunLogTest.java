@@ -107,7 +107,7 @@ class RunLogTest {
     vertx
         .eventBus()
         .publish(
-            Address.SCREENSHOT_HOSTS,
+            Address.SCREENSHOT_HOSTS.address(),
             new JsonObject().put("roomId", room).put("clientId", "host-1").put("present", true));
   }
 

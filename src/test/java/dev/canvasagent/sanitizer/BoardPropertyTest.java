@@ -66,7 +66,8 @@ class BoardPropertyTest {
                 .put("board", board.toJson())
                 .put("frame", frame.toJson());
         Future<JsonObject> sanitized =
-            bus.<JsonObject>request(Address.SANITIZER_SANITIZE, ask).map(reply -> reply.body());
+            bus.<JsonObject>request(Address.SANITIZER_SANITIZE.address(), ask)
+                .map(reply -> reply.body());
         JsonObject result;
         try {
           result = Await.result(sanitized);
@@ -99,7 +100,7 @@ class BoardPropertyTest {
         long revision;
         try {
           revision =
-              Await.result(bus.<JsonObject>request(Address.PATCH_BOARD_APPLY, commit))
+              Await.result(bus.<JsonObject>request(Address.PATCH_BOARD_APPLY.address(), commit))
                   .body()
                   .getLong("revision");
         } catch (RuntimeException refused) {

@@ -48,7 +48,8 @@ final class BusLog implements AutoCloseable {
   private void record(DeliveryContext<Object> delivery) {
     String address = delivery.message().address();
     if (delivery.message().body() instanceof JsonObject body) {
-      if (address.equals(Address.PATCH_BOARD_APPLY) && author.equals(body.getString("author"))) {
+      if (address.equals(Address.PATCH_BOARD_APPLY.address())
+          && author.equals(body.getString("author"))) {
         add(
             new Sent(
                 "commit", null, String.valueOf(BoardChangeRequest.fromJson(body).baseRevision())));

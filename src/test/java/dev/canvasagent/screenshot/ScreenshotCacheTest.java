@@ -4,7 +4,9 @@ import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertFalse;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
-import io.vertx.core.json.JsonObject;
+import dev.canvasagent.bus.Screenshot;
+import dev.canvasagent.bus.Viewport;
+import java.util.List;
 import java.util.Optional;
 import java.util.concurrent.TimeUnit;
 import org.junit.jupiter.api.Test;
@@ -24,9 +26,17 @@ class ScreenshotCacheTest {
     return new ScreenshotCache.Key(roomId, docVersion, "");
   }
 
-  static JsonObject capture(String dataUrl) {
-    return new JsonObject()
-        .put("image", new JsonObject().put("mime", "image/png").put("dataUrl", dataUrl));
+  static Screenshot capture(String dataUrl) {
+    Viewport box = new Viewport(0, 0, 10, 10);
+    return new Screenshot(
+        "request-1",
+        "client-1",
+        new Screenshot.Image("image/png", dataUrl, 1),
+        box,
+        box,
+        List.of(),
+        null,
+        false);
   }
 
   @Test

@@ -32,7 +32,8 @@ class ScreenshotReplyTest {
   @ParameterizedTest
   @ValueSource(strings = {"image/png", "image/jpeg", "image/webp"})
   void eachImageTypeAHostMaySendIsTaken(String mime) throws ScreenshotReply.Rejected {
-    JsonObject answer = ScreenshotReply.accept(reply(mime, dataUrl(mime, 100), 100), MAX_BYTES);
+    JsonObject answer =
+        ScreenshotReply.accept(reply(mime, dataUrl(mime, 100), 100), MAX_BYTES).toJson();
 
     assertEquals(mime, answer.getJsonObject("image").getString("mime"));
     assertEquals(new JsonArray(), answer.getJsonArray("selection"), "no selection is an empty one");
@@ -42,7 +43,8 @@ class ScreenshotReplyTest {
   @Test
   void theAnswerCarriesTheSizeOfTheImageAsDecodedNotAsClaimed() throws ScreenshotReply.Rejected {
     JsonObject answer =
-        ScreenshotReply.accept(reply("image/png", dataUrl("image/png", 300), 12), MAX_BYTES);
+        ScreenshotReply.accept(reply("image/png", dataUrl("image/png", 300), 12), MAX_BYTES)
+            .toJson();
 
     assertEquals(300, answer.getJsonObject("image").getInteger("bytes"));
   }
@@ -51,7 +53,8 @@ class ScreenshotReplyTest {
   void anImageOfExactlyTheLimitIsTaken() throws ScreenshotReply.Rejected {
     JsonObject answer =
         ScreenshotReply.accept(
-            reply("image/png", dataUrl("image/png", MAX_BYTES), MAX_BYTES), MAX_BYTES);
+                reply("image/png", dataUrl("image/png", MAX_BYTES), MAX_BYTES), MAX_BYTES)
+            .toJson();
 
     assertEquals(MAX_BYTES, answer.getJsonObject("image").getInteger("bytes"));
   }

@@ -88,7 +88,7 @@ class ScreenshotVerticleTest {
 
   void hostPresent(String clientId, boolean present) {
     bus.publish(
-        Address.SCREENSHOT_HOSTS,
+        Address.SCREENSHOT_HOSTS.address(),
         new JsonObject().put("roomId", roomId).put("clientId", clientId).put("present", present));
   }
 
@@ -130,7 +130,7 @@ class ScreenshotVerticleTest {
 
   JsonObject capture(JsonObject request) {
     Message<JsonObject> reply =
-        Await.result(bus.request(Address.SCREENSHOT_CAPTURE, request, QUICK));
+        Await.result(bus.request(Address.SCREENSHOT_CAPTURE.address(), request, QUICK));
     return reply.body();
   }
 
@@ -150,7 +150,7 @@ class ScreenshotVerticleTest {
   @Test
   void aRoomWithoutAHostIsRefusedAtOnceWithNoHost() {
     Throwable failure =
-        Await.failure(bus.request(Address.SCREENSHOT_CAPTURE, captureRequest(), QUICK));
+        Await.failure(bus.request(Address.SCREENSHOT_CAPTURE.address(), captureRequest(), QUICK));
 
     assertEquals(FailureCode.NO_HOST, failureCode(failure));
     assertEquals(FailureCode.NO_HOST.wire(), ((ReplyException) failure).failureCode());
@@ -212,7 +212,8 @@ class ScreenshotVerticleTest {
   @ParameterizedTest
   @MethodSource("invalidCaptureRequests")
   void aMalformedCaptureRequestIsRefusedAsInvalid(JsonObject request) {
-    Throwable failure = Await.failure(bus.request(Address.SCREENSHOT_CAPTURE, request, QUICK));
+    Throwable failure =
+        Await.failure(bus.request(Address.SCREENSHOT_CAPTURE.address(), request, QUICK));
 
     assertEquals(FailureCode.INVALID_REQUEST, failureCode(failure));
   }
@@ -286,7 +287,8 @@ class ScreenshotVerticleTest {
     hostPresent("client-1", true);
     Throwable refused =
         Await.failure(
-            bus.request(Address.SCREENSHOT_CAPTURE, captureRequest().put("fresh", "yes"), QUICK));
+            bus.request(
+                Address.SCREENSHOT_CAPTURE.address(), captureRequest().put("fresh", "yes"), QUICK));
     assertEquals(FailureCode.INVALID_REQUEST, failureCode(refused));
     assertTrue(refused.getMessage().contains("fresh"), refused.getMessage());
   }
@@ -523,7 +525,7 @@ class ScreenshotVerticleTest {
     hostPresent("client-2", false);
 
     Throwable failure =
-        Await.failure(bus.request(Address.SCREENSHOT_CAPTURE, captureRequest(), QUICK));
+        Await.failure(bus.request(Address.SCREENSHOT_CAPTURE.address(), captureRequest(), QUICK));
 
     assertEquals(FailureCode.NO_HOST, failureCode(failure));
     assertEquals(0, health().getInteger("roomsWithHost"));
@@ -537,7 +539,7 @@ class ScreenshotVerticleTest {
     hostPresent("stranger", false);
     // Taken after the leave (same sender, same verticle), so the leave has been handled by then.
     Throwable failure =
-        Await.failure(bus.request(Address.SCREENSHOT_CAPTURE, captureRequest(), QUICK));
+        Await.failure(bus.request(Address.SCREENSHOT_CAPTURE.address(), captureRequest(), QUICK));
 
     assertEquals(FailureCode.NO_HOST, failureCode(failure));
     assertEquals(List.of(), uncaught);
@@ -549,12 +551,13 @@ class ScreenshotVerticleTest {
     vertx.exceptionHandler(uncaught::add);
 
     bus.publish(
-        Address.SCREENSHOT_HOSTS, new JsonObject().put("roomId", roomId).put("present", true));
+        Address.SCREENSHOT_HOSTS.address(),
+        new JsonObject().put("roomId", roomId).put("present", true));
     bus.publish(
-        Address.SCREENSHOT_HOSTS,
+        Address.SCREENSHOT_HOSTS.address(),
         new JsonObject().put("roomId", roomId).put("clientId", "c").put("present", "yes"));
     Throwable failure =
-        Await.failure(bus.request(Address.SCREENSHOT_CAPTURE, captureRequest(), QUICK));
+        Await.failure(bus.request(Address.SCREENSHOT_CAPTURE.address(), captureRequest(), QUICK));
 
     assertEquals(FailureCode.NO_HOST, failureCode(failure));
     assertEquals(List.of(), uncaught);
@@ -567,7 +570,7 @@ class ScreenshotVerticleTest {
 
     // QUICK is half the screenshot timeout: a capture that waited for it would fail with TIMEOUT.
     Throwable failure =
-        Await.failure(bus.request(Address.SCREENSHOT_CAPTURE, captureRequest(), QUICK));
+        Await.failure(bus.request(Address.SCREENSHOT_CAPTURE.address(), captureRequest(), QUICK));
 
     assertEquals(FailureCode.NO_HOST, failureCode(failure));
     assertEquals(1, requests.size());
@@ -644,7 +647,8 @@ class ScreenshotVerticleTest {
             });
     hostPresent("client-1", true);
 
-    Future<Message<JsonObject>> capture = bus.request(Address.SCREENSHOT_CAPTURE, captureRequest());
+    Future<Message<JsonObject>> capture =
+        bus.request(Address.SCREENSHOT_CAPTURE.address(), captureRequest());
     JsonObject reply = Await.result(capture).body();
 
     assertEquals(2, requests.size(), "the first request and one retry");

@@ -246,9 +246,10 @@ abstract class FrameFuzz {
     return Await.result(
             vertx
                 .eventBus()
-                .<JsonObject>request(Address.PATCH_BOARD_GET, new JsonObject().put("roomId", room)))
+                .<JsonObject>request(
+                    Address.PATCH_BOARD_GET.address(), new JsonObject().put("roomId", room)))
         .body()
-        .getLong("rev");
+        .getLong("revision");
   }
 
   private JsonObject newShape() {

@@ -110,7 +110,8 @@ final class FuzzFixture {
   /** Reads the board's and the document's revisions and the lease after something may have changed them. */
   void refresh() {
     boardRevision =
-        ask(vertx, Address.PATCH_BOARD_GET, new JsonObject().put("roomId", room)).getLong("rev");
+        ask(vertx, Address.PATCH_BOARD_GET.address(), new JsonObject().put("roomId", room))
+            .getLong("revision");
     JsonObject document = ask(vertx, Address.DOC_GET, new JsonObject().put("docId", doc));
     revisionId = document.getString("revisionId");
     if (!ours(document.getJsonObject("lease"))) {

@@ -53,7 +53,7 @@ class SingleFrameMessageTest {
                 vertx
                     .eventBus()
                     .<JsonObject>request(
-                        Address.BRIDGE_VIEWPORTS, new JsonObject().put("roomId", room)))
+                        Address.BRIDGE_VIEWPORTS.address(), new JsonObject().put("roomId", room)))
             .body();
     return viewports.getJsonArray("viewports").getJsonObject(0).getJsonArray("selection");
   }

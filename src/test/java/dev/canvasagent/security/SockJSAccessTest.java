@@ -311,7 +311,7 @@ class SockJSAccessTest {
                 vertx
                     .eventBus()
                     .<JsonObject>request(
-                        Address.BRIDGE_VIEWPORTS, new JsonObject().put("roomId", roomId)))
+                        Address.BRIDGE_VIEWPORTS.address(), new JsonObject().put("roomId", roomId)))
             .body();
     assertEquals(new JsonArray(), viewports.getJsonArray("viewports"));
     // A browser that joined no room may not send into one, whatever its token.
@@ -380,7 +380,7 @@ class SockJSAccessTest {
             vertx
                 .eventBus()
                 .request(
-                    Address.SCREENSHOT_CAPTURE,
+                    Address.SCREENSHOT_CAPTURE.address(),
                     new JsonObject().put("roomId", roomId).put("sessionId", "s")));
     return FailureCode.fromWire(((ReplyException) failure).failureCode()).orElseThrow();
   }

@@ -64,7 +64,8 @@ final class StateFingerprint {
     Map<String, Future<String>> parts = new TreeMap<>();
     for (String room : scope.rooms()) {
       parts.put(
-          "board " + room, read(Address.PATCH_BOARD_GET, new JsonObject().put("roomId", room)));
+          "board " + room,
+          read(Address.PATCH_BOARD_GET.address(), new JsonObject().put("roomId", room)));
       parts.put(
           "sessions of " + room,
           read(
@@ -110,7 +111,8 @@ final class StateFingerprint {
   private Future<String> viewports(String room) {
     return vertx
         .eventBus()
-        .<JsonObject>request(Address.BRIDGE_VIEWPORTS, new JsonObject().put("roomId", room))
+        .<JsonObject>request(
+            Address.BRIDGE_VIEWPORTS.address(), new JsonObject().put("roomId", room))
         .map(
             reply ->
                 hash(

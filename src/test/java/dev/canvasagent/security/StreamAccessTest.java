@@ -316,7 +316,7 @@ class StreamAccessTest {
                 vertx
                     .eventBus()
                     .<JsonObject>request(
-                        Address.BRIDGE_VIEWPORTS, new JsonObject().put("roomId", roomId)))
+                        Address.BRIDGE_VIEWPORTS.address(), new JsonObject().put("roomId", roomId)))
             .body();
     assertEquals(new JsonArray(), viewports.getJsonArray("viewports"), "nor its viewport kept");
     assertEquals(List.of(), screenshots, "nor its screenshot passed on");
@@ -378,7 +378,7 @@ class StreamAccessTest {
             vertx
                 .eventBus()
                 .request(
-                    Address.SCREENSHOT_CAPTURE,
+                    Address.SCREENSHOT_CAPTURE.address(),
                     new JsonObject().put("roomId", roomId).put("sessionId", "s")));
     return FailureCode.fromWire(((ReplyException) failure).failureCode()).orElseThrow();
   }

@@ -3,7 +3,10 @@ package dev.canvasagent.runner.context;
 import dev.canvasagent.board.Board;
 import dev.canvasagent.board.ShapeIds;
 import dev.canvasagent.bus.Address;
+import dev.canvasagent.bus.RoomRef;
+import dev.canvasagent.bus.RoomViewports;
 import dev.canvasagent.bus.RunRequest;
+import dev.canvasagent.bus.Screenshot;
 import dev.canvasagent.bus.Viewport;
 import dev.canvasagent.config.AppConfig;
 import dev.canvasagent.store.SessionStore.Origin;
@@ -11,8 +14,6 @@ import dev.canvasagent.store.Store;
 import io.vertx.core.Future;
 import io.vertx.core.eventbus.DeliveryOptions;
 import io.vertx.core.eventbus.EventBus;
-import io.vertx.core.json.JsonArray;
-import io.vertx.core.json.JsonObject;
 import java.util.ArrayList;
 import java.util.HashMap;
 import java.util.LinkedHashSet;
@@ -63,7 +64,7 @@ public final class ContextGatherer {
     static final HostView NONE = new HostView(null, null);
   }
 
-  public Future<ContextInputs> gather(RunRequest request, Board board, JsonObject screenshot) {
+  public Future<ContextInputs> gather(RunRequest request, Board board, Screenshot screenshot) {
     Future<HostView> host =
         request.viewport() != null && request.selection() != null
             ? Future.succeededFuture(HostView.NONE)
@@ -119,30 +120,19 @@ public final class ContextGatherer {
   }
 
   private Future<HostView> hostView(RunRequest request) {
-    return bus.<JsonObject>request(
-            Address.BRIDGE_VIEWPORTS,
-            new JsonObject().put("roomId", request.roomId()),
+    return Address.BRIDGE_VIEWPORTS
+        .ask(
+            bus,
+            new RoomRef(request.roomId()),
             new DeliveryOptions().setSendTimeout(HOST_VIEW_TIMEOUT_MS))
         .map(
             reply -> {
-              JsonArray viewports = reply.body().getJsonArray("viewports", new JsonArray());
-              if (viewports.isEmpty() || !(viewports.getValue(0) instanceof JsonObject first)) {
+              if (reply.viewports().isEmpty()) {
                 return HostView.NONE;
               }
-              Viewport viewport =
-                  first.getValue("bounds") instanceof JsonObject bounds
-                      ? Viewport.fromJson(bounds)
-                      : null;
-              List<String> selection = new ArrayList<>();
-              if (first.getValue("selection") instanceof JsonArray ids) {
-                ids.forEach(
-                    id -> {
-                      if (id instanceof String text) {
-                        selection.add(text);
-                      }
-                    });
-              }
-              return new HostView(viewport, selection);
+              RoomViewports.ClientViewport first = reply.viewports().get(0);
+              return new HostView(
+                  first.bounds(), first.selection() == null ? List.of() : first.selection());
             })
         .otherwise(
             error -> {

@@ -2,9 +2,9 @@ package dev.canvasagent.runner.context;
 
 import dev.canvasagent.board.Board;
 import dev.canvasagent.bus.FollowUp;
+import dev.canvasagent.bus.Screenshot;
 import dev.canvasagent.bus.Viewport;
 import dev.canvasagent.store.SessionStore.Origin;
-import io.vertx.core.json.JsonObject;
 import java.util.Collections;
 import java.util.HashMap;
 import java.util.List;
@@ -31,7 +31,7 @@ public record ContextInputs(
     Origin origin,
     Viewport viewport,
     List<String> selection,
-    JsonObject screenshot,
+    Screenshot screenshot,
     FollowUp followUp,
     Map<String, Object> gathered) {
 

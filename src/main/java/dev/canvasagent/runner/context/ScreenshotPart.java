@@ -1,12 +1,13 @@
 package dev.canvasagent.runner.context;
 
+import dev.canvasagent.bus.Screenshot;
 import dev.canvasagent.model.ModelRequest;
 import io.vertx.core.json.JsonObject;
 import java.util.regex.Matcher;
 import java.util.regex.Pattern;
 
 /**
- * The host's screenshot, as the screenshot verticle answered ({@code image: {mime, dataUrl, bytes}}),
+ * The host's screenshot, as the screenshot verticle answered ({@link Screenshot#image()}),
  * turned into the request's image. Never memoized: each run asks for a fresh one. No screenshot, or
  * one over its budget, leaves the run text-only.
  */
@@ -41,16 +42,16 @@ final class ScreenshotPart implements PromptPart<Void> {
 
   @Override
   public PartOutput render(PartScope scope, int budgetBytes) {
-    JsonObject reply = scope.inputs().screenshot();
-    JsonObject image = reply == null ? null : reply.getJsonObject("image");
-    if (image == null || !(image.getValue("dataUrl") instanceof String dataUrl)) {
+    Screenshot screenshot = scope.inputs().screenshot();
+    Screenshot.Image image = screenshot == null ? null : screenshot.image();
+    if (image == null || image.dataUrl() == null) {
       return PartOutput.empty(this).withStats(new JsonObject().put("imageBytes", 0));
     }
-    Matcher matcher = DATA_URL.matcher(dataUrl);
+    Matcher matcher = DATA_URL.matcher(image.dataUrl());
     if (!matcher.matches()) {
       return PartOutput.empty(this).withStats(new JsonObject().put("imageBytes", 0));
     }
-    int bytes = image.getInteger("bytes", matcher.group(2).length() / 4 * 3);
+    int bytes = image.bytes();
     if (bytes > budgetBytes) {
       return PartOutput.empty(this)
           .withTruncation()

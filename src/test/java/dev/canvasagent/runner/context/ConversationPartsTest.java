@@ -5,6 +5,8 @@ import static org.junit.jupiter.api.Assertions.assertFalse;
 import static org.junit.jupiter.api.Assertions.assertNull;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
+import dev.canvasagent.bus.Screenshot;
+import dev.canvasagent.bus.Viewport;
 import dev.canvasagent.model.ModelContext;
 import dev.canvasagent.model.ModelRequest;
 import dev.canvasagent.store.ChatStore.ChatMessage;
@@ -135,14 +137,17 @@ class ConversationPartsTest {
     byte[] png = {(byte) 0x89, 'P', 'N', 'G', 1, 2, 3};
     String base64 = Base64.getEncoder().encodeToString(png);
     Inputs inputs = new Inputs();
+    Viewport box = new Viewport(0, 0, 10, 10);
     inputs.screenshot =
-        new JsonObject()
-            .put(
-                "image",
-                new JsonObject()
-                    .put("mime", "image/png")
-                    .put("dataUrl", "data:image/png;base64," + base64)
-                    .put("bytes", png.length));
+        new Screenshot(
+            "request-1",
+            "client-1",
+            new Screenshot.Image("image/png", "data:image/png;base64," + base64, png.length),
+            box,
+            box,
+            List.of(),
+            null,
+            false);
 
     PartOutput output = new ScreenshotPart().render(inputs.scope(), 1_000_000);
 

@@ -6,7 +6,6 @@ import dev.canvasagent.store.ChatStore.ChatMessage;
 import dev.canvasagent.store.SessionStore.Origin;
 import dev.canvasagent.store.TodoStore.Todo;
 import dev.canvasagent.store.TranscriptStore.Utterance;
-import io.vertx.core.json.JsonObject;
 import java.util.HashMap;
 import java.util.List;
 import java.util.Map;
@@ -23,7 +22,7 @@ final class Inputs {
   List<Utterance> transcript = List.of();
   List<ChatMessage> chat = List.of();
   List<Todo> todos = List.of();
-  JsonObject screenshot;
+  dev.canvasagent.bus.Screenshot screenshot;
   dev.canvasagent.bus.FollowUp followUp;
 
   Inputs board(Board value) {
