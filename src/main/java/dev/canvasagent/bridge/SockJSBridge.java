@@ -4,13 +4,10 @@ import dev.canvasagent.auth.AccessTokens;
 import dev.canvasagent.auth.Grant;
 import dev.canvasagent.auth.Role;
 import dev.canvasagent.bus.Address;
-import dev.canvasagent.bus.Failure;
 import dev.canvasagent.bus.FailureCode;
-import dev.canvasagent.bus.FrameHandled;
 import dev.canvasagent.bus.RoomId;
 import dev.canvasagent.bus.RoomTopic;
 import dev.canvasagent.config.AppConfig;
-import io.vertx.core.Future;
 import io.vertx.core.Vertx;
 import io.vertx.core.json.JsonObject;
 import io.vertx.ext.bridge.PermittedOptions;
@@ -45,7 +42,7 @@ import org.slf4j.LoggerFactory;
  *   <li><b>send / publish</b> only {@code agent:ack}, {@code agent:screenshot}, {@code canvas:viewport}
  *       and {@code canvas:change} of that room. {@link InboundFrames} checks and handles each, as it does
  *       for a WebSocket frame. The browser's message itself never reaches the bus (see
- *       {@link #inbound}).
+ *       {@link SockJSMessages}).
  *   <li>The bridge never delivers bus messages itself (RECEIVE is refused). The room writes its events
  *       to its clients, so every client of a room gets them in one order, and screenshot requests,
  *       viewport moves and ack re-sends go to the host alone.
@@ -91,24 +88,9 @@ final class SockJSBridge {
   private final EdgeLimits limits;
   private final AppConfig.Bridge config;
   private final int heartbeatMs;
-  private final Optional<AccessTokens> tokens;
+  private final SockJSAuthorization authorization;
+  private final SockJSMessages messages;
   private final Map<SockJSSocket, SockJSClient> clients = new HashMap<>();
-
-  /** A room topic's address, taken apart. */
-  record RoomAddress(String roomId, RoomTopic topic) {
-    static Optional<RoomAddress> parse(Object address) {
-      if (!(address instanceof String text) || !text.startsWith("room.")) {
-        return Optional.empty();
-      }
-      String rest = text.substring("room.".length());
-      int dot = rest.indexOf('.');
-      if (dot < 0 || !RoomId.isValid(rest.substring(0, dot))) {
-        return Optional.empty();
-      }
-      return RoomTopic.fromWireName(rest.substring(dot + 1))
-          .map(topic -> new RoomAddress(rest.substring(0, dot), topic));
-    }
-  }
 
   /** {@code heartbeatMs}: how often SockJS shows a session is alive, as the other streams do. */
   SockJSBridge(
@@ -125,7 +107,8 @@ final class SockJSBridge {
     this.limits = limits;
     this.config = config;
     this.heartbeatMs = heartbeatMs;
-    this.tokens = tokens;
+    this.authorization = new SockJSAuthorization(vertx, tokens);
+    this.messages = new SockJSMessages(inbound, config, authorization);
   }
 
   /** The SockJS routes, to mount with {@code router.route("/eventbus/*").subRouter(...)}. */
@@ -158,7 +141,7 @@ final class SockJSBridge {
       case SOCKET_CREATED -> created(event);
       case REGISTER -> register(event, client);
       case UNREGISTER -> unregister(event, client);
-      case SEND, PUBLISH -> inbound(event, client);
+      case SEND, PUBLISH -> messages.take(event, client);
       // The room writes to its clients itself. The bridge still subscribes each registration on the
       // bus (that is how it keeps track of them), and what those consumers receive is dropped here.
       case RECEIVE -> event.complete(false);
@@ -211,7 +194,7 @@ final class SockJSBridge {
         RoomAddress.parse(event.getRawMessage().getValue("address"))
             .filter(candidate -> OUTBOUND.contains(candidate.topic()));
     if (client == null || address.isEmpty()) {
-      refuse(
+      SockJSAnswers.refuse(
           event,
           client,
           null,
@@ -226,7 +209,7 @@ final class SockJSBridge {
     String roomId = address.get().roomId();
     RoomTopic topic = address.get().topic();
     if (client.roomId() != null && !client.roomId().equals(roomId)) {
-      refuse(
+      SockJSAnswers.refuse(
           event,
           client,
           null,
@@ -234,11 +217,13 @@ final class SockJSBridge {
               FailureCode.OTHER_ROOM, "this connection belongs to room " + client.roomId()));
       return;
     }
-    authorize(event, client, roomId, Role.VIEWER)
+    authorization
+        .authorize(event, client, roomId, Role.VIEWER)
         .onComplete(
             authorized -> {
               if (authorized.failed()) {
-                refuse(event, client, null, refusal(authorized.cause()));
+                SockJSAnswers.refuse(
+                    event, client, null, SockJSAnswers.refusal(authorized.cause()));
               } else if (!client.isClosed()) {
                 register(event, client, roomId, topic, authorized.result());
               } else {
@@ -256,7 +241,8 @@ final class SockJSBridge {
       Optional<RateLimit.Over> crowded = limits.joinRoom(limitKey, roomId, client.hold());
       if (crowded.isPresent()) {
         // Told on the address being registered, so the page's handler for it hears why.
-        refuse(event, client, topic.address(roomId), EdgeLimits.refusal(crowded.get()));
+        SockJSAnswers.refuse(
+            event, client, topic.address(roomId), EdgeLimits.refusal(crowded.get()));
         return;
       }
       client.limitKey(limitKey);
@@ -319,220 +305,13 @@ final class SockJSBridge {
       client.room().onSuccess(room -> room.hostingChanged(client.clientId()));
       event.complete(true);
     } else {
-      refuse(
+      SockJSAnswers.refuse(
           event,
           client,
           null,
           InboundFrames.Refusal.of(
               FailureCode.NOT_PERMITTED, "not an address this connection registered"));
     }
-  }
-
-  /**
-   * A browser's send or publish. It is checked and handled here, exactly as a WebSocket frame is.
-   * The bridge would put an accepted raw message on the bus, where it could reach server consumers
-   * unchecked. The room hub, for example, re-broadcasts whatever arrives on
-   * {@code room.<id>.canvas:change}. So an accepted message is rewritten to an empty note on
-   * {@link Address#BRIDGE_SOCKJS_HANDLED}, which nothing consumes, before the bridge may pass it on.
-   * Whatever the server must hear, it has already heard from {@link InboundFrames}: a screenshot is
-   * published with the sender's client id stamped, and a change goes to the patch engine.
-   */
-  private void inbound(BridgeEvent event, SockJSClient client) {
-    JsonObject raw = event.getRawMessage();
-    Object reply = raw.getValue("replyAddress");
-    String replyAddress =
-        reply instanceof String text && !text.isEmpty() && text.length() <= MAX_REPLY_ADDRESS_LENGTH
-            ? text
-            : null;
-    if (reply != null && replyAddress == null) {
-      refuse(
-          event,
-          client,
-          null,
-          InboundFrames.Refusal.of(
-              FailureCode.INVALID_FRAME,
-              "replyAddress must be a string of 1 to " + MAX_REPLY_ADDRESS_LENGTH + " characters"));
-      return;
-    }
-    Optional<RoomAddress> address =
-        RoomAddress.parse(raw.getValue("address"))
-            .filter(candidate -> INBOUND.contains(candidate.topic()));
-    if (client == null || address.isEmpty()) {
-      refuse(
-          event,
-          client,
-          replyAddress,
-          InboundFrames.Refusal.of(
-              FailureCode.NOT_PERMITTED,
-              "browsers may send only to "
-                  + INBOUND.stream()
-                      .map(topic -> "room.<roomId>." + topic.wireName())
-                      .collect(Collectors.joining(", "))));
-      return;
-    }
-    String roomId = address.get().roomId();
-    RoomTopic topic = address.get().topic();
-    if (client.roomId() == null) {
-      refuse(
-          event,
-          client,
-          replyAddress,
-          InboundFrames.Refusal.of(
-              FailureCode.NOT_JOINED, "register an address of your room first"));
-      return;
-    }
-    if (!client.roomId().equals(roomId)) {
-      refuse(
-          event,
-          client,
-          replyAddress,
-          InboundFrames.Refusal.of(
-              FailureCode.OTHER_ROOM, "this connection belongs to room " + client.roomId()));
-      return;
-    }
-    if (!client.rate().tryTake()) {
-      refuse(
-          event,
-          client,
-          replyAddress,
-          InboundFrames.Refusal.of(
-              FailureCode.RATE_LIMITED,
-              "more than "
-                  + config.messagesPerSecond()
-                  + " messages a second; this one was dropped"));
-      return;
-    }
-    authorize(event, client, roomId, Role.EDITOR)
-        .onComplete(
-            authorized -> {
-              if (authorized.failed()) {
-                refuse(event, client, replyAddress, refusal(authorized.cause()));
-              } else {
-                handle(event, client, replyAddress, roomId, topic);
-              }
-            });
-  }
-
-  private void handle(
-      BridgeEvent event, SockJSClient client, String replyAddress, String roomId, RoomTopic topic) {
-    JsonObject raw = event.getRawMessage();
-    if (!(raw.getValue("body") instanceof JsonObject payload)) {
-      refuse(
-          event,
-          client,
-          replyAddress,
-          InboundFrames.Refusal.of(
-              FailureCode.INVALID_PAYLOAD, topic.wireName() + ": the body must be a JSON object"));
-      return;
-    }
-    client
-        .room()
-        .compose(room -> inbound.handle(client, room, topic.wireName(), payload))
-        .onComplete(
-            handled -> {
-              if (handled.failed()) {
-                refuse(
-                    event,
-                    client,
-                    replyAddress,
-                    InboundFrames.Refusal.of(
-                        FailureCode.NOT_JOINED, "this connection is not in its room"));
-              } else if (handled.result() != null) {
-                refuse(event, client, replyAddress, handled.result());
-              } else {
-                accept(event, client, replyAddress, roomId, topic);
-              }
-            });
-  }
-
-  /**
-   * The message's token ({@code headers.authorization: "Bearer <jwt>"}, as the official client's
-   * {@code defaultHeaders} sends on every message) allows {@code needed} in the room. The connection
-   * takes the role and expiry of its latest accepted token: a viewer's connection never hosts, and a
-   * connection whose token runs out is closed.
-   */
-  private Future<Grant> authorize(
-      BridgeEvent event, SockJSClient client, String roomId, Role needed) {
-    if (tokens.isEmpty()) {
-      client.mayEdit(true);
-      return Future.succeededFuture(Grant.open());
-    }
-    JsonObject headers =
-        event.getRawMessage().getValue("headers") instanceof JsonObject given
-            ? given
-            : new JsonObject();
-    Optional<String> bearer =
-        headers.getValue("authorization") instanceof String header
-            ? AccessTokens.bearerToken(header)
-            : Optional.empty();
-    if (bearer.isEmpty()) {
-      return Failure.future(
-          FailureCode.UNAUTHENTICATED,
-          "each message needs headers.authorization: 'Bearer <token>'");
-    }
-    return client
-        .verified(bearer.get(), tokens.get())
-        .compose(
-            grant ->
-                EdgeAccess.check(grant, roomId, needed)
-                    .map(
-                        allowed -> {
-                          boolean hadEditor = client.mayEdit();
-                          client.mayEdit(grant.allowsRoom(roomId, Role.EDITOR));
-                          client.expiresAt(vertx, grant);
-                          if (hadEditor != client.mayEdit() && client.roomId() != null) {
-                            client.room().onSuccess(room -> room.hostingChanged(client.clientId()));
-                          }
-                          return grant;
-                        }));
-  }
-
-  private static InboundFrames.Refusal refusal(Throwable error) {
-    Failure failure = Failure.of(error);
-    return InboundFrames.Refusal.of(failure.code(), failure.getMessage());
-  }
-
-  private void accept(
-      BridgeEvent event, SockJSClient client, String replyAddress, String roomId, RoomTopic topic) {
-    if (replyAddress != null) {
-      client.write(
-          new JsonObject()
-              .put("type", "rec")
-              .put("address", replyAddress)
-              .put("body", new JsonObject().put("ok", true)));
-    }
-    event.setRawMessage(
-        new JsonObject()
-            .put("type", event.getRawMessage().getValue("type"))
-            .put("address", Address.BRIDGE_SOCKJS_HANDLED.address())
-            .put("body", new FrameHandled(roomId, client.clientId(), topic.wireName()).toJson()));
-    event.complete(true);
-  }
-
-  private void refuse(
-      BridgeEvent event, SockJSClient client, String replyAddress, InboundFrames.Refusal refusal) {
-    FailureCode code = refusal.code();
-    if (client != null && replyAddress != null) {
-      client.write(
-          new JsonObject()
-              .put("type", "err")
-              .put("address", replyAddress)
-              .put("failureCode", failureCode(code))
-              .put("failureType", "RECIPIENT_FAILURE")
-              .put("message", code.name() + ": " + refusal.payload().getString("message")));
-    }
-    LOG.atInfo()
-        .addKeyValue("roomId", client == null ? null : client.roomId())
-        .addKeyValue("clientId", client == null ? null : client.clientId())
-        .addKeyValue("type", event.type())
-        .addKeyValue("code", code.name())
-        .log("sockjs.refused");
-    event.complete(false);
-  }
-
-  /** The bus failure code of a refusal: its own, or {@code INVALID_REQUEST} for a frame's refusal, which has none. */
-  private static int failureCode(FailureCode code) {
-    return (code.isReply() ? code : FailureCode.INVALID_REQUEST).wire();
   }
 
   private void closed(SockJSSocket socket) {
