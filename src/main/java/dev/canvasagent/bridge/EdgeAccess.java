@@ -4,6 +4,10 @@ import dev.canvasagent.auth.AccessTokens;
 import dev.canvasagent.auth.Grant;
 import dev.canvasagent.auth.Role;
 import dev.canvasagent.bus.Address;
+import dev.canvasagent.bus.AgentSessionRef;
+import dev.canvasagent.bus.BusMessage;
+import dev.canvasagent.bus.DocumentRef;
+import dev.canvasagent.bus.Endpoint;
 import dev.canvasagent.bus.Failure;
 import dev.canvasagent.bus.FailureCode;
 import io.vertx.core.Future;
@@ -220,14 +224,10 @@ final class EdgeAccess {
     lookup(
         ctx,
         Address.DOC_ROOM,
-        new JsonObject().put("docId", docId),
+        new DocumentRef(docId),
         absent,
         answer ->
-            reachedOr(
-                ctx,
-                grant.allowsDocument(docId, answer.getString("roomId"), needed),
-                absent,
-                allowed));
+            reachedOr(ctx, grant.allowsDocument(docId, answer.roomId(), needed), absent, allowed));
   }
 
   /**
@@ -249,9 +249,9 @@ final class EdgeAccess {
     lookup(
         ctx,
         Address.DOC_AGENT_SESSION_DOCUMENT,
-        new JsonObject().put("canvas_session_id", canvasSessionId),
+        new AgentSessionRef(canvasSessionId),
         absent,
-        answer -> document(ctx, needed, answer.getString("docId"), absent, allowed));
+        answer -> document(ctx, needed, answer.docId(), absent, allowed));
   }
 
   private static void reachedOr(
@@ -263,7 +263,16 @@ final class EdgeAccess {
     }
   }
 
-  /** Asks {@code address}; an id it does not know is answered {@code absent}, any other failure as it is. */
+  /** Asks {@code endpoint}; an id it does not know is answered {@code absent}, any other failure as it is. */
+  private <Q extends BusMessage, R extends BusMessage> void lookup(
+      RoutingContext ctx, Endpoint<Q, R> endpoint, Q ask, Failure absent, Consumer<R> found) {
+    endpoint
+        .ask(vertx.eventBus(), ask)
+        .onSuccess(found::accept)
+        .onFailure(error -> absentOr(ctx, error, absent));
+  }
+
+  /** {@link #lookup(RoutingContext, Endpoint, BusMessage, Failure, Consumer)} for an address not typed yet. */
   private void lookup(
       RoutingContext ctx,
       String address,
@@ -274,15 +283,15 @@ final class EdgeAccess {
         .eventBus()
         .<JsonObject>request(address, ask)
         .onSuccess(reply -> found.accept(reply.body()))
-        .onFailure(
-            error -> {
-              FailureCode code = Failure.of(error).code();
-              HttpErrors.send(
-                  ctx,
-                  code == FailureCode.NOT_FOUND || code == FailureCode.SESSION_NOT_FOUND
-                      ? absent
-                      : error);
-            });
+        .onFailure(error -> absentOr(ctx, error, absent));
+  }
+
+  /** A look-up's failure: an id it does not know is answered {@code absent}, any other failure as it is. */
+  private static void absentOr(RoutingContext ctx, Throwable error, Failure absent) {
+    FailureCode code = Failure.of(error).code();
+    HttpErrors.send(
+        ctx,
+        code == FailureCode.NOT_FOUND || code == FailureCode.SESSION_NOT_FOUND ? absent : error);
   }
 
   private static void forbidden(RoutingContext ctx, Role needed, String what) {

@@ -243,7 +243,10 @@ class HttpAccessTest {
 
   /** The bus addresses a refused request may still use: the look-ups that find a session's or a document's room. */
   static final Set<String> LOOKUPS =
-      Set.of(Address.SCHEDULER_SESSION_ROOM, Address.DOC_ROOM, Address.DOC_AGENT_SESSION_DOCUMENT);
+      Set.of(
+          Address.SCHEDULER_SESSION_ROOM,
+          Address.DOC_ROOM.address(),
+          Address.DOC_AGENT_SESSION_DOCUMENT.address());
 
   Vertx vertx;
   DatabaseConfig database;
