@@ -10,11 +10,11 @@ import dev.canvasagent.bus.DocumentRef;
 import dev.canvasagent.bus.Endpoint;
 import dev.canvasagent.bus.Failure;
 import dev.canvasagent.bus.FailureCode;
+import dev.canvasagent.bus.SessionRef;
 import io.vertx.core.Future;
 import io.vertx.core.Vertx;
 import io.vertx.core.http.HttpHeaders;
 import io.vertx.core.http.HttpMethod;
-import io.vertx.core.json.JsonObject;
 import io.vertx.ext.web.RoutingContext;
 import java.util.List;
 import java.util.Optional;
@@ -179,10 +179,9 @@ final class EdgeAccess {
     lookup(
         ctx,
         Address.SCHEDULER_SESSION_ROOM,
-        new JsonObject().put("sessionId", sessionId),
+        SessionRef.of(sessionId),
         absent,
-        answer ->
-            reachedOr(ctx, grant.allowsRoom(answer.getString("roomId"), needed), absent, allowed));
+        answer -> reachedOr(ctx, grant.allowsRoom(answer.roomId(), needed), absent, allowed));
   }
 
   /** {@link #session} for a session a body may name; without one, {@code allowed} runs. */
@@ -269,29 +268,13 @@ final class EdgeAccess {
     endpoint
         .ask(vertx.eventBus(), ask)
         .onSuccess(found::accept)
-        .onFailure(error -> absentOr(ctx, error, absent));
+        .onFailure(error -> HttpErrors.send(ctx, absentOr(error, absent)));
   }
 
-  /** {@link #lookup(RoutingContext, Endpoint, BusMessage, Failure, Consumer)} for an address not typed yet. */
-  private void lookup(
-      RoutingContext ctx,
-      String address,
-      JsonObject ask,
-      Failure absent,
-      Consumer<JsonObject> found) {
-    vertx
-        .eventBus()
-        .<JsonObject>request(address, ask)
-        .onSuccess(reply -> found.accept(reply.body()))
-        .onFailure(error -> absentOr(ctx, error, absent));
-  }
-
-  /** A look-up's failure: an id it does not know is answered {@code absent}, any other failure as it is. */
-  private static void absentOr(RoutingContext ctx, Throwable error, Failure absent) {
+  /** {@code absent} for a failure that says the id is unknown, else the failure as it is. */
+  private static Throwable absentOr(Throwable error, Failure absent) {
     FailureCode code = Failure.of(error).code();
-    HttpErrors.send(
-        ctx,
-        code == FailureCode.NOT_FOUND || code == FailureCode.SESSION_NOT_FOUND ? absent : error);
+    return code == FailureCode.NOT_FOUND || code == FailureCode.SESSION_NOT_FOUND ? absent : error;
   }
 
   private static void forbidden(RoutingContext ctx, Role needed, String what) {

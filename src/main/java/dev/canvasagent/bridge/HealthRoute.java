@@ -3,6 +3,8 @@ package dev.canvasagent.bridge;
 import dev.canvasagent.auth.AccessTokens;
 import dev.canvasagent.auth.Role;
 import dev.canvasagent.bus.Address;
+import dev.canvasagent.bus.HealthProbe;
+import dev.canvasagent.bus.HealthReport;
 import io.vertx.core.Future;
 import io.vertx.core.Vertx;
 import io.vertx.core.eventbus.DeliveryOptions;
@@ -45,26 +47,20 @@ final class HealthRoute {
   }
 
   private void health(RoutingContext ctx) {
-    Map<String, Future<JsonObject>> probes = new LinkedHashMap<>();
+    Map<String, Future<HealthReport>> probes = new LinkedHashMap<>();
     DeliveryOptions timeout = new DeliveryOptions().setSendTimeout(PROBE_TIMEOUT_MS);
     for (String verticle : verticleNames) {
       probes.put(
           verticle,
-          vertx
-              .eventBus()
-              .<JsonObject>request(Address.health(verticle), new JsonObject(), timeout)
-              .map(reply -> reply.body())
-              .otherwise(
-                  error ->
-                      new JsonObject()
-                          .put("ok", false)
-                          .put("error", String.valueOf(error.getMessage()))));
+          Address.health(verticle)
+              .ask(vertx.eventBus(), new HealthProbe(), timeout)
+              .otherwise(error -> HealthReport.failed(String.valueOf(error.getMessage()))));
     }
     Future.join(List.copyOf(probes.values()))
         .onComplete(
             all -> {
               JsonObject verticles = new JsonObject();
-              probes.forEach((verticle, probe) -> verticles.put(verticle, probe.result()));
+              probes.forEach((verticle, probe) -> verticles.put(verticle, probe.result().toJson()));
               JsonObject store =
                   verticles
                       .getJsonObject("patch-engine", new JsonObject())
@@ -74,9 +70,7 @@ final class HealthRoute {
                               .put("ok", false)
                               .put("error", "the patch engine did not report the store"));
               boolean ok =
-                  verticles.stream()
-                          .allMatch(
-                              entry -> ((JsonObject) entry.getValue()).getBoolean("ok", false))
+                  probes.values().stream().allMatch(probe -> probe.result().ok())
                       && store.getBoolean("ok", false);
               JsonObject answer = new JsonObject().put("ok", ok).put("status", ok ? "up" : "down");
               showsDetails(ctx)

@@ -5,6 +5,7 @@ import dev.canvasagent.bus.IdempotencyKey;
 import io.vertx.core.json.JsonObject;
 import io.vertx.ext.web.RoutingContext;
 import java.util.List;
+import java.util.function.Consumer;
 import java.util.regex.Pattern;
 
 /**
@@ -35,5 +36,22 @@ final class IdempotencyKeyHeader {
       return null;
     }
     return IdempotencyKey.of(EdgeAccess.grant(ctx).subject(), keys.get(0), ask).addTo(ask);
+  }
+
+  /**
+   * Runs {@code then} with the request's key for {@code request} (every field the key covers: the body
+   * and the path's ids), or with null when there is no header; a malformed one is answered 400 and
+   * {@code then} does not run.
+   */
+  static void withKey(RoutingContext ctx, JsonObject request, Consumer<IdempotencyKey> then) {
+    List<String> keys = ctx.request().headers().getAll(NAME);
+    if (keys.isEmpty()) {
+      then.accept(null);
+    } else if (keys.size() > 1 || !KEY.matcher(keys.get(0)).matches()) {
+      HttpErrors.send(
+          ctx, FailureCode.INVALID_REQUEST, NAME + " must be one value matching " + KEY.pattern());
+    } else {
+      then.accept(IdempotencyKey.of(EdgeAccess.grant(ctx).subject(), keys.get(0), request));
+    }
   }
 }

@@ -2,8 +2,14 @@ package dev.canvasagent.bridge;
 
 import dev.canvasagent.auth.Role;
 import dev.canvasagent.bus.Address;
+import dev.canvasagent.bus.BusMessage;
+import dev.canvasagent.bus.Endpoint;
 import dev.canvasagent.bus.FailureCode;
 import dev.canvasagent.bus.RoomId;
+import dev.canvasagent.bus.SessionCreate;
+import dev.canvasagent.bus.SessionListQuery;
+import dev.canvasagent.bus.SessionRef;
+import dev.canvasagent.bus.SessionUpdate;
 import dev.canvasagent.schema.JsonSchemaFile;
 import dev.canvasagent.store.TodoStore;
 import io.vertx.core.Vertx;
@@ -49,12 +55,20 @@ final class SessionRoutes {
 
   private void create(RoutingContext ctx) {
     JsonObject request = JsonBody.parse(ctx, createSchema);
-    JsonObject ask =
-        request == null || !EdgeAccess.room(ctx, Role.EDITOR, request.getString("roomId"))
-            ? null
-            : IdempotencyKeyHeader.addTo(ctx, request);
-    if (ask != null) {
-      forward(ctx, Address.SCHEDULER_SESSION_CREATE, ask, 201);
+    if (request != null && EdgeAccess.room(ctx, Role.EDITOR, request.getString("roomId"))) {
+      IdempotencyKeyHeader.withKey(
+          ctx,
+          request,
+          key ->
+              forward(
+                  ctx,
+                  Address.SCHEDULER_SESSION_CREATE,
+                  new SessionCreate(
+                      request.getString("roomId"),
+                      request.getString("title"),
+                      request.getString("model"),
+                      key),
+                  201));
     }
   }
 
@@ -70,41 +84,48 @@ final class SessionRoutes {
       forward(
           ctx,
           Address.SCHEDULER_SESSION_LIST,
-          new JsonObject().put("roomId", rooms.get(0)).put("limit", limit.intValue()),
+          new SessionListQuery(rooms.get(0), limit.intValue()),
           200);
     }
   }
 
   private void resume(RoutingContext ctx) {
-    JsonObject ask = sessionAsk(ctx);
+    SessionRef ask = sessionAsk(ctx);
     if (ask != null) {
       access.session(
           ctx,
           Role.VIEWER,
-          ask.getString("sessionId"),
+          ask.sessionId(),
           () -> forward(ctx, Address.SCHEDULER_SESSION_GET, ask, 200));
     }
   }
 
   private void update(RoutingContext ctx) {
-    JsonObject ask = sessionAsk(ctx);
+    SessionRef ask = sessionAsk(ctx);
     JsonObject request = ask == null ? null : JsonBody.parse(ctx, updateSchema);
     if (request != null) {
+      SessionUpdate update =
+          new SessionUpdate(
+              ask.sessionId(),
+              ask.roomId(),
+              request.getString("title"),
+              request.getString("model"),
+              request.getJsonArray("contextItems"));
       access.session(
           ctx,
           Role.EDITOR,
-          ask.getString("sessionId"),
-          () -> forward(ctx, Address.SCHEDULER_SESSION_UPDATE, request.mergeIn(ask), 200));
+          ask.sessionId(),
+          () -> forward(ctx, Address.SCHEDULER_SESSION_UPDATE, update, 200));
     }
   }
 
   private void delete(RoutingContext ctx) {
-    JsonObject ask = sessionAsk(ctx);
+    SessionRef ask = sessionAsk(ctx);
     if (ask != null) {
       access.session(
           ctx,
           Role.EDITOR,
-          ask.getString("sessionId"),
+          ask.sessionId(),
           () -> forward(ctx, Address.SCHEDULER_SESSION_DELETE, ask, 200));
     }
   }
@@ -165,16 +186,15 @@ final class SessionRoutes {
     return sessionId;
   }
 
-  /** {@code {sessionId, roomId?}} from the path and the optional {@code ?roomId=}, or null after answering 400. */
-  private static JsonObject sessionAsk(RoutingContext ctx) {
+  /** The session of the path in the optional {@code ?roomId=}, or null after answering 400. */
+  private static SessionRef sessionAsk(RoutingContext ctx) {
     String sessionId = sessionId(ctx);
     if (sessionId == null) {
       return null;
     }
-    JsonObject ask = new JsonObject().put("sessionId", sessionId);
     List<String> rooms = ctx.queryParam("roomId");
     if (rooms.isEmpty()) {
-      return ask;
+      return SessionRef.of(sessionId);
     }
     if (rooms.size() != 1 || !RoomId.isValid(rooms.get(0))) {
       HttpErrors.send(
@@ -183,17 +203,18 @@ final class SessionRoutes {
           "roomId must be one value matching " + RoomId.PATTERN.pattern());
       return null;
     }
-    return ask.put("roomId", rooms.get(0));
+    return new SessionRef(sessionId, rooms.get(0));
   }
 
-  private void forward(RoutingContext ctx, String address, JsonObject ask, int status) {
-    vertx
-        .eventBus()
-        .<JsonObject>request(address, ask)
+  /** Asks {@code endpoint} and answers {@code status} with the reply, {@code ok: true} first. */
+  private <Q extends BusMessage, R extends BusMessage> void forward(
+      RoutingContext ctx, Endpoint<Q, R> endpoint, Q ask, int status) {
+    endpoint
+        .ask(vertx.eventBus(), ask)
         .onSuccess(
             reply ->
                 JsonResponse.send(
-                    ctx, status, new JsonObject().put("ok", true).mergeIn(reply.body())))
+                    ctx, status, new JsonObject().put("ok", true).mergeIn(reply.toJson())))
         .onFailure(error -> HttpErrors.send(ctx, error));
   }
 }

@@ -26,29 +26,35 @@ public final class Address {
   public static final String SCHEDULER_TODOS = "scheduler.todos";
 
   /**
-   * Scheduler: create a session ({@code {roomId, title?, model?, idempotencyKey?}}), answer with it; the
+   * Scheduler: create a session ({@link SessionCreate}), answer with it ({@link SessionView}); the
    * same idempotency key in the same room answers the session it created the first time.
    */
-  public static final String SCHEDULER_SESSION_CREATE = "scheduler.session.create";
+  public static final Endpoint<SessionCreate, SessionView> SCHEDULER_SESSION_CREATE =
+      Endpoint.of("scheduler.session.create", SessionCreate::fromJson, SessionView::fromJson);
 
-  /** Scheduler: a room's sessions ({@code {roomId, limit}}), the most recently active first. */
-  public static final String SCHEDULER_SESSION_LIST = "scheduler.session.list";
+  /** Scheduler: a room's sessions ({@link SessionListQuery} → {@link SessionList}), the most recently active first. */
+  public static final Endpoint<SessionListQuery, SessionList> SCHEDULER_SESSION_LIST =
+      Endpoint.of("scheduler.session.list", SessionListQuery::fromJson, SessionList::fromJson);
 
   /**
-   * Scheduler: everything needed to resume a session ({@code {sessionId, roomId?}}): the session, its
-   * chat, todos, recent runs, the room's transcript and board revision. SESSION_NOT_FOUND, or
-   * SESSION_ROOM_MISMATCH when {@code roomId} is given and is not the session's.
+   * Scheduler: everything needed to resume a session ({@link SessionRef} → {@link SessionResume}): the
+   * session, its chat, todos, recent runs, the room's transcript and board revision.
+   * SESSION_NOT_FOUND, or SESSION_ROOM_MISMATCH when {@code roomId} is given and is not the session's.
    */
-  public static final String SCHEDULER_SESSION_GET = "scheduler.session.get";
+  public static final Endpoint<SessionRef, SessionResume> SCHEDULER_SESSION_GET =
+      Endpoint.of("scheduler.session.get", SessionRef::fromJson, SessionResume::fromJson);
 
-  /** Scheduler: the room a session belongs to ({@code {sessionId}} → {@code {sessionId, roomId}}), for access checks. */
-  public static final String SCHEDULER_SESSION_ROOM = "scheduler.session.room";
+  /** Scheduler: the room a session belongs to ({@link SessionRef} → {@link SessionRef} with its room), for access checks. */
+  public static final Endpoint<SessionRef, SessionRef> SCHEDULER_SESSION_ROOM =
+      Endpoint.of("scheduler.session.room", SessionRef::fromJson, SessionRef::fromJson);
 
-  /** Scheduler: change a session's title, model or context items ({@code {sessionId, roomId?, …}}). */
-  public static final String SCHEDULER_SESSION_UPDATE = "scheduler.session.update";
+  /** Scheduler: change a session's title, model or context items ({@link SessionUpdate} → {@link SessionView}). */
+  public static final Endpoint<SessionUpdate, SessionView> SCHEDULER_SESSION_UPDATE =
+      Endpoint.of("scheduler.session.update", SessionUpdate::fromJson, SessionView::fromJson);
 
-  /** Scheduler: delete a session and its atoms ({@code {sessionId, roomId?}}); SESSION_BUSY while a run of it is live. */
-  public static final String SCHEDULER_SESSION_DELETE = "scheduler.session.delete";
+  /** Scheduler: delete a session and its atoms ({@link SessionRef} → {@link SessionDeleted}); SESSION_BUSY while a run of it is live. */
+  public static final Endpoint<SessionRef, SessionDeleted> SCHEDULER_SESSION_DELETE =
+      Endpoint.of("scheduler.session.delete", SessionRef::fromJson, SessionDeleted::fromJson);
 
   /**
    * Scheduler: a run about to end {@code done} asks which follow-ups the scheduler's rules add to its
@@ -171,8 +177,11 @@ public final class Address {
   public static final Endpoint<AgentSessionRef, DocumentRef> DOC_AGENT_SESSION_DOCUMENT =
       Endpoint.of("doc.agent.session_document", AgentSessionRef::fromJson, DocumentRef::fromJson);
 
-  /** Health probe of one verticle: {@code health.<verticle name>}. */
-  public static String health(String verticleName) {
-    return "health." + verticleName;
+  /**
+   * Health probe of one verticle, {@code health.<verticle name>} ({@link HealthProbe} →
+   * {@link HealthReport}): every verticle answers its own.
+   */
+  public static Endpoint<HealthProbe, HealthReport> health(String verticleName) {
+    return Endpoint.of("health." + verticleName, HealthProbe::fromJson, HealthReport::fromJson);
   }
 }

@@ -104,7 +104,8 @@ public final class SchedulerVerticle extends CanvasVerticle {
             bus.<JsonObject>consumer(Address.SCHEDULER_TODO, this::todo).completion(),
             bus.<JsonObject>consumer(Address.SCHEDULER_FOLLOW_UP, this::followUp).completion(),
             bus.<JsonObject>consumer(Address.SCHEDULER_TODOS, this::listTodos).completion(),
-            new SessionCommands(bus, store, models, config.model().defaultModel()).register(),
+            new SessionCommands(bus, store, models, config.model().defaultModel())
+                .register(this::answer),
             sweeper.start()));
   }
 

@@ -4,15 +4,22 @@ import dev.canvasagent.bus.Address;
 import dev.canvasagent.bus.Failure;
 import dev.canvasagent.bus.FailureCode;
 import dev.canvasagent.bus.IdempotencyKey;
+import dev.canvasagent.bus.SessionCreate;
+import dev.canvasagent.bus.SessionDeleted;
+import dev.canvasagent.bus.SessionList;
+import dev.canvasagent.bus.SessionListQuery;
+import dev.canvasagent.bus.SessionRef;
+import dev.canvasagent.bus.SessionResume;
+import dev.canvasagent.bus.SessionUpdate;
+import dev.canvasagent.bus.SessionView;
 import dev.canvasagent.model.ModelRegistry;
 import dev.canvasagent.store.ChatStore.ChatMessage;
 import dev.canvasagent.store.SessionStore.Changes;
 import dev.canvasagent.store.SessionStore.Session;
 import dev.canvasagent.store.Store;
+import dev.canvasagent.verticle.CanvasVerticle;
 import io.vertx.core.Future;
 import io.vertx.core.eventbus.EventBus;
-import io.vertx.core.eventbus.Message;
-import io.vertx.core.json.JsonArray;
 import io.vertx.core.json.JsonObject;
 import java.util.List;
 import java.util.UUID;
@@ -47,56 +54,31 @@ final class SessionCommands {
     this.defaultModel = defaultModel;
   }
 
-  Future<?> register() {
+  /** Registers the six session endpoints through the scheduler's {@code answer}. */
+  Future<?> register(CanvasVerticle.Answerer answers) {
     return Future.join(
         List.of(
-            bus.<JsonObject>consumer(
-                    Address.SCHEDULER_SESSION_CREATE, message -> answer(message, this::create))
-                .completion(),
-            bus.<JsonObject>consumer(
-                    Address.SCHEDULER_SESSION_LIST, message -> answer(message, this::list))
-                .completion(),
-            bus.<JsonObject>consumer(
-                    Address.SCHEDULER_SESSION_GET, message -> answer(message, this::resume))
-                .completion(),
-            bus.<JsonObject>consumer(
-                    Address.SCHEDULER_SESSION_ROOM, message -> answer(message, this::room))
-                .completion(),
-            bus.<JsonObject>consumer(
-                    Address.SCHEDULER_SESSION_UPDATE, message -> answer(message, this::update))
-                .completion(),
-            bus.<JsonObject>consumer(
-                    Address.SCHEDULER_SESSION_DELETE, message -> answer(message, this::delete))
-                .completion()));
+            answers.answer(Address.SCHEDULER_SESSION_CREATE, this::create),
+            answers.answer(Address.SCHEDULER_SESSION_LIST, this::list),
+            answers.answer(Address.SCHEDULER_SESSION_GET, this::resume),
+            answers.answer(Address.SCHEDULER_SESSION_ROOM, this::room),
+            answers.answer(Address.SCHEDULER_SESSION_UPDATE, this::update),
+            answers.answer(Address.SCHEDULER_SESSION_DELETE, this::delete)));
   }
 
-  private static void answer(
-      Message<JsonObject> message, Function<JsonObject, Future<JsonObject>> command) {
-    Future<JsonObject> answer;
-    try {
-      answer = command.apply(message.body() == null ? new JsonObject() : message.body());
-    } catch (RuntimeException malformed) {
-      answer =
-          Failure.future(
-              FailureCode.INVALID_REQUEST, "malformed request: " + malformed.getMessage());
-    }
-    answer.onSuccess(message::reply).onFailure(error -> Failure.replyTo(message, error));
-  }
-
-  /** {@code {roomId, title?, model?, idempotency?}} → {@code {session}}. */
-  private Future<JsonObject> create(JsonObject body) {
-    String roomId = body.getString("roomId");
-    String model = body.getString("model", defaultModel);
+  private Future<SessionView> create(SessionCreate request) {
+    String roomId = request.roomId();
+    String model = request.model() != null ? request.model() : defaultModel;
     Future<Void> known = knownModel(model);
     if (known.failed()) {
       return known.mapEmpty();
     }
-    IdempotencyKey key = IdempotencyKey.in(body);
+    IdempotencyKey key = request.idempotency();
     String sessionId =
         key == null ? UUID.randomUUID().toString() : store.idempotencyKeys().session(key, roomId);
     Session session = new Session(sessionId, roomId, model, System.currentTimeMillis());
-    if (body.getString("title") != null) {
-      session = session.withTitle(body.getString("title"));
+    if (request.title() != null) {
+      session = session.withTitle(request.title());
     }
     return stored(
             store.sessions().create(session, key == null ? null : key.fingerprint()),
@@ -108,39 +90,29 @@ final class SessionCommands {
                   .addKeyValue("sessionId", created.id())
                   .addKeyValue("model", created.model())
                   .log("session.created");
-              return new JsonObject().put("session", created.toJson());
+              return new SessionView(created.toJson());
             });
   }
 
-  /** {@code {roomId, limit}} → {@code {roomId, sessions}}. */
-  private Future<JsonObject> list(JsonObject body) {
-    String roomId = body.getString("roomId");
-    return stored(store.sessions().list(roomId, body.getInteger("limit")), "list the sessions")
-        .map(
-            sessions -> {
-              JsonArray items = new JsonArray();
-              sessions.forEach(session -> items.add(session.toJson()));
-              return new JsonObject().put("roomId", roomId).put("sessions", items);
-            });
+  private Future<SessionList> list(SessionListQuery query) {
+    return stored(store.sessions().list(query.roomId(), query.limit()), "list the sessions")
+        .map(sessions -> new SessionList(query.roomId(), json(sessions, Session::toJson)));
   }
 
-  /** {@code {sessionId}} → {@code {sessionId, roomId}}. */
-  private Future<JsonObject> room(JsonObject body) {
-    String sessionId = body.getString("sessionId");
-    return session(sessionId, null)
-        .map(
-            session ->
-                new JsonObject().put("sessionId", sessionId).put("roomId", session.roomId()));
+  /** The session's room, whatever room the request names. */
+  private Future<SessionRef> room(SessionRef request) {
+    String sessionId = request.sessionId();
+    return session(sessionId, null).map(session -> new SessionRef(sessionId, session.roomId()));
   }
 
   /**
-   * {@code {sessionId, roomId?}} → everything a client needs to pick the session up again: the session
-   * (title, model, origin, context items, times), its chat history, todos and recent runs, and the
-   * room's recent transcript and board revision.
+   * Everything a client needs to pick the session up again: the session (title, model, origin, context
+   * items, times), its chat history, todos and recent runs, and the room's recent transcript and board
+   * revision.
    */
-  private Future<JsonObject> resume(JsonObject body) {
-    String sessionId = body.getString("sessionId");
-    return session(sessionId, body.getString("roomId"))
+  private Future<SessionResume> resume(SessionRef request) {
+    String sessionId = request.sessionId();
+    return session(sessionId, request.roomId())
         .compose(
             session -> {
               var chat =
@@ -158,53 +130,46 @@ final class SessionCommands {
               return Future.all(chat, todos, runs, transcript, revision)
                   .map(
                       all ->
-                          new JsonObject()
-                              .put("session", session.toJson())
-                              .put("chat", array(chat.result(), SessionCommands::chatJson))
-                              .put("todos", array(todos.result(), todo -> todo.toJson()))
-                              .put("runs", array(runs.result(), run -> run.toJson()))
-                              .put(
-                                  "transcript",
-                                  array(transcript.result(), utterance -> utterance.toJson()))
-                              .put("boardRevision", revision.result()));
+                          new SessionResume(
+                              session.toJson(),
+                              json(chat.result(), SessionCommands::chatJson),
+                              json(todos.result(), todo -> todo.toJson()),
+                              json(runs.result(), run -> run.toJson()),
+                              json(transcript.result(), utterance -> utterance.toJson()),
+                              revision.result()));
             });
   }
 
-  /** {@code {sessionId, roomId?, title?, model?, contextItems?}} → {@code {session}}. */
-  private Future<JsonObject> update(JsonObject body) {
-    String sessionId = body.getString("sessionId");
-    String model = body.getString("model");
+  private Future<SessionView> update(SessionUpdate request) {
+    String sessionId = request.sessionId();
+    String model = request.model();
     if (model != null) {
       Future<Void> known = knownModel(model);
       if (known.failed()) {
         return known.mapEmpty();
       }
     }
-    Changes changes =
-        new Changes(body.getString("title"), model, body.getJsonArray("contextItems"));
-    return session(sessionId, body.getString("roomId"))
+    Changes changes = new Changes(request.title(), model, request.contextItems());
+    return session(sessionId, request.roomId())
         .compose(found -> stored(store.sessions().update(sessionId, changes), "update the session"))
         .compose(
             updated ->
                 updated.isEmpty()
-                    ? Failure.<JsonObject>future(
+                    ? Failure.<SessionView>future(
                         FailureCode.SESSION_NOT_FOUND, "no session " + sessionId)
-                    : Future.succeededFuture(
-                        new JsonObject().put("session", updated.get().toJson())));
+                    : Future.succeededFuture(new SessionView(updated.get().toJson())));
   }
 
-  /** {@code {sessionId, roomId?}} → {@code {sessionId, deleted: true}}. */
-  private Future<JsonObject> delete(JsonObject body) {
-    String sessionId = body.getString("sessionId");
-    return session(sessionId, body.getString("roomId"))
+  private Future<SessionDeleted> delete(SessionRef request) {
+    String sessionId = request.sessionId();
+    return session(sessionId, request.roomId())
         .compose(found -> stored(store.sessions().delete(sessionId), "delete the session"))
         .compose(
             deletion ->
                 switch (deletion) {
                   case DELETED -> {
                     LOG.atInfo().addKeyValue("sessionId", sessionId).log("session.deleted");
-                    yield Future.succeededFuture(
-                        new JsonObject().put("sessionId", sessionId).put("deleted", true));
+                    yield Future.succeededFuture(new SessionDeleted(sessionId));
                   }
                   case NOT_FOUND ->
                       Failure.future(FailureCode.SESSION_NOT_FOUND, "no session " + sessionId);
@@ -236,10 +201,8 @@ final class SessionCommands {
     return message.toJson().put("at", message.atMillis());
   }
 
-  private static <T> JsonArray array(List<T> items, Function<T, JsonObject> json) {
-    JsonArray array = new JsonArray();
-    items.forEach(item -> array.add(json.apply(item)));
-    return array;
+  private static <T> List<JsonObject> json(List<T> items, Function<T, JsonObject> json) {
+    return items.stream().map(json).toList();
   }
 
   private static <T> Future<T> stored(Future<T> operation, String what) {

@@ -4,13 +4,13 @@ import dev.canvasagent.bus.Address;
 import dev.canvasagent.bus.BusMessage;
 import dev.canvasagent.bus.Endpoint;
 import dev.canvasagent.bus.Failure;
+import dev.canvasagent.bus.HealthReport;
 import dev.canvasagent.bus.Notice;
 import dev.canvasagent.security.CorrelationId;
 import io.vertx.core.Future;
 import io.vertx.core.Handler;
 import io.vertx.core.VerticleBase;
 import io.vertx.core.eventbus.Message;
-import io.vertx.core.eventbus.MessageConsumer;
 import io.vertx.core.eventbus.ReplyException;
 import io.vertx.core.json.JsonObject;
 import java.util.function.Function;
@@ -30,7 +30,10 @@ public abstract class CanvasVerticle extends VerticleBase {
   /** Starts the verticle's own consumers and servers. */
   protected abstract Future<?> startVerticle();
 
-  /** What the verticle reports about itself; {@code ok:false} marks it unhealthy. */
+  /**
+   * What the verticle reports about itself, read as its {@link HealthReport}: {@code ok:false} (or no
+   * {@code ok}) marks it unhealthy.
+   */
   protected Future<JsonObject> health() {
     return Future.succeededFuture(new JsonObject().put("ok", true));
   }
@@ -45,6 +48,16 @@ public abstract class CanvasVerticle extends VerticleBase {
     return answer(
         endpoint.address(),
         body -> handler.apply(endpoint.request().apply(body)).map(BusMessage::toJson));
+  }
+
+  /**
+   * The typed {@link #answer(Endpoint, Function)}, for a helper that registers a verticle's endpoints
+   * on its behalf: the verticle hands it {@code this::answer}.
+   */
+  @FunctionalInterface
+  public interface Answerer {
+    <Q extends BusMessage, R extends BusMessage> Future<?> answer(
+        Endpoint<Q, R> endpoint, Function<Q, Future<R>> handler);
   }
 
   /** Takes {@code notice}'s one-way messages with {@code handler}, which is given each one read from its JSON. */
@@ -109,23 +122,13 @@ public abstract class CanvasVerticle extends VerticleBase {
 
   @Override
   public final Future<?> start() {
-    MessageConsumer<JsonObject> probe =
-        vertx
-            .eventBus()
-            .consumer(
-                Address.health(name()),
-                message ->
-                    health()
-                        .onComplete(
-                            report ->
-                                message.reply(
-                                    report.succeeded()
-                                        ? report.result()
-                                        : new JsonObject()
-                                            .put("ok", false)
-                                            .put(
-                                                "error",
-                                                String.valueOf(report.cause().getMessage())))));
-    return Future.join(probe.completion(), startVerticle());
+    Future<?> probe =
+        answer(
+            Address.health(name()),
+            ask ->
+                health()
+                    .map(HealthReport::fromJson)
+                    .otherwise(error -> HealthReport.failed(String.valueOf(error.getMessage()))));
+    return Future.join(probe, startVerticle());
   }
 }

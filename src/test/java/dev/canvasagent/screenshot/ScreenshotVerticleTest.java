@@ -136,7 +136,7 @@ class ScreenshotVerticleTest {
 
   JsonObject health() {
     Message<JsonObject> report =
-        Await.result(bus.request(Address.health("screenshot"), new JsonObject()));
+        Await.result(bus.request(Address.health("screenshot").address(), new JsonObject()));
     return report.body();
   }
 

@@ -95,7 +95,7 @@ class ConnectionsPerAddressTest {
   Future<JsonObject> counted() {
     return vertx
         .eventBus()
-        .<JsonObject>request(Address.health("bridge"), new JsonObject())
+        .<JsonObject>request(Address.health("bridge").address(), new JsonObject())
         .map(reply -> reply.body().getJsonObject("connections"));
   }
 

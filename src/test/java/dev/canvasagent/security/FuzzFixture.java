@@ -66,7 +66,7 @@ final class FuzzFixture {
     JsonObject session =
         ask(
             vertx,
-            Address.SCHEDULER_SESSION_CREATE,
+            Address.SCHEDULER_SESSION_CREATE.address(),
             new JsonObject().put("roomId", room).put("title", "fuzz"));
     JsonObject doc =
         ask(

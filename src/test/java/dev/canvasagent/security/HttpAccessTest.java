@@ -244,7 +244,7 @@ class HttpAccessTest {
   /** The bus addresses a refused request may still use: the look-ups that find a session's or a document's room. */
   static final Set<String> LOOKUPS =
       Set.of(
-          Address.SCHEDULER_SESSION_ROOM,
+          Address.SCHEDULER_SESSION_ROOM.address(),
           Address.DOC_ROOM.address(),
           Address.DOC_AGENT_SESSION_DOCUMENT.address());
 

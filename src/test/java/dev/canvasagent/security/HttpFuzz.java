@@ -215,7 +215,7 @@ final class HttpFuzz {
   private Future<JsonObject> health(String verticle) {
     return vertx
         .eventBus()
-        .<JsonObject>request(Address.health(verticle), new JsonObject())
+        .<JsonObject>request(Address.health(verticle).address(), new JsonObject())
         .map(reply -> reply.body());
   }
 

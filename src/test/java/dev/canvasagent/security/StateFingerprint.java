@@ -68,14 +68,15 @@ final class StateFingerprint {
       parts.put(
           "sessions of " + room,
           read(
-              Address.SCHEDULER_SESSION_LIST,
+              Address.SCHEDULER_SESSION_LIST.address(),
               new JsonObject().put("roomId", room).put("limit", 100)));
       parts.put(VIEWPORTS + room, viewports(room));
     }
     for (String session : scope.sessions()) {
       parts.put(
           "session " + session,
-          read(Address.SCHEDULER_SESSION_GET, new JsonObject().put("sessionId", session)));
+          read(
+              Address.SCHEDULER_SESSION_GET.address(), new JsonObject().put("sessionId", session)));
     }
     for (String doc : scope.docs()) {
       parts.put(
@@ -153,7 +154,7 @@ final class StateFingerprint {
   private Future<JsonObject> health(String verticle) {
     return vertx
         .eventBus()
-        .<JsonObject>request(Address.health(verticle), new JsonObject())
+        .<JsonObject>request(Address.health(verticle).address(), new JsonObject())
         .map(reply -> reply.body());
   }
 

@@ -159,7 +159,8 @@ class StoreFailureTextTest {
         Await.result(
                 vertx
                     .eventBus()
-                    .<JsonObject>request(Address.health("patch-engine"), new JsonObject()))
+                    .<JsonObject>request(
+                        Address.health("patch-engine").address(), new JsonObject()))
             .body();
 
     JsonObject store = report.getJsonObject("store");

@@ -34,6 +34,10 @@ import java.util.regex.Pattern;
  * and a hunk must change something. The counts in the header must be met exactly: where git would
  * silently ignore extra lines after a hunk's counts are used up, this parser refuses them (a model
  * that miscounts must learn it); only blank lines may follow the last hunk.
+ *
+ * <p>It is longer than our other classes on purpose: it is one pass over the lines, a small state
+ * machine (headers, hunk header, hunk body, between hunks), and splitting its states across classes
+ * would hide the order git's parser reads them in.
  */
 public final class UnifiedDiffParser {
   private static final Pattern HUNK_HEADER =

@@ -10,7 +10,6 @@ import io.vertx.core.Future;
 import io.vertx.core.json.JsonArray;
 import io.vertx.pgclient.PgException;
 import io.vertx.sqlclient.Pool;
-import io.vertx.sqlclient.Row;
 import io.vertx.sqlclient.SqlConnection;
 import io.vertx.sqlclient.Tuple;
 import java.util.ArrayList;
@@ -26,13 +25,12 @@ final class PgDocumentStore implements DocumentStore {
   private static final String UNIQUE_VIOLATION = "23505";
 
   private final Pool pool;
+  private final PgDocumentLeases leases;
 
   PgDocumentStore(Pool pool) {
     this.pool = pool;
+    this.leases = new PgDocumentLeases(pool);
   }
-
-  /** The locked (or read) state: the document, its lease, and the database's now. */
-  private record State(Document document, Lease lease, long nowMillis) {}
 
   @Override
   public Future<Document> create(NewDocument document) {
@@ -100,7 +98,7 @@ final class PgDocumentStore implements DocumentStore {
             rows ->
                 rows.rowCount() == 0
                     ? Optional.empty()
-                    : Optional.of(state(rows.iterator().next()).document()));
+                    : Optional.of(PgDocumentRows.state(rows.iterator().next()).document()));
   }
 
   @Override
@@ -172,7 +170,7 @@ final class PgDocumentStore implements DocumentStore {
         .map(
             rows -> {
               List<Snapshot> out = new ArrayList<>();
-              rows.forEach(row -> out.add(snapshot(row)));
+              rows.forEach(row -> out.add(PgDocumentRows.snapshot(row)));
               return out;
             });
   }
@@ -181,7 +179,7 @@ final class PgDocumentStore implements DocumentStore {
   public Future<Committed> commit(String docId, Guard guard, Edit edit) {
     return pool.withTransaction(
         connection ->
-            lock(connection, docId)
+            PgDocumentRows.lock(connection, docId)
                 .compose(
                     state -> {
                       Document document = state.document();
@@ -199,7 +197,8 @@ final class PgDocumentStore implements DocumentStore {
                                       rows ->
                                           rows.rowCount() == 0
                                               ? Optional.<Snapshot>empty()
-                                              : Optional.of(snapshot(rows.iterator().next())))
+                                              : Optional.of(
+                                                  PgDocumentRows.snapshot(rows.iterator().next())))
                               : Future.succeededFuture(Optional.empty());
                       return snapshot
                           .compose(
@@ -221,14 +220,19 @@ final class PgDocumentStore implements DocumentStore {
   }
 
   private Future<Committed> write(
-      SqlConnection connection, State state, Guard guard, DocumentRules.Planned planned) {
+      SqlConnection connection,
+      PgDocumentRows.State state,
+      Guard guard,
+      DocumentRules.Planned planned) {
     Document document = state.document();
     long now = state.nowMillis();
     Lease lease = state.lease();
     Future<Lease> leaseWritten =
         guard instanceof Guard.Agent agent
-            ? setHeldLease(connection, agent, DocumentRules.renewed(lease, agent.ttlMs(), now))
-            : setLease(connection, DocumentRules.free(document.id(), lease.epoch() + 1, now));
+            ? PgDocumentLeases.setHeldLease(
+                connection, agent, DocumentRules.renewed(lease, agent.ttlMs(), now))
+            : PgDocumentLeases.setLease(
+                connection, DocumentRules.free(document.id(), lease.epoch() + 1, now));
     if (!planned.changed(document)) {
       return leaseWritten.map(
           after -> new Committed(document, null, planned.change().details(), after, false));
@@ -316,11 +320,11 @@ final class PgDocumentStore implements DocumentStore {
       String docId, Guard.Agent guard, String snapshotId, String label, String description) {
     return pool.withTransaction(
         connection ->
-            lock(connection, docId)
+            PgDocumentRows.lock(connection, docId)
                 .compose(
                     state -> {
                       DocumentRules.checkAgent(guard, state.lease(), state.document(), false);
-                      return setHeldLease(
+                      return PgDocumentLeases.setHeldLease(
                               connection,
                               guard,
                               DocumentRules.renewed(
@@ -337,192 +341,32 @@ final class PgDocumentStore implements DocumentStore {
                                               label,
                                               description,
                                               DocumentText.lineCount(state.document().content()))))
-                          .map(rows -> snapshot(rows.iterator().next()));
+                          .map(rows -> PgDocumentRows.snapshot(rows.iterator().next()));
                     }));
   }
 
   @Override
   public Future<Lease> checkOut(String docId, String leaseId, Actor holder, long ttlMs) {
-    return pool.withTransaction(
-        connection ->
-            lock(connection, docId)
-                .compose(
-                    state -> {
-                      DocumentRules.checkFree(state.lease());
-                      long now = state.nowMillis();
-                      return setLease(
-                          connection,
-                          DocumentRules.lease(
-                              docId,
-                              leaseId,
-                              holder,
-                              now,
-                              now + ttlMs,
-                              state.lease().epoch(),
-                              now));
-                    }));
+    return leases.checkOut(docId, leaseId, holder, ttlMs);
   }
 
   @Override
   public Future<Lease> renew(String docId, Guard.Agent guard) {
-    return pool.withTransaction(
-        connection ->
-            lock(connection, docId)
-                .compose(
-                    state -> {
-                      DocumentRules.checkAgent(guard, state.lease(), state.document(), false);
-                      return setHeldLease(
-                          connection,
-                          guard,
-                          DocumentRules.renewed(state.lease(), guard.ttlMs(), state.nowMillis()));
-                    }));
+    return leases.renew(docId, guard);
   }
 
   @Override
   public Future<Lease> checkIn(String docId, Guard.Agent guard) {
-    return pool.withTransaction(
-        connection ->
-            lock(connection, docId)
-                .compose(
-                    state -> {
-                      DocumentRules.checkAgent(guard, state.lease(), state.document(), true);
-                      return setHeldLease(
-                          connection,
-                          guard,
-                          DocumentRules.free(docId, state.lease().epoch(), state.nowMillis()));
-                    }));
+    return leases.checkIn(docId, guard);
   }
 
   @Override
   public Future<Lease> preempt(String docId) {
-    return pool.withTransaction(
-        connection ->
-            lock(connection, docId)
-                .compose(
-                    state ->
-                        setLease(
-                            connection,
-                            DocumentRules.free(
-                                docId, state.lease().epoch() + 1, state.nowMillis()))));
+    return leases.preempt(docId);
   }
 
   @Override
   public Future<Optional<Lease>> lease(String docId) {
-    return pool.preparedQuery(Sql.FIND_DOCUMENT_LEASE)
-        .execute(Tuple.of(docId))
-        .map(
-            rows -> {
-              if (rows.rowCount() == 0) {
-                return Optional.empty();
-              }
-              Row row = rows.iterator().next();
-              return Optional.of(lease(docId, rows.iterator().next()));
-            });
-  }
-
-  /** Writes {@code lease} whoever held the row's lease: a check-out (judged free first) or a preemption. */
-  private static Future<Lease> setLease(SqlConnection connection, Lease lease) {
-    return connection
-        .preparedQuery(Sql.SET_DOCUMENT_LEASE)
-        .execute(leaseValues(lease))
-        .map(written -> lease);
-  }
-
-  /**
-   * Writes {@code lease} for the holder {@code guard} speaks for, on condition that the row still holds
-   * its lease (id, subject, session, epoch): the database itself refuses anyone else, LOCK_NOT_OWNED.
-   */
-  private static Future<Lease> setHeldLease(
-      SqlConnection connection, Guard.Agent guard, Lease lease) {
-    Tuple values =
-        leaseValues(lease)
-            .addString(guard.leaseId())
-            .addString(guard.actor().subject())
-            .addString(guard.actor().agentSession())
-            .addLong(guard.epoch());
-    return connection
-        .preparedQuery(Sql.UPDATE_HELD_DOCUMENT_LEASE)
-        .execute(values)
-        .compose(
-            updated ->
-                updated.rowCount() == 1
-                    ? Future.succeededFuture(lease)
-                    : Failure.future(
-                        FailureCode.LOCK_NOT_OWNED,
-                        "the document's lease is not held by " + guard.actor().name()));
-  }
-
-  private static Tuple leaseValues(Lease lease) {
-    Actor holder = lease.holder();
-    return Tuple.tuple()
-        .addString(lease.docId())
-        .addString(lease.leaseId())
-        .addString(holder == null ? null : holder.subject())
-        .addString(holder == null ? null : holder.agentSession())
-        .addLong(lease.heldSinceMillis())
-        .addLong(lease.expiresAtMillis())
-        .addLong(lease.epoch());
-  }
-
-  /** The lease columns of {@code row}, judged by the database's now in it. */
-  private static Lease lease(String docId, Row row) {
-    String subject = row.getString("holder_subject");
-    Actor holder = subject == null ? null : new Actor(subject, row.getString("holder_session"));
-    return DocumentRules.lease(
-        docId,
-        row.getString("lease_id"),
-        holder,
-        row.getLong("held_since_ms"),
-        row.getLong("expires_ms"),
-        row.getLong("epoch"),
-        row.getLong("now_ms"));
-  }
-
-  private static Future<State> lock(SqlConnection connection, String docId) {
-    return connection
-        .preparedQuery(Sql.LOCK_DOCUMENT)
-        .execute(Tuple.of(docId))
-        .compose(
-            rows ->
-                rows.rowCount() == 0
-                    ? Failure.future(FailureCode.NOT_FOUND, "no document " + docId)
-                    : Future.succeededFuture(state(rows.iterator().next())));
-  }
-
-  private static State state(Row row) {
-    long now = row.getLong("now_ms");
-    String docId = row.getString("id");
-    Document document =
-        new Document(
-            docId,
-            row.getString("room_id"),
-            row.getString("title"),
-            row.getString("content"),
-            row.getString("revision_id"),
-            row.getLong("version"),
-            strings(row.getJson("undo_stack")),
-            strings(row.getJson("redo_stack")),
-            row.getLong("created_ms"),
-            row.getLong("updated_ms"));
-    return new State(document, lease(docId, row), now);
-  }
-
-  private static List<String> strings(Object json) {
-    List<String> out = new ArrayList<>();
-    if (json instanceof JsonArray array) {
-      array.forEach(value -> out.add(String.valueOf(value)));
-    }
-    return out;
-  }
-
-  private static Snapshot snapshot(Row row) {
-    return new Snapshot(
-        row.getString("id"),
-        row.getString("doc_id"),
-        row.getString("revision_id"),
-        row.getString("label"),
-        row.getString("description"),
-        row.getInteger("line_count"),
-        row.getLong("created_ms"));
+    return leases.lease(docId);
   }
 }
