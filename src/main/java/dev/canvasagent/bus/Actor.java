@@ -48,6 +48,6 @@ public record Actor(String subject, String agentSession) {
     if (!(subject instanceof String named) || named.isBlank()) {
       throw new Failure(FailureCode.INVALID_REQUEST, "the request names no subject to act for");
     }
-    return new Actor(named, DocFields.optionalString(message, "agentSession", "an actor"));
+    return new Actor(named, MessageFields.optionalString(message, "agentSession", "an actor"));
   }
 }

@@ -14,6 +14,6 @@ public record AgentSessionRef(String canvasSessionId) implements BusMessage {
 
   public static AgentSessionRef fromJson(JsonObject json) {
     return new AgentSessionRef(
-        DocFields.string(json, "canvas_session_id", "a document-agent session reference"));
+        MessageFields.string(json, "canvas_session_id", "a document-agent session reference"));
   }
 }

@@ -18,7 +18,7 @@ public record DelegatedEditOutcome(String canvasSessionId, JsonObject outcome)
   public static DelegatedEditOutcome fromJson(JsonObject json) {
     JsonObject outcome = json.copy();
     String canvasSessionId =
-        DocFields.string(json, "canvas_session_id", "a delegated edit's outcome");
+        MessageFields.string(json, "canvas_session_id", "a delegated edit's outcome");
     outcome.remove("canvas_session_id");
     return new DelegatedEditOutcome(canvasSessionId, outcome);
   }

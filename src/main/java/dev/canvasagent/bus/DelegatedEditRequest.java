@@ -34,10 +34,10 @@ public record DelegatedEditRequest(
   public static DelegatedEditRequest fromJson(JsonObject json) {
     String message = "a delegated edit";
     return new DelegatedEditRequest(
-        DocFields.string(json, "canvas_session_id", message),
-        DocFields.string(json, "instruction", message),
+        MessageFields.string(json, "canvas_session_id", message),
+        MessageFields.string(json, "instruction", message),
         Actor.from(json),
         json.getValue("context"),
-        DocFields.optionalString(json, "model", message));
+        MessageFields.optionalString(json, "model", message));
   }
 }

@@ -25,10 +25,10 @@ public record DocumentAgentRequest(
   public static DocumentAgentRequest fromJson(JsonObject json) {
     String message = "an instruction to the document agent";
     return new DocumentAgentRequest(
-        DocFields.string(json, "docId", message),
-        DocFields.string(json, "instruction", message),
+        MessageFields.string(json, "docId", message),
+        MessageFields.string(json, "instruction", message),
         Actor.from(json),
-        DocFields.optionalString(json, "model", message),
-        DocFields.optionalString(json, "sessionId", message));
+        MessageFields.optionalString(json, "model", message),
+        MessageFields.optionalString(json, "sessionId", message));
   }
 }

@@ -34,13 +34,13 @@ public record DocumentAgentStarted(
   public static DocumentAgentStarted fromJson(JsonObject json) {
     String message = "a started document agent";
     return new DocumentAgentStarted(
-        DocFields.string(json, "runId", message),
-        DocFields.string(json, "docId", message),
-        DocFields.string(json, "sessionId", message),
-        DocFields.string(json, "roomId", message),
-        DocFields.string(json, "model", message),
-        DocFields.string(json, "holder", message),
-        DocFields.number(json, "canvasEpoch", message),
-        DocFields.string(json, "revisionId", message));
+        MessageFields.string(json, "runId", message),
+        MessageFields.string(json, "docId", message),
+        MessageFields.string(json, "sessionId", message),
+        MessageFields.string(json, "roomId", message),
+        MessageFields.string(json, "model", message),
+        MessageFields.string(json, "holder", message),
+        MessageFields.number(json, "canvasEpoch", message),
+        MessageFields.string(json, "revisionId", message));
   }
 }

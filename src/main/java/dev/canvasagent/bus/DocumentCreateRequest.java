@@ -21,10 +21,10 @@ public record DocumentCreateRequest(
   public static DocumentCreateRequest fromJson(JsonObject json) {
     String message = "a document to create";
     return new DocumentCreateRequest(
-        DocFields.string(json, "id", message),
-        DocFields.string(json, "roomId", message),
-        DocFields.string(json, "title", message),
-        DocFields.string(json, "content", message),
+        MessageFields.string(json, "id", message),
+        MessageFields.string(json, "roomId", message),
+        MessageFields.string(json, "title", message),
+        MessageFields.string(json, "content", message),
         Actor.from(json));
   }
 }

@@ -12,8 +12,8 @@ public record DocumentCreated(String id, String roomId, String revisionId) imple
   public static DocumentCreated fromJson(JsonObject json) {
     String message = "a created document";
     return new DocumentCreated(
-        DocFields.string(json, "id", message),
-        DocFields.string(json, "roomId", message),
-        DocFields.string(json, "revisionId", message));
+        MessageFields.string(json, "id", message),
+        MessageFields.string(json, "roomId", message),
+        MessageFields.string(json, "revisionId", message));
   }
 }

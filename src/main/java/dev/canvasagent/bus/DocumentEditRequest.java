@@ -20,9 +20,9 @@ public record DocumentEditRequest(String docId, String content, String baseRevis
   public static DocumentEditRequest fromJson(JsonObject json) {
     String message = "a document edit";
     return new DocumentEditRequest(
-        DocFields.string(json, "docId", message),
-        DocFields.string(json, "content", message),
-        DocFields.string(json, "baseRevision", message),
+        MessageFields.string(json, "docId", message),
+        MessageFields.string(json, "content", message),
+        MessageFields.string(json, "baseRevision", message),
         Actor.from(json));
   }
 }

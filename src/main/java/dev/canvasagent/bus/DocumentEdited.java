@@ -20,9 +20,9 @@ public record DocumentEdited(String id, String revisionId, boolean changed, Leas
   public static DocumentEdited fromJson(JsonObject json) {
     String message = "an edited document";
     return new DocumentEdited(
-        DocFields.string(json, "id", message),
-        DocFields.string(json, "revisionId", message),
-        DocFields.bool(json, "changed", message),
-        LeaseView.fromJson(DocFields.object(json, "lease", message)));
+        MessageFields.string(json, "id", message),
+        MessageFields.string(json, "revisionId", message),
+        MessageFields.bool(json, "changed", message),
+        LeaseView.fromJson(MessageFields.object(json, "lease", message)));
   }
 }

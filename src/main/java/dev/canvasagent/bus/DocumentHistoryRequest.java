@@ -12,6 +12,7 @@ public record DocumentHistoryRequest(String docId, int limit) implements BusMess
   public static DocumentHistoryRequest fromJson(JsonObject json) {
     String message = "a document history request";
     return new DocumentHistoryRequest(
-        DocFields.string(json, "docId", message), DocFields.integer(json, "limit", message));
+        MessageFields.string(json, "docId", message),
+        MessageFields.integer(json, "limit", message));
   }
 }

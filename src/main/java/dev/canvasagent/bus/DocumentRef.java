@@ -13,6 +13,6 @@ public record DocumentRef(String docId) implements BusMessage {
   }
 
   public static DocumentRef fromJson(JsonObject json) {
-    return new DocumentRef(DocFields.string(json, "docId", "a document reference"));
+    return new DocumentRef(MessageFields.string(json, "docId", "a document reference"));
   }
 }

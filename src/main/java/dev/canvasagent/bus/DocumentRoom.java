@@ -12,6 +12,7 @@ public record DocumentRoom(String docId, String roomId) implements BusMessage {
   public static DocumentRoom fromJson(JsonObject json) {
     String message = "a document's room";
     return new DocumentRoom(
-        DocFields.string(json, "docId", message), DocFields.string(json, "roomId", message));
+        MessageFields.string(json, "docId", message),
+        MessageFields.string(json, "roomId", message));
   }
 }

@@ -18,9 +18,9 @@ public record DocumentToolCall(String docId, String tool, JsonObject args, Actor
   public static DocumentToolCall fromJson(JsonObject json) {
     String message = "a document tool call";
     return new DocumentToolCall(
-        DocFields.string(json, "docId", message),
-        DocFields.string(json, "tool", message),
-        DocFields.object(json, "args", message),
+        MessageFields.string(json, "docId", message),
+        MessageFields.string(json, "tool", message),
+        MessageFields.object(json, "args", message),
         Actor.from(json));
   }
 }

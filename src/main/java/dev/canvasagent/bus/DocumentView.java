@@ -1,7 +1,7 @@
 package dev.canvasagent.bus;
 
-import io.vertx.core.json.JsonArray;
 import io.vertx.core.json.JsonObject;
+import java.util.List;
 
 /**
  * A document as {@code doc.get} answers it: its content at {@code revisionId}, how deep its undo and
@@ -21,8 +21,12 @@ public record DocumentView(
     long createdAt,
     long updatedAt,
     LeaseView lease,
-    JsonArray snapshots)
+    List<JsonObject> snapshots)
     implements BusMessage {
+  public DocumentView {
+    snapshots = List.copyOf(snapshots);
+  }
+
   @Override
   public JsonObject toJson() {
     return new JsonObject()
@@ -37,23 +41,23 @@ public record DocumentView(
         .put("createdAt", createdAt)
         .put("updatedAt", updatedAt)
         .put("lease", lease.toJson())
-        .put("snapshots", snapshots);
+        .put("snapshots", MessageFields.array(snapshots));
   }
 
   public static DocumentView fromJson(JsonObject json) {
     String message = "a document";
     return new DocumentView(
-        DocFields.string(json, "id", message),
-        DocFields.string(json, "roomId", message),
-        DocFields.string(json, "title", message),
-        DocFields.string(json, "content", message),
-        DocFields.string(json, "revisionId", message),
-        DocFields.number(json, "version", message),
-        DocFields.integer(json, "undoDepth", message),
-        DocFields.integer(json, "redoDepth", message),
-        DocFields.number(json, "createdAt", message),
-        DocFields.number(json, "updatedAt", message),
-        LeaseView.fromJson(DocFields.object(json, "lease", message)),
-        DocFields.array(json, "snapshots", message));
+        MessageFields.string(json, "id", message),
+        MessageFields.string(json, "roomId", message),
+        MessageFields.string(json, "title", message),
+        MessageFields.string(json, "content", message),
+        MessageFields.string(json, "revisionId", message),
+        MessageFields.number(json, "version", message),
+        MessageFields.integer(json, "undoDepth", message),
+        MessageFields.integer(json, "redoDepth", message),
+        MessageFields.number(json, "createdAt", message),
+        MessageFields.number(json, "updatedAt", message),
+        LeaseView.fromJson(MessageFields.object(json, "lease", message)),
+        MessageFields.objects(json, "snapshots", message));
   }
 }

@@ -18,8 +18,8 @@ public record LeaseChange(String docId, String state, LeaseView lease) implement
   public static LeaseChange fromJson(JsonObject json) {
     String message = "a doc:lease change";
     return new LeaseChange(
-        DocFields.string(json, "docId", message),
-        DocFields.string(json, "state", message),
+        MessageFields.string(json, "docId", message),
+        MessageFields.string(json, "state", message),
         LeaseView.fromJson(json));
   }
 

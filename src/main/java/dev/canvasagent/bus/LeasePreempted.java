@@ -12,7 +12,7 @@ public record LeasePreempted(String id, LeaseView lease) implements BusMessage {
   public static LeasePreempted fromJson(JsonObject json) {
     String message = "a preempted lease";
     return new LeasePreempted(
-        DocFields.string(json, "id", message),
-        LeaseView.fromJson(DocFields.object(json, "lease", message)));
+        MessageFields.string(json, "id", message),
+        LeaseView.fromJson(MessageFields.object(json, "lease", message)));
   }
 }

@@ -29,11 +29,11 @@ public record LeaseView(
   public static LeaseView fromJson(JsonObject json) {
     String message = "a lease";
     return new LeaseView(
-        DocFields.bool(json, "held", message),
-        DocFields.optionalString(json, "holder", message),
-        DocFields.optionalString(json, "holder_subject", message),
-        DocFields.optionalNumber(json, "held_since", message),
-        DocFields.optionalNumber(json, "expires_at", message),
-        DocFields.number(json, "canvas_epoch", message));
+        MessageFields.bool(json, "held", message),
+        MessageFields.optionalString(json, "holder", message),
+        MessageFields.optionalString(json, "holder_subject", message),
+        MessageFields.optionalNumber(json, "held_since", message),
+        MessageFields.optionalNumber(json, "expires_at", message),
+        MessageFields.number(json, "canvas_epoch", message));
   }
 }

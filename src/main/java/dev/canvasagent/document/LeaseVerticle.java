@@ -29,7 +29,6 @@ import dev.canvasagent.store.DocumentText;
 import dev.canvasagent.store.Store;
 import dev.canvasagent.verticle.CanvasVerticle;
 import io.vertx.core.Future;
-import io.vertx.core.json.JsonArray;
 import io.vertx.core.json.JsonObject;
 import java.util.List;
 import org.slf4j.Logger;
@@ -134,7 +133,7 @@ public final class LeaseVerticle extends CanvasVerticle {
         document.createdAtMillis(),
         document.updatedAtMillis(),
         lease.view(),
-        new JsonArray(snapshots.stream().map(Snapshot::toJson).toList()));
+        snapshots.stream().map(Snapshot::toJson).toList());
   }
 
   private Future<DocumentHistory> revisions(DocumentHistoryRequest ask) {
@@ -153,14 +152,12 @@ public final class LeaseVerticle extends CanvasVerticle {
                                     diffs ->
                                         new DocumentHistory(
                                             docId,
-                                            new JsonArray(
-                                                revisions.stream()
-                                                    .map(DocumentStore.Revision::toJson)
-                                                    .toList()),
-                                            new JsonArray(
-                                                diffs.stream()
-                                                    .map(DocumentStore.DiffRecord::toJson)
-                                                    .toList())))));
+                                            revisions.stream()
+                                                .map(DocumentStore.Revision::toJson)
+                                                .toList(),
+                                            diffs.stream()
+                                                .map(DocumentStore.DiffRecord::toJson)
+                                                .toList()))));
   }
 
   /** The document, or NOT_FOUND. */

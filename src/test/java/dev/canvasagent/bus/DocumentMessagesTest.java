@@ -5,8 +5,8 @@ import static org.junit.jupiter.api.Assertions.assertFalse;
 import static org.junit.jupiter.api.Assertions.assertThrows;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
-import io.vertx.core.json.JsonArray;
 import io.vertx.core.json.JsonObject;
+import java.util.List;
 import java.util.Set;
 import java.util.function.Function;
 import org.junit.jupiter.api.Test;
@@ -24,8 +24,8 @@ class DocumentMessagesTest {
 
   @Test
   void everyMessageReadsBackFromItsJson() {
-    JsonArray snapshots =
-        new JsonArray().add(new JsonObject().put("snapshot_id", "s1").put("label", "start"));
+    List<JsonObject> snapshots =
+        List.of(new JsonObject().put("snapshot_id", "s1").put("label", "start"));
     roundTrips(new DocumentRef("doc-1"), DocumentRef::fromJson);
     roundTrips(new AgentSessionRef("session-1"), AgentSessionRef::fromJson);
     roundTrips(
@@ -58,8 +58,8 @@ class DocumentMessagesTest {
     roundTrips(
         new DocumentHistory(
             "doc-1",
-            new JsonArray().add(new JsonObject().put("version", 1)),
-            new JsonArray().add(new JsonObject().put("operation", "edit"))),
+            List.of(new JsonObject().put("version", 1)),
+            List.of(new JsonObject().put("operation", "edit"))),
         DocumentHistory::fromJson);
     roundTrips(new LeasePreempted("doc-1", FREE), LeasePreempted::fromJson);
     roundTrips(
@@ -187,8 +187,7 @@ class DocumentMessagesTest {
             .put("context", 42)
             .put("subject", "alice"));
     JsonObject view =
-        new DocumentView("d", "r", "t", "c", "rev", 1, 0, 0, 1L, 2L, FREE, new JsonArray())
-            .toJson();
+        new DocumentView("d", "r", "t", "c", "rev", 1, 0, 0, 1L, 2L, FREE, List.of()).toJson();
     view.remove("lease");
     assertRefused("a document needs lease", DocumentView::fromJson, view);
   }
