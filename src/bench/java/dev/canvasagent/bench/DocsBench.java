@@ -1,5 +1,6 @@
 package dev.canvasagent.bench;
 
+import dev.canvasagent.bus.Actor;
 import dev.canvasagent.doctools.DocumentToolCatalog;
 import dev.canvasagent.document.DocumentDiffs;
 import dev.canvasagent.document.DocumentTools;
@@ -7,7 +8,6 @@ import dev.canvasagent.document.patch.ApplyResult;
 import dev.canvasagent.document.patch.HunkPlacement;
 import dev.canvasagent.document.patch.MissingFinalNewline;
 import dev.canvasagent.document.patch.StrictPatch;
-import dev.canvasagent.store.DocumentStore;
 import dev.canvasagent.store.DocumentStore.NewDocument;
 import dev.canvasagent.store.memory.MemoryStore;
 import io.vertx.core.Future;
@@ -49,7 +49,7 @@ import java.util.regex.Pattern;
  */
 public final class DocsBench {
   /** Who the in-process document writes and reads are made for, as a token's subject would be. */
-  private static final DocumentStore.Actor BENCH_ACTOR = DocumentStore.Actor.person("bench");
+  private static final Actor BENCH_ACTOR = Actor.person("bench");
 
   static final int DOCUMENT_LINES = 10_000;
   static final int HUNKS = 20;

@@ -1,13 +1,26 @@
 package dev.canvasagent.bridge;
 
 import dev.canvasagent.auth.Role;
+import dev.canvasagent.bus.Actor;
 import dev.canvasagent.bus.Address;
+import dev.canvasagent.bus.AgentSessionRef;
+import dev.canvasagent.bus.BusMessage;
+import dev.canvasagent.bus.DelegatedEditRequest;
+import dev.canvasagent.bus.DocumentAgentRequest;
+import dev.canvasagent.bus.DocumentCreateRequest;
+import dev.canvasagent.bus.DocumentEditRequest;
+import dev.canvasagent.bus.DocumentHistoryRequest;
+import dev.canvasagent.bus.DocumentRef;
+import dev.canvasagent.bus.DocumentRoom;
+import dev.canvasagent.bus.DocumentToolCall;
+import dev.canvasagent.bus.Endpoint;
 import dev.canvasagent.bus.Failure;
 import dev.canvasagent.bus.FailureCode;
 import dev.canvasagent.doctools.DocumentToolCatalog;
 import dev.canvasagent.schema.JsonSchemaFile;
 import io.vertx.core.Future;
 import io.vertx.core.Vertx;
+import io.vertx.core.eventbus.DeliveryOptions;
 import io.vertx.core.json.JsonObject;
 import io.vertx.ext.web.Router;
 import io.vertx.ext.web.RoutingContext;
@@ -19,7 +32,7 @@ import java.util.regex.Pattern;
  * {@code /api/docs}: create, read and edit Markdown documents, preempt their lease, and call the
  * document tools ({@code POST /api/docs/{id}/tools/{tool}}, arguments checked by the lease manager
  * against {@code doctools/<tool>.json}; {@code GET /api/docs/tools} lists them). Every write carries the
- * token's subject ({@link #asSubject}), which binds a lease to its holder and signs the revision: it comes
+ * token's subject ({@link #actor}), which binds a lease to its holder and signs the revision: it comes
  * from the grant, never from the body.
  */
 final class DocumentRoutes {
@@ -106,13 +119,16 @@ final class DocumentRoutes {
     String id = "doc-" + UUID.randomUUID();
     // A document without a room is its own room: its lease changes go out on
     // room.<docId>.doc:lease.
-    JsonObject ask =
-        new JsonObject()
-            .put("id", id)
-            .put("roomId", request.getString("roomId", id))
-            .put("title", request.getString("title", "Untitled"))
-            .put("content", request.getString("content"));
-    forward(ctx, Address.DOC_CREATE, asSubject(ctx, ask), 201);
+    forward(
+        ctx,
+        Address.DOC_CREATE,
+        new DocumentCreateRequest(
+            id,
+            request.getString("roomId", id),
+            request.getString("title", "Untitled"),
+            request.getString("content"),
+            actor(ctx)),
+        201);
   }
 
   private void get(RoutingContext ctx) {
@@ -122,7 +138,7 @@ final class DocumentRoutes {
           ctx,
           Role.VIEWER,
           docId,
-          () -> forward(ctx, Address.DOC_GET, new JsonObject().put("docId", docId), 200));
+          () -> forward(ctx, Address.DOC_GET, new DocumentRef(docId), 200));
     }
   }
 
@@ -141,7 +157,7 @@ final class DocumentRoutes {
               forward(
                   ctx,
                   Address.DOC_REVISIONS,
-                  new JsonObject().put("docId", docId).put("limit", limit.intValue()),
+                  new DocumentHistoryRequest(docId, limit.intValue()),
                   200));
     }
   }
@@ -156,12 +172,12 @@ final class DocumentRoutes {
   }
 
   private void edit(RoutingContext ctx, String docId, JsonObject request) {
-    vertx
-        .eventBus()
-        .<JsonObject>request(Address.DOC_EDIT, asSubject(ctx, request.put("docId", docId)))
-        .onSuccess(
-            reply ->
-                JsonResponse.send(ctx, 200, new JsonObject().put("ok", true).mergeIn(reply.body())))
+    DocumentEditRequest ask =
+        new DocumentEditRequest(
+            docId, request.getString("content"), request.getString("baseRevisionId"), actor(ctx));
+    Address.DOC_EDIT
+        .ask(vertx.eventBus(), ask)
+        .onSuccess(reply -> answer(ctx, 200, reply))
         .onFailure(
             error -> {
               if (Failure.of(error).code() != FailureCode.REVISION_CONFLICT) {
@@ -169,9 +185,8 @@ final class DocumentRoutes {
                 return;
               }
               // Tell the person where the document is now, so the editor can rebase.
-              vertx
-                  .eventBus()
-                  .<JsonObject>request(Address.DOC_GET, new JsonObject().put("docId", docId))
+              Address.DOC_GET
+                  .ask(vertx.eventBus(), new DocumentRef(docId))
                   .onComplete(
                       current ->
                           HttpErrors.send(
@@ -180,9 +195,7 @@ final class DocumentRoutes {
                               Failure.of(error).getMessage(),
                               current.succeeded()
                                   ? new JsonObject()
-                                      .put(
-                                          "revisionId",
-                                          current.result().body().getString("revisionId"))
+                                      .put("revisionId", current.result().revisionId())
                                   : new JsonObject()));
             });
   }
@@ -194,7 +207,7 @@ final class DocumentRoutes {
           ctx,
           Role.EDITOR,
           docId,
-          () -> forward(ctx, Address.DOC_PREEMPT, new JsonObject().put("docId", docId), 200));
+          () -> forward(ctx, Address.DOC_PREEMPT, new DocumentRef(docId), 200));
     }
   }
 
@@ -221,12 +234,7 @@ final class DocumentRoutes {
           docId,
           () ->
               forward(
-                  ctx,
-                  Address.DOC_TOOL,
-                  asSubject(
-                      ctx,
-                      new JsonObject().put("docId", docId).put("tool", tool).put("args", args)),
-                  200));
+                  ctx, Address.DOC_TOOL, new DocumentToolCall(docId, tool, args, actor(ctx)), 200));
     }
   }
 
@@ -268,7 +276,15 @@ final class DocumentRoutes {
                 documentRoom(docId),
                 () ->
                     forward(
-                        ctx, Address.DOC_AGENT, asSubject(ctx, request.put("docId", docId)), 202)));
+                        ctx,
+                        Address.DOC_AGENT,
+                        new DocumentAgentRequest(
+                            docId,
+                            request.getString("instruction"),
+                            actor(ctx),
+                            request.getString("model"),
+                            sessionId),
+                        202)));
   }
 
   /** {@code canvas_agent_edit_request}: runs the document agent to its end and answers the change. */
@@ -291,17 +307,17 @@ final class DocumentRoutes {
                 ctx,
                 sessionRoom(sessionId),
                 () -> {
-                  vertx
-                      .eventBus()
-                      .<JsonObject>request(
-                          Address.DOC_AGENT_EDIT_REQUEST,
-                          asSubject(ctx, request),
-                          new io.vertx.core.eventbus.DeliveryOptions()
-                              .setSendTimeout(delegationTimeoutMs))
-                      .onSuccess(
-                          reply ->
-                              JsonResponse.send(
-                                  ctx, 200, new JsonObject().put("ok", true).mergeIn(reply.body())))
+                  Address.DOC_AGENT_EDIT_REQUEST
+                      .ask(
+                          vertx.eventBus(),
+                          new DelegatedEditRequest(
+                              sessionId,
+                              request.getString("instruction"),
+                              actor(ctx),
+                              request.getValue("context"),
+                              request.getString("model")),
+                          new DeliveryOptions().setSendTimeout(delegationTimeoutMs))
+                      .onSuccess(reply -> answer(ctx, 200, reply))
                       .onFailure(error -> HttpErrors.send(ctx, error));
                   // It answers when the run has ended, so a failure may come after the model has
                   // run: it still counts.
@@ -311,20 +327,14 @@ final class DocumentRoutes {
 
   /** The room a document belongs to, whose run limit its agent counts against. */
   private Future<String> documentRoom(String docId) {
-    return vertx
-        .eventBus()
-        .<JsonObject>request(Address.DOC_ROOM, new JsonObject().put("docId", docId))
-        .map(reply -> reply.body().getString("roomId"));
+    return Address.DOC_ROOM.ask(vertx.eventBus(), new DocumentRef(docId)).map(DocumentRoom::roomId);
   }
 
   /** The room of a document-agent session's document. */
   private Future<String> sessionRoom(String canvasSessionId) {
-    return vertx
-        .eventBus()
-        .<JsonObject>request(
-            Address.DOC_AGENT_SESSION_DOCUMENT,
-            new JsonObject().put("canvas_session_id", canvasSessionId))
-        .compose(session -> documentRoom(session.body().getString("docId")));
+    return Address.DOC_AGENT_SESSION_DOCUMENT
+        .ask(vertx.eventBus(), new AgentSessionRef(canvasSessionId))
+        .compose(document -> documentRoom(document.docId()));
   }
 
   /**
@@ -343,13 +353,12 @@ final class DocumentRoutes {
   }
 
   /**
-   * {@code ask} naming the token's subject (with auth off, the open grant's) as the one it acts for. Put
-   * last, over whatever the body held, and only the subject: the document agent's session is named by
-   * the agent itself.
+   * The token's subject (with auth off, the open grant's) as the one a request acts for: from the grant,
+   * never from the body, and only the subject: the document agent's session is named by the agent
+   * itself.
    */
-  private static JsonObject asSubject(RoutingContext ctx, JsonObject ask) {
-    ask.remove("agentSession");
-    return ask.put("subject", EdgeAccess.grant(ctx).subject());
+  private static Actor actor(RoutingContext ctx) {
+    return Actor.person(EdgeAccess.grant(ctx).subject());
   }
 
   private static String docId(RoutingContext ctx) {
@@ -361,15 +370,17 @@ final class DocumentRoutes {
     return docId;
   }
 
-  /** Answers the request with the bus's reply; returns that reply. */
-  private Future<?> forward(RoutingContext ctx, String address, JsonObject ask, int status) {
-    return vertx
-        .eventBus()
-        .<JsonObject>request(address, ask)
-        .onSuccess(
-            reply ->
-                JsonResponse.send(
-                    ctx, status, new JsonObject().put("ok", true).mergeIn(reply.body())))
+  /** Asks {@code endpoint} and answers the request with its reply; returns that reply. */
+  private <Q extends BusMessage, R extends BusMessage> Future<R> forward(
+      RoutingContext ctx, Endpoint<Q, R> endpoint, Q ask, int status) {
+    return endpoint
+        .ask(vertx.eventBus(), ask)
+        .onSuccess(reply -> answer(ctx, status, reply))
         .onFailure(error -> HttpErrors.send(ctx, error));
+  }
+
+  /** {@code {ok: true, …}}: the reply's keys beside {@code ok}. */
+  private static void answer(RoutingContext ctx, int status, BusMessage reply) {
+    JsonResponse.send(ctx, status, new JsonObject().put("ok", true).mergeIn(reply.toJson()));
   }
 }

@@ -4,7 +4,9 @@ import dev.canvasagent.auth.AccessTokens;
 import dev.canvasagent.auth.Grant;
 import dev.canvasagent.auth.Role;
 import dev.canvasagent.bus.Address;
+import dev.canvasagent.bus.AgentSessionRef;
 import dev.canvasagent.bus.BusMessage;
+import dev.canvasagent.bus.DocumentRef;
 import dev.canvasagent.bus.Endpoint;
 import dev.canvasagent.bus.Failure;
 import dev.canvasagent.bus.FailureCode;
@@ -13,7 +15,6 @@ import io.vertx.core.Future;
 import io.vertx.core.Vertx;
 import io.vertx.core.http.HttpHeaders;
 import io.vertx.core.http.HttpMethod;
-import io.vertx.core.json.JsonObject;
 import io.vertx.ext.web.RoutingContext;
 import java.util.List;
 import java.util.Optional;
@@ -222,14 +223,10 @@ final class EdgeAccess {
     lookup(
         ctx,
         Address.DOC_ROOM,
-        new JsonObject().put("docId", docId),
+        new DocumentRef(docId),
         absent,
         answer ->
-            reachedOr(
-                ctx,
-                grant.allowsDocument(docId, answer.getString("roomId"), needed),
-                absent,
-                allowed));
+            reachedOr(ctx, grant.allowsDocument(docId, answer.roomId(), needed), absent, allowed));
   }
 
   /**
@@ -251,9 +248,9 @@ final class EdgeAccess {
     lookup(
         ctx,
         Address.DOC_AGENT_SESSION_DOCUMENT,
-        new JsonObject().put("canvas_session_id", canvasSessionId),
+        new AgentSessionRef(canvasSessionId),
         absent,
-        answer -> document(ctx, needed, answer.getString("docId"), absent, allowed));
+        answer -> document(ctx, needed, answer.docId(), absent, allowed));
   }
 
   private static void reachedOr(
@@ -263,28 +260,6 @@ final class EdgeAccess {
     } else {
       HttpErrors.send(ctx, absent);
     }
-  }
-
-  /** Asks {@code address}; an id it does not know is answered {@code absent}, any other failure as it is. */
-  private void lookup(
-      RoutingContext ctx,
-      String address,
-      JsonObject ask,
-      Failure absent,
-      Consumer<JsonObject> found) {
-    vertx
-        .eventBus()
-        .<JsonObject>request(address, ask)
-        .onSuccess(reply -> found.accept(reply.body()))
-        .onFailure(
-            error -> {
-              FailureCode code = Failure.of(error).code();
-              HttpErrors.send(
-                  ctx,
-                  code == FailureCode.NOT_FOUND || code == FailureCode.SESSION_NOT_FOUND
-                      ? absent
-                      : error);
-            });
   }
 
   /** Asks {@code endpoint}; an id it does not know is answered {@code absent}, any other failure as it is. */

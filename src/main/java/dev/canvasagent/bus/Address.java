@@ -136,55 +136,66 @@ public final class Address {
       Notice.of("bridge.sockjs.handled", FrameHandled::fromJson);
 
   /**
-   * Lease manager: create a document ({@code {id, roomId, title, content, subject}}), answer {@code {id, revisionId}}.
-   * {@code subject} (the token's) is recorded as the first revision's author.
+   * Lease manager: create a document ({@link DocumentCreateRequest}), answer {@link DocumentCreated}.
+   * The request's author (the token's subject) is recorded as the first revision's.
    */
-  public static final String DOC_CREATE = "doc.create";
+  public static final Endpoint<DocumentCreateRequest, DocumentCreated> DOC_CREATE =
+      Endpoint.of("doc.create", DocumentCreateRequest::fromJson, DocumentCreated::fromJson);
 
-  /** Lease manager: a document with its lease ({@code {docId}}); NOT_FOUND for an unknown one. */
-  public static final String DOC_GET = "doc.get";
+  /** Lease manager: a document with its lease ({@link DocumentRef} → {@link DocumentView}); NOT_FOUND for an unknown one. */
+  public static final Endpoint<DocumentRef, DocumentView> DOC_GET =
+      Endpoint.of("doc.get", DocumentRef::fromJson, DocumentView::fromJson);
 
-  /** Lease manager: the room a document belongs to ({@code {docId}} → {@code {docId, roomId}}), for access checks. */
-  public static final String DOC_ROOM = "doc.room";
+  /** Lease manager: the room a document belongs to ({@link DocumentRef} → {@link DocumentRoom}), for access checks. */
+  public static final Endpoint<DocumentRef, DocumentRoom> DOC_ROOM =
+      Endpoint.of("doc.room", DocumentRef::fromJson, DocumentRoom::fromJson);
 
   /**
-   * Lease manager: a person's edit ({@code {docId, content, baseRevisionId, subject}}); REVISION_CONFLICT from a
+   * Lease manager: a person's edit ({@link DocumentEditRequest} → {@link DocumentEdited}); REVISION_CONFLICT from a
    * stale base. It preempts any agent lease in the same write.
    */
-  public static final String DOC_EDIT = "doc.edit";
+  public static final Endpoint<DocumentEditRequest, DocumentEdited> DOC_EDIT =
+      Endpoint.of("doc.edit", DocumentEditRequest::fromJson, DocumentEdited::fromJson);
 
-  /** Lease manager: a document's revisions and recorded diffs, the newest first ({@code {docId, limit}}). */
-  public static final String DOC_REVISIONS = "doc.revisions";
+  /** Lease manager: a document's revisions and recorded diffs, the newest first ({@link DocumentHistoryRequest} → {@link DocumentHistory}). */
+  public static final Endpoint<DocumentHistoryRequest, DocumentHistory> DOC_REVISIONS =
+      Endpoint.of("doc.revisions", DocumentHistoryRequest::fromJson, DocumentHistory::fromJson);
 
-  /** Lease manager: void the document's lease now ({@code {docId}}), epoch + 1. */
-  public static final String DOC_PREEMPT = "doc.preempt";
+  /** Lease manager: void the document's lease now ({@link DocumentRef} → {@link LeasePreempted}), epoch + 1. */
+  public static final Endpoint<DocumentRef, LeasePreempted> DOC_PREEMPT =
+      Endpoint.of("doc.preempt", DocumentRef::fromJson, LeasePreempted::fromJson);
 
   /**
-   * Lease manager: one document tool call ({@code {docId, tool, args, subject, agentSession?}}), answered with
-   * the tool's result. {@code subject} and {@code agentSession} name the caller as the server knows it (never
+   * Lease manager: one document tool call ({@link DocumentToolCall}), answered with the tool's result
+   * ({@link DocumentToolResult}). The call's {@link Actor} names the caller as the server knows it (never
    * from {@code args}): a lease is checked out for that caller, and only that caller may use it.
    */
-  public static final String DOC_TOOL = "doc.tool";
+  public static final Endpoint<DocumentToolCall, DocumentToolResult> DOC_TOOL =
+      Endpoint.of("doc.tool", DocumentToolCall::fromJson, DocumentToolResult::fromJson);
 
   /**
-   * Document agent: start a tool loop on a document ({@code {docId, instruction, subject, model?, sessionId?}})
-   * for {@code subject}, answered once the lease is held ({@code {runId, docId, sessionId, holder, canvasEpoch,
-   * state}}: never the lease id, which the loop keeps); the loop goes on and reports on the document room's
-   * {@code agent:status} and {@code agent:chat}.
+   * Document agent: start a tool loop on a document ({@link DocumentAgentRequest}) for its requester,
+   * answered once the lease is held ({@link DocumentAgentStarted}: never the lease id, which the loop
+   * keeps); the loop goes on and reports on the document room's {@code agent:status} and {@code
+   * agent:chat}.
    */
-  public static final String DOC_AGENT = "doc.agent";
+  public static final Endpoint<DocumentAgentRequest, DocumentAgentStarted> DOC_AGENT =
+      Endpoint.of("doc.agent", DocumentAgentRequest::fromJson, DocumentAgentStarted::fromJson);
 
   /**
-   * Document agent: a primary agent's delegated edit ({@code {canvas_session_id, instruction, subject, context?}}),
-   * answered when the loop ends with a summary of the change.
+   * Document agent: a primary agent's delegated edit ({@link DelegatedEditRequest}), answered when the
+   * loop ends with a summary of the change ({@link DelegatedEditOutcome}).
    */
-  public static final String DOC_AGENT_EDIT_REQUEST = "doc.agent.edit_request";
+  public static final Endpoint<DelegatedEditRequest, DelegatedEditOutcome> DOC_AGENT_EDIT_REQUEST =
+      Endpoint.of(
+          "doc.agent.edit_request", DelegatedEditRequest::fromJson, DelegatedEditOutcome::fromJson);
 
   /**
-   * Document agent: the document a delegated edit's session works on ({@code {canvas_session_id}} →
-   * {@code {docId}}; an unknown session names a document itself), for access checks.
+   * Document agent: the document a delegated edit's session works on ({@link AgentSessionRef} → {@link
+   * DocumentRef}; an unknown session names a document itself), for access checks.
    */
-  public static final String DOC_AGENT_SESSION_DOCUMENT = "doc.agent.session_document";
+  public static final Endpoint<AgentSessionRef, DocumentRef> DOC_AGENT_SESSION_DOCUMENT =
+      Endpoint.of("doc.agent.session_document", AgentSessionRef::fromJson, DocumentRef::fromJson);
 
   /**
    * Health probe of one verticle, {@code health.<verticle name>} ({@link HealthProbe} →

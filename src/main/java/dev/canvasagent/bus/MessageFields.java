@@ -82,6 +82,23 @@ final class MessageFields {
     return array;
   }
 
+  /** {@code key}'s whole number, or null when it is missing; INVALID_REQUEST when it is not one. */
+  static Long optionalNumber(JsonObject json, String key, String message) {
+    return json.getValue(key) == null ? null : number(json, key, message);
+  }
+
+  /** {@code key}'s boolean; INVALID_REQUEST when it is missing or not one. */
+  static boolean bool(JsonObject json, String key, String message) {
+    Object value = json.getValue(key);
+    if (value == null) {
+      throw missing(key, message);
+    }
+    if (value instanceof Boolean flag) {
+      return flag;
+    }
+    throw wrongType(key, "true or false", message);
+  }
+
   private static Failure missing(String key, String message) {
     return new Failure(FailureCode.INVALID_REQUEST, message + " needs " + key);
   }

@@ -1,15 +1,20 @@
 package dev.canvasagent.docagent;
 
+import dev.canvasagent.bus.Actor;
 import dev.canvasagent.bus.Address;
 import dev.canvasagent.bus.AgentChat;
 import dev.canvasagent.bus.AgentStatus;
+import dev.canvasagent.bus.DocumentAgentStarted;
+import dev.canvasagent.bus.DocumentRef;
+import dev.canvasagent.bus.DocumentToolCall;
+import dev.canvasagent.bus.DocumentToolResult;
 import dev.canvasagent.bus.Failure;
 import dev.canvasagent.bus.FailureCode;
+import dev.canvasagent.bus.LeaseChange;
 import dev.canvasagent.bus.RoomTopic;
 import dev.canvasagent.bus.RunState;
 import dev.canvasagent.doctools.DocumentToolCatalog;
 import dev.canvasagent.model.ModelContext;
-import dev.canvasagent.model.ModelEvent;
 import dev.canvasagent.model.ModelProvider;
 import dev.canvasagent.model.ModelRequest;
 import dev.canvasagent.model.Turn;
@@ -18,11 +23,9 @@ import dev.canvasagent.model.loop.ToolLoopListener;
 import dev.canvasagent.model.loop.ToolLoopResult;
 import dev.canvasagent.model.loop.ToolLoopRun;
 import dev.canvasagent.schema.NulCharacters;
-import dev.canvasagent.store.DocumentStore.Actor;
 import io.vertx.core.Future;
 import io.vertx.core.Promise;
 import io.vertx.core.Vertx;
-import io.vertx.core.eventbus.Message;
 import io.vertx.core.eventbus.MessageConsumer;
 import io.vertx.core.json.JsonArray;
 import io.vertx.core.json.JsonObject;
@@ -101,12 +104,13 @@ final class DocumentAgentRun {
   }
 
   /** Checks out and starts the loop; answers what started, or fails (NOT_FOUND, LOCK_NOT_AVAILABLE…) having changed nothing. */
-  Future<JsonObject> begin() {
+  Future<DocumentAgentStarted> begin() {
     String docId = session.docId();
-    return request(Address.DOC_GET, new JsonObject().put("docId", docId))
+    return Address.DOC_GET
+        .ask(vertx.eventBus(), new DocumentRef(docId))
         .compose(
             document -> {
-              roomId = document.getString("roomId");
+              roomId = document.roomId();
               return tool("canvas_check_out", new JsonObject());
             })
         .compose(
@@ -130,16 +134,15 @@ final class DocumentAgentRun {
                   .addKeyValue("sessionId", session.sessionId())
                   .addKeyValue("model", model)
                   .log("doc_agent.started");
-              return new JsonObject()
-                  .put("runId", runId)
-                  .put("docId", docId)
-                  .put("sessionId", session.sessionId())
-                  .put("roomId", roomId)
-                  .put("model", model)
-                  .put("holder", actor.name())
-                  .put("canvasEpoch", epoch)
-                  .put("revisionId", revisionBefore)
-                  .put("state", "running");
+              return new DocumentAgentStarted(
+                  runId,
+                  docId,
+                  session.sessionId(),
+                  roomId,
+                  model,
+                  actor.name(),
+                  epoch,
+                  revisionBefore);
             });
   }
 
@@ -155,16 +158,21 @@ final class DocumentAgentRun {
         .map(diff -> diff.getString("diff", ""));
   }
 
+  /**
+   * Listens to the room's {@code doc:lease} topic for this run only. A room topic is no {@code Address}
+   * (its address names the room, and browsers hear it too), and this listener lives and is unregistered
+   * with the run, not the verticle: so it is a plain consumer, reading each change as its record.
+   */
   private void watchLease() {
     leaseWatch =
         vertx
             .eventBus()
-            .consumer(
+            .<JsonObject>consumer(
                 RoomTopic.DOC_LEASE.address(roomId),
-                (Message<JsonObject> event) -> {
-                  JsonObject change = event.body();
-                  String state = change.getString("state");
-                  if (session.docId().equals(change.getString("docId"))
+                event -> {
+                  LeaseChange change = LeaseChange.fromJson(event.body());
+                  String state = change.state();
+                  if (session.docId().equals(change.docId())
                       && ("preempted".equals(state) || "expired".equals(state))) {
                     interrupt(state);
                   }
@@ -261,10 +269,9 @@ final class DocumentAgentRun {
                         .map(diff -> diff.getString("diff", "")))
         .compose(
             diff ->
-                request(Address.DOC_GET, new JsonObject().put("docId", session.docId()))
-                    .map(
-                        document ->
-                            ended(result, diff, agentRevision, document.getString("revisionId"))))
+                Address.DOC_GET
+                    .ask(vertx.eventBus(), new DocumentRef(session.docId()))
+                    .map(document -> ended(result, diff, agentRevision, document.revisionId())))
         .onFailure(
             error ->
                 LOG.atError()
@@ -305,11 +312,11 @@ final class DocumentAgentRun {
       answer.put("interruptedBy", interruptedBy);
     }
     if (result.error() != null) {
-      answer.put("error", error(result.error()));
+      answer.put("error", LoopSummary.error(result.error()));
     }
     publish(
         RoomTopic.AGENT_CHAT,
-        new AgentChat(session.sessionId(), "assistant", summary(result))
+        new AgentChat(session.sessionId(), "assistant", LoopSummary.chat(result, interruptedBy))
             .toJson()
             .put("docId", session.docId()));
     RunState state =
@@ -328,45 +335,6 @@ final class DocumentAgentRun {
         .addKeyValue("changed", !agentDiff.isEmpty())
         .log("doc_agent.ended");
     return answer;
-  }
-
-  /**
-   * The model's failure as the answer, the room's status and chat tell it: a provider's error arrives in
-   * the server's words, with the provider's status and the correlation id of the operator's log line.
-   */
-  private static JsonObject error(ModelEvent.Error error) {
-    JsonObject told =
-        new JsonObject().put("type", error.errorType()).put("message", error.message());
-    if (error.providerStatus() > 0) {
-      told.put("providerStatus", error.providerStatus());
-    }
-    if (error.correlationId() != null) {
-      told.put("correlationId", error.correlationId());
-    }
-    return told;
-  }
-
-  private String summary(ToolLoopResult result) {
-    return switch (result.stop()) {
-      case DONE -> result.finalText().isBlank() ? "Done." : result.finalText();
-      case STEP_CAP ->
-          "Stopped after "
-              + result.steps()
-              + " steps (the step cap); "
-              + result.executed().size()
-              + " tool calls ran.";
-      case INTERRUPTED ->
-          "Stopped: "
-              + ("timeout".equals(interruptedBy)
-                  ? "the time limit was reached"
-                  : "the lease was taken back")
-              + "; "
-              + result.executed().size()
-              + " tool calls ran.";
-      case ERROR ->
-          "The model failed: "
-              + (result.error() == null ? "unknown error" : result.error().message());
-    };
   }
 
   private void status(RunState state, JsonObject detail) {
@@ -392,13 +360,8 @@ final class DocumentAgentRun {
   }
 
   private Future<JsonObject> tool(String name, JsonObject args) {
-    return request(
-        Address.DOC_TOOL,
-        actor.into(
-            new JsonObject().put("docId", session.docId()).put("tool", name).put("args", args)));
-  }
-
-  private Future<JsonObject> request(String address, JsonObject body) {
-    return vertx.eventBus().<JsonObject>request(address, body).map(Message::body);
+    return Address.DOC_TOOL
+        .ask(vertx.eventBus(), new DocumentToolCall(session.docId(), name, args, actor))
+        .map(DocumentToolResult::result);
   }
 }

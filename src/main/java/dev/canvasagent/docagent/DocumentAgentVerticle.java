@@ -1,13 +1,19 @@
 package dev.canvasagent.docagent;
 
+import dev.canvasagent.bus.Actor;
 import dev.canvasagent.bus.Address;
+import dev.canvasagent.bus.AgentSessionRef;
+import dev.canvasagent.bus.DelegatedEditOutcome;
+import dev.canvasagent.bus.DelegatedEditRequest;
+import dev.canvasagent.bus.DocumentAgentRequest;
+import dev.canvasagent.bus.DocumentAgentStarted;
+import dev.canvasagent.bus.DocumentRef;
 import dev.canvasagent.bus.Failure;
 import dev.canvasagent.bus.FailureCode;
 import dev.canvasagent.config.AppConfig;
 import dev.canvasagent.doctools.DocumentToolCatalog;
 import dev.canvasagent.model.ModelProvider;
 import dev.canvasagent.model.ModelRegistry;
-import dev.canvasagent.store.DocumentStore.Actor;
 import dev.canvasagent.verticle.CanvasVerticle;
 import io.vertx.core.Future;
 import io.vertx.core.json.JsonArray;
@@ -73,42 +79,30 @@ public final class DocumentAgentVerticle extends CanvasVerticle {
         answer(Address.DOC_AGENT_SESSION_DOCUMENT, this::sessionDocument));
   }
 
-  /** {@code {canvas_session_id}} → {@code {docId}}: the session's document, or the id itself for a session not yet known. */
-  private Future<JsonObject> sessionDocument(JsonObject ask) {
-    String sessionId = ask.getString("canvas_session_id");
-    AgentSession known = sessions.get(sessionId);
+  /** The session's document, or the id itself for a session not yet known. */
+  private Future<DocumentRef> sessionDocument(AgentSessionRef ask) {
+    AgentSession known = sessions.get(ask.canvasSessionId());
     return Future.succeededFuture(
-        new JsonObject().put("docId", known == null ? sessionId : known.docId()));
+        new DocumentRef(known == null ? ask.canvasSessionId() : known.docId()));
   }
 
-  /** {@code {docId, instruction, subject, model?, sessionId?}}: the session defaults to the document's own. */
-  private Future<JsonObject> instruct(JsonObject ask) {
-    String docId = ask.getString("docId");
-    String sessionId = ask.getString("sessionId", docId);
-    String instruction = ask.getString("instruction");
-    return subject(ask)
+  /** A person's instruction: the session defaults to the document's own. */
+  private Future<DocumentAgentStarted> instruct(DocumentAgentRequest ask) {
+    String docId = ask.docId();
+    String sessionId = ask.sessionId() == null ? docId : ask.sessionId();
+    String instruction = ask.instruction();
+    return provider(instruction, ask.model())
+        .compose(checked -> preemptForPerson(docId))
         .compose(
-            subject ->
-                provider(instruction, ask.getString("model"))
-                    .compose(checked -> preemptForPerson(docId))
-                    .compose(
-                        cleared ->
-                            start(
-                                docId,
-                                sessionId,
-                                subject,
-                                instruction,
-                                instruction,
-                                ask.getString("model"))))
+            cleared ->
+                start(
+                    docId,
+                    sessionId,
+                    ask.requester().subject(),
+                    instruction,
+                    instruction,
+                    ask.model()))
         .map(run -> run.started);
-  }
-
-  /** The subject the loop acts for; a request that names none is refused before anything changes. */
-  private static Future<String> subject(JsonObject ask) {
-    String subject = ask.getString("subject");
-    return subject == null || subject.isBlank()
-        ? Failure.future(FailureCode.INVALID_REQUEST, "the request names no subject to act for")
-        : Future.succeededFuture(subject);
   }
 
   /**
@@ -116,19 +110,14 @@ public final class DocumentAgentVerticle extends CanvasVerticle {
    * STALE_EPOCH), and this node's loop on the document, interrupted by that, is let finish first.
    */
   private Future<Void> preemptForPerson(String docId) {
-    return vertx
-        .eventBus()
-        .<JsonObject>request(Address.DOC_GET, new JsonObject().put("docId", docId))
+    DocumentRef document = new DocumentRef(docId);
+    return Address.DOC_GET
+        .ask(vertx.eventBus(), document)
         .compose(
-            reply -> {
-              JsonObject lease = reply.body().getJsonObject("lease");
-              boolean held = lease != null && lease.getBoolean("held", false);
+            current -> {
               Future<Void> voided =
-                  held
-                      ? vertx
-                          .eventBus()
-                          .request(Address.DOC_PREEMPT, new JsonObject().put("docId", docId))
-                          .mapEmpty()
+                  current.lease().held()
+                      ? Address.DOC_PREEMPT.ask(vertx.eventBus(), document).mapEmpty()
                       : Future.succeededFuture();
               return voided.compose(
                   done -> {
@@ -144,31 +133,28 @@ public final class DocumentAgentVerticle extends CanvasVerticle {
   }
 
   /**
-   * {@code {canvas_session_id, instruction, subject, context?, model?}}: the session names a document-agent
-   * session, or else a document (whose own session is then used); answered with the change.
+   * A primary agent's delegated edit: the session names a document-agent session, or else a document
+   * (whose own session is then used); answered with the change.
    */
-  private Future<JsonObject> delegate(JsonObject ask) {
-    String sessionId = ask.getString("canvas_session_id");
+  private Future<DelegatedEditOutcome> delegate(DelegatedEditRequest ask) {
+    String sessionId = ask.canvasSessionId();
     AgentSession known = sessions.get(sessionId);
     String docId = known == null ? sessionId : known.docId();
-    String instruction = ask.getString("instruction");
-    Object context = ask.getValue("context");
+    String instruction = ask.instruction();
+    Object context = ask.context();
     String userText =
         context == null || context instanceof String text && text.isBlank()
             ? instruction
             : instruction
                 + "\n\nContext from the primary agent:\n"
                 + (context instanceof JsonObject json ? json.encodePrettily() : context);
-    return subject(ask)
-        .compose(
-            subject ->
-                start(docId, sessionId, subject, instruction, userText, ask.getString("model")))
+    return start(docId, sessionId, ask.requester().subject(), instruction, userText, ask.model())
         .compose(
             started ->
-                started.run.outcome().map(outcome -> outcome.put("canvas_session_id", sessionId)));
+                started.run.outcome().map(outcome -> new DelegatedEditOutcome(sessionId, outcome)));
   }
 
-  private record Started(DocumentAgentRun run, JsonObject started) {}
+  private record Started(DocumentAgentRun run, DocumentAgentStarted started) {}
 
   /** The model to call, or why not; checked before anything changes. */
   private Future<ModelProvider> provider(String instruction, String model) {

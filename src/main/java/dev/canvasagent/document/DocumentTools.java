@@ -1,5 +1,6 @@
 package dev.canvasagent.document;
 
+import dev.canvasagent.bus.Actor;
 import dev.canvasagent.bus.Failure;
 import dev.canvasagent.bus.FailureCode;
 import dev.canvasagent.doctools.DocumentToolCatalog;
@@ -7,7 +8,6 @@ import dev.canvasagent.document.patch.ApplyResult;
 import dev.canvasagent.document.patch.MissingFinalNewline;
 import dev.canvasagent.document.patch.StrictPatch;
 import dev.canvasagent.store.DocumentStore;
-import dev.canvasagent.store.DocumentStore.Actor;
 import dev.canvasagent.store.DocumentStore.Change;
 import dev.canvasagent.store.DocumentStore.Committed;
 import dev.canvasagent.store.DocumentStore.Document;

@@ -1,20 +1,36 @@
 package dev.canvasagent.document;
 
+import dev.canvasagent.bus.Actor;
 import dev.canvasagent.bus.Address;
+import dev.canvasagent.bus.DocumentCreateRequest;
+import dev.canvasagent.bus.DocumentCreated;
+import dev.canvasagent.bus.DocumentEditRequest;
+import dev.canvasagent.bus.DocumentEdited;
+import dev.canvasagent.bus.DocumentHistory;
+import dev.canvasagent.bus.DocumentHistoryRequest;
+import dev.canvasagent.bus.DocumentRef;
+import dev.canvasagent.bus.DocumentRoom;
+import dev.canvasagent.bus.DocumentToolResult;
+import dev.canvasagent.bus.DocumentView;
 import dev.canvasagent.bus.Failure;
 import dev.canvasagent.bus.FailureCode;
-import dev.canvasagent.bus.RoomTopic;
+import dev.canvasagent.bus.LeaseChange;
+import dev.canvasagent.bus.LeasePreempted;
 import dev.canvasagent.config.AppConfig;
 import dev.canvasagent.doctools.DocumentToolCatalog;
 import dev.canvasagent.store.DocumentStore;
-import dev.canvasagent.store.DocumentStore.Actor;
+import dev.canvasagent.store.DocumentStore.Document;
 import dev.canvasagent.store.DocumentStore.Edit;
 import dev.canvasagent.store.DocumentStore.Guard;
+import dev.canvasagent.store.DocumentStore.Lease;
 import dev.canvasagent.store.DocumentStore.NewDocument;
+import dev.canvasagent.store.DocumentStore.Snapshot;
+import dev.canvasagent.store.DocumentText;
 import dev.canvasagent.store.Store;
 import dev.canvasagent.verticle.CanvasVerticle;
 import io.vertx.core.Future;
 import io.vertx.core.json.JsonObject;
+import java.util.List;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
@@ -53,7 +69,7 @@ public final class LeaseVerticle extends CanvasVerticle {
         new DocumentTools(
             documents, catalog, config.leaseTtlMs(), config.maxContentBytes(), this::publish);
     return Future.all(
-        java.util.List.of(
+        List.of(
             answer(Address.DOC_CREATE, this::create),
             answer(Address.DOC_GET, this::get),
             answer(Address.DOC_ROOM, this::room),
@@ -62,137 +78,104 @@ public final class LeaseVerticle extends CanvasVerticle {
             answer(Address.DOC_PREEMPT, this::preempt),
             answer(
                 Address.DOC_TOOL,
-                ask ->
-                    actor(ask)
-                        .compose(
-                            caller ->
-                                tools.call(
-                                    ask.getString("docId"),
-                                    ask.getString("tool"),
-                                    ask.getJsonObject("args"),
-                                    caller)))));
+                call ->
+                    tools
+                        .call(call.docId(), call.tool(), call.args(), call.caller())
+                        .map(DocumentToolResult::new))));
   }
 
-  /** Who the request acts for; a request that names nobody is refused, never given a default. */
-  private static Future<Actor> actor(JsonObject ask) {
-    return Actor.of(ask)
-        .map(Future::succeededFuture)
-        .orElseGet(
-            () ->
-                Failure.future(
-                    FailureCode.INVALID_REQUEST, "the request names no subject to act for"));
-  }
-
-  private Future<JsonObject> create(JsonObject ask) {
-    String content = ask.getString("content");
-    var refusal = dev.canvasagent.store.DocumentText.refusal(content, config.maxContentBytes());
+  private Future<DocumentCreated> create(DocumentCreateRequest ask) {
+    var refusal = DocumentText.refusal(ask.content(), config.maxContentBytes());
     if (refusal.isPresent()) {
       return Future.failedFuture(refusal.get());
     }
-    return actor(ask)
-        .compose(
-            author ->
-                documents.create(
-                    new NewDocument(
-                        ask.getString("id"),
-                        ask.getString("roomId"),
-                        ask.getString("title"),
-                        content,
-                        author)))
+    return documents
+        .create(new NewDocument(ask.id(), ask.roomId(), ask.title(), ask.content(), ask.author()))
         .map(
             document -> {
               LOG.atInfo()
                   .addKeyValue("docId", document.id())
                   .addKeyValue("roomId", document.roomId())
                   .log("document.created");
-              return new JsonObject()
-                  .put("id", document.id())
-                  .put("roomId", document.roomId())
-                  .put("revisionId", document.revisionId());
+              return new DocumentCreated(document.id(), document.roomId(), document.revisionId());
             });
   }
 
-  private Future<JsonObject> room(JsonObject ask) {
-    String docId = ask.getString("docId");
-    return documents
-        .find(docId)
-        .compose(
-            found ->
-                found.isEmpty()
-                    ? Failure.future(FailureCode.NOT_FOUND, "no document " + docId)
-                    : Future.succeededFuture(
-                        new JsonObject().put("docId", docId).put("roomId", found.get().roomId())));
+  private Future<DocumentRoom> room(DocumentRef ask) {
+    return existing(ask.docId()).map(document -> new DocumentRoom(ask.docId(), document.roomId()));
   }
 
-  private Future<JsonObject> get(JsonObject ask) {
-    String docId = ask.getString("docId");
-    return documents
-        .find(docId)
+  private Future<DocumentView> get(DocumentRef ask) {
+    String docId = ask.docId();
+    return existing(docId)
         .compose(
-            found ->
-                found.isEmpty()
-                    ? Failure.future(FailureCode.NOT_FOUND, "no document " + docId)
-                    : documents
-                        .lease(docId)
-                        .compose(
-                            lease ->
-                                documents
-                                    .snapshots(docId)
-                                    .map(
-                                        snapshots -> {
-                                          JsonObject answer =
-                                              found
-                                                  .get()
-                                                  .toJson()
-                                                  .put("lease", lease.orElseThrow().toJson());
-                                          answer.put(
-                                              "snapshots",
-                                              new io.vertx.core.json.JsonArray(
-                                                  snapshots.stream()
-                                                      .map(DocumentStore.Snapshot::toJson)
-                                                      .toList()));
-                                          return answer;
-                                        })));
+            document ->
+                documents
+                    .lease(docId)
+                    .compose(
+                        lease ->
+                            documents
+                                .snapshots(docId)
+                                .map(snapshots -> view(document, lease.orElseThrow(), snapshots))));
   }
 
-  private Future<JsonObject> revisions(JsonObject ask) {
-    String docId = ask.getString("docId");
-    int limit = ask.getInteger("limit");
+  /** The document as {@code doc.get} answers it. */
+  private static DocumentView view(Document document, Lease lease, List<Snapshot> snapshots) {
+    return new DocumentView(
+        document.id(),
+        document.roomId(),
+        document.title(),
+        document.content(),
+        document.revisionId(),
+        document.version(),
+        document.undoStack().size(),
+        document.redoStack().size(),
+        document.createdAtMillis(),
+        document.updatedAtMillis(),
+        lease.view(),
+        snapshots.stream().map(Snapshot::toJson).toList());
+  }
+
+  private Future<DocumentHistory> revisions(DocumentHistoryRequest ask) {
+    String docId = ask.docId();
+    int limit = ask.limit();
+    return existing(docId)
+        .compose(
+            document ->
+                documents
+                    .revisions(docId, limit)
+                    .compose(
+                        revisions ->
+                            documents
+                                .diffs(docId, limit)
+                                .map(
+                                    diffs ->
+                                        new DocumentHistory(
+                                            docId,
+                                            revisions.stream()
+                                                .map(DocumentStore.Revision::toJson)
+                                                .toList(),
+                                            diffs.stream()
+                                                .map(DocumentStore.DiffRecord::toJson)
+                                                .toList()))));
+  }
+
+  /** The document, or NOT_FOUND. */
+  private Future<Document> existing(String docId) {
     return documents
         .find(docId)
         .compose(
             found ->
                 found.isEmpty()
                     ? Failure.future(FailureCode.NOT_FOUND, "no document " + docId)
-                    : documents
-                        .revisions(docId, limit)
-                        .compose(
-                            revisions ->
-                                documents
-                                    .diffs(docId, limit)
-                                    .map(
-                                        diffs ->
-                                            new JsonObject()
-                                                .put("id", docId)
-                                                .put(
-                                                    "revisions",
-                                                    new io.vertx.core.json.JsonArray(
-                                                        revisions.stream()
-                                                            .map(DocumentStore.Revision::toJson)
-                                                            .toList()))
-                                                .put(
-                                                    "diffs",
-                                                    new io.vertx.core.json.JsonArray(
-                                                        diffs.stream()
-                                                            .map(DocumentStore.DiffRecord::toJson)
-                                                            .toList())))));
+                    : Future.succeededFuture(found.get()));
   }
 
   /** A person's edit: committed only on the current base revision, and it voids any agent lease (epoch + 1). */
-  private Future<JsonObject> edit(JsonObject ask) {
-    String docId = ask.getString("docId");
-    String content = ask.getString("content");
-    var refusal = dev.canvasagent.store.DocumentText.refusal(content, config.maxContentBytes());
+  private Future<DocumentEdited> edit(DocumentEditRequest ask) {
+    String docId = ask.docId();
+    String content = ask.content();
+    var refusal = DocumentText.refusal(content, config.maxContentBytes());
     if (refusal.isPresent()) {
       return Future.failedFuture(refusal.get());
     }
@@ -201,26 +184,23 @@ public final class LeaseVerticle extends CanvasVerticle {
             document ->
                 new DocumentStore.Change(
                     content, "edit", null, null, null, null, null, new JsonObject()));
-    return actor(ask)
-        .compose(
-            author ->
-                documents.commit(
-                    docId, new Guard.Person(ask.getString("baseRevisionId"), author), edit))
+    return documents
+        .commit(docId, new Guard.Person(ask.baseRevision(), ask.author()), edit)
         .map(
             committed -> {
               publish(
                   new DocumentTools.LeaseEvent(
                       committed.document().roomId(), docId, "preempted", committed.lease()));
-              return new JsonObject()
-                  .put("id", docId)
-                  .put("revisionId", committed.document().revisionId())
-                  .put("changed", committed.changed())
-                  .put("lease", committed.lease().toJson());
+              return new DocumentEdited(
+                  docId,
+                  committed.document().revisionId(),
+                  committed.changed(),
+                  committed.lease().view());
             });
   }
 
-  private Future<JsonObject> preempt(JsonObject ask) {
-    String docId = ask.getString("docId");
+  private Future<LeasePreempted> preempt(DocumentRef ask) {
+    String docId = ask.docId();
     return documents
         .preempt(docId)
         .compose(
@@ -232,7 +212,7 @@ public final class LeaseVerticle extends CanvasVerticle {
                           publish(
                               new DocumentTools.LeaseEvent(
                                   found.orElseThrow().roomId(), docId, "preempted", lease));
-                          return new JsonObject().put("id", docId).put("lease", lease.toJson());
+                          return new LeasePreempted(docId, lease.view());
                         }));
   }
 
@@ -252,15 +232,7 @@ public final class LeaseVerticle extends CanvasVerticle {
         .addKeyValue("state", event.state())
         .addKeyValue("epoch", event.lease().epoch())
         .log("document.lease");
-    vertx
-        .eventBus()
-        .publish(
-            RoomTopic.DOC_LEASE.address(event.roomId()),
-            event
-                .lease()
-                .toJson()
-                .put("type", "doc:lease")
-                .put("docId", event.docId())
-                .put("state", event.state()));
+    new LeaseChange(event.docId(), event.state(), event.lease().view())
+        .publish(vertx.eventBus(), event.roomId());
   }
 }

@@ -1,5 +1,6 @@
 package dev.canvasagent.store;
 
+import dev.canvasagent.bus.Actor;
 import dev.canvasagent.bus.Failure;
 import dev.canvasagent.bus.FailureCode;
 import dev.canvasagent.store.DocumentStore.Change;
@@ -25,7 +26,7 @@ public final class DocumentRules {
   public static Lease lease(
       String docId,
       String leaseId,
-      DocumentStore.Actor holder,
+      Actor holder,
       Long heldSinceMillis,
       Long expiresAtMillis,
       long epoch,

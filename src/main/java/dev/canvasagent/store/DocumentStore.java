@@ -1,5 +1,7 @@
 package dev.canvasagent.store;
 
+import dev.canvasagent.bus.Actor;
+import dev.canvasagent.bus.LeaseView;
 import io.vertx.core.Future;
 import io.vertx.core.json.JsonObject;
 import java.util.List;
@@ -62,49 +64,6 @@ public interface DocumentStore {
 
   record NewDocument(String id, String roomId, String title, String content, Actor author) {}
 
-  /**
-   * Who acts on a document, as the server knows it: the subject of the token (with auth off, the open
-   * grant's), and the document-agent session acting for that subject (null when the subject acts
-   * itself). Never taken from what a client says of itself, so it can bind a lease and sign a revision.
-   */
-  record Actor(String subject, String agentSession) {
-    public Actor {
-      if (subject == null || subject.isBlank()) {
-        throw new IllegalArgumentException("an actor has a subject");
-      }
-    }
-
-    public static Actor person(String subject) {
-      return new Actor(subject, null);
-    }
-
-    public static Actor agent(String subject, String sessionId) {
-      return new Actor(subject, java.util.Objects.requireNonNull(sessionId, "sessionId"));
-    }
-
-    /** The name shown for it: the subject, or {@code agent:<session>} for the document agent acting for one. */
-    public String name() {
-      return agentSession == null ? subject : "agent:" + agentSession;
-    }
-
-    /** The actor a bus message names ({@code subject}, {@code agentSession}); empty when it names none. */
-    public static java.util.Optional<Actor> of(JsonObject message) {
-      String subject = message.getString("subject");
-      return subject == null || subject.isBlank()
-          ? java.util.Optional.empty()
-          : java.util.Optional.of(new Actor(subject, message.getString("agentSession")));
-    }
-
-    /** Names this actor in {@code message}, as {@link #of} reads it. */
-    public JsonObject into(JsonObject message) {
-      message.put("subject", subject);
-      if (agentSession != null) {
-        message.put("agentSession", agentSession);
-      }
-      return message;
-    }
-  }
-
   record Document(
       String id,
       String roomId,
@@ -119,20 +78,6 @@ public interface DocumentStore {
     public Document {
       undoStack = List.copyOf(undoStack);
       redoStack = List.copyOf(redoStack);
-    }
-
-    public JsonObject toJson() {
-      return new JsonObject()
-          .put("id", id)
-          .put("roomId", roomId)
-          .put("title", title)
-          .put("content", content)
-          .put("revisionId", revisionId)
-          .put("version", version)
-          .put("undoDepth", undoStack.size())
-          .put("redoDepth", redoStack.size())
-          .put("createdAt", createdAtMillis)
-          .put("updatedAt", updatedAtMillis);
     }
   }
 
@@ -214,14 +159,19 @@ public interface DocumentStore {
      * The lease as anyone who may read the document sees it: who holds it, since and until when, the
      * epoch. Never the lease id: it is the holder's alone, answered only to its own check-out and renewal.
      */
+    public LeaseView view() {
+      return new LeaseView(
+          live,
+          live ? holder.name() : null,
+          live ? holder.subject() : null,
+          live ? heldSinceMillis : null,
+          live ? expiresAtMillis : null,
+          epoch);
+    }
+
+    /** {@link #view()} as JSON. */
     public JsonObject toJson() {
-      return new JsonObject()
-          .put("held", live)
-          .put("holder", live ? holder.name() : null)
-          .put("holder_subject", live ? holder.subject() : null)
-          .put("held_since", live ? heldSinceMillis : null)
-          .put("expires_at", live ? expiresAtMillis : null)
-          .put("canvas_epoch", epoch);
+      return view().toJson();
     }
   }
 

@@ -71,7 +71,7 @@ final class FuzzFixture {
     JsonObject doc =
         ask(
             vertx,
-            Address.DOC_CREATE,
+            Address.DOC_CREATE.address(),
             new JsonObject()
                 .put("id", room + "-doc")
                 .put("roomId", room)
@@ -112,7 +112,7 @@ final class FuzzFixture {
     boardRevision =
         ask(vertx, Address.PATCH_BOARD_GET.address(), new JsonObject().put("roomId", room))
             .getLong("revision");
-    JsonObject document = ask(vertx, Address.DOC_GET, new JsonObject().put("docId", doc));
+    JsonObject document = ask(vertx, Address.DOC_GET.address(), new JsonObject().put("docId", doc));
     revisionId = document.getString("revisionId");
     if (!ours(document.getJsonObject("lease"))) {
       leaseId = "none";
@@ -138,13 +138,14 @@ final class FuzzFixture {
       return false;
     }
     JsonObject lease =
-        ask(vertx, Address.DOC_GET, new JsonObject().put("docId", doc)).getJsonObject("lease");
+        ask(vertx, Address.DOC_GET.address(), new JsonObject().put("docId", doc))
+            .getJsonObject("lease");
     boolean held = lease.getBoolean("held");
     if (need == Lease.HELD && ours(lease) || need == Lease.FREE && !held) {
       return false;
     }
     if (held) {
-      ask(vertx, Address.DOC_PREEMPT, new JsonObject().put("docId", doc));
+      ask(vertx, Address.DOC_PREEMPT.address(), new JsonObject().put("docId", doc));
     }
     if (need == Lease.HELD) {
       took(tool(vertx, doc, "canvas_check_out", new JsonObject()));
@@ -162,7 +163,7 @@ final class FuzzFixture {
   private static JsonObject tool(Vertx vertx, String docId, String tool, JsonObject args) {
     return ask(
         vertx,
-        Address.DOC_TOOL,
+        Address.DOC_TOOL.address(),
         new JsonObject()
             .put("docId", docId)
             .put("tool", tool)

@@ -245,8 +245,8 @@ class HttpAccessTest {
   static final Set<String> LOOKUPS =
       Set.of(
           Address.SCHEDULER_SESSION_ROOM.address(),
-          Address.DOC_ROOM,
-          Address.DOC_AGENT_SESSION_DOCUMENT);
+          Address.DOC_ROOM.address(),
+          Address.DOC_AGENT_SESSION_DOCUMENT.address());
 
   Vertx vertx;
   DatabaseConfig database;

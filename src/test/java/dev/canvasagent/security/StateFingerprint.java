@@ -80,10 +80,13 @@ final class StateFingerprint {
               Address.SCHEDULER_SESSION_GET.address(), new JsonObject().put("sessionId", session)));
     }
     for (String doc : scope.docs()) {
-      parts.put("document " + doc, read(Address.DOC_GET, new JsonObject().put("docId", doc)));
+      parts.put(
+          "document " + doc, read(Address.DOC_GET.address(), new JsonObject().put("docId", doc)));
       parts.put(
           "history of document " + doc,
-          read(Address.DOC_REVISIONS, new JsonObject().put("docId", doc).put("limit", 500)));
+          read(
+              Address.DOC_REVISIONS.address(),
+              new JsonObject().put("docId", doc).put("limit", 500)));
     }
     parts.put("server-wide counts", counts());
     Await.result(Future.join(new ArrayList<>(parts.values())));

@@ -1,9 +1,9 @@
 package dev.canvasagent.store.pg;
 
+import dev.canvasagent.bus.Actor;
 import dev.canvasagent.bus.Failure;
 import dev.canvasagent.bus.FailureCode;
 import dev.canvasagent.store.DocumentRules;
-import dev.canvasagent.store.DocumentStore.Actor;
 import dev.canvasagent.store.DocumentStore.Guard;
 import dev.canvasagent.store.DocumentStore.Lease;
 import io.vertx.core.Future;

@@ -1,5 +1,6 @@
 package dev.canvasagent.store.pg;
 
+import dev.canvasagent.bus.Actor;
 import dev.canvasagent.bus.Failure;
 import dev.canvasagent.bus.FailureCode;
 import dev.canvasagent.store.DocumentRules;
