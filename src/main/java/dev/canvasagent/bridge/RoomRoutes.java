@@ -8,7 +8,9 @@ import dev.canvasagent.bus.BoardRevisionPage;
 import dev.canvasagent.bus.BoardRevisionsQuery;
 import dev.canvasagent.bus.Failure;
 import dev.canvasagent.bus.FailureCode;
+import dev.canvasagent.bus.IdempotencyKey;
 import dev.canvasagent.bus.RoomRef;
+import dev.canvasagent.bus.TranscriptAdd;
 import dev.canvasagent.schema.JsonSchemaFile;
 import io.vertx.core.Vertx;
 import io.vertx.core.json.JsonArray;
@@ -99,11 +101,12 @@ final class RoomRoutes {
       return;
     }
     JsonObject request = JsonBody.parse(ctx, transcriptSchema);
-    JsonObject ask =
+    // The idempotency key covers the body and the path's room.
+    JsonObject keyed =
         request == null
             ? null
             : IdempotencyKeyHeader.addTo(ctx, request.copy().put("roomId", roomId));
-    if (ask == null) {
+    if (keyed == null) {
       return;
     }
     Long ts = request.getLong("ts");
@@ -118,18 +121,24 @@ final class RoomRoutes {
               + " minutes in the future");
       return;
     }
-    vertx
-        .eventBus()
-        .<JsonObject>request(Address.RUNNER_TRANSCRIPT_ADD, ask)
+    TranscriptAdd add =
+        new TranscriptAdd(
+            roomId,
+            request.getString("speaker"),
+            request.getString("text"),
+            ts,
+            IdempotencyKey.in(keyed));
+    Address.RUNNER_TRANSCRIPT_ADD
+        .ask(vertx.eventBus(), add)
         .onSuccess(
-            reply ->
+            stored ->
                 JsonResponse.send(
                     ctx,
                     201,
                     new JsonObject()
                         .put("ok", true)
                         .put("roomId", roomId)
-                        .put("utterance", reply.body())))
+                        .put("utterance", stored.toJson())))
         .onFailure(error -> HttpErrors.send(ctx, error));
   }
 

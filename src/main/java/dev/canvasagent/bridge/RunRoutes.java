@@ -2,6 +2,8 @@ package dev.canvasagent.bridge;
 
 import dev.canvasagent.auth.Role;
 import dev.canvasagent.bus.Address;
+import dev.canvasagent.bus.RunSubmit;
+import dev.canvasagent.bus.SessionRef;
 import dev.canvasagent.schema.JsonSchemaFile;
 import io.vertx.core.Vertx;
 import io.vertx.core.json.JsonObject;
@@ -46,26 +48,27 @@ final class RunRoutes {
     if (ask == null) {
       return;
     }
+    // The checked body has the submit's keys, and the request's key beside them.
+    RunSubmit submit = RunSubmit.fromJson(ask);
     // A session named in the body is looked up like one in a path: one the caller cannot reach is
     // answered as one that does not exist, not as another room's (SESSION_ROOM_MISMATCH).
     access.sessionIfNamed(
         ctx,
         Role.EDITOR,
-        ask.getString("sessionId"),
+        submit.sessionId(),
         () -> {
-          if (!limits.takeRun(ctx, ask.getString("roomId"))) {
+          if (!limits.takeRun(ctx, submit.roomId())) {
             return;
           }
-          vertx
-              .eventBus()
-              .<JsonObject>request(Address.SCHEDULER_SUBMIT, ask)
+          Address.SCHEDULER_SUBMIT
+              .ask(vertx.eventBus(), submit)
               .onSuccess(
-                  reply ->
+                  accepted ->
                       JsonResponse.send(
-                          ctx, 202, new JsonObject().put("ok", true).mergeIn(reply.body())))
+                          ctx, 202, new JsonObject().put("ok", true).mergeIn(accepted.toJson())))
               .onFailure(
                   error -> {
-                    limits.giveBackRun(ctx, ask.getString("roomId"));
+                    limits.giveBackRun(ctx, submit.roomId());
                     HttpErrors.send(ctx, error);
                   });
         });
@@ -77,18 +80,18 @@ final class RunRoutes {
     if (request == null) {
       return;
     }
+    SessionRef session = SessionRef.of(request.getString("sessionId"));
     access.session(
         ctx,
         Role.EDITOR,
-        request.getString("sessionId"),
+        session.sessionId(),
         () ->
-            vertx
-                .eventBus()
-                .<JsonObject>request(Address.SCHEDULER_CANCEL, request)
+            Address.SCHEDULER_CANCEL
+                .ask(vertx.eventBus(), session)
                 .onSuccess(
-                    reply ->
+                    canceled ->
                         JsonResponse.send(
-                            ctx, 200, new JsonObject().put("ok", true).mergeIn(reply.body())))
+                            ctx, 200, new JsonObject().put("ok", true).mergeIn(canceled.toJson())))
                 .onFailure(error -> HttpErrors.send(ctx, error)));
   }
 }

@@ -10,10 +10,10 @@ import dev.canvasagent.bus.SessionCreate;
 import dev.canvasagent.bus.SessionListQuery;
 import dev.canvasagent.bus.SessionRef;
 import dev.canvasagent.bus.SessionUpdate;
+import dev.canvasagent.bus.TodoList;
 import dev.canvasagent.schema.JsonSchemaFile;
 import dev.canvasagent.store.TodoStore;
 import io.vertx.core.Vertx;
-import io.vertx.core.json.JsonArray;
 import io.vertx.core.json.JsonObject;
 import io.vertx.ext.web.Router;
 import io.vertx.ext.web.RoutingContext;
@@ -151,26 +151,14 @@ final class SessionRoutes {
         Role.VIEWER,
         sessionId,
         () ->
-            vertx
-                .eventBus()
-                .<JsonObject>request(
-                    Address.SCHEDULER_TODOS, new JsonObject().put("sessionId", sessionId))
+            Address.SCHEDULER_TODOS
+                .ask(vertx.eventBus(), SessionRef.of(sessionId))
                 .onSuccess(
-                    reply -> {
-                      JsonObject answer = reply.body();
-                      if (statuses.size() == 1) {
-                        answer.put(
-                            "todos",
-                            new JsonArray(
-                                answer.getJsonArray("todos").stream()
-                                    .filter(
-                                        todo ->
-                                            statuses
-                                                .get(0)
-                                                .equals(((JsonObject) todo).getString("status")))
-                                    .toList()));
-                      }
-                      JsonResponse.send(ctx, 200, new JsonObject().put("ok", true).mergeIn(answer));
+                    todos -> {
+                      TodoList answer =
+                          statuses.size() == 1 ? todos.withStatus(statuses.get(0)) : todos;
+                      JsonResponse.send(
+                          ctx, 200, new JsonObject().put("ok", true).mergeIn(answer.toJson()));
                     })
                 .onFailure(error -> HttpErrors.send(ctx, error)));
   }

@@ -21,8 +21,8 @@ public record AcceptedAction(AgentAction action, String kind, RecordDiff diff)
 
   public static AcceptedAction fromJson(JsonObject json) {
     return new AcceptedAction(
-        AgentAction.fromJson(RequiredKeys.object(json, "action", "AcceptedAction")),
-        RequiredKeys.text(json, "kind", "AcceptedAction"),
-        RecordDiff.fromJson(RequiredKeys.object(json, "diff", "AcceptedAction")));
+        AgentAction.fromJson(MessageFields.object(json, "action", "AcceptedAction")),
+        MessageFields.string(json, "kind", "AcceptedAction"),
+        RecordDiff.fromJson(MessageFields.object(json, "diff", "AcceptedAction")));
   }
 }

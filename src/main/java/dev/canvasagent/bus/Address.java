@@ -7,23 +7,28 @@ package dev.canvasagent.bus;
 public final class Address {
   private Address() {}
 
-  /** Scheduler: accept a run request, answer with its session id, queue it. */
-  public static final String SCHEDULER_SUBMIT = "scheduler.submit";
+  /** Scheduler: accept a run request ({@link RunSubmit}), answer with its session id ({@link RunAccepted}), queue it. */
+  public static final Endpoint<RunSubmit, RunAccepted> SCHEDULER_SUBMIT =
+      Endpoint.of("scheduler.submit", RunSubmit::fromJson, RunAccepted::fromJson);
 
   /**
    * Scheduler: one {@code todo} action of a running run ({@link TodoRequest}); answers with the change
-   * ({@code {op, todo}}), NOT_FOUND for an id the session does not have, nothing changed.
+   * ({@link TodoChange}), NOT_FOUND for an id the session does not have, nothing changed.
    */
-  public static final String SCHEDULER_TODO = "scheduler.todo";
+  public static final Endpoint<TodoRequest, TodoChange> SCHEDULER_TODO =
+      Endpoint.of("scheduler.todo", TodoRequest::fromJson, TodoChange::fromJson);
 
   /**
    * Scheduler: a running run asks for a follow-up run ({@link FollowUpRequest}); answers with the
-   * follow-up's run id and number, or QUEUE_FULL past the request's follow-up cap.
+   * follow-up's run id and number ({@link GrantedFollowUp}), or QUEUE_FULL past the request's follow-up
+   * cap.
    */
-  public static final String SCHEDULER_FOLLOW_UP = "scheduler.follow_up";
+  public static final Endpoint<FollowUpRequest, GrantedFollowUp> SCHEDULER_FOLLOW_UP =
+      Endpoint.of("scheduler.follow_up", FollowUpRequest::fromJson, GrantedFollowUp::fromJson);
 
-  /** Scheduler: a session's todos ({@code {sessionId}} → {@code {todos}}), SESSION_NOT_FOUND for an unknown one. */
-  public static final String SCHEDULER_TODOS = "scheduler.todos";
+  /** Scheduler: a session's todos ({@link SessionRef} → {@link TodoList}), SESSION_NOT_FOUND for an unknown one. */
+  public static final Endpoint<SessionRef, TodoList> SCHEDULER_TODOS =
+      Endpoint.of("scheduler.todos", SessionRef::fromJson, TodoList::fromJson);
 
   /**
    * Scheduler: create a session ({@link SessionCreate}), answer with it ({@link SessionView}); the
@@ -58,20 +63,22 @@ public final class Address {
 
   /**
    * Scheduler: a run about to end {@code done} asks which follow-ups the scheduler's rules add to its
-   * user request ({@link RunEnding}); answers {@code {followUps: [{runId, number, reason}]}}, empty when
-   * none.
+   * user request ({@link RunEnding}); answers {@link GrantedFollowUps}, empty when none.
    */
-  public static final String SCHEDULER_RUN_ENDING = "scheduler.run_ending";
+  public static final Endpoint<RunEnding, GrantedFollowUps> SCHEDULER_RUN_ENDING =
+      Endpoint.of("scheduler.run_ending", RunEnding::fromJson, GrantedFollowUps::fromJson);
 
   /**
-   * Scheduler: cancel a session's work ({@code {sessionId}}): the running run ends {@code canceled} and
-   * the runs waiting are dropped. Answers once the running run has ended, with what was canceled;
-   * SESSION_NOT_FOUND for an unknown session.
+   * Scheduler: cancel a session's work ({@link SessionRef}): the running run ends {@code canceled} and
+   * the runs waiting are dropped. Answers once the running run has ended, with what was canceled
+   * ({@link SessionCanceled}); SESSION_NOT_FOUND for an unknown session.
    */
-  public static final String SCHEDULER_CANCEL = "scheduler.cancel";
+  public static final Endpoint<SessionRef, SessionCanceled> SCHEDULER_CANCEL =
+      Endpoint.of("scheduler.cancel", SessionRef::fromJson, SessionCanceled::fromJson);
 
-  /** Runner: execute one run to its end and answer with its outcome. */
-  public static final String RUNNER_RUN = "runner.run";
+  /** Runner: execute one run ({@link RunStart}) to its end and answer with its outcome ({@link RunOutcome}). */
+  public static final Endpoint<RunStart, RunOutcome> RUNNER_RUN =
+      Endpoint.of("runner.run", RunStart::fromJson, RunOutcome::fromJson);
 
   /**
    * Runner: end a running run as {@code canceled} ({@link RunCancel}); answers with its outcome once
@@ -80,8 +87,9 @@ public final class Address {
   public static final Endpoint<RunCancel, RunOutcome> RUNNER_CANCEL =
       Endpoint.of("runner.cancel", RunCancel::fromJson, RunOutcome::fromJson);
 
-  /** Runner: store one utterance of a room's transcript ({@code {roomId, speaker, text, ts?}}), answer with it. */
-  public static final String RUNNER_TRANSCRIPT_ADD = "runner.transcript.add";
+  /** Runner: store one utterance of a room's transcript ({@link TranscriptAdd}), answer with it ({@link StoredUtterance}). */
+  public static final Endpoint<TranscriptAdd, StoredUtterance> RUNNER_TRANSCRIPT_ADD =
+      Endpoint.of("runner.transcript.add", TranscriptAdd::fromJson, StoredUtterance::fromJson);
 
   /**
    * Sanitizer: validate and normalize one action ({@link SanitizeRequest}), answer with the record diff

@@ -22,9 +22,9 @@ public record BoardChangeRequest(String roomId, long baseRevision, RecordDiff di
 
   public static BoardChangeRequest fromJson(JsonObject json) {
     return new BoardChangeRequest(
-        RequiredKeys.text(json, "roomId", "BoardChangeRequest"),
-        RequiredKeys.number(json, "baseRevision", "BoardChangeRequest"),
-        RecordDiff.fromJson(RequiredKeys.object(json, "diff", "BoardChangeRequest")),
-        RequiredKeys.text(json, "author", "BoardChangeRequest"));
+        MessageFields.string(json, "roomId", "BoardChangeRequest"),
+        MessageFields.number(json, "baseRevision", "BoardChangeRequest"),
+        RecordDiff.fromJson(MessageFields.object(json, "diff", "BoardChangeRequest")),
+        MessageFields.string(json, "author", "BoardChangeRequest"));
   }
 }

@@ -23,10 +23,10 @@ public record BoardRevisionPage(List<Revision> revisions) implements BusMessage 
 
     public static Revision fromJson(JsonObject json) {
       return new Revision(
-          RequiredKeys.number(json, "revision", "BoardRevisionPage.Revision"),
-          RecordDiff.fromJson(RequiredKeys.object(json, "diff", "BoardRevisionPage.Revision")),
+          MessageFields.number(json, "revision", "BoardRevisionPage.Revision"),
+          RecordDiff.fromJson(MessageFields.object(json, "diff", "BoardRevisionPage.Revision")),
           json.getString("author"),
-          RequiredKeys.number(json, "createdAt", "BoardRevisionPage.Revision"));
+          MessageFields.number(json, "createdAt", "BoardRevisionPage.Revision"));
     }
   }
 
@@ -38,7 +38,7 @@ public record BoardRevisionPage(List<Revision> revisions) implements BusMessage 
 
   public static BoardRevisionPage fromJson(JsonObject json) {
     return new BoardRevisionPage(
-        RequiredKeys.array(json, "revisions", "BoardRevisionPage").stream()
+        MessageFields.jsonArray(json, "revisions", "BoardRevisionPage").stream()
             .map(revision -> Revision.fromJson((JsonObject) revision))
             .toList());
   }

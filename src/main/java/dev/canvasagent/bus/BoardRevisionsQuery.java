@@ -18,7 +18,7 @@ public record BoardRevisionsQuery(String roomId, long after, int limit) implemen
   /** {@code after} defaults to 0 and {@code limit} to {@value #DEFAULT_LIMIT}. */
   public static BoardRevisionsQuery fromJson(JsonObject json) {
     return new BoardRevisionsQuery(
-        RequiredKeys.text(json, "roomId", "BoardRevisionsQuery"),
+        MessageFields.string(json, "roomId", "BoardRevisionsQuery"),
         json.getLong("after", 0L),
         json.getInteger("limit", DEFAULT_LIMIT));
   }

@@ -25,9 +25,9 @@ public record BoardSnapshot(Board board) implements BusMessage {
   }
 
   public static BoardSnapshot fromJson(JsonObject json) {
-    RequiredKeys.text(json, "roomId", "BoardSnapshot");
-    RequiredKeys.number(json, "revision", "BoardSnapshot");
-    RequiredKeys.array(json, "records", "BoardSnapshot");
+    MessageFields.string(json, "roomId", "BoardSnapshot");
+    MessageFields.number(json, "revision", "BoardSnapshot");
+    MessageFields.jsonArray(json, "records", "BoardSnapshot");
     return new BoardSnapshot(Board.fromJson(json));
   }
 }

@@ -10,6 +10,6 @@ public record CommittedRevision(long revision) implements BusMessage {
   }
 
   public static CommittedRevision fromJson(JsonObject json) {
-    return new CommittedRevision(RequiredKeys.number(json, "revision", "CommittedRevision"));
+    return new CommittedRevision(MessageFields.number(json, "revision", "CommittedRevision"));
   }
 }

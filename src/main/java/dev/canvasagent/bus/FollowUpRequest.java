@@ -8,12 +8,9 @@ import io.vertx.core.json.JsonObject;
  * the region it looks at (null: the asking run's).
  */
 public record FollowUpRequest(
-    String runId,
-    String sessionId,
-    String roomId,
-    String reason,
-    String message,
-    Viewport viewport) {
+    String runId, String sessionId, String roomId, String reason, String message, Viewport viewport)
+    implements BusMessage {
+  @Override
   public JsonObject toJson() {
     JsonObject json =
         new JsonObject()

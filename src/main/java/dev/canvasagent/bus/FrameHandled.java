@@ -14,8 +14,8 @@ public record FrameHandled(String roomId, String clientId, String topic) impleme
 
   public static FrameHandled fromJson(JsonObject json) {
     return new FrameHandled(
-        RequiredKeys.text(json, "roomId", "FrameHandled"),
-        RequiredKeys.text(json, "clientId", "FrameHandled"),
-        RequiredKeys.text(json, "topic", "FrameHandled"));
+        MessageFields.string(json, "roomId", "FrameHandled"),
+        MessageFields.string(json, "clientId", "FrameHandled"),
+        MessageFields.string(json, "topic", "FrameHandled"));
   }
 }

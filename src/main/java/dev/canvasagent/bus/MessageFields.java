@@ -22,7 +22,7 @@ final class MessageFields {
 
   /** {@code key}'s string, or null when it is missing; INVALID_REQUEST when it is not a string. */
   static String optionalString(JsonObject json, String key, String message) {
-    Object value = json.getValue(key);
+    Object value = value(json, key, message);
     if (value == null || value instanceof String) {
       return (String) value;
     }
@@ -31,7 +31,7 @@ final class MessageFields {
 
   /** {@code key}'s whole number; INVALID_REQUEST when it is missing or not one. */
   static long number(JsonObject json, String key, String message) {
-    Object value = json.getValue(key);
+    Object value = value(json, key, message);
     if (value == null) {
       throw missing(key, message);
     }
@@ -52,7 +52,7 @@ final class MessageFields {
 
   /** {@code key}'s JSON object; INVALID_REQUEST when it is missing or not an object. */
   static JsonObject object(JsonObject json, String key, String message) {
-    Object value = json.getValue(key);
+    Object value = value(json, key, message);
     if (value == null) {
       throw missing(key, message);
     }
@@ -64,7 +64,7 @@ final class MessageFields {
 
   /** {@code key}'s array of JSON objects; INVALID_REQUEST when it is missing or holds anything else. */
   static List<JsonObject> objects(JsonObject json, String key, String message) {
-    Object value = json.getValue(key);
+    Object value = value(json, key, message);
     if (value == null) {
       throw missing(key, message);
     }
@@ -73,6 +73,27 @@ final class MessageFields {
       return array.stream().map(JsonObject.class::cast).toList();
     }
     throw wrongType(key, "an array of objects", message);
+  }
+
+  /** {@code key}'s string, which must be there and not blank. */
+  static String nonBlank(JsonObject json, String key, String message) {
+    String value = string(json, key, message);
+    if (value.isBlank()) {
+      throw wrongType(key, "a non-empty string", message);
+    }
+    return value;
+  }
+
+  /** {@code key}'s JSON array; INVALID_REQUEST when it is missing or not an array. */
+  static JsonArray jsonArray(JsonObject json, String key, String message) {
+    Object value = value(json, key, message);
+    if (value == null) {
+      throw missing(key, message);
+    }
+    if (value instanceof JsonArray array) {
+      return array;
+    }
+    throw wrongType(key, "an array", message);
   }
 
   /** {@code objects} as a JSON array (each a copy). */
@@ -84,12 +105,12 @@ final class MessageFields {
 
   /** {@code key}'s whole number, or null when it is missing; INVALID_REQUEST when it is not one. */
   static Long optionalNumber(JsonObject json, String key, String message) {
-    return json.getValue(key) == null ? null : number(json, key, message);
+    return value(json, key, message) == null ? null : number(json, key, message);
   }
 
   /** {@code key}'s boolean; INVALID_REQUEST when it is missing or not one. */
   static boolean bool(JsonObject json, String key, String message) {
-    Object value = json.getValue(key);
+    Object value = value(json, key, message);
     if (value == null) {
       throw missing(key, message);
     }
@@ -97,6 +118,14 @@ final class MessageFields {
       return flag;
     }
     throw wrongType(key, "true or false", message);
+  }
+
+  /** {@code key}'s value or null; a message without a body at all is INVALID_REQUEST. */
+  private static Object value(JsonObject json, String key, String message) {
+    if (json == null) {
+      throw new Failure(FailureCode.INVALID_REQUEST, message + " has no body");
+    }
+    return json.getValue(key);
   }
 
   private static Failure missing(String key, String message) {

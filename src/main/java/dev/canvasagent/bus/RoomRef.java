@@ -10,6 +10,6 @@ public record RoomRef(String roomId) implements BusMessage {
   }
 
   public static RoomRef fromJson(JsonObject json) {
-    return new RoomRef(RequiredKeys.text(json, "roomId", "RoomRef"));
+    return new RoomRef(MessageFields.string(json, "roomId", "RoomRef"));
   }
 }

@@ -36,9 +36,9 @@ public record RoomViewports(String roomId, String hostClientId, List<ClientViewp
 
     public static ClientViewport fromJson(JsonObject json) {
       return new ClientViewport(
-          RequiredKeys.text(json, "clientId", "ClientViewport"),
+          MessageFields.string(json, "clientId", "ClientViewport"),
           json.getBoolean("host", false),
-          Viewport.fromJson(RequiredKeys.object(json, "bounds", "ClientViewport")),
+          Viewport.fromJson(MessageFields.object(json, "bounds", "ClientViewport")),
           RunRequest.selectionFrom(json));
     }
   }
@@ -55,9 +55,9 @@ public record RoomViewports(String roomId, String hostClientId, List<ClientViewp
 
   public static RoomViewports fromJson(JsonObject json) {
     return new RoomViewports(
-        RequiredKeys.text(json, "roomId", "RoomViewports"),
+        MessageFields.string(json, "roomId", "RoomViewports"),
         json.getString("hostClientId"),
-        RequiredKeys.array(json, "viewports", "RoomViewports").stream()
+        MessageFields.jsonArray(json, "viewports", "RoomViewports").stream()
             .map(viewport -> ClientViewport.fromJson((JsonObject) viewport))
             .toList());
   }

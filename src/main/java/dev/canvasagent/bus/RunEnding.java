@@ -6,7 +6,8 @@ import io.vertx.core.json.JsonObject;
  * A run about to end {@code done}, asking the scheduler for the follow-ups its rules add: the run, its
  * session, and how many actions it applied that were not chat ({@code think}, {@code message}).
  */
-public record RunEnding(String runId, String sessionId, int actionsApplied) {
+public record RunEnding(String runId, String sessionId, int actionsApplied) implements BusMessage {
+  @Override
   public JsonObject toJson() {
     return new JsonObject()
         .put("runId", runId)

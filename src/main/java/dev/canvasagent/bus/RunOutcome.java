@@ -1,7 +1,6 @@
 package dev.canvasagent.bus;
 
 import io.vertx.core.json.JsonObject;
-import java.util.Arrays;
 
 /**
  * How a run ended, as the runner answers {@code runner.run} and {@code runner.cancel}: its final state
@@ -15,12 +14,7 @@ public record RunOutcome(RunState state, JsonObject detail) implements BusMessag
   }
 
   public static RunOutcome fromJson(JsonObject json) {
-    String wireName = json.getString("state");
-    RunState state =
-        Arrays.stream(RunState.values())
-            .filter(candidate -> candidate.wireName().equals(wireName))
-            .findFirst()
-            .orElseThrow(() -> new IllegalArgumentException("not a run state: " + wireName));
+    RunState state = RunState.fromWire(json.getString("state"));
     JsonObject detail = json.copy();
     detail.remove("state");
     return new RunOutcome(state, detail);

@@ -18,7 +18,8 @@ public record RunRequest(
     String model,
     Viewport viewport,
     List<String> selection,
-    FollowUp followUp) {
+    FollowUp followUp)
+    implements BusMessage {
 
   public RunRequest {
     selection = selection == null ? null : List.copyOf(selection);
@@ -52,6 +53,7 @@ public record RunRequest(
     return followUp == null ? runId : followUp.requestRunId();
   }
 
+  @Override
   public JsonObject toJson() {
     JsonObject json =
         new JsonObject()

@@ -20,6 +20,16 @@ public enum RunState {
     return wireName;
   }
 
+  /** The state named {@code wireName} on the bus. */
+  public static RunState fromWire(String wireName) {
+    for (RunState state : values()) {
+      if (state.wireName.equals(wireName)) {
+        return state;
+      }
+    }
+    throw new IllegalArgumentException("not a run state: " + wireName);
+  }
+
   public boolean isFinal() {
     return this == DONE || this == CANCELED || this == ERROR;
   }

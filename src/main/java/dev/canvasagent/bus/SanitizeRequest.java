@@ -22,9 +22,9 @@ public record SanitizeRequest(String roomId, AgentAction action, Board board, Co
   /** Without a frame, the model's coordinates are the page's ({@link CoordinateFrame#atOrigin}). */
   public static SanitizeRequest fromJson(JsonObject json) {
     return new SanitizeRequest(
-        RequiredKeys.text(json, "roomId", "SanitizeRequest"),
-        AgentAction.fromJson(RequiredKeys.object(json, "action", "SanitizeRequest")),
-        BoardSnapshot.fromJson(RequiredKeys.object(json, "board", "SanitizeRequest")).board(),
+        MessageFields.string(json, "roomId", "SanitizeRequest"),
+        AgentAction.fromJson(MessageFields.object(json, "action", "SanitizeRequest")),
+        BoardSnapshot.fromJson(MessageFields.object(json, "board", "SanitizeRequest")).board(),
         CoordinateFrame.fromJson(json.getJsonObject("frame")));
   }
 }

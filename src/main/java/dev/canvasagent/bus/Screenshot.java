@@ -33,9 +33,9 @@ public record Screenshot(
 
     public static Image fromJson(JsonObject json) {
       return new Image(
-          RequiredKeys.text(json, "mime", "Screenshot.Image"),
-          RequiredKeys.text(json, "dataUrl", "Screenshot.Image"),
-          (int) RequiredKeys.number(json, "bytes", "Screenshot.Image"));
+          MessageFields.string(json, "mime", "Screenshot.Image"),
+          MessageFields.string(json, "dataUrl", "Screenshot.Image"),
+          (int) MessageFields.number(json, "bytes", "Screenshot.Image"));
     }
   }
 
@@ -63,12 +63,12 @@ public record Screenshot(
 
   public static Screenshot fromJson(JsonObject json) {
     return new Screenshot(
-        RequiredKeys.text(json, "requestId", "Screenshot"),
-        RequiredKeys.text(json, "clientId", "Screenshot"),
-        Image.fromJson(RequiredKeys.object(json, "image", "Screenshot")),
-        Viewport.fromJson(RequiredKeys.object(json, "bounds", "Screenshot")),
-        Viewport.fromJson(RequiredKeys.object(json, "viewport", "Screenshot")),
-        RequiredKeys.array(json, "selection", "Screenshot").stream()
+        MessageFields.string(json, "requestId", "Screenshot"),
+        MessageFields.string(json, "clientId", "Screenshot"),
+        Image.fromJson(MessageFields.object(json, "image", "Screenshot")),
+        Viewport.fromJson(MessageFields.object(json, "bounds", "Screenshot")),
+        Viewport.fromJson(MessageFields.object(json, "viewport", "Screenshot")),
+        MessageFields.jsonArray(json, "selection", "Screenshot").stream()
             .map(String.class::cast)
             .toList(),
         json.getString("docVersion"),

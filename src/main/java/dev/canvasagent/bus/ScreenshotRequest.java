@@ -53,7 +53,7 @@ public record ScreenshotRequest(
   }
 
   private static String text(JsonObject json, String field) {
-    String text = RequiredKeys.text(json, field, "ScreenshotRequest");
+    String text = MessageFields.string(json, field, "ScreenshotRequest");
     if (text.isBlank()) {
       throw invalid(field + " must be a non-empty string");
     }

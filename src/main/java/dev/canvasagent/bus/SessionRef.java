@@ -24,7 +24,7 @@ public record SessionRef(String sessionId, String roomId) implements BusMessage 
 
   public static SessionRef fromJson(JsonObject json) {
     return new SessionRef(
-        MessageFields.string(json, "sessionId", "a session reference"),
+        MessageFields.nonBlank(json, "sessionId", "a session reference"),
         MessageFields.optionalString(json, "roomId", "a session reference"));
   }
 }

@@ -3,10 +3,13 @@ package dev.canvasagent.bus;
 import io.vertx.core.json.JsonObject;
 
 /**
- * A running run's {@code todo} action for the scheduler: its sanitized {@code params} (see the catalog's
- * {@code todo.json}) and which run, session and room it comes from.
+ * A running run's {@code todo} action for the scheduler: its sanitized {@code params} and which run,
+ * session and room it comes from. The params stay JSON: the catalog's {@code todo.json} schema, which
+ * the sanitizer checked them against, is their contract, not the bus.
  */
-public record TodoRequest(String runId, String sessionId, String roomId, JsonObject params) {
+public record TodoRequest(String runId, String sessionId, String roomId, JsonObject params)
+    implements BusMessage {
+  @Override
   public JsonObject toJson() {
     return new JsonObject()
         .put("runId", runId)

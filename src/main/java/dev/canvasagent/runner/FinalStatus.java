@@ -142,12 +142,10 @@ final class FinalStatus {
     Promise<Published> published = Promise.promise();
     RunEnding ending =
         new RunEnding(request.runId(), request.sessionId(), actions.appliedBesideChat());
-    bus.<JsonObject>request(
-            Address.SCHEDULER_RUN_ENDING,
-            ending.toJson(),
-            new DeliveryOptions().setSendTimeout(RULES_ANSWER_MS))
+    Address.SCHEDULER_RUN_ENDING
+        .ask(bus, ending, new DeliveryOptions().setSendTimeout(RULES_ANSWER_MS))
         .onSuccess(
-            reply -> ruleFollowUps.addAll(reply.body().getJsonArray("followUps", new JsonArray())))
+            reply -> reply.followUps().forEach(followUp -> ruleFollowUps.add(followUp.toJson())))
         .onFailure(
             error ->
                 LOG.atWarn()

@@ -10,7 +10,6 @@ import dev.canvasagent.bus.Viewport;
 import io.vertx.core.Future;
 import io.vertx.core.eventbus.EventBus;
 import io.vertx.core.json.JsonArray;
-import io.vertx.core.json.JsonObject;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
@@ -70,7 +69,8 @@ final class MetaActions {
   private Future<Outcome> todo(AgentAction action) {
     TodoRequest ask =
         new TodoRequest(request.runId(), request.sessionId(), request.roomId(), action.params());
-    return bus.<JsonObject>request(Address.SCHEDULER_TODO, ask.toJson())
+    return Address.SCHEDULER_TODO
+        .ask(bus, ask)
         .transform(
             reply -> {
               if (reply.succeeded()) {
@@ -98,11 +98,12 @@ final class MetaActions {
     FollowUpRequest ask =
         new FollowUpRequest(
             request.runId(), request.sessionId(), request.roomId(), reason, message, viewport);
-    return bus.<JsonObject>request(Address.SCHEDULER_FOLLOW_UP, ask.toJson())
+    return Address.SCHEDULER_FOLLOW_UP
+        .ask(bus, ask)
         .transform(
             reply -> {
               if (reply.succeeded()) {
-                followUps.add(reply.result().body());
+                followUps.add(reply.result().toJson());
                 return Future.succeededFuture(Outcome.APPLIED);
               }
               Failure failure = Failure.of(reply.cause());

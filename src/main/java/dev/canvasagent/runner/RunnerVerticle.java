@@ -7,6 +7,9 @@ import dev.canvasagent.bus.IdempotencyKey;
 import dev.canvasagent.bus.RunCancel;
 import dev.canvasagent.bus.RunOutcome;
 import dev.canvasagent.bus.RunRequest;
+import dev.canvasagent.bus.RunStart;
+import dev.canvasagent.bus.StoredUtterance;
+import dev.canvasagent.bus.TranscriptAdd;
 import dev.canvasagent.catalog.ActionCatalog;
 import dev.canvasagent.config.AppConfig;
 import dev.canvasagent.model.ModelRegistry;
@@ -17,7 +20,6 @@ import dev.canvasagent.store.TranscriptStore;
 import dev.canvasagent.store.TranscriptStore.Utterance;
 import dev.canvasagent.verticle.CanvasVerticle;
 import io.vertx.core.Future;
-import io.vertx.core.eventbus.Message;
 import io.vertx.core.json.JsonObject;
 import java.util.HashMap;
 import java.util.Map;
@@ -60,12 +62,9 @@ public final class RunnerVerticle extends CanvasVerticle {
     contextGatherer =
         new ContextGatherer(vertx.eventBus(), store, config.context(), System::currentTimeMillis);
     return Future.join(
-        vertx.eventBus().<JsonObject>consumer(Address.RUNNER_RUN, this::run).completion(),
+        answer(Address.RUNNER_RUN, this::run),
         answer(Address.RUNNER_CANCEL, this::cancel),
-        vertx
-            .eventBus()
-            .<JsonObject>consumer(Address.RUNNER_TRANSCRIPT_ADD, this::addUtterance)
-            .completion());
+        answer(Address.RUNNER_TRANSCRIPT_ADD, this::addUtterance));
   }
 
   /**
@@ -73,31 +72,26 @@ public final class RunnerVerticle extends CanvasVerticle {
    * idempotency key its caller already used in the room, nothing is stored: the answer is the first
    * utterance, or IDEMPOTENCY_KEY_REUSED when that one came with another request.
    */
-  private void addUtterance(Message<JsonObject> message) {
-    JsonObject body = message.body();
-    String roomId = body.getString("roomId");
+  private Future<StoredUtterance> addUtterance(TranscriptAdd add) {
     Utterance utterance =
         new Utterance(
-            body.getString("speaker"),
-            body.getString("text"),
-            body.getLong("ts", System.currentTimeMillis()));
-    IdempotencyKey key = IdempotencyKey.in(body);
+            add.speaker(), add.text(), add.ts() == null ? System.currentTimeMillis() : add.ts());
+    IdempotencyKey key = add.idempotency();
     TranscriptStore.Keyed keyed =
         key == null
             ? null
             : new TranscriptStore.Keyed(
-                key.key(), store.idempotencyKeys().utterance(key, roomId), key.fingerprint());
-    store
+                key.key(), store.idempotencyKeys().utterance(key, add.roomId()), key.fingerprint());
+    return store
         .transcripts()
-        .add(roomId, utterance, keyed)
-        .onSuccess(stored -> message.reply(stored.toJson()))
-        .onFailure(
-            error ->
-                Failure.replyTo(message, Failure.storeUnavailable("store the utterance", error)));
+        .add(add.roomId(), utterance, keyed)
+        .map(stored -> new StoredUtterance(stored.speaker(), stored.text(), stored.tsMillis()))
+        .recover(error -> Failure.storeFailed("store the utterance", error));
   }
 
-  private void run(Message<JsonObject> message) {
-    RunRequest request = RunRequest.fromJson(message.body());
+  /** Answered when the run has reached a final state, with its outcome. */
+  private Future<RunOutcome> run(RunStart start) {
+    RunRequest request = start.run();
     Run run =
         new Run(
             vertx,
@@ -109,20 +103,13 @@ public final class RunnerVerticle extends CanvasVerticle {
             config,
             contextBuilder,
             contextGatherer);
-    run.observeQueue(
-        message.body().getInteger("queueDepthAtStart", 0),
-        message.body().getInteger("followUpsWaiting", 0));
+    run.observeQueue(start.queueDepthAtStart(), start.followUpsWaiting());
     active.put(request.runId(), run);
-    run.execute()
+    return run.execute()
         .onComplete(
             outcome -> {
               active.remove(request.runId());
               finished++;
-              if (outcome.succeeded()) {
-                message.reply(outcome.result().toJson());
-              } else {
-                Failure.replyTo(message, outcome.cause());
-              }
             });
   }
 

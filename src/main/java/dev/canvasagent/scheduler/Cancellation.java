@@ -7,10 +7,10 @@ import dev.canvasagent.bus.FailureCode;
 import dev.canvasagent.bus.RunCancel;
 import dev.canvasagent.bus.RunRequest;
 import dev.canvasagent.bus.RunState;
+import dev.canvasagent.bus.SessionCanceled;
 import io.vertx.core.Future;
 import io.vertx.core.Vertx;
 import io.vertx.core.eventbus.DeliveryOptions;
-import io.vertx.core.json.JsonArray;
 import io.vertx.core.json.JsonObject;
 import java.util.ArrayList;
 import java.util.List;
@@ -116,29 +116,28 @@ final class Cancellation {
 
   /**
    * {@code POST /api/canvas-agent/cancel}: drops every run waiting in the session and cancels the
-   * running one ({@code CANCELED}). Completes once that run has ended, with
-   * {@code {sessionId, canceled: {runId, state} | null, dropped: [runIds]}}. {@code queue} is null for a
-   * session with nothing running or waiting.
+   * running one ({@code CANCELED}). Completes once that run has ended, with what was canceled.
+   * {@code queue} is null for a session with nothing running or waiting.
    */
-  Future<JsonObject> cancelSession(String sessionId, SessionQueue queue) {
-    JsonArray dropped = new JsonArray();
-    JsonObject answer =
-        new JsonObject().put("sessionId", sessionId).putNull("canceled").put("dropped", dropped);
+  Future<SessionCanceled> cancelSession(String sessionId, SessionQueue queue) {
     if (queue == null) {
-      return Future.succeededFuture(answer);
+      return Future.succeededFuture(new SessionCanceled(sessionId, null, List.of()));
     }
-    dropWaiting(queue, waiting -> true, FailureCode.CANCELED, BY_REQUEST)
-        .forEach(run -> dropped.add(run.runId()));
+    List<String> dropped =
+        dropWaiting(queue, waiting -> true, FailureCode.CANCELED, BY_REQUEST).stream()
+            .map(RunRequest::runId)
+            .toList();
     ActiveRun active = queue.active;
     if (active == null) {
-      return Future.succeededFuture(answer);
+      return Future.succeededFuture(new SessionCanceled(sessionId, null, dropped));
     }
     return cancelRunning(active, FailureCode.CANCELED, BY_REQUEST)
         .map(
             state ->
-                answer.put(
-                    "canceled",
-                    new JsonObject().put("runId", active.run.runId()).put("state", state)));
+                new SessionCanceled(
+                    sessionId,
+                    new SessionCanceled.CanceledRun(active.run.runId(), RunState.fromWire(state)),
+                    dropped));
   }
 
   /**

@@ -6,44 +6,46 @@ import dev.canvasagent.bus.AgentStatus;
 import dev.canvasagent.bus.Failure;
 import dev.canvasagent.bus.FailureCode;
 import dev.canvasagent.bus.FollowUpRequest;
-import dev.canvasagent.bus.IdempotencyKey;
+import dev.canvasagent.bus.GrantedFollowUp;
+import dev.canvasagent.bus.GrantedFollowUps;
 import dev.canvasagent.bus.RoomTopic;
+import dev.canvasagent.bus.RunAccepted;
 import dev.canvasagent.bus.RunEnding;
 import dev.canvasagent.bus.RunRequest;
+import dev.canvasagent.bus.RunStart;
 import dev.canvasagent.bus.RunState;
+import dev.canvasagent.bus.SessionCanceled;
+import dev.canvasagent.bus.SessionRef;
+import dev.canvasagent.bus.TodoChange;
+import dev.canvasagent.bus.TodoList;
 import dev.canvasagent.bus.TodoRequest;
-import dev.canvasagent.bus.Viewport;
 import dev.canvasagent.config.AppConfig;
 import dev.canvasagent.model.ModelRegistry;
-import dev.canvasagent.store.IdempotencyKeys;
-import dev.canvasagent.store.RunStore;
 import dev.canvasagent.store.SessionStore.Session;
 import dev.canvasagent.store.Store;
 import dev.canvasagent.verticle.CanvasVerticle;
 import io.vertx.core.Future;
 import io.vertx.core.eventbus.DeliveryOptions;
-import io.vertx.core.eventbus.Message;
-import io.vertx.core.json.JsonArray;
 import io.vertx.core.json.JsonObject;
+import java.util.ArrayList;
 import java.util.HashMap;
 import java.util.List;
 import java.util.Map;
-import java.util.Optional;
-import java.util.UUID;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
 /**
  * Owns the agent sessions' queues and todo lists. A submitted run is checked (model, session), its
- * session stored, and it is queued behind the session's running run (bounded depth); runs of one
- * session execute one at a time, in order. A person's new message preempts the session's running run
- * and drops its request's waiting follow-ups ({@link Cancellation}); {@code scheduler.cancel} ends a
- * session's running run and drops its waiting ones; every run is watched ({@link Watchdog}). A running
- * run's meta actions come here as they happen: {@code todo} changes the session's list (reflected on
- * {@code agent:chat}); {@code add_detail} and {@code review} ask for follow-up runs, and a run about to
- * end {@code done} may get one from the scheduler's rules ({@link FollowUpRules}), together at most
- * {@code followups.maxFollowups} per user request, queued when the asking run ends {@code done} (its
- * final status is then {@code scheduled}) and dropped when it ends in error or is canceled.
+ * session stored ({@link RunIntake}), and it is queued behind the session's running run (bounded
+ * depth); runs of one session execute one at a time, in order. A person's new message preempts the
+ * session's running run and drops its request's waiting follow-ups ({@link Cancellation}); {@code
+ * scheduler.cancel} ends a session's running run and drops its waiting ones; every run is watched
+ * ({@link Watchdog}). A running run's meta actions come here as they happen: {@code todo} changes
+ * the session's list (reflected on {@code agent:chat}); {@code add_detail} and {@code review} ask
+ * for follow-up runs, and a run about to end {@code done} may get one from the scheduler's rules
+ * ({@link FollowUpRules}), together at most {@code followups.maxFollowups} per user request ({@link
+ * FollowUpGrants}), queued when the asking run ends {@code done} (its final status is then {@code
+ * scheduled}) and dropped when it ends in error or is canceled.
  */
 public final class SchedulerVerticle extends CanvasVerticle {
   private static final Logger LOG = LoggerFactory.getLogger(SchedulerVerticle.class);
@@ -61,9 +63,10 @@ public final class SchedulerVerticle extends CanvasVerticle {
   private TodoCommands todoCommands;
   private RunJournal journal;
   private InterruptedRunSweeper sweeper;
-  private FollowUpRules followUpRules;
+  private FollowUpGrants followUps;
   private Watchdog watchdog;
   private Cancellation cancellation;
+  private RunIntake intake;
 
   public SchedulerVerticle(Store store, ModelRegistry models, AppConfig config) {
     this.store = store;
@@ -86,7 +89,10 @@ public final class SchedulerVerticle extends CanvasVerticle {
             store.runs(),
             config.durability().heartbeatMs(),
             config.durability().interruptedAfterMs());
-    followUpRules = new FollowUpRules(config.followups(), store.todos());
+    followUps =
+        new FollowUpGrants(
+            new FollowUpRules(config.followups(), store.todos()),
+            config.followups().maxFollowups());
     watchdog = new Watchdog(vertx, config.scheduler().watchdogMs());
     cancellation =
         new Cancellation(
@@ -94,145 +100,35 @@ public final class SchedulerVerticle extends CanvasVerticle {
             config.scheduler().cancelGraceMs(),
             journal,
             active -> settle(active.run.sessionId(), RunState.ERROR.wireName(), active));
+    intake =
+        new RunIntake(
+            store,
+            models,
+            config.model().defaultModel(),
+            config.scheduler().maxQueueDepth(),
+            journal,
+            sessionId -> {
+              SessionQueue queue = queues.get(sessionId);
+              return queue == null ? 0 : queue.waitingOnceAPersonArrives();
+            },
+            this::queue);
     var bus = vertx.eventBus();
     journal.startHeartbeats();
     return Future.join(
         List.of(
-            bus.<JsonObject>consumer(Address.SCHEDULER_SUBMIT, this::submit).completion(),
-            bus.<JsonObject>consumer(Address.SCHEDULER_RUN_ENDING, this::runEnding).completion(),
-            bus.<JsonObject>consumer(Address.SCHEDULER_CANCEL, this::cancel).completion(),
-            bus.<JsonObject>consumer(Address.SCHEDULER_TODO, this::todo).completion(),
-            bus.<JsonObject>consumer(Address.SCHEDULER_FOLLOW_UP, this::followUp).completion(),
-            bus.<JsonObject>consumer(Address.SCHEDULER_TODOS, this::listTodos).completion(),
+            answer(Address.SCHEDULER_SUBMIT, intake::submit),
+            answer(Address.SCHEDULER_RUN_ENDING, this::runEnding),
+            answer(Address.SCHEDULER_CANCEL, this::cancel),
+            answer(Address.SCHEDULER_TODO, this::todo),
+            answer(Address.SCHEDULER_FOLLOW_UP, this::followUp),
+            answer(Address.SCHEDULER_TODOS, this::listTodos),
             new SessionCommands(bus, store, models, config.model().defaultModel())
                 .register(this::answer),
             sweeper.start()));
   }
 
-  private void submit(Message<JsonObject> message) {
-    JsonObject body = message.body();
-    String roomId = body.getString("roomId");
-    // The request's model, else the session's (a new session takes the default).
-    String requestedModel = body.getString("model");
-    if (requestedModel != null && !usable(requestedModel, message)) {
-      return;
-    }
-    String model = requestedModel != null ? requestedModel : config.model().defaultModel();
-    // With an idempotency key the run and a session it creates get ids derived from the caller's
-    // key, so a retry names the same ones: it is answered with the first run and nothing new is
-    // queued, unless it is not the first request at all (another body with the same key): then it
-    // is refused.
-    IdempotencyKey key = IdempotencyKey.in(body);
-    String runId =
-        key == null ? UUID.randomUUID().toString() : store.idempotencyKeys().runId(key, roomId);
-    Future<Optional<RunStore.RunRecord>> earlier =
-        key == null
-            ? Future.succeededFuture(Optional.empty())
-            : store.runs().find(runId).recover(error -> Failure.storeFailed("read the run", error));
-    earlier
-        .compose(
-            first ->
-                first.isPresent()
-                    ? retried(first.get(), key)
-                    : session(body.getString("sessionId"), roomId, model, key)
-                        .compose(
-                            session -> {
-                              String runModel =
-                                  requestedModel != null ? requestedModel : session.model();
-                              return runModel.equals(model) || usable(runModel, null)
-                                  ? enqueue(session, body, runModel, runId, key)
-                                  : Failure.future(
-                                      FailureCode.MODEL_NOT_CONFIGURED,
-                                      "the session's model '"
-                                          + runModel
-                                          + "' cannot be used now; name a model in the run or change the session's");
-                            }))
-        .onSuccess(message::reply)
-        .onFailure(error -> Failure.replyTo(message, error));
-  }
-
-  /** Whether this server can call {@code model}; if not and {@code message} is given, it is answered with why. */
-  private boolean usable(String model, Message<JsonObject> message) {
-    ModelRegistry.Resolution resolution = models.resolve(model);
-    if (resolution instanceof ModelRegistry.Ready) {
-      return true;
-    }
-    if (message != null) {
-      FailureCode code =
-          resolution instanceof ModelRegistry.Unknown
-              ? FailureCode.UNKNOWN_MODEL
-              : FailureCode.MODEL_NOT_CONFIGURED;
-      message.fail(
-          code.wire(),
-          resolution instanceof ModelRegistry.Unknown unknown
-              ? unknown.message()
-              : ((ModelRegistry.NotConfigured) resolution).message());
-    }
-    return false;
-  }
-
-  private static JsonObject accepted(RunStore.RunRecord run) {
-    return new JsonObject().put("sessionId", run.sessionId()).put("runId", run.runId());
-  }
-
-  /** The answer to a request whose key already made {@code first}: that run again, if it is the same request. */
-  private static Future<JsonObject> retried(RunStore.RunRecord first, IdempotencyKey key) {
-    return key.sameRequestAs(first.requestFingerprint())
-        ? Future.succeededFuture(accepted(first))
-        : Future.failedFuture(IdempotencyKeys.reused());
-  }
-
-  private Future<Session> session(
-      String sessionId, String roomId, String model, IdempotencyKey idempotencyKey) {
-    if (sessionId == null) {
-      String newId =
-          idempotencyKey == null
-              ? UUID.randomUUID().toString()
-              : store.idempotencyKeys().sessionOfRun(idempotencyKey, roomId);
-      return store
-          .sessions()
-          .create(new Session(newId, roomId, model, System.currentTimeMillis()))
-          .recover(error -> Failure.storeFailed("store the session", error));
-    }
-    return SessionLookup.existing(store.sessions(), sessionId, roomId);
-  }
-
-  private Future<JsonObject> enqueue(
-      Session session, JsonObject body, String model, String runId, IdempotencyKey idempotencyKey) {
-    SessionQueue existing = queues.get(session.id());
-    long wouldWait = existing == null ? 0 : existing.waitingOnceAPersonArrives();
-    if (wouldWait >= config.scheduler().maxQueueDepth()) {
-      return Failure.future(
-          FailureCode.QUEUE_FULL,
-          "session "
-              + session.id()
-              + " already has "
-              + wouldWait
-              + " runs waiting (limit "
-              + config.scheduler().maxQueueDepth()
-              + ")");
-    }
-    RunRequest run =
-        new RunRequest(
-            runId,
-            session.id(),
-            session.roomId(),
-            body.getString("message"),
-            model,
-            Viewport.fromJson(body.getJsonObject("viewport")),
-            RunRequest.selectionFrom(body),
-            null);
-    // Recorded before the client is told (the 202), so the run outlives this node in the store.
-    return journal
-        .accepted(run, idempotencyKey)
-        .compose(
-            recorded ->
-                recorded.created()
-                    ? Future.succeededFuture(queue(session, run, model))
-                    : Future.succeededFuture(accepted(recorded.run())));
-  }
-
-  private JsonObject queue(Session session, RunRequest run, String model) {
+  /** A run {@link RunIntake} accepted joins its session's queue; it starts now if nothing of the session runs. */
+  private RunAccepted queue(Session session, RunRequest run, String model) {
     SessionQueue queue = queues.computeIfAbsent(session.id(), id -> new SessionQueue());
     cancellation.preemptFor(queue, run);
     queue.enqueuePersonRun(run);
@@ -252,7 +148,7 @@ public final class SchedulerVerticle extends CanvasVerticle {
     } else {
       vertx.runOnContext(next -> startNext(session.id()));
     }
-    return new JsonObject().put("sessionId", session.id()).put("runId", run.runId());
+    return new RunAccepted(session.id(), run.runId());
   }
 
   private void startNext(String sessionId) {
@@ -276,19 +172,17 @@ public final class SchedulerVerticle extends CanvasVerticle {
             config.runner().deadlineMs(),
             (long) config.scheduler().watchdogMs() + config.scheduler().cancelGraceMs());
     DeliveryOptions options = new DeliveryOptions().setSendTimeout(patience + RUN_ANSWER_GRACE_MS);
-    // Not part of the run request: the depth is for the run's log line; follow-ups of the same user
-    // request still waiting make the run end `scheduled` rather than `done`.
-    JsonObject ask =
-        run.toJson()
-            .put("queueDepthAtStart", queue.waiting.size())
-            .put(
-                "followUpsWaiting",
+    RunStart start =
+        new RunStart(
+            run,
+            queue.waiting.size(),
+            (int)
                 queue.waiting.stream()
                     .filter(waiting -> waiting.requestRunId().equals(run.requestRunId()))
                     .count());
     journal
         .started(run)
-        .compose(recorded -> vertx.eventBus().<JsonObject>request(Address.RUNNER_RUN, ask, options))
+        .compose(recorded -> Address.RUNNER_RUN.ask(vertx.eventBus(), start, options))
         .onComplete(
             outcome -> {
               if (active.ended()) {
@@ -313,7 +207,7 @@ public final class SchedulerVerticle extends CanvasVerticle {
                 state = RunState.ERROR.wireName();
               } else {
                 journal.forget(run);
-                state = outcome.result().body().getString("state");
+                state = outcome.result().state().wireName();
               }
               settle(sessionId, state, active);
             });
@@ -365,146 +259,56 @@ public final class SchedulerVerticle extends CanvasVerticle {
     return Future.succeededFuture(queue.active);
   }
 
-  private void todo(Message<JsonObject> message) {
-    TodoRequest request = TodoRequest.fromJson(message.body());
-    activeRun(request.sessionId(), request.runId())
+  private Future<TodoChange> todo(TodoRequest request) {
+    return activeRun(request.sessionId(), request.runId())
         .compose(
             active -> todoCommands.apply(request.sessionId(), request.params(), active.todoRefs))
         .onSuccess(
-            change -> {
-              vertx
-                  .eventBus()
-                  .publish(
-                      RoomTopic.AGENT_CHAT.address(request.roomId()),
-                      new AgentChat(
-                              request.sessionId(), "system", change.chatText(), change.toJson())
-                          .toJson());
-              message.reply(change.toJson());
-            })
-        .onFailure(error -> Failure.replyTo(message, error));
+            change ->
+                vertx
+                    .eventBus()
+                    .publish(
+                        RoomTopic.AGENT_CHAT.address(request.roomId()),
+                        new AgentChat(
+                                request.sessionId(),
+                                "system",
+                                TodoCommands.chatText(change),
+                                change.toJson())
+                            .toJson()));
   }
 
-  private void followUp(Message<JsonObject> message) {
-    FollowUpRequest request = FollowUpRequest.fromJson(message.body());
-    activeRun(request.sessionId(), request.runId())
-        .compose(
-            active -> {
-              SessionQueue queue = queues.get(request.sessionId());
-              return grantFollowUp(
-                      queue, active, request.reason(), request.message(), request.viewport())
-                  .map(Future::succeededFuture)
-                  .orElseGet(
-                      () ->
-                          Failure.future(
-                              FailureCode.QUEUE_FULL,
-                              "the user request "
-                                  + active.run.requestRunId()
-                                  + " already had "
-                                  + queue.followUpsGranted(active.run.requestRunId())
-                                  + " follow-ups (limit "
-                                  + config.followups().maxFollowups()
-                                  + ", followups.maxFollowups)"));
-            })
-        .onSuccess(message::reply)
-        .onFailure(error -> Failure.replyTo(message, error));
-  }
-
-  /** A follow-up within the request's cap, as {@code {runId, number, reason}}; empty past the cap. */
-  private java.util.Optional<JsonObject> grantFollowUp(
-      SessionQueue queue, ActiveRun active, String reason, String text, Viewport viewport) {
-    return queue
-        .grantFollowUp(active, reason, text, viewport, config.followups().maxFollowups())
-        .map(
-            next -> {
-              LOG.atInfo()
-                  .addKeyValue("sessionId", next.sessionId())
-                  .addKeyValue("runId", next.runId())
-                  .addKeyValue("askedBy", active.run.runId())
-                  .addKeyValue("reason", reason)
-                  .addKeyValue("number", next.followUp().number())
-                  .log("followup.accepted");
-              return new JsonObject()
-                  .put("runId", next.runId())
-                  .put("number", next.followUp().number())
-                  .put("reason", reason);
-            });
+  private Future<GrantedFollowUp> followUp(FollowUpRequest request) {
+    return activeRun(request.sessionId(), request.runId())
+        .compose(active -> followUps.asked(queues.get(request.sessionId()), active, request));
   }
 
   /**
    * A run about to end {@code done} ({@link RunEnding}): the follow-up the scheduler's rules give it, if
-   * any and within the cap, answered as {@code {followUps: [{runId, number, reason}]}}. A run being
-   * canceled, or no longer running, gets none.
+   * any. A run being canceled, or no longer running, gets none.
    */
-  private void runEnding(Message<JsonObject> message) {
-    RunEnding ending = RunEnding.fromJson(message.body());
+  private Future<GrantedFollowUps> runEnding(RunEnding ending) {
     SessionQueue queue = ending.sessionId() == null ? null : queues.get(ending.sessionId());
     ActiveRun active = queue == null ? null : queue.active;
     if (active == null || !active.run.runId().equals(ending.runId()) || active.canceling()) {
-      message.reply(new JsonObject().put("followUps", new JsonArray()));
-      return;
+      return Future.succeededFuture(new GrantedFollowUps(List.of()));
     }
-    followUpRules
-        .judge(active, queue, ending.actionsApplied())
-        .onComplete(
-            judged -> {
-              JsonArray granted = new JsonArray();
-              if (judged.succeeded()
-                  && judged.result().isPresent()
-                  && !active.canceling()
-                  && !active.ended()) {
-                FollowUpRules.RuleFollowUp rule = judged.result().get();
-                grantFollowUp(queue, active, rule.reason(), rule.message(), null)
-                    .ifPresentOrElse(
-                        granted::add,
-                        () ->
-                            LOG.atInfo()
-                                .addKeyValue("runId", active.run.runId())
-                                .addKeyValue("reason", rule.reason())
-                                .addKeyValue("limit", config.followups().maxFollowups())
-                                .log("followup.refused"));
-              }
-              message.reply(new JsonObject().put("followUps", granted));
-            });
+    return followUps.ending(queue, active, ending.actionsApplied());
   }
 
   /**
-   * {@code {sessionId}}: ends the session's running run ({@code canceled}, code CANCELED) and drops the
-   * runs waiting (each announced {@code canceled}). Answers once the running run has ended:
-   * {@code {sessionId, canceled: {runId, state} | null, dropped: [runIds]}}.
+   * Ends the session's running run ({@code canceled}, code CANCELED) and drops the runs waiting (each
+   * announced {@code canceled}). Answers once the running run has ended.
    */
-  private void cancel(Message<JsonObject> message) {
-    String sessionId = message.body() == null ? null : message.body().getString("sessionId");
-    if (sessionId == null || sessionId.isBlank()) {
-      message.fail(FailureCode.INVALID_REQUEST.wire(), "sessionId must be a non-empty string");
-      return;
-    }
-    SessionLookup.existing(store.sessions(), sessionId, null)
-        .compose(found -> cancellation.cancelSession(sessionId, queues.get(sessionId)))
-        .onSuccess(message::reply)
-        .onFailure(error -> Failure.replyTo(message, error));
+  private Future<SessionCanceled> cancel(SessionRef ref) {
+    String sessionId = ref.sessionId();
+    return SessionLookup.existing(store.sessions(), sessionId, null)
+        .compose(found -> cancellation.cancelSession(sessionId, queues.get(sessionId)));
   }
 
-  /** {@code {sessionId}}: the session's todos in list order. */
-  private void listTodos(Message<JsonObject> message) {
-    String sessionId = message.body() == null ? null : message.body().getString("sessionId");
-    if (sessionId == null || sessionId.isBlank()) {
-      message.fail(FailureCode.INVALID_REQUEST.wire(), "sessionId must be a non-empty string");
-      return;
-    }
-    SessionLookup.existing(store.sessions(), sessionId, null)
-        .compose(
-            found ->
-                store
-                    .todos()
-                    .list(sessionId)
-                    .recover(error -> Failure.storeFailed("read the todos", error)))
-        .onSuccess(
-            todos -> {
-              JsonArray items = new JsonArray();
-              todos.forEach(todo -> items.add(todo.toJson()));
-              message.reply(new JsonObject().put("sessionId", sessionId).put("todos", items));
-            })
-        .onFailure(error -> Failure.replyTo(message, error));
+  /** The session's todos in list order. */
+  private Future<TodoList> listTodos(SessionRef ref) {
+    return SessionLookup.existing(store.sessions(), ref.sessionId(), null)
+        .compose(found -> todoCommands.list(ref.sessionId()));
   }
 
   private void publishStatus(RunRequest run, RunState state, JsonObject detail) {
@@ -516,7 +320,7 @@ public final class SchedulerVerticle extends CanvasVerticle {
   public Future<?> stop() {
     journal.stop();
     sweeper.stop();
-    List<Future<Void>> recorded = new java.util.ArrayList<>();
+    List<Future<Void>> recorded = new ArrayList<>();
     for (SessionQueue queue : queues.values()) {
       recorded.addAll(cancellation.endWithServer(queue.waiting));
       queue.waiting.clear();

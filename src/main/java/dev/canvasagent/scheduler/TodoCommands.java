@@ -2,6 +2,9 @@ package dev.canvasagent.scheduler;
 
 import dev.canvasagent.bus.Failure;
 import dev.canvasagent.bus.FailureCode;
+import dev.canvasagent.bus.TodoChange;
+import dev.canvasagent.bus.TodoItem;
+import dev.canvasagent.bus.TodoList;
 import dev.canvasagent.store.TodoStore;
 import dev.canvasagent.store.TodoStore.Status;
 import dev.canvasagent.store.TodoStore.Todo;
@@ -14,6 +17,7 @@ import java.util.Map;
  * adds an item (at the end unless {@code position} is given; a {@code status} other than open resolves
  * it at once; {@code ref} names it for the rest of the run). With {@code id} (a stored id, or a ref of
  * this run) it updates that item; an id the session does not have is NOT_FOUND and nothing changes.
+ * Changes and lists travel as the bus's {@link TodoChange} and {@link TodoList}.
  */
 final class TodoCommands {
   private final TodoStore todos;
@@ -22,23 +26,36 @@ final class TodoCommands {
     this.todos = todos;
   }
 
-  /** What a todo action did: {@code op} is added, updated, resolved or reordered. */
-  record Change(String op, Todo todo) {
-    JsonObject toJson() {
-      return new JsonObject().put("op", op).put("item", todo.toJson());
-    }
-
-    /** The system line on {@code agent:chat}. */
-    String chatText() {
-      return switch (op) {
-        case "resolved" -> "todo " + todo.status().wireName() + ": " + todo.text();
-        case "reordered" -> "todo moved to " + todo.position() + ": " + todo.text();
-        default -> "todo " + op + ": " + todo.text();
-      };
-    }
+  /** The system line on {@code agent:chat} that tells {@code change}. */
+  static String chatText(TodoChange change) {
+    TodoItem todo = change.item();
+    return switch (change.op()) {
+      case RESOLVED -> "todo " + todo.status() + ": " + todo.text();
+      case REORDERED -> "todo moved to " + todo.position() + ": " + todo.text();
+      default -> "todo " + change.op().wireName() + ": " + todo.text();
+    };
   }
 
-  Future<Change> apply(String sessionId, JsonObject params, Map<String, String> refs) {
+  /** A stored todo as the bus carries it. */
+  static TodoItem item(Todo todo) {
+    return new TodoItem(
+        todo.id(),
+        todo.text(),
+        todo.status().wireName(),
+        todo.position(),
+        todo.createdAtMillis(),
+        todo.resolvedAtMillis());
+  }
+
+  /** The session's todos in list order. */
+  Future<TodoList> list(String sessionId) {
+    return todos
+        .list(sessionId)
+        .recover(error -> Failure.storeFailed("read the todos", error))
+        .map(items -> new TodoList(sessionId, items.stream().map(TodoCommands::item).toList()));
+  }
+
+  Future<TodoChange> apply(String sessionId, JsonObject params, Map<String, String> refs) {
     String id = params.getString("id");
     String text = params.getString("text");
     String ref = params.getString("ref");
@@ -66,7 +83,9 @@ final class TodoCommands {
                 if (ref != null) {
                   refs.put(ref, todo.id());
                 }
-                return new Change(todo.status() == Status.OPEN ? "added" : "resolved", todo);
+                return new TodoChange(
+                    todo.status() == Status.OPEN ? TodoChange.Op.ADDED : TodoChange.Op.RESOLVED,
+                    item(todo));
               });
     }
     if (ref != null) {
@@ -83,7 +102,7 @@ final class TodoCommands {
                     FailureCode.NOT_FOUND, "session " + sessionId + " has no todo '" + id + "'");
               }
               return Future.succeededFuture(
-                  new Change(op(text, newStatus, position), updated.get()));
+                  new TodoChange(op(text, newStatus, position), item(updated.get())));
             });
   }
 
@@ -103,14 +122,14 @@ final class TodoCommands {
                 .map(updated -> updated.orElse(todo)));
   }
 
-  private static String op(String text, Status status, Integer position) {
+  private static TodoChange.Op op(String text, Status status, Integer position) {
     if (status == Status.DONE || status == Status.SKIPPED) {
-      return "resolved";
+      return TodoChange.Op.RESOLVED;
     }
     if (text == null && status == null && position != null) {
-      return "reordered";
+      return TodoChange.Op.REORDERED;
     }
-    return "updated";
+    return TodoChange.Op.UPDATED;
   }
 
   private static <T> Future<T> stored(Future<T> operation) {

@@ -264,10 +264,12 @@ class SockJSBridgeTest {
     assertRefused(viewer.send(address("agent:action"), envelope), "NOT_PERMITTED");
     assertRefused(
         viewer.send(
-            Address.SCHEDULER_SUBMIT, new JsonObject().put("roomId", roomId).put("message", "hi")),
+            Address.SCHEDULER_SUBMIT.address(),
+            new JsonObject().put("roomId", roomId).put("message", "hi")),
         "NOT_PERMITTED");
     assertRefused(
-        viewer.send(Address.RUNNER_RUN, new JsonObject().put("roomId", roomId)), "NOT_PERMITTED");
+        viewer.send(Address.RUNNER_RUN.address(), new JsonObject().put("roomId", roomId)),
+        "NOT_PERMITTED");
     assertRefused(
         viewer.send(Address.BRIDGE_SOCKJS_HANDLED.address(), new JsonObject()), "NOT_PERMITTED");
     assertRefused(

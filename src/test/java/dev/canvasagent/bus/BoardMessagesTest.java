@@ -146,17 +146,17 @@ class BoardMessagesTest {
   void aMissingKeyIsRefusedAsAnInvalidRequestNamingIt() {
     Failure noRoom = assertThrows(Failure.class, () -> RoomRef.fromJson(new JsonObject()));
     assertEquals(FailureCode.INVALID_REQUEST, noRoom.code());
-    assertEquals("RoomRef: roomId must be a string", noRoom.getMessage());
+    assertEquals("RoomRef needs roomId", noRoom.getMessage());
 
     JsonObject change = new BoardChangeRequest("room-1", 4, DIFF, "person").toJson();
     change.remove("baseRevision");
     Failure noBase = assertThrows(Failure.class, () -> BoardChangeRequest.fromJson(change));
-    assertEquals("BoardChangeRequest: baseRevision must be a number", noBase.getMessage());
+    assertEquals("BoardChangeRequest needs baseRevision", noBase.getMessage());
 
     JsonObject board = new Board("room-1", 1, Map.of()).toJson();
     board.remove("revision");
     Failure noRevision = assertThrows(Failure.class, () -> BoardSnapshot.fromJson(board));
-    assertEquals("BoardSnapshot: revision must be a number", noRevision.getMessage());
+    assertEquals("BoardSnapshot needs revision", noRevision.getMessage());
 
     Failure noBody = assertThrows(Failure.class, () -> CommittedRevision.fromJson(null));
     assertEquals(FailureCode.INVALID_REQUEST, noBody.code());

@@ -211,7 +211,7 @@ class RunFaultsTest {
   @Test
   void aSchedulerThatFailsAMetaActionEndsTheRunWithError(Vertx vertx) {
     server = TestServer.start(vertx, TestServer.config(Map.of()));
-    inject(vertx, Address.SCHEDULER_TODO, 1, FailureCode.STORE_UNAVAILABLE);
+    inject(vertx, Address.SCHEDULER_TODO.address(), 1, FailureCode.STORE_UNAVAILABLE);
     SseClient sse = server.events("todo-fault");
     List<SseEvent> events = runToEnd(sse, "todo-fault", "/todos now");
     JsonObject detail = events.get(events.size() - 1).data().getJsonObject("detail");

@@ -188,7 +188,7 @@ class SeqStoreFailureTest {
         vertx
             .eventBus()
             .request(
-                Address.SCHEDULER_SUBMIT,
+                Address.SCHEDULER_SUBMIT.address(),
                 new JsonObject()
                     .put("roomId", room)
                     .put("message", "a box for the roadmap")
