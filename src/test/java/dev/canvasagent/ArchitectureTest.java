@@ -21,6 +21,7 @@ import dev.canvasagent.verticle.CanvasVerticle;
 import io.vertx.core.Deployable;
 import io.vertx.core.Verticle;
 import io.vertx.core.Vertx;
+import io.vertx.core.eventbus.EventBus;
 import java.util.List;
 import java.util.Set;
 import java.util.TreeSet;
@@ -130,6 +131,45 @@ class ArchitectureTest {
                 call -> isVerticle(call.getTargetOwner()) && !isSuperCall(call)))
         .because(
             "the verticles are wired (given their store, models and configuration) in one place, CanvasAgent")
+        .check(classes);
+  }
+
+  /**
+   * The bus contract: requests go through an {@code Endpoint}, one-way messages through a
+   * {@code Notice}, room topics through {@code RoomTopic.publish}, and consumers through
+   * {@code CanvasVerticle}. The exceptions listen to a room's topic for as long as a room or a run
+   * lasts: the bridge's relay to browsers, the screenshot verticle's wait for the host's answer, the
+   * document agent's watch of its lease, and the bridge's relay of a browser's screenshot.
+   */
+  @ArchTest
+  static void onlyTheBusContractTouchesTheEventBus(JavaClasses classes) {
+    noClasses()
+        .that()
+        .doNotHaveFullyQualifiedName(ROOT + ".bus.Endpoint")
+        .and()
+        .doNotHaveFullyQualifiedName(ROOT + ".bus.Notice")
+        .and()
+        .doNotHaveFullyQualifiedName(ROOT + ".bus.RoomTopic")
+        .and()
+        .doNotHaveFullyQualifiedName(ROOT + ".verticle.CanvasVerticle")
+        .and()
+        .doNotHaveFullyQualifiedName(ROOT + ".bridge.RoomHub")
+        .and()
+        .doNotHaveFullyQualifiedName(ROOT + ".bridge.InboundFrames")
+        .and()
+        .doNotHaveFullyQualifiedName(ROOT + ".screenshot.ScreenshotVerticle")
+        .and()
+        .doNotHaveFullyQualifiedName(ROOT + ".docagent.DocumentAgentRun")
+        .should()
+        .callMethodWhere(
+            target(name("request"))
+                .or(target(name("send")))
+                .or(target(name("publish")))
+                .or(target(name("consumer")))
+                .or(target(name("localConsumer")))
+                .and(target(owner(assignableTo(EventBus.class)))))
+        .because(
+            "every request and reply on the bus is a record with one JSON mapping (bus/Address)")
         .check(classes);
   }
 

@@ -16,10 +16,12 @@ public record ActionEnvelope(
     List<AgentAction> actions,
     long ts,
     long rev,
-    JsonObject diff) {
+    JsonObject diff)
+    implements BusMessage {
 
   public static final String VERSION = "tldraw-actions/1";
 
+  @Override
   public JsonObject toJson() {
     JsonArray actionArray = new JsonArray();
     actions.forEach(action -> actionArray.add(action.toJson()));

@@ -4,7 +4,9 @@ import io.vertx.core.eventbus.EventBus;
 import io.vertx.core.json.JsonObject;
 
 /** The {@code agent:status} payload; {@code detail} may be null. */
-public record AgentStatus(String sessionId, RunState state, JsonObject detail) {
+public record AgentStatus(String sessionId, RunState state, JsonObject detail)
+    implements BusMessage {
+  @Override
   public JsonObject toJson() {
     JsonObject json =
         new JsonObject()
@@ -19,6 +21,6 @@ public record AgentStatus(String sessionId, RunState state, JsonObject detail) {
 
   /** Publishes this status on the room's {@code agent:status} topic. */
   public void publish(EventBus bus, String roomId) {
-    bus.publish(RoomTopic.AGENT_STATUS.address(roomId), toJson());
+    RoomTopic.AGENT_STATUS.publish(bus, roomId, this);
   }
 }

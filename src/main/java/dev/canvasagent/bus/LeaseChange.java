@@ -25,6 +25,6 @@ public record LeaseChange(String docId, String state, LeaseView lease) implement
 
   /** Publishes this change on the room's {@code doc:lease} topic. */
   public void publish(EventBus bus, String roomId) {
-    bus.publish(RoomTopic.DOC_LEASE.address(roomId), toJson());
+    RoomTopic.DOC_LEASE.publish(bus, roomId, this);
   }
 }

@@ -1,5 +1,6 @@
 package dev.canvasagent.bus;
 
+import io.vertx.core.eventbus.EventBus;
 import java.util.Arrays;
 import java.util.Optional;
 
@@ -40,6 +41,14 @@ public enum RoomTopic {
 
   public String address(String roomId) {
     return "room." + roomId + "." + wireName;
+  }
+
+  /**
+   * Publishes {@code message} to the room's clients on this topic. Its JSON is the wire protocol's
+   * payload, which the bridge relays to browsers as it is.
+   */
+  public void publish(EventBus bus, String roomId, BusMessage message) {
+    bus.publish(address(roomId), message.toJson());
   }
 
   /** The topic with this wire name, if there is one. */

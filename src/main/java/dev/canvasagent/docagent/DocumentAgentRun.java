@@ -314,11 +314,11 @@ final class DocumentAgentRun {
     if (result.error() != null) {
       answer.put("error", LoopSummary.error(result.error()));
     }
-    publish(
-        RoomTopic.AGENT_CHAT,
+    RoomTopic.AGENT_CHAT.publish(
+        vertx.eventBus(),
+        roomId,
         new AgentChat(session.sessionId(), "assistant", LoopSummary.chat(result, interruptedBy))
-            .toJson()
-            .put("docId", session.docId()));
+            .aboutDocument(session.docId()));
     RunState state =
         switch (result.stop()) {
           case DONE, STEP_CAP -> RunState.DONE;
@@ -338,17 +338,9 @@ final class DocumentAgentRun {
   }
 
   private void status(RunState state, JsonObject detail) {
-    publish(
-        RoomTopic.AGENT_STATUS,
-        new AgentStatus(
-                session.sessionId(),
-                state,
-                detail.put("docId", session.docId()).put("runId", runId))
-            .toJson());
-  }
-
-  private void publish(RoomTopic topic, JsonObject payload) {
-    vertx.eventBus().publish(topic.address(roomId), payload);
+    new AgentStatus(
+            session.sessionId(), state, detail.put("docId", session.docId()).put("runId", runId))
+        .publish(vertx.eventBus(), roomId);
   }
 
   /** Checks in; a lease already lost (preempted, expired) is no error here. */

@@ -6,6 +6,7 @@ import dev.canvasagent.bus.BoardChangeRequest;
 import dev.canvasagent.bus.BoardRevisionPage;
 import dev.canvasagent.bus.BoardRevisionsQuery;
 import dev.canvasagent.bus.BoardSnapshot;
+import dev.canvasagent.bus.CanvasChange;
 import dev.canvasagent.bus.CommittedRevision;
 import dev.canvasagent.bus.Failure;
 import dev.canvasagent.bus.FailureCode;
@@ -118,15 +119,8 @@ public final class PatchEngineVerticle extends CanvasVerticle {
         .addKeyValue("remove", diff.remove().size())
         .log("board.committed");
     if (publishAsChange) {
-      vertx
-          .eventBus()
-          .publish(
-              RoomTopic.CANVAS_CHANGE.address(roomId),
-              new JsonObject()
-                  .put("type", "canvas:change")
-                  .put("revision", revision)
-                  .put("diff", diff.toJson())
-                  .put("author", author));
+      RoomTopic.CANVAS_CHANGE.publish(
+          vertx.eventBus(), roomId, new CanvasChange(revision, diff, author));
     }
     return new CommittedRevision(revision);
   }

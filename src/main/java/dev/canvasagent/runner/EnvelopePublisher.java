@@ -70,7 +70,7 @@ final class EnvelopePublisher {
                   System.currentTimeMillis(),
                   revision,
                   diff == null ? null : diff.toJson());
-          bus.publish(RoomTopic.AGENT_ACTION.address(request.roomId()), envelope.toJson());
+          RoomTopic.AGENT_ACTION.publish(bus, request.roomId(), envelope);
           metrics.envelopePublished();
         });
   }
@@ -96,7 +96,7 @@ final class EnvelopePublisher {
                       System.currentTimeMillis(),
                       0,
                       null);
-              bus.publish(RoomTopic.AGENT_ACTION.address(request.roomId()), envelope.toJson());
+              RoomTopic.AGENT_ACTION.publish(bus, request.roomId(), envelope);
               partialEnvelopes++;
             })
         .onFailure(

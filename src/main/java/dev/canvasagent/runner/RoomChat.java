@@ -22,9 +22,8 @@ final class RoomChat {
   }
 
   void say(String text) {
-    bus.publish(
-        RoomTopic.AGENT_CHAT.address(request.roomId()),
-        new AgentChat(request.sessionId(), "assistant", text).toJson());
+    RoomTopic.AGENT_CHAT.publish(
+        bus, request.roomId(), new AgentChat(request.sessionId(), "assistant", text));
     history.assistant(text);
   }
 

@@ -265,16 +265,14 @@ public final class SchedulerVerticle extends CanvasVerticle {
             active -> todoCommands.apply(request.sessionId(), request.params(), active.todoRefs))
         .onSuccess(
             change ->
-                vertx
-                    .eventBus()
-                    .publish(
-                        RoomTopic.AGENT_CHAT.address(request.roomId()),
-                        new AgentChat(
-                                request.sessionId(),
-                                "system",
-                                TodoCommands.chatText(change),
-                                change.toJson())
-                            .toJson()));
+                RoomTopic.AGENT_CHAT.publish(
+                    vertx.eventBus(),
+                    request.roomId(),
+                    new AgentChat(
+                        request.sessionId(),
+                        "system",
+                        TodoCommands.chatText(change),
+                        change.toJson())));
   }
 
   private Future<GrantedFollowUp> followUp(FollowUpRequest request) {

@@ -4,6 +4,7 @@ import dev.canvasagent.bus.Address;
 import dev.canvasagent.bus.Failure;
 import dev.canvasagent.bus.FailureCode;
 import dev.canvasagent.bus.HostPresence;
+import dev.canvasagent.bus.HostScreenshotRequest;
 import dev.canvasagent.bus.RoomTopic;
 import dev.canvasagent.bus.Screenshot;
 import dev.canvasagent.bus.ScreenshotRequest;
@@ -260,17 +261,16 @@ public final class ScreenshotVerticle extends CanvasVerticle {
       requestId = UUID.randomUUID().toString();
       awaitingReply.put(requestId, this);
       timer = vertx.setTimer(config.timeoutMs(), id -> timedOut());
-      JsonObject hostRequest = hostRequest(requestId);
+      HostScreenshotRequest hostRequest =
+          new HostScreenshotRequest(
+              request.sessionId(), requestId, DEFAULT_MAX_SIDE, request.bounds());
       replies
           .completion()
           .onSuccess(
               ready -> {
                 if (!result.future().isComplete()) {
-                  vertx
-                      .eventBus()
-                      .publish(
-                          RoomTopic.AGENT_SCREENSHOT_REQUEST.address(request.roomId()),
-                          hostRequest);
+                  RoomTopic.AGENT_SCREENSHOT_REQUEST.publish(
+                      vertx.eventBus(), request.roomId(), hostRequest);
                 }
               })
           .onFailure(result::tryFail);
@@ -303,21 +303,6 @@ public final class ScreenshotVerticle extends CanvasVerticle {
      * The {@code agent:screenshot_request} the room's host gets for one attempt: a room topic's body,
      * the browser wire protocol, so it is written here as the protocol says.
      */
-    private JsonObject hostRequest(String requestId) {
-      JsonObject hostRequest =
-          new JsonObject()
-              .put("type", "agent:screenshot_request")
-              .put("sessionId", request.sessionId())
-              .put("requestId", requestId)
-              .put(
-                  "maxSize",
-                  new JsonObject().put("w", DEFAULT_MAX_SIDE).put("h", DEFAULT_MAX_SIDE));
-      if (request.bounds() != null) {
-        hostRequest.put("bounds", request.bounds().toJson());
-      }
-      return hostRequest;
-    }
-
     void answered(Screenshot answer) {
       captured++;
       result.tryComplete(answer);

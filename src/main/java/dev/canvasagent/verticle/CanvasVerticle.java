@@ -72,8 +72,7 @@ public abstract class CanvasVerticle extends VerticleBase {
    * driver's error no one coded): logged ({@code <name>.failed}) and answered INTERNAL with the log
    * line's correlation id, never its text.
    */
-  protected final Future<?> answer(
-      String address, Function<JsonObject, Future<JsonObject>> handler) {
+  private Future<?> answer(String address, Function<JsonObject, Future<JsonObject>> handler) {
     return vertx
         .eventBus()
         .<JsonObject>consumer(
@@ -113,7 +112,7 @@ public abstract class CanvasVerticle extends VerticleBase {
    * Takes one-way messages on {@code address} (sent or published, never answered) with {@code handler},
    * which is given the body.
    */
-  protected final Future<?> listen(String address, Handler<JsonObject> handler) {
+  private Future<?> listen(String address, Handler<JsonObject> handler) {
     return vertx
         .eventBus()
         .<JsonObject>consumer(address, message -> handler.handle(message.body()))
