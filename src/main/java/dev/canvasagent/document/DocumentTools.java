@@ -4,7 +4,6 @@ import dev.canvasagent.bus.Actor;
 import dev.canvasagent.bus.Failure;
 import dev.canvasagent.bus.FailureCode;
 import dev.canvasagent.doctools.DocumentToolCatalog;
-import dev.canvasagent.document.patch.ApplyResult;
 import dev.canvasagent.document.patch.MissingFinalNewline;
 import dev.canvasagent.document.patch.StrictPatch;
 import dev.canvasagent.store.DocumentStore;
@@ -16,13 +15,10 @@ import dev.canvasagent.store.DocumentStore.Guard;
 import dev.canvasagent.store.DocumentStore.Lease;
 import dev.canvasagent.store.DocumentText;
 import io.vertx.core.Future;
-import io.vertx.core.json.JsonArray;
 import io.vertx.core.json.JsonObject;
 import java.util.UUID;
 import java.util.function.Consumer;
 import java.util.function.Function;
-import java.util.regex.Matcher;
-import java.util.regex.Pattern;
 
 /**
  * Runs one document tool call for its caller (the {@link Actor} the server named: the token's subject,
@@ -97,13 +93,14 @@ public final class DocumentTools {
                     withRevision(docId, lease, "released")
                         .map(answer -> answer.put("released", true)));
       case "canvas_grep":
-        return read(docId, guard, document -> grep(document, args));
+        return read(docId, guard, document -> DocumentReads.grep(document, args));
       case "canvas_read_lines":
         return read(
             docId,
             guard,
             document ->
-                readLines(document, args.getInteger("start_line"), args.getInteger("end_line")));
+                DocumentReads.lines(
+                    document, args.getInteger("start_line"), args.getInteger("end_line")));
       case "canvas_read_all":
         return read(
             docId,
@@ -113,7 +110,7 @@ public final class DocumentTools {
                     .put("content", document.content())
                     .put("line_count", DocumentText.lineCount(document.content())));
       case "canvas_get_content":
-        return read(docId, guard, document -> content(document, args));
+        return read(docId, guard, document -> DocumentReads.content(document, args));
       case "canvas_get_selection_context":
         return read(docId, guard, document -> SelectionContext.of(document.content(), args));
       case "canvas_get_diff":
@@ -128,7 +125,8 @@ public final class DocumentTools {
                             ? Failure.future(FailureCode.NOT_FOUND, "no document " + docId)
                             : diff(docId, args)));
       case "canvas_apply_patch":
-        return write(docId, args, caller, document -> patch(document, args));
+        return write(
+            docId, args, caller, document -> DocumentRewrites.patch(patches, document, args));
       case "canvas_replace_lines":
         return write(
             docId,
@@ -164,7 +162,8 @@ public final class DocumentTools {
                     args.getInteger("end_line"),
                     args.getString("reason")));
       case "canvas_search_replace":
-        return write(docId, args, caller, document -> searchReplace(document, args));
+        return write(
+            docId, args, caller, document -> DocumentRewrites.searchReplace(document, args));
       case "canvas_save_snapshot":
         return store
             .saveSnapshot(
@@ -299,136 +298,6 @@ public final class DocumentTools {
       answer.put("expires_at", committed.lease().expiresAtMillis());
     }
     return answer;
-  }
-
-  private Change patch(Document document, JsonObject args) {
-    ApplyResult result = patches.apply(document.content(), args.getString("patch"));
-    if (result instanceof ApplyResult.Rejected rejected) {
-      var rejection = rejected.rejection();
-      throw new Failure(
-          FailureCode.PATCH_REJECTED, rejection.reason() + ": " + rejection.message());
-    }
-    ApplyResult.Applied applied = (ApplyResult.Applied) result;
-    JsonArray placements = new JsonArray();
-    applied
-        .placements()
-        .forEach(
-            placement ->
-                placements.add(
-                    new JsonObject()
-                        .put("hunk", placement.hunk())
-                        .put("expected_line", placement.expectedLine())
-                        .put("applied_line", placement.appliedLine())
-                        .put("offset", placement.offset())));
-    Integer first =
-        applied.placements().isEmpty() ? null : applied.placements().get(0).appliedLine();
-    return new Change(
-        applied.text(),
-        "patch",
-        first,
-        null,
-        null,
-        args.getString("patch"),
-        args.getString("reason"),
-        new JsonObject()
-            .put("applied_hunks", applied.placements().size())
-            .put("placements", placements));
-  }
-
-  private JsonObject grep(Document document, JsonObject args) {
-    Pattern pattern =
-        BoundedRegex.compile(
-            args.getString("query"),
-            args.getBoolean("regex", false),
-            args.getBoolean("case_sensitive", true));
-    int limit = args.getInteger("max_results", DEFAULT_GREP_RESULTS);
-    long deadline = System.nanoTime() + REGEX_BUDGET_MS * 1_000_000;
-    JsonArray matches = new JsonArray();
-    boolean truncated = false;
-    var lines = DocumentText.of(document.content()).lines();
-    for (int i = 0; i < lines.size(); i++) {
-      if (pattern
-          .matcher(BoundedRegex.withDeadline(lines.get(i), deadline, REGEX_BUDGET_MS))
-          .find()) {
-        if (matches.size() == limit) {
-          truncated = true;
-          break;
-        }
-        matches.add(new JsonObject().put("line", i + 1).put("text", lines.get(i)));
-      }
-    }
-    return new JsonObject().put("matches", matches).put("truncated", truncated);
-  }
-
-  private static JsonObject readLines(Document document, int start, int end) {
-    DocumentText text = DocumentText.of(document.content());
-    LineEdits.checkRange(text, start, end);
-    JsonArray lines = new JsonArray();
-    for (int line = start; line <= end; line++) {
-      lines.add(new JsonObject().put("line", line).put("text", text.lines().get(line - 1)));
-    }
-    return new JsonObject()
-        .put("lines", lines)
-        .put("text", text.slice(start, end))
-        .put("line_count", text.lineCount());
-  }
-
-  private static JsonObject content(Document document, JsonObject args) {
-    DocumentText text = DocumentText.of(document.content());
-    int start = args.getInteger("start_line", 1);
-    int end = args.getInteger("end_line", text.lineCount());
-    if (text.lineCount() == 0) {
-      return new JsonObject()
-          .put("content", "")
-          .put("line_count", 0)
-          .put("numbered_lines", new JsonArray());
-    }
-    LineEdits.checkRange(text, start, end);
-    JsonArray numbered = new JsonArray();
-    for (int line = start; line <= end; line++) {
-      numbered.add(new JsonObject().put("number", line).put("content", text.lines().get(line - 1)));
-    }
-    return new JsonObject()
-        .put("content", text.slice(start, end))
-        .put("line_count", text.lineCount())
-        .put("numbered_lines", numbered);
-  }
-
-  private Change searchReplace(Document document, JsonObject args) {
-    boolean regex = args.getBoolean("regex", false);
-    Pattern pattern =
-        BoundedRegex.compile(
-            args.getString("search_pattern"), regex, args.getBoolean("case_sensitive", true));
-    int max = args.getInteger("max_replacements", 0);
-    String replacement =
-        regex
-            ? args.getString("replace_with")
-            : Matcher.quoteReplacement(args.getString("replace_with"));
-    long deadline = System.nanoTime() + REGEX_BUDGET_MS * 1_000_000;
-    String content = document.content();
-    Matcher matcher =
-        pattern.matcher(BoundedRegex.withDeadline(content, deadline, REGEX_BUDGET_MS));
-    StringBuilder out = new StringBuilder();
-    int count = 0;
-    try {
-      while ((max == 0 || count < max) && matcher.find()) {
-        matcher.appendReplacement(out, replacement);
-        count++;
-      }
-    } catch (IllegalArgumentException | IndexOutOfBoundsException badReplacement) {
-      throw new Failure(
-          FailureCode.INVALID_REQUEST, "replace_with: " + badReplacement.getMessage());
-    }
-    matcher.appendTail(out);
-    return new Change(
-        out.toString(),
-        "search_replace",
-        null,
-        null,
-        args.getString("search_pattern"),
-        args.getString("replace_with"),
-        args.getString("reason"),
-        new JsonObject().put("replacements", count));
   }
 
   private Future<JsonObject> diff(String docId, JsonObject args) {
