@@ -52,14 +52,7 @@ final class MessageFields {
 
   /** {@code key}'s JSON object; INVALID_REQUEST when it is missing or not an object. */
   static JsonObject object(JsonObject json, String key, String message) {
-    Object value = value(json, key, message);
-    if (value == null) {
-      throw missing(key, message);
-    }
-    if (value instanceof JsonObject object) {
-      return object;
-    }
-    throw wrongType(key, "an object", message);
+    return required(json, key, message, JsonObject.class, "an object");
   }
 
   /** {@code key}'s array of JSON objects; INVALID_REQUEST when it is missing or holds anything else. */
@@ -86,14 +79,7 @@ final class MessageFields {
 
   /** {@code key}'s JSON array; INVALID_REQUEST when it is missing or not an array. */
   static JsonArray jsonArray(JsonObject json, String key, String message) {
-    Object value = value(json, key, message);
-    if (value == null) {
-      throw missing(key, message);
-    }
-    if (value instanceof JsonArray array) {
-      return array;
-    }
-    throw wrongType(key, "an array", message);
+    return required(json, key, message, JsonArray.class, "an array");
   }
 
   /** {@code objects} as a JSON array (each a copy). */
@@ -110,14 +96,20 @@ final class MessageFields {
 
   /** {@code key}'s boolean; INVALID_REQUEST when it is missing or not one. */
   static boolean bool(JsonObject json, String key, String message) {
+    return required(json, key, message, Boolean.class, "true or false");
+  }
+
+  /** {@code key}'s value as a {@code type}; INVALID_REQUEST, saying it must be {@code described}, otherwise. */
+  private static <T> T required(
+      JsonObject json, String key, String message, Class<T> type, String described) {
     Object value = value(json, key, message);
     if (value == null) {
       throw missing(key, message);
     }
-    if (value instanceof Boolean flag) {
-      return flag;
+    if (type.isInstance(value)) {
+      return type.cast(value);
     }
-    throw wrongType(key, "true or false", message);
+    throw wrongType(key, described, message);
   }
 
   /** {@code key}'s value or null; a message without a body at all is INVALID_REQUEST. */
