@@ -128,18 +128,11 @@ final class RoomRoutes {
             request.getString("text"),
             ts,
             IdempotencyKey.in(keyed));
-    Address.RUNNER_TRANSCRIPT_ADD
-        .ask(vertx.eventBus(), add)
-        .onSuccess(
-            stored ->
-                JsonResponse.send(
-                    ctx,
-                    201,
-                    new JsonObject()
-                        .put("ok", true)
-                        .put("roomId", roomId)
-                        .put("utterance", stored.toJson())))
-        .onFailure(error -> HttpErrors.send(ctx, error));
+    JsonResponse.answer(
+        ctx,
+        201,
+        Address.RUNNER_TRANSCRIPT_ADD.ask(vertx.eventBus(), add),
+        stored -> new JsonObject().put("roomId", roomId).put("utterance", stored.toJson()));
   }
 
   private void board(RoutingContext ctx) {
@@ -147,19 +140,15 @@ final class RoomRoutes {
     if (roomId == null || !EdgeAccess.room(ctx, Role.VIEWER, roomId)) {
       return;
     }
-    Address.PATCH_BOARD_GET
-        .ask(vertx.eventBus(), new RoomRef(roomId))
-        .onSuccess(
-            board ->
-                JsonResponse.send(
-                    ctx,
-                    200,
-                    new JsonObject()
-                        .put("ok", true)
-                        .put("roomId", roomId)
-                        .put("revision", board.revision())
-                        .put("records", board.records())))
-        .onFailure(error -> HttpErrors.send(ctx, error));
+    JsonResponse.answer(
+        ctx,
+        200,
+        Address.PATCH_BOARD_GET.ask(vertx.eventBus(), new RoomRef(roomId)),
+        board ->
+            new JsonObject()
+                .put("roomId", roomId)
+                .put("revision", board.revision())
+                .put("records", board.records()));
   }
 
   private void revisions(RoutingContext ctx) {
@@ -172,21 +161,18 @@ final class RoomRoutes {
     if (after == null || limit == null) {
       return;
     }
-    Address.PATCH_BOARD_REVISIONS
-        .ask(vertx.eventBus(), new BoardRevisionsQuery(roomId, after, limit.intValue()))
-        .onSuccess(
-            page ->
-                JsonResponse.send(
-                    ctx,
-                    200,
-                    new JsonObject()
-                        .put("ok", true)
-                        .put("roomId", roomId)
-                        .put(
-                            "revisions",
-                            new JsonArray(
-                                page.revisions().stream().map(RoomRoutes::revisionJson).toList()))))
-        .onFailure(error -> HttpErrors.send(ctx, error));
+    JsonResponse.answer(
+        ctx,
+        200,
+        Address.PATCH_BOARD_REVISIONS.ask(
+            vertx.eventBus(), new BoardRevisionsQuery(roomId, after, limit.intValue())),
+        page ->
+            new JsonObject()
+                .put("roomId", roomId)
+                .put(
+                    "revisions",
+                    new JsonArray(
+                        page.revisions().stream().map(RoomRoutes::revisionJson).toList())));
   }
 
   /** A stored revision as the HTTP API has always shown it: {@code {rev, diff, author, createdAt}}. */

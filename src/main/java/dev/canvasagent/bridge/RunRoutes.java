@@ -3,6 +3,7 @@ package dev.canvasagent.bridge;
 import dev.canvasagent.auth.Role;
 import dev.canvasagent.bus.Address;
 import dev.canvasagent.bus.RunSubmit;
+import dev.canvasagent.bus.SessionCanceled;
 import dev.canvasagent.bus.SessionRef;
 import dev.canvasagent.schema.JsonSchemaFile;
 import io.vertx.core.Vertx;
@@ -86,12 +87,10 @@ final class RunRoutes {
         Role.EDITOR,
         session.sessionId(),
         () ->
-            Address.SCHEDULER_CANCEL
-                .ask(vertx.eventBus(), session)
-                .onSuccess(
-                    canceled ->
-                        JsonResponse.send(
-                            ctx, 200, new JsonObject().put("ok", true).mergeIn(canceled.toJson())))
-                .onFailure(error -> HttpErrors.send(ctx, error)));
+            JsonResponse.answer(
+                ctx,
+                200,
+                Address.SCHEDULER_CANCEL.ask(vertx.eventBus(), session),
+                SessionCanceled::toJson));
   }
 }

@@ -10,7 +10,6 @@ import dev.canvasagent.bus.SessionCreate;
 import dev.canvasagent.bus.SessionListQuery;
 import dev.canvasagent.bus.SessionRef;
 import dev.canvasagent.bus.SessionUpdate;
-import dev.canvasagent.bus.TodoList;
 import dev.canvasagent.schema.JsonSchemaFile;
 import dev.canvasagent.store.TodoStore;
 import io.vertx.core.Vertx;
@@ -151,16 +150,12 @@ final class SessionRoutes {
         Role.VIEWER,
         sessionId,
         () ->
-            Address.SCHEDULER_TODOS
-                .ask(vertx.eventBus(), SessionRef.of(sessionId))
-                .onSuccess(
-                    todos -> {
-                      TodoList answer =
-                          statuses.size() == 1 ? todos.withStatus(statuses.get(0)) : todos;
-                      JsonResponse.send(
-                          ctx, 200, new JsonObject().put("ok", true).mergeIn(answer.toJson()));
-                    })
-                .onFailure(error -> HttpErrors.send(ctx, error)));
+            JsonResponse.answer(
+                ctx,
+                200,
+                Address.SCHEDULER_TODOS.ask(vertx.eventBus(), SessionRef.of(sessionId)),
+                todos ->
+                    (statuses.size() == 1 ? todos.withStatus(statuses.get(0)) : todos).toJson()));
   }
 
   /** The path's session id, or null after answering 400. */
@@ -197,12 +192,6 @@ final class SessionRoutes {
   /** Asks {@code endpoint} and answers {@code status} with the reply, {@code ok: true} first. */
   private <Q extends BusMessage, R extends BusMessage> void forward(
       RoutingContext ctx, Endpoint<Q, R> endpoint, Q ask, int status) {
-    endpoint
-        .ask(vertx.eventBus(), ask)
-        .onSuccess(
-            reply ->
-                JsonResponse.send(
-                    ctx, status, new JsonObject().put("ok", true).mergeIn(reply.toJson())))
-        .onFailure(error -> HttpErrors.send(ctx, error));
+    JsonResponse.answer(ctx, status, endpoint.ask(vertx.eventBus(), ask), BusMessage::toJson);
   }
 }
