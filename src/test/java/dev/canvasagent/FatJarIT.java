@@ -6,7 +6,6 @@ import static org.junit.jupiter.api.Assertions.assertTrue;
 import dev.canvasagent.auth.AccessTokens;
 import dev.canvasagent.auth.Grant;
 import dev.canvasagent.auth.Role;
-import dev.canvasagent.config.AppConfig;
 import dev.canvasagent.config.DatabaseConfig;
 import dev.canvasagent.support.Await;
 import dev.canvasagent.support.ServerProcess;
@@ -86,9 +85,7 @@ class FatJarIT {
       token = lines.get(0);
     }
     Grant grant =
-        Await.result(
-            AccessTokens.create(vertx, new AppConfig.Auth(TestTokens.SECRET, "", "RS256"))
-                .verify(token));
+        Await.result(AccessTokens.create(vertx, TestTokens.auth(TestTokens.SECRET)).verify(token));
     assertEquals("dev", grant.subject());
     assertEquals(Set.of("demo"), grant.rooms());
     assertEquals(Role.VIEWER, grant.role());

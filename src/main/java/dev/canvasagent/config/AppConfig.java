@@ -55,12 +55,6 @@ public record AppConfig(
    */
   public record Auth(
       String jwtSecret, String jwtPublicKey, String jwtAlgorithm, long maxTokenLifetimeSeconds) {
-    /** The longest a token may still be valid for when it is presented: what {@code mint-token} can issue. */
-    public static final long DEFAULT_MAX_TOKEN_LIFETIME_SECONDS = 30L * 24 * 3600;
-
-    public Auth(String jwtSecret, String jwtPublicKey, String jwtAlgorithm) {
-      this(jwtSecret, jwtPublicKey, jwtAlgorithm, DEFAULT_MAX_TOKEN_LIFETIME_SECONDS);
-    }
 
     public boolean enabled() {
       return !jwtSecret.isEmpty() || !jwtPublicKey.isEmpty();

@@ -5,13 +5,13 @@ import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import dev.canvasagent.bus.Failure;
 import dev.canvasagent.bus.FailureCode;
-import dev.canvasagent.config.AppConfig;
 import dev.canvasagent.support.Await;
 import dev.canvasagent.support.TestTokens;
 import io.vertx.core.Vertx;
 import io.vertx.junit5.VertxExtension;
 import java.nio.charset.StandardCharsets;
 import java.util.Base64;
+import java.util.Map;
 import javax.crypto.Mac;
 import javax.crypto.spec.SecretKeySpec;
 import org.junit.jupiter.api.BeforeEach;
@@ -38,7 +38,14 @@ class TokenTimesAndHeaderTest {
   @BeforeEach
   void setUp(Vertx vertx) {
     tokens =
-        AccessTokens.create(vertx, new AppConfig.Auth(TestTokens.SECRET, "", "RS256", 7 * DAY));
+        AccessTokens.create(
+            vertx,
+            TestTokens.auth(
+                Map.of(
+                    "CANVAS_AGENT_JWT_SECRET",
+                    TestTokens.SECRET,
+                    "CANVAS_AGENT_JWT_MAX_LIFETIME_SECONDS",
+                    String.valueOf(7 * DAY))));
     now = System.currentTimeMillis() / 1000;
   }
 

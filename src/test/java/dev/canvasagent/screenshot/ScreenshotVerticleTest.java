@@ -13,6 +13,7 @@ import dev.canvasagent.bus.Failure;
 import dev.canvasagent.bus.FailureCode;
 import dev.canvasagent.bus.RoomTopic;
 import dev.canvasagent.config.AppConfig;
+import dev.canvasagent.config.ConfigLoader;
 import dev.canvasagent.support.Await;
 import io.vertx.core.Future;
 import io.vertx.core.Vertx;
@@ -26,6 +27,7 @@ import io.vertx.core.json.JsonObject;
 import io.vertx.junit5.VertxExtension;
 import java.util.Base64;
 import java.util.List;
+import java.util.Map;
 import java.util.UUID;
 import java.util.concurrent.CopyOnWriteArrayList;
 import java.util.function.BiConsumer;
@@ -47,8 +49,22 @@ import org.slf4j.LoggerFactory;
 @ExtendWith(VertxExtension.class)
 class ScreenshotVerticleTest {
   static final int MAX_BYTES = 4096;
-  static final AppConfig.Screenshot CONFIG =
-      new AppConfig.Screenshot(2500, 1, 10, 20_000, MAX_BYTES);
+  static final AppConfig.Screenshot CONFIG = screenshotConfig(20_000);
+
+  /**
+   * The screenshot settings as the server reads them from its variables (the others at their
+   * defaults), with the cache kept {@code cacheTtlMs}.
+   */
+  static AppConfig.Screenshot screenshotConfig(int cacheTtlMs) {
+    return ConfigLoader.load(
+            Map.of(
+                "CANVAS_AGENT_SCREENSHOT_TIMEOUT_MS", "2500",
+                "CANVAS_AGENT_SCREENSHOT_RETRIES", "1",
+                "CANVAS_AGENT_SCREENSHOT_RETRY_DELAY_MS", "10",
+                "CANVAS_AGENT_SCREENSHOT_CACHE_TTL_MS", String.valueOf(cacheTtlMs),
+                "CANVAS_AGENT_SCREENSHOT_MAX_BYTES", String.valueOf(MAX_BYTES)))
+        .screenshot();
+  }
 
   /** Shorter than the screenshot timeout: an answer within it was not waited for. */
   static final DeliveryOptions QUICK = new DeliveryOptions().setSendTimeout(CONFIG.timeoutMs() / 2);
@@ -307,7 +323,7 @@ class ScreenshotVerticleTest {
 
   @Test
   void aTtlOfZeroTurnsTheCacheOff() {
-    redeploy(new AppConfig.Screenshot(2500, 1, 10, 0, MAX_BYTES));
+    redeploy(screenshotConfig(0));
     List<JsonObject> requests = host((count, request) -> answer(request));
     hostPresent("client-1", true);
 

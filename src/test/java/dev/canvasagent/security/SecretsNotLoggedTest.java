@@ -16,6 +16,7 @@ import dev.canvasagent.support.SseClient;
 import dev.canvasagent.support.StubProvider;
 import dev.canvasagent.support.TestDatabase;
 import dev.canvasagent.support.TestServer;
+import dev.canvasagent.support.TestTokens;
 import io.vertx.core.Vertx;
 import io.vertx.core.buffer.Buffer;
 import io.vertx.core.json.JsonArray;
@@ -55,8 +56,8 @@ class SecretsNotLoggedTest {
 
   @Test
   void noSecretIsLoggedFromStartupToShutdown(Vertx vertx) throws IOException {
-    AccessTokens issuer = AccessTokens.create(vertx, new AppConfig.Auth(JWT_SECRET, "", "RS256"));
-    AccessTokens forger = AccessTokens.create(vertx, new AppConfig.Auth(OTHER_SECRET, "", "RS256"));
+    AccessTokens issuer = AccessTokens.create(vertx, TestTokens.auth(JWT_SECRET));
+    AccessTokens forger = AccessTokens.create(vertx, TestTokens.auth(OTHER_SECRET));
     String editor = issuer.mint("ed", List.of(ROOM), List.of(), Role.EDITOR, Duration.ofHours(1));
     String viewer = issuer.mint("vi", List.of(ROOM), List.of(), Role.VIEWER, Duration.ofHours(1));
     String otherRoom =
@@ -189,7 +190,7 @@ class SecretsNotLoggedTest {
   /** Tokens signed with {@link #JWT_SECRET}. */
   private record TestTokensFor(AccessTokens issuer) {
     TestTokensFor(Vertx vertx) {
-      this(AccessTokens.create(vertx, new AppConfig.Auth(JWT_SECRET, "", "RS256")));
+      this(AccessTokens.create(vertx, TestTokens.auth(JWT_SECRET)));
     }
 
     String editor() {

@@ -3,6 +3,7 @@ package dev.canvasagent.support;
 import dev.canvasagent.auth.AccessTokens;
 import dev.canvasagent.auth.Role;
 import dev.canvasagent.config.AppConfig;
+import dev.canvasagent.config.ConfigLoader;
 import io.vertx.core.Vertx;
 import io.vertx.core.json.JsonArray;
 import io.vertx.core.json.JsonObject;
@@ -19,8 +20,21 @@ public final class TestTokens {
 
   private final AccessTokens tokens;
 
+  /**
+   * The auth settings as the server reads them with {@code environment} (variable to value), the
+   * rest at their defaults: a test need not change when the section gains a setting.
+   */
+  public static AppConfig.Auth auth(Map<String, String> environment) {
+    return ConfigLoader.load(environment).auth();
+  }
+
+  /** The auth settings of a server whose tokens are signed with {@code secret}. */
+  public static AppConfig.Auth auth(String secret) {
+    return auth(Map.of("CANVAS_AGENT_JWT_SECRET", secret));
+  }
+
   public TestTokens(Vertx vertx) {
-    this.tokens = AccessTokens.create(vertx, new AppConfig.Auth(SECRET, "", "RS256"));
+    this.tokens = AccessTokens.create(vertx, auth(SECRET));
   }
 
   public String token(String subject, Role role, String... rooms) {
