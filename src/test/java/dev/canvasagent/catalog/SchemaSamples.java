@@ -774,7 +774,7 @@ public final class SchemaSamples {
   }
 
   /** A string schema whose pattern takes a {@code shape:} prefix: a shape reference. */
-  static boolean isShapeReference(JsonObject schema) {
+  public static boolean isShapeReference(JsonObject schema) {
     return "string".equals(schema.getValue("type"))
         && schema.getString("pattern", "").contains(SHAPE_PREFIX);
   }
