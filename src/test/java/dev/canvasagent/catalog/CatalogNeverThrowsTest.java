@@ -93,7 +93,9 @@ class CatalogNeverThrowsTest {
             shape("g2b", "text", "a2", ShapeRecords.textProps("two", 80))
                 .put("parentId", "shape:g2"),
             binding("b-start", "shape:a1", "shape:box1", "start"),
-            binding("b-end", "shape:a1", "shape:kid", "end"));
+            binding("b-end", "shape:a1", "shape:kid", "end"),
+            shape("a2", "arrow", "aa", ShapeRecords.arrowProps(80, 0, "")),
+            binding("b-group", "shape:a2", "shape:g1", "end"));
     return Board.empty("room-fuzz").apply(new RecordDiff(records, List.of()), 7);
   }
 
