@@ -840,21 +840,21 @@ public final class SchemaSamples {
     }
 
     /**
-     * {@code count} shape ids: of any shapes, or (half the time) all of one type, or all children of
-     * one parent; in one list of six, one of them is a stranger.
+     * {@code count} shape ids: mostly all of one type (ungroup wants groups only), else all children
+     * of one parent or any shapes; in one list of ten, one of them is a stranger.
      */
     List<String> pickMany(int count) {
       List<String> pool =
           switch (random.nextInt(6)) {
-            case 0, 1, 2 -> oneOf(byType);
-            case 3 -> oneOf(byParent);
+            case 0, 1, 2, 3 -> oneOf(byType);
+            case 4 -> oneOf(byParent);
             default -> shapes;
           };
       List<String> picked = new ArrayList<>();
       for (int i = 0; i < count; i++) {
         picked.add(pool.isEmpty() ? stranger() : named(pool.get(random.nextInt(pool.size()))));
       }
-      if (count > 0 && random.nextInt(6) == 0) {
+      if (count > 0 && random.nextInt(10) == 0) {
         picked.set(random.nextInt(count), stranger());
       }
       return picked;
