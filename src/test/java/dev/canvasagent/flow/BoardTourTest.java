@@ -5,7 +5,10 @@ import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import dev.canvasagent.board.Board;
 import dev.canvasagent.board.RecordDiff;
+import dev.canvasagent.catalog.ActionCatalog;
+import dev.canvasagent.catalog.VerbKind;
 import dev.canvasagent.config.DatabaseConfig;
+import dev.canvasagent.model.fake.FakeScenarios;
 import dev.canvasagent.support.Await;
 import dev.canvasagent.support.SseClient;
 import dev.canvasagent.support.SseClient.SseEvent;
@@ -18,8 +21,11 @@ import io.vertx.core.json.JsonObject;
 import io.vertx.junit5.VertxExtension;
 import java.util.HashSet;
 import java.util.List;
+import java.util.Map;
 import java.util.Optional;
 import java.util.Set;
+import java.util.TreeMap;
+import java.util.stream.Collectors;
 import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.Test;
@@ -88,31 +94,32 @@ class BoardTourTest {
             envelope
                 .getJsonArray("actions")
                 .forEach(action -> verbs.add(((JsonObject) action).getString("name"))));
-    assertTrue(
-        verbs.containsAll(
-            Set.of(
-                "create_shape",
-                "update_shape",
-                "delete_shape",
-                "label",
-                "pen",
-                "apply_preset",
-                "move",
-                "resize",
-                "rotate",
-                "align",
-                "distribute",
-                "stack",
-                "reorder",
-                "group",
-                "ungroup",
-                "place",
-                "todo",
-                "add_detail",
-                "review")),
-        verbs.toString());
-    // set_viewport moves the host's camera: an SSE client is never the host, so it never sees it.
-    assertTrue(!verbs.contains("set_viewport"), verbs.toString());
+    // Every call of the tour's script whose verb changes the board or steers the agent reaches
+    // every client as an agent:action; chat verbs (think, message) are posted on agent:chat, and
+    // client verbs (set_viewport) move the host's camera: an SSE client is never the host, so it
+    // never sees them.
+    ActionCatalog catalog = ActionCatalog.standard();
+    Map<String, VerbKind> kinds = new TreeMap<>();
+    FakeScenarios.load()
+        .scripted("/tour please")
+        .orElseThrow()
+        .calls()
+        .forEach(
+            call -> {
+              String name = call.getString("name");
+              kinds.put(name, catalog.entry(name).orElseThrow().verb().kind());
+            });
+    Set<String> seen =
+        kinds.keySet().stream()
+            .filter(name -> Set.of(VerbKind.BOARD, VerbKind.AGENT).contains(kinds.get(name)))
+            .collect(Collectors.toSet());
+    assertTrue(seen.size() > 15, "the tour shows most verbs: " + kinds);
+    assertTrue(verbs.containsAll(seen), verbs + " has every one of " + seen);
+    for (String name : kinds.keySet()) {
+      if (kinds.get(name) == VerbKind.CLIENT) {
+        assertTrue(!verbs.contains(name), name + " is not in " + verbs);
+      }
+    }
     assertTrue(
         board(server).stream().anyMatch(record -> "group".equals(record.getString("type"))),
         "the pair is grouped");

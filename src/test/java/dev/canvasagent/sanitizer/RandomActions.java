@@ -1,44 +1,27 @@
 package dev.canvasagent.sanitizer;
 
 import dev.canvasagent.board.Board;
-import dev.canvasagent.board.ShapeIds;
+import dev.canvasagent.catalog.ActionCatalog;
+import dev.canvasagent.catalog.SchemaSamples;
 import io.vertx.core.json.JsonArray;
 import io.vertx.core.json.JsonObject;
+import java.util.ArrayList;
 import java.util.List;
+import java.util.Map;
 import java.util.Random;
+import java.util.function.Function;
 
 /**
- * Random actions for property tests: every verb, mostly plausible params with shape ids from the
- * board, mixed with hostile values (unknown ids, huge and negative numbers, wrong types, empty lists).
+ * Random actions for property tests: every verb of the catalog, with params its schema accepts
+ * ({@link SchemaSamples#valid}: shape ids from the board, now and then unknown ones, extreme numbers)
+ * and, one time in ten, params it refuses ({@link SchemaSamples#invalid}: wrong types, out of range,
+ * missing or unknown keys). A verb needs nothing here to be exercised; the {@code refinements} only add
+ * what a schema cannot say about a verb's meaning.
  */
 final class RandomActions {
-  static final List<String> VERBS =
-      List.of(
-          "create_shape",
-          "create_shape",
-          "create_shape",
-          "update_shape",
-          "delete_shape",
-          "label",
-          "pen",
-          "apply_preset",
-          "move",
-          "resize",
-          "rotate",
-          "align",
-          "distribute",
-          "stack",
-          "reorder",
-          "group",
-          "ungroup",
-          "place",
-          "clear",
-          "set_viewport",
-          "think",
-          "message",
-          "todo",
-          "add_detail",
-          "review");
+  /** How much more often than the others a verb is drawn: creating shapes gives the others a board. */
+  static final Map<String, Integer> WEIGHTS = Map.of("create_shape", 3);
+
   static final List<String> KINDS =
       List.of(
           "box",
@@ -69,128 +52,6 @@ final class RandomActions {
           "green",
           "nope");
 
-  private final Random random;
-
-  /** Batches draw from their own stream, so adding them left the other verbs' sequences as they were. */
-  private final Random batchRandom;
-
-  RandomActions(long seed) {
-    this.random = new Random(seed);
-    this.batchRandom = new Random(~seed);
-  }
-
-  String verb() {
-    return batchRandom.nextInt(VERBS.size()) == 0
-        ? "batch_operations"
-        : VERBS.get(random.nextInt(VERBS.size()));
-  }
-
-  JsonObject params(String verb, Board board) {
-    return switch (verb) {
-      case "create_shape" -> createShape();
-      case "batch_operations" -> batch();
-      case "update_shape" ->
-          new JsonObject()
-              .put("shapeId", shapeId(board))
-              .put("x", number())
-              .put("y", number())
-              .put("text", "updated " + random.nextInt(100))
-              .put("props", new JsonObject().put("color", pick(COLORS)).put("w", number()));
-      case "delete_shape" ->
-          new JsonObject().put("shapeIds", shapeIds(board, 1 + random.nextInt(3)));
-      case "label" ->
-          new JsonObject()
-              .put("shapeId", shapeId(board))
-              .put("text", "label " + random.nextInt(100));
-      case "pen" ->
-          new JsonObject()
-              .put("points", points(2 + random.nextInt(30)))
-              .put("closed", random.nextBoolean())
-              .put("style", random.nextBoolean() ? "smooth" : "straight")
-              .put("color", pick(COLORS));
-      case "apply_preset" ->
-          random.nextBoolean()
-              ? new JsonObject()
-                  .put(
-                      "preset",
-                      pick(List.of("hero", "Callout", "muted", "wireframe", "tag", "bogus")))
-                  .put("targetIds", shapeIds(board, 1 + random.nextInt(2)))
-              : new JsonObject()
-                  .put("preset", "Label")
-                  .put("x", number())
-                  .put("y", number())
-                  .put("text", "preset");
-      case "move" ->
-          random.nextBoolean()
-              ? new JsonObject()
-                  .put("shapeIds", shapeIds(board, 1 + random.nextInt(3)))
-                  .put("x", number())
-                  .put("y", number())
-              : new JsonObject()
-                  .put("shapeIds", shapeIds(board, 1 + random.nextInt(3)))
-                  .put("dx", number())
-                  .put("dy", number());
-      case "resize" ->
-          new JsonObject()
-              .put("shapeIds", shapeIds(board, 1 + random.nextInt(3)))
-              .put("scaleX", 0.1 + random.nextDouble() * 3)
-              .put("scaleY", random.nextInt(10) == 0 ? -1 : 0.1 + random.nextDouble() * 3)
-              .put("originX", number())
-              .put("originY", number());
-      case "rotate" ->
-          new JsonObject()
-              .put("shapeIds", shapeIds(board, 1 + random.nextInt(3)))
-              .put("degrees", number());
-      case "align" ->
-          new JsonObject()
-              .put("shapeIds", shapeIds(board, 2 + random.nextInt(3)))
-              .put(
-                  "alignment",
-                  pick(
-                      List.of(
-                          "left",
-                          "center-horizontal",
-                          "right",
-                          "top",
-                          "center-vertical",
-                          "bottom",
-                          "diagonal")));
-      case "distribute" ->
-          new JsonObject()
-              .put("shapeIds", shapeIds(board, 3 + random.nextInt(3)))
-              .put("direction", pick(List.of("horizontal", "vertical")));
-      case "stack" ->
-          new JsonObject()
-              .put("shapeIds", shapeIds(board, 2 + random.nextInt(3)))
-              .put("direction", pick(List.of("horizontal", "vertical")))
-              .put("gap", Math.abs(number()) % 200);
-      case "reorder" ->
-          new JsonObject()
-              .put("shapeIds", shapeIds(board, 1 + random.nextInt(2)))
-              .put("to", pick(List.of("front", "forward", "backward", "back")));
-      case "group" -> new JsonObject().put("shapeIds", shapeIds(board, 2 + random.nextInt(3)));
-      case "ungroup" -> new JsonObject().put("shapeIds", shapeIds(board, 1));
-      case "place" ->
-          new JsonObject()
-              .put("shapeId", shapeId(board))
-              .put("referenceShapeId", shapeId(board))
-              .put("side", pick(List.of("top", "bottom", "left", "right")))
-              .put("sideOffset", number() % 100);
-      case "clear" -> new JsonObject();
-      case "set_viewport", "review" ->
-          new JsonObject()
-              .put("x", number())
-              .put("y", number())
-              .put("w", 1 + Math.abs(number()) % 2000)
-              .put("h", 1 + Math.abs(number()) % 2000);
-      case "think", "message" -> new JsonObject().put("text", "words " + random.nextInt(1000));
-      case "todo" -> new JsonObject().put("text", "todo " + random.nextInt(1000));
-      case "add_detail" -> new JsonObject().put("intent", "more");
-      default -> new JsonObject();
-    };
-  }
-
-  /** A batch of a few objects and connectors; refs from a small pool, so some collide or name nothing. */
   static final List<String> DIRECTIVES =
       List.of(
           "swot-2x2",
@@ -202,36 +63,106 @@ final class RandomActions {
           "flowchart-left-right",
           "freeform");
 
+  private final Random random;
+  private final SchemaSamples samples;
+  private final List<ActionCatalog.Entry> entries;
+  private final List<String> draws = new ArrayList<>();
+
+  /**
+   * Hand-written params for verbs whose meaning a schema cannot say, used for half of their actions
+   * (the schema-driven ones for the other half): a shape whose type decides what else it needs (x and
+   * y, or points); a batch whose parents come before their children and whose connectors name
+   * objects of the same batch; groups to ungroup, which the board has only now and then.
+   */
+  private final Map<String, Function<Board, JsonObject>> refinements =
+      Map.of(
+          "create_shape", board -> createShape(),
+          "batch_operations", board -> batch(),
+          "ungroup", this::ungroup);
+
+  RandomActions(long seed) {
+    this(seed, ActionCatalog.standard().entries());
+  }
+
+  RandomActions(long seed, java.util.Collection<ActionCatalog.Entry> entries) {
+    this.random = new Random(seed);
+    this.samples = new SchemaSamples(random);
+    this.entries = List.copyOf(entries);
+    for (ActionCatalog.Entry entry : this.entries) {
+      String name = entry.verb().name();
+      for (int i = 0; i < WEIGHTS.getOrDefault(name, 1); i++) {
+        draws.add(name);
+      }
+    }
+  }
+
+  /** Every verb these actions draw from, in catalog order. */
+  List<String> verbs() {
+    return entries.stream().map(entry -> entry.verb().name()).toList();
+  }
+
+  String verb() {
+    return draws.get(random.nextInt(draws.size()));
+  }
+
+  JsonObject params(String verb, Board board) {
+    ActionCatalog.Entry entry =
+        entries.stream()
+            .filter(candidate -> candidate.verb().name().equals(verb))
+            .findFirst()
+            .orElseThrow(() -> new IllegalArgumentException("no verb " + verb));
+    if (random.nextInt(10) == 0) {
+      return samples.invalid(entry.schema(), board);
+    }
+    Function<Board, JsonObject> refinement = refinements.get(verb);
+    if (refinement != null && random.nextBoolean()) {
+      return refinement.apply(board);
+    }
+    return samples.valid(entry.schema(), board);
+  }
+
+  /** A batch of a few objects and connectors; refs from a small pool, so some collide or name nothing. */
   private JsonObject batch() {
-    io.vertx.core.json.JsonArray operations = new io.vertx.core.json.JsonArray();
-    int count = 1 + batchRandom.nextInt(8);
+    JsonArray operations = new JsonArray();
+    int count = 1 + random.nextInt(8);
     for (int i = 0; i < count; i++) {
-      String ref = "r" + batchRandom.nextInt(6);
+      String ref = "r" + random.nextInt(6);
       JsonObject operation =
-          switch (batchRandom.nextInt(5)) {
+          switch (random.nextInt(5)) {
             case 0 -> new JsonObject().put("op", "createFrame").put("name", "f" + i);
             case 1 -> new JsonObject().put("op", "createNote").put("text", "n" + i);
             case 2 ->
                 new JsonObject()
                     .put("op", "createShape")
                     .put("text", "s" + i)
-                    .put("w", 10 + batchRandom.nextInt(300));
+                    .put("w", 10 + random.nextInt(300));
             case 3 -> new JsonObject().put("op", "createText").put("text", "t" + i);
             default ->
                 new JsonObject()
                     .put("op", "createConnector")
-                    .put("fromRef", "r" + batchRandom.nextInt(6))
-                    .put("toRef", "r" + batchRandom.nextInt(6));
+                    .put("fromRef", "r" + random.nextInt(6))
+                    .put("toRef", "r" + random.nextInt(6));
           };
-      operation.put("ref", ref).put("color", COLORS.get(batchRandom.nextInt(COLORS.size())));
-      if (batchRandom.nextInt(3) == 0 && !"createConnector".equals(operation.getString("op"))) {
-        operation.put("parentRef", "r" + batchRandom.nextInt(6));
+      operation.put("ref", ref).put("color", pick(COLORS));
+      if (random.nextInt(3) == 0 && !"createConnector".equals(operation.getString("op"))) {
+        operation.put("parentRef", "r" + random.nextInt(6));
       }
       operations.add(operation);
     }
-    return new JsonObject()
-        .put("operations", operations)
-        .put("layoutDirective", DIRECTIVES.get(batchRandom.nextInt(DIRECTIVES.size())));
+    return new JsonObject().put("operations", operations).put("layoutDirective", pick(DIRECTIVES));
+  }
+
+  private JsonObject ungroup(Board board) {
+    List<String> groups =
+        board.records().values().stream()
+            .filter(record -> "group".equals(record.getString("type")))
+            .map(record -> record.getString("id"))
+            .toList();
+    JsonArray shapeIds = new JsonArray();
+    for (int i = random.nextInt(2); i >= 0 && !groups.isEmpty(); i--) {
+      shapeIds.add(pick(groups));
+    }
+    return new JsonObject().put("shapeIds", shapeIds.isEmpty() ? shapeIds.add("ghost") : shapeIds);
   }
 
   private JsonObject createShape() {
@@ -279,26 +210,6 @@ final class RandomActions {
       case 2 -> random.nextDouble();
       default -> random.nextInt(2000);
     };
-  }
-
-  private String shapeId(Board board) {
-    List<String> ids =
-        board.records().values().stream()
-            .filter(record -> "shape".equals(record.getString("typeName")))
-            .map(record -> ShapeIds.modelId(record.getString("id")))
-            .toList();
-    if (ids.isEmpty() || random.nextInt(8) == 0) {
-      return random.nextBoolean() ? "ghost" + random.nextInt(5) : "shape:other-room-shape";
-    }
-    return ids.get(random.nextInt(ids.size()));
-  }
-
-  private JsonArray shapeIds(Board board, int count) {
-    JsonArray ids = new JsonArray();
-    for (int i = 0; i < count; i++) {
-      ids.add(shapeId(board));
-    }
-    return ids;
   }
 
   private <T> T pick(List<T> values) {

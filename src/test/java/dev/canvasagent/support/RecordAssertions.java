@@ -4,6 +4,7 @@ import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import dev.canvasagent.board.Board;
+import dev.canvasagent.board.BoardIntegrity;
 import dev.canvasagent.board.FractionalIndex;
 import dev.canvasagent.board.RecordDiff;
 import dev.canvasagent.board.ShapeRecords;
@@ -47,6 +48,10 @@ public final class RecordAssertions {
 
   /** Applies the diff and checks every record it puts against the board it makes. */
   public static Board assertValidDiff(Board board, RecordDiff diff) {
+    assertEquals(
+        java.util.Optional.empty(),
+        BoardIntegrity.problem(board, diff),
+        "the board stays whole (as the patch engine checks)");
     Board next = board.apply(diff, board.revision() + 1);
     diff.put().forEach(record -> assertValidShape(record, next));
     TldrawOracle.assertValid(diff.put());

@@ -16,7 +16,7 @@ import java.util.Set;
 /**
  * {@code ungroup}: groups dissolved. Each group's children move to the group's parent where the group
  * was in the stacking order, keeping their place on the page (the group's position and rotation are
- * folded into theirs), and the group record is removed.
+ * folded into theirs), and the group record is removed, with the bindings of arrows bound to it.
  */
 public final class UngroupVerb implements ActionVerb {
   @Override
@@ -50,6 +50,13 @@ public final class UngroupVerb implements ActionVerb {
       ids.forEach(id -> ungroup(edit, id));
     } catch (IllegalArgumentException noRoom) {
       throw new ActionRejected("no index left to put the group's shapes where the group was");
+    }
+    // An arrow bound to a group lets go of it when the group goes, as when it is deleted.
+    for (JsonObject record : context.board().records().values()) {
+      if ("binding".equals(record.getString("typeName"))
+          && (ids.contains(record.getString("toId")) || ids.contains(record.getString("fromId")))) {
+        edit.remove(record.getString("id"));
+      }
     }
     return new SanitizedAction(LayoutEdit.withRecordIds(params, "shapeIds", ids), edit.diff());
   }

@@ -19,6 +19,7 @@ import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import dev.canvasagent.board.Board;
 import dev.canvasagent.catalog.ActionRejected;
+import dev.canvasagent.catalog.SchemaSamples;
 import dev.canvasagent.catalog.VerbKind;
 import io.vertx.core.json.JsonArray;
 import io.vertx.core.json.JsonObject;
@@ -29,6 +30,7 @@ import java.util.Random;
 import java.util.Set;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.params.ParameterizedTest;
+import org.junit.jupiter.params.provider.MethodSource;
 import org.junit.jupiter.params.provider.ValueSource;
 
 /**
@@ -37,17 +39,31 @@ import org.junit.jupiter.params.provider.ValueSource;
  * diff or is rejected with a reason; nothing else escapes.
  */
 class LayoutVerbsHostileInputTest {
+  /** The verbs of the catalog that act on a list of shapes: their schema requires {@code shapeIds}. */
   static final List<String> SHAPE_LIST_VERBS =
-      List.of(
-          "move",
-          "resize",
-          "rotate",
-          "align",
-          "distribute",
-          "stack",
-          "reorder",
-          "group",
-          "ungroup");
+      VerbHarness.CATALOG.entries().stream()
+          .filter(
+              entry -> {
+                JsonObject schema = entry.schema().document();
+                JsonObject shapeIds =
+                    schema.getJsonObject("properties").getJsonObject("shapeIds", new JsonObject());
+                return schema.getJsonArray("required", new JsonArray()).contains("shapeIds")
+                    && SchemaSamples.isShapeReference(
+                        shapeIds.getJsonObject("items", new JsonObject()));
+              })
+          .map(entry -> entry.verb().name())
+          .toList();
+
+  static List<String> shapeListVerbs() {
+    return SHAPE_LIST_VERBS;
+  }
+
+  /** The shape-list verbs and {@code place}, which moves one shape beside another. */
+  static List<String> layoutVerbs() {
+    List<String> verbs = new ArrayList<>(SHAPE_LIST_VERBS);
+    verbs.add("place");
+    return verbs;
+  }
 
   static final Board BOARD =
       board(
@@ -65,35 +81,21 @@ class LayoutVerbsHostileInputTest {
               .put("typeName", "binding")
               .put("type", "arrow"));
 
-  /** The smallest params that pass {@code verb}'s schema, for these shapes. */
+  /** Params that pass {@code verb}'s schema, for these shapes: its schema's example, naming them. */
   static JsonObject params(String verb, String... shapes) {
-    JsonObject params = new JsonObject().put("shapeIds", VerbHarness.ids(shapes));
-    return switch (verb) {
-      case "move" -> params.put("dx", 10).put("dy", -5);
-      case "resize" -> params.put("scaleX", 2).put("scaleY", 0.5);
-      case "rotate" -> params.put("degrees", 30);
-      case "align" -> params.put("alignment", "left");
-      case "distribute" -> params.put("direction", "horizontal");
-      case "stack" -> params.put("direction", "vertical").put("gap", 8);
-      case "reorder" -> params.put("to", "front");
-      default -> params;
-    };
+    JsonObject example =
+        VerbHarness.CATALOG
+            .entry(verb)
+            .orElseThrow()
+            .schema()
+            .document()
+            .getJsonArray("examples")
+            .getJsonObject(0);
+    return example.copy().put("shapeIds", VerbHarness.ids(shapes));
   }
 
   @ParameterizedTest
-  @ValueSource(
-      strings = {
-        "move",
-        "resize",
-        "rotate",
-        "align",
-        "distribute",
-        "stack",
-        "reorder",
-        "group",
-        "ungroup",
-        "place"
-      })
+  @MethodSource("layoutVerbs")
   void theVerbIsInTheCatalogAsABoardVerbAndItsExamplePassesItsSchema(String verb) {
     VerbHarness harness = new VerbHarness(verb);
     assertEquals(VerbKind.BOARD, harness.entry.verb().kind());
@@ -105,18 +107,7 @@ class LayoutVerbsHostileInputTest {
   }
 
   @ParameterizedTest
-  @ValueSource(
-      strings = {
-        "move",
-        "resize",
-        "rotate",
-        "align",
-        "distribute",
-        "stack",
-        "reorder",
-        "group",
-        "ungroup"
-      })
+  @MethodSource("shapeListVerbs")
   void anUnknownShapeIsRejectedByName(String verb) {
     ActionRejected rejected =
         new VerbHarness(verb).rejected(BOARD, params(verb, "a", "ghost", "c"));
@@ -124,18 +115,7 @@ class LayoutVerbsHostileInputTest {
   }
 
   @ParameterizedTest
-  @ValueSource(
-      strings = {
-        "move",
-        "resize",
-        "rotate",
-        "align",
-        "distribute",
-        "stack",
-        "reorder",
-        "group",
-        "ungroup"
-      })
+  @MethodSource("shapeListVerbs")
   void aRecordThatIsNotAShapeIsRejected(String verb) {
     ActionRejected rejected =
         new VerbHarness(verb).rejected(BOARD, params(verb, "a", "shape:notashape", "c"));
@@ -143,18 +123,7 @@ class LayoutVerbsHostileInputTest {
   }
 
   @ParameterizedTest
-  @ValueSource(
-      strings = {
-        "move",
-        "resize",
-        "rotate",
-        "align",
-        "distribute",
-        "stack",
-        "reorder",
-        "group",
-        "ungroup"
-      })
+  @MethodSource("shapeListVerbs")
   void tenThousandIdsAreRefusedByTheSchemaAndByTheVerb(String verb) {
     String[] many = new String[10_000];
     java.util.Arrays.fill(many, "a");
@@ -168,18 +137,7 @@ class LayoutVerbsHostileInputTest {
   }
 
   @ParameterizedTest
-  @ValueSource(
-      strings = {
-        "move",
-        "resize",
-        "rotate",
-        "align",
-        "distribute",
-        "stack",
-        "reorder",
-        "group",
-        "ungroup"
-      })
+  @MethodSource("shapeListVerbs")
   void idsThatCannotBeShapeIdsAreRefused(String verb) {
     VerbHarness harness = new VerbHarness(verb);
     assertTrue(harness.violations(params(verb, "a", "no spaces!", "c")).isPresent());
@@ -203,18 +161,7 @@ class LayoutVerbsHostileInputTest {
   }
 
   @ParameterizedTest
-  @ValueSource(
-      strings = {
-        "move",
-        "resize",
-        "rotate",
-        "align",
-        "distribute",
-        "stack",
-        "reorder",
-        "group",
-        "ungroup"
-      })
+  @MethodSource("shapeListVerbs")
   void referencedShapesAreTheRecordIdsTheActionNeeds(String verb) {
     JsonObject params = params(verb, "a", "shape:b", "a", "not valid!");
     assertEquals(
@@ -238,8 +185,7 @@ class LayoutVerbsHostileInputTest {
   @Test
   void randomHostileParamsEndInAValidDiffOrARejection() {
     Random random = new Random(42);
-    List<String> verbs = new ArrayList<>(SHAPE_LIST_VERBS);
-    verbs.add("place");
+    List<String> verbs = layoutVerbs();
     List<String> fields =
         List.of(
             "shapeIds",

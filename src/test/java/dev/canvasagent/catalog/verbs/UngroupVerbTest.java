@@ -4,6 +4,7 @@ import static dev.canvasagent.catalog.verbs.VerbHarness.assertBox;
 import static dev.canvasagent.catalog.verbs.VerbHarness.bounds;
 import static dev.canvasagent.catalog.verbs.VerbHarness.ids;
 import static dev.canvasagent.catalog.verbs.VerbHarness.record;
+import static dev.canvasagent.support.TestShapes.arrow;
 import static dev.canvasagent.support.TestShapes.at;
 import static dev.canvasagent.support.TestShapes.board;
 import static dev.canvasagent.support.TestShapes.frame;
@@ -97,5 +98,26 @@ class UngroupVerbTest {
             .contains("inside another"));
     Board next = ungroup.apply(nested, ungrouping("outer"));
     assertEquals("page:page", record(next, "inner").getString("parentId"));
+  }
+
+  @Test
+  void anArrowBoundToTheGroupLetsGoOfIt() {
+    JsonObject toGroup = ArrowBindings.binding("shape:arrow", "end", "shape:g");
+    JsonObject toChild = ArrowBindings.binding("shape:arrow", "start", "shape:x");
+    Board bound =
+        board(
+            at("a1", group("g", 300, 100)),
+            at("a1", in("g", geo("x", 0, 0, 40, 20))),
+            at("a2", in("g", geo("y", 60, 10, 20, 20))),
+            at("a2", arrow("arrow", 0, 0, 100, 40)),
+            toGroup,
+            toChild);
+
+    var diff = ungroup.sanitize(bound, ungrouping("g")).diff();
+
+    assertEquals(List.of("shape:g", toGroup.getString("id")), diff.remove());
+    Board next = bound.apply(diff, 2);
+    assertEquals(
+        toChild, next.record(toChild.getString("id")).orElseThrow(), "its other end holds");
   }
 }
