@@ -23,7 +23,6 @@ import io.vertx.ext.web.client.HttpResponse;
 import io.vertx.junit5.VertxExtension;
 import java.util.List;
 import java.util.Map;
-import java.util.Optional;
 import java.util.UUID;
 import java.util.function.Predicate;
 import org.junit.jupiter.api.AfterEach;
@@ -70,7 +69,9 @@ class ResyncAndReplayTest {
   @BeforeEach
   void start(Vertx vertx) {
     this.vertx = vertx;
-    server = TestServer.start(vertx, Optional.empty());
+    // Acks are settled by the host's replies here, never by a timer.
+    server =
+        TestServer.start(vertx, TestServer.config(Map.of("CANVAS_AGENT_ACK_TIMEOUT_MS", "60000")));
     roomId = "resync-" + UUID.randomUUID().toString().substring(0, 8);
   }
 
@@ -316,6 +317,53 @@ class ResyncAndReplayTest {
         brief(hostSaw.stream().filter(envelope -> envelope.getLong("rev", 0L) > revision).toList()),
         brief(envelopes(after)),
         "every envelope above the resync's revision, each once");
+  }
+
+  /**
+   * The resyncing client is the room's host: an envelope its board already holds is not sent to it,
+   * and the room does not wait for its ack of it either.
+   */
+  @Test
+  void aHostThatIsResyncedOwesNoAckForWhatItsBoardHolds() {
+    SseClient watcher = server.events(roomId);
+    commits = HeldDeliveries.holdReplies(vertx, Address.PATCH_BOARD_APPLY.address());
+    String sessionId = run("draw 6 boxes");
+    Await.result(Eventually.holds(vertx, () -> Future.succeededFuture(commits.count() > 0)));
+    WsClient host =
+        Await.result(WsClient.connect(vertx, server.port(), roomId, "lastEventId=" + UNKNOWN_ID))
+            .autoAck();
+    JsonObject hello =
+        host.received().stream()
+            .map(frame -> frame.getJsonObject("payload"))
+            .filter(payload -> "canvas:hello".equals(payload.getString("type")))
+            .findFirst()
+            .orElseThrow();
+    assertEquals(host.clientId(), hello.getString("hostClientId"), "it hosts the room");
+    long revision = resyncRevision(received(host.received()));
+    commits.release();
+
+    List<Received> events = received(awaitEnd(host, sessionId));
+    assertNothingAtOrBelow(revision, afterResync(events));
+    JsonObject last =
+        events.stream().filter(finalStatusOf(sessionId)).findFirst().orElseThrow().payload();
+    assertEquals("done", last.getString("state"), last.encode());
+    Await.result(
+        Eventually.holds(
+            vertx,
+            () ->
+                server
+                    .http()
+                    .get("/health")
+                    .send()
+                    .map(
+                        health ->
+                            health
+                                    .bodyAsJsonObject()
+                                    .getJsonObject("verticles")
+                                    .getJsonObject("bridge")
+                                    .getInteger("pendingAcks")
+                                == 0)));
+    Await.result(watcher.close());
   }
 
   static List<Received> received(List<JsonObject> frames) {
