@@ -175,7 +175,7 @@ final class Room {
       replay.append(event);
     }
     // The ack is expected before the envelope goes out: a host may settle it as it is delivered
-    // (a resyncing host whose board already holds it, {@link #covered}).
+    // (a resyncing host whose board already holds it, see covered).
     if (topic == RoomTopic.AGENT_ACTION && hostId != null && config.ackRetries() >= 0) {
       if (partial) {
         noteSent(payload);
