@@ -174,11 +174,8 @@ final class Room {
     if (event.id() != null) {
       replay.append(event);
     }
-    if (topic == RoomTopic.AGENT_SCREENSHOT_REQUEST || isViewportOnly(topic, payload)) {
-      deliverToHost(event);
-    } else {
-      deliverToAll(event);
-    }
+    // The ack is expected before the envelope goes out: a host may settle it as it is delivered
+    // (a resyncing host whose board already holds it, see covered).
     if (topic == RoomTopic.AGENT_ACTION && hostId != null && config.ackRetries() >= 0) {
       if (partial) {
         noteSent(payload);
@@ -186,20 +183,60 @@ final class Room {
         expectAck(event);
       }
     }
+    if (isHostOnly(event)) {
+      deliverToHost(event);
+    } else {
+      deliverToAll(event);
+    }
   }
 
-  /** {@code set_viewport} moves the host's camera only. */
-  private static boolean isViewportOnly(RoomTopic topic, JsonObject envelope) {
-    if (topic != RoomTopic.AGENT_ACTION) {
+  /**
+   * Screenshot requests and {@code set_viewport} envelopes, which move the host's camera only: the
+   * live stream sends them to the host alone, and a replay only to a client that hosts as it resumes.
+   */
+  private static boolean isHostOnly(RoomEvent event) {
+    if (event.topic() == RoomTopic.AGENT_SCREENSHOT_REQUEST) {
+      return true;
+    }
+    if (event.topic() != RoomTopic.AGENT_ACTION) {
       return false;
     }
-    JsonArray actions = envelope.getJsonArray("actions", new JsonArray());
+    JsonArray actions = event.payload().getJsonArray("actions", new JsonArray());
     return !actions.isEmpty()
         && actions.stream()
             .allMatch(action -> "set_viewport".equals(((JsonObject) action).getString("name")));
   }
 
-  void deliverTo(RoomClient client, RoomEvent event) {
+  /**
+   * A client that resumes: what it missed, routed as the live stream routed it, then it joins. Events
+   * for the host alone go to it only if it becomes the host as it joins (a room without a host, a
+   * client that can answer); any other client never got them live, so it does not get them now.
+   */
+  void resume(RoomClient client, List<RoomEvent> missed) {
+    boolean hosts = hostId == null && client.canHost();
+    for (RoomEvent event : missed) {
+      if (!hosts && isHostOnly(event)) {
+        continue;
+      }
+      if (!client.deliver(event)) {
+        return;
+      }
+    }
+    join(client);
+  }
+
+  /**
+   * A client whose resync already holds {@code event} skipped it: for the host, that settles the
+   * envelope as its ack would, so it is neither re-sent nor reported as {@code ACK_TIMEOUT}.
+   */
+  void covered(String clientId, RoomEvent event) {
+    JsonObject envelope = event.payload();
+    if (event.topic() == RoomTopic.AGENT_ACTION && envelope.getValue("seq") instanceof Number seq) {
+      ack(clientId, envelope.getString("sessionId"), seq.longValue());
+    }
+  }
+
+  private void deliverTo(RoomClient client, RoomEvent event) {
     if (!client.deliver(event)) {
       leave(client.clientId());
     }

@@ -31,9 +31,6 @@ final class RoomHub {
           RoomTopic.CANVAS_CHANGE,
           RoomTopic.DOC_LEASE);
 
-  /** Live events a resyncing client may miss while its board is fetched; more and it is dropped. */
-  static final int MAX_HELD_EVENTS = 1_000;
-
   private final Vertx vertx;
   private final AppConfig.Bridge config;
 
@@ -82,11 +79,12 @@ final class RoomHub {
           }
           Optional<List<RoomEvent>> missed = room.missedSince(lastEventId);
           if (missed.isPresent()) {
-            missed.get().forEach(event -> room.deliverTo(client, event));
-            room.join(client);
+            room.resume(client, missed.get());
             return Future.succeededFuture(room);
           }
-          HoldingClient holding = new HoldingClient(client);
+          ResyncingClient holding =
+              new ResyncingClient(
+                  client, roomId, covered -> room.covered(client.clientId(), covered));
           room.join(holding);
           return Address.PATCH_BOARD_GET
               .ask(vertx.eventBus(), new RoomRef(roomId))
@@ -99,7 +97,8 @@ final class RoomHub {
                             .put("revision", board.revision())
                             .put("records", board.records())
                             .put("latestEventId", room.latestEventId());
-                    holding.release(new RoomEvent(null, RoomTopic.CANVAS_RESYNC, resync));
+                    holding.release(
+                        new RoomEvent(null, RoomTopic.CANVAS_RESYNC, resync), board.revision());
                     return room;
                   });
         });
@@ -171,66 +170,5 @@ final class RoomHub {
           subscribed.room().closeAll(why);
           subscribed.consumers.forEach(MessageConsumer::unregister);
         });
-  }
-
-  /** Holds a resyncing client's live events until its resync is sent, then sends them after it. */
-  private static final class HoldingClient implements RoomClient {
-    private final RoomClient client;
-    private List<RoomEvent> held = new ArrayList<>();
-
-    HoldingClient(RoomClient client) {
-      this.client = client;
-    }
-
-    void release(RoomEvent resync) {
-      List<RoomEvent> waiting = held;
-      held = null;
-      if (client.deliver(resync)) {
-        waiting.forEach(client::deliver);
-      }
-    }
-
-    @Override
-    public String clientId() {
-      return client.clientId();
-    }
-
-    @Override
-    public String transport() {
-      return client.transport();
-    }
-
-    @Override
-    public boolean mayEdit() {
-      return client.mayEdit();
-    }
-
-    @Override
-    public String limitKey() {
-      return client.limitKey();
-    }
-
-    @Override
-    public boolean canHost() {
-      return client.canHost();
-    }
-
-    @Override
-    public boolean deliver(RoomEvent event) {
-      if (held == null) {
-        return client.deliver(event);
-      }
-      if (held.size() >= MAX_HELD_EVENTS) {
-        client.close("too many events while resyncing");
-        return false;
-      }
-      held.add(event);
-      return true;
-    }
-
-    @Override
-    public void close(String why) {
-      client.close(why);
-    }
   }
 }

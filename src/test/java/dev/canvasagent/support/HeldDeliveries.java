@@ -6,6 +6,9 @@ import io.vertx.core.Vertx;
 import io.vertx.core.eventbus.DeliveryContext;
 import java.util.ArrayList;
 import java.util.List;
+import java.util.Set;
+import java.util.concurrent.ConcurrentHashMap;
+import java.util.function.Predicate;
 
 /**
  * Holds the event-bus messages delivered to one address until the test releases them (each then
@@ -16,15 +19,16 @@ public final class HeldDeliveries implements AutoCloseable {
   private record Held(Context context, DeliveryContext<Object> delivery) {}
 
   private final Vertx vertx;
-  private final String address;
+  private final Predicate<DeliveryContext<Object>> matches;
   private final boolean dropForGood;
   private final List<Held> held = new ArrayList<>();
   private final Handler<DeliveryContext<Object>> interceptor;
   private boolean holding = true;
 
-  private HeldDeliveries(Vertx vertx, String address, boolean dropForGood) {
+  private HeldDeliveries(
+      Vertx vertx, Predicate<DeliveryContext<Object>> matches, boolean dropForGood) {
     this.vertx = vertx;
-    this.address = address;
+    this.matches = matches;
     this.dropForGood = dropForGood;
     this.interceptor = this::intercept;
     vertx.eventBus().addInboundInterceptor(interceptor);
@@ -32,16 +36,41 @@ public final class HeldDeliveries implements AutoCloseable {
 
   /** Holds the messages to {@code address} until {@link #release()}. */
   public static HeldDeliveries hold(Vertx vertx, String address) {
-    return new HeldDeliveries(vertx, address, false);
+    return new HeldDeliveries(vertx, to(address), false);
   }
 
   /** Never delivers the messages to {@code address}: the receiver seems gone. */
   public static HeldDeliveries drop(Vertx vertx, String address) {
-    return new HeldDeliveries(vertx, address, true);
+    return new HeldDeliveries(vertx, to(address), true);
+  }
+
+  /**
+   * Holds the replies to the requests sent to {@code address} until {@link #release()}: the receiver
+   * has done its work (a commit is stored), but the asker does not know yet.
+   */
+  public static HeldDeliveries holdReplies(Vertx vertx, String address) {
+    // A request's reply address is made for it, so it is learnt as the request arrives.
+    Set<String> replyAddresses = ConcurrentHashMap.newKeySet();
+    return new HeldDeliveries(
+        vertx,
+        delivery -> {
+          String to = delivery.message().address();
+          String replyAddress = delivery.message().replyAddress();
+          if (to.equals(address) && replyAddress != null) {
+            replyAddresses.add(replyAddress);
+            return false;
+          }
+          return replyAddresses.remove(to);
+        },
+        false);
+  }
+
+  private static Predicate<DeliveryContext<Object>> to(String address) {
+    return delivery -> delivery.message().address().equals(address);
   }
 
   private void intercept(DeliveryContext<Object> delivery) {
-    if (!delivery.message().address().equals(address)) {
+    if (!matches.test(delivery)) {
       delivery.next();
       return;
     }
