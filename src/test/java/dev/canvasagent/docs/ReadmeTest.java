@@ -2,7 +2,6 @@ package dev.canvasagent.docs;
 
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
-import dev.canvasagent.catalog.ActionCatalog;
 import java.io.IOException;
 import java.nio.file.Files;
 import java.nio.file.Path;
@@ -13,29 +12,11 @@ import org.junit.jupiter.api.Test;
  * catalog or the configuration.
  */
 class ReadmeTest {
-  /** The page that holds the action catalog's verb table. */
-  static final Path CATALOG_PAGE = Path.of("docs/boards.md");
-
   /** The page that holds the configuration table. */
   static final Path CONFIGURATION_PAGE = Path.of("docs/configuration.md");
 
   static String read(Path page) throws IOException {
     return Files.readString(page);
-  }
-
-  @Test
-  void theCatalogTableNamesEveryVerb() throws IOException {
-    String page = read(CATALOG_PAGE);
-    String table =
-        page.substring(
-            page.indexOf("## The action catalog"), page.indexOf("## The sanitizer's rules"));
-    ActionCatalog.standard()
-        .entries()
-        .forEach(
-            entry ->
-                assertTrue(
-                    table.contains("`" + entry.verb().name() + "`"),
-                    entry.verb().name() + " is missing from " + CATALOG_PAGE));
   }
 
   @Test
