@@ -13,6 +13,7 @@ import io.vertx.core.json.JsonObject;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
+import java.util.Set;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
@@ -109,6 +110,11 @@ final class RunJournal {
 
   int held() {
     return held.size();
+  }
+
+  /** Every run this node holds: queued or running. */
+  Set<String> heldHere() {
+    return Set.copyOf(held.keySet());
   }
 
   private void beat() {

@@ -88,7 +88,9 @@ public final class SchedulerVerticle extends CanvasVerticle {
             vertx,
             store.runs(),
             config.durability().heartbeatMs(),
-            config.durability().interruptedAfterMs());
+            config.durability().interruptedAfterMs(),
+            journal::heldHere,
+            store::ping);
     followUps =
         new FollowUpGrants(
             new FollowUpRules(config.followups(), store.todos()),
