@@ -30,8 +30,11 @@ final class FinalStatus {
   /** How long an ending run waits for the scheduler's rules before it ends {@code done} without them. */
   static final long RULES_ANSWER_MS = 2_000;
 
-  /** The final status as published: its state and its full detail. */
-  record Published(RunState state, JsonObject detail) {}
+  /**
+   * The final status as published: its state, its full detail, and whether the run's record holds it
+   * (false: the store failed, and the scheduler writes it once the store answers).
+   */
+  record Published(RunState state, JsonObject detail, boolean recorded) {}
 
   private final EventBus bus;
   private final RunRequest request;
@@ -177,20 +180,21 @@ final class FinalStatus {
       }
     }
     // What a client is told is committed first: the run's chat, then its final state in the run
-    // records.
+    // records. A chat the store lost does not keep the final state out of the record.
     return history
         .settled()
-        .compose(written -> runs.finish(request.runId(), published.wireName(), full))
+        .transform(written -> runs.finish(request.runId(), published.wireName(), full))
         .transform(
             recorded -> {
               if (recorded.failed()) {
                 LOG.atWarn()
                     .addKeyValue("runId", request.runId())
+                    .addKeyValue("state", published.wireName())
                     .addKeyValue("error", recorded.cause().getMessage())
                     .log("run.record_failed");
               }
               statuses.publish(published, full);
-              return Future.succeededFuture(new Published(published, full));
+              return Future.succeededFuture(new Published(published, full, recorded.succeeded()));
             });
   }
 }

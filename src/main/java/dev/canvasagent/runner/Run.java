@@ -350,7 +350,9 @@ final class Run {
                       finalStatus.followUpsQueued(),
                       meta.followUpsRefused(),
                       meta.todoChanges()));
-              outcome.complete(new RunOutcome(published.state(), published.detail().copy()));
+              outcome.complete(
+                  new RunOutcome(
+                      published.state(), published.detail().copy(), published.recorded()));
             });
   }
 }

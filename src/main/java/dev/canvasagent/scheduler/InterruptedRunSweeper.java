@@ -7,6 +7,8 @@ import dev.canvasagent.store.RunStore;
 import io.vertx.core.Future;
 import io.vertx.core.Vertx;
 import io.vertx.core.json.JsonObject;
+import java.util.Collection;
+import java.util.function.Supplier;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
@@ -16,6 +18,13 @@ import org.slf4j.LoggerFactory;
  * with code INTERRUPTED, decided in one conditional statement (so two nodes sweeping agree, and a
  * live node's runs, whose heartbeats are fresh, are never touched), and the error is published to the
  * run's room. A queued run of a dead node lived only in that node's memory: it is interrupted too.
+ *
+ * <p>A run that has ended keeps its final state (the statement changes only a queued or running run),
+ * and the sweep leaves out the runs this node holds, a run whose final write is still pending included.
+ * While the store is away nobody can renew a heartbeat, so a stale heartbeat then says nothing of its
+ * node: after a failed sweep the sweeper only probes the store until {@code
+ * durability.interruptedAfterMs} have passed since it last failed, time for every live node to renew
+ * its runs' heartbeats (and write their pending final states) once the store is back.
  */
 final class InterruptedRunSweeper {
   private static final Logger LOG = LoggerFactory.getLogger(InterruptedRunSweeper.class);
@@ -24,15 +33,33 @@ final class InterruptedRunSweeper {
   private final RunStore runs;
   private final long intervalMs;
   private final long interruptedAfterMs;
+  private final Supplier<Collection<String>> heldHere;
+  private final Supplier<Future<Void>> probe;
   private long timer = -1;
+
+  /** {@link System#nanoTime()} before which no sweep runs: the store has just been away. */
+  private long quietUntilNanos = System.nanoTime();
+
   private boolean sweeping;
   private long swept;
 
-  InterruptedRunSweeper(Vertx vertx, RunStore runs, long intervalMs, long interruptedAfterMs) {
+  /**
+   * {@code heldHere} answers the runs this node holds, which its sweeps leave alone; {@code probe}
+   * asks the store whether it answers, without changing anything.
+   */
+  InterruptedRunSweeper(
+      Vertx vertx,
+      RunStore runs,
+      long intervalMs,
+      long interruptedAfterMs,
+      Supplier<Collection<String>> heldHere,
+      Supplier<Future<Void>> probe) {
     this.vertx = vertx;
     this.runs = runs;
     this.intervalMs = intervalMs;
     this.interruptedAfterMs = interruptedAfterMs;
+    this.heldHere = heldHere;
+    this.probe = probe;
   }
 
   /** Sweeps once now and then periodically; the first sweep's failure is logged, not fatal. */
@@ -41,11 +68,30 @@ final class InterruptedRunSweeper {
     return sweep();
   }
 
+  /**
+   * One pass: a sweep, or — within {@code interruptedAfterMs} of the store's last failure — only a probe
+   * of the store, so that the quiet time is counted from when the store was last seen away.
+   */
   Future<Void> sweep() {
     if (sweeping) {
       return Future.succeededFuture();
     }
     sweeping = true;
+    boolean quiet = System.nanoTime() - quietUntilNanos < 0;
+    Future<Void> pass = quiet ? probe.get() : sweepNow();
+    return pass.otherwise(
+            error -> {
+              quietUntilNanos = System.nanoTime() + interruptedAfterMs * 1_000_000;
+              LOG.atWarn()
+                  .addKeyValue("error", error.getMessage())
+                  .addKeyValue("quietMs", interruptedAfterMs)
+                  .log("run.sweep_failed");
+              return null;
+            })
+        .onComplete(done -> sweeping = false);
+  }
+
+  private Future<Void> sweepNow() {
     JsonObject detail =
         new JsonObject()
             .put("code", FailureCode.INTERRUPTED.name())
@@ -55,15 +101,9 @@ final class InterruptedRunSweeper {
                     + interruptedAfterMs
                     + " ms)")
             .put("retryable", FailureCode.INTERRUPTED.retryable());
-    return runs.sweepInterrupted(interruptedAfterMs, detail)
+    return runs.sweepInterrupted(interruptedAfterMs, detail, heldHere.get())
         .onSuccess(ended -> ended.forEach(this::publish))
-        .<Void>mapEmpty()
-        .otherwise(
-            error -> {
-              LOG.atWarn().addKeyValue("error", error.getMessage()).log("run.sweep_failed");
-              return null;
-            })
-        .onComplete(done -> sweeping = false);
+        .mapEmpty();
   }
 
   private void publish(RunStore.RunRecord run) {

@@ -10,17 +10,20 @@ import dev.canvasagent.store.UnknownSession;
 import io.vertx.core.Future;
 import io.vertx.core.Vertx;
 import io.vertx.core.json.JsonObject;
+import java.util.HashSet;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
+import java.util.Set;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
 /**
  * The scheduler's record of its runs in the store: {@code queued} when accepted (before the client is
  * told), {@code running} when started; the runner writes the final state before it publishes it, and
- * the journal writes it only when the runner could not. While this node holds a run (queued or
- * running) it renews the run's heartbeat every {@code durability.heartbeatMs}, so that no node's
+ * the journal writes it when the runner could not, and goes on writing it until the store answers
+ * ({@link FinalWrites}). While this node holds a run (queued, running, or ending with a final state not
+ * yet written) it renews the run's heartbeat every {@code durability.heartbeatMs}, so that no node's
  * sweeper takes it for the run of a dead node.
  */
 final class RunJournal {
@@ -29,16 +32,18 @@ final class RunJournal {
   private final Vertx vertx;
   private final RunStore runs;
   private final long heartbeatMs;
+  private final FinalWrites finals;
 
   /** The runs this node holds, by id, and whether each has started. */
   private final Map<String, Boolean> held = new LinkedHashMap<>();
 
   private long timer = -1;
 
-  RunJournal(Vertx vertx, RunStore runs, long heartbeatMs) {
+  RunJournal(Vertx vertx, RunStore runs, long heartbeatMs, FinalWrites finals) {
     this.vertx = vertx;
     this.runs = runs;
     this.heartbeatMs = heartbeatMs;
+    this.finals = finals;
   }
 
   void startHeartbeats() {
@@ -84,19 +89,16 @@ final class RunJournal {
     held.remove(run.runId());
   }
 
-  /** The run ended without the runner recording it (no answer, or it never started): record it here. */
+  /**
+   * The run ended without the runner recording it (no answer, it never started, or the store failed the
+   * runner's write): record it here, and again until the store answers. Completes after the first
+   * attempt.
+   */
   Future<Void> ended(RunRequest run, RunState state, JsonObject detail) {
+    // Pending in FinalWrites before it leaves `held`, so the run is never without a heartbeat.
+    Future<Void> written = finals.write(run, state, detail);
     held.remove(run.runId());
-    return runs.finish(run.runId(), state.wireName(), detail)
-        .<Void>mapEmpty()
-        .otherwise(
-            error -> {
-              LOG.atWarn()
-                  .addKeyValue("runId", run.runId())
-                  .addKeyValue("error", error.getMessage())
-                  .log("run.record_failed");
-              return null;
-            });
+    return written;
   }
 
   /** The runs accepted here that have not started (held only in this node's memory). */
@@ -111,15 +113,23 @@ final class RunJournal {
     return held.size();
   }
 
+  /** Every run this node holds: queued, running, or ending with its final state not yet written. */
+  Set<String> heldHere() {
+    Set<String> here = new HashSet<>(held.keySet());
+    here.addAll(finals.runIds());
+    return here;
+  }
+
   private void beat() {
-    if (held.isEmpty()) {
+    Set<String> here = heldHere();
+    if (here.isEmpty()) {
       return;
     }
-    runs.heartbeat(List.copyOf(held.keySet()))
+    runs.heartbeat(List.copyOf(here))
         .onFailure(
             error ->
                 LOG.atWarn()
-                    .addKeyValue("runs", held.size())
+                    .addKeyValue("runs", here.size())
                     .addKeyValue("error", error.getMessage())
                     .log("run.heartbeat_failed"));
   }
@@ -128,6 +138,7 @@ final class RunJournal {
     if (timer >= 0) {
       vertx.cancelTimer(timer);
     }
+    finals.stop();
   }
 
   private static RunStore.NewRun newRun(RunRequest run, IdempotencyKey idempotencyKey) {

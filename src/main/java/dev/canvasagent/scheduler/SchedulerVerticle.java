@@ -11,6 +11,7 @@ import dev.canvasagent.bus.GrantedFollowUps;
 import dev.canvasagent.bus.RoomTopic;
 import dev.canvasagent.bus.RunAccepted;
 import dev.canvasagent.bus.RunEnding;
+import dev.canvasagent.bus.RunOutcome;
 import dev.canvasagent.bus.RunRequest;
 import dev.canvasagent.bus.RunStart;
 import dev.canvasagent.bus.RunState;
@@ -62,6 +63,7 @@ public final class SchedulerVerticle extends CanvasVerticle {
   private final Map<String, SessionQueue> queues = new HashMap<>();
   private TodoCommands todoCommands;
   private RunJournal journal;
+  private FinalWrites finals;
   private InterruptedRunSweeper sweeper;
   private FollowUpGrants followUps;
   private Watchdog watchdog;
@@ -82,13 +84,16 @@ public final class SchedulerVerticle extends CanvasVerticle {
   @Override
   protected Future<?> startVerticle() {
     todoCommands = new TodoCommands(store.todos());
-    journal = new RunJournal(vertx, store.runs(), config.durability().heartbeatMs());
+    finals = new FinalWrites(vertx, store.runs());
+    journal = new RunJournal(vertx, store.runs(), config.durability().heartbeatMs(), finals);
     sweeper =
         new InterruptedRunSweeper(
             vertx,
             store.runs(),
             config.durability().heartbeatMs(),
-            config.durability().interruptedAfterMs());
+            config.durability().interruptedAfterMs(),
+            journal::heldHere,
+            store::ping);
     followUps =
         new FollowUpGrants(
             new FollowUpRules(config.followups(), store.todos()),
@@ -122,7 +127,7 @@ public final class SchedulerVerticle extends CanvasVerticle {
             answer(Address.SCHEDULER_TODO, this::todo),
             answer(Address.SCHEDULER_FOLLOW_UP, this::followUp),
             answer(Address.SCHEDULER_TODOS, this::listTodos),
-            new SessionCommands(bus, store, models, config.model().defaultModel())
+            new SessionCommands(bus, store, models, config.model().defaultModel(), finals)
                 .register(this::answer),
             sweeper.start()));
   }
@@ -206,8 +211,14 @@ public final class SchedulerVerticle extends CanvasVerticle {
                     .onComplete(recorded -> publishStatus(run, RunState.ERROR, detail));
                 state = RunState.ERROR.wireName();
               } else {
-                journal.forget(run);
-                state = outcome.result().state().wireName();
+                RunOutcome ended = outcome.result();
+                if (ended.recorded()) {
+                  journal.forget(run);
+                } else {
+                  // Published, but not in the store: written here until the store answers.
+                  journal.ended(run, ended.state(), ended.detail());
+                }
+                state = ended.state().wireName();
               }
               settle(sessionId, state, active);
             });
@@ -336,6 +347,7 @@ public final class SchedulerVerticle extends CanvasVerticle {
             .put("running", running)
             .put("waiting", waiting)
             .put("runsHeld", journal.held())
+            .put("runsEnding", finals.size())
             .put("runsInterrupted", sweeper.swept()));
   }
 }

@@ -16,6 +16,7 @@ import dev.canvasagent.bus.SessionUpdate;
 import dev.canvasagent.bus.SessionView;
 import dev.canvasagent.model.ModelRegistry;
 import dev.canvasagent.store.ChatStore.ChatMessage;
+import dev.canvasagent.store.RunStore;
 import dev.canvasagent.store.SessionStore.Changes;
 import dev.canvasagent.store.SessionStore.Session;
 import dev.canvasagent.store.Store;
@@ -24,6 +25,7 @@ import io.vertx.core.Future;
 import io.vertx.core.eventbus.EventBus;
 import io.vertx.core.json.JsonObject;
 import java.util.List;
+import java.util.Map;
 import java.util.UUID;
 import java.util.function.Function;
 import org.slf4j.Logger;
@@ -48,12 +50,16 @@ final class SessionCommands {
   private final Store store;
   private final ModelRegistry models;
   private final String defaultModel;
+  private final FinalWrites finals;
 
-  SessionCommands(EventBus bus, Store store, ModelRegistry models, String defaultModel) {
+  /** {@code finals}: the final states of this node's runs that the store does not hold yet. */
+  SessionCommands(
+      EventBus bus, Store store, ModelRegistry models, String defaultModel, FinalWrites finals) {
     this.bus = bus;
     this.store = store;
     this.models = models;
     this.defaultModel = defaultModel;
+    this.finals = finals;
   }
 
   /** Registers the six session endpoints through the scheduler's {@code answer}. */
@@ -114,6 +120,8 @@ final class SessionCommands {
    */
   private Future<SessionResume> resume(SessionRef request) {
     String sessionId = request.sessionId();
+    // Taken before the store is read: a pending write that lands meanwhile may land after the read.
+    Map<String, FinalWrites.Ending> ending = finals.endingsOf(sessionId);
     return session(sessionId, request.roomId())
         .compose(
             session -> {
@@ -136,7 +144,7 @@ final class SessionCommands {
                               session.toJson(),
                               json(chat.result(), SessionCommands::chatJson),
                               json(todos.result(), todo -> todo.toJson()),
-                              json(runs.result(), run -> run.toJson()),
+                              json(runs.result(), run -> runJson(run, ending)),
                               json(transcript.result(), utterance -> utterance.toJson()),
                               revision.result()));
             });
@@ -162,10 +170,30 @@ final class SessionCommands {
                     : Future.succeededFuture(new SessionView(updated.get().toJson())));
   }
 
+  /**
+   * A run as its clients were told it: a run whose final status is out but whose record the store
+   * did not hold yet (its write pending here when the request came) shows that final status, not
+   * {@code running}.
+   */
+  private static JsonObject runJson(
+      RunStore.RunRecord run, Map<String, FinalWrites.Ending> ending) {
+    JsonObject json = run.toJson();
+    FinalWrites.Ending told = ending.get(run.runId());
+    if (run.live() && told != null) {
+      json.put("state", told.state().wireName()).put("detail", told.detail().copy());
+    }
+    return json;
+  }
+
+  /**
+   * A session whose last run has ended, its final write still pending here, is not busy: that write
+   * goes first (STORE_UNAVAILABLE if the store still fails it), then the deletion.
+   */
   private Future<SessionDeleted> delete(SessionRef request) {
     String sessionId = request.sessionId();
     return session(sessionId, request.roomId())
-        .compose(found -> stored(store.sessions().delete(sessionId), "delete the session"))
+        .compose(found -> finals.flush(sessionId))
+        .compose(written -> stored(store.sessions().delete(sessionId), "delete the session"))
         .compose(
             deletion ->
                 switch (deletion) {

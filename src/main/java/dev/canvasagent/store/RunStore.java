@@ -44,9 +44,12 @@ public interface RunStore {
 
   /**
    * Marks every queued or running run whose heartbeat is older than {@code staleAfterMs} as
-   * {@code error} with {@code detail} (plus its runId), and answers those runs.
+   * {@code error} with {@code detail} (plus its runId), and answers those runs. A run that has ended is
+   * never touched, and neither is one of {@code heldHere}: the sweeping node holds those runs itself
+   * (its heartbeats may be stale only because the store was away).
    */
-  Future<List<RunRecord>> sweepInterrupted(long staleAfterMs, JsonObject detail);
+  Future<List<RunRecord>> sweepInterrupted(
+      long staleAfterMs, JsonObject detail, Collection<String> heldHere);
 
   Future<Optional<RunRecord>> find(String runId);
 

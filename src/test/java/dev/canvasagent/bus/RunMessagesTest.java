@@ -40,6 +40,19 @@ class RunMessagesTest {
   }
 
   @Test
+  void anOutcomeSaysWhetherTheRunnerRecordedIt() {
+    JsonObject detail =
+        new JsonObject().put("runId", "run-1").put("code", "STORE_UNAVAILABLE").put("applied", 2);
+    RunOutcome unrecorded = new RunOutcome(RunState.ERROR, detail, false);
+    assertEquals(detail.copy().put("state", "error").put("recorded", false), unrecorded.toJson());
+    assertEquals(unrecorded, RunOutcome.fromJson(unrecorded.toJson()));
+    assertEquals(
+        new RunOutcome(RunState.DONE, new JsonObject().put("runId", "run-1"), true),
+        RunOutcome.fromJson(new JsonObject().put("runId", "run-1").put("state", "done")),
+        "an outcome that does not say was recorded");
+  }
+
+  @Test
   void aRunStartIsTheRunsJsonWithTheQueuesTwoFacts() {
     RunRequest run =
         new RunRequest(

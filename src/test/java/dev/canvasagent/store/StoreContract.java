@@ -715,16 +715,19 @@ public abstract class StoreContract {
     Session session = newSession();
     NewRun live = new NewRun(unique("run"), session.id(), roomId, null, 1);
     NewRun ended = new NewRun(unique("run"), session.id(), roomId, null, 1);
+    NewRun held = new NewRun(unique("run"), session.id(), roomId, null, 1);
     Await.result(store.runs().accept(live));
     Await.result(store.runs().accept(ended));
+    Await.result(store.runs().accept(held));
     Await.result(store.runs().finish(ended.runId(), "done", new JsonObject()));
     JsonObject detail = new JsonObject().put("code", "INTERRUPTED");
+    List<String> heldHere = List.of(held.runId());
 
     assertTrue(
-        Await.result(store.runs().sweepInterrupted(60_000, detail)).stream()
+        Await.result(store.runs().sweepInterrupted(60_000, detail, heldHere)).stream()
             .noneMatch(run -> run.sessionId().equals(session.id())),
         "a fresh heartbeat is not swept");
-    Await.result(store.runs().heartbeat(List.of(live.runId(), ended.runId())));
+    Await.result(store.runs().heartbeat(List.of(live.runId(), ended.runId(), held.runId())));
 
     List<RunRecord> swept = new java.util.ArrayList<>();
     Await.result(
@@ -733,7 +736,7 @@ public abstract class StoreContract {
             () ->
                 store
                     .runs()
-                    .sweepInterrupted(1, detail)
+                    .sweepInterrupted(1, detail, heldHere)
                     .map(
                         found -> {
                           swept.addAll(
@@ -747,10 +750,20 @@ public abstract class StoreContract {
     RunRecord interrupted = Await.result(store.runs().find(live.runId())).orElseThrow();
     assertEquals("error", interrupted.state());
     assertEquals(detail.copy().put("runId", live.runId()), interrupted.detail());
-    assertEquals("done", Await.result(store.runs().find(ended.runId())).orElseThrow().state());
+    assertEquals(
+        "done",
+        Await.result(store.runs().find(ended.runId())).orElseThrow().state(),
+        "a final state is never swept");
+    assertEquals(
+        "queued",
+        Await.result(store.runs().find(held.runId())).orElseThrow().state(),
+        "a run the sweeping node holds is not swept, however old its heartbeat");
     assertFalse(
         Await.result(store.runs().finish(live.runId(), "done", new JsonObject())),
         "an interrupted run stays interrupted");
+    assertTrue(
+        Await.result(store.runs().finish(held.runId(), "error", new JsonObject())),
+        "the held run's final write, however late, is its record's");
   }
 
   // Idempotent utterances

@@ -103,12 +103,15 @@ final class MemoryRunStore {
     }
   }
 
-  List<RunStore.RunRecord> sweepInterrupted(long staleAfterMs, JsonObject detail) {
+  List<RunStore.RunRecord> sweepInterrupted(
+      long staleAfterMs, JsonObject detail, Collection<String> heldHere) {
     synchronized (lock) {
       long now = clock.getAsLong();
       List<RunStore.RunRecord> swept = new ArrayList<>();
       for (Entry entry : List.copyOf(runs.values())) {
-        if (entry.run().live() && entry.heartbeatMillis() < now - staleAfterMs) {
+        if (entry.run().live()
+            && entry.heartbeatMillis() < now - staleAfterMs
+            && !heldHere.contains(entry.run().runId())) {
           RunStore.RunRecord ended =
               with(entry.run(), "error", detail.copy().put("runId", entry.run().runId()), now);
           runs.put(ended.runId(), new Entry(ended, entry.heartbeatMillis()));

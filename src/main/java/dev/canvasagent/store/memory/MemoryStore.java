@@ -320,8 +320,9 @@ public final class MemoryStore implements Store, BoardStore, SessionStore {
     }
 
     @Override
-    public Future<List<RunRecord>> sweepInterrupted(long staleAfterMs, JsonObject detail) {
-      return Future.succeededFuture(runs.sweepInterrupted(staleAfterMs, detail));
+    public Future<List<RunRecord>> sweepInterrupted(
+        long staleAfterMs, JsonObject detail, Collection<String> heldHere) {
+      return Future.succeededFuture(runs.sweepInterrupted(staleAfterMs, detail, heldHere));
     }
 
     @Override

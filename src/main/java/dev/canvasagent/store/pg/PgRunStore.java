@@ -102,9 +102,10 @@ final class PgRunStore implements RunStore {
   }
 
   @Override
-  public Future<List<RunRecord>> sweepInterrupted(long staleAfterMs, JsonObject detail) {
+  public Future<List<RunRecord>> sweepInterrupted(
+      long staleAfterMs, JsonObject detail, Collection<String> heldHere) {
     return pool.preparedQuery(Sql.SWEEP_INTERRUPTED_RUNS)
-        .execute(Tuple.of(staleAfterMs, detail))
+        .execute(Tuple.of(staleAfterMs, detail).addArrayOfString(heldHere.toArray(String[]::new)))
         .map(PgRunStore::toRuns);
   }
 

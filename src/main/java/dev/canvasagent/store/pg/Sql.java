@@ -100,10 +100,14 @@ final class Sql {
   static final String HEARTBEAT_RUNS =
       "UPDATE canvas_agent_runs SET heartbeat_at = now() WHERE id = ANY($1) AND state IN ('queued', 'running')";
 
-  /** Decided by the database's clock, so every node sweeping agrees on what is stale. */
+  /**
+   * Decided by the database's clock, so every node sweeping agrees on what is stale; only a live run
+   * changes (an ended one keeps its final state), and never one the sweeping node holds ($3).
+   */
   static final String SWEEP_INTERRUPTED_RUNS =
       "UPDATE canvas_agent_runs SET state = 'error', detail = $2::jsonb || jsonb_build_object('runId', id), updated_at = now()"
           + " WHERE state IN ('queued', 'running') AND heartbeat_at < now() - make_interval(secs => $1::double precision / 1000)"
+          + " AND id <> ALL($3::text[])"
           + " RETURNING "
           + RUN_COLUMNS;
 
