@@ -55,7 +55,7 @@ export function ChatPanel({ client, api, roomId, initialSessionId, onSession }) 
 
   useEffect(() => {
     loadSessions().then((list) => {
-      // Seed 002: open the last active session unless the address names one.
+      // Open the last active session unless the address names one.
       const id = initialSessionId ?? list[0]?.id ?? null
       if (id) resume(id)
     }).catch((failure) => setError(failure.message))

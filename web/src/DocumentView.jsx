@@ -4,7 +4,7 @@ const STARTER = (title) => `# ${title}\n\nWrite here, or ask the document agent.
 
 /**
  * A Markdown document of the room (`?doc=`): its text, which a person edits and saves (a save
- * preempts the agent, as seed 004 says), the lease lock indicator while anyone else holds the lease
+ * preempts the agent: a person always wins), the lease lock indicator while anyone else holds the lease
  * (`doc:lease`; "Take control" preempts it), the document agent's instruction box and status, the diff
  * since the latest snapshot, snapshots, and undo/redo. Snapshots, revert, undo and redo are write tools:
  * the page checks the lease out for the one call and in again. The server names every holder (the

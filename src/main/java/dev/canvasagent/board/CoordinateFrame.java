@@ -5,10 +5,10 @@ import java.util.HashMap;
 import java.util.Map;
 
 /**
- * The simple world the model sees (seed 002, "offsets and rounding"): coordinates relative to the
- * session's origin, rounded to integers. Rounding a shape's value remembers what was rounded away,
- * keyed by shape and property, so that the same value coming back is restored exactly and repeated
- * updates do not drift. The one place this mapping lives.
+ * The simple world the model sees: coordinates relative to the session's origin, rounded to
+ * integers. Rounding a shape's value remembers what was rounded away, keyed by shape and property,
+ * so that the same value coming back is restored exactly and repeated updates do not drift. The one
+ * place this mapping lives.
  */
 public final class CoordinateFrame {
   private final double originX;

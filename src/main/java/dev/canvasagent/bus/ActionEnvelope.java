@@ -5,9 +5,10 @@ import io.vertx.core.json.JsonObject;
 import java.util.List;
 
 /**
- * The {@code agent:action} payload (seed 000, "Wire Protocol"), plus {@code rev} and {@code diff}: the
- * board revision this envelope made and the record diff that made it, so every browser applies the
- * same change.
+ * The {@code agent:action} payload: {@code v} ({@link #VERSION}), the run's {@code sessionId}, a
+ * {@code seq} strictly increasing per session, {@code partial} for a streamed fragment, the actions
+ * and a timestamp; plus {@code rev} and {@code diff}: the board revision this envelope made and the
+ * record diff that made it, so every browser applies the same change.
  */
 public record ActionEnvelope(
     String sessionId,

@@ -7,10 +7,11 @@ import java.util.Optional;
 import java.util.Set;
 
 /**
- * Turns what a model says about style into tldraw's values (seed 000, "Brand palette + TLDraw
- * colors"; seed 003's color aliases). A value that is not, or not yet, a known name — a half-streamed
- * {@code "r"} or {@code "yel"}, a typo — is empty, so the prop keeps its default rather than breaking
- * the record. Brand names map only while the brand palette is on.
+ * Turns what a model says about style into tldraw's values: tldraw's own names pass, color aliases
+ * map to tldraw's (purple is violet, pink is light-red) and brand names to the closest tldraw color
+ * (brutalist-orange is orange, charcoal is black). A value that is not, or not yet, a known name —
+ * a half-streamed {@code "r"} or {@code "yel"}, a typo — is empty, so the prop keeps its default
+ * rather than breaking the record. Brand names map only while the brand palette is on.
  */
 public final class StyleNormalizer {
   private static final Map<String, String> BRAND_COLORS =

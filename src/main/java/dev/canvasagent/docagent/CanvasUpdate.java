@@ -1,9 +1,9 @@
 package dev.canvasagent.docagent;
 
 /**
- * A hidden canvas-update message (seed 004 §12): the fixed header, then the unified diff in a fenced
- * block. Plain text, so any provider takes it as a user message; the fence is longer than any run of
- * backticks inside the diff, so a diff of Markdown code blocks cannot close it early.
+ * A hidden canvas-update message: the fixed header, then the unified diff in a fenced block. Plain
+ * text, so any provider takes it as a user message; the fence is longer than any run of backticks
+ * inside the diff, so a diff of Markdown code blocks cannot close it early.
  */
 public final class CanvasUpdate {
   public static final String HEADER =

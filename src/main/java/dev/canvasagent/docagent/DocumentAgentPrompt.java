@@ -5,8 +5,8 @@ import io.vertx.core.json.JsonArray;
 import io.vertx.core.json.JsonObject;
 
 /**
- * What the document agent's model is told (seed 004 §11) and which tools it is offered: the read and
- * write tools without their lease arguments, which the server holds and fills in itself.
+ * What the document agent's model is told and which tools it is offered: the read and write tools
+ * without their lease arguments, which the server holds and fills in itself.
  */
 public final class DocumentAgentPrompt {
   public static final String SYSTEM =

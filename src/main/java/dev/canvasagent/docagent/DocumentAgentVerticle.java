@@ -27,12 +27,12 @@ import org.slf4j.LoggerFactory;
  * The document agent: runs a tool loop over a document's read and write tools for a person's
  * instruction ({@link Address#DOC_AGENT}, answered once the loop has started) or a primary agent's
  * delegated edit ({@link Address#DOC_AGENT_EDIT_REQUEST}, answered when it ends). A person's
- * instruction preempts whoever holds the document's lease (seed 004: a person's message voids the
- * lease at once, epoch + 1) and starts once this node's loop on the document has ended; a delegated
- * edit is refused with LOCK_NOT_AVAILABLE instead. Its sessions (the conversation and the revision
- * the agent last saw) live in this verticle's memory. A loop acts for the subject whose request started
- * it ({@code subject}, from the token): its lease is {@code agent:<session>}'s on that subject's behalf,
- * and its revisions are recorded so.
+ * instruction preempts whoever holds the document's lease (a person always wins: their message
+ * voids the lease at once, epoch + 1, so the agent's later writes fail) and starts once this node's
+ * loop on the document has ended; a delegated edit is refused with LOCK_NOT_AVAILABLE instead. Its
+ * sessions (the conversation and the revision the agent last saw) live in this verticle's memory. A
+ * loop acts for the subject whose request started it ({@code subject}, from the token): its lease
+ * is {@code agent:<session>}'s on that subject's behalf, and its revisions are recorded so.
  */
 public final class DocumentAgentVerticle extends CanvasVerticle {
   private static final Logger LOG = LoggerFactory.getLogger(DocumentAgentVerticle.class);

@@ -8,7 +8,10 @@ import io.vertx.core.json.JsonObject;
 import java.util.ArrayList;
 import java.util.List;
 
-/** Seed 001's line tools as pure functions of the current text: the change to commit, or a Failure. */
+/**
+ * The line tools (replace, insert and delete lines) as pure functions of the current text: the
+ * change to commit, or a Failure.
+ */
 public final class LineEdits {
   private LineEdits() {}
 

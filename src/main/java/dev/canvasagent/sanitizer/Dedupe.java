@@ -6,9 +6,9 @@ import io.vertx.core.json.JsonObject;
 import java.util.Optional;
 
 /**
- * Seed 000's duplicate creates: a new shape identical to one already on the board (same type,
- * parent, position, rotation and props — only its id and index differ) is the model re-running a
- * create, and is ignored.
+ * Duplicate creates: a new shape identical to one already on the board (same type, parent,
+ * position, rotation and props — only its id and index differ) is the model re-running a create,
+ * and is ignored.
  */
 final class Dedupe {
   private Dedupe() {}

@@ -32,10 +32,10 @@ import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
 /**
- * The sessions API on the bus (seed 002 Phases 4–5): create, list, resume, change and delete a session
- * and its atoms. The bridge has checked each body against its schema ({@code api/session-*.json});
- * what needs the store or the model registry is checked here. A session of another room than the one
- * a request names is SESSION_ROOM_MISMATCH; a session with a live run cannot be deleted (SESSION_BUSY).
+ * The sessions API on the bus: create, list, resume, change and delete a session and its atoms. The
+ * bridge has checked each body against its schema ({@code api/session-*.json}); what needs the
+ * store or the model registry is checked here. A session of another room than the one a request
+ * names is SESSION_ROOM_MISMATCH; a session with a live run cannot be deleted (SESSION_BUSY).
  */
 final class SessionCommands {
   private static final Logger LOG = LoggerFactory.getLogger(SessionCommands.class);

@@ -5,8 +5,8 @@ import io.vertx.core.json.JsonObject;
 import java.util.List;
 
 /**
- * A session's chat history (seed 002's {@code chatHistory}): the person's messages and everything the
- * agent said on {@code agent:chat}, in the order they were recorded.
+ * A session's chat history: the person's messages and everything the agent said on
+ * {@code agent:chat}, in the order they were recorded.
  */
 public interface ChatStore {
   Future<ChatMessage> append(String sessionId, String role, String text);

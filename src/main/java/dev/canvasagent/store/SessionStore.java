@@ -10,8 +10,9 @@ import java.util.List;
 import java.util.Optional;
 
 /**
- * Agent sessions: a conversation with the agent in one room (seed 002's session and its atoms: title,
- * model, chat origin, context items), and its envelope sequence. A room has any number of sessions.
+ * Agent sessions: a conversation with the agent in one room, and its atoms (what a resume restores:
+ * title, model, chat origin, context items), and its envelope sequence. A room has any number of
+ * sessions.
  */
 public interface SessionStore {
   /** Creates the session; creating the same id again is a no-op that answers the first (retries are safe). */
@@ -44,9 +45,9 @@ public interface SessionStore {
   Future<Long> nextSeq(String sessionId);
 
   /**
-   * The session's coordinate origin (seed 002's "session origin"): the first call fixes it to
-   * {@code proposed}, every later call (on any node) gets that first origin back. Fails with
-   * {@link UnknownSession} for a session never created.
+   * The session's coordinate origin: the first call fixes it to {@code proposed}, every later call
+   * (on any node) gets that first origin back. Fails with {@link UnknownSession} for a session
+   * never created.
    */
   Future<Origin> fixOrigin(String sessionId, Origin proposed);
 

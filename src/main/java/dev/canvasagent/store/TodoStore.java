@@ -6,8 +6,8 @@ import java.util.List;
 import java.util.Optional;
 
 /**
- * The agent's todo list per session (seed 000's {@code canvas_agent_todos}): items are open, done or
- * skipped, ordered by position then creation; resolving an item stamps {@code resolvedAt}.
+ * The agent's todo list per session: items are open, done or skipped, ordered by position then
+ * creation; resolving an item stamps {@code resolvedAt}.
  */
 public interface TodoStore {
   /** The session's items in list order. */

@@ -5,8 +5,8 @@ import io.vertx.core.json.JsonObject;
 import java.util.List;
 
 /**
- * What was said in a room (seed 002's {@code transcripts}): utterances posted to
- * {@code POST /api/rooms/{roomId}/transcript}, read back as a time window for the prompt.
+ * What was said in a room: utterances posted to {@code POST /api/rooms/{roomId}/transcript}, read
+ * back as a time window for the prompt.
  */
 public interface TranscriptStore {
   default Future<Utterance> add(String roomId, Utterance utterance) {

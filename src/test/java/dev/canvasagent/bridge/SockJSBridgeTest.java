@@ -155,7 +155,10 @@ class SockJSBridgeTest {
         .put("clientId", clientId);
   }
 
-  /** A host's reply as seed 000's wire protocol has it: image with its size, bounds, viewport, selection. */
+  /**
+   * A host's screenshot reply as the wire protocol has it: image with its size, bounds, viewport,
+   * selection.
+   */
   static JsonObject screenshot(String requestId) {
     JsonObject box = new JsonObject().put("x", 0).put("y", 0).put("w", 1).put("h", 1);
     int bytes = java.util.Base64.getDecoder().decode(PNG.substring(PNG.indexOf(',') + 1)).length;

@@ -13,9 +13,9 @@ import org.junit.jupiter.params.provider.CsvSource;
 import org.junit.jupiter.params.provider.ValueSource;
 
 /**
- * What a model says about style becomes a tldraw value or nothing (seed 000, "Brand palette + TLDraw
- * colors"): tldraw's own values pass through, aliases map, brand names map only with the brand
- * palette on, and partial or unknown words are empty so the prop keeps its default.
+ * What a model says about style becomes a tldraw value or nothing: tldraw's own values pass
+ * through, aliases map, brand names map only with the brand palette on, and partial or unknown
+ * words are empty so the prop keeps its default.
  */
 class StyleNormalizerTest {
   /** Every style prop the normalizer knows, with the tldraw enum it must land in. */

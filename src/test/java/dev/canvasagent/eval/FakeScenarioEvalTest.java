@@ -90,7 +90,10 @@ class FakeScenarioEvalTest {
         });
   }
 
-  /** Seed 003's batchOperations end to end: four structures, each one action, one envelope and one revision. */
+  /**
+   * {@code batch_operations} end to end: four structures, each one action, one envelope and one
+   * revision.
+   */
   @Test
   void theBatchScenarioLeavesASwotAKanbanAJourneyAndAFlowchartEachFromOneAtomicRevision() {
     RunResult result = room.runDone(TRIGGERS.get("batch"));

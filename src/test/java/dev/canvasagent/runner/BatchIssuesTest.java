@@ -8,7 +8,10 @@ import io.vertx.core.json.JsonObject;
 import java.util.Optional;
 import org.junit.jupiter.api.Test;
 
-/** R19 with C8, told back: a batch's skips reach the run's final status and the model's next turn, by ref. */
+/**
+ * A batch's skipped operations, told back: they reach the run's final status and the model's next
+ * turn, by ref.
+ */
 class BatchIssuesTest {
   static AgentAction batch(JsonArray skipped, JsonArray placedTopLevel) {
     return new AgentAction(

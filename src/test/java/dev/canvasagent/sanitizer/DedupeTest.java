@@ -12,7 +12,7 @@ import java.util.List;
 import java.util.Optional;
 import org.junit.jupiter.api.Test;
 
-/** Seed 000's duplicate creates: the model re-running a create is ignored; moves and updates are not. */
+/** Duplicate creates: the model re-running a create is ignored; moves and updates are not. */
 class DedupeTest {
   static final ActionCatalog CATALOG = ActionCatalog.standard();
 

@@ -26,8 +26,8 @@ import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.extension.ExtendWith;
 
 /**
- * The sessions API over real HTTP: create, list, resume, change and delete sessions (seed 002 Phases
- * 4–5), several per room, and idempotent retries of every write a client may repeat.
+ * The sessions API over real HTTP: create, list, resume, change and delete sessions, several per
+ * room, and idempotent retries of every write a client may repeat.
  */
 @ExtendWith(VertxExtension.class)
 abstract class SessionApiContract {

@@ -12,10 +12,10 @@ import java.util.Map;
 import java.util.Optional;
 
 /**
- * Lays out a resolved batch (R20–R23), in the group's own space with its top-left at (0, 0): each
- * frame's children inside it in local coordinates, frames fitted to them, then the top-level objects
- * by the directive — a template (SWOT 2×2, columns, journey stages with a link between consecutive
- * stages) or a generic arrangement (grid, one row, flowchart tiers). A title goes above everything.
+ * Lays out a resolved batch, in the group's own space with its top-left at (0, 0): each frame's
+ * children inside it in local coordinates, frames fitted to them, then the top-level objects by the
+ * directive — a template (SWOT 2×2, columns, journey stages with a link between consecutive stages)
+ * or a generic arrangement (grid, one row, flowchart tiers). A title goes above everything.
  */
 public final class BatchLayout {
   /** Two stages of the journey template the layout links with an arrow. */
@@ -79,7 +79,7 @@ public final class BatchLayout {
     return new Result(boxes, titleBox, links, new Size(right, bottom));
   }
 
-  /** A frame's size once its children sit inside it (R21, R23); the others' own size. */
+  /** A frame's size once its children sit inside it; the others' own size. */
   private Size ownSize(BatchShape shape) {
     return switch (shape.kind()) {
       case FRAME -> frameSize(shape);
@@ -92,7 +92,7 @@ public final class BatchLayout {
   private Size frameSize(BatchShape frame) {
     List<BatchShape> children = batch.childrenOf(frame);
     List<Size> childSizes = children.stream().map(child -> sizes.get(child.index())).toList();
-    // A SWOT quadrant holds its notes two across; every other frame stacks them (R21).
+    // A SWOT quadrant holds its notes two across; every other frame stacks them.
     boolean quadrant =
         directive.equals(Optional.of(LayoutDirective.SWOT_2X2)) && frame.isTopLevel();
     List<Vec> local =

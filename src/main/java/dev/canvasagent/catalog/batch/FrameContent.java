@@ -9,13 +9,13 @@ import java.util.ArrayList;
 import java.util.List;
 
 /**
- * Where a frame's children sit, in the frame's local coordinates, and how big the frame must then be
- * (R21, R23): inside the padding and under the header, stacked one under the other or in a grid.
+ * Where a frame's children sit, in the frame's local coordinates, and how big the frame must then
+ * be: inside the padding and under the header, stacked one under the other or in a grid.
  */
 public final class FrameContent {
   private FrameContent() {}
 
-  /** R21: one under the other, {@code NOTE_GAP} apart, the first under the header. */
+  /** One under the other, {@code NOTE_GAP} apart, the first under the header. */
   public static List<Vec> stack(List<Size> children) {
     List<Vec> positions = new ArrayList<>(children.size());
     double y = FRAME_HEADER + NOTE_PADDING;
@@ -35,7 +35,7 @@ public final class FrameContent {
   }
 
   /**
-   * R23: the size that holds every child with the padding on the right and below; a frame without
+   * The size that holds every child with the padding on the right and below; a frame without
    * children keeps the size it has.
    */
   public static Size fit(Size frame, List<Size> children, List<Vec> positions) {

@@ -8,11 +8,11 @@ import java.util.List;
 import java.util.TreeSet;
 
 /**
- * Where a new group of shapes goes (R24, here viewport-aware): the spot nearest the anchor (the
- * requester's viewport, top-left) at or right of and below it, where the group keeps {@code gap}
- * from every shape already on the page. Candidates are the anchor and the right and bottom edges of
- * the shapes (plus the gap), the nearest of them and the edge past all shapes; right of everything
- * is always free, so there is always an answer.
+ * Where a new group of shapes goes: the spot nearest the anchor (the requester's viewport,
+ * top-left) at or right of and below it, where the group keeps {@code gap} from every shape already
+ * on the page. Candidates are the anchor and the right and bottom edges of the shapes (plus the
+ * gap), the nearest of them and the edge past all shapes; right of everything is always free, so
+ * there is always an answer.
  */
 public final class FreeSpot {
   /** Candidate lines each way, nearest the anchor first: bounds the work on a crowded board. */

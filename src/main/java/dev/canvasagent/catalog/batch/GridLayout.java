@@ -4,11 +4,16 @@ import dev.canvasagent.board.geometry.Vec;
 import java.util.ArrayList;
 import java.util.List;
 
-/** A grid of equal cells, each as big as the largest item, filled row by row (R22: grid). */
+/**
+ * A grid of equal cells, each as big as the largest item, filled row by row (the grid directive).
+ */
 public final class GridLayout {
   private GridLayout() {}
 
-  /** R22: a square grid, the ceiling of the square root of the count across. */
+  /**
+   * The grid directive's columns: a square grid, the ceiling of the square root of the count
+   * across.
+   */
   public static int squareColumns(int count) {
     return Math.max(1, (int) Math.ceil(Math.sqrt(count)));
   }

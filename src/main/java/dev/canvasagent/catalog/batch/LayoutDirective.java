@@ -4,7 +4,10 @@ import java.util.Arrays;
 import java.util.List;
 import java.util.Optional;
 
-/** Seed 003's layout directives (R3): three templates, five generic arrangements. */
+/**
+ * The layout directives a batch may name: three templates (SWOT 2×2, columns, journey stages) and
+ * five generic arrangements (grid, rows, flowchart top-down and left-right, freeform).
+ */
 public enum LayoutDirective {
   SWOT_2X2("swot-2x2"),
   COLUMNS("columns"),

@@ -1,8 +1,9 @@
 package dev.canvasagent.catalog.batch;
 
 /**
- * The measures of seed 003's resolver (NOTE_W, NOTE_H, NOTE_GAP, NOTE_PADDING, FRAME_HEADER,
- * FRAME_GAP, COL_W) and the default sizes of R21, in page units, in one place.
+ * The measures a batch is laid out with (a note's size, the gaps between notes and between frames,
+ * a frame's padding and header, a column's width) and the default sizes of what a batch creates (a
+ * frame 300 × 300, a geo shape 200 × 200), in page units, in one place.
  */
 public final class LayoutMetrics {
   /** A tldraw note at scale 1 is 200 × 200. */

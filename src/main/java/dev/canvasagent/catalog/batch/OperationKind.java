@@ -4,7 +4,7 @@ import java.util.Arrays;
 import java.util.List;
 import java.util.Optional;
 
-/** Seed 003's five operations (R2), by their {@code op} value. */
+/** The five operations of a batch, by their {@code op} value. */
 public enum OperationKind {
   FRAME("createFrame"),
   NOTE("createNote"),

@@ -13,16 +13,16 @@ import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
 /**
- * Seed 003's ref-IDs (R18, R19): the operations are read in order and each valid ref enters a map, so
- * a later operation can name an earlier one. An operation whose ref is empty, malformed or already
- * taken is skipped; a {@code parentRef} that names no frame before it leaves the object top-level; a
+ * Refs within a batch: the operations are read in order and each valid ref enters a map, so a later
+ * operation can name an earlier one. An operation whose ref is empty, malformed or already taken is
+ * skipped; a {@code parentRef} that names no frame before it leaves the object top-level; a
  * connector with an end that names no object before it is skipped. Each of these is logged with the
- * ref that caused it (C8) and returned, so the action's result can tell the model.
+ * ref that caused it and returned, so the action's result can tell the model.
  */
 public final class RefResolver {
   private static final Logger LOG = LoggerFactory.getLogger(RefResolver.class);
 
-  /** R1: 2 to 40 lowercase letters, digits and underscores. */
+  /** A ref: 2 to 40 lowercase letters, digits and underscores. */
   public static final Pattern REF = Pattern.compile("[a-z0-9_]{2,40}");
 
   private final Map<String, BatchShape> shapes = new HashMap<>();

@@ -4,7 +4,7 @@ import dev.canvasagent.board.geometry.Vec;
 import java.util.ArrayList;
 import java.util.List;
 
-/** One row, left to right, top-aligned, {@code gap} apart (R22: rows, freeform, no directive). */
+/** One row, left to right, top-aligned, {@code gap} apart (rows, freeform, or no directive). */
 public final class RowLayout {
   private RowLayout() {}
 

@@ -8,11 +8,11 @@ import java.util.Deque;
 import java.util.List;
 
 /**
- * The flowchart arrangement (R22): nodes in tiers from their connections — roots (nothing leads to
- * them) in tier 0, every other node one tier past its deepest source — each tier a row (top-down) or
- * a column (left-right), centred on the widest. A cycle is broken where a depth-first walk in node
- * order first comes back to a node it is still inside; that edge is left out of the tiers, so the
- * walk always ends.
+ * The flowchart arrangements (top-down and left-right): nodes in tiers from their connections —
+ * roots (nothing leads to them) in tier 0, every other node one tier past its deepest source — each
+ * tier a row (top-down) or a column (left-right), centred on the widest. A cycle is broken where a
+ * depth-first walk in node order first comes back to a node it is still inside; that edge is left
+ * out of the tiers, so the walk always ends.
  */
 public final class TieredLayout {
   /** An edge from node {@code from} to node {@code to}, by position in the node list. */

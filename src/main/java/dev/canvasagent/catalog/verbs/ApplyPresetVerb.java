@@ -17,9 +17,9 @@ import java.util.Map;
 import java.util.Set;
 
 /**
- * {@code apply_preset} (seed 000's brand macros): Hero, Callout, Quiet, Wire or Label, by name or
- * synonym. With {@code targetIds} it restyles those shapes (what each shape's type allows); without,
- * it creates a note in the preset's style at {@code x, y} with {@code text}.
+ * {@code apply_preset}, a brand macro that styles in one step: Hero, Callout, Quiet, Wire or Label,
+ * by name or synonym. With {@code targetIds} it restyles those shapes (what each shape's type
+ * allows); without, it creates a note in the preset's style at {@code x, y} with {@code text}.
  */
 public final class ApplyPresetVerb implements ActionVerb {
   /** Each preset's brand tokens, as tldraw styles. */

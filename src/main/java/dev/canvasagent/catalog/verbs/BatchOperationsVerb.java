@@ -28,15 +28,18 @@ import java.util.Optional;
 import java.util.stream.Collectors;
 
 /**
- * {@code batch_operations} (seed 003's {@code batchOperations}): a whole structure in one action.
- * Operations name each other by ref (frames before their children, objects before the connectors
- * between them), a layout directive arranges the result, and the group lands in free space near the
- * requester's viewport. Everything becomes one record diff, so one board revision. Operations the
- * resolver skips, and objects placed top-level for want of their frame, are listed in the action's
- * {@code result}, which the runner reports back.
+ * {@code batch_operations}: a whole structure in one action. Operations name each other by ref
+ * (frames before their children, objects before the connectors between them), a layout directive
+ * arranges the result, and the group lands in free space near the requester's viewport. Everything
+ * becomes one record diff, so one board revision. Operations the resolver skips, and objects placed
+ * top-level for want of their frame, are listed in the action's {@code result}, which the runner
+ * reports back.
  */
 public final class BatchOperationsVerb implements ActionVerb {
-  /** C7: the most operations one batch may hold; the schema's {@code maxItems} says the same (checked by a test). */
+  /**
+   * The most operations one batch may hold (50): more is refused by the schema's {@code maxItems},
+   * which a test checks against this.
+   */
   public static final int MAX_OPERATIONS = 50;
 
   /** Room kept between the group and the shapes already on the page. */
@@ -131,7 +134,10 @@ public final class BatchOperationsVerb implements ActionVerb {
     return boxes;
   }
 
-  /** R10: the operations with every color as tldraw names it (purple is violet); an unknown color is left as written. */
+  /**
+   * The operations with the color of every operation kind as tldraw names it, aliases mapped
+   * (purple is violet); an unknown color is left as written.
+   */
   private static JsonArray normalizedColors(JsonArray operations, boolean brandPalette) {
     JsonArray normalized = new JsonArray();
     for (Object operation : operations) {

@@ -20,13 +20,16 @@ import java.util.List;
 import java.util.Map;
 
 /**
- * The tldraw records of a laid-out batch, its group's top-left at {@code origin} on the page: frames,
- * notes, geo shapes and texts in operation order (a child in its frame's local space, after its
- * frame), then the connectors and the template's links as arrows bound at both ends (R21), above
+ * The tldraw records of a laid-out batch, its group's top-left at {@code origin} on the page:
+ * frames, notes, geo shapes and texts in operation order (a child in its frame's local space, after
+ * its frame), then the connectors and the template's links as arrows bound at both ends, above
  * everything. Colors go through {@link StyleNormalizer}, so every alias works on every color field.
  */
 final class BatchRecords {
-  /** Seed 003's SWOT_COLORS: the notes of the four quadrants, when the model gives none. */
+  /**
+   * The notes' colors in the four SWOT quadrants, the batch's first four top-level frames
+   * (Strengths, Weaknesses, Opportunities, Threats, in that order), when the model gives none.
+   */
   static final List<String> SWOT_COLORS = List.of("green", "red", "blue", "orange");
 
   static final String NOTE_COLOR = "yellow";

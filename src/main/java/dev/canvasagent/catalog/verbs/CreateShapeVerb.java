@@ -171,7 +171,10 @@ public final class CreateShapeVerb implements ActionVerb {
     return ShapeRecords.shape(id, "line", origin[0], origin[1], index, lineProps);
   }
 
-  /** Segments from {@code props.segments[{type, points}]} (seed 000's form) or from {@code points}. */
+  /**
+   * Segments from {@code props.segments[{type, points}]} (tldraw's own draw-shape form) or from
+   * {@code points}.
+   */
   private static List<Segment> drawSegments(JsonObject params, CoordinateFrame frame) {
     JsonArray segments = params.getJsonObject("props", new JsonObject()).getJsonArray("segments");
     List<Segment> result = new ArrayList<>();

@@ -11,10 +11,10 @@ import java.util.Objects;
 import java.util.function.Function;
 
 /**
- * A non-streamed tool loop (seed 004 §9–10): ask the model, run the tool calls of its answer one
- * after the other, send the answer and the results back, and repeat until an answer has no tool
- * calls, the step cap is reached, someone interrupts, or the provider fails. Each answer is still
- * streamed from the provider, but only its assembled turn matters to the loop.
+ * A non-streamed tool loop: ask the model, run the tool calls of its answer one after the other,
+ * send the answer and the results back, and repeat until an answer has no tool calls, the step cap
+ * is reached, someone interrupts, or the provider fails. Each answer is still streamed from the
+ * provider, but only its assembled turn matters to the loop.
  *
  * <p>{@code executor} runs one call and returns its result object; a failed future (or a thrown
  * exception) becomes an error result that the model reads. {@code maxSteps} caps how many times the

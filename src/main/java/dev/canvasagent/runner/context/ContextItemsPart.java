@@ -11,7 +11,7 @@ import java.util.ArrayList;
 import java.util.List;
 
 /**
- * What a person pinned for the agent in the session (seed 002's context items): shapes, in full as a
+ * What a person pinned for the agent in the session (its context items): shapes, in full as a
  * selected shape is shown; areas and points, in the model's coordinates. A pinned shape that is no
  * longer on the board is left out. Not memoized: the items change without the board changing. When
  * the budget is short the last pinned go first.

@@ -10,9 +10,9 @@ import io.vertx.core.json.JsonObject;
 import java.util.List;
 
 /**
- * Shapes as the model sees them (seed 002's simple shapes): ids without {@code shape:}, geo shapes by
- * their geo kind, page bounds offset to the session origin and rounded through the run's
- * {@link CoordinateFrame}, which remembers the rounding so the sanitizer can restore it.
+ * Shapes as the model sees them: ids without {@code shape:}, geo shapes by their geo kind, page
+ * bounds offset to the session origin and rounded through the run's {@link CoordinateFrame}, which
+ * remembers the rounding so the sanitizer can restore it.
  */
 final class ModelShapes {
   /** The string style props a simplified record carries, when the shape has them. */

@@ -6,10 +6,10 @@ import java.util.Optional;
 import java.util.function.LongSupplier;
 
 /**
- * Built prompt parts kept for a while (seed 000: "memoizes prompt parts (minus screenshots) per
- * {room, docVersion, selection, viewport, transcript} signature for ~2 minutes"): an entry lives
- * {@code ttlMs} from when it was stored, and beyond {@code maxEntries} the least recently used goes.
- * Owned by one verticle and used on its event loop only.
+ * Built prompt parts kept for a while, so a run on an unchanged room, board, selection and viewport
+ * reuses them (two minutes by default, {@code context.promptCacheTtlMs}): an entry lives
+ * {@code ttlMs} from when it was stored, and beyond {@code maxEntries} the least recently used
+ * goes. Owned by one verticle and used on its event loop only.
  */
 final class PromptMemo<K, V> {
   private final long ttlMs;

@@ -8,10 +8,10 @@ import java.util.Objects;
 import java.util.Set;
 
 /**
- * The shapes' tldraw records as they are (seed 000's "TLDraw runtime state included in prompts"),
- * positions offset and rounded, one per line: the selected shapes first, then those in view, then
- * the rest, each group back to front, until {@code CANVAS_AGENT_SHAPE_STATE_LIMIT} bytes of records.
- * Text only; {@code shapeStateStats {count, bytes, truncated}} says how much of it the model got.
+ * The shapes' tldraw records as they are, positions offset and rounded, one per line: the selected
+ * shapes first, then those in view, then the rest, each group back to front, until
+ * {@code CANVAS_AGENT_SHAPE_STATE_LIMIT} bytes of records. Text only;
+ * {@code shapeStateStats {count, bytes, truncated}} says how much of it the model got.
  */
 final class ShapeStatePart implements PromptPart<Void> {
   static final String HEADING = "## Shape state (tldraw records)\n";

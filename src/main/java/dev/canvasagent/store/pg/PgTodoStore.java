@@ -10,7 +10,7 @@ import java.util.ArrayList;
 import java.util.List;
 import java.util.Optional;
 
-/** Todos in seed 000's {@code canvas_agent_todos}. */
+/** Todos in the table {@code canvas_agent_todos}. */
 final class PgTodoStore implements TodoStore {
   private final Pool pool;
 

@@ -6,7 +6,10 @@ import dev.canvasagent.board.geometry.Vec;
 import java.util.List;
 import org.junit.jupiter.api.Test;
 
-/** The generic arrangements (R22) and a frame's content (R21, R23). */
+/**
+ * The generic arrangements (grid, rows, flowchart tiers) and a frame's content (children stacked or
+ * in a grid, the frame fitted to them).
+ */
 class ArrangementsTest {
   @Test
   void r22RowsGoLeftToRightGapApart() {

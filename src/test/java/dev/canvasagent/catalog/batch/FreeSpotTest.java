@@ -9,7 +9,7 @@ import java.util.ArrayList;
 import java.util.List;
 import org.junit.jupiter.api.Test;
 
-/** R24, viewport-aware: the group goes near the viewport, clear of what is on the page. */
+/** Where a group goes: near the viewport, clear of what is on the page. */
 class FreeSpotTest {
   static final Vec ANCHOR = new Vec(100, 100);
   static final Size GROUP = new Size(300, 200);

@@ -9,7 +9,7 @@ import io.vertx.core.json.JsonObject;
 import java.util.List;
 import org.junit.jupiter.api.Test;
 
-/** R18, R19, C8: the ref map, what is skipped, and every issue naming the ref that caused it. */
+/** The ref map, what is skipped, and every issue naming the ref that caused it. */
 class RefResolverTest {
   static JsonObject op(String op, String ref, String... keyValues) {
     JsonObject operation = new JsonObject().put("op", op).put("ref", ref);

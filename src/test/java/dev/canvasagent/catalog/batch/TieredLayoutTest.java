@@ -9,7 +9,10 @@ import java.util.ArrayList;
 import java.util.List;
 import org.junit.jupiter.api.Test;
 
-/** R22's flowchart tiers: roots first, each node one tier past its deepest source, cycles cut, tiers centred. */
+/**
+ * The flowchart tiers: roots first, each node one tier past its deepest source, cycles cut, tiers
+ * centred.
+ */
 class TieredLayoutTest {
   @Test
   void r22RootsAreTierZeroAndEachNodeIsOnePastItsDeepestSource() {

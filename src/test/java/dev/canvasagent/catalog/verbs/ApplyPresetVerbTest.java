@@ -24,7 +24,9 @@ import org.junit.jupiter.api.Test;
 import org.junit.jupiter.params.ParameterizedTest;
 import org.junit.jupiter.params.provider.CsvSource;
 
-/** {@code apply_preset}: seed 000's brand macros, restyling targets or creating a note in the preset's style. */
+/**
+ * {@code apply_preset}: a brand macro, restyling targets or creating a note in the preset's style.
+ */
 class ApplyPresetVerbTest {
   Board board = boardOf(geo("box1", 0, 0), text("t1"), line("l1"), frame("f1"));
 

@@ -30,9 +30,10 @@ import java.util.stream.Collectors;
 import org.junit.jupiter.api.Test;
 
 /**
- * {@code batch_operations} as the sanitizer runs it: the schema (seed 003's R1–R4, R10, C7, tested as
- * R27 lists) and the resolver's records (R18–R23, tested as R28 lists). Every diff is checked with
- * tldraw's own schema and keeps the board whole.
+ * {@code batch_operations} as the sanitizer runs it: the schema (refs, the five operations, the
+ * layout directives, 1 to 50 operations, color aliases) and the resolver's records (the ref map and
+ * its skips, templates and arrangements, frames fitted to their children). Every diff is checked
+ * with tldraw's own schema and keeps the board whole.
  */
 class BatchOperationsVerbTest {
   static final ActionCatalog.Entry BATCH =
@@ -152,7 +153,7 @@ class BatchOperationsVerbTest {
     return action.params().getJsonObject("result");
   }
 
-  // R27: the schema
+  // The schema
 
   @Test
   void r27TheSchemaRejectsAnEmptyOperationsArray() {
@@ -317,7 +318,7 @@ class BatchOperationsVerbTest {
         "the published params say it too");
   }
 
-  // R28: the resolver
+  // The resolver's records
 
   @Test
   void r28ASingleNoteMakesExactlyOneNote() {
@@ -384,7 +385,7 @@ class BatchOperationsVerbTest {
             + LayoutMetrics.NOTE_GAP,
         two.getDouble("y"),
         EPSILON,
-        "R21: the second child under the first");
+        "the second child under the first, NOTE_GAP apart");
     assertTrue(one.getString("index").compareTo(two.getString("index")) < 0);
   }
 
