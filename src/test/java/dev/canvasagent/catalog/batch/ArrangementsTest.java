@@ -12,14 +12,14 @@ import org.junit.jupiter.api.Test;
  */
 class ArrangementsTest {
   @Test
-  void r22RowsGoLeftToRightGapApart() {
+  void rowsGoLeftToRightGapApart() {
     assertEquals(
         List.of(new Vec(0, 0), new Vec(120, 0), new Vec(170, 0)),
         RowLayout.arrange(List.of(new Size(100, 10), new Size(30, 90), new Size(5, 5)), 20));
   }
 
   @Test
-  void r22TheGridIsSquareWithCellsOfTheLargestObject() {
+  void theGridIsSquareWithCellsOfTheLargestObject() {
     assertEquals(1, GridLayout.squareColumns(1));
     assertEquals(2, GridLayout.squareColumns(4));
     assertEquals(3, GridLayout.squareColumns(5));
@@ -32,7 +32,7 @@ class ArrangementsTest {
   }
 
   @Test
-  void r21ChildrenStackUnderTheHeaderInsideThePadding() {
+  void childrenStackUnderTheHeaderInsideThePadding() {
     List<Vec> at =
         FrameContent.stack(List.of(new Size(200, 200), new Size(100, 50), new Size(10, 10)));
     double top = LayoutMetrics.FRAME_HEADER + LayoutMetrics.NOTE_PADDING;
@@ -43,7 +43,7 @@ class ArrangementsTest {
   }
 
   @Test
-  void r23AFrameFitsItsChildrenAndKeepsItsSizeWithoutThem() {
+  void aFrameFitsItsChildrenAndKeepsItsSizeWithoutThem() {
     List<Size> children = List.of(new Size(200, 200), new Size(300, 50));
     Size fitted = FrameContent.fit(new Size(900, 900), children, FrameContent.stack(children));
     assertEquals(new Size(30 + 300 + 30, 70 + 200 + 20 + 50 + 30), fitted);
@@ -58,7 +58,7 @@ class ArrangementsTest {
   }
 
   @Test
-  void r3EveryDirectiveHasItsWireName() {
+  void everyDirectiveHasItsWireName() {
     assertEquals(
         List.of(
             "swot-2x2",

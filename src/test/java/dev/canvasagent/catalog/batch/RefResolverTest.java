@@ -24,7 +24,7 @@ class RefResolverTest {
   }
 
   @Test
-  void r18LaterOperationsNameEarlierOnes() {
+  void laterOperationsNameEarlierOnes() {
     ResolvedBatch batch =
         resolve(
             op("createFrame", "frame_a", "name", "A"),
@@ -50,7 +50,7 @@ class RefResolverTest {
   }
 
   @Test
-  void r19C8EverySkipNamesItsRef() {
+  void everySkipNamesItsRef() {
     ResolvedBatch batch =
         resolve(
             op("createNote", "note_a", "text", "1"),
@@ -71,7 +71,7 @@ class RefResolverTest {
   }
 
   @Test
-  void r19AParentRefThatComesLaterDoesNotCount() {
+  void aParentRefThatComesLaterDoesNotCount() {
     ResolvedBatch batch =
         resolve(
             op("createNote", "note_a", "text", "n", "parentRef", "frame_a"),

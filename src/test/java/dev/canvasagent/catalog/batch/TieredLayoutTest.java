@@ -15,7 +15,7 @@ import org.junit.jupiter.api.Test;
  */
 class TieredLayoutTest {
   @Test
-  void r22RootsAreTierZeroAndEachNodeIsOnePastItsDeepestSource() {
+  void rootsAreTierZeroAndEachNodeIsOnePastItsDeepestSource() {
     // 0 → 1 → 2 → 3 and 0 → 3: 3 sits under 2, not under 0.
     int[] tiers =
         TieredLayout.assign(
@@ -24,12 +24,12 @@ class TieredLayoutTest {
   }
 
   @Test
-  void r22UnconnectedNodesAreAllRoots() {
+  void unconnectedNodesAreAllRoots() {
     assertArrayEquals(new int[] {0, 0, 0}, TieredLayout.assign(3, List.of()));
   }
 
   @Test
-  void r22ACycleIsCutDeterministically() {
+  void aCycleIsCutDeterministically() {
     List<Edge> cycle = List.of(new Edge(0, 1), new Edge(1, 2), new Edge(2, 0));
     assertArrayEquals(new int[] {0, 1, 2}, TieredLayout.assign(3, cycle));
     assertArrayEquals(
@@ -37,7 +37,7 @@ class TieredLayoutTest {
   }
 
   @Test
-  void r22ACycleBelowARootHangsUnderTheRoot() {
+  void aCycleBelowARootHangsUnderTheRoot() {
     // 0 → 1 ⇄ 2: 1 is entered first, the edge back from 2 is the one cut.
     assertArrayEquals(
         new int[] {0, 1, 2},
@@ -63,7 +63,7 @@ class TieredLayoutTest {
   }
 
   @Test
-  void r22TopDownTiersAreRowsCentredOnTheWidest() {
+  void topDownTiersAreRowsCentredOnTheWidest() {
     List<Size> sizes = List.of(new Size(100, 50), new Size(100, 50), new Size(100, 80));
     List<Vec> at =
         TieredLayout.arrange(sizes, new int[] {0, 1, 1}, TieredLayout.Direction.TOP_DOWN, 20, 30);
@@ -73,7 +73,7 @@ class TieredLayoutTest {
   }
 
   @Test
-  void r22LeftRightTiersAreColumnsCentredOnTheTallest() {
+  void leftRightTiersAreColumnsCentredOnTheTallest() {
     List<Size> sizes = List.of(new Size(100, 50), new Size(100, 50), new Size(80, 50));
     List<Vec> at =
         TieredLayout.arrange(sizes, new int[] {0, 1, 1}, TieredLayout.Direction.LEFT_RIGHT, 20, 30);

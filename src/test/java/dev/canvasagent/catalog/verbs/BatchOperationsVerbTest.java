@@ -156,13 +156,13 @@ class BatchOperationsVerbTest {
   // The schema
 
   @Test
-  void r27TheSchemaRejectsAnEmptyOperationsArray() {
+  void theSchemaRejectsAnEmptyOperationsArray() {
     assertTrue(violations(batch()).isPresent());
     assertTrue(violations(new JsonObject()).isPresent(), "operations is required");
   }
 
   @Test
-  void r27C7TheSchemaMaximumIsTheNamedConstant() {
+  void theSchemaMaximumIsTheNamedConstant() {
     assertEquals(
         BatchOperationsVerb.MAX_OPERATIONS,
         BATCH
@@ -180,7 +180,7 @@ class BatchOperationsVerbTest {
   }
 
   @Test
-  void r27TheSchemaAcceptsOneToFiftyOperationsAndRejectsMore() {
+  void theSchemaAcceptsOneToFiftyOperationsAndRejectsMore() {
     JsonObject[] notes = new JsonObject[BatchOperationsVerb.MAX_OPERATIONS + 1];
     for (int i = 0; i < notes.length; i++) {
       notes[i] = note("note_" + i, "n" + i);
@@ -201,7 +201,7 @@ class BatchOperationsVerbTest {
   }
 
   @Test
-  void r27EachOperationTypeIsAcceptedWithValidFields() {
+  void eachOperationTypeIsAcceptedWithValidFields() {
     assertEquals(
         Optional.empty(),
         violations(
@@ -242,7 +242,7 @@ class BatchOperationsVerbTest {
   }
 
   @Test
-  void r1r27TheRefRejectsEmptyShortUppercaseAndLongStrings() {
+  void theRefRejectsEmptyShortUppercaseAndLongStrings() {
     for (String ref : List.of("", "a", "Note_A", "note-a", "note a", "x".repeat(41))) {
       assertTrue(violations(batch(note(ref, "t"))).isPresent(), "'" + ref + "'");
     }
@@ -254,7 +254,7 @@ class BatchOperationsVerbTest {
   }
 
   @Test
-  void r2r27EachOperationRequiresItsFields() {
+  void eachOperationRequiresItsFields() {
     assertTrue(
         violations(batch(op("createConnector", "conn", "toRef", "ab"))).isPresent(), "fromRef");
     assertTrue(
@@ -268,7 +268,7 @@ class BatchOperationsVerbTest {
   }
 
   @Test
-  void r3r27LayoutDirectiveAcceptsItsEightValuesAndRejectsOthers() {
+  void layoutDirectiveAcceptsItsEightValuesAndRejectsOthers() {
     assertEquals(8, LayoutDirective.values().length);
     for (String directive : LayoutDirective.wireNames()) {
       assertEquals(Optional.empty(), violations(batch(directive, note("note_a", "t"))), directive);
@@ -285,7 +285,7 @@ class BatchOperationsVerbTest {
   }
 
   @Test
-  void r10r27ColorAliasesArePreprocessedOnEveryColorField() {
+  void colorAliasesArePreprocessedOnEveryColorField() {
     SanitizedAction action =
         sanitize(
             batch(
@@ -321,7 +321,7 @@ class BatchOperationsVerbTest {
   // The resolver's records
 
   @Test
-  void r28ASingleNoteMakesExactlyOneNote() {
+  void aSingleNoteMakesExactlyOneNote() {
     SanitizedAction action = sanitize(batch(note("note_hello", "Hello")));
     assertEquals(1, action.diff().put().size());
     JsonObject record = action.diff().put().get(0);
@@ -336,7 +336,7 @@ class BatchOperationsVerbTest {
   }
 
   @Test
-  void r22r28ThreeUnrelatedNotesSitInARow() {
+  void threeUnrelatedNotesSitInARow() {
     Board next = apply(batch(note("note_a", "A"), note("note_b", "B"), note("note_c", "C")));
     List<Box> boxes =
         shapes(next, "note").stream()
@@ -362,7 +362,7 @@ class BatchOperationsVerbTest {
   }
 
   @Test
-  void r21r28AChildIsInsideItsFrameInLocalCoordinates() {
+  void aChildIsInsideItsFrameInLocalCoordinates() {
     Board next =
         apply(
             batch(
@@ -390,7 +390,7 @@ class BatchOperationsVerbTest {
   }
 
   @Test
-  void r23r28AFrameIsFittedToItsChildren() {
+  void aFrameIsFittedToItsChildren() {
     Board next =
         apply(
             batch(
@@ -417,7 +417,7 @@ class BatchOperationsVerbTest {
   }
 
   @Test
-  void r21r28AConnectorIsAnArrowBoundToBothShapesWithItsLabel() {
+  void aConnectorIsAnArrowBoundToBothShapesWithItsLabel() {
     SanitizedAction action =
         sanitize(
             batch(
@@ -459,7 +459,7 @@ class BatchOperationsVerbTest {
   }
 
   @Test
-  void r19r28ADuplicateRefSkipsTheSecondOperationAndSaysSo() {
+  void aDuplicateRefSkipsTheSecondOperationAndSaysSo() {
     SanitizedAction action = sanitize(batch(note("note_a", "first"), note("note_a", "second")));
     Board next = board.apply(action.diff(), 2);
     assertEquals(
@@ -472,7 +472,7 @@ class BatchOperationsVerbTest {
   }
 
   @Test
-  void r19r28AMissingParentRefMakesTheObjectTopLevelAndSaysSo() {
+  void aMissingParentRefMakesTheObjectTopLevelAndSaysSo() {
     SanitizedAction action =
         sanitize(batch(note("note_a", "orphan", "parentRef", "frame_nowhere")));
     JsonObject record = action.diff().put().get(0);
@@ -483,7 +483,7 @@ class BatchOperationsVerbTest {
   }
 
   @Test
-  void r19AParentRefToANoteMakesTheObjectTopLevel() {
+  void aParentRefToANoteMakesTheObjectTopLevel() {
     SanitizedAction action =
         sanitize(batch(note("note_a", "a"), note("note_b", "b", "parentRef", "note_a")));
     action.diff().put().forEach(record -> assertEquals("page:page", record.getString("parentId")));
@@ -496,7 +496,7 @@ class BatchOperationsVerbTest {
   }
 
   @Test
-  void r19r28AConnectorWithAMissingRefIsSkipped() {
+  void aConnectorWithAMissingRefIsSkipped() {
     SanitizedAction action =
         sanitize(
             batch(
@@ -520,7 +520,7 @@ class BatchOperationsVerbTest {
   }
 
   @Test
-  void r19AConnectorEndCannotBeAnotherConnector() {
+  void aConnectorEndCannotBeAnotherConnector() {
     SanitizedAction action =
         sanitize(
             batch(
@@ -534,7 +534,7 @@ class BatchOperationsVerbTest {
   }
 
   @Test
-  void r19EmptyAndInvalidRefsThatPassNoSchemaAreStillSkippedByTheResolver() {
+  void emptyAndInvalidRefsThatPassNoSchemaAreStillSkippedByTheResolver() {
     JsonObject params = batch(note("", "empty"), note("A", "short"), note("note_ok", "fine"));
     SanitizedAction action = BATCH.verb().sanitize(params, new ActionContext(board, frame, false));
     assertEquals(1, action.diff().put().size());
@@ -562,7 +562,7 @@ class BatchOperationsVerbTest {
   }
 
   @Test
-  void r20r28SwotMakesFourFramesInTwoByTwoEachHoldingItsNotes() {
+  void swotMakesFourFramesInTwoByTwoEachHoldingItsNotes() {
     SanitizedAction action = sanitize(swot());
     Board next = board.apply(action.diff(), 2);
     assertEquals(4, shapes(next, "frame").size());
@@ -624,7 +624,7 @@ class BatchOperationsVerbTest {
   }
 
   @Test
-  void r20r28ColumnsPutTheFramesLeftToRight() {
+  void columnsPutTheFramesLeftToRight() {
     Board next =
         apply(
             batch(
@@ -648,7 +648,7 @@ class BatchOperationsVerbTest {
   }
 
   @Test
-  void r20r28JourneyStagesAreLinkedByArrowsBoundToConsecutiveFrames() {
+  void journeyStagesAreLinkedByArrowsBoundToConsecutiveFrames() {
     SanitizedAction action =
         sanitize(
             batch(
@@ -690,7 +690,7 @@ class BatchOperationsVerbTest {
   }
 
   @Test
-  void r22r28GridPutsFourShapesInTwoByTwo() {
+  void gridPutsFourShapesInTwoByTwo() {
     Board next =
         apply(
             batch(
@@ -712,7 +712,7 @@ class BatchOperationsVerbTest {
   }
 
   @Test
-  void r22r28FlowchartTopDownPutsRootsAboveWhatDependsOnThem() {
+  void flowchartTopDownPutsRootsAboveWhatDependsOnThem() {
     Board next =
         apply(
             batch(
@@ -744,7 +744,7 @@ class BatchOperationsVerbTest {
   }
 
   @Test
-  void r22FlowchartWithACycleEndsAndStillLaysOutEveryNode() {
+  void flowchartWithACycleEndsAndStillLaysOutEveryNode() {
     Board next =
         apply(
             batch(
@@ -765,7 +765,7 @@ class BatchOperationsVerbTest {
   }
 
   @Test
-  void r22FlowchartLeftRightPutsRootsLeftOfWhatDependsOnThem() {
+  void flowchartLeftRightPutsRootsLeftOfWhatDependsOnThem() {
     Board next =
         apply(
             batch(
@@ -780,7 +780,7 @@ class BatchOperationsVerbTest {
   }
 
   @Test
-  void r28OperationsWithoutAColorGetTheDefaults() {
+  void operationsWithoutAColorGetTheDefaults() {
     Board next =
         apply(
             batch(
@@ -803,7 +803,7 @@ class BatchOperationsVerbTest {
   }
 
   @Test
-  void r24OnAnEmptyBoardTheGroupStartsNearTheViewport() {
+  void onAnEmptyBoardTheGroupStartsNearTheViewport() {
     frame = new CoordinateFrame(1000, 500, Map.of());
     Board next = apply(batch(note("note_a", "a")));
     JsonObject record = shapes(next, "note").get(0);
@@ -812,7 +812,7 @@ class BatchOperationsVerbTest {
   }
 
   @Test
-  void r24TheGroupIsPlacedClearOfShapesAlreadyOnTheBoard() {
+  void theGroupIsPlacedClearOfShapesAlreadyOnTheBoard() {
     board =
         TestShapes.board(TestShapes.geo("big", 0, 0, 900, 700), TestShapes.note("sticky", 950, 30));
     SanitizedAction action = sanitize(swot());
