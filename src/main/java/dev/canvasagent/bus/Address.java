@@ -1,8 +1,10 @@
 package dev.canvasagent.bus;
 
 /**
- * Every event-bus address the verticles use, declared once. Request addresses are named for what the
- * receiver does; room topics live in {@link RoomTopic}.
+ * Every event-bus address the verticles use, declared once with its contract: an {@link Endpoint}
+ * names the request and reply records, a {@link Notice} the one-way message. Addresses are named for
+ * what the receiver does; room topics live in {@link RoomTopic}. docs/architecture.md ("The bus
+ * contract") lists them in a table that a test keeps in step with this class.
  */
 public final class Address {
   private Address() {}
