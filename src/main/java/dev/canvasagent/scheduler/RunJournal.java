@@ -18,7 +18,8 @@ import org.slf4j.LoggerFactory;
 
 /**
  * The scheduler's record of its runs in the store: {@code queued} when accepted (before the client is
- * told), {@code running} when started; the runner writes the final state before it publishes it, and
+ * told; a follow-up when granted, before the run that asked for it can name it), {@code running} when
+ * started (only from {@code queued}: a run already started or ended elsewhere is not run again); the runner writes the final state before it publishes it, and
  * the journal writes it only when the runner could not. While this node holds a run (queued or
  * running) it renews the run's heartbeat every {@code durability.heartbeatMs}, so that no node's
  * sweeper takes it for the run of a dead node.
@@ -65,8 +66,12 @@ final class RunJournal {
             });
   }
 
-  /** Marks the run running; a store failure is logged and the run goes on (the runner records its end). */
-  Future<Void> started(RunRequest run) {
+  /**
+   * Marks the run running. False when the store has it in another state than queued: another node
+   * started it (a retry took it there), or it ended (canceled, swept as interrupted) — it must not
+   * run. A store failure is logged and the run goes on (the runner records its end).
+   */
+  Future<Boolean> started(RunRequest run) {
     held.put(run.runId(), true);
     return runs.start(newRun(run, null))
         .otherwise(
@@ -75,7 +80,7 @@ final class RunJournal {
                   .addKeyValue("runId", run.runId())
                   .addKeyValue("error", error.getMessage())
                   .log("run.record_failed");
-              return null;
+              return true;
             });
   }
 
@@ -131,6 +136,14 @@ final class RunJournal {
   }
 
   private static RunStore.NewRun newRun(RunRequest run, IdempotencyKey idempotencyKey) {
+    if (run.followUp() != null) {
+      return RunStore.NewRun.followUp(
+          run.runId(),
+          run.sessionId(),
+          run.roomId(),
+          run.message().length(),
+          run.followUp().toJson());
+    }
     return idempotencyKey == null
         ? new RunStore.NewRun(
             run.runId(), run.sessionId(), run.roomId(), null, run.message().length())

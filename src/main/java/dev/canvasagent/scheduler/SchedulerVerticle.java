@@ -11,6 +11,7 @@ import dev.canvasagent.bus.GrantedFollowUps;
 import dev.canvasagent.bus.RoomTopic;
 import dev.canvasagent.bus.RunAccepted;
 import dev.canvasagent.bus.RunEnding;
+import dev.canvasagent.bus.RunOutcome;
 import dev.canvasagent.bus.RunRequest;
 import dev.canvasagent.bus.RunStart;
 import dev.canvasagent.bus.RunState;
@@ -92,7 +93,8 @@ public final class SchedulerVerticle extends CanvasVerticle {
     followUps =
         new FollowUpGrants(
             new FollowUpRules(config.followups(), store.todos()),
-            config.followups().maxFollowups());
+            config.followups().maxFollowups(),
+            journal);
     watchdog = new Watchdog(vertx, config.scheduler().watchdogMs());
     cancellation =
         new Cancellation(
@@ -182,14 +184,27 @@ public final class SchedulerVerticle extends CanvasVerticle {
                     .count());
     journal
         .started(run)
-        .compose(recorded -> Address.RUNNER_RUN.ask(vertx.eventBus(), start, options))
+        .compose(
+            started ->
+                started
+                    ? Address.RUNNER_RUN.ask(vertx.eventBus(), start, options)
+                    : Future.<RunOutcome>succeededFuture(null))
         .onComplete(
             outcome -> {
               if (active.ended()) {
                 return; // given up as interrupted: a late answer changes nothing
               }
               String state;
-              if (outcome.failed()) {
+              if (outcome.succeeded() && outcome.result() == null) {
+                // Not queued in the store any more: a retry took it to another node, or it ended
+                // there (canceled, swept). It is not run here; whoever holds it tells its end.
+                LOG.atInfo()
+                    .addKeyValue("sessionId", sessionId)
+                    .addKeyValue("runId", run.runId())
+                    .log("run.not_started");
+                journal.forget(run);
+                state = RunState.CANCELED.wireName();
+              } else if (outcome.failed()) {
                 Failure failure = Failure.of(outcome.cause());
                 LOG.atWarn()
                     .addKeyValue("sessionId", sessionId)
@@ -215,8 +230,8 @@ public final class SchedulerVerticle extends CanvasVerticle {
 
   /**
    * The run has ended (once: the runner's answer, or given up as interrupted). Its follow-ups are queued
-   * if it ended {@code done} or {@code scheduled} and nobody canceled it; otherwise dropped, those it had
-   * announced as queued with a {@code canceled} status. Then the session's next run starts.
+   * if it ended {@code done} or {@code scheduled} and nobody canceled it; otherwise dropped, each
+   * recorded and announced {@code canceled}. Then the session's next run starts.
    */
   private void settle(String sessionId, String state, ActiveRun active) {
     if (!active.end(state)) {
@@ -234,10 +249,12 @@ public final class SchedulerVerticle extends CanvasVerticle {
     if (finished && !active.canceling()) {
       queue.enqueueFollowUps(run.requestRunId(), active.followUps);
     } else if (!active.followUps.isEmpty()) {
-      if (finished) {
-        cancellation.announceDropped(
-            active.followUps, active.cancel.code(), active.cancel.reason());
-      }
+      // Recorded queued since they were granted: each ends canceled, so none is left for the
+      // sweeper to take for a dead node's, and none that the run's status named is waited for.
+      cancellation.announceDropped(
+          active.followUps,
+          active.canceling() ? active.cancel.code() : FailureCode.CANCELED,
+          active.canceling() ? active.cancel.reason() : "the run that asked for it ended " + state);
       LOG.atInfo()
           .addKeyValue("sessionId", sessionId)
           .addKeyValue("runId", run.runId())
@@ -322,6 +339,11 @@ public final class SchedulerVerticle extends CanvasVerticle {
     for (SessionQueue queue : queues.values()) {
       recorded.addAll(cancellation.endWithServer(queue.waiting));
       queue.waiting.clear();
+      if (queue.active != null) {
+        // Granted to the running run and recorded queued: they end with the server too.
+        recorded.addAll(cancellation.endWithServer(queue.active.followUps));
+        queue.active.followUps.clear();
+      }
     }
     return Future.join(recorded);
   }

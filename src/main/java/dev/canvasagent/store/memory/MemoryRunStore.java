@@ -44,13 +44,14 @@ final class MemoryRunStore {
               run.messageChars(),
               now,
               now,
-              run.requestFingerprint());
+              run.requestFingerprint(),
+              run.followUp());
       runs.put(run.runId(), new Entry(record, now));
       return new RunStore.Accepted(record, true);
     }
   }
 
-  void start(RunStore.NewRun run) {
+  boolean start(RunStore.NewRun run) {
     synchronized (lock) {
       long now = clock.getAsLong();
       Entry existing = runs.get(run.runId());
@@ -67,13 +68,18 @@ final class MemoryRunStore {
                     run.messageChars(),
                     now,
                     now,
-                    run.requestFingerprint()),
+                    run.requestFingerprint(),
+                    run.followUp()),
                 now));
-      } else if (RunStore.QUEUED.equals(existing.run().state())) {
-        runs.put(
-            run.runId(),
-            new Entry(with(existing.run(), RunStore.RUNNING, existing.run().detail(), now), now));
+        return true;
       }
+      if (!RunStore.QUEUED.equals(existing.run().state())) {
+        return false;
+      }
+      runs.put(
+          run.runId(),
+          new Entry(with(existing.run(), RunStore.RUNNING, existing.run().detail(), now), now));
+      return true;
     }
   }
 
@@ -167,6 +173,7 @@ final class MemoryRunStore {
         run.messageChars(),
         run.createdAtMillis(),
         now,
-        run.requestFingerprint());
+        run.requestFingerprint(),
+        run.followUp());
   }
 }

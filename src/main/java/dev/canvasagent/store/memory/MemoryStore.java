@@ -303,9 +303,8 @@ public final class MemoryStore implements Store, BoardStore, SessionStore {
     }
 
     @Override
-    public Future<Void> start(NewRun run) {
-      runs.start(run);
-      return Future.succeededFuture();
+    public Future<Boolean> start(NewRun run) {
+      return Future.succeededFuture(runs.start(run));
     }
 
     @Override

@@ -1,0 +1,213 @@
+package dev.canvasagent.lifecycle;
+
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertNotNull;
+import static org.junit.jupiter.api.Assertions.assertTrue;
+
+import dev.canvasagent.config.DatabaseConfig;
+import dev.canvasagent.support.Await;
+import dev.canvasagent.support.Eventually;
+import dev.canvasagent.support.ServerProcess;
+import dev.canvasagent.support.SseClient;
+import dev.canvasagent.support.SseClient.SseEvent;
+import dev.canvasagent.support.TestDatabase;
+import io.vertx.core.Future;
+import io.vertx.core.Vertx;
+import io.vertx.core.buffer.Buffer;
+import io.vertx.core.json.JsonArray;
+import io.vertx.core.json.JsonObject;
+import io.vertx.ext.web.client.HttpResponse;
+import io.vertx.ext.web.client.WebClient;
+import io.vertx.ext.web.client.WebClientOptions;
+import io.vertx.junit5.VertxExtension;
+import java.util.HashMap;
+import java.util.List;
+import java.util.Map;
+import java.util.function.Predicate;
+import org.junit.jupiter.api.AfterEach;
+import org.junit.jupiter.api.BeforeEach;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.extension.ExtendWith;
+
+/**
+ * Follow-ups across a crash (issue 16, defect 4), with the packaged jar ({@code java -jar
+ * target/canvas-agent.jar}, after {@code package}) on PostgreSQL, killed with SIGKILL and started
+ * again on the same schema: the follow-ups a request had queued when the process died are stored and
+ * end {@code error} INTERRUPTED with their request, so the request ends instead of waiting for ever.
+ *
+ * Every wait is for an event (an {@code agent:status} on a real SSE client) or a stored state.
+ */
+@ExtendWith(VertxExtension.class)
+class CrashDurabilityIT {
+  static final List<String> JAR = List.of("-jar", "target/canvas-agent.jar");
+  static final String ROOM = "crashed";
+
+  /** Short: the restarted process sweeps the dead process's runs at once. */
+  static final int SWEEP_AT_ONCE_MS = 1_000;
+
+  DatabaseConfig database;
+
+  @BeforeEach
+  void createSchema() {
+    database = TestDatabase.freshSchema();
+  }
+
+  @AfterEach
+  void dropSchema() {
+    TestDatabase.drop(database);
+  }
+
+  Map<String, String> environment(int interruptedAfterMs) {
+    Map<String, String> env = new HashMap<>();
+    env.put("PORT", "0");
+    env.put("PGHOST", database.host());
+    env.put("PGPORT", String.valueOf(database.port()));
+    env.put("PGDATABASE", database.database());
+    env.put("PGUSER", database.user());
+    env.put("PGPASSWORD", database.password());
+    env.put("CANVAS_AGENT_DB_SCHEMA", database.schema());
+    // Slow enough that a run is still streaming when the process dies.
+    env.put("CANVAS_AGENT_FAKE_TOKEN_DELAY_MS", "40");
+    env.put("CANVAS_AGENT_RUN_HEARTBEAT_MS", "200");
+    env.put("CANVAS_AGENT_RUN_INTERRUPTED_AFTER_MS", String.valueOf(interruptedAfterMs));
+    return env;
+  }
+
+  static WebClient http(Vertx vertx, int port) {
+    return WebClient.create(
+        vertx, new WebClientOptions().setDefaultHost("127.0.0.1").setDefaultPort(port));
+  }
+
+  static JsonObject answered(HttpResponse<Buffer> response, int status) {
+    assertEquals(status, response.statusCode(), response.bodyAsString());
+    return response.bodyAsJsonObject();
+  }
+
+  static Future<HttpResponse<Buffer>> postRun(WebClient http, JsonObject body, String key) {
+    var request = http.post("/api/canvas-agent/run");
+    if (key != null) {
+      request.putHeader("Idempotency-Key", key);
+    }
+    return request.sendJsonObject(body);
+  }
+
+  static String runIdOf(SseEvent event) {
+    return event.data().getJsonObject("detail", new JsonObject()).getString("runId");
+  }
+
+  /** The status {@code state} of run {@code runId}; a queued run's {@code scheduled {position}} is not its end. */
+  static Predicate<SseEvent> status(String runId, String state) {
+    return event ->
+        event.event().equals("agent:status")
+            && runId.equals(runIdOf(event))
+            && state.equals(event.data().getString("state"))
+            && !event.data().getJsonObject("detail").containsKey("position");
+  }
+
+  /** The session's stored runs by id, once none is queued or running any more. */
+  static Map<String, JsonObject> settledRuns(Vertx vertx, WebClient http, String sessionId) {
+    JsonObject[] resumed = new JsonObject[1];
+    Await.result(
+        Eventually.holds(
+            vertx,
+            () ->
+                http.get("/api/sessions/" + sessionId)
+                    .send()
+                    .map(
+                        response -> {
+                          resumed[0] = response.bodyAsJsonObject();
+                          return resumed[0].getJsonArray("runs").stream()
+                              .map(JsonObject.class::cast)
+                              .noneMatch(
+                                  run ->
+                                      List.of("queued", "running")
+                                          .contains(run.getString("state")));
+                        })));
+    Map<String, JsonObject> runs = new HashMap<>();
+    resumed[0]
+        .getJsonArray("runs")
+        .forEach(run -> runs.put(((JsonObject) run).getString("runId"), (JsonObject) run));
+    return runs;
+  }
+
+  @Test
+  void theFollowUpsQueuedWhenTheProcessDiedAreStoredAndEndInterruptedWithTheirRequest(Vertx vertx)
+      throws Exception {
+    String sessionId;
+    String requestRunId;
+    List<String> followUps;
+    try (ServerProcess first = ServerProcess.java(JAR, environment(SWEEP_AT_ONCE_MS))) {
+      int port = first.awaitStartedPort();
+      WebClient http = http(vertx, port);
+      SseClient sse =
+          Await.result(SseClient.connect(vertx, port, "/api/rooms/" + ROOM + "/events"));
+      JsonObject accepted =
+          answered(
+              Await.result(
+                  postRun(
+                      http,
+                      new JsonObject().put("roomId", ROOM).put("message", "/two-passes"),
+                      null)),
+              202);
+      sessionId = accepted.getString("sessionId");
+      requestRunId = accepted.getString("runId");
+      List<SseEvent> events = Await.result(sse.awaitEvent(status(requestRunId, "scheduled")));
+      JsonArray queued =
+          events.stream()
+              .filter(status(requestRunId, "scheduled"))
+              .findFirst()
+              .orElseThrow()
+              .data()
+              .getJsonObject("detail")
+              .getJsonArray("followupsQueued");
+      followUps = queued.stream().map(f -> ((JsonObject) f).getString("runId")).toList();
+      // Its two passes, and the scheduler's low_actions rule (the request itself drew nothing).
+      assertTrue(followUps.size() >= 2, queued.encode());
+      // The first follow-up is drawing its boxes: the others wait in the dead process's queue.
+      Await.result(sse.awaitEvent(status(followUps.get(0), "streaming")));
+      first.close(); // SIGKILL
+      first.awaitExit();
+      http.close();
+    }
+
+    try (ServerProcess second = ServerProcess.java(JAR, environment(SWEEP_AT_ONCE_MS))) {
+      int port = second.awaitStartedPort();
+      WebClient http = http(vertx, port);
+      Map<String, JsonObject> runs = settledRuns(vertx, http, sessionId);
+
+      JsonObject asking = runs.get(requestRunId);
+      assertEquals("scheduled", asking.getString("state"), "its one final status, kept");
+      for (String followUp : followUps) {
+        assertNotNull(
+            runs.get(followUp),
+            "every follow-up the request named is stored: " + followUp + " in " + runs.values());
+      }
+      for (String followUp : followUps) {
+        JsonObject run = runs.get(followUp);
+        assertEquals("error", run.getString("state"), run.encode());
+        assertEquals("INTERRUPTED", run.getJsonObject("detail").getString("code"), run.encode());
+        assertEquals(true, run.getJsonObject("detail").getBoolean("retryable"), run.encode());
+        assertEquals(
+            requestRunId,
+            run.getJsonObject("detail").getJsonObject("followUp").getString("requestRunId"),
+            "it says which request it belonged to: " + run.encode());
+        assertEquals(
+            requestRunId,
+            run.getJsonObject("detail").getJsonObject("followUp").getString("askedByRunId"));
+      }
+      assertEquals(
+          java.util.stream.IntStream.rangeClosed(1, followUps.size()).boxed().toList(),
+          followUps.stream()
+              .map(
+                  id ->
+                      runs.get(id)
+                          .getJsonObject("detail")
+                          .getJsonObject("followUp")
+                          .getInteger("number"))
+              .toList());
+      second.terminate();
+      second.awaitExit();
+      http.close();
+    }
+  }
+}
