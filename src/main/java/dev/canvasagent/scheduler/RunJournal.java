@@ -13,6 +13,7 @@ import io.vertx.core.json.JsonObject;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
+import java.util.Optional;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
@@ -82,6 +83,22 @@ final class RunJournal {
                   .log("run.record_failed");
               return true;
             });
+  }
+
+  /** Whether this node holds the run (queued here, or running). */
+  boolean holds(String runId) {
+    return held.containsKey(runId);
+  }
+
+  /**
+   * Takes in a run that is still queued in the store but held by no one here, for a retry of its
+   * request ({@link RunStore#adopt}): from now on this node renews its heartbeat. Empty when it is not
+   * queued any more.
+   */
+  Future<Optional<RunStore.RunRecord>> adopt(String runId) {
+    return runs.adopt(runId)
+        .recover(error -> Failure.storeFailed("take the run in", error))
+        .onSuccess(adopted -> adopted.ifPresent(run -> held.put(run.runId(), false)));
   }
 
   /** The runner answered: it has recorded the final state itself. */

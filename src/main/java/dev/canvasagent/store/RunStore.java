@@ -39,6 +39,14 @@ public interface RunStore {
   Future<Boolean> start(NewRun run);
 
   /**
+   * A node takes in a run that is still queued, for a retry of the request that made it (the same
+   * idempotency key): its heartbeat is renewed, so the sweeper leaves it to this node. Answers the
+   * stored run while it is queued; empty when it is not (any more). Whoever starts it first runs it
+   * ({@link #start}), so a run two nodes both hold still runs once.
+   */
+  Future<Optional<RunRecord>> adopt(String runId);
+
+  /**
    * The run's final state and detail, written only while it is queued or running; true when this call
    * wrote it (false: it had already ended, or was swept as interrupted).
    */

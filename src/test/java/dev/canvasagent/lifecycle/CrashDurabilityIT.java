@@ -7,6 +7,7 @@ import static org.junit.jupiter.api.Assertions.assertTrue;
 import dev.canvasagent.config.DatabaseConfig;
 import dev.canvasagent.support.Await;
 import dev.canvasagent.support.Eventually;
+import dev.canvasagent.support.Requests;
 import dev.canvasagent.support.ServerProcess;
 import dev.canvasagent.support.SseClient;
 import dev.canvasagent.support.SseClient.SseEvent;
@@ -20,6 +21,8 @@ import io.vertx.ext.web.client.HttpResponse;
 import io.vertx.ext.web.client.WebClient;
 import io.vertx.ext.web.client.WebClientOptions;
 import io.vertx.junit5.VertxExtension;
+import java.sql.Connection;
+import java.sql.DriverManager;
 import java.util.HashMap;
 import java.util.List;
 import java.util.Map;
@@ -30,10 +33,17 @@ import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.extension.ExtendWith;
 
 /**
- * Follow-ups across a crash (issue 16, defect 4), with the packaged jar ({@code java -jar
- * target/canvas-agent.jar}, after {@code package}) on PostgreSQL, killed with SIGKILL and started
- * again on the same schema: the follow-ups a request had queued when the process died are stored and
- * end {@code error} INTERRUPTED with their request, so the request ends instead of waiting for ever.
+ * Follow-ups and idempotent retries across a crash (issue 16, defects 4 and 5), with the packaged jar
+ * ({@code java -jar target/canvas-agent.jar}, after {@code package}) on PostgreSQL, killed with
+ * SIGKILL and started again on the same schema:
+ *
+ * <ul>
+ *   <li>the follow-ups a request had queued when the process died are stored and end {@code error}
+ *       INTERRUPTED with their request, so the request ends instead of waiting for ever;
+ *   <li>a retry of a keyed run that died queued (before it started) runs it when it comes before the
+ *       sweeper, and is answered {@code 409 RUN_INTERRUPTED} once the run has been swept: never a
+ *       {@code 202} for a run that will not run.
+ * </ul>
  *
  * Every wait is for an event (an {@code agent:status} on a real SSE client) or a stored state.
  */
@@ -41,6 +51,9 @@ import org.junit.jupiter.api.extension.ExtendWith;
 class CrashDurabilityIT {
   static final List<String> JAR = List.of("-jar", "target/canvas-agent.jar");
   static final String ROOM = "crashed";
+
+  /** Long enough that a sweep never comes before the retry: the retried run is still queued. */
+  static final int SWEEP_AFTER_THE_RETRY_MS = 120_000;
 
   /** Short: the restarted process sweeps the dead process's runs at once. */
   static final int SWEEP_AT_ONCE_MS = 1_000;
@@ -102,6 +115,15 @@ class CrashDurabilityIT {
             && runId.equals(runIdOf(event))
             && state.equals(event.data().getString("state"))
             && !event.data().getJsonObject("detail").containsKey("position");
+  }
+
+  /** The {@code scheduled {position}} status of a run that joined its session's queue. */
+  static Predicate<SseEvent> queued(String runId) {
+    return event ->
+        event.event().equals("agent:status")
+            && runId.equals(runIdOf(event))
+            && "scheduled".equals(event.data().getString("state"))
+            && event.data().getJsonObject("detail").containsKey("position");
   }
 
   /** The session's stored runs by id, once none is queued or running any more. */
@@ -205,6 +227,189 @@ class CrashDurabilityIT {
                           .getJsonObject("followUp")
                           .getInteger("number"))
               .toList());
+      second.terminate();
+      second.awaitExit();
+      http.close();
+    }
+  }
+
+  /**
+   * In a session whose run {@code A} is drawing: {@code X} preempts it and the keyed {@code B} queues
+   * behind {@code X}. While A's cancel cannot be recorded (the test holds A's row), A is still the
+   * session's running run, so B does not preempt X: it waits. Ends once X is streaming, B queued.
+   */
+  record QueuedBehind(String sessionId, String keyedRunId, JsonObject keyedBody) {}
+
+  QueuedBehind aKeyedRunQueuedBehindADrawingRun(Vertx vertx, WebClient http, SseClient sse)
+      throws Exception {
+    JsonObject drawing =
+        answered(
+            Await.result(
+                postRun(
+                    http,
+                    new JsonObject().put("roomId", ROOM).put("message", "draw 12 boxes"),
+                    null)),
+            202);
+    String sessionId = drawing.getString("sessionId");
+    Await.result(sse.awaitEvent(status(drawing.getString("runId"), "streaming")));
+    String preempting;
+    JsonObject keyedBody =
+        new JsonObject()
+            .put("roomId", ROOM)
+            .put("sessionId", sessionId)
+            .put("message", "draw a blue square");
+    String keyed;
+    try (Connection holder =
+        DriverManager.getConnection(database.jdbcUrl(), database.user(), database.password())) {
+      holder.setAutoCommit(false);
+      try (var lock = holder.createStatement()) {
+        lock.execute(
+            "SELECT id FROM "
+                + database.schema()
+                + ".canvas_agent_runs WHERE id = '"
+                + drawing.getString("runId")
+                + "' FOR UPDATE");
+      }
+      preempting =
+          answered(
+                  Await.result(
+                      postRun(
+                          http,
+                          new JsonObject()
+                              .put("roomId", ROOM)
+                              .put("sessionId", sessionId)
+                              .put("message", "draw 12 circles"),
+                          null)),
+                  202)
+              .getString("runId");
+      keyed = answered(Await.result(postRun(http, keyedBody, "retry-me")), 202).getString("runId");
+      Await.result(sse.awaitEvent(queued(keyed)));
+      holder.rollback();
+    }
+    Await.result(sse.awaitEvent(status(preempting, "streaming")));
+    assertTrue(
+        sse.received().stream()
+            .noneMatch(
+                event ->
+                    keyed.equals(runIdOf(event))
+                        && "waiting_context".equals(event.data().getString("state"))),
+        "the keyed run has not started");
+    return new QueuedBehind(sessionId, keyed, keyedBody);
+  }
+
+  @Test
+  void aRetryOfAKeyedRunThatDiedQueuedRunsIt(Vertx vertx) throws Exception {
+    QueuedBehind queued;
+    try (ServerProcess first = ServerProcess.java(JAR, environment(SWEEP_AFTER_THE_RETRY_MS))) {
+      int port = first.awaitStartedPort();
+      WebClient http = http(vertx, port);
+      SseClient sse =
+          Await.result(SseClient.connect(vertx, port, "/api/rooms/" + ROOM + "/events"));
+      queued = aKeyedRunQueuedBehindADrawingRun(vertx, http, sse);
+      first.close(); // SIGKILL while the keyed run waits
+      first.awaitExit();
+      http.close();
+    }
+
+    try (ServerProcess second = ServerProcess.java(JAR, environment(SWEEP_AFTER_THE_RETRY_MS))) {
+      int port = second.awaitStartedPort();
+      WebClient http = http(vertx, port);
+      SseClient sse =
+          Await.result(SseClient.connect(vertx, port, "/api/rooms/" + ROOM + "/events"));
+      JsonObject retried =
+          answered(Await.result(postRun(http, queued.keyedBody(), "retry-me")), 202);
+      assertEquals(queued.keyedRunId(), retried.getString("runId"), "the same run");
+      assertEquals(queued.sessionId(), retried.getString("sessionId"));
+
+      // The request runs to its end (the scheduler's rules may add a follow-up after the run).
+      List<SseEvent> events =
+          Await.result(
+              sse.awaitEvent(
+                  event ->
+                      event.event().equals("agent:status")
+                          && Requests.ofRequest(
+                              event.data().getJsonObject("detail"), queued.keyedRunId())
+                          && List.of("done", "error", "canceled")
+                              .contains(event.data().getString("state"))));
+      assertEquals(
+          "done", events.get(events.size() - 1).data().getString("state"), events.toString());
+      assertTrue(
+          events.stream()
+              .anyMatch(
+                  event ->
+                      event.event().equals("agent:action")
+                          && event
+                              .data()
+                              .getJsonArray("actions")
+                              .getJsonObject(0)
+                              .getString("id")
+                              .startsWith(queued.keyedRunId() + ":")),
+          "it drew");
+      JsonObject record =
+          answered(Await.result(http.get("/api/sessions/" + queued.sessionId()).send()), 200)
+              .getJsonArray("runs")
+              .stream()
+              .map(JsonObject.class::cast)
+              .filter(run -> run.getString("runId").equals(queued.keyedRunId()))
+              .findFirst()
+              .orElseThrow();
+      assertTrue(List.of("done", "scheduled").contains(record.getString("state")), record.encode());
+
+      // Retried again: the first result, nothing run twice.
+      assertEquals(
+          queued.keyedRunId(),
+          answered(Await.result(postRun(http, queued.keyedBody(), "retry-me")), 202)
+              .getString("runId"));
+      assertEquals(
+          1,
+          TestDatabase.queryLong(
+              database,
+              "SELECT count(*) FROM "
+                  + database.schema()
+                  + ".canvas_agent_runs WHERE id = '"
+                  + queued.keyedRunId()
+                  + "'"));
+      Await.result(sse.close());
+      second.terminate();
+      second.awaitExit();
+      http.close();
+    }
+  }
+
+  @Test
+  void aRetryOfAKeyedRunSweptAsInterruptedIsAnswered409RunInterrupted(Vertx vertx)
+      throws Exception {
+    QueuedBehind queued;
+    try (ServerProcess first = ServerProcess.java(JAR, environment(SWEEP_AT_ONCE_MS))) {
+      int port = first.awaitStartedPort();
+      WebClient http = http(vertx, port);
+      SseClient sse =
+          Await.result(SseClient.connect(vertx, port, "/api/rooms/" + ROOM + "/events"));
+      queued = aKeyedRunQueuedBehindADrawingRun(vertx, http, sse);
+      first.close(); // SIGKILL while the keyed run waits
+      first.awaitExit();
+      http.close();
+    }
+
+    try (ServerProcess second = ServerProcess.java(JAR, environment(SWEEP_AT_ONCE_MS))) {
+      int port = second.awaitStartedPort();
+      WebClient http = http(vertx, port);
+      Map<String, JsonObject> before = settledRuns(vertx, http, queued.sessionId());
+      JsonObject swept = before.get(queued.keyedRunId());
+      assertEquals("error", swept.getString("state"), swept.encode());
+      assertEquals("INTERRUPTED", swept.getJsonObject("detail").getString("code"));
+
+      HttpResponse<Buffer> retried = Await.result(postRun(http, queued.keyedBody(), "retry-me"));
+      JsonObject error = answered(retried, 409).getJsonObject("error");
+      assertEquals("RUN_INTERRUPTED", error.getString("code"), retried.bodyAsString());
+      assertTrue(
+          error.getString("message").contains(queued.keyedRunId()),
+          "it names the run: " + error.getString("message"));
+
+      assertEquals(
+          before,
+          settledRuns(vertx, http, queued.sessionId()),
+          "the refused retry changed nothing");
       second.terminate();
       second.awaitExit();
       http.close();

@@ -754,6 +754,34 @@ public abstract class StoreContract {
   }
 
   @Test
+  void aQueuedRunIsTakenInOnlyWhileItIsQueuedAndStartsOnce() {
+    Session session = newSession();
+    NewRun run = new NewRun(unique("run"), session.id(), roomId, "key-adopt", 9);
+    RunRecord first = Await.result(store.runs().accept(run)).run();
+
+    RunRecord adopted = Await.result(store.runs().adopt(run.runId())).orElseThrow();
+    assertEquals(first.runId(), adopted.runId());
+    assertEquals(RunStore.QUEUED, adopted.state());
+    assertEquals(
+        RunStore.QUEUED,
+        Await.result(store.runs().find(run.runId())).orElseThrow().state(),
+        "taking it in changes no state");
+
+    // Two nodes hold it now: the first to start it runs it, the other must not.
+    assertTrue(Await.result(store.runs().start(run)));
+    assertFalse(Await.result(store.runs().start(run)));
+    assertEquals(
+        Optional.empty(), Await.result(store.runs().adopt(run.runId())), "a started run stays");
+
+    NewRun canceled = new NewRun(unique("run"), session.id(), roomId, null, 1);
+    Await.result(store.runs().accept(canceled));
+    Await.result(store.runs().finish(canceled.runId(), "canceled", new JsonObject()));
+    assertEquals(Optional.empty(), Await.result(store.runs().adopt(canceled.runId())));
+    assertFalse(Await.result(store.runs().start(canceled)), "a canceled run never starts");
+    assertEquals(Optional.empty(), Await.result(store.runs().adopt(unique("nobody"))));
+  }
+
+  @Test
   void recentRunsAreTheNewestFirst() {
     Session session = newSession();
     List<String> ids = IntStream.range(0, 4).mapToObj(i -> unique("run")).toList();

@@ -83,6 +83,17 @@ final class MemoryRunStore {
     }
   }
 
+  Optional<RunStore.RunRecord> adopt(String runId) {
+    synchronized (lock) {
+      Entry existing = runs.get(runId);
+      if (existing == null || !RunStore.QUEUED.equals(existing.run().state())) {
+        return Optional.empty();
+      }
+      runs.put(runId, new Entry(existing.run(), clock.getAsLong()));
+      return Optional.of(existing.run());
+    }
+  }
+
   boolean finish(String runId, String state, JsonObject detail) {
     synchronized (lock) {
       Entry existing = runs.get(runId);

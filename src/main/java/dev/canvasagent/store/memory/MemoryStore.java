@@ -308,6 +308,11 @@ public final class MemoryStore implements Store, BoardStore, SessionStore {
     }
 
     @Override
+    public Future<Optional<RunRecord>> adopt(String runId) {
+      return Future.succeededFuture(runs.adopt(runId));
+    }
+
+    @Override
     public Future<Boolean> finish(String runId, String state, JsonObject detail) {
       return Future.succeededFuture(runs.finish(runId, state, detail));
     }

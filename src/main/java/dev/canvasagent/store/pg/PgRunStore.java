@@ -88,6 +88,17 @@ final class PgRunStore implements RunStore {
   }
 
   @Override
+  public Future<Optional<RunRecord>> adopt(String runId) {
+    return pool.preparedQuery(Sql.ADOPT_QUEUED_RUN)
+        .execute(Tuple.of(runId))
+        .map(
+            rows ->
+                rows.rowCount() == 0
+                    ? Optional.empty()
+                    : Optional.of(toRun(rows.iterator().next())));
+  }
+
+  @Override
   public Future<Boolean> finish(String runId, String state, JsonObject detail) {
     return pool.preparedQuery(Sql.FINISH_RUN)
         .execute(Tuple.of(runId, state, detail))

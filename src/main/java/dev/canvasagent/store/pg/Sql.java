@@ -102,6 +102,11 @@ final class Sql {
       "UPDATE canvas_agent_runs SET state = $2, detail = $3::jsonb, updated_at = now()"
           + " WHERE id = $1 AND state IN ('queued', 'running')";
 
+  /** A retry's node takes a queued run in: its heartbeat now, so no sweeper takes it for a dead node's. */
+  static final String ADOPT_QUEUED_RUN =
+      "UPDATE canvas_agent_runs SET heartbeat_at = now() WHERE id = $1 AND state = 'queued' RETURNING "
+          + RUN_COLUMNS;
+
   static final String HEARTBEAT_RUNS =
       "UPDATE canvas_agent_runs SET heartbeat_at = now() WHERE id = ANY($1) AND state IN ('queued', 'running')";
 
