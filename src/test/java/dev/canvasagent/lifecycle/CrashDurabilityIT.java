@@ -376,6 +376,68 @@ class CrashDurabilityIT {
     }
   }
 
+  /**
+   * No crash: the node holding the queued run is alive and slow, and the retry reaches another node on
+   * the same database. The other node takes the run in and runs it; when the first reaches it, the
+   * run is no longer queued in the store and it does not run it again.
+   */
+  @Test
+  void aRetryOnAnotherNodeWhileTheFirstStillHoldsTheRunRunsItOnce(Vertx vertx) throws Exception {
+    try (ServerProcess first = ServerProcess.java(JAR, environment(SWEEP_AFTER_THE_RETRY_MS));
+        ServerProcess second = ServerProcess.java(JAR, environment(SWEEP_AFTER_THE_RETRY_MS))) {
+      int firstPort = first.awaitStartedPort();
+      int secondPort = second.awaitStartedPort();
+      WebClient firstHttp = http(vertx, firstPort);
+      WebClient secondHttp = http(vertx, secondPort);
+      SseClient firstSse =
+          Await.result(SseClient.connect(vertx, firstPort, "/api/rooms/" + ROOM + "/events"));
+      SseClient secondSse =
+          Await.result(SseClient.connect(vertx, secondPort, "/api/rooms/" + ROOM + "/events"));
+      QueuedBehind queued = aKeyedRunQueuedBehindADrawingRun(vertx, firstHttp, firstSse);
+
+      JsonObject retried =
+          answered(Await.result(postRun(secondHttp, queued.keyedBody(), "retry-me")), 202);
+      assertEquals(queued.keyedRunId(), retried.getString("runId"));
+      List<SseEvent> ran =
+          Await.result(
+              secondSse.awaitEvent(
+                  event ->
+                      event.event().equals("agent:status")
+                          && Requests.ofRequest(
+                              event.data().getJsonObject("detail"), queued.keyedRunId())
+                          && List.of("done", "error", "canceled")
+                              .contains(event.data().getString("state"))));
+      assertEquals("done", ran.get(ran.size() - 1).data().getString("state"), ran.toString());
+
+      // The first node finishes the run before it, then comes to the keyed one and leaves it.
+      first.awaitLine(
+          java.util.regex.Pattern.compile(
+              "run\\.not_started.*" + java.util.regex.Pattern.quote(queued.keyedRunId())));
+      assertTrue(
+          firstSse.received().stream()
+              .noneMatch(
+                  event ->
+                      queued.keyedRunId().equals(runIdOf(event))
+                          && "waiting_context".equals(event.data().getString("state"))),
+          "the first node never started it");
+      assertEquals(
+          1,
+          secondSse.received().stream()
+              .filter(
+                  event ->
+                      queued.keyedRunId().equals(runIdOf(event))
+                          && "waiting_context".equals(event.data().getString("state")))
+              .count());
+      Await.result(Future.all(firstSse.close(), secondSse.close()));
+      first.terminate();
+      second.terminate();
+      first.awaitExit();
+      second.awaitExit();
+      firstHttp.close();
+      secondHttp.close();
+    }
+  }
+
   @Test
   void aRetryOfAKeyedRunSweptAsInterruptedIsAnswered409RunInterrupted(Vertx vertx)
       throws Exception {
