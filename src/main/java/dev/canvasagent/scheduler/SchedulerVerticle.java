@@ -254,7 +254,9 @@ public final class SchedulerVerticle extends CanvasVerticle {
       cancellation.announceDropped(
           active.followUps,
           active.canceling() ? active.cancel.code() : FailureCode.CANCELED,
-          active.canceling() ? active.cancel.reason() : "the run that asked for it ended " + state);
+          active.canceling()
+              ? active.cancel.reason()
+              : "the run that asked for it ended in " + state);
       LOG.atInfo()
           .addKeyValue("sessionId", sessionId)
           .addKeyValue("runId", run.runId())
