@@ -31,9 +31,12 @@ import org.slf4j.LoggerFactory;
 final class RunIntake {
   private static final Logger LOG = LoggerFactory.getLogger(RunIntake.class);
 
-  /** Queues an accepted run of {@code session} with {@code model} and says so. */
+  /**
+   * Queues an accepted run of {@code session} with {@code model} and says so; a new message
+   * {@code preempts} the session's running run, a retried one taken in after its node died does not.
+   */
   interface Queue {
-    RunAccepted queue(Session session, RunRequest run, String model);
+    RunAccepted queue(Session session, RunRequest run, String model, boolean preempts);
   }
 
   private final Store store;
@@ -165,9 +168,14 @@ final class RunIntake {
                             .addKeyValue("sessionId", first.sessionId())
                             .addKeyValue("runId", first.runId())
                             .log("run.adopted");
+                        // Older than anything the session runs now: it waits its turn, it
+                        // preempts nothing.
                         return Future.succeededFuture(
                             queue.queue(
-                                session, request(first.runId(), session, submit, model), model));
+                                session,
+                                request(first.runId(), session, submit, model),
+                                model,
+                                false));
                       });
             });
   }
@@ -253,7 +261,7 @@ final class RunIntake {
         .compose(
             recorded ->
                 recorded.created()
-                    ? Future.succeededFuture(queue.queue(session, run, model))
+                    ? Future.succeededFuture(queue.queue(session, run, model, true))
                     : Future.succeededFuture(accepted(recorded.run())));
   }
 }

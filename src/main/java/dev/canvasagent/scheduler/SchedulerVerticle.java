@@ -129,10 +129,15 @@ public final class SchedulerVerticle extends CanvasVerticle {
             sweeper.start()));
   }
 
-  /** A run {@link RunIntake} accepted joins its session's queue; it starts now if nothing of the session runs. */
-  private RunAccepted queue(Session session, RunRequest run, String model) {
+  /**
+   * A run {@link RunIntake} accepted joins its session's queue, preempting the running run if it
+   * {@code preempts}; it starts now if nothing of the session runs.
+   */
+  private RunAccepted queue(Session session, RunRequest run, String model, boolean preempts) {
     SessionQueue queue = queues.computeIfAbsent(session.id(), id -> new SessionQueue());
-    cancellation.preemptFor(queue, run);
+    if (preempts) {
+      cancellation.preemptFor(queue, run);
+    }
     queue.enqueuePersonRun(run);
     LOG.atInfo()
         .addKeyValue("roomId", run.roomId())

@@ -126,6 +126,14 @@ class CrashDurabilityIT {
             && event.data().getJsonObject("detail").containsKey("position");
   }
 
+  /** The final status that ends the request {@code runId} started (its run's, or a follow-up's). */
+  static Predicate<SseEvent> requestEnded(String runId) {
+    return event ->
+        event.event().equals("agent:status")
+            && Requests.ofRequest(event.data().getJsonObject("detail"), runId)
+            && List.of("done", "error", "canceled").contains(event.data().getString("state"));
+  }
+
   /** The session's stored runs by id, once none is queued or running any more. */
   static Map<String, JsonObject> settledRuns(Vertx vertx, WebClient http, String sessionId) {
     JsonObject[] resumed = new JsonObject[1];
@@ -316,21 +324,33 @@ class CrashDurabilityIT {
       WebClient http = http(vertx, port);
       SseClient sse =
           Await.result(SseClient.connect(vertx, port, "/api/rooms/" + ROOM + "/events"));
+      // The person has moved on: a new message runs in the session when the retry comes.
+      String newer =
+          answered(
+                  Await.result(
+                      postRun(
+                          http,
+                          new JsonObject()
+                              .put("roomId", ROOM)
+                              .put("sessionId", queued.sessionId())
+                              .put("message", "draw 12 boxes"),
+                          null)),
+                  202)
+              .getString("runId");
+      Await.result(sse.awaitEvent(status(newer, "streaming")));
       JsonObject retried =
           answered(Await.result(postRun(http, queued.keyedBody(), "retry-me")), 202);
       assertEquals(queued.keyedRunId(), retried.getString("runId"), "the same run");
       assertEquals(queued.sessionId(), retried.getString("sessionId"));
 
-      // The request runs to its end (the scheduler's rules may add a follow-up after the run).
-      List<SseEvent> events =
-          Await.result(
-              sse.awaitEvent(
-                  event ->
-                      event.event().equals("agent:status")
-                          && Requests.ofRequest(
-                              event.data().getJsonObject("detail"), queued.keyedRunId())
-                          && List.of("done", "error", "canceled")
-                              .contains(event.data().getString("state"))));
+      // The older message waits its turn: the newer one is not preempted by it.
+      List<SseEvent> newerEnded = Await.result(sse.awaitEvent(requestEnded(newer)));
+      assertEquals(
+          "done",
+          newerEnded.get(newerEnded.size() - 1).data().getString("state"),
+          newerEnded.toString());
+      // Then it runs, to its request's end (the scheduler's rules may add a follow-up).
+      List<SseEvent> events = Await.result(sse.awaitEvent(requestEnded(queued.keyedRunId())));
       assertEquals(
           "done", events.get(events.size() - 1).data().getString("state"), events.toString());
       assertTrue(
@@ -398,15 +418,7 @@ class CrashDurabilityIT {
       JsonObject retried =
           answered(Await.result(postRun(secondHttp, queued.keyedBody(), "retry-me")), 202);
       assertEquals(queued.keyedRunId(), retried.getString("runId"));
-      List<SseEvent> ran =
-          Await.result(
-              secondSse.awaitEvent(
-                  event ->
-                      event.event().equals("agent:status")
-                          && Requests.ofRequest(
-                              event.data().getJsonObject("detail"), queued.keyedRunId())
-                          && List.of("done", "error", "canceled")
-                              .contains(event.data().getString("state"))));
+      List<SseEvent> ran = Await.result(secondSse.awaitEvent(requestEnded(queued.keyedRunId())));
       assertEquals("done", ran.get(ran.size() - 1).data().getString("state"), ran.toString());
 
       // The first node finishes the run before it, then comes to the keyed one and leaves it.
