@@ -69,6 +69,12 @@ public enum FailureCode {
   IDEMPOTENCY_KEY_REUSED(34, 422),
   /** A request body did not arrive within its deadline; the connection is closed after the answer. */
   REQUEST_TIMEOUT(35, 408),
+  /**
+   * A retried {@code Idempotency-Key} whose run was interrupted (its node stopped) before it ended: it
+   * will not run, so the retry is not answered {@code 202}. The same key always gets this; the
+   * message sent again with a new key runs.
+   */
+  RUN_INTERRUPTED(36, 409),
 
   /** Canceled by request, or by the server shutting down. */
   CANCELED,

@@ -196,6 +196,9 @@ final class Cancellation {
               .put("runId", run.runId())
               .put("code", FailureCode.CANCELED.name())
               .put("reason", "the server is shutting down");
+      if (run.followUp() != null) {
+        detail.put("followUp", run.followUp().toJson());
+      }
       recorded.add(
           journal
               .ended(run, RunState.CANCELED, detail)

@@ -5,11 +5,11 @@ import dev.canvasagent.bus.FailureCode;
 import dev.canvasagent.bus.FollowUpRequest;
 import dev.canvasagent.bus.GrantedFollowUp;
 import dev.canvasagent.bus.GrantedFollowUps;
-import dev.canvasagent.bus.Viewport;
+import dev.canvasagent.bus.RunRequest;
+import dev.canvasagent.bus.RunState;
 import io.vertx.core.Future;
-import java.util.ArrayList;
+import io.vertx.core.json.JsonObject;
 import java.util.List;
-import java.util.Optional;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
@@ -17,34 +17,45 @@ import org.slf4j.LoggerFactory;
  * Grants a running run's follow-ups, at most {@code followups.maxFollowups} per user request: those
  * it asks for ({@code add_detail}, {@code review}: {@code scheduler.follow_up}) and the one the
  * scheduler's rules may add when it is about to end {@code done} ({@code scheduler.run_ending}). A
- * granted follow-up waits with its run, queued only if that run ends {@code done}.
+ * granted follow-up is recorded {@code queued} before the grant is answered — the asking run's final
+ * status names it, so it must outlive this node — and waits with its run, queued only if that run
+ * ends {@code done}.
  */
 final class FollowUpGrants {
   private static final Logger LOG = LoggerFactory.getLogger(FollowUpGrants.class);
 
   private final FollowUpRules rules;
   private final int maxFollowups;
+  private final RunJournal journal;
 
-  FollowUpGrants(FollowUpRules rules, int maxFollowups) {
+  FollowUpGrants(FollowUpRules rules, int maxFollowups, RunJournal journal) {
     this.rules = rules;
     this.maxFollowups = maxFollowups;
+    this.journal = journal;
   }
 
-  /** The follow-up {@code active} asked for, or QUEUE_FULL past its request's cap. */
+  /**
+   * The follow-up {@code active} asked for, or QUEUE_FULL past its request's cap, or the store's
+   * failure to record it (then it was not granted).
+   */
   Future<GrantedFollowUp> asked(SessionQueue queue, ActiveRun active, FollowUpRequest request) {
-    return grant(queue, active, request.reason(), request.message(), request.viewport())
-        .map(Future::succeededFuture)
-        .orElseGet(
-            () ->
-                Failure.future(
-                    FailureCode.QUEUE_FULL,
-                    "the user request "
-                        + active.run.requestRunId()
-                        + " already had "
-                        + queue.followUpsGranted(active.run.requestRunId())
-                        + " follow-ups (limit "
-                        + maxFollowups
-                        + ", followups.maxFollowups)"));
+    RunRequest next =
+        queue
+            .reserveFollowUp(
+                active, request.reason(), request.message(), request.viewport(), maxFollowups)
+            .orElse(null);
+    if (next != null) {
+      return stored(queue, active, next);
+    }
+    return Failure.future(
+        FailureCode.QUEUE_FULL,
+        "the user request "
+            + active.run.requestRunId()
+            + " already had "
+            + queue.followUpsGranted(active.run.requestRunId())
+            + " follow-ups (limit "
+            + maxFollowups
+            + ", followups.maxFollowups)");
   }
 
   /**
@@ -56,41 +67,66 @@ final class FollowUpGrants {
         .judge(active, queue, actionsApplied)
         .transform(
             judged -> {
-              List<GrantedFollowUp> granted = new ArrayList<>();
               if (judged.succeeded()
                   && judged.result().isPresent()
                   && !active.canceling()
                   && !active.ended()) {
                 FollowUpRules.RuleFollowUp rule = judged.result().get();
-                grant(queue, active, rule.reason(), rule.message(), null)
-                    .ifPresentOrElse(
-                        granted::add,
-                        () ->
-                            LOG.atInfo()
-                                .addKeyValue("runId", active.run.runId())
-                                .addKeyValue("reason", rule.reason())
-                                .addKeyValue("limit", maxFollowups)
-                                .log("followup.refused"));
+                RunRequest next =
+                    queue
+                        .reserveFollowUp(active, rule.reason(), rule.message(), null, maxFollowups)
+                        .orElse(null);
+                if (next != null) {
+                  // A rule's follow-up the store cannot record is not given: the run ends done.
+                  return stored(queue, active, next)
+                      .map(granted -> new GrantedFollowUps(List.of(granted)))
+                      .otherwise(new GrantedFollowUps(List.of()));
+                }
+                LOG.atInfo()
+                    .addKeyValue("runId", active.run.runId())
+                    .addKeyValue("reason", rule.reason())
+                    .addKeyValue("limit", maxFollowups)
+                    .log("followup.refused");
               }
-              return Future.succeededFuture(new GrantedFollowUps(granted));
+              return Future.succeededFuture(new GrantedFollowUps(List.of()));
             });
   }
 
-  /** A follow-up within the request's cap; empty past the cap. */
-  private Optional<GrantedFollowUp> grant(
-      SessionQueue queue, ActiveRun active, String reason, String text, Viewport viewport) {
-    return queue
-        .grantFollowUp(active, reason, text, viewport, maxFollowups)
-        .map(
-            next -> {
+  /**
+   * Records a reserved follow-up {@code queued} (this node holds it from now on, heartbeat and all),
+   * then adds it to the follow-ups {@code active} asked for. Not recorded, it is not granted: its place
+   * under the cap is given back and the store's failure answered. Should the asking run have ended
+   * meanwhile, it never named it: the record is ended {@code canceled} and nothing waits for it.
+   */
+  private Future<GrantedFollowUp> stored(SessionQueue queue, ActiveRun active, RunRequest next) {
+    return journal
+        .accepted(next, null)
+        .onFailure(error -> queue.releaseFollowUp(next))
+        .compose(
+            recorded -> {
+              if (active.ended()) {
+                journal.ended(
+                    next,
+                    RunState.CANCELED,
+                    new JsonObject()
+                        .put("runId", next.runId())
+                        .put("code", FailureCode.CANCELED.name())
+                        .put("reason", "the run that asked for it had ended")
+                        .put("followUp", next.followUp().toJson()));
+                return Failure.future(
+                    FailureCode.INVALID_REQUEST, "run " + active.run.runId() + " has ended");
+              }
+              active.followUps.add(next);
               LOG.atInfo()
                   .addKeyValue("sessionId", next.sessionId())
                   .addKeyValue("runId", next.runId())
                   .addKeyValue("askedBy", active.run.runId())
-                  .addKeyValue("reason", reason)
+                  .addKeyValue("reason", next.followUp().reason())
                   .addKeyValue("number", next.followUp().number())
                   .log("followup.accepted");
-              return new GrantedFollowUp(next.runId(), next.followUp().number(), reason);
+              return Future.succeededFuture(
+                  new GrantedFollowUp(
+                      next.runId(), next.followUp().number(), next.followUp().reason()));
             });
   }
 }

@@ -114,7 +114,8 @@ final class InterruptedRunSweeper {
         .addKeyValue("runId", run.runId())
         .addKeyValue("code", FailureCode.INTERRUPTED.name())
         .log("run.interrupted");
-    new AgentStatus(run.sessionId(), RunState.ERROR, run.detail())
+    // A follow-up's status names its request, as every other status of a follow-up does.
+    new AgentStatus(run.sessionId(), RunState.ERROR, run.statusDetail())
         .publish(vertx.eventBus(), run.roomId());
   }
 

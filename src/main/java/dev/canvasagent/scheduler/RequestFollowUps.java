@@ -25,6 +25,11 @@ final class RequestFollowUps {
     granted++;
   }
 
+  /** A granted follow-up that could not be stored gives its place back. */
+  void release() {
+    granted--;
+  }
+
   /** Marks {@code rule} as applied to this request; false when it already was. */
   boolean applyRuleOnce(String rule) {
     return rulesApplied.add(rule);

@@ -15,17 +15,28 @@ import io.vertx.core.Future;
 import java.util.Optional;
 import java.util.UUID;
 import java.util.function.ToLongFunction;
+import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
 
 /**
  * Takes a person's run request in ({@code scheduler.submit}): checks its model, finds its session
  * or creates one, checks that the session's queue has room, and records the run as accepted before
  * anyone is told; then hands it to the scheduler to queue. With an idempotency key a retry is
- * answered with the first run and nothing new is queued.
+ * answered with the first run and nothing new is queued — unless that run can no longer run where it
+ * was queued: still queued in the store but held by no one on this node (its node died, or another
+ * node has it), the retry takes it in and queues it here (whichever node starts it first runs it,
+ * once); interrupted before it ended, the retry is refused RUN_INTERRUPTED. A retry is never answered
+ * {@code 202} for a run that will not run.
  */
 final class RunIntake {
-  /** Queues an accepted run of {@code session} with {@code model} and says so. */
+  private static final Logger LOG = LoggerFactory.getLogger(RunIntake.class);
+
+  /**
+   * Queues an accepted run of {@code session} with {@code model} and says so; a new message
+   * {@code preempts} the session's running run, a retried one taken in after its node died does not.
+   */
   interface Queue {
-    RunAccepted queue(Session session, RunRequest run, String model);
+    RunAccepted queue(Session session, RunRequest run, String model, boolean preempts);
   }
 
   private final Store store;
@@ -80,7 +91,7 @@ final class RunIntake {
     return earlier.compose(
         first ->
             first.isPresent()
-                ? retried(first.get(), key)
+                ? retried(first.get(), key, submit, requestedModel)
                 : session(submit.sessionId(), roomId, model, key)
                     .compose(
                         session -> {
@@ -116,13 +127,77 @@ final class RunIntake {
   }
 
   /**
-   * The answer to a request whose key already made {@code first}: that run again, if it is the same
-   * request.
+   * The answer to a request whose key already made {@code first}, if it is the same request: a run
+   * queued in the store that this node does not hold is taken in and queued here; otherwise that run
+   * again (see {@link #again}).
    */
-  private static Future<RunAccepted> retried(RunStore.RunRecord first, IdempotencyKey key) {
-    return key.sameRequestAs(first.requestFingerprint())
-        ? Future.succeededFuture(accepted(first))
-        : Future.failedFuture(IdempotencyKeys.reused());
+  private Future<RunAccepted> retried(
+      RunStore.RunRecord first, IdempotencyKey key, RunSubmit submit, String requestedModel) {
+    if (!key.sameRequestAs(first.requestFingerprint())) {
+      return Future.failedFuture(IdempotencyKeys.reused());
+    }
+    if (!RunStore.QUEUED.equals(first.state()) || journal.holds(first.runId())) {
+      return again(first);
+    }
+    return SessionLookup.existing(store.sessions(), first.sessionId(), first.roomId())
+        .compose(
+            session -> {
+              String model = requestedModel != null ? requestedModel : session.model();
+              Failure refused = unusable(model);
+              if (refused != null) {
+                return Future.failedFuture(refused);
+              }
+              Failure full = queueFull(session);
+              if (full != null) {
+                return Future.failedFuture(full);
+              }
+              return journal
+                  .adopt(first.runId())
+                  .compose(
+                      adopted -> {
+                        if (adopted.isEmpty()) {
+                          // Started or ended meanwhile: answered as it is now.
+                          return store
+                              .runs()
+                              .find(first.runId())
+                              .recover(error -> Failure.storeFailed("read the run", error))
+                              .compose(now -> again(now.orElse(first)));
+                        }
+                        LOG.atInfo()
+                            .addKeyValue("roomId", first.roomId())
+                            .addKeyValue("sessionId", first.sessionId())
+                            .addKeyValue("runId", first.runId())
+                            .log("run.adopted");
+                        // Older than anything the session runs now: it waits its turn, it
+                        // preempts nothing.
+                        return Future.succeededFuture(
+                            queue.queue(
+                                session,
+                                request(first.runId(), session, submit, model),
+                                model,
+                                false));
+                      });
+            });
+  }
+
+  /**
+   * A retry answered with the run its key made: a {@code 202} for it, unless it was interrupted before
+   * it ended — then it will never run, and the retry is told so (RUN_INTERRUPTED).
+   */
+  private static Future<RunAccepted> again(RunStore.RunRecord run) {
+    boolean interrupted =
+        "error".equals(run.state())
+            && FailureCode.INTERRUPTED.name().equals(run.detail().getString("code"));
+    if (!interrupted) {
+      return Future.succeededFuture(accepted(run));
+    }
+    return Failure.future(
+        FailureCode.RUN_INTERRUPTED,
+        "the run "
+            + run.runId()
+            + " this Idempotency-Key made was interrupted before it ended (its server stopped) and"
+            + " will not run; anything it had committed stays. Send the message again with a new"
+            + " Idempotency-Key to run it");
   }
 
   private Future<Session> session(
@@ -140,41 +215,53 @@ final class RunIntake {
     return SessionLookup.existing(store.sessions(), sessionId, roomId);
   }
 
+  /** QUEUE_FULL when the session's queue has no room for a person's run; null when it has. */
+  private Failure queueFull(Session session) {
+    long wouldWait = waitingAhead.applyAsLong(session.id());
+    if (wouldWait < maxQueueDepth) {
+      return null;
+    }
+    return new Failure(
+        FailureCode.QUEUE_FULL,
+        "session "
+            + session.id()
+            + " already has "
+            + wouldWait
+            + " runs waiting (limit "
+            + maxQueueDepth
+            + ")");
+  }
+
+  private static RunRequest request(String runId, Session session, RunSubmit submit, String model) {
+    return new RunRequest(
+        runId,
+        session.id(),
+        session.roomId(),
+        submit.message(),
+        model,
+        submit.viewport(),
+        submit.selection(),
+        null);
+  }
+
   private Future<RunAccepted> enqueue(
       Session session,
       RunSubmit submit,
       String model,
       String runId,
       IdempotencyKey idempotencyKey) {
-    long wouldWait = waitingAhead.applyAsLong(session.id());
-    if (wouldWait >= maxQueueDepth) {
-      return Failure.future(
-          FailureCode.QUEUE_FULL,
-          "session "
-              + session.id()
-              + " already has "
-              + wouldWait
-              + " runs waiting (limit "
-              + maxQueueDepth
-              + ")");
+    Failure full = queueFull(session);
+    if (full != null) {
+      return Future.failedFuture(full);
     }
-    RunRequest run =
-        new RunRequest(
-            runId,
-            session.id(),
-            session.roomId(),
-            submit.message(),
-            model,
-            submit.viewport(),
-            submit.selection(),
-            null);
+    RunRequest run = request(runId, session, submit, model);
     // Recorded before the client is told (the 202), so the run outlives this node in the store.
     return journal
         .accepted(run, idempotencyKey)
         .compose(
             recorded ->
                 recorded.created()
-                    ? Future.succeededFuture(queue.queue(session, run, model))
+                    ? Future.succeededFuture(queue.queue(session, run, model, true))
                     : Future.succeededFuture(accepted(recorded.run())));
   }
 }

@@ -14,16 +14,19 @@ import java.util.HashSet;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
+import java.util.Optional;
 import java.util.Set;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
 /**
  * The scheduler's record of its runs in the store: {@code queued} when accepted (before the client is
- * told), {@code running} when started; the runner writes the final state before it publishes it, and
- * the journal writes it when the runner could not, and goes on writing it until the store answers
- * ({@link FinalWrites}). While this node holds a run (queued, running, or ending with a final state not
- * yet written) it renews the run's heartbeat every {@code durability.heartbeatMs}, so that no node's
+ * told; a follow-up when granted, before the run that asked for it can name it), {@code running} when
+ * started (only from {@code queued}: a run already started or ended elsewhere is not run again); the
+ * runner writes the final state before it publishes it, and the journal writes it when the runner
+ * could not, and goes on writing it until the store answers ({@link FinalWrites}). While this node
+ * holds a run (queued, running, or ending with a final state not yet written) it renews the run's
+ * heartbeat every {@code durability.heartbeatMs}, so that no node's
  * sweeper takes it for the run of a dead node.
  */
 final class RunJournal {
@@ -70,8 +73,12 @@ final class RunJournal {
             });
   }
 
-  /** Marks the run running; a store failure is logged and the run goes on (the runner records its end). */
-  Future<Void> started(RunRequest run) {
+  /**
+   * Marks the run running. False when the store has it in another state than queued: another node
+   * started it (a retry took it there), or it ended (canceled, swept as interrupted) — it must not
+   * run. A store failure is logged and the run goes on (the runner records its end).
+   */
+  Future<Boolean> started(RunRequest run) {
     held.put(run.runId(), true);
     return runs.start(newRun(run, null))
         .otherwise(
@@ -80,8 +87,24 @@ final class RunJournal {
                   .addKeyValue("runId", run.runId())
                   .addKeyValue("error", error.getMessage())
                   .log("run.record_failed");
-              return null;
+              return true;
             });
+  }
+
+  /** Whether this node holds the run (queued here, or running). */
+  boolean holds(String runId) {
+    return held.containsKey(runId);
+  }
+
+  /**
+   * Takes in a run that is still queued in the store but held by no one here, for a retry of its
+   * request ({@link RunStore#adopt}): from now on this node renews its heartbeat. Empty when it is not
+   * queued any more.
+   */
+  Future<Optional<RunStore.RunRecord>> adopt(String runId) {
+    return runs.adopt(runId)
+        .recover(error -> Failure.storeFailed("take the run in", error))
+        .onSuccess(adopted -> adopted.ifPresent(run -> held.put(run.runId(), false)));
   }
 
   /** The runner answered: it has recorded the final state itself. */
@@ -142,6 +165,14 @@ final class RunJournal {
   }
 
   private static RunStore.NewRun newRun(RunRequest run, IdempotencyKey idempotencyKey) {
+    if (run.followUp() != null) {
+      return RunStore.NewRun.followUp(
+          run.runId(),
+          run.sessionId(),
+          run.roomId(),
+          run.message().length(),
+          run.followUp().toJson());
+    }
     return idempotencyKey == null
         ? new RunStore.NewRun(
             run.runId(), run.sessionId(), run.roomId(), null, run.message().length())

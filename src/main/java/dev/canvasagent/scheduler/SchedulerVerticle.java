@@ -97,7 +97,8 @@ public final class SchedulerVerticle extends CanvasVerticle {
     followUps =
         new FollowUpGrants(
             new FollowUpRules(config.followups(), store.todos()),
-            config.followups().maxFollowups());
+            config.followups().maxFollowups(),
+            journal);
     watchdog = new Watchdog(vertx, config.scheduler().watchdogMs());
     cancellation =
         new Cancellation(
@@ -132,10 +133,15 @@ public final class SchedulerVerticle extends CanvasVerticle {
             sweeper.start()));
   }
 
-  /** A run {@link RunIntake} accepted joins its session's queue; it starts now if nothing of the session runs. */
-  private RunAccepted queue(Session session, RunRequest run, String model) {
+  /**
+   * A run {@link RunIntake} accepted joins its session's queue, preempting the running run if it
+   * {@code preempts}; it starts now if nothing of the session runs.
+   */
+  private RunAccepted queue(Session session, RunRequest run, String model, boolean preempts) {
     SessionQueue queue = queues.computeIfAbsent(session.id(), id -> new SessionQueue());
-    cancellation.preemptFor(queue, run);
+    if (preempts) {
+      cancellation.preemptFor(queue, run);
+    }
     queue.enqueuePersonRun(run);
     LOG.atInfo()
         .addKeyValue("roomId", run.roomId())
@@ -187,14 +193,27 @@ public final class SchedulerVerticle extends CanvasVerticle {
                     .count());
     journal
         .started(run)
-        .compose(recorded -> Address.RUNNER_RUN.ask(vertx.eventBus(), start, options))
+        .compose(
+            started ->
+                started
+                    ? Address.RUNNER_RUN.ask(vertx.eventBus(), start, options)
+                    : Future.<RunOutcome>succeededFuture(null))
         .onComplete(
             outcome -> {
               if (active.ended()) {
                 return; // given up as interrupted: a late answer changes nothing
               }
               String state;
-              if (outcome.failed()) {
+              if (outcome.succeeded() && outcome.result() == null) {
+                // Not queued in the store any more: a retry took it to another node, or it ended
+                // there (canceled, swept). It is not run here; whoever holds it tells its end.
+                LOG.atInfo()
+                    .addKeyValue("sessionId", sessionId)
+                    .addKeyValue("runId", run.runId())
+                    .log("run.not_started");
+                journal.forget(run);
+                state = RunState.CANCELED.wireName();
+              } else if (outcome.failed()) {
                 Failure failure = Failure.of(outcome.cause());
                 LOG.atWarn()
                     .addKeyValue("sessionId", sessionId)
@@ -226,8 +245,8 @@ public final class SchedulerVerticle extends CanvasVerticle {
 
   /**
    * The run has ended (once: the runner's answer, or given up as interrupted). Its follow-ups are queued
-   * if it ended {@code done} or {@code scheduled} and nobody canceled it; otherwise dropped, those it had
-   * announced as queued with a {@code canceled} status. Then the session's next run starts.
+   * if it ended {@code done} or {@code scheduled} and nobody canceled it; otherwise dropped, each
+   * recorded and announced {@code canceled}. Then the session's next run starts.
    */
   private void settle(String sessionId, String state, ActiveRun active) {
     if (!active.end(state)) {
@@ -245,10 +264,14 @@ public final class SchedulerVerticle extends CanvasVerticle {
     if (finished && !active.canceling()) {
       queue.enqueueFollowUps(run.requestRunId(), active.followUps);
     } else if (!active.followUps.isEmpty()) {
-      if (finished) {
-        cancellation.announceDropped(
-            active.followUps, active.cancel.code(), active.cancel.reason());
-      }
+      // Recorded queued since they were granted: each ends canceled, so none is left for the
+      // sweeper to take for a dead node's, and none that the run's status named is waited for.
+      cancellation.announceDropped(
+          active.followUps,
+          active.canceling() ? active.cancel.code() : FailureCode.CANCELED,
+          active.canceling()
+              ? active.cancel.reason()
+              : "the run that asked for it ended in " + state);
       LOG.atInfo()
           .addKeyValue("sessionId", sessionId)
           .addKeyValue("runId", run.runId())
@@ -333,6 +356,11 @@ public final class SchedulerVerticle extends CanvasVerticle {
     for (SessionQueue queue : queues.values()) {
       recorded.addAll(cancellation.endWithServer(queue.waiting));
       queue.waiting.clear();
+      if (queue.active != null) {
+        // Granted to the running run and recorded queued: they end with the server too.
+        recorded.addAll(cancellation.endWithServer(queue.active.followUps));
+        queue.active.followUps.clear();
+      }
     }
     return Future.join(recorded);
   }

@@ -56,10 +56,12 @@ final class SessionQueue {
   }
 
   /**
-   * A follow-up of the active run's user request, added to the follow-ups that run asked for; empty
-   * when the request already had {@code limit}.
+   * A follow-up of the active run's user request, counted against the request's {@code limit} at once
+   * (so two asked at the same time cannot both take the last place); empty when the request already
+   * had {@code limit}. It joins the follow-ups the run asked for only once it is stored; {@link
+   * #releaseFollowUp} gives its place back if it cannot be.
    */
-  Optional<RunRequest> grantFollowUp(
+  Optional<RunRequest> reserveFollowUp(
       ActiveRun asking, String reason, String message, Viewport viewport, int limit) {
     RunRequest run = asking.run;
     RequestFollowUps request = request(run.requestRunId());
@@ -77,8 +79,12 @@ final class SessionQueue {
             viewport != null ? viewport : run.viewport(),
             run.selection(),
             new FollowUp(run.requestRunId(), run.runId(), request.granted(), reason));
-    asking.followUps.add(next);
     return Optional.of(next);
+  }
+
+  /** A reserved follow-up that could not be stored: its place under the cap is given back. */
+  void releaseFollowUp(RunRequest followUp) {
+    request(followUp.requestRunId()).release();
   }
 
   /** Whether runs of the user request wait in the queue. */

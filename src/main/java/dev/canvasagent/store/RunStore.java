@@ -30,8 +30,21 @@ public interface RunStore {
    */
   Future<Accepted> accept(NewRun run);
 
-  /** The run starts: queued → running; a run not recorded before (a follow-up) is recorded running. */
-  Future<Void> start(NewRun run);
+  /**
+   * The run starts: queued → running, or a run never recorded is recorded running. True when this
+   * call started it; false when the run is recorded in another state (already started by another
+   * node, canceled, swept as interrupted): then it must not run, since only one node may run it and
+   * a run whose final status is out never runs after it.
+   */
+  Future<Boolean> start(NewRun run);
+
+  /**
+   * A node takes in a run that is still queued, for a retry of the request that made it (the same
+   * idempotency key): its heartbeat is renewed, so the sweeper leaves it to this node. Answers the
+   * stored run while it is queued; empty when it is not (any more). Whoever starts it first runs it
+   * ({@link #start}), so a run two nodes both hold still runs once.
+   */
+  Future<Optional<RunRecord>> adopt(String runId);
 
   /**
    * The run's final state and detail, written only while it is queued or running; true when this call
@@ -58,7 +71,9 @@ public interface RunStore {
 
   /**
    * A run to record: the message only as its length (the text is in the session's chat history); with
-   * an idempotency key, the client's key and the fingerprint of the request it came with.
+   * an idempotency key, the client's key and the fingerprint of the request it came with; a follow-up
+   * with what marks it as one ({@code {requestRunId, askedByRunId, number, reason}}, null for a
+   * person's run), so that it still names its request after its node is gone.
    */
   record NewRun(
       String runId,
@@ -66,17 +81,42 @@ public interface RunStore {
       String roomId,
       String idempotencyKey,
       int messageChars,
-      String requestFingerprint) {
-    /** A run without a request fingerprint: a follow-up, or a test's. */
+      String requestFingerprint,
+      JsonObject followUp) {
+    public NewRun {
+      followUp = followUp == null ? null : followUp.copy();
+    }
+
+    /** A person's run. */
+    public NewRun(
+        String runId,
+        String sessionId,
+        String roomId,
+        String idempotencyKey,
+        int messageChars,
+        String requestFingerprint) {
+      this(runId, sessionId, roomId, idempotencyKey, messageChars, requestFingerprint, null);
+    }
+
+    /** A run without a request fingerprint: a test's. */
     public NewRun(
         String runId, String sessionId, String roomId, String idempotencyKey, int messageChars) {
-      this(runId, sessionId, roomId, idempotencyKey, messageChars, null);
+      this(runId, sessionId, roomId, idempotencyKey, messageChars, null, null);
+    }
+
+    /** A follow-up of the request {@code followUp} names. */
+    public static NewRun followUp(
+        String runId, String sessionId, String roomId, int messageChars, JsonObject followUp) {
+      return new NewRun(runId, sessionId, roomId, null, messageChars, null, followUp);
     }
   }
 
   record Accepted(RunRecord run, boolean created) {}
 
-  /** A recorded run; {@code requestFingerprint} is the keyed request's that created it (null without a key). */
+  /**
+   * A recorded run; {@code requestFingerprint} is the keyed request's that created it (null without a
+   * key); {@code followUp} marks a follow-up (null for a person's run).
+   */
   record RunRecord(
       String runId,
       String sessionId,
@@ -86,14 +126,57 @@ public interface RunStore {
       int messageChars,
       long createdAtMillis,
       long updatedAtMillis,
-      String requestFingerprint) {
+      String requestFingerprint,
+      JsonObject followUp) {
     public RunRecord {
       detail = detail == null ? new JsonObject() : detail.copy();
+      followUp = followUp == null ? null : followUp.copy();
+    }
+
+    /** A person's run. */
+    public RunRecord(
+        String runId,
+        String sessionId,
+        String roomId,
+        String state,
+        JsonObject detail,
+        int messageChars,
+        long createdAtMillis,
+        long updatedAtMillis,
+        String requestFingerprint) {
+      this(
+          runId,
+          sessionId,
+          roomId,
+          state,
+          detail,
+          messageChars,
+          createdAtMillis,
+          updatedAtMillis,
+          requestFingerprint,
+          null);
     }
 
     @Override
     public JsonObject detail() {
       return detail.copy();
+    }
+
+    @Override
+    public JsonObject followUp() {
+      return followUp == null ? null : followUp.copy();
+    }
+
+    /**
+     * The detail as a status tells it: a follow-up's names its request ({@code followUp}), whoever
+     * wrote it (the runner, a cancel, the sweeper) and while it is still queued or running.
+     */
+    public JsonObject statusDetail() {
+      JsonObject status = detail.copy();
+      if (followUp != null && !status.containsKey("followUp")) {
+        status.put("followUp", followUp.copy());
+      }
+      return status;
     }
 
     public boolean live() {
@@ -104,7 +187,7 @@ public interface RunStore {
       return new JsonObject()
           .put("runId", runId)
           .put("state", state)
-          .put("detail", detail.copy())
+          .put("detail", statusDetail())
           .put("messageChars", messageChars)
           .put("createdAt", createdAtMillis)
           .put("updatedAt", updatedAtMillis);

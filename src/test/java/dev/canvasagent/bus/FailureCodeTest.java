@@ -20,7 +20,7 @@ class FailureCodeTest {
         Arrays.stream(FailureCode.values())
             .filter(FailureCode::isReply)
             .toArray(FailureCode[]::new);
-    assertEquals(35, replies.length);
+    assertEquals(36, replies.length);
     for (int i = 0; i < replies.length; i++) {
       assertEquals(i + 1, replies[i].wire(), replies[i].name());
       assertEquals(replies[i], FailureCode.fromWire(i + 1).orElseThrow());
@@ -61,7 +61,8 @@ class FailureCodeTest {
                     FailureCode.LOCK_NOT_AVAILABLE,
                     FailureCode.LOCK_NOT_OWNED,
                     FailureCode.LEASE_EXPIRED,
-                    FailureCode.STALE_EPOCH)),
+                    FailureCode.STALE_EPOCH,
+                    FailureCode.RUN_INTERRUPTED)),
             Map.entry(413, EnumSet.of(FailureCode.BODY_TOO_LARGE)),
             Map.entry(415, EnumSet.of(FailureCode.UNSUPPORTED_MEDIA_TYPE)),
             Map.entry(

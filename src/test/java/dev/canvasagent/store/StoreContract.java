@@ -647,16 +647,17 @@ public abstract class StoreContract {
     assertEquals(RunStore.QUEUED, accepted.run().state());
     assertEquals(12, accepted.run().messageChars());
 
-    Await.result(store.runs().start(run));
+    assertTrue(Await.result(store.runs().start(run)), "this call started it");
     assertEquals(
         RunStore.RUNNING, Await.result(store.runs().find(run.runId())).orElseThrow().state());
+    assertFalse(Await.result(store.runs().start(run)), "a run starts once");
 
     JsonObject detail = new JsonObject().put("runId", run.runId()).put("applied", 3);
     assertTrue(Await.result(store.runs().finish(run.runId(), "done", detail)));
     assertFalse(
         Await.result(store.runs().finish(run.runId(), "error", new JsonObject())),
         "an ended run stays ended");
-    Await.result(store.runs().start(run));
+    assertFalse(Await.result(store.runs().start(run)), "an ended run never starts");
 
     RunRecord ended = Await.result(store.runs().find(run.runId())).orElseThrow();
     assertEquals("done", ended.state());
@@ -691,10 +692,93 @@ public abstract class StoreContract {
     Session session = newSession();
     NewRun followUp = new NewRun(unique("run"), session.id(), roomId, null, 7);
 
-    Await.result(store.runs().start(followUp));
+    assertTrue(Await.result(store.runs().start(followUp)));
 
     assertEquals(
         RunStore.RUNNING, Await.result(store.runs().find(followUp.runId())).orElseThrow().state());
+  }
+
+  @Test
+  void aFollowUpIsRecordedQueuedWhenAcceptedAndNamesItsRequestHoweverItEnds(Vertx vertx) {
+    Session session = newSession();
+    JsonObject marks =
+        new JsonObject()
+            .put("requestRunId", "request-1")
+            .put("askedByRunId", "request-1")
+            .put("number", 2)
+            .put("reason", "add_detail");
+    NewRun followUp = NewRun.followUp(unique("run"), session.id(), roomId, 14, marks);
+
+    RunRecord queued = Await.result(store.runs().accept(followUp)).run();
+    assertEquals(RunStore.QUEUED, queued.state());
+    assertEquals(marks, queued.followUp());
+    assertEquals(
+        new JsonObject().put("followUp", marks),
+        queued.toJson().getJsonObject("detail"),
+        "a queued follow-up already says whose it is");
+
+    // Its node dies: the sweeper ends it, and what it tells still names the request.
+    JsonObject interrupted = new JsonObject().put("code", "INTERRUPTED");
+    List<RunRecord> swept = new java.util.ArrayList<>();
+    Await.result(
+        Eventually.holds(
+            vertx,
+            () ->
+                store
+                    .runs()
+                    .sweepInterrupted(1, interrupted, java.util.Set.of())
+                    .map(
+                        found -> {
+                          swept.addAll(
+                              found.stream()
+                                  .filter(run -> run.runId().equals(followUp.runId()))
+                                  .toList());
+                          return !swept.isEmpty();
+                        })));
+    assertEquals(marks, swept.get(0).followUp());
+    assertEquals(
+        interrupted.copy().put("runId", followUp.runId()).put("followUp", marks),
+        swept.get(0).statusDetail());
+    RunRecord stored = Await.result(store.runs().find(followUp.runId())).orElseThrow();
+    assertEquals("error", stored.state());
+    assertEquals(marks, stored.followUp());
+    assertEquals(marks, stored.toJson().getJsonObject("detail").getJsonObject("followUp"));
+    assertFalse(Await.result(store.runs().start(followUp)), "an interrupted run never starts");
+
+    Session person = newSession();
+    RunRecord persons =
+        Await.result(store.runs().accept(new NewRun(unique("run"), person.id(), roomId, null, 3)))
+            .run();
+    assertEquals(null, persons.followUp(), "a person's run is no follow-up");
+    assertFalse(persons.toJson().getJsonObject("detail").containsKey("followUp"));
+  }
+
+  @Test
+  void aQueuedRunIsTakenInOnlyWhileItIsQueuedAndStartsOnce() {
+    Session session = newSession();
+    NewRun run = new NewRun(unique("run"), session.id(), roomId, "key-adopt", 9);
+    RunRecord first = Await.result(store.runs().accept(run)).run();
+
+    RunRecord adopted = Await.result(store.runs().adopt(run.runId())).orElseThrow();
+    assertEquals(first.runId(), adopted.runId());
+    assertEquals(RunStore.QUEUED, adopted.state());
+    assertEquals(
+        RunStore.QUEUED,
+        Await.result(store.runs().find(run.runId())).orElseThrow().state(),
+        "taking it in changes no state");
+
+    // Two nodes hold it now: the first to start it runs it, the other must not.
+    assertTrue(Await.result(store.runs().start(run)));
+    assertFalse(Await.result(store.runs().start(run)));
+    assertEquals(
+        Optional.empty(), Await.result(store.runs().adopt(run.runId())), "a started run stays");
+
+    NewRun canceled = new NewRun(unique("run"), session.id(), roomId, null, 1);
+    Await.result(store.runs().accept(canceled));
+    Await.result(store.runs().finish(canceled.runId(), "canceled", new JsonObject()));
+    assertEquals(Optional.empty(), Await.result(store.runs().adopt(canceled.runId())));
+    assertFalse(Await.result(store.runs().start(canceled)), "a canceled run never starts");
+    assertEquals(Optional.empty(), Await.result(store.runs().adopt(unique("nobody"))));
   }
 
   @Test

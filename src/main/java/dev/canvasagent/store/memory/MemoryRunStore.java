@@ -44,13 +44,14 @@ final class MemoryRunStore {
               run.messageChars(),
               now,
               now,
-              run.requestFingerprint());
+              run.requestFingerprint(),
+              run.followUp());
       runs.put(run.runId(), new Entry(record, now));
       return new RunStore.Accepted(record, true);
     }
   }
 
-  void start(RunStore.NewRun run) {
+  boolean start(RunStore.NewRun run) {
     synchronized (lock) {
       long now = clock.getAsLong();
       Entry existing = runs.get(run.runId());
@@ -67,13 +68,29 @@ final class MemoryRunStore {
                     run.messageChars(),
                     now,
                     now,
-                    run.requestFingerprint()),
+                    run.requestFingerprint(),
+                    run.followUp()),
                 now));
-      } else if (RunStore.QUEUED.equals(existing.run().state())) {
-        runs.put(
-            run.runId(),
-            new Entry(with(existing.run(), RunStore.RUNNING, existing.run().detail(), now), now));
+        return true;
       }
+      if (!RunStore.QUEUED.equals(existing.run().state())) {
+        return false;
+      }
+      runs.put(
+          run.runId(),
+          new Entry(with(existing.run(), RunStore.RUNNING, existing.run().detail(), now), now));
+      return true;
+    }
+  }
+
+  Optional<RunStore.RunRecord> adopt(String runId) {
+    synchronized (lock) {
+      Entry existing = runs.get(runId);
+      if (existing == null || !RunStore.QUEUED.equals(existing.run().state())) {
+        return Optional.empty();
+      }
+      runs.put(runId, new Entry(existing.run(), clock.getAsLong()));
+      return Optional.of(existing.run());
     }
   }
 
@@ -170,6 +187,7 @@ final class MemoryRunStore {
         run.messageChars(),
         run.createdAtMillis(),
         now,
-        run.requestFingerprint());
+        run.requestFingerprint(),
+        run.followUp());
   }
 }

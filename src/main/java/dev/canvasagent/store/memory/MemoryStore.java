@@ -303,9 +303,13 @@ public final class MemoryStore implements Store, BoardStore, SessionStore {
     }
 
     @Override
-    public Future<Void> start(NewRun run) {
-      runs.start(run);
-      return Future.succeededFuture();
+    public Future<Boolean> start(NewRun run) {
+      return Future.succeededFuture(runs.start(run));
+    }
+
+    @Override
+    public Future<Optional<RunRecord>> adopt(String runId) {
+      return Future.succeededFuture(runs.adopt(runId));
     }
 
     @Override

@@ -39,7 +39,8 @@ final class PgRunStore implements RunStore {
             .addString(run.roomId())
             .addString(run.idempotencyKey())
             .addInteger(run.messageChars())
-            .addString(run.requestFingerprint());
+            .addString(run.requestFingerprint())
+            .addValue(run.followUp());
     return pool.withTransaction(
             connection ->
                 connection
@@ -78,10 +79,23 @@ final class PgRunStore implements RunStore {
   }
 
   @Override
-  public Future<Void> start(NewRun run) {
+  public Future<Boolean> start(NewRun run) {
     return pool.preparedQuery(Sql.START_RUN)
-        .execute(Tuple.of(run.runId(), run.sessionId(), run.roomId(), run.messageChars()))
-        .mapEmpty();
+        .execute(
+            Tuple.of(
+                run.runId(), run.sessionId(), run.roomId(), run.messageChars(), run.followUp()))
+        .map(rows -> rows.rowCount() == 1);
+  }
+
+  @Override
+  public Future<Optional<RunRecord>> adopt(String runId) {
+    return pool.preparedQuery(Sql.ADOPT_QUEUED_RUN)
+        .execute(Tuple.of(runId))
+        .map(
+            rows ->
+                rows.rowCount() == 0
+                    ? Optional.empty()
+                    : Optional.of(toRun(rows.iterator().next())));
   }
 
   @Override
@@ -144,6 +158,7 @@ final class PgRunStore implements RunStore {
         row.getInteger("message_chars"),
         row.getOffsetDateTime("created_at").toInstant().toEpochMilli(),
         row.getOffsetDateTime("updated_at").toInstant().toEpochMilli(),
-        row.getString("request_fingerprint"));
+        row.getString("request_fingerprint"),
+        row.getJson("follow_up") instanceof JsonObject followUp ? followUp : null);
   }
 }

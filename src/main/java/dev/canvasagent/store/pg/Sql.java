@@ -78,17 +78,22 @@ final class Sql {
       "UPDATE canvas_agent_sessions SET last_active_at = now() WHERE id = $1";
 
   static final String RUN_COLUMNS =
-      "id, session_id, room_id, state, detail, message_chars, created_at, updated_at, request_fingerprint";
+      "id, session_id, room_id, state, detail, message_chars, created_at, updated_at, request_fingerprint,"
+          + " follow_up";
 
   /** A run id already recorded (a retry) is left as it is. */
   static final String INSERT_QUEUED_RUN =
-      "INSERT INTO canvas_agent_runs (id, session_id, room_id, idempotency_key, message_chars, request_fingerprint, state)"
-          + " VALUES ($1, $2, $3, $4, $5, $6, 'queued') ON CONFLICT (id) DO NOTHING RETURNING "
+      "INSERT INTO canvas_agent_runs (id, session_id, room_id, idempotency_key, message_chars, request_fingerprint,"
+          + " follow_up, state) VALUES ($1, $2, $3, $4, $5, $6, $7::jsonb, 'queued') ON CONFLICT (id) DO NOTHING RETURNING "
           + RUN_COLUMNS;
 
-  /** queued → running; a run never recorded (a follow-up) is recorded running; an ended one stays ended. */
+  /**
+   * queued → running; a run never recorded is recorded running; one in any other state is left as it is
+   * (no row changed: this node must not run it).
+   */
   static final String START_RUN =
-      "INSERT INTO canvas_agent_runs (id, session_id, room_id, message_chars, state) VALUES ($1, $2, $3, $4, 'running')"
+      "INSERT INTO canvas_agent_runs (id, session_id, room_id, message_chars, follow_up, state)"
+          + " VALUES ($1, $2, $3, $4, $5::jsonb, 'running')"
           + " ON CONFLICT (id) DO UPDATE SET state = 'running', updated_at = now(), heartbeat_at = now()"
           + " WHERE canvas_agent_runs.state = 'queued'";
 
@@ -96,6 +101,11 @@ final class Sql {
   static final String FINISH_RUN =
       "UPDATE canvas_agent_runs SET state = $2, detail = $3::jsonb, updated_at = now()"
           + " WHERE id = $1 AND state IN ('queued', 'running')";
+
+  /** A retry's node takes a queued run in: its heartbeat now, so no sweeper takes it for a dead node's. */
+  static final String ADOPT_QUEUED_RUN =
+      "UPDATE canvas_agent_runs SET heartbeat_at = now() WHERE id = $1 AND state = 'queued' RETURNING "
+          + RUN_COLUMNS;
 
   static final String HEARTBEAT_RUNS =
       "UPDATE canvas_agent_runs SET heartbeat_at = now() WHERE id = ANY($1) AND state IN ('queued', 'running')";
