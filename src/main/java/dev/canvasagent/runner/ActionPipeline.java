@@ -69,6 +69,9 @@ final class ActionPipeline {
   private int dropped;
   private int deduped;
 
+  /** Of {@link #applied}, the board actions that would have changed nothing, so committed nothing. */
+  private int unchanged;
+
   ActionPipeline(
       Vertx vertx,
       RunRequest request,
@@ -239,6 +242,9 @@ final class ActionPipeline {
                     .log("commit.after_final_status");
                 return Future.succeededFuture();
               }
+              if (!committed.changed()) {
+                return unchanged(action);
+              }
               board = board.apply(diff, committed.revision());
               countApplied();
               batchIssues.take(action).ifPresent(history::system);
@@ -281,6 +287,22 @@ final class ActionPipeline {
     return chain;
   }
 
+  /**
+   * A board action whose diff would change nothing on the board (the patch engine committed nothing):
+   * applied, as the board already is what it asks, but no revision and no envelope.
+   */
+  private Future<Void> unchanged(AgentAction action) {
+    countApplied();
+    unchanged++;
+    LOG.atInfo()
+        .addKeyValue("runId", request.runId())
+        .addKeyValue("verb", action.name())
+        .addKeyValue("actionId", action.id())
+        .addKeyValue("rev", board.revision())
+        .log("action.unchanged");
+    return Future.succeededFuture();
+  }
+
   /** At the end of the stream, what still waits refers to shapes that never came: dropped, with the reason. */
   void dropDeferred() {
     for (Deferred waiter : deferred) {
@@ -317,8 +339,14 @@ final class ActionPipeline {
     return deduped;
   }
 
-  /** Adds what the run's batches skipped or placed top-level to its final status, when there is any. */
-  void addBatchIssuesTo(JsonObject summary) {
+  /**
+   * Adds to the run's final status what the counts do not tell, when there is any: what its batches
+   * skipped or placed top-level, and how many actions changed nothing ({@code unchanged}).
+   */
+  void addOutcomesTo(JsonObject summary) {
     batchIssues.addTo(summary);
+    if (unchanged > 0) {
+      summary.put("unchanged", unchanged);
+    }
   }
 }
