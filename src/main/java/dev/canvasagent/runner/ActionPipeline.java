@@ -180,7 +180,7 @@ final class ActionPipeline {
 
   /** A fresh count of one action's commit attempts. */
   private CommitAttempts attempts() {
-    return new CommitAttempts(vertx, conflictPatienceMs);
+    return new CommitAttempts(vertx, conflictPatienceMs, metrics);
   }
 
   private Future<Void> handle(AgentAction action, CommitAttempts attempts) {

@@ -18,22 +18,26 @@ import java.util.concurrent.TimeUnit;
  */
 final class CommitAttempts {
   /** The first pause's ceiling; each refused commit doubles it, up to {@link #MAX_BACKOFF_MS}. */
-  static final long BASE_BACKOFF_MS = 10;
+  static final long BASE_BACKOFF_MS = 5;
 
   /**
-   * The longest pause: a person's change takes a few milliseconds to commit, so a longer wait only
-   * delays the agent, while a ceiling this high still spreads out the writers that keep meeting.
+   * The longest pause. People do not back off: each commit of theirs that lands in the agent's
+   * window (from its reading the board to its commit) refuses the agent's, so what wins the agent a
+   * turn on a busy board is trying often, and a longer pause only makes it lose more time between
+   * tries. A ceiling this low still spreads out two agents that keep meeting each other.
    */
-  static final long MAX_BACKOFF_MS = 320;
+  static final long MAX_BACKOFF_MS = 80;
 
   private final Vertx vertx;
   private final long patienceMs;
+  private final RunMetrics metrics;
   private int refused;
   private long firstRefusedNanos;
 
-  CommitAttempts(Vertx vertx, long patienceMs) {
+  CommitAttempts(Vertx vertx, long patienceMs, RunMetrics metrics) {
     this.vertx = vertx;
     this.patienceMs = patienceMs;
+    this.metrics = metrics;
   }
 
   /** The commits tried so far: the refused ones and the one under way. */
@@ -57,6 +61,7 @@ final class CommitAttempts {
       firstRefusedNanos = now;
     }
     long waitedMs = TimeUnit.NANOSECONDS.toMillis(now - firstRefusedNanos);
+    metrics.commitConflict(waitedMs);
     if (waitedMs >= patienceMs) {
       return Failure.future(
           FailureCode.REVISION_CONFLICT,
@@ -78,7 +83,7 @@ final class CommitAttempts {
     return waited.future();
   }
 
-  /** The ceiling of the pause after the {@code n}th refused commit: 10, 20, 40 … 320 ms. */
+  /** The ceiling of the pause after the {@code n}th refused commit: 5, 10, 20, 40, 80 ms. */
   static long ceilingMs(int n) {
     return Math.min(MAX_BACKOFF_MS, BASE_BACKOFF_MS << Math.min(n - 1, 16));
   }
