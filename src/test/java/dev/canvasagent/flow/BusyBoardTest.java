@@ -144,7 +144,7 @@ class BusyBoardTest {
   void agentRunsFinishEveryActionWhileFourPeopleEditAt100ChangesASecond(Vertx vertx) {
     SseClient sse = server.events(ROOM);
     PersonWriters people =
-        Await.result(PersonWriters.start(vertx, server.http(), ROOM, WRITERS, CHANGES_PER_SECOND));
+        Await.result(PersonWriters.start(vertx, server.port(), ROOM, WRITERS, CHANGES_PER_SECOND));
     List<Future<List<JsonObject>>> chains = new ArrayList<>();
     for (int c = 0; c < CHAINS; c++) {
       chains.add(chain(sse, c, RUNS_PER_CHAIN));
@@ -163,7 +163,9 @@ class BusyBoardTest {
         ends.stream()
                 .map(end -> end.getString("state") + " " + end.getJsonObject("detail").encode())
                 .collect(Collectors.joining("\n"))
-            + "\npeople: committed="
+            + "\npeople: sent="
+            + people.sent()
+            + " committed="
             + committedWhileRunning
             + " conflicts="
             + people.conflicts()

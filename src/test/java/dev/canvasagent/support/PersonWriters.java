@@ -8,17 +8,21 @@ import io.vertx.core.Vertx;
 import io.vertx.core.json.JsonArray;
 import io.vertx.core.json.JsonObject;
 import io.vertx.ext.web.client.WebClient;
+import io.vertx.ext.web.client.WebClientOptions;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.concurrent.atomic.AtomicLong;
 
 /**
  * People editing a board quickly, as a browser's change sender does: each writer owns one shape and
- * moves it with {@code POST /api/rooms/{roomId}/changes} against the revision it last heard of; a
- * change refused as stale ({@code 409 REVISION_CONFLICT}, which carries the current revision) is sent
- * again on that revision at once. Each writer sends on a Vert.x timer at its share of the rate, one
- * change at a time: a tick that finds its previous change still unanswered is skipped, so the rate
- * achieved ({@link #committed()}) is what the server took.
+ * moves it with {@code POST /api/rooms/{roomId}/changes} against the latest revision it has heard of
+ * — on the room's event stream, which each writer reads like a page ({@code canvas:change}, the
+ * agent's envelopes), or in an answer — one change at a time, on a Vert.x timer at its share of the
+ * rate. A change refused as stale ({@code 409
+ * REVISION_CONFLICT}, which carries the current revision) is not lost: as on a page, the person's edit
+ * goes with their next change, on that revision. A tick that finds the previous change still
+ * unanswered is skipped, so {@link #sent()} is the rate the server took and {@link #committed()} what
+ * it committed of it.
  */
 public final class PersonWriters {
   private final Vertx vertx;
@@ -29,15 +33,21 @@ public final class PersonWriters {
   private final WebClient http;
   private final String roomId;
   private final List<Writer> writers = new ArrayList<>();
+  private final AtomicLong sent = new AtomicLong();
   private final AtomicLong committed = new AtomicLong();
   private final AtomicLong conflicts = new AtomicLong();
   private final AtomicLong skipped = new AtomicLong();
   private final AtomicLong failed = new AtomicLong();
 
-  private PersonWriters(Vertx vertx, WebClient http, String roomId) {
+  private final int port;
+
+  private PersonWriters(Vertx vertx, int port, String roomId) {
     this.vertx = vertx;
     this.context = vertx.getOrCreateContext();
-    this.http = http;
+    this.port = port;
+    this.http =
+        WebClient.create(
+            vertx, new WebClientOptions().setDefaultHost("127.0.0.1").setDefaultPort(port));
     this.roomId = roomId;
   }
 
@@ -46,8 +56,8 @@ public final class PersonWriters {
    * once each has created its shape and its timer runs.
    */
   public static Future<PersonWriters> start(
-      Vertx vertx, WebClient http, String roomId, int count, double changesPerSecond) {
-    PersonWriters people = new PersonWriters(vertx, http, roomId);
+      Vertx vertx, int port, String roomId, int count, double changesPerSecond) {
+    PersonWriters people = new PersonWriters(vertx, port, roomId);
     Promise<PersonWriters> started = Promise.promise();
     people.context.runOnContext(go -> people.begin(count, changesPerSecond).onComplete(started));
     return started.future();
@@ -59,7 +69,7 @@ public final class PersonWriters {
     for (int i = 0; i < count; i++) {
       Writer writer = new Writer("shape:person-" + i, "a" + (i + 1), 40 + 160 * i);
       writers.add(writer);
-      created = created.compose(previous -> writer.send());
+      created = created.compose(previous -> writer.listen()).compose(listening -> writer.create());
     }
     return created.map(
         done -> {
@@ -88,9 +98,23 @@ public final class PersonWriters {
           for (Writer writer : writers) {
             idle.add(writer.stop());
           }
-          Future.all(idle).<Void>mapEmpty().onComplete(stopped);
+          Future.all(idle)
+              .compose(
+                  done ->
+                      Future.all(writers.stream().map(writer -> writer.events.close()).toList()))
+              .<Void>mapEmpty()
+              .onComplete(
+                  closed -> {
+                    http.close();
+                    stopped.handle(closed);
+                  });
         });
     return stopped.future();
+  }
+
+  /** Changes sent (each answered: committed, or refused as stale). */
+  public long sent() {
+    return sent.get();
   }
 
   /** Changes the server committed. */
@@ -98,7 +122,7 @@ public final class PersonWriters {
     return committed.get();
   }
 
-  /** Sends refused as stale and sent again. */
+  /** Changes refused as stale (their edit went with the writer's next change). */
   public long conflicts() {
     return conflicts.get();
   }
@@ -123,6 +147,11 @@ public final class PersonWriters {
     private final String index;
     private final double y;
     private long knownRevision;
+
+    /** The latest revision the writer's stream has brought, on the stream's own thread. */
+    private final AtomicLong heard = new AtomicLong();
+
+    private SseClient events;
     private int moves;
     private boolean inFlight;
     private boolean stopped;
@@ -134,6 +163,27 @@ public final class PersonWriters {
       this.shapeId = shapeId;
       this.index = index;
       this.y = y;
+    }
+
+    /** Opens the writer's stream of the room, as a page has one. */
+    Future<Void> listen() {
+      return SseClient.connect(vertx, port, "/api/rooms/" + roomId + "/events")
+          .map(
+              stream -> {
+                events = stream;
+                stream.onEvent(
+                    event -> {
+                      long revision =
+                          event.data().getLong("revision", event.data().getLong("rev", -1L));
+                      heard.accumulateAndGet(revision, Math::max);
+                    });
+                return null;
+              });
+    }
+
+    /** The writer's shape, sent until it is committed: the writers start with their shapes on the board. */
+    Future<Void> create() {
+      return send().compose(sent -> lastCommitted != null ? Future.succeededFuture() : create());
     }
 
     void tick() {
@@ -158,9 +208,10 @@ public final class PersonWriters {
               y,
               index,
               ShapeRecords.geoProps("rectangle", 120, 80, "person"));
-      Promise<Void> sent = Promise.promise();
-      attempt(shape, sent);
-      return sent.future()
+      Promise<Void> answered = Promise.promise();
+      attempt(shape, answered);
+      return answered
+          .future()
           .onComplete(
               done -> {
                 inFlight = false;
@@ -170,33 +221,37 @@ public final class PersonWriters {
               });
     }
 
-    private void attempt(JsonObject shape, Promise<Void> sent) {
+    private void attempt(JsonObject shape, Promise<Void> answered) {
+      sent.incrementAndGet();
+      knownRevision = Math.max(knownRevision, heard.get());
       http.post("/api/rooms/" + roomId + "/changes")
           .sendJsonObject(
               new JsonObject()
                   .put("baseRevision", knownRevision)
                   .put("put", new JsonArray().add(shape)))
           .onComplete(
-              answered -> {
-                if (answered.failed()) {
+              reply -> {
+                if (reply.failed()) {
                   failed.incrementAndGet();
-                  sent.complete();
+                  answered.complete();
                   return;
                 }
-                var response = answered.result();
+                var response = reply.result();
                 JsonObject body = response.bodyAsJsonObject();
                 if (response.statusCode() == 200) {
                   committed.incrementAndGet();
                   knownRevision = body.getLong("revision");
                   lastCommitted = shape;
-                  sent.complete();
+                  answered.complete();
                 } else if (response.statusCode() == 409 && body.containsKey("revision")) {
+                  // As a page does: the edit stays the person's, and goes with the next change,
+                  // on the revision the 409 names.
                   conflicts.incrementAndGet();
                   knownRevision = body.getLong("revision");
-                  attempt(shape, sent);
+                  answered.complete();
                 } else {
                   failed.incrementAndGet();
-                  sent.complete();
+                  answered.complete();
                 }
               });
     }
