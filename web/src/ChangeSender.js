@@ -11,7 +11,9 @@ const CONFLICT_RELOAD_MS = 1000
  * waits until the board has moved past the one in flight (the server's `canvas:change` of it). A
  * change refused for a stale `baseRevision` is sent again once the page has caught up; one the
  * server refuses as invalid (`INVALID_RECORD`: a kind of shape the board does not keep, say) is
- * dropped and the board reloaded, so the page shows what the server holds.
+ * dropped and the board reloaded, so the page shows what the server holds. A change that would change
+ * nothing (the reply's `changed: false`) makes no revision and no `canvas:change`: the next one goes
+ * at once.
  */
 export class ChangeSender {
   constructor({ editor, connection, executor, onRefused = () => {} }) {
@@ -70,9 +72,15 @@ export class ChangeSender {
     this.stats.sent += 1
     this.connection
       .send('canvas:change', { baseRevision, put: change.put, remove: change.remove })
-      .then(() => {
+      .then((reply) => {
         if (!this.inFlight) return
-        this.inFlight.state = 'committed'
+        if (reply?.changed === false) {
+          // The board already held exactly this: nothing was committed, so no canvas:change of it
+          // will come, and the next change need not wait for one.
+          this.inFlight = null
+        } else {
+          this.inFlight.state = 'committed'
+        }
         this.boardMoved()
       })
       .catch((error) => this.refused(error))

@@ -6,7 +6,7 @@ import java.util.Locale;
 
 /**
  * What {@code ./mvnw -Pbench -DskipTests verify} runs: the benchmarks named in {@code -Dbench.which}
- * (comma-separated: {@code fanout}, {@code run}, {@code parse}, {@code docs}, or {@code all}; {@code fanout} by
+ * (comma-separated: {@code fanout}, {@code run}, {@code parse}, {@code docs}, {@code busy}, or {@code all}; {@code fanout} by
  * default), one after another, each with a server of its own where it needs one.
  */
 public final class Bench {
@@ -24,6 +24,7 @@ public final class Bench {
             case "run" -> RunLatencyBench.execute();
             case "parse" -> ParseThroughputBench.execute();
             case "docs" -> DocsBench.execute();
+            case "busy" -> BusyBoardBench.execute();
             default -> throw new IllegalStateException(name);
           };
       status = Math.max(status, result);
@@ -39,12 +40,12 @@ public final class Bench {
         continue;
       }
       if (name.equals("all")) {
-        names.addAll(List.of("fanout", "run", "parse", "docs"));
-      } else if (List.of("fanout", "run", "parse", "docs").contains(name)) {
+        names.addAll(List.of("fanout", "run", "parse", "docs", "busy"));
+      } else if (List.of("fanout", "run", "parse", "docs", "busy").contains(name)) {
         names.add(name);
       } else {
         throw new IllegalArgumentException(
-            "bench.which: '" + name + "' is none of fanout, run, parse, docs, all");
+            "bench.which: '" + name + "' is none of fanout, run, parse, docs, busy, all");
       }
     }
     if (names.isEmpty()) {

@@ -52,6 +52,41 @@ final class BenchActions {
   }
 
   /**
+   * The busy-board benchmark's answer for run {@code run}: two boxes of the run's own (ids, place and
+   * text: the sanitizer drops a create identical to a shape already on the board), then a restyle, a
+   * move, a relabel and an align of them, after a think; seven actions, each applicable.
+   */
+  static List<Action> busy(long run) {
+    String a = "r" + run + "a";
+    String b = "r" + run + "b";
+    int x = (int) (run % 20) * 260;
+    int y = (int) (run / 20 % 50) * 180;
+    return List.of(
+        new Action("think", new JsonObject().put("text", "Two boxes, then tidy them.")),
+        new Action("create_shape", shape(a, "rectangle", x, y, "A of r" + run, "black", "none")),
+        new Action(
+            "create_shape",
+            shape(b, "rectangle", x + 120, y + 40, "B of r" + run, "black", "none")),
+        new Action(
+            "update_shape",
+            new JsonObject().put("shapeId", a).put("props", new JsonObject().put("color", "blue"))),
+        new Action(
+            "move",
+            new JsonObject()
+                .put("shapeIds", new JsonArray().add(a).add(b))
+                .put("dx", 10)
+                .put("dy", 5)),
+        new Action(
+            "label",
+            new JsonObject().put("shapeId", b).put("text", "B of r" + run + ", relabeled")),
+        new Action(
+            "align",
+            new JsonObject()
+                .put("shapeIds", new JsonArray().add(a).add(b))
+                .put("alignment", "top")));
+  }
+
+  /**
    * {@code count} actions: about three in four create a labelled shape, the rest move a shape just
    * made or align the last three.
    */

@@ -10,13 +10,15 @@ import io.vertx.core.http.HttpServerResponse;
 import java.util.Map;
 import java.util.concurrent.ConcurrentHashMap;
 import java.util.concurrent.atomic.AtomicLong;
+import java.util.function.LongFunction;
 import java.util.regex.Matcher;
 import java.util.regex.Pattern;
 
 /**
  * The model, on loopback in the driver's process: an Anthropic Messages endpoint that, for every
- * request, waits {@code firstByteDelayMs} after the request body arrived, then streams the same
- * tool-call answer, one write per server-sent event, {@code eventGapMs} apart (0: back to back).
+ * request, waits {@code firstByteDelayMs} after the request body arrived, then streams the run's
+ * tool-call answer (the same for every run, or one of the run's own), one write per server-sent
+ * event, {@code eventGapMs} apart (0: back to back).
  * Each request names its run with a {@code bench-run-<n>} tag in the user message; the stub keeps,
  * per run, when the body arrived and when it wrote its first byte, the event that completes the first
  * tool call, and its last byte, so the driver subtracts the delay the stub really took from each run.
@@ -41,7 +43,7 @@ final class StubModel {
   }
 
   private final Vertx vertx;
-  private final AnthropicWire answer;
+  private final LongFunction<AnthropicWire> answers;
   private final long firstByteDelayMs;
   private final long eventGapMs;
   private final Map<Long, Timing> timings = new ConcurrentHashMap<>();
@@ -49,8 +51,14 @@ final class StubModel {
   private HttpServer server;
 
   StubModel(Vertx vertx, AnthropicWire answer, long firstByteDelayMs, long eventGapMs) {
+    this(vertx, run -> answer, firstByteDelayMs, eventGapMs);
+  }
+
+  /** With an answer of each run's own ({@code answers} of the run's number), e.g. shape ids of its own. */
+  StubModel(
+      Vertx vertx, LongFunction<AnthropicWire> answers, long firstByteDelayMs, long eventGapMs) {
     this.vertx = vertx;
-    this.answer = answer;
+    this.answers = answers;
     this.firstByteDelayMs = firstByteDelayMs;
     this.eventGapMs = eventGapMs;
   }
@@ -109,12 +117,13 @@ final class StubModel {
         .setChunked(true)
         .putHeader("content-type", "text/event-stream")
         .putHeader("cache-control", "no-cache");
-    write(response, run, received, firstByte, 0L, 0);
+    write(response, answers.apply(run), run, received, firstByte, 0L, 0);
   }
 
   /** Writes events from {@code next} on: all at once, or one per {@code eventGapMs}. */
   private void write(
       HttpServerResponse response,
+      AnthropicWire answer,
       long run,
       long received,
       long firstByte,
@@ -129,7 +138,8 @@ final class StubModel {
       if (eventGapMs > 0 && i + 1 < answer.events().size()) {
         long end = actionEnd;
         int from = i + 1;
-        vertx.setTimer(eventGapMs, fired -> write(response, run, received, firstByte, end, from));
+        vertx.setTimer(
+            eventGapMs, fired -> write(response, answer, run, received, firstByte, end, from));
         return;
       }
     }

@@ -51,6 +51,16 @@ public final class Board {
         .max(String::compareTo);
   }
 
+  /**
+   * Whether applying {@code diff} would change this board: it removes a record that is here, or puts
+   * one that is not here as it is (JSON equality: {@code 1} and {@code 1.0} are the same number).
+   */
+  public boolean changedBy(RecordDiff diff) {
+    return diff.remove().stream().anyMatch(records::containsKey)
+        || diff.put().stream()
+            .anyMatch(record -> !record.equals(records.get(record.getString("id"))));
+  }
+
   public Board apply(RecordDiff diff, long newRevision) {
     Map<String, JsonObject> next = new LinkedHashMap<>(records);
     diff.remove().forEach(next::remove);

@@ -23,8 +23,21 @@ import java.util.Map;
  * the room is disturbed.
  */
 final class InboundFrames {
+  /** What became of a frame: refused, or accepted. */
+  sealed interface Outcome permits Refusal, Accepted {}
+
+  /**
+   * An accepted frame, and what a sender that asked for a reply (SockJS) is told: {@code {ok: true}},
+   * and for a board change the revision and whether it changed anything.
+   */
+  record Accepted(JsonObject reply) implements Outcome {
+    static Accepted ok() {
+      return new Accepted(new JsonObject().put("ok", true));
+    }
+  }
+
   /** A refusal to send back to the client: {@code {code, message}} (and more, e.g. a revision). */
-  record Refusal(FailureCode code, JsonObject payload) {
+  record Refusal(FailureCode code, JsonObject payload) implements Outcome {
     static Refusal of(FailureCode code, String message) {
       return new Refusal(
           code,
@@ -46,27 +59,24 @@ final class InboundFrames {
     this.limits = limits;
   }
 
-  /** A frame as text ({@code {topic, payload}}); completes with a refusal, or null when accepted. */
-  Future<Refusal> handleText(RoomClient client, Room room, String text) {
+  /** A frame as text ({@code {topic, payload}}); completes with a refusal or its acceptance. */
+  Future<Outcome> handleText(RoomClient client, Room room, String text) {
     Object parsed;
     try {
       parsed = new JsonObject(text);
     } catch (RuntimeException notJson) {
-      return Future.succeededFuture(
-          Refusal.of(FailureCode.INVALID_FRAME, "a frame must be a JSON object {topic, payload}"));
+      return refuse(FailureCode.INVALID_FRAME, "a frame must be a JSON object {topic, payload}");
     }
     JsonObject frame = (JsonObject) parsed;
     if (!(frame.getValue("topic") instanceof String topic)
         || !(frame.getValue("payload") instanceof JsonObject payload)) {
-      return Future.succeededFuture(
-          Refusal.of(
-              FailureCode.INVALID_FRAME, "a frame must be {topic: string, payload: object}"));
+      return refuse(FailureCode.INVALID_FRAME, "a frame must be {topic: string, payload: object}");
     }
     return handle(client, room, topic, payload);
   }
 
   /** One topic and payload from a client of {@code room}. */
-  Future<Refusal> handle(RoomClient client, Room room, String topicName, JsonObject payload) {
+  Future<Outcome> handle(RoomClient client, Room room, String topicName, JsonObject payload) {
     if (!client.mayEdit()) {
       return refuse(
           FailureCode.FORBIDDEN, "this connection's token is a viewer's: it may listen, not send");
@@ -106,23 +116,23 @@ final class InboundFrames {
             client.clientId(),
             Viewport.fromJson(payload.getJsonObject("bounds")),
             RunRequest.selectionFrom(payload));
-        yield Future.succeededFuture();
+        yield Future.succeededFuture(Accepted.ok());
       }
       case CANVAS_CHANGE -> change(client, room, payload);
       default -> refuse(FailureCode.UNKNOWN_TOPIC, topicName);
     };
   }
 
-  private Future<Refusal> ack(RoomClient client, Room room, JsonObject ack) {
+  private Future<Outcome> ack(RoomClient client, Room room, JsonObject ack) {
     if (!client.clientId().equals(ack.getString("clientId"))) {
       return refuse(FailureCode.FORGED_CLIENT_ID, "this connection is client " + client.clientId());
     }
     return room.ack(client.clientId(), ack.getString("sessionId"), ack.getLong("seq"))
-        .map(problem -> Future.succeededFuture(Refusal.of(FailureCode.ACK_UNKNOWN, problem)))
-        .orElseGet(Future::succeededFuture);
+        .map(problem -> refuse(FailureCode.ACK_UNKNOWN, problem))
+        .orElseGet(() -> Future.succeededFuture(Accepted.ok()));
   }
 
-  private Future<Refusal> screenshot(RoomClient client, Room room, JsonObject screenshot) {
+  private Future<Outcome> screenshot(RoomClient client, Room room, JsonObject screenshot) {
     if (!room.hostId().map(client.clientId()::equals).orElse(false)) {
       return refuse(FailureCode.NOT_HOST, "only the room's host answers screenshot requests");
     }
@@ -141,10 +151,10 @@ final class InboundFrames {
         .publish(
             RoomTopic.AGENT_SCREENSHOT.address(room.roomId()),
             screenshot.copy().put("clientId", client.clientId()));
-    return Future.succeededFuture();
+    return Future.succeededFuture(Accepted.ok());
   }
 
-  private Future<Refusal> change(RoomClient client, Room room, JsonObject change) {
+  private Future<Outcome> change(RoomClient client, Room room, JsonObject change) {
     BoardChangeRequest ask =
         new BoardChangeRequest(
             room.roomId(),
@@ -153,7 +163,13 @@ final class InboundFrames {
             "person:" + client.clientId());
     return Address.PATCH_BOARD_CHANGE
         .ask(vertx.eventBus(), ask)
-        .map(applied -> (Refusal) null)
+        .<Outcome>map(
+            applied ->
+                new Accepted(
+                    new JsonObject()
+                        .put("ok", true)
+                        .put("revision", applied.revision())
+                        .put("changed", applied.changed())))
         .recover(
             error -> {
               Failure failure = Failure.of(error);
@@ -161,7 +177,7 @@ final class InboundFrames {
             });
   }
 
-  private static Future<Refusal> refuse(FailureCode code, String message) {
+  private static Future<Outcome> refuse(FailureCode code, String message) {
     return Future.succeededFuture(Refusal.of(code, message));
   }
 }

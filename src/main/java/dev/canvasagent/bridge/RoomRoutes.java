@@ -49,7 +49,10 @@ final class RoomRoutes {
     router.get("/api/rooms/:roomId/revisions").handler(this::revisions);
   }
 
-  /** A person's edit: {@code {baseRevision, put, remove}}, applied whole or not at all. */
+  /**
+   * A person's edit: {@code {baseRevision, put, remove}}, applied whole or not at all; one that would
+   * change nothing is answered {@code changed: false} at its base revision, and nothing is committed.
+   */
   private void change(RoutingContext ctx) {
     String roomId = RequestParameters.roomId(ctx);
     if (roomId == null || !EdgeAccess.room(ctx, Role.EDITOR, roomId)) {
@@ -72,7 +75,8 @@ final class RoomRoutes {
                     new JsonObject()
                         .put("ok", true)
                         .put("roomId", roomId)
-                        .put("revision", committed.revision())))
+                        .put("revision", committed.revision())
+                        .put("changed", committed.changed())))
         .onFailure(
             error -> {
               if (Failure.of(error).code() != FailureCode.REVISION_CONFLICT) {

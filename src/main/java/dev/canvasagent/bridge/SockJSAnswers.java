@@ -24,14 +24,17 @@ final class SockJSAnswers {
     return InboundFrames.Refusal.of(failure.code(), failure.getMessage());
   }
 
+  /** {@code reply}: what a reply handler is told, {@code {ok: true}} and what the topic adds to it. */
   static void accept(
-      BridgeEvent event, SockJSClient client, String replyAddress, String roomId, RoomTopic topic) {
+      BridgeEvent event,
+      SockJSClient client,
+      String replyAddress,
+      String roomId,
+      RoomTopic topic,
+      JsonObject reply) {
     if (replyAddress != null) {
       client.write(
-          new JsonObject()
-              .put("type", "rec")
-              .put("address", replyAddress)
-              .put("body", new JsonObject().put("ok", true)));
+          new JsonObject().put("type", "rec").put("address", replyAddress).put("body", reply));
     }
     event.setRawMessage(
         new JsonObject()

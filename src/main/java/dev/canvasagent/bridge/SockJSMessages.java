@@ -137,10 +137,10 @@ final class SockJSMessages {
                     replyAddress,
                     InboundFrames.Refusal.of(
                         FailureCode.NOT_JOINED, "this connection is not in its room"));
-              } else if (handled.result() != null) {
-                SockJSAnswers.refuse(event, client, replyAddress, handled.result());
-              } else {
-                SockJSAnswers.accept(event, client, replyAddress, roomId, topic);
+              } else if (handled.result() instanceof InboundFrames.Refusal refusal) {
+                SockJSAnswers.refuse(event, client, replyAddress, refusal);
+              } else if (handled.result() instanceof InboundFrames.Accepted accepted) {
+                SockJSAnswers.accept(event, client, replyAddress, roomId, topic, accepted.reply());
               }
             });
   }

@@ -173,8 +173,8 @@ final class StreamRoutes {
                               inbound
                                   .handleText(client, room, text)
                                   .onSuccess(
-                                      refusal -> {
-                                        if (refusal != null) {
+                                      outcome -> {
+                                        if (outcome instanceof InboundFrames.Refusal refusal) {
                                           client.sendDirect(RoomTopic.ERROR, refusal.payload());
                                         }
                                       });

@@ -27,6 +27,10 @@ public enum FailureCode {
   SESSION_ROOM_MISMATCH(9, 409),
   QUEUE_FULL(10, 429, Retry.YES),
   ACTION_INVALID(11, 400),
+  /**
+   * A change against a revision the board has moved past. Also why a run ended in error when one of
+   * its actions could commit nothing for the run's conflict patience ({@code runner.conflictPatienceMs}).
+   */
   REVISION_CONFLICT(12, 409, Retry.YES),
   NO_HOST(13, 503, Retry.YES),
   SCREENSHOT_TIMEOUT(14, 504, Retry.YES),

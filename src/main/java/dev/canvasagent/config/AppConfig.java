@@ -169,9 +169,12 @@ public record AppConfig(
    * A run's deadline and action cap, and the least time between two partial envelopes of one action
    * (0: no partial envelopes). The deadline is the runner's own backstop: the scheduler's watchdog
    * ({@link Scheduler#watchdogMs}) is the limit of a run, and the deadline (longer by default) ends a
-   * run whose scheduler is no longer there to cancel it.
+   * run whose scheduler is no longer there to cancel it. {@code conflictPatienceMs}: how long a run
+   * keeps retrying commits that meet newer revisions, from the first one refused since its last
+   * commit, before it ends with REVISION_CONFLICT.
    */
-  public record Runner(int deadlineMs, int maxActions, int partialIntervalMs) {}
+  public record Runner(
+      int deadlineMs, int maxActions, int partialIntervalMs, int conflictPatienceMs) {}
 
   /**
    * How many runs may wait behind a session's running run; how long a run may take before the

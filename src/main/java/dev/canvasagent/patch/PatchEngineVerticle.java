@@ -34,6 +34,7 @@ public final class PatchEngineVerticle extends CanvasVerticle {
   private long commits;
   private long conflicts;
   private long refused;
+  private long unchanged;
 
   public PatchEngineVerticle(Store store) {
     this.store = store;
@@ -64,7 +65,9 @@ public final class PatchEngineVerticle extends CanvasVerticle {
   /**
    * Checks the diff against the board at its base revision (every record valid, the board still whole
    * afterwards), then commits it conditionally on that revision. A person's change is published on
-   * {@code canvas:change}; an agent's goes out in the runner's envelope.
+   * {@code canvas:change}; an agent's goes out in the runner's envelope. A diff that would change
+   * nothing at its base revision is neither committed nor published: a revision is a change, so
+   * history and every client see only real ones (the answer says {@code changed: false}).
    */
   private Future<CommittedRevision> applyToBoard(
       BoardChangeRequest request, boolean publishAsChange) {
@@ -86,15 +89,16 @@ public final class PatchEngineVerticle extends CanvasVerticle {
               if (problem.isPresent()) {
                 return Future.failedFuture(new Failure(FailureCode.INVALID_RECORD, problem.get()));
               }
-              return store.boards().commit(roomId, baseRevision, diff, author);
-            })
-        .<CommittedRevision>transform(
-            outcome -> {
-              if (outcome.succeeded()) {
-                return Future.succeededFuture(
-                    committed(roomId, author, diff, outcome.result(), publishAsChange));
+              if (!board.changedBy(diff)) {
+                return Future.succeededFuture(unchanged(roomId, author, baseRevision));
               }
-              Throwable error = outcome.cause();
+              return store
+                  .boards()
+                  .commit(roomId, baseRevision, diff, author)
+                  .map(revision -> committed(roomId, author, diff, revision, publishAsChange));
+            })
+        .recover(
+            error -> {
               if (error instanceof RevisionConflict conflict) {
                 conflicts++;
                 return Future.failedFuture(
@@ -106,6 +110,16 @@ public final class PatchEngineVerticle extends CanvasVerticle {
               }
               return Future.failedFuture(storeFailure(error));
             });
+  }
+
+  private CommittedRevision unchanged(String roomId, String author, long revision) {
+    unchanged++;
+    LOG.atDebug()
+        .addKeyValue("roomId", roomId)
+        .addKeyValue("rev", revision)
+        .addKeyValue("author", author)
+        .log("board.unchanged");
+    return new CommittedRevision(revision, false);
   }
 
   private CommittedRevision committed(
@@ -122,7 +136,7 @@ public final class PatchEngineVerticle extends CanvasVerticle {
       RoomTopic.CANVAS_CHANGE.publish(
           vertx.eventBus(), roomId, new CanvasChange(revision, diff, author));
     }
-    return new CommittedRevision(revision);
+    return new CommittedRevision(revision, true);
   }
 
   private Future<BoardRevisionPage> listRevisions(BoardRevisionsQuery query) {
@@ -155,7 +169,8 @@ public final class PatchEngineVerticle extends CanvasVerticle {
         new JsonObject()
             .put("commits", commits)
             .put("conflicts", conflicts)
-            .put("refused", refused);
+            .put("refused", refused)
+            .put("unchanged", unchanged);
     return store
         .ping()
         .map(

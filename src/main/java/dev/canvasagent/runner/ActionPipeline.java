@@ -12,6 +12,7 @@ import dev.canvasagent.bus.FailureCode;
 import dev.canvasagent.bus.RoomRef;
 import dev.canvasagent.bus.RunRequest;
 import dev.canvasagent.bus.SanitizeRequest;
+import dev.canvasagent.catalog.ActionCatalog;
 import dev.canvasagent.catalog.VerbKind;
 import dev.canvasagent.runner.context.ChatRecorder;
 import io.vertx.core.Future;
@@ -27,12 +28,12 @@ import org.slf4j.LoggerFactory;
 
 /**
  * A run's actions, one at a time in the order the model finished them: sanitized against the current
- * board, committed through the patch engine against that board's revision (sanitized again on a
- * conflict), then published. Counts what became of them for the run's final status.
+ * board, committed through the patch engine against that board's revision (on a conflict, sanitized
+ * again against the fresh board and retried, {@link CommitAttempts}), then published. Counts what
+ * became of them for the run's final status.
  */
 final class ActionPipeline {
   private static final Logger LOG = LoggerFactory.getLogger(ActionPipeline.class);
-  static final int MAX_COMMIT_ATTEMPTS = 3;
 
   /** How long an ending run waits for the action in hand (a commit under way) before its final status. */
   static final long SETTLE_MS = 1_000;
@@ -45,6 +46,8 @@ final class ActionPipeline {
   private final RunMetrics metrics;
   private final ChatRecorder history;
   private final RoomChat chat;
+  private final DeletedTargets deletedTargets;
+  private final long conflictPatienceMs;
 
   /** False once the run's final status is out: a commit answered later is not published. */
   private final BooleanSupplier runOpen;
@@ -69,6 +72,9 @@ final class ActionPipeline {
   private int dropped;
   private int deduped;
 
+  /** Of {@link #applied}, the board actions that would have changed nothing, so committed nothing. */
+  private int unchanged;
+
   ActionPipeline(
       Vertx vertx,
       RunRequest request,
@@ -77,6 +83,8 @@ final class ActionPipeline {
       RunMetrics metrics,
       ChatRecorder history,
       RoomChat chat,
+      ActionCatalog catalog,
+      long conflictPatienceMs,
       BooleanSupplier runOpen) {
     this.vertx = vertx;
     this.bus = vertx.eventBus();
@@ -86,6 +94,8 @@ final class ActionPipeline {
     this.metrics = metrics;
     this.history = history;
     this.chat = chat;
+    this.deletedTargets = new DeletedTargets(catalog);
+    this.conflictPatienceMs = conflictPatienceMs;
     this.runOpen = runOpen;
   }
 
@@ -94,17 +104,25 @@ final class ActionPipeline {
 
   /** Reads the room's board; the actions are sanitized and committed against it from then on. */
   Future<Void> loadBoard() {
+    return reloadBoard()
+        .onSuccess(
+            loaded ->
+                metrics.board(
+                    board.revision(),
+                    (int)
+                        board.records().keySet().stream()
+                            .filter(id -> id.startsWith("shape:"))
+                            .count()));
+  }
+
+  /** Reads the room's board again: a commit met a newer revision. */
+  private Future<Void> reloadBoard() {
     return Address.PATCH_BOARD_GET
         .ask(bus, new RoomRef(request.roomId()))
         .map(
             snapshot -> {
               board = snapshot.board();
-              metrics.board(
-                  board.revision(),
-                  (int)
-                      board.records().keySet().stream()
-                          .filter(id -> id.startsWith("shape:"))
-                          .count());
+              deletedTargets.saw(board);
               return null;
             });
   }
@@ -125,7 +143,8 @@ final class ActionPipeline {
   Future<Void> submit(AgentAction action) {
     tail =
         tail.compose(
-            previous -> runOpen.getAsBoolean() ? handle(action, 1) : Future.succeededFuture());
+            previous ->
+                runOpen.getAsBoolean() ? handle(action, attempts()) : Future.succeededFuture());
     return tail;
   }
 
@@ -159,15 +178,27 @@ final class ActionPipeline {
     return settled.future();
   }
 
-  private Future<Void> handle(AgentAction action, int attempt) {
+  /** A fresh count of one action's commit attempts. */
+  private CommitAttempts attempts() {
+    return new CommitAttempts(vertx, conflictPatienceMs, metrics);
+  }
+
+  private Future<Void> handle(AgentAction action, CommitAttempts attempts) {
     return Address.SANITIZER_SANITIZE
         .ask(bus, new SanitizeRequest(request.roomId(), action, board, frame))
         .compose(
-            sanitized -> apply(action, sanitized, attempt),
+            sanitized -> apply(action, sanitized, attempts),
             error -> {
               Failure failure = Failure.of(error);
               switch (failure.code()) {
                 case SHAPE_NOT_FOUND -> {
+                  var gone = deletedTargets.deleted(action, board);
+                  if (gone.isPresent()) {
+                    // Deleted, not yet to come: no create will bring them back.
+                    dropped++;
+                    logDropped(action, deletedTargets.drop(action, gone.get()));
+                    return Future.succeededFuture();
+                  }
                   deferred.add(new Deferred(action, failure.getMessage()));
                   return Future.succeededFuture();
                 }
@@ -187,7 +218,8 @@ final class ActionPipeline {
             });
   }
 
-  private Future<Void> apply(AgentAction original, AcceptedAction sanitized, int attempt) {
+  private Future<Void> apply(
+      AgentAction original, AcceptedAction sanitized, CommitAttempts attempts) {
     AgentAction action = sanitized.action();
     VerbKind kind = VerbKind.valueOf(sanitized.kind());
     if (stopping) {
@@ -218,11 +250,11 @@ final class ActionPipeline {
       countApplied();
       return envelopes.publish(action, null, 0);
     }
-    return commit(original, action, sanitized.diff(), attempt);
+    return commit(original, action, sanitized.diff(), attempts);
   }
 
   private Future<Void> commit(
-      AgentAction original, AgentAction action, RecordDiff diff, int attempt) {
+      AgentAction original, AgentAction action, RecordDiff diff, CommitAttempts attempts) {
     BoardChangeRequest commit =
         new BoardChangeRequest(
             request.roomId(), board.revision(), diff, "agent:" + request.sessionId());
@@ -239,7 +271,11 @@ final class ActionPipeline {
                     .log("commit.after_final_status");
                 return Future.succeededFuture();
               }
+              if (!committed.changed()) {
+                return unchanged(action, attempts);
+              }
               board = board.apply(diff, committed.revision());
+              deletedTargets.saw(board);
               countApplied();
               batchIssues.take(action).ifPresent(history::system);
               return envelopes
@@ -248,9 +284,16 @@ final class ActionPipeline {
             },
             error -> {
               Failure failure = Failure.of(error);
-              if (failure.code() == FailureCode.REVISION_CONFLICT
-                  && attempt < MAX_COMMIT_ATTEMPTS) {
-                return loadBoard().compose(reloaded -> handle(original, attempt + 1));
+              if (failure.code() == FailureCode.REVISION_CONFLICT) {
+                // Sanitized again against the fresh board: the action is judged on what is there
+                // now (its shapes may have moved, or gone).
+                return attempts
+                    .refused(failure)
+                    .compose(
+                        paused ->
+                            stopping
+                                ? Future.succeededFuture()
+                                : reloadBoard().compose(reloaded -> handle(original, attempts)));
               }
               if (failure.code() == FailureCode.INVALID_RECORD) {
                 // A verb produced what the patch engine will not store: never committed, reported
@@ -276,23 +319,44 @@ final class ActionPipeline {
     deferred.clear();
     Future<Void> chain = Future.succeededFuture();
     for (Deferred waiter : waiting) {
-      chain = chain.compose(previous -> handle(waiter.action(), 1));
+      chain = chain.compose(previous -> handle(waiter.action(), attempts()));
     }
     return chain;
+  }
+
+  /**
+   * A board action whose diff would change nothing on the board (the patch engine committed nothing):
+   * applied, as the board already is what it asks, but no revision and no envelope.
+   */
+  private Future<Void> unchanged(AgentAction action, CommitAttempts attempts) {
+    countApplied();
+    unchanged++;
+    LOG.atInfo()
+        .addKeyValue("runId", request.runId())
+        .addKeyValue("verb", action.name())
+        .addKeyValue("actionId", action.id())
+        .addKeyValue("rev", board.revision())
+        .addKeyValue("conflicts", attempts.refused())
+        .log("action.unchanged");
+    return Future.succeededFuture();
   }
 
   /** At the end of the stream, what still waits refers to shapes that never came: dropped, with the reason. */
   void dropDeferred() {
     for (Deferred waiter : deferred) {
       dropped++;
-      LOG.atInfo()
-          .addKeyValue("runId", request.runId())
-          .addKeyValue("verb", waiter.action().name())
-          .addKeyValue("actionId", waiter.action().id())
-          .addKeyValue("reason", waiter.reason())
-          .log("action.dropped");
+      logDropped(waiter.action(), waiter.reason());
     }
     deferred.clear();
+  }
+
+  private void logDropped(AgentAction action, String reason) {
+    LOG.atInfo()
+        .addKeyValue("runId", request.runId())
+        .addKeyValue("verb", action.name())
+        .addKeyValue("actionId", action.id())
+        .addKeyValue("reason", reason)
+        .log("action.dropped");
   }
 
   private void countApplied() {
@@ -317,8 +381,16 @@ final class ActionPipeline {
     return deduped;
   }
 
-  /** Adds what the run's batches skipped or placed top-level to its final status, when there is any. */
-  void addBatchIssuesTo(JsonObject summary) {
+  /**
+   * Adds to the run's final status what the counts do not tell, when there is any: what its batches
+   * skipped or placed top-level, how many actions changed nothing ({@code unchanged}), the actions
+   * dropped because their shapes were deleted ({@code targetsDeleted}).
+   */
+  void addOutcomesTo(JsonObject summary) {
     batchIssues.addTo(summary);
+    if (unchanged > 0) {
+      summary.put("unchanged", unchanged);
+    }
+    deletedTargets.addTo(summary);
   }
 }

@@ -125,7 +125,7 @@ final class FinalStatus {
     if (meta.todoChanges() > 0) {
       summary.put("todoChanges", meta.todoChanges());
     }
-    actions.addBatchIssuesTo(summary);
+    actions.addOutcomesTo(summary);
     return summary;
   }
 

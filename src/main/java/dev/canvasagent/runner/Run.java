@@ -92,7 +92,17 @@ final class Run {
     this.chat = new RoomChat(bus, request, history);
     this.envelopes = new EnvelopePublisher(bus, store.sessions(), request, metrics, this::open);
     this.actions =
-        new ActionPipeline(vertx, request, meta, envelopes, metrics, history, chat, this::open);
+        new ActionPipeline(
+            vertx,
+            request,
+            meta,
+            envelopes,
+            metrics,
+            history,
+            chat,
+            catalog,
+            config.runner().conflictPatienceMs(),
+            this::open);
     this.finalStatus =
         new FinalStatus(bus, request, store.runs(), history, actions, meta, statuses);
     this.runLog = new RunLog(request, config, metrics);

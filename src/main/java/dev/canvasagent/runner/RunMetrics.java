@@ -22,6 +22,8 @@ final class RunMetrics {
   private String firstModelEvent;
   private int streamChunks;
   private int providerRetries;
+  private int commitConflicts;
+  private long longestConflictMs;
   private int queueDepthAtStart;
   private long docVersion = -1;
   private int boardShapes;
@@ -69,6 +71,15 @@ final class RunMetrics {
             .put("memoHit", stats.memoHit());
     imageBytes = stats.imageBytes();
     shapeStateStats = stats.shapeStateStats().toJson();
+  }
+
+  /**
+   * A commit that met a newer revision; {@code refusedForMs}: how long its action has been refused so
+   * far, from its first refused commit.
+   */
+  void commitConflict(long refusedForMs) {
+    commitConflicts++;
+    longestConflictMs = Math.max(longestConflictMs, refusedForMs);
   }
 
   void providerRetries(int retries) {
@@ -122,7 +133,9 @@ final class RunMetrics {
             .addKeyValue("docVersion", docVersion)
             .addKeyValue("streamChunks", streamChunks)
             .addKeyValue("providerRetries", providerRetries)
-            .addKeyValue("queueDepthAtStart", queueDepthAtStart);
+            .addKeyValue("queueDepthAtStart", queueDepthAtStart)
+            .addKeyValue("commitConflicts", commitConflicts)
+            .addKeyValue("longestConflictMs", longestConflictMs);
     if (shapeCounts != null) {
       line = line.addKeyValue("shapeCounts", shapeCounts.encode());
     }

@@ -352,12 +352,33 @@ class SockJSBridgeTest {
             .getJsonArray("put")
             .getJsonObject(0)
             .getString("id");
-    assertAccepted(
-        viewer.send(
-            address("canvas:change"),
-            new JsonObject()
-                .put("baseRevision", revision)
-                .put("remove", new JsonArray().add(shapeId))));
+    // A change to what the board already holds changes nothing: no revision, no canvas:change, and
+    // the reply says so (the page's change sender need not wait for an echo).
+    JsonObject asItIs =
+        hostActions
+            .get(2)
+            .getJsonObject("body")
+            .getJsonObject("diff")
+            .getJsonArray("put")
+            .getJsonObject(0);
+    assertEquals(
+        new JsonObject().put("ok", true).put("revision", revision).put("changed", false),
+        viewer
+            .send(
+                address("canvas:change"),
+                new JsonObject()
+                    .put("baseRevision", revision)
+                    .put("put", new JsonArray().add(asItIs)))
+            .getJsonObject("body"));
+    assertEquals(
+        new JsonObject().put("ok", true).put("revision", revision + 1).put("changed", true),
+        viewer
+            .send(
+                address("canvas:change"),
+                new JsonObject()
+                    .put("baseRevision", revision)
+                    .put("remove", new JsonArray().add(shapeId)))
+            .getJsonObject("body"));
     JsonObject change =
         host.awaitMessage(
             address("canvas:change"),
@@ -368,10 +389,10 @@ class SockJSBridgeTest {
     assertEquals(
         List.of(change),
         changesOnTheBus.awaitSize(1),
-        "a browser's own canvas:change never reaches the room's topic");
+        "a browser's own canvas:change never reaches the room's topic, nor one that changed nothing");
 
     // What the bridge let onto the bus: notes naming room, client and topic, never a payload.
-    List<JsonObject> handled = handledOnTheBus.awaitSize(6);
+    List<JsonObject> handled = handledOnTheBus.awaitSize(7);
     assertEquals(
         List.of(
             "agent:screenshot",
@@ -379,6 +400,7 @@ class SockJSBridgeTest {
             "agent:ack",
             "agent:ack",
             "agent:ack",
+            "canvas:change",
             "canvas:change"),
         handled.stream().map(note -> note.getString("topic")).toList());
     handled.forEach(

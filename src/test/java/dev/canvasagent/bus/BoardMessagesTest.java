@@ -31,9 +31,12 @@ class BoardMessagesTest {
     assertEquals(change, BoardChangeRequest.fromJson(change.toJson()));
     assertEquals(4L, change.toJson().getLong("baseRevision"));
 
-    CommittedRevision committed = new CommittedRevision(5);
+    CommittedRevision committed = new CommittedRevision(5, true);
     assertEquals(committed, CommittedRevision.fromJson(committed.toJson()));
-    assertEquals(new JsonObject().put("revision", 5L), committed.toJson());
+    assertEquals(new JsonObject().put("revision", 5L).put("changed", true), committed.toJson());
+    // A diff that changed nothing: the base revision, nothing committed.
+    CommittedRevision unchanged = new CommittedRevision(4, false);
+    assertEquals(unchanged, CommittedRevision.fromJson(unchanged.toJson()));
   }
 
   @Test

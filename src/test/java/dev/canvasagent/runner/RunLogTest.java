@@ -177,6 +177,8 @@ class RunLogTest {
             "streamChunks",
             "providerRetries",
             "queueDepthAtStart",
+            "commitConflicts",
+            "longestConflictMs",
             "firstModelEventMs",
             "ttfbMs",
             "ttfbSloMet",
@@ -195,6 +197,7 @@ class RunLogTest {
     assertEquals(0, ((Number) line.get("boardShapes")).intValue());
     assertEquals(0, ((Number) line.get("queueDepthAtStart")).intValue());
     assertEquals(0, ((Number) line.get("providerRetries")).intValue());
+    assertEquals(0, ((Number) line.get("commitConflicts")).intValue(), "nobody else edited");
     assertTrue(((Number) line.get("streamChunks")).intValue() > 4, line.toString());
     assertTrue(((Number) line.get("promptTokenEstimate")).longValue() > 0);
     assertTrue(

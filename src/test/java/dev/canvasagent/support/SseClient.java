@@ -12,6 +12,7 @@ import java.util.ArrayList;
 import java.util.Iterator;
 import java.util.List;
 import java.util.Map;
+import java.util.function.Consumer;
 import java.util.function.Predicate;
 
 /**
@@ -25,6 +26,7 @@ public final class SseClient {
   private final HttpClient client;
   private final List<SseEvent> events = new ArrayList<>();
   private final List<Waiter> waiters = new ArrayList<>();
+  private final List<Consumer<SseEvent>> listeners = new ArrayList<>();
   private final Promise<Void> ended = Promise.promise();
   private final Promise<Void> heartbeats = Promise.promise();
   private final List<HeartbeatWaiter> heartbeatWaiters = new ArrayList<>();
@@ -130,6 +132,7 @@ public final class SseClient {
       return;
     }
     events.add(new SseEvent(event, id, new JsonObject(data.toString())));
+    listeners.forEach(listener -> listener.accept(events.get(events.size() - 1)));
     Iterator<Waiter> it = waiters.iterator();
     while (it.hasNext()) {
       Waiter waiter = it.next();
@@ -138,6 +141,11 @@ public final class SseClient {
         waiter.promise().complete(List.copyOf(events));
       }
     }
+  }
+
+  /** Calls {@code listener} with every event that arrives from now on, as it arrives. */
+  public synchronized void onEvent(Consumer<SseEvent> listener) {
+    listeners.add(listener);
   }
 
   /** Every event received so far. */

@@ -23,6 +23,17 @@ final class Styles {
 
   private Styles() {}
 
+  /** Whether {@link #apply} would take any of the requested styles (whether or not the record has it already). */
+  static boolean takesAny(JsonObject requested, JsonObject recordProps, boolean brandPalette) {
+    return PROPS.stream()
+        .anyMatch(
+            prop ->
+                requested.containsKey(prop)
+                    && recordProps.containsKey(prop)
+                    && requested.getValue(prop) instanceof String raw
+                    && StyleNormalizer.normalize(prop, raw, brandPalette).isPresent());
+  }
+
   /** Copies each requested style the record has and tldraw accepts (after aliases); the rest is left out. */
   static void apply(JsonObject requested, JsonObject recordProps, boolean brandPalette) {
     for (String prop : PROPS) {

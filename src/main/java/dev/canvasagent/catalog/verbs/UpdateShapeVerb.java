@@ -73,10 +73,34 @@ public final class UpdateShapeVerb implements ActionVerb {
       recordProps.put("name", requested.getString("name"));
     }
     Styles.apply(requested, recordProps, context.brandPalette());
-    if (record.equals(ShapeRefs.shape(context.board(), id))) {
+    if (record.equals(ShapeRefs.shape(context.board(), id))
+        && !asksForSomething(params, requested, recordProps, text, context)) {
       throw new ActionRejected(
-          "the update changes nothing on shape '" + params.getString("shapeId") + "'");
+          "the update asks for nothing shape '" + params.getString("shapeId") + "' can take");
     }
+    // An update to what the shape already is makes a diff that changes nothing: the patch engine
+    // commits nothing for it, and the action counts as applied, unchanged.
     return new SanitizedAction(params.copy().put("shapeId", id), RecordDiff.putting(record));
+  }
+
+  /**
+   * Whether the update names anything the shape takes — a position, a rotation, a size or name it has,
+   * a label, a style it has that tldraw accepts — as opposed to nothing at all, or only what the
+   * shape lacks or tldraw refuses (a model's mistake, dropped with the reason).
+   */
+  private static boolean asksForSomething(
+      JsonObject params,
+      JsonObject requested,
+      JsonObject recordProps,
+      String text,
+      ActionContext context) {
+    return params.containsKey("x")
+        || params.containsKey("y")
+        || params.containsKey("rotation")
+        || text != null
+        || (requested.containsKey("w") && recordProps.containsKey("w"))
+        || (requested.containsKey("h") && recordProps.containsKey("h"))
+        || (requested.getString("name") != null && recordProps.containsKey("name"))
+        || Styles.takesAny(requested, recordProps, context.brandPalette());
   }
 }
