@@ -91,11 +91,7 @@ final class PgRunStore implements RunStore {
   public Future<Optional<RunRecord>> adopt(String runId) {
     return pool.preparedQuery(Sql.ADOPT_QUEUED_RUN)
         .execute(Tuple.of(runId))
-        .map(
-            rows ->
-                rows.rowCount() == 0
-                    ? Optional.empty()
-                    : Optional.of(toRun(rows.iterator().next())));
+        .map(PgRunStore::firstRun);
   }
 
   @Override
@@ -125,13 +121,7 @@ final class PgRunStore implements RunStore {
 
   @Override
   public Future<Optional<RunRecord>> find(String runId) {
-    return pool.preparedQuery(Sql.FIND_RUN)
-        .execute(Tuple.of(runId))
-        .map(
-            rows ->
-                rows.rowCount() == 0
-                    ? Optional.empty()
-                    : Optional.of(toRun(rows.iterator().next())));
+    return pool.preparedQuery(Sql.FIND_RUN).execute(Tuple.of(runId)).map(PgRunStore::firstRun);
   }
 
   @Override
@@ -160,5 +150,10 @@ final class PgRunStore implements RunStore {
         row.getOffsetDateTime("updated_at").toInstant().toEpochMilli(),
         row.getString("request_fingerprint"),
         row.getJson("follow_up") instanceof JsonObject followUp ? followUp : null);
+  }
+
+  /** The first run of {@code rows}, if any. */
+  private static Optional<RunRecord> firstRun(RowSet<Row> rows) {
+    return rows.rowCount() == 0 ? Optional.empty() : Optional.of(toRun(rows.iterator().next()));
   }
 }
