@@ -166,7 +166,6 @@ class BoardPropertyTest {
             + committedVerbs
             + " of "
             + boardVerbs);
-    System.out.println("commits by verb: " + committedVerbs);
     TldrawOracle.assertValid(new ArrayList<>(everyRecordPut.values()));
   }
 }
