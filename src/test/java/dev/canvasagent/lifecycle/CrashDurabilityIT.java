@@ -6,7 +6,6 @@ import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import dev.canvasagent.config.DatabaseConfig;
 import dev.canvasagent.support.Await;
-import dev.canvasagent.support.Eventually;
 import dev.canvasagent.support.Requests;
 import dev.canvasagent.support.ServerProcess;
 import dev.canvasagent.support.SseClient;
@@ -134,32 +133,6 @@ class CrashDurabilityIT {
             && List.of("done", "error", "canceled").contains(event.data().getString("state"));
   }
 
-  /** The session's stored runs by id, once none is queued or running any more. */
-  static Map<String, JsonObject> settledRuns(Vertx vertx, WebClient http, String sessionId) {
-    JsonObject[] resumed = new JsonObject[1];
-    Await.result(
-        Eventually.holds(
-            vertx,
-            () ->
-                http.get("/api/sessions/" + sessionId)
-                    .send()
-                    .map(
-                        response -> {
-                          resumed[0] = response.bodyAsJsonObject();
-                          return resumed[0].getJsonArray("runs").stream()
-                              .map(JsonObject.class::cast)
-                              .noneMatch(
-                                  run ->
-                                      List.of("queued", "running")
-                                          .contains(run.getString("state")));
-                        })));
-    Map<String, JsonObject> runs = new HashMap<>();
-    resumed[0]
-        .getJsonArray("runs")
-        .forEach(run -> runs.put(((JsonObject) run).getString("runId"), (JsonObject) run));
-    return runs;
-  }
-
   @Test
   void theFollowUpsQueuedWhenTheProcessDiedAreStoredAndEndInterruptedWithTheirRequest(Vertx vertx)
       throws Exception {
@@ -203,7 +176,7 @@ class CrashDurabilityIT {
     try (ServerProcess second = ServerProcess.java(JAR, environment(SWEEP_AT_ONCE_MS))) {
       int port = second.awaitStartedPort();
       WebClient http = http(vertx, port);
-      Map<String, JsonObject> runs = settledRuns(vertx, http, sessionId);
+      Map<String, JsonObject> runs = SettledRuns.of(vertx, http, sessionId);
 
       JsonObject asking = runs.get(requestRunId);
       assertEquals("scheduled", asking.getString("state"), "its one final status, kept");
@@ -305,19 +278,25 @@ class CrashDurabilityIT {
     return new QueuedBehind(sessionId, keyed, keyedBody);
   }
 
-  @Test
-  void aRetryOfAKeyedRunThatDiedQueuedRunsIt(Vertx vertx) throws Exception {
-    QueuedBehind queued;
-    try (ServerProcess first = ServerProcess.java(JAR, environment(SWEEP_AFTER_THE_RETRY_MS))) {
+  /** A first process, killed (SIGKILL) while a keyed run waits queued behind a drawing run. */
+  private QueuedBehind killedWhileAKeyedRunWaits(Vertx vertx, int interruptedAfterMs)
+      throws Exception {
+    try (ServerProcess first = ServerProcess.java(JAR, environment(interruptedAfterMs))) {
       int port = first.awaitStartedPort();
       WebClient http = http(vertx, port);
       SseClient sse =
           Await.result(SseClient.connect(vertx, port, "/api/rooms/" + ROOM + "/events"));
-      queued = aKeyedRunQueuedBehindADrawingRun(vertx, http, sse);
-      first.close(); // SIGKILL while the keyed run waits
+      QueuedBehind queued = aKeyedRunQueuedBehindADrawingRun(vertx, http, sse);
+      first.close();
       first.awaitExit();
       http.close();
+      return queued;
     }
+  }
+
+  @Test
+  void aRetryOfAKeyedRunThatDiedQueuedRunsIt(Vertx vertx) throws Exception {
+    QueuedBehind queued = killedWhileAKeyedRunWaits(vertx, SWEEP_AFTER_THE_RETRY_MS);
 
     try (ServerProcess second = ServerProcess.java(JAR, environment(SWEEP_AFTER_THE_RETRY_MS))) {
       int port = second.awaitStartedPort();
@@ -453,22 +432,12 @@ class CrashDurabilityIT {
   @Test
   void aRetryOfAKeyedRunSweptAsInterruptedIsAnswered409RunInterrupted(Vertx vertx)
       throws Exception {
-    QueuedBehind queued;
-    try (ServerProcess first = ServerProcess.java(JAR, environment(SWEEP_AT_ONCE_MS))) {
-      int port = first.awaitStartedPort();
-      WebClient http = http(vertx, port);
-      SseClient sse =
-          Await.result(SseClient.connect(vertx, port, "/api/rooms/" + ROOM + "/events"));
-      queued = aKeyedRunQueuedBehindADrawingRun(vertx, http, sse);
-      first.close(); // SIGKILL while the keyed run waits
-      first.awaitExit();
-      http.close();
-    }
+    QueuedBehind queued = killedWhileAKeyedRunWaits(vertx, SWEEP_AT_ONCE_MS);
 
     try (ServerProcess second = ServerProcess.java(JAR, environment(SWEEP_AT_ONCE_MS))) {
       int port = second.awaitStartedPort();
       WebClient http = http(vertx, port);
-      Map<String, JsonObject> before = settledRuns(vertx, http, queued.sessionId());
+      Map<String, JsonObject> before = SettledRuns.of(vertx, http, queued.sessionId());
       JsonObject swept = before.get(queued.keyedRunId());
       assertEquals("error", swept.getString("state"), swept.encode());
       assertEquals("INTERRUPTED", swept.getJsonObject("detail").getString("code"));
@@ -482,7 +451,7 @@ class CrashDurabilityIT {
 
       assertEquals(
           before,
-          settledRuns(vertx, http, queued.sessionId()),
+          SettledRuns.of(vertx, http, queued.sessionId()),
           "the refused retry changed nothing");
       second.terminate();
       second.awaitExit();

@@ -7,7 +7,6 @@ import static org.junit.jupiter.api.Assertions.assertTrue;
 import dev.canvasagent.App;
 import dev.canvasagent.config.DatabaseConfig;
 import dev.canvasagent.support.Await;
-import dev.canvasagent.support.Eventually;
 import dev.canvasagent.support.ServerProcess;
 import dev.canvasagent.support.SseClient;
 import dev.canvasagent.support.TestDatabase;
@@ -141,31 +140,11 @@ class KillMidRunTest {
     try (ServerProcess second = ServerProcess.java(MAIN, environment())) {
       int port = second.awaitStartedPort();
       WebClient http = http(vertx, port);
-      JsonObject[] resumed = new JsonObject[1];
-      Await.result(
-          Eventually.holds(
-              vertx,
-              () ->
-                  http.get("/api/sessions/" + sessionId)
-                      .send()
-                      .map(
-                          response -> {
-                            resumed[0] = response.bodyAsJsonObject();
-                            return resumed[0].getJsonArray("runs").stream()
-                                .map(JsonObject.class::cast)
-                                .noneMatch(
-                                    run ->
-                                        List.of("queued", "running")
-                                            .contains(run.getString("state")));
-                          })));
-
-      Map<String, JsonObject> runs = new HashMap<>();
-      resumed[0]
-          .getJsonArray("runs")
-          .forEach(run -> runs.put(((JsonObject) run).getString("runId"), (JsonObject) run));
+      JsonObject resumed = SettledRuns.resume(vertx, http, sessionId);
+      Map<String, JsonObject> runs = SettledRuns.byId(resumed);
       // The todos request, the follow-ups the scheduler's rules gave it, and the run the kill
       // interrupted.
-      assertTrue(runs.size() >= 2, resumed[0].encode());
+      assertTrue(runs.size() >= 2, resumed.encode());
       JsonObject killed = runs.get(killedRunId);
       assertEquals("error", killed.getString("state"), killed.encode());
       assertEquals(
@@ -175,16 +154,16 @@ class KillMidRunTest {
           runs.values().stream()
               .filter(run -> !run.getString("runId").equals(killedRunId))
               .allMatch(run -> List.of("scheduled", "done").contains(run.getString("state"))),
-          resumed[0].encode());
+          resumed.encode());
 
-      assertFalse(resumed[0].getJsonArray("todos").isEmpty(), "the todos are there");
-      assertEquals(1, resumed[0].getJsonArray("transcript").size());
+      assertFalse(resumed.getJsonArray("todos").isEmpty(), "the todos are there");
+      assertEquals(1, resumed.getJsonArray("transcript").size());
       assertTrue(
-          resumed[0].getJsonArray("chat").stream()
+          resumed.getJsonArray("chat").stream()
               .map(JsonObject.class::cast)
               .anyMatch(message -> message.getString("text").equals("/todos")),
-          resumed[0].encode());
-      long revision = resumed[0].getLong("boardRevision");
+          resumed.encode());
+      long revision = resumed.getLong("boardRevision");
       assertTrue(
           revision >= revisionSeen,
           "every revision a client saw was committed: " + revision + " < " + revisionSeen);
