@@ -4,7 +4,8 @@ import io.vertx.core.json.JsonObject;
 
 /**
  * A run about to end {@code done}, asking the scheduler for the follow-ups its rules add: the run, its
- * session, and how many actions it applied that were not chat ({@code think}, {@code message}).
+ * session, and how much it did: the actions it applied that were not chat ({@code think}, {@code
+ * message}), a committed {@code batch_operations} counting as the shapes it created or changed.
  */
 public record RunEnding(String runId, String sessionId, int actionsApplied) implements BusMessage {
   @Override

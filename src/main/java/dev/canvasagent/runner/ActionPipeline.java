@@ -63,17 +63,8 @@ final class ActionPipeline {
    */
   private CoordinateFrame frame = CoordinateFrame.atOrigin();
 
+  private final ActionTally tally;
   private boolean stopping;
-  private int applied;
-
-  /** Of {@link #applied}, the chat ({@code think}, {@code message}): not counted by the low-action rule. */
-  private int chatApplied;
-
-  private int dropped;
-  private int deduped;
-
-  /** Of {@link #applied}, the board actions that would have changed nothing, so committed nothing. */
-  private int unchanged;
 
   ActionPipeline(
       Vertx vertx,
@@ -92,6 +83,7 @@ final class ActionPipeline {
     this.meta = meta;
     this.envelopes = envelopes;
     this.metrics = metrics;
+    this.tally = new ActionTally(metrics);
     this.history = history;
     this.chat = chat;
     this.deletedTargets = new DeletedTargets(catalog);
@@ -195,7 +187,7 @@ final class ActionPipeline {
                   var gone = deletedTargets.deleted(action, board);
                   if (gone.isPresent()) {
                     // Deleted, not yet to come: no create will bring them back.
-                    dropped++;
+                    tally.drop();
                     logDropped(action, deletedTargets.drop(action, gone.get()));
                     return Future.succeededFuture();
                   }
@@ -203,12 +195,11 @@ final class ActionPipeline {
                   return Future.succeededFuture();
                 }
                 case DUPLICATE_CREATE -> {
-                  deduped++;
-                  dropped++;
+                  tally.dedupe();
                   return Future.succeededFuture();
                 }
                 case ACTION_INVALID -> {
-                  dropped++;
+                  tally.drop();
                   return Future.succeededFuture();
                 }
                 default -> {
@@ -227,8 +218,7 @@ final class ActionPipeline {
     }
     if (kind == VerbKind.CHAT) {
       chat.say(action.params().getString("text"));
-      countApplied();
-      chatApplied++;
+      tally.applied(kind);
       return Future.succeededFuture();
     }
     if (kind == VerbKind.AGENT) {
@@ -236,18 +226,18 @@ final class ActionPipeline {
           .compose(
               result -> {
                 if (result == MetaActions.Outcome.DROPPED) {
-                  dropped++;
+                  tally.drop();
                   return Future.succeededFuture();
                 }
                 if (result == MetaActions.Outcome.REFUSED) {
                   return Future.succeededFuture();
                 }
-                countApplied();
+                tally.applied(kind);
                 return envelopes.publish(action, null, 0);
               });
     }
     if (kind != VerbKind.BOARD) {
-      countApplied();
+      tally.applied(kind);
       return envelopes.publish(action, null, 0);
     }
     return commit(original, action, sanitized.diff(), attempts);
@@ -276,7 +266,7 @@ final class ActionPipeline {
               }
               board = board.apply(diff, committed.revision());
               deletedTargets.saw(board);
-              countApplied();
+              tally.committed(action, diff);
               batchIssues.take(action).ifPresent(history::system);
               return envelopes
                   .publish(action, diff, board.revision())
@@ -298,7 +288,7 @@ final class ActionPipeline {
               if (failure.code() == FailureCode.INVALID_RECORD) {
                 // A verb produced what the patch engine will not store: never committed, reported
                 // as dropped.
-                dropped++;
+                tally.drop();
                 LOG.atWarn()
                     .addKeyValue("runId", request.runId())
                     .addKeyValue("verb", action.name())
@@ -329,8 +319,7 @@ final class ActionPipeline {
    * applied, as the board already is what it asks, but no revision and no envelope.
    */
   private Future<Void> unchanged(AgentAction action, CommitAttempts attempts) {
-    countApplied();
-    unchanged++;
+    tally.unchangedBoard();
     LOG.atInfo()
         .addKeyValue("runId", request.runId())
         .addKeyValue("verb", action.name())
@@ -344,7 +333,7 @@ final class ActionPipeline {
   /** At the end of the stream, what still waits refers to shapes that never came: dropped, with the reason. */
   void dropDeferred() {
     for (Deferred waiter : deferred) {
-      dropped++;
+      tally.drop();
       logDropped(waiter.action(), waiter.reason());
     }
     deferred.clear();
@@ -359,26 +348,9 @@ final class ActionPipeline {
         .log("action.dropped");
   }
 
-  private void countApplied() {
-    applied++;
-    metrics.applied();
-  }
-
-  int applied() {
-    return applied;
-  }
-
-  /** The actions applied that were not chat: what the scheduler's low-action rule counts. */
-  int appliedBesideChat() {
-    return applied - chatApplied;
-  }
-
-  int dropped() {
-    return dropped;
-  }
-
-  int deduped() {
-    return deduped;
+  /** What became of the run's actions so far. */
+  ActionTally tally() {
+    return tally;
   }
 
   /**
@@ -388,9 +360,7 @@ final class ActionPipeline {
    */
   void addOutcomesTo(JsonObject summary) {
     batchIssues.addTo(summary);
-    if (unchanged > 0) {
-      summary.put("unchanged", unchanged);
-    }
+    tally.addTo(summary);
     deletedTargets.addTo(summary);
   }
 }

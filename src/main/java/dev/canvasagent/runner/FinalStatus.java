@@ -82,7 +82,7 @@ final class FinalStatus {
   /** A failure that ends the run (a verticle's, the store's), with what was applied before it. */
   JsonObject failure(Throwable error) {
     Failure failure = Failure.of(error);
-    return reason(failure.code(), failure.getMessage()).put("applied", actions.applied());
+    return reason(failure.code(), failure.getMessage()).put("applied", actions.tally().applied());
   }
 
   /**
@@ -109,9 +109,9 @@ final class FinalStatus {
     JsonObject summary =
         new JsonObject()
             .put("runId", request.runId())
-            .put("applied", actions.applied())
-            .put("dropped", actions.dropped())
-            .put("deduped", actions.deduped())
+            .put("applied", actions.tally().applied())
+            .put("dropped", actions.tally().dropped())
+            .put("deduped", actions.tally().deduped())
             .put("followups", request.followUp() == null ? 0 : request.followUp().number());
     if (request.followUp() != null) {
       summary.put("followUp", request.followUp().toJson());
@@ -143,8 +143,7 @@ final class FinalStatus {
       return record(state, detail);
     }
     Promise<Published> published = Promise.promise();
-    RunEnding ending =
-        new RunEnding(request.runId(), request.sessionId(), actions.appliedBesideChat());
+    RunEnding ending = new RunEnding(request.runId(), request.sessionId(), actions.tally().work());
     Address.SCHEDULER_RUN_ENDING
         .ask(bus, ending, new DeliveryOptions().setSendTimeout(RULES_ANSWER_MS))
         .onSuccess(

@@ -327,7 +327,7 @@ final class Run {
                         .reason(
                             FailureCode.ACTIONS_MALFORMED,
                             "the model's actions cannot be read: " + problem)
-                        .put("applied", actions.applied())));
+                        .put("applied", actions.tally().applied())));
   }
 
   /** Stops the model, lets the action in hand settle, then publishes the final status and logs the run. */
@@ -353,9 +353,9 @@ final class Run {
                   published.detail(),
                   new RunLog.Counts(
                       toolCalls,
-                      actions.applied(),
-                      actions.dropped(),
-                      actions.deduped(),
+                      actions.tally().applied(),
+                      actions.tally().dropped(),
+                      actions.tally().deduped(),
                       envelopes.partialEnvelopes(),
                       finalStatus.followUpsQueued(),
                       meta.followUpsRefused(),

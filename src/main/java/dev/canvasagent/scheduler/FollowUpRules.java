@@ -16,7 +16,8 @@ import org.slf4j.LoggerFactory;
  * <ul>
  *   <li>{@code low_actions}: the run a person's message started applied fewer than
  *       {@code followups.lowActionThreshold} actions (chat — {@code think}, {@code message} — does not
- *       count; dropped and refused actions neither). 0 turns the rule off.</li>
+ *       count; dropped and refused actions neither; a committed {@code batch_operations} counts as the shapes it
+ *       created or changed). 0 turns the rule off.</li>
  *   <li>{@code open_todos}: the request's last run (nothing more of it asked for or waiting) leaves
  *       open items on the session's todo list.</li>
  * </ul>

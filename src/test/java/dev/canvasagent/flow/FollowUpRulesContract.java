@@ -8,10 +8,12 @@ import dev.canvasagent.config.DatabaseConfig;
 import dev.canvasagent.model.ModelContext;
 import dev.canvasagent.model.ModelRequest;
 import dev.canvasagent.support.Await;
+import dev.canvasagent.support.ScriptedModel;
 import dev.canvasagent.support.SseClient;
 import dev.canvasagent.support.SseClient.SseEvent;
 import dev.canvasagent.support.TestServer;
 import io.vertx.core.Vertx;
+import io.vertx.core.json.JsonArray;
 import io.vertx.core.json.JsonObject;
 import io.vertx.junit5.VertxExtension;
 import java.util.HashMap;
@@ -50,7 +52,10 @@ abstract class FollowUpRulesContract {
   void start(Map<String, String> environment) {
     Map<String, String> env = new HashMap<>(environment);
     server =
-        TestServer.start(vertx, TestServer.config(env).withDatabase(database()), List.of(model));
+        TestServer.start(
+            vertx,
+            TestServer.config(env).withDatabase(database()),
+            List.of(model, new ScriptedModel(vertx)));
     sse = server.events(roomId);
   }
 
@@ -194,6 +199,32 @@ abstract class FollowUpRulesContract {
     Request off = request(message("look").put("model", CapturingModel.MODEL));
     assertEquals(List.of(), off.reasons(), "0 turns the rule off");
     assertEquals("done", off.endOf(off.runId()).getString("state"));
+  }
+
+  @Test
+  void aBatchCountsAsTheShapesItCreatedSoABuiltStructureIsNotAskedToFinish() {
+    start(Map.of("CANVAS_AGENT_LOW_ACTION_THRESHOLD", "6"));
+    Request swot = request(ScriptedModel.run(roomId, List.of(batch(8, "swot"))));
+    assertEquals(List.of(), swot.reasons(), "four frames and four notes are eight shapes of work");
+    assertEquals("done", swot.endOf(swot.runId()).getString("state"));
+
+    Request small = request(ScriptedModel.run(roomId, List.of(batch(2, "pair"))));
+    assertEquals(List.of("low_actions"), small.reasons(), "two notes are two shapes of work");
+    assertEquals("done", small.last().getString("state"));
+  }
+
+  /** One {@code batch_operations} creating {@code notes} notes, refs prefixed so runs do not collide. */
+  static JsonObject batch(int notes, String prefix) {
+    JsonArray operations = new JsonArray();
+    for (int i = 0; i < notes; i++) {
+      operations.add(
+          new JsonObject()
+              .put("op", "createNote")
+              .put("ref", prefix + "_" + i)
+              .put("text", prefix + " " + i));
+    }
+    return ScriptedModel.call(
+        "batch_operations", new JsonObject().put("title", prefix).put("operations", operations));
   }
 
   @Test

@@ -14,7 +14,8 @@ import java.util.function.Consumer;
 /**
  * {@code test/script}: a model that answers exactly the tool calls its message spells, so a test says
  * which actions a run makes. The message is a JSON array of {@code {name, arguments}}; the calls are
- * streamed back to back as a provider streams them (start, end with the arguments), then a stop.
+ * streamed back to back as a provider streams them (start, end with the arguments), then a stop. A
+ * message that is no script (a follow-up's text) is answered with a stop and no call.
  */
 public final class ScriptedModel implements ModelProvider {
   public static final String MODEL = "test/script";
@@ -52,7 +53,8 @@ public final class ScriptedModel implements ModelProvider {
 
   @Override
   public ModelCall stream(ModelRequest request, Consumer<ModelEvent> events) {
-    JsonArray calls = new JsonArray(request.context().getString(ModelContext.MESSAGE).strip());
+    String message = request.context().getString(ModelContext.MESSAGE).strip();
+    JsonArray calls = message.startsWith("[") ? new JsonArray(message) : new JsonArray();
     vertx.runOnContext(
         go -> {
           for (int ordinal = 0; ordinal < calls.size(); ordinal++) {
