@@ -54,6 +54,7 @@ final class ActionPipeline {
 
   private final List<Deferred> deferred = new ArrayList<>();
   private final BatchIssues batchIssues = new BatchIssues();
+  private final LockedTargets lockedTargets = new LockedTargets();
   private Future<Void> tail = Future.succeededFuture();
   private Board board;
 
@@ -200,6 +201,7 @@ final class ActionPipeline {
                 }
                 case ACTION_INVALID -> {
                   tally.drop();
+                  lockedTargets.take(action, failure.getMessage()).ifPresent(history::system);
                   return Future.succeededFuture();
                 }
                 default -> {
@@ -356,11 +358,12 @@ final class ActionPipeline {
   /**
    * Adds to the run's final status what the counts do not tell, when there is any: what its batches
    * skipped or placed top-level, how many actions changed nothing ({@code unchanged}), the actions
-   * dropped because their shapes were deleted ({@code targetsDeleted}).
+   * dropped because their shapes were deleted ({@code targetsDeleted}) or locked ({@code locked}).
    */
   void addOutcomesTo(JsonObject summary) {
     batchIssues.addTo(summary);
     tally.addTo(summary);
     deletedTargets.addTo(summary);
+    lockedTargets.addTo(summary);
   }
 }

@@ -19,6 +19,12 @@ final class SystemPrompt {
       frame, as you were shown them; never convert them yourself. Name shapes by the ids you were shown.
       """;
 
+  /** What a shape marked {@code locked} means: a person locked it, and the server refuses any change. */
+  static final String LOCKED =
+      "A shape marked locked: true was locked by a person: never change, move, restyle or delete it, nor"
+          + " anything inside a locked frame or group (such actions are refused); arrows may still"
+          + " point at it.\n\n";
+
   private SystemPrompt() {}
 
   static String build(ActionCatalog catalog) {
@@ -28,7 +34,8 @@ final class SystemPrompt {
                 "You are the canvas agent of a shared tldraw whiteboard that people are watching live.\n")
             .append("Act only through the tools below; one tool call is one action on the board.\n")
             .append(
-                "Prefer a few clear shapes over many small ones, and say what you do with think.\n\n")
+                "Prefer a few clear shapes over many small ones, and say what you do with think.\n")
+            .append(LOCKED)
             .append(COORDINATES)
             .append("\nTools:\n");
     catalog

@@ -108,6 +108,11 @@ public final class SanitizerVerticle extends CanvasVerticle {
           FailureCode.ACTION_INVALID,
           "the " + action.name() + " action could not be applied");
     }
+    // The one lock check for every board verb: the diff must leave what a person locked as it is.
+    var locked = LockGuard.refusal(board, sanitized.diff());
+    if (locked.isPresent()) {
+      return drop(action, FailureCode.ACTION_INVALID, locked.get());
+    }
     var duplicate = Dedupe.duplicateOf(board, sanitized.diff());
     if (duplicate.isPresent()) {
       deduped++;

@@ -217,6 +217,38 @@ class PersonMeanwhileTest {
   }
 
   @Test
+  void anActionOnAShapeAPersonLockedMeanwhileIsDroppedAsLockedAndTheRunGoesOn(Vertx vertx) {
+    start(vertx, Map.of());
+    Await.result(personChange(personBox("shape:t1", 0)));
+    // The person locks t1 just before the patch engine hears the run's recolor of it: that commit
+    // is
+    // refused as stale, and judged again against the board with the lock.
+    JsonObject locking = personBox("shape:t1", 0);
+    locking.getJsonArray("put").getJsonObject(0).put("isLocked", true);
+    AtomicInteger onT1 = beforeAgentCommits(puts("shape:t1"), nth -> nth == 1 ? locking : null);
+    SseClient sse = server.events(ROOM);
+    List<SseEvent> events = runToEnd(sse, List.of(recolor("t1"), create("after", 300)));
+
+    JsonObject end = events.get(events.size() - 1).data();
+    JsonObject detail = end.getJsonObject("detail");
+    assertEquals("done", end.getString("state"), end.encode());
+    assertEquals(1, detail.getInteger("applied"), "the create after it: " + end.encode());
+    assertEquals(1, detail.getInteger("dropped"), end.encode());
+    JsonArray locked = detail.getJsonArray("locked", new JsonArray());
+    assertEquals(1, locked.size(), end.encode());
+    assertTrue(locked.getJsonObject(0).getString("reason").startsWith("locked: shape(s) [t1]"));
+    assertEquals(1, onT1.get(), "tried once; judged again, it was refused before any commit");
+    JsonObject t1 =
+        server.board(ROOM).getJsonArray("records").stream()
+            .map(JsonObject.class::cast)
+            .filter(record -> "shape:t1".equals(record.getString("id")))
+            .findFirst()
+            .orElseThrow();
+    assertEquals(locking.getJsonArray("put").getJsonObject(0), t1, "as the person left it");
+    Await.result(sse.close());
+  }
+
+  @Test
   void aRunThatCanCommitNothingForItsPatienceEndsWithRevisionConflict(Vertx vertx) {
     start(vertx, Map.of("CANVAS_AGENT_CONFLICT_PATIENCE_MS", "1000"));
     Await.result(personChange(personBox("shape:p", 0)));

@@ -30,7 +30,7 @@ final class BlurryShapesPart implements PromptPart<Void> {
 
   @Override
   public String describedAs() {
-    return "the shapes fully inside the viewport as {id, type, x, y, w, h, text} from back to front (the last one is on top)";
+    return "the shapes fully inside the viewport as {id, type, x, y, w, h, text} from back to front (the last one is on top), locked: true on those a person locked";
   }
 
   @Override
@@ -39,7 +39,9 @@ final class BlurryShapesPart implements PromptPart<Void> {
     List<BoardView.Shape> capped =
         inView.subList(Math.max(0, inView.size() - MAX_SHAPES), inView.size());
     List<JsonObject> shapes =
-        capped.stream().map(shape -> ModelShapes.blurry(shape, scope.frame())).toList();
+        capped.stream()
+            .map(shape -> ModelShapes.blurry(shape, scope.view(), scope.frame()))
+            .toList();
     JsonObject stats =
         new JsonObject()
             .put("shapes", scope.view().paintOrder().size())

@@ -1,6 +1,7 @@
 package dev.canvasagent.runner.context;
 
 import dev.canvasagent.board.Board;
+import dev.canvasagent.board.ShapeLocks;
 import dev.canvasagent.board.geometry.Box;
 import dev.canvasagent.board.geometry.ShapeGeometry;
 import dev.canvasagent.board.geometry.ShapeTree;
@@ -33,12 +34,14 @@ final class BoardView {
   }
 
   private final Board board;
+  private final ShapeLocks locks;
   private final List<Shape> paintOrder;
   private final Map<String, Shape> byId = new HashMap<>();
   private final Map<String, Map<String, String>> arrowTargets = new HashMap<>();
 
   BoardView(Board board) {
     this.board = board;
+    this.locks = new ShapeLocks(board);
     ShapeTree tree = new ShapeTree(board);
     ShapeGeometry geometry = new ShapeGeometry(board);
     List<Shape> shapes = new ArrayList<>();
@@ -121,6 +124,11 @@ final class BoardView {
 
   Shape shape(String recordId) {
     return byId.get(recordId);
+  }
+
+  /** Whether a person's lock holds the shape: it is locked, or inside a locked frame or group. */
+  boolean locked(String recordId) {
+    return locks.holds(recordId);
   }
 
   /** The shape an arrow's {@code start} or {@code end} is bound to, or null. */

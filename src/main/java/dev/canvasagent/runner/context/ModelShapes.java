@@ -34,21 +34,29 @@ final class ModelShapes {
 
   private ModelShapes() {}
 
-  /** {@code {id, type, x, y, w, h, text}}: the blurry view, position and size of the page bounds. */
-  static JsonObject blurry(BoardView.Shape shape, CoordinateFrame frame) {
+  /**
+   * {@code {id, type, x, y, w, h, text}}: the blurry view, position and size of the page bounds; and
+   * {@code locked: true} for a shape a person's lock holds, which no action may change.
+   */
+  static JsonObject blurry(BoardView.Shape shape, BoardView view, CoordinateFrame frame) {
     Box bounds = shape.bounds();
     String id = shape.recordId();
     // x and y are what move's x, y mean (the bounds' top-left), so their rounding is remembered; w
     // and h are the record's own size only when the shape is not rotated.
     String sizeOwner = RecordNumbers.finite(shape.record(), "rotation", 0) == 0 ? id : null;
-    return new JsonObject()
-        .put("id", ShapeIds.modelId(id))
-        .put("type", type(shape.record()))
-        .put("x", frame.toModel(id, "x", bounds.minX()))
-        .put("y", frame.toModel(id, "y", bounds.minY()))
-        .put("w", frame.toModel(sizeOwner, "w", bounds.width()))
-        .put("h", frame.toModel(sizeOwner, "h", bounds.height()))
-        .put("text", text(shape.record()));
+    JsonObject blurry =
+        new JsonObject()
+            .put("id", ShapeIds.modelId(id))
+            .put("type", type(shape.record()))
+            .put("x", frame.toModel(id, "x", bounds.minX()))
+            .put("y", frame.toModel(id, "y", bounds.minY()))
+            .put("w", frame.toModel(sizeOwner, "w", bounds.width()))
+            .put("h", frame.toModel(sizeOwner, "h", bounds.height()))
+            .put("text", text(shape.record()));
+    if (view.locked(id)) {
+      blurry.put("locked", true);
+    }
+    return blurry;
   }
 
   /** The blurry view plus rotation, parent, styles and an arrow's bound shapes: a selected shape in full. */
@@ -60,7 +68,7 @@ final class ModelShapes {
                 .put("id", ShapeIds.modelId(shape.recordId()))
                 .put("type", type(record))
                 .put("text", text(record))
-            : blurry(shape, frame);
+            : blurry(shape, view, frame);
     double rotation = RecordNumbers.finite(record, "rotation", 0);
     if (rotation != 0) {
       simple.put("rotation", Math.round(Math.toDegrees(rotation)));
@@ -85,7 +93,7 @@ final class ModelShapes {
         simple.put("toId", ShapeIds.modelId(to));
       }
     }
-    if (record.getValue("isLocked") instanceof Boolean locked && locked) {
+    if (view.locked(shape.recordId())) {
       simple.put("locked", true);
     }
     return simple;

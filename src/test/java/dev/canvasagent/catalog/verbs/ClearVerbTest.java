@@ -21,7 +21,10 @@ import java.util.Optional;
 import java.util.Set;
 import org.junit.jupiter.api.Test;
 
-/** {@code clear}: every shape and binding goes; an empty board has nothing to clear. */
+/**
+ * {@code clear}: every shape and binding goes, except the shapes a person locked, what is inside them
+ * and what they sit in; an empty board has nothing to clear.
+ */
 class ClearVerbTest {
   @Test
   void everyShapeAndBindingIsRemoved() {
@@ -51,6 +54,38 @@ class ClearVerbTest {
     assertEquals(Optional.empty(), BoardIntegrity.problem(board, diff));
     assertEquals(Set.of("page:page"), board.apply(diff, 2).records().keySet(), "the page stays");
     assertEquals(new JsonObject(), sanitized.params());
+  }
+
+  @Test
+  void lockedShapesStayWithWhatIsInsideThemAndABindingGoesWithEitherEnd() {
+    Board board =
+        boardOf(
+            frame("lf").put("isLocked", true),
+            child(geo("inner", 0, 0), "shape:lf"),
+            arrow("pinned").put("isLocked", true).put("index", "a7"),
+            geo("b", 0, 0),
+            arrow("a1"),
+            binding("toLocked", "shape:a1", "shape:lf", "end"),
+            binding("fromLocked", "shape:pinned", "shape:b", "start"),
+            binding("bothKept", "shape:pinned", "shape:inner", "end"));
+
+    RecordDiff diff = VerbFixtures.sanitize("clear", new JsonObject(), board).diff();
+
+    assertEquals(
+        Set.of("shape:b", "shape:a1", "binding:toLocked", "binding:fromLocked"),
+        Set.copyOf(diff.remove()));
+    assertEquals(Optional.empty(), BoardIntegrity.problem(board, diff));
+  }
+
+  @Test
+  void aBoardOfLockedShapesOnlyIsRefusedAsLocked() {
+    Board board = boardOf(frame("lf").put("isLocked", true), child(geo("inner", 0, 0), "shape:lf"));
+    ActionRejected rejected =
+        assertThrows(
+            ActionRejected.class, () -> VerbFixtures.sanitize("clear", new JsonObject(), board));
+    assertTrue(
+        rejected.getMessage().startsWith("locked: shape(s) [lf] are locked"),
+        rejected.getMessage());
   }
 
   @Test
