@@ -217,11 +217,14 @@ public final class DocumentTools {
             });
   }
 
+  /**
+   * The call's guard. {@code canvas_epoch} is optional: without it the store fences the call by the
+   * epoch its lease was granted at. Read as a long, whole: an epoch past 2^31 is not cut to another.
+   */
   private Guard.Agent guard(JsonObject args, String baseRevisionId, Actor caller) {
-    Integer epoch = args.getInteger("canvas_epoch");
     return new Guard.Agent(
         args.getString("lease_id"),
-        epoch == null ? null : epoch.longValue(),
+        args.getLong("canvas_epoch"),
         baseRevisionId,
         leaseTtlMs,
         caller);

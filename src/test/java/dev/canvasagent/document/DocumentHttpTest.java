@@ -78,6 +78,10 @@ class DocumentHttpTest {
         response.bodyAsString());
   }
 
+  static String errorMessage(HttpResponse<Buffer> response) {
+    return response.bodyAsJsonObject().getJsonObject("error").getString("message");
+  }
+
   String create(String content) {
     HttpResponse<Buffer> created =
         post("/api/docs", new JsonObject().put("content", content).put("title", "Notes"));
@@ -620,6 +624,118 @@ class DocumentHttpTest {
             .findFirst()
             .orElseThrow();
     assertEquals("write", patch.getString("kind"));
-    assertTrue(patch.getJsonObject("parameters").getJsonArray("required").contains("canvas_epoch"));
+    assertEquals(
+        List.of("lease_id", "patch"),
+        patch.getJsonObject("parameters").getJsonArray("required").getList(),
+        "seed 004's contract: lease_id and patch; base_revision_id and canvas_epoch optional");
+    for (Object listed : tools.getJsonArray("tools")) {
+      JsonObject tool = (JsonObject) listed;
+      JsonObject parameters = tool.getJsonObject("parameters");
+      String name = tool.getString("name");
+      assertFalse(
+          parameters.getJsonArray("required").contains("canvas_epoch"), name + " needs no epoch");
+      assertFalse(
+          parameters.getJsonArray("required").contains("base_revision_id"),
+          name + " needs no base revision");
+      JsonObject epoch = parameters.getJsonObject("properties").getJsonObject("canvas_epoch");
+      if (!name.equals("canvas_check_out")) {
+        assertTrue(
+            epoch.getString("description").contains("When omitted"),
+            name + " says what happens without canvas_epoch: " + epoch.encode());
+      }
+    }
+  }
+
+  @Test
+  void aWriteWithoutCanvasEpochCommitsWhileTheLeaseIsLiveAndIsStaleAfterAPreemption() {
+    String docId = create(TEXT);
+    JsonObject lease = checkOut(docId);
+    JsonObject onlyLease = new JsonObject().put("lease_id", lease.getString("lease_id"));
+    JsonObject patched =
+        ok(
+            tool(
+                docId,
+                "canvas_apply_patch",
+                onlyLease
+                    .copy()
+                    .put(
+                        "patch",
+                        "--- a/doc.md\n+++ b/doc.md\n@@ -2,3 +2,3 @@\n \n-intro\n+Intro\n \n")));
+    assertTrue(patched.getBoolean("ok"));
+    assertEquals(1, patched.getInteger("applied_hunks"));
+    assertEquals(document(docId).getString("revisionId"), patched.getString("new_revision_id"));
+    ok(
+        tool(
+            docId,
+            "canvas_replace_lines",
+            onlyLease
+                .copy()
+                .put("start_line", 7)
+                .put("end_line", 7)
+                .put("new_content", "ONE")
+                .put("base_revision_id", patched.getString("new_revision_id"))));
+    ok(tool(docId, "canvas_renew_lease", onlyLease));
+    String live = document(docId).getString("content");
+    assertEquals(TEXT.replace("intro", "Intro").replace("one", "ONE"), live);
+
+    ok(post("/api/docs/" + docId + "/lease/preempt", new JsonObject()));
+    String before = stored(docId);
+    refused(
+        tool(
+            docId,
+            "canvas_apply_patch",
+            onlyLease.copy().put("patch", "@@ -1 +1 @@\n-# Title\n+x\n")),
+        409,
+        "STALE_EPOCH");
+    refused(tool(docId, "canvas_undo", onlyLease), 409, "STALE_EPOCH");
+    refused(tool(docId, "canvas_save_snapshot", onlyLease), 409, "STALE_EPOCH");
+    refused(tool(docId, "canvas_renew_lease", onlyLease), 409, "STALE_EPOCH");
+    refused(tool(docId, "canvas_check_in", onlyLease), 409, "STALE_EPOCH");
+    checkOut(docId);
+    refused(
+        tool(
+            docId, "canvas_delete_lines", onlyLease.copy().put("start_line", 1).put("end_line", 1)),
+        409,
+        "STALE_EPOCH");
+    assertEquals(before, stored(docId), "nothing written after the preemption");
+    assertEquals(live, document(docId).getString("content"));
+    assertEquals(0, document(docId).getJsonArray("snapshots").size());
+  }
+
+  @Test
+  void aBadCanvasEpochIsRefusedAndChangesNothing() {
+    String docId = create(TEXT);
+    JsonObject lease = checkOut(docId);
+    long expiresAt = document(docId).getJsonObject("lease").getLong("expires_at");
+    String before = stored(docId);
+    JsonObject delete =
+        new JsonObject()
+            .put("lease_id", lease.getString("lease_id"))
+            .put("start_line", 1)
+            .put("end_line", 1);
+    for (Object wrong : List.<Object>of("0", 1.5, -1, 9007199254740992L, true)) {
+      HttpResponse<Buffer> refusal =
+          tool(docId, "canvas_delete_lines", delete.copy().put("canvas_epoch", wrong));
+      refused(refusal, 400, "INVALID_REQUEST");
+      assertTrue(
+          errorMessage(refusal).contains("canvas_epoch"), wrong + ": " + refusal.bodyAsString());
+    }
+    long epoch = lease.getLong("canvas_epoch");
+    // 2^32 + the epoch: once read as an int, it was the epoch itself.
+    for (long stale : List.of(epoch + 1, epoch + 4_294_967_296L)) {
+      HttpResponse<Buffer> refusal =
+          tool(docId, "canvas_delete_lines", delete.copy().put("canvas_epoch", stale));
+      refused(refusal, 409, "STALE_EPOCH");
+      assertTrue(
+          errorMessage(refusal).contains("canvas_epoch " + stale + " is stale"),
+          refusal.bodyAsString());
+    }
+    assertEquals(before, stored(docId), "nothing written");
+    assertEquals(TEXT, document(docId).getString("content"));
+    assertEquals(
+        expiresAt,
+        document(docId).getJsonObject("lease").getLong("expires_at"),
+        "the refusals renewed nothing");
+    ok(tool(docId, "canvas_delete_lines", delete.copy().put("canvas_epoch", epoch)));
   }
 }
