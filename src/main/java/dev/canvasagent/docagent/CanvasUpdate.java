@@ -1,5 +1,7 @@
 package dev.canvasagent.docagent;
 
+import dev.canvasagent.doctools.MarkdownFence;
+
 /**
  * A hidden canvas-update message: the fixed header, then the unified diff in a fenced block. Plain
  * text, so any provider takes it as a user message; the fence is longer than any run of backticks
@@ -12,22 +14,10 @@ public final class CanvasUpdate {
   private CanvasUpdate() {}
 
   public static String message(String unifiedDiff) {
-    String fence = "`".repeat(Math.max(3, longestBacktickRun(unifiedDiff) + 1));
-    String body = unifiedDiff.endsWith("\n") ? unifiedDiff : unifiedDiff + "\n";
-    return HEADER + "\n" + fence + "diff\n" + body + fence;
+    return HEADER + "\n" + MarkdownFence.around(unifiedDiff, "diff");
   }
 
   public static boolean isUpdate(String text) {
     return text.startsWith(HEADER);
-  }
-
-  private static int longestBacktickRun(String text) {
-    int longest = 0;
-    int run = 0;
-    for (int i = 0; i < text.length(); i++) {
-      run = text.charAt(i) == '`' ? run + 1 : 0;
-      longest = Math.max(longest, run);
-    }
-    return longest;
   }
 }

@@ -68,10 +68,12 @@ final class DocumentRewrites {
         pattern.matcher(
             BoundedRegex.withDeadline(content, deadline, DocumentTools.REGEX_BUDGET_MS));
     StringBuilder out = new StringBuilder();
+    ReplacedLines replaced = new ReplacedLines(content);
     int count = 0;
     try {
       while ((max == 0 || count < max) && matcher.find()) {
         matcher.appendReplacement(out, replacement);
+        replaced.matched(matcher.start(), matcher.end(), out.length());
         count++;
       }
     } catch (IllegalArgumentException | IndexOutOfBoundsException badReplacement) {
@@ -79,6 +81,7 @@ final class DocumentRewrites {
           FailureCode.INVALID_REQUEST, "replace_with: " + badReplacement.getMessage());
     }
     matcher.appendTail(out);
+    JsonObject lines = replaced.report(out.toString());
     return new Change(
         out.toString(),
         "search_replace",
@@ -87,6 +90,11 @@ final class DocumentRewrites {
         args.getString("search_pattern"),
         args.getString("replace_with"),
         args.getString("reason"),
-        new JsonObject().put("replacements", count));
+        // Seed 001's names beside ours: replacements_made, the lines touched and each change.
+        new JsonObject()
+            .put("replacements", count)
+            .put("replacements_made", count)
+            .put("affected_lines", lines.getJsonArray("affected_lines"))
+            .put("diffs", lines.getJsonArray("diffs")));
   }
 }

@@ -9,13 +9,16 @@ import dev.canvasagent.document.patch.StrictPatch;
 import dev.canvasagent.store.DocumentStore;
 import dev.canvasagent.store.DocumentStore.Change;
 import dev.canvasagent.store.DocumentStore.Committed;
+import dev.canvasagent.store.DocumentStore.DiffRecord;
 import dev.canvasagent.store.DocumentStore.Document;
 import dev.canvasagent.store.DocumentStore.Edit;
 import dev.canvasagent.store.DocumentStore.Guard;
 import dev.canvasagent.store.DocumentStore.Lease;
+import dev.canvasagent.store.DocumentStore.Snapshot;
 import dev.canvasagent.store.DocumentText;
 import io.vertx.core.Future;
 import io.vertx.core.json.JsonObject;
+import java.time.Instant;
 import java.util.UUID;
 import java.util.function.Consumer;
 import java.util.function.Function;
@@ -67,7 +70,8 @@ public final class DocumentTools {
       return Failure.future(FailureCode.INVALID_REQUEST, tool + ": " + violations.get());
     }
     try {
-      return dispatch(docId, tool, args, caller);
+      // Seed 001 names the flag success, seed 004 ok: every answer carries both.
+      return dispatch(docId, tool, args, caller).map(answer -> answer.put("success", true));
     } catch (Failure refused) {
       return Future.failedFuture(refused);
     }
@@ -172,13 +176,18 @@ public final class DocumentTools {
                 "snap-" + UUID.randomUUID(),
                 args.getString("label"),
                 args.getString("description"))
-            .map(snapshot -> snapshot.toJson().put("ok", true));
+            .map(
+                snapshot ->
+                    snapshot
+                        .toJson()
+                        .put("ok", true)
+                        .put("timestamp", timestamp(snapshot.createdAtMillis())));
       case "canvas_revert_to_snapshot":
-        return commit(docId, guard, new Edit.Revert(args.getString("snapshot_id")));
+        return revert(docId, guard, args.getString("snapshot_id"));
       case "canvas_undo":
-        return commit(docId, guard, new Edit.Undo());
+        return stackMove(docId, guard, new Edit.Undo());
       case "canvas_redo":
-        return commit(docId, guard, new Edit.Redo());
+        return stackMove(docId, guard, new Edit.Redo());
       default:
         return Failure.future(FailureCode.NOT_FOUND, "no document tool " + tool);
     }
@@ -217,11 +226,14 @@ public final class DocumentTools {
             });
   }
 
+  /**
+   * The call's guard. {@code canvas_epoch} is optional: without it the store fences the call by the
+   * epoch its lease was granted at. Read as a long, whole: an epoch past 2^31 is not cut to another.
+   */
   private Guard.Agent guard(JsonObject args, String baseRevisionId, Actor caller) {
-    Integer epoch = args.getInteger("canvas_epoch");
     return new Guard.Agent(
         args.getString("lease_id"),
-        epoch == null ? null : epoch.longValue(),
+        args.getLong("canvas_epoch"),
         baseRevisionId,
         leaseTtlMs,
         caller);
@@ -282,6 +294,58 @@ public final class DocumentTools {
     return store.commit(docId, guard, edit).map(DocumentTools::answer);
   }
 
+  /** An undo or redo, answered with what it took back ({@code undone_action}) or did again. */
+  private Future<JsonObject> stackMove(String docId, Guard.Agent guard, Edit edit) {
+    boolean undo = edit instanceof Edit.Undo;
+    return store
+        .commit(docId, guard, edit)
+        .compose(
+            committed ->
+                (undo
+                        ? StackAction.undone(store, docId, committed)
+                        : StackAction.redone(store, docId, committed))
+                    .map(
+                        action ->
+                            answer(committed)
+                                .put(undo ? "undone_action" : "redone_action", action)));
+  }
+
+  /** A revert, answered as seed 001 has it: which snapshot, from when, and the unified diff it made. */
+  private Future<JsonObject> revert(String docId, Guard.Agent guard, String snapshotId) {
+    return store
+        .commit(docId, guard, new Edit.Revert(snapshotId))
+        .compose(
+            committed ->
+                store
+                    .snapshots(docId)
+                    .map(
+                        snapshots -> {
+                          Snapshot snapshot =
+                              snapshots.stream()
+                                  .filter(candidate -> candidate.id().equals(snapshotId))
+                                  .findFirst()
+                                  .orElseThrow();
+                          DiffRecord diff = committed.diff();
+                          return answer(committed)
+                              .put(
+                                  "reverted_to",
+                                  new JsonObject()
+                                      .put("snapshot_id", snapshotId)
+                                      .put("timestamp", timestamp(snapshot.createdAtMillis()))
+                                      .put("label", snapshot.label()))
+                              .put(
+                                  "diff",
+                                  diff == null
+                                      ? ""
+                                      : DocumentDiffs.unified(diff.before(), diff.after(), 3));
+                        }));
+  }
+
+  /** An ISO-8601 instant, as seed 001's {@code timestamp} fields are. */
+  static String timestamp(long epochMillis) {
+    return Instant.ofEpochMilli(epochMillis).toString();
+  }
+
   static JsonObject answer(Committed committed) {
     JsonObject answer =
         committed
@@ -293,7 +357,9 @@ public final class DocumentTools {
             .put("new_revision_id", committed.document().revisionId())
             .put("line_count", DocumentText.lineCount(committed.document().content()))
             .put("undo_depth", committed.document().undoStack().size())
-            .put("redo_depth", committed.document().redoStack().size());
+            .put("redo_depth", committed.document().redoStack().size())
+            .put("can_undo", !committed.document().undoStack().isEmpty())
+            .put("can_redo", !committed.document().redoStack().isEmpty());
     if (committed.lease().live()) {
       answer.put("expires_at", committed.lease().expiresAtMillis());
     }
@@ -344,6 +410,7 @@ public final class DocumentTools {
                           after -> {
                             JsonObject answer =
                                 new JsonObject()
+                                    .put("has_changes", !before.equals(after))
                                     .put("revision_id", current.orElseThrow().revisionId())
                                     .put("from_revision_id", DocumentText.revisionId(before))
                                     .put("to_revision_id", DocumentText.revisionId(after));

@@ -54,6 +54,9 @@ public final class LineEdits {
         new JsonObject()
             .put("lines_affected", end - start + 1)
             .put("lines_inserted", inserted.size())
+            .put(
+                "diff",
+                new JsonObject().put("before", text.slice(start, end)).put("after", newContent))
             .put("new_line_count", after.lineCount()));
   }
 

@@ -1,12 +1,18 @@
 package dev.canvasagent.document;
 
+import dev.canvasagent.doctools.MarkdownFence;
 import dev.canvasagent.store.DocumentText;
 import io.vertx.core.json.JsonArray;
 import io.vertx.core.json.JsonObject;
 
-/** A selection (lines, optionally columns) with the lines around it and the heading of its section. */
+/**
+ * A selection (lines, optionally columns) with the lines around it and the heading of its section;
+ * also in seed 001's shape ({@code selection}, {@code context}, {@code formatted_for_chat}), for "Add
+ * to Chat".
+ */
 final class SelectionContext {
-  static final int DEFAULT_CONTEXT_LINES = 3;
+  /** Seed 001: "5 lines before selection", and after. */
+  static final int DEFAULT_CONTEXT_LINES = 5;
 
   private SelectionContext() {}
 
@@ -48,6 +54,8 @@ final class SelectionContext {
         break;
       }
     }
+    String beforeText = text.slice(Math.max(1, start - context), start - 1);
+    String afterText = text.slice(end + 1, Math.min(text.lineCount(), end + context));
     return new JsonObject()
         .put("selected_text", selected)
         .put("start_line", start)
@@ -55,6 +63,31 @@ final class SelectionContext {
         .put("before", before)
         .put("after", after)
         .put("section", heading)
-        .put("line_count", text.lineCount());
+        .put("line_count", text.lineCount())
+        .put(
+            "selection",
+            new JsonObject()
+                .put("content", selected)
+                .put("start_line", start)
+                .put("end_line", end)
+                .put("language", "markdown"))
+        .put(
+            "context",
+            new JsonObject()
+                .put("before", beforeText)
+                .put("after", afterText)
+                .put("full_content", content))
+        .put("formatted_for_chat", forChat(selected, start, end, heading));
+  }
+
+  /** The selection as a chat message: where it is, then the text in a Markdown fence. */
+  private static String forChat(String selected, int start, int end, JsonObject heading) {
+    String where = start == end ? "line " + start : "lines " + start + "-" + end;
+    String section = heading == null ? "" : " (section \"" + heading.getString("text") + "\")";
+    return "From the canvas, "
+        + where
+        + section
+        + ":\n"
+        + MarkdownFence.around(selected, "markdown");
   }
 }

@@ -55,17 +55,23 @@ public final class DocumentRules {
 
   /**
    * Refuses the call unless its actor holds the live lease at the current epoch (and, if given, base
-   * revision). The lease id alone is not enough: whoever else learns it (another editor, a log) is
+   * revision). The epoch is the caller's {@code canvas_epoch}, or, when it sent none, the one its
+   * lease was granted at ({@link Guard.Agent#fence()}): a preempted lease is refused STALE_EPOCH
+   * either way. The lease id alone is not enough: whoever else learns it (another editor, a log) is
    * refused LOCK_NOT_OWNED as if it had named no lease.
    */
   public static void checkAgent(
       Guard.Agent guard, Lease lease, Document document, boolean allowExpired) {
-    if (guard.epoch() != null && guard.epoch() != lease.epoch()) {
+    Long fence = guard.fence();
+    if (fence != null && fence != lease.epoch()) {
+      String stale =
+          guard.epoch() != null
+              ? "canvas_epoch " + guard.epoch() + " is stale"
+              : "lease " + guard.leaseId() + " was granted at epoch " + fence;
       throw new Failure(
           FailureCode.STALE_EPOCH,
-          "canvas_epoch "
-              + guard.epoch()
-              + " is stale: the document is at epoch "
+          stale
+              + ": the document is at epoch "
               + lease.epoch()
               + " (the lease was preempted); check out again");
     }

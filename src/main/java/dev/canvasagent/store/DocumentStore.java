@@ -46,7 +46,8 @@ public interface DocumentStore {
 
   /**
    * Takes the free (or expired) lease for {@code holder}, who alone may use it after; LOCK_NOT_AVAILABLE
-   * while another lease is live.
+   * while another lease is live. The store keeps the epoch it granted the lease at: that epoch fences
+   * the holder's calls that send no {@code canvas_epoch}.
    */
   Future<Lease> checkOut(String docId, String leaseId, Actor holder, long ttlMs);
 
@@ -56,7 +57,10 @@ public interface DocumentStore {
   /** Releases the lease (the guard's checks apply, except that an expired own lease may be released). */
   Future<Lease> checkIn(String docId, Guard.Agent guard);
 
-  /** Voids any lease and increments the epoch, so every later write of the old holder fails STALE_EPOCH. */
+  /**
+   * Voids any lease and increments the epoch, so every later write of the old holder fails STALE_EPOCH,
+   * with or without {@code canvas_epoch}.
+   */
   Future<Lease> preempt(String docId);
 
   /** The lease as it is now; {@code live} judged by the store's clock. */
@@ -179,11 +183,38 @@ public interface DocumentStore {
   sealed interface Guard {
     /**
      * A lease holder's tool call: {@code actor} must be the one the lease was checked out for.
-     * {@code epoch} (the fencing token) and {@code baseRevisionId} are checked when given; a write
-     * renews the lease by {@code ttlMs}.
+     * {@code epoch} is the {@code canvas_epoch} the caller sent (null: none); {@code leaseEpoch} the
+     * epoch the store granted the lease at, which the store fills in ({@link #withLeaseEpoch}) under
+     * its lock when the caller sent none. The call is fenced by {@link #fence()}; {@code
+     * baseRevisionId} is checked when given; a write renews the lease by {@code ttlMs}.
      */
-    record Agent(String leaseId, Long epoch, String baseRevisionId, long ttlMs, Actor actor)
-        implements Guard {}
+    record Agent(
+        String leaseId, Long epoch, Long leaseEpoch, String baseRevisionId, long ttlMs, Actor actor)
+        implements Guard {
+      /** A call as its caller made it: the store has not looked its lease up yet. */
+      public Agent(String leaseId, Long epoch, String baseRevisionId, long ttlMs, Actor actor) {
+        this(leaseId, epoch, null, baseRevisionId, ttlMs, actor);
+      }
+
+      /** The same call, fenced by the epoch its lease was granted at (null: no such lease). */
+      public Agent withLeaseEpoch(Long granted) {
+        return new Agent(leaseId, epoch, granted, baseRevisionId, ttlMs, actor);
+      }
+
+      /** Whether the store still has to look up the lease's own epoch to fence this call. */
+      public boolean needsLeaseEpoch() {
+        return epoch == null && leaseId != null;
+      }
+
+      /**
+       * The epoch the document must still be at for this call: the caller's {@code canvas_epoch}
+       * when it sent one, else its lease's own; null when neither is known (the lease checks then
+       * refuse a lease that is not the current one).
+       */
+      public Long fence() {
+        return epoch != null ? epoch : leaseEpoch;
+      }
+    }
 
     /** A person: wins over any agent lease (void, epoch + 1); {@code baseRevisionId} must be current. */
     record Person(String baseRevisionId, Actor actor) implements Guard {}

@@ -13,6 +13,7 @@ import dev.canvasagent.support.TestServer;
 import io.vertx.core.Future;
 import io.vertx.core.Vertx;
 import io.vertx.core.buffer.Buffer;
+import io.vertx.core.json.JsonArray;
 import io.vertx.core.json.JsonObject;
 import io.vertx.ext.web.client.HttpResponse;
 import java.util.List;
@@ -76,6 +77,10 @@ class DocumentHttpTest {
         code,
         response.bodyAsJsonObject().getJsonObject("error").getString("code"),
         response.bodyAsString());
+  }
+
+  static String errorMessage(HttpResponse<Buffer> response) {
+    return response.bodyAsJsonObject().getJsonObject("error").getString("message");
   }
 
   String create(String content) {
@@ -253,6 +258,23 @@ class DocumentHttpTest {
     assertEquals(List.of(200, 409), both.stream().map(HttpResponse::statusCode).sorted().toList());
   }
 
+  /** A read {@code tool} of lines {@code start}..{@code end}, without a lease. */
+  JsonObject onLines(String docId, String tool, int start, int end) {
+    return ok(tool(docId, tool, new JsonObject().put("start_line", start).put("end_line", end)));
+  }
+
+  /** canvas_search_replace of "two" and "three" to "Two" and "Three" (a regex with a group). */
+  JsonObject capitalizeTwoAndThree(String docId, JsonObject lease) {
+    return ok(
+        tool(
+            docId,
+            "canvas_search_replace",
+            leased(lease)
+                .put("search_pattern", "t(wo|hree)")
+                .put("regex", true)
+                .put("replace_with", "T$1")));
+  }
+
   @Test
   void lineToolsReadAndWriteByOneBasedLines() {
     String docId = create(TEXT);
@@ -287,15 +309,7 @@ class DocumentHttpTest {
             "canvas_insert_lines",
             leased(lease).put("insert_after_line", 0).put("content", "top")));
     ok(tool(docId, "canvas_delete_lines", leased(lease).put("start_line", 2).put("end_line", 3)));
-    JsonObject replacedAll =
-        ok(
-            tool(
-                docId,
-                "canvas_search_replace",
-                leased(lease)
-                    .put("search_pattern", "t(wo|hree)")
-                    .put("regex", true)
-                    .put("replace_with", "T$1")));
+    JsonObject replacedAll = capitalizeTwoAndThree(docId, lease);
     assertEquals(2, replacedAll.getInteger("replacements"));
     JsonObject all = ok(tool(docId, "canvas_read_all", leased(lease)));
     assertEquals("top\nintro\n\n## Section\n\nONE\nuno\nTwo\nThree\n", all.getString("content"));
@@ -312,12 +326,7 @@ class DocumentHttpTest {
                     .put("end_column", 4)));
     assertEquals("NE", selection.getString("selected_text"));
     assertEquals("## Section", selection.getJsonObject("section").getString("text"));
-    JsonObject content =
-        ok(
-            tool(
-                docId,
-                "canvas_get_content",
-                new JsonObject().put("start_line", 1).put("end_line", 1)));
+    JsonObject content = onLines(docId, "canvas_get_content", 1, 1);
     assertEquals(
         "top", content.getJsonArray("numbered_lines").getJsonObject(0).getString("content"));
 
@@ -427,21 +436,39 @@ class DocumentHttpTest {
                 "canvas_save_snapshot",
                 leased(lease).put("label", "v1").put("description", "before")));
     assertEquals(9, snapshot.getInteger("line_count"));
+    assertEquals(
+        snapshot.getLong("created_at"),
+        java.time.Instant.parse(snapshot.getString("timestamp")).toEpochMilli(),
+        "seed 001's timestamp");
     ok(tool(docId, "canvas_delete_lines", leased(lease).put("start_line", 1).put("end_line", 2)));
     JsonObject diff = ok(tool(docId, "canvas_get_diff", new JsonObject()));
     assertTrue(diff.getString("diff").contains("-# Title\n"), diff.encodePrettily());
+    assertTrue(diff.getBoolean("has_changes"));
     JsonObject split =
         ok(
             tool(
                 docId,
                 "canvas_get_diff",
                 new JsonObject().put("format", "split").put("from_revision_id", original)));
-    assertEquals("delete", split.getJsonArray("changes").getJsonObject(0).getString("type"));
+    JsonObject change = split.getJsonArray("changes").getJsonObject(0);
+    assertEquals("delete", change.getString("type"));
+    assertEquals(1, change.getInteger("line"));
+    assertEquals("# Title\n", change.getString("before"));
+    assertFalse(change.containsKey("after"), change.encode());
 
     JsonObject undone = ok(tool(docId, "canvas_undo", leased(lease)));
     assertEquals(original, undone.getString("revision_id"));
+    assertEquals(
+        new JsonObject().put("type", "delete").put("lines_affected", new JsonArray(List.of(1, 2))),
+        undone.getJsonObject("undone_action"));
+    assertTrue(undone.getBoolean("can_redo"));
     JsonObject redone = ok(tool(docId, "canvas_redo", leased(lease)));
     assertNotEquals(original, redone.getString("revision_id"));
+    assertEquals(
+        new JsonObject().put("type", "delete").put("lines_affected", new JsonArray(List.of(1, 2))),
+        redone.getJsonObject("redone_action"));
+    assertTrue(redone.getBoolean("can_undo"));
+    assertFalse(redone.getBoolean("can_redo"));
     refused(tool(docId, "canvas_redo", leased(lease)), 400, "INVALID_REQUEST");
     JsonObject reverted =
         ok(
@@ -451,13 +478,70 @@ class DocumentHttpTest {
                 leased(lease).put("snapshot_id", snapshot.getString("snapshot_id"))));
     assertEquals(original, reverted.getString("revision_id"));
     assertEquals(
-        "",
-        ok(tool(docId, "canvas_get_diff", new JsonObject())).getString("diff"),
-        "no change since the snapshot");
+        new JsonObject()
+            .put("snapshot_id", snapshot.getString("snapshot_id"))
+            .put("timestamp", snapshot.getString("timestamp"))
+            .put("label", "v1"),
+        reverted.getJsonObject("reverted_to"));
+    assertTrue(reverted.getString("diff").contains("+# Title\n"), reverted.getString("diff"));
+    JsonObject unchanged = ok(tool(docId, "canvas_get_diff", new JsonObject()));
+    assertEquals("", unchanged.getString("diff"), "no change since the snapshot");
+    assertFalse(unchanged.getBoolean("has_changes"));
+    assertEquals(
+        "revert",
+        ok(tool(docId, "canvas_undo", leased(lease)))
+            .getJsonObject("undone_action")
+            .getString("type"));
     refused(
         tool(docId, "canvas_revert_to_snapshot", leased(lease).put("snapshot_id", "snap-none")),
         404,
         "NOT_FOUND");
+  }
+
+  @Test
+  void theToolsAnswerInTheSeedsNamesToo() {
+    String docId = create(TEXT);
+    JsonObject lease = checkOut(docId);
+    assertTrue(
+        ok(tool(docId, "canvas_grep", new JsonObject().put("query", "one"))).getBoolean("success"),
+        "seed 001's success beside ok, on reads");
+    JsonObject replaced =
+        ok(
+            tool(
+                docId,
+                "canvas_replace_lines",
+                leased(lease).put("start_line", 7).put("end_line", 7).put("new_content", "ONE")));
+    assertTrue(replaced.getBoolean("success"));
+    assertEquals(
+        new JsonObject().put("before", "one\n").put("after", "ONE"),
+        replaced.getJsonObject("diff"));
+    JsonObject searched = capitalizeTwoAndThree(docId, lease);
+    assertEquals(2, searched.getInteger("replacements_made"));
+    assertEquals(List.of(8, 9), searched.getJsonArray("affected_lines").getList());
+    assertEquals(
+        List.of(
+            new JsonObject().put("line", 8).put("before", "two").put("after", "Two"),
+            new JsonObject().put("line", 9).put("before", "three").put("after", "Three")),
+        searched.getJsonArray("diffs").stream().toList());
+
+    JsonObject selection = onLines(docId, "canvas_get_selection_context", 8, 8);
+    assertEquals(
+        new JsonObject()
+            .put("content", "Two\n")
+            .put("start_line", 8)
+            .put("end_line", 8)
+            .put("language", "markdown"),
+        selection.getJsonObject("selection"));
+    assertEquals(
+        new JsonObject()
+            .put("before", "intro\n\n## Section\n\nONE\n")
+            .put("after", "Three\n")
+            .put("full_content", document(docId).getString("content")),
+        selection.getJsonObject("context"),
+        "five lines before, and the one after");
+    assertEquals(
+        "From the canvas, line 8 (section \"## Section\"):\n```markdown\nTwo\n```",
+        selection.getString("formatted_for_chat"));
   }
 
   @Test
@@ -620,6 +704,118 @@ class DocumentHttpTest {
             .findFirst()
             .orElseThrow();
     assertEquals("write", patch.getString("kind"));
-    assertTrue(patch.getJsonObject("parameters").getJsonArray("required").contains("canvas_epoch"));
+    assertEquals(
+        List.of("lease_id", "patch"),
+        patch.getJsonObject("parameters").getJsonArray("required").getList(),
+        "seed 004's contract: lease_id and patch; base_revision_id and canvas_epoch optional");
+    for (Object listed : tools.getJsonArray("tools")) {
+      JsonObject tool = (JsonObject) listed;
+      JsonObject parameters = tool.getJsonObject("parameters");
+      String name = tool.getString("name");
+      assertFalse(
+          parameters.getJsonArray("required").contains("canvas_epoch"), name + " needs no epoch");
+      assertFalse(
+          parameters.getJsonArray("required").contains("base_revision_id"),
+          name + " needs no base revision");
+      JsonObject epoch = parameters.getJsonObject("properties").getJsonObject("canvas_epoch");
+      if (!name.equals("canvas_check_out")) {
+        assertTrue(
+            epoch.getString("description").contains("When omitted"),
+            name + " says what happens without canvas_epoch: " + epoch.encode());
+      }
+    }
+  }
+
+  @Test
+  void aWriteWithoutCanvasEpochCommitsWhileTheLeaseIsLiveAndIsStaleAfterAPreemption() {
+    String docId = create(TEXT);
+    JsonObject lease = checkOut(docId);
+    JsonObject onlyLease = new JsonObject().put("lease_id", lease.getString("lease_id"));
+    JsonObject patched =
+        ok(
+            tool(
+                docId,
+                "canvas_apply_patch",
+                onlyLease
+                    .copy()
+                    .put(
+                        "patch",
+                        "--- a/doc.md\n+++ b/doc.md\n@@ -2,3 +2,3 @@\n \n-intro\n+Intro\n \n")));
+    assertTrue(patched.getBoolean("ok"));
+    assertEquals(1, patched.getInteger("applied_hunks"));
+    assertEquals(document(docId).getString("revisionId"), patched.getString("new_revision_id"));
+    ok(
+        tool(
+            docId,
+            "canvas_replace_lines",
+            onlyLease
+                .copy()
+                .put("start_line", 7)
+                .put("end_line", 7)
+                .put("new_content", "ONE")
+                .put("base_revision_id", patched.getString("new_revision_id"))));
+    ok(tool(docId, "canvas_renew_lease", onlyLease));
+    String live = document(docId).getString("content");
+    assertEquals(TEXT.replace("intro", "Intro").replace("one", "ONE"), live);
+
+    ok(post("/api/docs/" + docId + "/lease/preempt", new JsonObject()));
+    String before = stored(docId);
+    refused(
+        tool(
+            docId,
+            "canvas_apply_patch",
+            onlyLease.copy().put("patch", "@@ -1 +1 @@\n-# Title\n+x\n")),
+        409,
+        "STALE_EPOCH");
+    refused(tool(docId, "canvas_undo", onlyLease), 409, "STALE_EPOCH");
+    refused(tool(docId, "canvas_save_snapshot", onlyLease), 409, "STALE_EPOCH");
+    refused(tool(docId, "canvas_renew_lease", onlyLease), 409, "STALE_EPOCH");
+    refused(tool(docId, "canvas_check_in", onlyLease), 409, "STALE_EPOCH");
+    checkOut(docId);
+    refused(
+        tool(
+            docId, "canvas_delete_lines", onlyLease.copy().put("start_line", 1).put("end_line", 1)),
+        409,
+        "STALE_EPOCH");
+    assertEquals(before, stored(docId), "nothing written after the preemption");
+    assertEquals(live, document(docId).getString("content"));
+    assertEquals(0, document(docId).getJsonArray("snapshots").size());
+  }
+
+  @Test
+  void aBadCanvasEpochIsRefusedAndChangesNothing() {
+    String docId = create(TEXT);
+    JsonObject lease = checkOut(docId);
+    long expiresAt = document(docId).getJsonObject("lease").getLong("expires_at");
+    String before = stored(docId);
+    JsonObject delete =
+        new JsonObject()
+            .put("lease_id", lease.getString("lease_id"))
+            .put("start_line", 1)
+            .put("end_line", 1);
+    for (Object wrong : List.<Object>of("0", 1.5, -1, 9007199254740992L, true)) {
+      HttpResponse<Buffer> refusal =
+          tool(docId, "canvas_delete_lines", delete.copy().put("canvas_epoch", wrong));
+      refused(refusal, 400, "INVALID_REQUEST");
+      assertTrue(
+          errorMessage(refusal).contains("canvas_epoch"), wrong + ": " + refusal.bodyAsString());
+    }
+    long epoch = lease.getLong("canvas_epoch");
+    // 2^32 + the epoch: once read as an int, it was the epoch itself.
+    for (long stale : List.of(epoch + 1, epoch + 4_294_967_296L)) {
+      HttpResponse<Buffer> refusal =
+          tool(docId, "canvas_delete_lines", delete.copy().put("canvas_epoch", stale));
+      refused(refusal, 409, "STALE_EPOCH");
+      assertTrue(
+          errorMessage(refusal).contains("canvas_epoch " + stale + " is stale"),
+          refusal.bodyAsString());
+    }
+    assertEquals(before, stored(docId), "nothing written");
+    assertEquals(TEXT, document(docId).getString("content"));
+    assertEquals(
+        expiresAt,
+        document(docId).getJsonObject("lease").getLong("expires_at"),
+        "the refusals renewed nothing");
+    ok(tool(docId, "canvas_delete_lines", delete.copy().put("canvas_epoch", epoch)));
   }
 }

@@ -79,6 +79,11 @@ public abstract class DocumentStoreContract {
     return new Guard.Agent(lease.leaseId(), lease.epoch(), null, TTL, actor);
   }
 
+  /** The lease's holder, using it without canvas_epoch: the store fences it by the lease's own. */
+  private static Guard.Agent withoutEpoch(Lease lease) {
+    return new Guard.Agent(lease.leaseId(), null, null, TTL, lease.holder());
+  }
+
   private static Edit set(String content) {
     return new Edit.Rewrite(
         document ->
@@ -190,6 +195,66 @@ public abstract class DocumentStoreContract {
     assertEquals(
         FailureCode.STALE_EPOCH, code(documents.commit(docId, agent(lease), set("agent\n"))));
     assertEquals(person, current(), "nothing written");
+  }
+
+  @Test
+  void withoutCanvasEpochTheLeasesOwnEpochFencesEveryCall() {
+    Lease lease = checkOut();
+    Await.result(documents.commit(docId, withoutEpoch(lease), set("live\n")));
+    Await.result(documents.saveSnapshot(docId, withoutEpoch(lease), "snap-" + docId, "s", null));
+    Await.result(documents.renew(docId, withoutEpoch(lease)));
+    assertEquals("live\n", current().content(), "the live lease writes");
+
+    Await.result(documents.preempt(docId));
+    Document preempted = current();
+    assertEquals(
+        FailureCode.STALE_EPOCH, code(documents.commit(docId, withoutEpoch(lease), set("late\n"))));
+    assertEquals(
+        FailureCode.STALE_EPOCH,
+        code(documents.commit(docId, withoutEpoch(lease), new Edit.Undo())));
+    assertEquals(
+        FailureCode.STALE_EPOCH,
+        code(documents.saveSnapshot(docId, withoutEpoch(lease), "snap-late", "x", null)));
+    assertEquals(FailureCode.STALE_EPOCH, code(documents.renew(docId, withoutEpoch(lease))));
+    assertEquals(FailureCode.STALE_EPOCH, code(documents.checkIn(docId, withoutEpoch(lease))));
+
+    Lease bobs = checkOut(Actor.person("bob"));
+    assertEquals(
+        FailureCode.STALE_EPOCH,
+        code(documents.commit(docId, withoutEpoch(lease), set("later\n"))),
+        "still stale once someone else holds the document");
+    assertEquals(preempted, current(), "nothing written after the preemption");
+    assertEquals(1, Await.result(documents.snapshots(docId)).size());
+    assertEquals(bobs, Await.result(documents.lease(docId)).orElseThrow(), "bob's lease untouched");
+  }
+
+  @Test
+  void withoutCanvasEpochAnotherActorOrAReleasedLeaseIsNotOwned() {
+    Lease lease = checkOut();
+    Await.result(documents.preempt(docId));
+    Guard.Agent stranger = new Guard.Agent(lease.leaseId(), null, null, TTL, Actor.person("bob"));
+    assertEquals(
+        FailureCode.LOCK_NOT_OWNED,
+        code(documents.commit(docId, stranger, set("stolen\n"))),
+        "another actor learns nothing about a lease that was never theirs");
+
+    Lease second = checkOut();
+    Await.result(documents.checkIn(docId, withoutEpoch(second)));
+    assertEquals(
+        FailureCode.LOCK_NOT_OWNED,
+        code(documents.commit(docId, withoutEpoch(second), set("after\n"))),
+        "a released lease is not the current one");
+    Guard.Agent unknown = new Guard.Agent("lease-never", null, null, TTL, ALICE);
+    assertEquals(FailureCode.LOCK_NOT_OWNED, code(documents.commit(docId, unknown, set("x\n"))));
+    assertEquals("a\nb\nc\n", current().content());
+  }
+
+  @Test
+  void aCanvasEpochThatIsNotTheDocumentsIsStaleEvenOnTheLiveLease() {
+    Lease lease = checkOut();
+    Guard.Agent ahead = new Guard.Agent(lease.leaseId(), lease.epoch() + 1, null, TTL, ALICE);
+    assertEquals(FailureCode.STALE_EPOCH, code(documents.commit(docId, ahead, set("x\n"))));
+    assertEquals("a\nb\nc\n", current().content());
   }
 
   @Test

@@ -12,17 +12,19 @@ public final class Await {
   private Await() {}
 
   public static <T> T result(Future<T> future) {
+    return result(future, DEFAULT_SECONDS);
+  }
+
+  /** As {@link #result(Future)}, for a long batch (a thousand races, say) on a busy machine. */
+  public static <T> T result(Future<T> future, long seconds) {
     try {
-      return future
-          .toCompletionStage()
-          .toCompletableFuture()
-          .get(DEFAULT_SECONDS, TimeUnit.SECONDS);
+      return future.toCompletionStage().toCompletableFuture().get(seconds, TimeUnit.SECONDS);
     } catch (ExecutionException e) {
       throw e.getCause() instanceof RuntimeException runtime
           ? runtime
           : new IllegalStateException(e.getCause());
     } catch (TimeoutException e) {
-      throw new AssertionError("no result within " + DEFAULT_SECONDS + " s", e);
+      throw new AssertionError("no result within " + seconds + " s", e);
     } catch (InterruptedException e) {
       Thread.currentThread().interrupt();
       throw new IllegalStateException(e);

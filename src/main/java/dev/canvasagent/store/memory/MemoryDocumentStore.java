@@ -30,6 +30,9 @@ final class MemoryDocumentStore implements DocumentStore {
 
   private record StoredRevision(Revision revision, String content) {}
 
+  /** A lease as it was checked out: for whom, at which epoch (what fences a call without one). */
+  private record LeaseGrant(Actor holder, long epoch) {}
+
   private final Object lock = new Object();
   private final LongSupplier clock;
   private final Map<String, Document> documents = new HashMap<>();
@@ -37,6 +40,7 @@ final class MemoryDocumentStore implements DocumentStore {
   private final Map<String, List<DiffRecord>> diffs = new HashMap<>();
   private final Map<String, List<Snapshot>> snapshots = new HashMap<>();
   private final Map<String, LeaseRow> leases = new HashMap<>();
+  private final Map<String, Map<String, LeaseGrant>> grants = new HashMap<>();
 
   MemoryDocumentStore(LongSupplier clock) {
     this.clock = clock;
@@ -94,6 +98,7 @@ final class MemoryDocumentStore implements DocumentStore {
                           now))));
           snapshots.put(created.id(), new ArrayList<>());
           leases.put(created.id(), LeaseRow.free(0));
+          grants.put(created.id(), new HashMap<>());
           return created;
         });
   }
@@ -152,7 +157,7 @@ final class MemoryDocumentStore implements DocumentStore {
           long now = clock.getAsLong();
           Lease lease = lease(docId, now);
           if (guard instanceof Guard.Agent agent) {
-            DocumentRules.checkAgent(agent, lease, document, false);
+            DocumentRules.checkAgent(fenced(docId, agent), lease, document, false);
           } else {
             DocumentRules.checkBase(((Guard.Person) guard).baseRevisionId(), document);
           }
@@ -231,7 +236,7 @@ final class MemoryDocumentStore implements DocumentStore {
         () -> {
           Document document = existing(docId);
           long now = clock.getAsLong();
-          DocumentRules.checkAgent(guard, lease(docId, now), document, false);
+          DocumentRules.checkAgent(fenced(docId, guard), lease(docId, now), document, false);
           Snapshot snapshot =
               new Snapshot(
                   snapshotId,
@@ -254,8 +259,9 @@ final class MemoryDocumentStore implements DocumentStore {
           existing(docId);
           long now = clock.getAsLong();
           DocumentRules.checkFree(lease(docId, now));
-          leases.put(
-              docId, new LeaseRow(leaseId, holder, now, now + ttlMs, leases.get(docId).epoch()));
+          long epoch = leases.get(docId).epoch();
+          leases.put(docId, new LeaseRow(leaseId, holder, now, now + ttlMs, epoch));
+          grants.get(docId).put(leaseId, new LeaseGrant(holder, epoch));
           return lease(docId, now);
         });
   }
@@ -266,7 +272,7 @@ final class MemoryDocumentStore implements DocumentStore {
         () -> {
           Document document = existing(docId);
           long now = clock.getAsLong();
-          DocumentRules.checkAgent(guard, lease(docId, now), document, false);
+          DocumentRules.checkAgent(fenced(docId, guard), lease(docId, now), document, false);
           renew(docId, now, guard.ttlMs());
           return lease(docId, now);
         });
@@ -278,7 +284,7 @@ final class MemoryDocumentStore implements DocumentStore {
         () -> {
           Document document = existing(docId);
           long now = clock.getAsLong();
-          DocumentRules.checkAgent(guard, lease(docId, now), document, true);
+          DocumentRules.checkAgent(fenced(docId, guard), lease(docId, now), document, true);
           leases.put(docId, LeaseRow.free(leases.get(docId).epoch()));
           return lease(docId, now);
         });
@@ -301,6 +307,16 @@ final class MemoryDocumentStore implements DocumentStore {
             documents.containsKey(docId)
                 ? Optional.of(lease(docId, clock.getAsLong()))
                 : Optional.empty());
+  }
+
+  /** {@code guard} fenced by its lease's own epoch when it sent none, as the PostgreSQL store does. */
+  private Guard.Agent fenced(String docId, Guard.Agent guard) {
+    if (!guard.needsLeaseEpoch()) {
+      return guard;
+    }
+    LeaseGrant grant = grants.get(docId).get(guard.leaseId());
+    return guard.withLeaseEpoch(
+        grant != null && grant.holder().equals(guard.actor()) ? grant.epoch() : null);
   }
 
   private void renew(String docId, long now, long ttlMs) {

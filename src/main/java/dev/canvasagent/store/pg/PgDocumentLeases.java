@@ -11,6 +11,7 @@ import io.vertx.sqlclient.Pool;
 import io.vertx.sqlclient.SqlConnection;
 import io.vertx.sqlclient.Tuple;
 import java.util.Optional;
+import java.util.function.Function;
 
 /**
  * A document's lease in PostgreSQL: check-out, renewal, check-in and preemption each lock the document
@@ -31,45 +32,63 @@ final class PgDocumentLeases {
                     state -> {
                       DocumentRules.checkFree(state.lease());
                       long now = state.nowMillis();
+                      long epoch = state.lease().epoch();
                       return setLease(
-                          connection,
-                          DocumentRules.lease(
-                              docId,
-                              leaseId,
-                              holder,
-                              now,
-                              now + ttlMs,
-                              state.lease().epoch(),
-                              now));
+                              connection,
+                              DocumentRules.lease(
+                                  docId, leaseId, holder, now, now + ttlMs, epoch, now))
+                          .compose(
+                              lease ->
+                                  connection
+                                      .preparedQuery(Sql.INSERT_DOCUMENT_LEASE_GRANT)
+                                      .execute(
+                                          Tuple.tuple()
+                                              .addString(docId)
+                                              .addString(leaseId)
+                                              .addString(holder.subject())
+                                              .addString(holder.agentSession())
+                                              .addLong(epoch))
+                                      .map(granted -> lease));
                     }));
   }
 
   Future<Lease> renew(String docId, Guard.Agent guard) {
-    return pool.withTransaction(
-        connection ->
-            PgDocumentRows.lock(connection, docId)
-                .compose(
-                    state -> {
-                      DocumentRules.checkAgent(guard, state.lease(), state.document(), false);
-                      return setHeldLease(
-                          connection,
-                          guard,
-                          DocumentRules.renewed(state.lease(), guard.ttlMs(), state.nowMillis()));
-                    }));
+    return underLease(
+        docId,
+        guard,
+        false,
+        state -> DocumentRules.renewed(state.lease(), guard.ttlMs(), state.nowMillis()));
   }
 
   Future<Lease> checkIn(String docId, Guard.Agent guard) {
+    return underLease(
+        docId,
+        guard,
+        true,
+        state -> DocumentRules.free(docId, state.lease().epoch(), state.nowMillis()));
+  }
+
+  /**
+   * On the locked rows: the guard fenced and checked (an expired own lease too when {@code
+   * allowExpired}), then the lease {@code next} makes of the state written for its holder.
+   */
+  private Future<Lease> underLease(
+      String docId,
+      Guard.Agent guard,
+      boolean allowExpired,
+      Function<PgDocumentRows.State, Lease> next) {
     return pool.withTransaction(
         connection ->
             PgDocumentRows.lock(connection, docId)
                 .compose(
-                    state -> {
-                      DocumentRules.checkAgent(guard, state.lease(), state.document(), true);
-                      return setHeldLease(
-                          connection,
-                          guard,
-                          DocumentRules.free(docId, state.lease().epoch(), state.nowMillis()));
-                    }));
+                    state ->
+                        fenced(connection, docId, guard)
+                            .compose(
+                                fenced -> {
+                                  DocumentRules.checkAgent(
+                                      fenced, state.lease(), state.document(), allowExpired);
+                                  return setHeldLease(connection, fenced, next.apply(state));
+                                })));
   }
 
   Future<Lease> preempt(String docId) {
@@ -96,6 +115,25 @@ final class PgDocumentLeases {
             });
   }
 
+  /**
+   * {@code guard} fenced by the epoch its lease was granted at, when it sent no canvas_epoch: read in
+   * the call's transaction, once the document and lease rows are locked (a grant never changes, so
+   * the lock's order is what decides: a preemption that locked first has moved the epoch past it).
+   */
+  static Future<Guard.Agent> fenced(SqlConnection connection, String docId, Guard.Agent guard) {
+    if (!guard.needsLeaseEpoch()) {
+      return Future.succeededFuture(guard);
+    }
+    return connection
+        .preparedQuery(Sql.FIND_DOCUMENT_LEASE_GRANT)
+        .execute(
+            Tuple.of(docId, guard.leaseId(), guard.actor().subject(), guard.actor().agentSession()))
+        .map(
+            rows ->
+                guard.withLeaseEpoch(
+                    rows.rowCount() == 0 ? null : rows.iterator().next().getLong("epoch")));
+  }
+
   /** Writes {@code lease} whoever held the row's lease: a check-out (judged free first) or a preemption. */
   static Future<Lease> setLease(SqlConnection connection, Lease lease) {
     return connection
@@ -114,7 +152,7 @@ final class PgDocumentLeases {
             .addString(guard.leaseId())
             .addString(guard.actor().subject())
             .addString(guard.actor().agentSession())
-            .addLong(guard.epoch());
+            .addLong(guard.fence());
     return connection
         .preparedQuery(Sql.UPDATE_HELD_DOCUMENT_LEASE)
         .execute(values)

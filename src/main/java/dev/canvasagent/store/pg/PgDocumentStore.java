@@ -181,42 +181,44 @@ final class PgDocumentStore implements DocumentStore {
         connection ->
             PgDocumentRows.lock(connection, docId)
                 .compose(
-                    state -> {
-                      Document document = state.document();
-                      if (guard instanceof Guard.Agent agent) {
-                        DocumentRules.checkAgent(agent, state.lease(), document, false);
-                      } else {
-                        DocumentRules.checkBase(((Guard.Person) guard).baseRevisionId(), document);
-                      }
-                      Future<Optional<Snapshot>> snapshot =
-                          edit instanceof Edit.Revert revert
-                              ? connection
-                                  .preparedQuery(Sql.FIND_DOCUMENT_SNAPSHOT)
-                                  .execute(Tuple.of(docId, revert.snapshotId()))
-                                  .map(
-                                      rows ->
-                                          rows.rowCount() == 0
-                                              ? Optional.<Snapshot>empty()
-                                              : Optional.of(
-                                                  PgDocumentRows.snapshot(rows.iterator().next())))
-                              : Future.succeededFuture(Optional.empty());
-                      return snapshot
-                          .compose(
-                              found ->
-                                  DocumentRules.target(document, edit, found)
-                                      .map(
-                                          revisionId ->
-                                              content(connection, docId, revisionId)
-                                                  .map(Optional::orElseThrow))
-                                      .orElse(Future.succeededFuture(null)))
-                          .compose(
-                              target ->
-                                  write(
-                                      connection,
-                                      state,
-                                      guard,
-                                      DocumentRules.plan(document, edit, target)));
-                    }));
+                    state ->
+                        guard instanceof Guard.Agent agent
+                            ? PgDocumentLeases.fenced(connection, docId, agent)
+                                .compose(fenced -> commit(connection, state, fenced, edit))
+                            : commit(connection, state, guard, edit)));
+  }
+
+  /** The write, on the locked state, for a guard already fenced. */
+  private Future<Committed> commit(
+      SqlConnection connection, PgDocumentRows.State state, Guard guard, Edit edit) {
+    String docId = state.document().id();
+    Document document = state.document();
+    if (guard instanceof Guard.Agent agent) {
+      DocumentRules.checkAgent(agent, state.lease(), document, false);
+    } else {
+      DocumentRules.checkBase(((Guard.Person) guard).baseRevisionId(), document);
+    }
+    Future<Optional<Snapshot>> snapshot =
+        edit instanceof Edit.Revert revert
+            ? connection
+                .preparedQuery(Sql.FIND_DOCUMENT_SNAPSHOT)
+                .execute(Tuple.of(docId, revert.snapshotId()))
+                .map(
+                    rows ->
+                        rows.rowCount() == 0
+                            ? Optional.<Snapshot>empty()
+                            : Optional.of(PgDocumentRows.snapshot(rows.iterator().next())))
+            : Future.succeededFuture(Optional.empty());
+    return snapshot
+        .compose(
+            found ->
+                DocumentRules.target(document, edit, found)
+                    .map(
+                        revisionId ->
+                            content(connection, docId, revisionId).map(Optional::orElseThrow))
+                    .orElse(Future.succeededFuture(null)))
+        .compose(
+            target -> write(connection, state, guard, DocumentRules.plan(document, edit, target)));
   }
 
   private Future<Committed> write(
@@ -322,27 +324,46 @@ final class PgDocumentStore implements DocumentStore {
         connection ->
             PgDocumentRows.lock(connection, docId)
                 .compose(
-                    state -> {
-                      DocumentRules.checkAgent(guard, state.lease(), state.document(), false);
-                      return PgDocumentLeases.setHeldLease(
-                              connection,
-                              guard,
-                              DocumentRules.renewed(
-                                  state.lease(), guard.ttlMs(), state.nowMillis()))
-                          .compose(
-                              renewed ->
-                                  connection
-                                      .preparedQuery(Sql.INSERT_DOCUMENT_SNAPSHOT)
-                                      .execute(
-                                          Tuple.of(
-                                              snapshotId,
-                                              docId,
-                                              state.document().revisionId(),
-                                              label,
-                                              description,
-                                              DocumentText.lineCount(state.document().content()))))
-                          .map(rows -> PgDocumentRows.snapshot(rows.iterator().next()));
-                    }));
+                    state ->
+                        PgDocumentLeases.fenced(connection, docId, guard)
+                            .compose(
+                                fenced ->
+                                    snapshot(
+                                        connection,
+                                        state,
+                                        fenced,
+                                        snapshotId,
+                                        label,
+                                        description))));
+  }
+
+  /** The snapshot, on the locked state, for a guard already fenced. */
+  private Future<Snapshot> snapshot(
+      SqlConnection connection,
+      PgDocumentRows.State state,
+      Guard.Agent guard,
+      String snapshotId,
+      String label,
+      String description) {
+    String docId = state.document().id();
+    DocumentRules.checkAgent(guard, state.lease(), state.document(), false);
+    return PgDocumentLeases.setHeldLease(
+            connection,
+            guard,
+            DocumentRules.renewed(state.lease(), guard.ttlMs(), state.nowMillis()))
+        .compose(
+            renewed ->
+                connection
+                    .preparedQuery(Sql.INSERT_DOCUMENT_SNAPSHOT)
+                    .execute(
+                        Tuple.of(
+                            snapshotId,
+                            docId,
+                            state.document().revisionId(),
+                            label,
+                            description,
+                            DocumentText.lineCount(state.document().content()))))
+        .map(rows -> PgDocumentRows.snapshot(rows.iterator().next()));
   }
 
   @Override

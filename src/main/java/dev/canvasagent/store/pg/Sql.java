@@ -240,7 +240,8 @@ final class Sql {
 
   /**
    * The holder's renewal, write or check-in: only while the lease is still the one it checked out, held
-   * by it ($8 lease id, $9 subject, $10 agent session) at its epoch ($11, when it gave one). Belt and
+   * by it ($8 lease id, $9 subject, $10 agent session) at its epoch ($11: the canvas_epoch it sent, else
+   * the epoch its lease was granted at; null only for a lease never granted to it, which $8 refuses). Belt and
    * braces beside the row lock, like UPDATE_DOCUMENT's version: no row updated, nothing written.
    */
   static final String UPDATE_HELD_DOCUMENT_LEASE =
@@ -248,6 +249,16 @@ final class Sql {
           + LEASE_VALUES
           + " WHERE doc_id = $1 AND lease_id = $8 AND holder_subject = $9 AND holder_session IS NOT DISTINCT FROM $10"
           + " AND ($11::bigint IS NULL OR epoch = $11)";
+
+  /** A check-out's grant (V9): the lease, its holder and the epoch it was granted at. */
+  static final String INSERT_DOCUMENT_LEASE_GRANT =
+      "INSERT INTO canvas_document_lease_grants (doc_id, lease_id, holder_subject, holder_session, epoch)"
+          + " VALUES ($1, $2, $3, $4, $5)";
+
+  /** The epoch a lease was granted at, when it was granted to this holder ($3 subject, $4 session). */
+  static final String FIND_DOCUMENT_LEASE_GRANT =
+      "SELECT epoch FROM canvas_document_lease_grants WHERE doc_id = $1 AND lease_id = $2"
+          + " AND holder_subject = $3 AND holder_session IS NOT DISTINCT FROM $4";
 
   static final String FIND_DOCUMENT_LEASE =
       "SELECT lease_id, holder_subject, holder_session, (extract(epoch from held_since) * 1000)::bigint AS held_since_ms,"
