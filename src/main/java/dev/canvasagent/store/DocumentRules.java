@@ -20,6 +20,13 @@ public final class DocumentRules {
   /** How many revisions the undo and redo stacks keep each. */
   public static final int MAX_STACK = 100;
 
+  /**
+   * How many lease grants a document keeps, newest first. An older lease's holder, calling without
+   * {@code canvas_epoch}, gets {@code LOCK_NOT_OWNED} instead of {@code STALE_EPOCH}: still refused,
+   * and the grants of a document checked out every few seconds for years stay a few rows.
+   */
+  public static final int MAX_LEASE_GRANTS = 64;
+
   private DocumentRules() {}
 
   /** A lease row as stored, judged at {@code nowMillis} of the store's clock. */

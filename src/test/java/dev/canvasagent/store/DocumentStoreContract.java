@@ -229,6 +229,29 @@ public abstract class DocumentStoreContract {
   }
 
   @Test
+  void aDocumentKeepsItsNewestLeaseGrantsOnlyAndAnOlderLeaseStaysRefused() {
+    Lease oldest = checkOut();
+    Await.result(documents.preempt(docId));
+    Lease newest = null;
+    for (int i = 0; i < DocumentRules.MAX_LEASE_GRANTS; i++) {
+      newest = checkOut();
+      Await.result(documents.checkIn(docId, agent(newest)));
+    }
+    Lease live = checkOut();
+    Await.result(documents.preempt(docId));
+    Document preempted = current();
+    assertEquals(
+        FailureCode.LOCK_NOT_OWNED,
+        code(documents.commit(docId, withoutEpoch(oldest), set("ancient\n"))),
+        "a grant past the bound is gone: the lease is no one's, and still writes nothing");
+    assertEquals(
+        FailureCode.STALE_EPOCH,
+        code(documents.commit(docId, withoutEpoch(live), set("late\n"))),
+        "the newest grants still tell a preempted lease");
+    assertEquals(preempted, current());
+  }
+
+  @Test
   void withoutCanvasEpochAnotherActorOrAReleasedLeaseIsNotOwned() {
     Lease lease = checkOut();
     Await.result(documents.preempt(docId));

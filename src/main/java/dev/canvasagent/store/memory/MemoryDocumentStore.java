@@ -10,6 +10,7 @@ import io.vertx.core.Future;
 import java.util.ArrayList;
 import java.util.Comparator;
 import java.util.HashMap;
+import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.Optional;
@@ -32,6 +33,16 @@ final class MemoryDocumentStore implements DocumentStore {
 
   /** A lease as it was checked out: for whom, at which epoch (what fences a call without one). */
   private record LeaseGrant(Actor holder, long epoch) {}
+
+  /** A document's grants in the order they were made, the oldest dropped past the bound. */
+  private static Map<String, LeaseGrant> newestGrants() {
+    return new LinkedHashMap<>() {
+      @Override
+      protected boolean removeEldestEntry(Map.Entry<String, LeaseGrant> eldest) {
+        return size() > DocumentRules.MAX_LEASE_GRANTS;
+      }
+    };
+  }
 
   private final Object lock = new Object();
   private final LongSupplier clock;
@@ -98,7 +109,7 @@ final class MemoryDocumentStore implements DocumentStore {
                           now))));
           snapshots.put(created.id(), new ArrayList<>());
           leases.put(created.id(), LeaseRow.free(0));
-          grants.put(created.id(), new HashMap<>());
+          grants.put(created.id(), newestGrants());
           return created;
         });
   }

@@ -48,7 +48,14 @@ final class PgDocumentLeases {
                                               .addString(holder.subject())
                                               .addString(holder.agentSession())
                                               .addLong(epoch))
-                                      .map(granted -> lease));
+                                      .compose(
+                                          granted ->
+                                              connection
+                                                  .preparedQuery(Sql.TRIM_DOCUMENT_LEASE_GRANTS)
+                                                  .execute(
+                                                      Tuple.of(
+                                                          docId, DocumentRules.MAX_LEASE_GRANTS)))
+                                      .map(trimmed -> lease));
                     }));
   }
 

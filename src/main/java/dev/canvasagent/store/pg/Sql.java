@@ -255,6 +255,12 @@ final class Sql {
       "INSERT INTO canvas_document_lease_grants (doc_id, lease_id, holder_subject, holder_session, epoch)"
           + " VALUES ($1, $2, $3, $4, $5)";
 
+  /** Drops a document's grants beyond the newest {@code $2} (DocumentRules.MAX_LEASE_GRANTS). */
+  static final String TRIM_DOCUMENT_LEASE_GRANTS =
+      "DELETE FROM canvas_document_lease_grants WHERE doc_id = $1 AND lease_id IN"
+          + " (SELECT lease_id FROM canvas_document_lease_grants WHERE doc_id = $1"
+          + " ORDER BY granted_at DESC, epoch DESC OFFSET $2)";
+
   /** The epoch a lease was granted at, when it was granted to this holder ($3 subject, $4 session). */
   static final String FIND_DOCUMENT_LEASE_GRANT =
       "SELECT epoch FROM canvas_document_lease_grants WHERE doc_id = $1 AND lease_id = $2"
