@@ -27,8 +27,8 @@ import java.util.regex.Pattern;
  * <p>Text around the diff is skipped, as {@code git apply} skips it: everything before the first
  * line that starts a section ({@code diff --git }, {@code --- }, {@code +++ } or {@code @@}), and
  * everything after a run of hunks that ends in text (a line that is not blank and starts with none of
- * {@code ' '}, {@code '-'}, {@code '+'}, {@code '\'}, {@code @@}), such as a closing fence or a
- * closing sentence. After such text a new section may start; sections apply in turn.
+ * {@code ' '}, {@code '-'}, {@code '+'}, {@code '\'}, {@code @@}, a thematic break, or after a blank
+ * line a list item), such as a closing fence or a closing sentence. After such text a new section may start; sections apply in turn.
  *
  * <p>Headers are optional: the document is known to the caller, so a section may start at its first
  * {@code @@} line (git itself wants {@code ---}/{@code +++}). When present they must be those of one
@@ -43,7 +43,8 @@ import java.util.regex.Pattern;
  * and a hunk must change something. The counts in the header must be met exactly: where git would
  * silently ignore extra lines after a hunk's counts are used up, this parser refuses them (a model
  * that miscounts must learn it): after a complete hunk, a line that looks like a hunk line, or blank
- * lines followed by one or by another hunk, are one too many.
+ * lines followed by one or by another hunk, are one too many (a Markdown thematic break, and after a
+ * blank line a list item, read as text).
  *
  * <p>It is longer than our other classes on purpose: it is one pass over the lines, a small state
  * machine (headers, hunk header, hunk body, between hunks), and splitting its states across classes
@@ -53,6 +54,8 @@ public final class UnifiedDiffParser {
   private static final Pattern HUNK_HEADER =
       Pattern.compile(
           "@@ -(\\d{1,9})(?:,(\\d{1,9}))? \\+(\\d{1,9})(?:,(\\d{1,9}))? @@.*", Pattern.DOTALL);
+  private static final Pattern THEMATIC_BREAK = Pattern.compile("-{3,}\\s*");
+  private static final Pattern LIST_ITEM = Pattern.compile("- \\S.*", Pattern.DOTALL);
   private static final int SHORTEST_NO_NEWLINE_MARKER = 12;
 
   private final MissingFinalNewline missingFinalNewline;
@@ -435,23 +438,37 @@ public final class UnifiedDiffParser {
       while (after < lines.size() && lines.get(after).isBlank()) {
         after++;
       }
-      if (after < lines.size() && !startsFileHeaders(after)) {
-        var text = lines.get(after).content();
-        if (text.startsWith("@@") || "+- \\".indexOf(text.charAt(0)) >= 0) {
-          var extra = lines.get(next);
-          throw refuse(
-              HUNK_COUNT_MISMATCH,
-              hunk.number(),
-              extra.number(),
-              "the hunk has more lines "
-                  + "than its header "
-                  + quote(hunk.header())
-                  + " counts; this line is one too many: "
-                  + quote(extra.content()));
-        }
+      if (after < lines.size()
+          && !startsFileHeaders(after)
+          && continuesHunk(lines.get(after).content(), after > next)) {
+        var extra = lines.get(next);
+        throw refuse(
+            HUNK_COUNT_MISMATCH,
+            hunk.number(),
+            extra.number(),
+            "the hunk has more lines "
+                + "than its header "
+                + quote(hunk.header())
+                + " counts; this line is one too many: "
+                + quote(extra.content()));
       }
       next = after;
       return false;
+    }
+
+    /**
+     * Whether a line after a complete hunk reads as one more hunk line, a miscount, rather than as
+     * text. A Markdown thematic break ({@code ---}) is text; after a blank line so is a list item
+     * ({@code - item}), which models write under a diff (git skips both).
+     */
+    private static boolean continuesHunk(String text, boolean afterBlank) {
+      if (text.startsWith("@@")) {
+        return true;
+      }
+      if ("+- \\".indexOf(text.charAt(0)) < 0 || THEMATIC_BREAK.matcher(text).matches()) {
+        return false;
+      }
+      return !(afterBlank && LIST_ITEM.matcher(text).matches());
     }
 
     /** Another file's headers: a {@code diff --git} line, or {@code ---} over {@code +++}. */

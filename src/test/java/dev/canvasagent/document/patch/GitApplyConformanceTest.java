@@ -100,22 +100,16 @@ class GitApplyConformanceTest {
       if (ours instanceof ApplyResult.Applied applied) {
         moved += applied.placements().stream().anyMatch(p -> p.offset() != 0) ? 1 : 0;
         if (!applied.text().equals(theirs)) {
-          disagreements.add(describe(c, theirs, ours));
+          disagreements.add(GitWorkspace.describe(c, theirs, ours));
         }
       } else {
         rejected++;
         if (theirs != null) {
-          disagreements.add(describe(c, theirs, ours));
+          disagreements.add(GitWorkspace.describe(c, theirs, ours));
         }
       }
     }
-    assertTrue(
-        disagreements.isEmpty(),
-        disagreements.size()
-            + " of "
-            + cases.size()
-            + " cases differ from git apply; the first:\n"
-            + String.join("\n\n", disagreements.subList(0, Math.min(3, disagreements.size()))));
+    GitWorkspace.assertAgree(disagreements, cases.size());
     assertTrue(cases.size() > 6000, "too few cases: " + cases.size());
     assertTrue(rejected > cases.size() / 20, "too few rejections exercised: " + rejected);
     assertTrue(moved > cases.size() / 20, "too few hunks applied at an offset: " + moved);
@@ -195,7 +189,7 @@ class GitApplyConformanceTest {
       var ours = strict.apply(c.target(), c.patch());
       var theirs = outcomes.get(c.name());
       var text = ours instanceof ApplyResult.Applied applied ? applied.text() : null;
-      assertEquals(theirs, text, describe(c, theirs, ours));
+      assertEquals(theirs, text, GitWorkspace.describe(c, theirs, ours));
     }
   }
 
@@ -262,18 +256,5 @@ class GitApplyConformanceTest {
       default -> throw new IllegalStateException();
     }
     return lines;
-  }
-
-  private static String describe(Case c, String theirs, ApplyResult ours) {
-    return "case "
-        + c.name()
-        + "\n--- document:\n"
-        + c.target()
-        + "\n--- patch:\n"
-        + c.patch()
-        + "\n--- git apply: "
-        + (theirs == null ? "rejected" : "\n" + theirs)
-        + "\n--- ours: "
-        + (ours instanceof ApplyResult.Applied a ? "\n" + a.text() : ours);
   }
 }

@@ -100,6 +100,10 @@ final class GitWorkspace {
     var all = new StringBuilder();
     for (var c : cases) {
       write(directory.resolve(c.name()), c.target());
+      if (!all.isEmpty() && all.charAt(all.length() - 1) != '\n') {
+        // A patch that ends in text without a newline must not run into the next one's headers.
+        all.append('\n');
+      }
       all.append(c.patch());
     }
     var patchFile = directory.resolveSibling(directory.getFileName() + ".patch");
@@ -115,6 +119,31 @@ final class GitWorkspace {
       outcomes.put(c.name(), Files.exists(rejects) ? null : read(directory.resolve(c.name())));
     }
     return outcomes;
+  }
+
+  /** Fails naming the first disagreements with git, if there are any. */
+  static void assertAgree(List<String> disagreements, int cases) {
+    assertTrue(
+        disagreements.isEmpty(),
+        disagreements.size()
+            + " of "
+            + cases
+            + " cases differ from git apply; the first:\n"
+            + String.join("\n\n", disagreements.subList(0, Math.min(3, disagreements.size()))));
+  }
+
+  /** A case as a disagreement shows it: the document, the patch, and both outcomes. */
+  static String describe(Case c, String theirs, ApplyResult ours) {
+    return "case "
+        + c.name()
+        + "\n--- document:\n"
+        + c.target()
+        + "\n--- patch:\n"
+        + c.patch()
+        + "\n--- git apply: "
+        + (theirs == null ? "rejected" : "\n" + theirs)
+        + "\n--- ours: "
+        + (ours instanceof ApplyResult.Applied a ? "\n" + a.text() : ours);
   }
 
   static void write(Path file, String text) throws IOException {

@@ -237,7 +237,14 @@ class UnifiedDiffParserTest {
   @Test
   void textAfterACompleteHunkEndsTheRunAndIsSkipped() {
     for (var tail :
-        List.of("\n  \n", "```\n", "```\n\nThis changes b.\n", "\nThis capitalizes b.", "~~~\n")) {
+        List.of(
+            "\n  \n",
+            "```\n",
+            "```\n\nThis changes b.\n",
+            "\nThis capitalizes b.",
+            "~~~\n",
+            "---\nThat is all.\n",
+            "\n- capitalized b\n- kept a\n")) {
       var diff = parsed(HUNK + tail);
       assertEquals(1, diff.sections().size(), tail);
       assertEquals(List.of("a\n", "B\n"), diff.hunks().get(0).postimage(), tail);
@@ -249,6 +256,8 @@ class UnifiedDiffParserTest {
     assertRefused(HUNK + "\n\n c\n```\n", RejectionReason.HUNK_COUNT_MISMATCH, 1, 5);
     assertRefused(HUNK + "+C\n```\n", RejectionReason.HUNK_COUNT_MISMATCH, 1, 5);
     assertRefused(HUNK + "--- not a header\n", RejectionReason.HUNK_COUNT_MISMATCH, 1, 5);
+    // Directly under the hunk, "- c" is a removed line too many, not a list item.
+    assertRefused(HUNK + "- c\n", RejectionReason.HUNK_COUNT_MISMATCH, 1, 5);
   }
 
   @Test
