@@ -127,9 +127,14 @@ public final class UnifiedDiffParser {
       return new UnifiedDiff(sections);
     }
 
-    /** Skips text that is not a diff (prose, fence lines) up to the next line starting a section. */
+    /**
+     * Skips text that is not a diff (prose, fence lines) up to the next line starting a section. A
+     * line of git's metadata (binary, creation, deletion, rename, copy, mode) is refused even there:
+     * it never is prose, and a patch that carries one does more than edit the document.
+     */
     private void skipText() {
       while (next < lines.size() && !startsSection(lines.get(next).content())) {
+        refuseMetadata(lines.get(next));
         next++;
       }
     }

@@ -167,6 +167,19 @@ class UnifiedDiffParserTest {
   }
 
   @Test
+  void gitMetadataIsRefusedInTheTextAroundTheDiffToo() {
+    assertRefused(
+        "Here is the patch:\nnew file mode 100644\n" + HUNK, RejectionReason.FILE_CREATION, 0, 2);
+    assertRefused(
+        HUNK + "```\nBinary files a/doc.md and b/doc.md differ\n",
+        RejectionReason.BINARY_PATCH,
+        0,
+        6);
+    assertRefused(
+        "```diff\n" + HUNK + "```\nrename from doc.md\n", RejectionReason.RENAME_OR_COPY, 0, 7);
+  }
+
+  @Test
   void aPatchWithNoDiffInItIsEmpty() {
     var rejection =
         assertRefused(
