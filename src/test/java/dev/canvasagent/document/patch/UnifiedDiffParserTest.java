@@ -3,10 +3,14 @@ package dev.canvasagent.document.patch;
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertInstanceOf;
 import static org.junit.jupiter.api.Assertions.assertTrue;
+import static org.junit.jupiter.params.provider.Arguments.arguments;
 
 import java.util.List;
+import java.util.stream.Stream;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.params.ParameterizedTest;
+import org.junit.jupiter.params.provider.Arguments;
+import org.junit.jupiter.params.provider.MethodSource;
 import org.junit.jupiter.params.provider.ValueSource;
 
 class UnifiedDiffParserTest {
@@ -177,6 +181,46 @@ class UnifiedDiffParserTest {
         6);
     assertRefused(
         "```diff\n" + HUNK + "```\nrename from doc.md\n", RejectionReason.RENAME_OR_COPY, 0, 7);
+  }
+
+  /** Patches refused for a reason of their own, one per reason (and two ways to miscount). */
+  static Stream<Arguments> refusedPatches() {
+    return Stream.of(
+        arguments(
+            RejectionReason.BINARY_PATCH,
+            "diff --git a/doc.md b/doc.md\nBinary files a/doc.md and b/doc.md differ\n"),
+        arguments(
+            RejectionReason.FILE_CREATION, "--- /dev/null\n+++ b/doc.md\n@@ -0,0 +1 @@\n+a\n"),
+        arguments(
+            RejectionReason.FILE_DELETION, "--- a/doc.md\n+++ /dev/null\n@@ -1 +0,0 @@\n-a\n"),
+        arguments(
+            RejectionReason.RENAME_OR_COPY,
+            "diff --git a/doc.md b/new.md\nsimilarity index 90%\nrename from doc.md\n"),
+        arguments(
+            RejectionReason.MODE_CHANGE,
+            "diff --git a/doc.md b/doc.md\nold mode 100644\nnew mode 100755\n"),
+        arguments(RejectionReason.MALFORMED_HEADER, "--- a/doc.md\n" + HUNK),
+        arguments(RejectionReason.MALFORMED_HUNK_HEADER, "@@ -1,2 +1,2\n a\n-b\n+B\n"),
+        arguments(RejectionReason.HUNK_COUNT_MISMATCH, HUNK + " c\n"),
+        arguments(RejectionReason.HUNK_COUNT_MISMATCH, "@@ -1,3 +1,3 @@\n a\n-b\n+B\n"),
+        arguments(RejectionReason.CORRUPT_HUNK_LINE, "@@ -1,2 +1,2 @@\n a\n*b\n+B\n"),
+        arguments(
+            RejectionReason.CORRUPT_HUNK_LINE,
+            "@@ -1 +1 @@\n\\ No newline at end of file\n-a\n+b\n"),
+        arguments(RejectionReason.HUNK_WITHOUT_CHANGES, "@@ -1,2 +1,2 @@\n a\n b\n"),
+        arguments(
+            RejectionReason.SECOND_FILE,
+            HEADERS + HUNK + "--- a/other.md\n+++ b/other.md\n" + HUNK),
+        arguments(RejectionReason.UNEXPECTED_TEXT, HEADERS + "Here:\n" + HUNK));
+  }
+
+  @ParameterizedTest
+  @MethodSource("refusedPatches")
+  void aRefusalStaysTheSameRefusalInsideAFenceWithProseAround(
+      RejectionReason reason, String patch) {
+    assertEquals(reason, rejection(patch).reason(), patch);
+    var wrapped = "Here is the patch:\n\n```diff\n" + patch + "```\n\nThis should do it.\n";
+    assertEquals(reason, rejection(wrapped).reason(), wrapped);
   }
 
   @Test
@@ -358,10 +402,13 @@ class UnifiedDiffParserTest {
     return ((ParseResult.Parsed) result).diff();
   }
 
+  private PatchRejection rejection(String patch) {
+    return assertInstanceOf(ParseResult.Rejected.class, parser.parse(patch), patch).rejection();
+  }
+
   private PatchRejection assertRefused(
       String patch, RejectionReason reason, int hunk, int patchLine) {
-    var result = parser.parse(patch);
-    var rejection = assertInstanceOf(ParseResult.Rejected.class, result, patch).rejection();
+    var rejection = rejection(patch);
     assertEquals(reason, rejection.reason(), rejection.message());
     assertEquals(hunk, rejection.hunk(), rejection.message());
     assertEquals(patchLine, rejection.patchLine(), rejection.message());
