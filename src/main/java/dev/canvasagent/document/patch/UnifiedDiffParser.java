@@ -26,9 +26,10 @@ import java.util.regex.Pattern;
  *
  * <p>Text around the diff is skipped, as {@code git apply} skips it: everything before the first
  * line that starts a section ({@code diff --git }, {@code --- }, {@code +++ } or {@code @@}), and
- * everything after a run of hunks that ends in text (a line that is not blank and starts with none of
- * {@code ' '}, {@code '-'}, {@code '+'}, {@code '\'}, {@code @@}, a thematic break, or after a blank
- * line a list item), such as a closing fence or a closing sentence. After such text a new section may start; sections apply in turn.
+ * everything after a run of hunks that ends in text (a line that is not blank and starts with none
+ * of {@code ' '}, {@code '-'}, {@code '+'}, {@code '\'}, {@code @@}, a thematic break, or after a
+ * blank line a list item), such as a closing fence or a closing sentence. After such text a new
+ * section may start; sections apply in turn. git's metadata lines are refused even in that text.
  *
  * <p>Headers are optional: the document is known to the caller, so a section may start at its first
  * {@code @@} line (git itself wants {@code ---}/{@code +++}). When present they must be those of one
