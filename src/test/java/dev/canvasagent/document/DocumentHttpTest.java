@@ -425,6 +425,37 @@ class DocumentHttpTest {
   }
 
   @Test
+  void aPatchAsAModelWritesItFencedWithProseAndInTwoSectionsApplies() {
+    String docId = create(TEXT);
+    JsonObject lease = checkOut(docId);
+    String patch =
+        "Here is the patch:\n\n```diff\n--- a/doc.md\n+++ b/doc.md\n@@ -6,3 +6,3 @@\n one\n-two\n"
+            + "+TWO\n three\n```\n\nThen, on top of it:\n\n```patch\n@@ -6,3 +6,3 @@\n one\n-TWO\n"
+            + "+2\n three\n```\n\nThis changes two to 2.";
+    JsonObject applied = ok(tool(docId, "canvas_apply_patch", leased(lease).put("patch", patch)));
+    assertEquals(2, applied.getInteger("applied_hunks"));
+    assertEquals(TEXT.replace("two", "2"), document(docId).getString("content"));
+
+    String before = stored(docId);
+    HttpResponse<Buffer> unfinished =
+        tool(
+            docId,
+            "canvas_apply_patch",
+            leased(lease).put("patch", "```diff\n@@ -6,3 +6,3 @@\n one\n-2\n+two\n```\n"));
+    refused(unfinished, 422, "PATCH_REJECTED");
+    assertTrue(
+        unfinished
+            .bodyAsJsonObject()
+            .getJsonObject("error")
+            .getString("message")
+            .startsWith(
+                "HUNK_COUNT_MISMATCH: hunk 1, patch line 6: the fence closes inside the hunk"),
+        unfinished.bodyAsString());
+    assertEquals(before, stored(docId));
+    assertEquals(TEXT.replace("two", "2"), document(docId).getString("content"));
+  }
+
+  @Test
   void undoRedoSnapshotAndDiffRoundTrip() {
     String docId = create(TEXT);
     JsonObject lease = checkOut(docId);

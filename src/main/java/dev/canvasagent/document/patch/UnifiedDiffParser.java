@@ -17,23 +17,35 @@ import static dev.canvasagent.document.patch.RejectionReason.UNEXPECTED_TEXT;
 
 import java.util.ArrayList;
 import java.util.List;
+import java.util.Optional;
 import java.util.regex.Pattern;
 
 /**
- * Reads a unified diff of one document, as {@code git diff} or {@code diff -u} write it.
+ * Reads a unified diff of one document, as {@code git diff} or {@code diff -u} write it, and as
+ * models write it: inside a Markdown fence, with prose before and after, in several sections.
  *
- * <p>Headers are optional: the document is known to the caller, so a patch may start at its first
+ * <p>Text around the diff is skipped, as {@code git apply} skips it: everything before the first
+ * line that starts a section ({@code diff --git }, {@code --- }, {@code +++ } or {@code @@}), and
+ * everything after a run of hunks that ends in text (a line that is not blank and starts with none
+ * of {@code ' '}, {@code '-'}, {@code '+'}, {@code '\'}, {@code @@}, a thematic break, or after a
+ * blank line a list item), such as a closing fence or a closing sentence. After such text a new
+ * section may start; sections apply in turn. git's metadata lines are refused even in that text.
+ *
+ * <p>Headers are optional: the document is known to the caller, so a section may start at its first
  * {@code @@} line (git itself wants {@code ---}/{@code +++}). When present they must be those of one
- * existing text file: {@code diff --git}/{@code diff …}, {@code index}, {@code ---} and {@code +++}
- * (names are not checked); blank lines before them are skipped. Creation, deletion, rename, copy,
- * mode changes, binary patches and a second file are refused by name.
+ * existing text file: {@code diff --git}/{@code diff …}, {@code index}, {@code ---} and {@code +++};
+ * blank lines between them and the first hunk are skipped. Every section that names a file must
+ * name the one the first section named, and when the first names none, none may. Creation,
+ * deletion, rename, copy, mode changes, binary patches and a second file are refused by name.
  *
  * <p>Hunk lines follow git's parser: a truly empty line is an empty context line (newer GNU diff
  * writes those; {@code git apply} accepts them), a {@code \}-line of at least 12 characters starting
  * {@code "\ "} marks the line before it as lacking its newline (its wording varies with the locale),
  * and a hunk must change something. The counts in the header must be met exactly: where git would
  * silently ignore extra lines after a hunk's counts are used up, this parser refuses them (a model
- * that miscounts must learn it); only blank lines may follow the last hunk.
+ * that miscounts must learn it): after a complete hunk, a line that looks like a hunk line, or blank
+ * lines followed by one or by another hunk, are one too many (a Markdown thematic break, and after a
+ * blank line a list item, read as text).
  *
  * <p>It is longer than our other classes on purpose: it is one pass over the lines, a small state
  * machine (headers, hunk header, hunk body, between hunks), and splitting its states across classes
@@ -41,7 +53,10 @@ import java.util.regex.Pattern;
  */
 public final class UnifiedDiffParser {
   private static final Pattern HUNK_HEADER =
-      Pattern.compile("@@ -(\\d{1,9})(?:,(\\d{1,9}))? \\+(\\d{1,9})(?:,(\\d{1,9}))? @@.*");
+      Pattern.compile(
+          "@@ -(\\d{1,9})(?:,(\\d{1,9}))? \\+(\\d{1,9})(?:,(\\d{1,9}))? @@.*", Pattern.DOTALL);
+  private static final Pattern THEMATIC_BREAK = Pattern.compile("-{3,}\\s*");
+  private static final Pattern LIST_ITEM = Pattern.compile("- \\S.*", Pattern.DOTALL);
   private static final int SHORTEST_NO_NEWLINE_MARKER = 12;
 
   private final MissingFinalNewline missingFinalNewline;
@@ -80,19 +95,73 @@ public final class UnifiedDiffParser {
       if (lines.stream().allMatch(PatchText.Line::isBlank)) {
         throw refuse(EMPTY_PATCH, 0, 0, "the patch is empty");
       }
-      readHeaders();
+      skipText();
       if (next == lines.size()) {
-        throw refuse(EMPTY_PATCH, 0, 0, "the patch has headers but no hunk (@@ -a,b +c,d @@)");
+        throw refuse(
+            EMPTY_PATCH,
+            0,
+            0,
+            "no diff in the patch: no line starts with a hunk header (@@ -a,b +c,d @@) or a"
+                + " file header (--- a/…, +++ b/…, diff --git); text around a diff is ignored");
       }
-      var hunks = new ArrayList<Hunk>();
+      var sections = new ArrayList<DiffSection>();
+      Optional<String> documentName = Optional.empty();
+      int hunkCount = 0;
       while (next < lines.size()) {
-        hunks.add(readHunk(hunks.size() + 1));
-        readBetweenHunks(hunks.get(hunks.size() - 1));
+        var start = lines.get(next);
+        var name = readHeaders();
+        if (sections.isEmpty()) {
+          documentName = name;
+        } else {
+          requireSameDocument(documentName, name, start);
+        }
+        if (next == lines.size()) {
+          throw refuse(EMPTY_PATCH, 0, 0, "the patch has headers but no hunk (@@ -a,b +c,d @@)");
+        }
+        var hunks = new ArrayList<Hunk>();
+        do {
+          hunks.add(readHunk(++hunkCount));
+        } while (anotherHunkFollows(hunks.get(hunks.size() - 1)));
+        sections.add(new DiffSection(hunks));
+        skipText();
       }
-      return new UnifiedDiff(hunks);
+      return new UnifiedDiff(sections);
     }
 
-    private void readHeaders() {
+    /**
+     * Skips text that is not a diff (prose, fence lines) up to the next line starting a section. A
+     * line of git's metadata (binary, creation, deletion, rename, copy, mode) is refused even there:
+     * it never is prose, and a patch that carries one does more than edit the document.
+     */
+    private void skipText() {
+      while (next < lines.size() && !startsSection(lines.get(next).content())) {
+        refuseMetadata(lines.get(next));
+        next++;
+      }
+    }
+
+    private void requireSameDocument(
+        Optional<String> documentName, Optional<String> name, PatchText.Line start) {
+      if (name.isEmpty() || name.equals(documentName)) {
+        return;
+      }
+      throw refuse(
+          SECOND_FILE,
+          0,
+          start.number(),
+          documentName.isPresent()
+              ? "a second file starts here: "
+                  + quote(start.content())
+                  + "; a patch edits exactly one document"
+              : "a section for "
+                  + quote(name.get())
+                  + " starts here, but the first section names no file; a patch edits exactly one"
+                  + " document: give every section the same ---/+++ headers, or none");
+    }
+
+    /** Reads a section's headers up to its first hunk; the file they name, if any. */
+    private Optional<String> readHeaders() {
+      Optional<String> name = Optional.empty();
       boolean sawDiffLine = false;
       boolean sawOld = false;
       boolean sawNew = false;
@@ -114,6 +183,9 @@ public final class UnifiedDiffParser {
                     + "; a patch edits exactly one document");
           }
           sawDiffLine = true;
+          if (text.startsWith("diff --git ")) {
+            name = Optional.of(SectionName.ofGitLine(text));
+          }
         } else if (text.startsWith("--- ") && !sawOld) {
           if (isDevNull(text.substring(4))) {
             throw refuse(
@@ -149,6 +221,7 @@ public final class UnifiedDiffParser {
                 "'+++ /dev/null' deletes the file; a patch cannot delete the document");
           }
           sawNew = true;
+          name = Optional.of(SectionName.ofFileHeader(text));
         } else if (!text.startsWith("index ") && !line.isBlank()) {
           throw refuse(
               UNEXPECTED_TEXT,
@@ -166,6 +239,7 @@ public final class UnifiedDiffParser {
             next < lines.size() ? next + 1 : lines.size(),
             "a '---' header without its '+++' header");
       }
+      return name;
     }
 
     private void refuseMetadata(PatchText.Line line) {
@@ -257,14 +331,7 @@ public final class UnifiedDiffParser {
               HUNK_COUNT_MISMATCH,
               number,
               headerLine.number(),
-              "the patch ends inside the "
-                  + "hunk: "
-                  + counts
-                  + " promises "
-                  + oldLeft
-                  + " more old and "
-                  + newLeft
-                  + " more new line(s)");
+              "the patch ends inside the hunk: " + promises(counts, oldLeft, newLeft));
         }
         var line = lines.get(next);
         var text = line.content();
@@ -315,6 +382,12 @@ public final class UnifiedDiffParser {
                   + " old and "
                   + newLeft
                   + " new line(s) are missing");
+        } else if (text.startsWith("```") || text.startsWith("~~~")) {
+          throw refuse(
+              HUNK_COUNT_MISMATCH,
+              number,
+              line.number(),
+              "the fence closes inside the hunk: " + promises(counts, oldLeft, newLeft));
         } else {
           throw refuse(
               CORRUPT_HUNK_LINE,
@@ -322,7 +395,9 @@ public final class UnifiedDiffParser {
               line.number(),
               "a hunk line must start with ' '"
                   + " (context), '-' (removed), '+' (added) or '\\'; found "
-                  + quote(text));
+                  + quote(text)
+                  + " while "
+                  + promises(counts, oldLeft, newLeft));
         }
         changes |= kind != LineKind.CONTEXT;
         trailingContext = kind == LineKind.CONTEXT ? trailingContext + 1 : 0;
@@ -356,43 +431,59 @@ public final class UnifiedDiffParser {
           body);
     }
 
-    /** Between hunks only the next hunk may come; after the last one only blank lines. */
-    private void readBetweenHunks(Hunk hunk) {
-      if (next == lines.size() || lines.get(next).content().startsWith("@@")) {
-        return;
+    /**
+     * After a complete hunk: true when the next hunk of the run follows. Otherwise the run ends at
+     * the end of the patch, at the next file's headers or at text; what looks like more hunk lines
+     * (directly, or after blank lines) is one line too many.
+     */
+    private boolean anotherHunkFollows(Hunk hunk) {
+      if (next < lines.size() && lines.get(next).content().startsWith("@@")) {
+        return true;
       }
-      var line = lines.get(next);
-      var text = line.content();
-      if (lines.subList(next, lines.size()).stream().allMatch(PatchText.Line::isBlank)) {
-        next = lines.size();
-        return;
+      int after = next;
+      while (after < lines.size() && lines.get(after).isBlank()) {
+        after++;
       }
-      if (text.startsWith("diff ")
-          || (text.startsWith("--- ")
-              && next + 1 < lines.size()
-              && lines.get(next + 1).content().startsWith("+++ "))) {
-        throw refuse(
-            SECOND_FILE,
-            0,
-            line.number(),
-            "a second file starts here: " + quote(text) + "; a patch edits exactly one document");
-      }
-      if (text.isEmpty() || "+- \\".indexOf(text.charAt(0)) >= 0) {
+      if (after < lines.size()
+          && !startsFileHeaders(after)
+          && continuesHunk(lines.get(after).content(), after > next)) {
+        var extra = lines.get(next);
         throw refuse(
             HUNK_COUNT_MISMATCH,
             hunk.number(),
-            line.number(),
+            extra.number(),
             "the hunk has more lines "
                 + "than its header "
                 + quote(hunk.header())
                 + " counts; this line is one too many: "
-                + quote(text));
+                + quote(extra.content()));
       }
-      throw refuse(
-          UNEXPECTED_TEXT,
-          hunk.number(),
-          line.number(),
-          "text after the hunk, which is complete: " + quote(text));
+      next = after;
+      return false;
+    }
+
+    /**
+     * Whether a line after a complete hunk reads as one more hunk line, a miscount, rather than as
+     * text. A Markdown thematic break ({@code ---}) is text; after a blank line so is a list item
+     * ({@code - item}), which models write under a diff (git skips both).
+     */
+    private static boolean continuesHunk(String text, boolean afterBlank) {
+      if (text.startsWith("@@")) {
+        return true;
+      }
+      if ("+- \\".indexOf(text.charAt(0)) < 0 || THEMATIC_BREAK.matcher(text).matches()) {
+        return false;
+      }
+      return !(afterBlank && LIST_ITEM.matcher(text).matches());
+    }
+
+    /** Another file's headers: a {@code diff --git} line, or {@code ---} over {@code +++}. */
+    private boolean startsFileHeaders(int index) {
+      var text = lines.get(index).content();
+      return text.startsWith("diff --git ")
+          || (text.startsWith("--- ")
+              && index + 1 < lines.size()
+              && lines.get(index + 1).content().startsWith("+++ "));
     }
 
     private void requireNewline(PatchText.Line line, int hunk) {
@@ -422,6 +513,10 @@ public final class UnifiedDiffParser {
     }
   }
 
+  private static String promises(String counts, int oldLeft, int newLeft) {
+    return counts + " promises " + oldLeft + " more old and " + newLeft + " more new line(s)";
+  }
+
   /**
    * The marker takes the newline off the line before it. A truly empty context line followed by the
    * marker stands for nothing at all, which is what git makes of it.
@@ -436,6 +531,14 @@ public final class UnifiedDiffParser {
   private static boolean isNoNewlineMarker(PatchText.Line line) {
     return line.content().startsWith("\\ ")
         && line.content().length() + 1 >= SHORTEST_NO_NEWLINE_MARKER;
+  }
+
+  /** A line a section can start at: a hunk header, a git diff line or a ---/+++ header. */
+  private static boolean startsSection(String text) {
+    return text.startsWith("@@")
+        || text.startsWith("diff --git ")
+        || text.startsWith("--- ")
+        || text.startsWith("+++ ");
   }
 
   private static boolean isDevNull(String name) {

@@ -5,14 +5,12 @@ import static org.junit.jupiter.api.Assertions.assertInstanceOf;
 import static org.junit.jupiter.api.Assertions.assertNotEquals;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
+import dev.canvasagent.document.patch.GitWorkspace.Case;
 import java.io.IOException;
-import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.ArrayList;
-import java.util.LinkedHashMap;
 import java.util.List;
-import java.util.Map;
 import java.util.Random;
 import java.util.regex.Pattern;
 import org.junit.jupiter.api.BeforeEach;
@@ -31,9 +29,6 @@ class GitApplyConformanceTest {
   private static final long SEED = 0x5EED_0008L;
   private static final int PAIRS = 450;
   private static final int[] CONTEXT_SIZES = {0, 1, 3};
-  private static final Pattern FILE_HEADER =
-      Pattern.compile("^diff --git a/old/c(\\d+)\\.md b/new/c\\d+\\.md$", Pattern.MULTILINE);
-
   private static final Pattern HUNK_HEADER =
       Pattern.compile("^@@ -(\\d+)(,\\d+|) \\+(\\d+)(,\\d+|) @@", Pattern.MULTILINE);
 
@@ -48,15 +43,12 @@ class GitApplyConformanceTest {
     TIED
   }
 
-  record Case(String name, String target, String patch) {}
-
   @TempDir Path temp;
-  private GitCli git;
+  private GitWorkspace git;
 
   @BeforeEach
   void git() throws IOException {
-    GitCli.requireGit();
-    git = new GitCli(Files.createDirectories(temp.resolve("home")));
+    git = new GitWorkspace(temp);
   }
 
   @Test
@@ -65,24 +57,24 @@ class GitApplyConformanceTest {
     var corpus = new MarkdownCorpus(random);
     var edits = new RandomEdits(random, corpus);
     var originals = new ArrayList<List<String>>();
-    var old = Files.createDirectories(temp.resolve("old"));
-    var edited = Files.createDirectories(temp.resolve("new"));
+    var edited = new ArrayList<String>();
     for (int i = 0; i < PAIRS; i++) {
       var original = corpus.document();
       originals.add(original);
-      write(old.resolve("c" + i + ".md"), MarkdownCorpus.text(original));
-      write(edited.resolve("c" + i + ".md"), MarkdownCorpus.text(edits.edit(original)));
+      edited.add(MarkdownCorpus.text(edits.edit(original)));
     }
+    git.writeDocuments("old", originals.stream().map(MarkdownCorpus::text).toList());
+    git.writeDocuments("new", edited);
 
     var cases = new ArrayList<Case>();
     for (int context : CONTEXT_SIZES) {
-      for (var patch : diffs(context).entrySet()) {
+      for (var patch : git.diffs("old", "new", context).entrySet()) {
         int index = patch.getKey();
         for (var variant : Variant.values()) {
           var name = "c" + index + "u" + context + variant.name().toLowerCase() + ".md";
           var original = originals.get(index);
           var target = MarkdownCorpus.text(variant(variant, original, random, corpus));
-          var text = renamed(patch.getValue(), index, name);
+          var text = GitWorkspace.renamed(patch.getValue(), "old", "new", index, name);
           if (variant == Variant.MISNUMBERED) {
             text =
                 renumbered(
@@ -95,7 +87,7 @@ class GitApplyConformanceTest {
       }
     }
 
-    var outcomes = gitApplyEach(cases);
+    var outcomes = git.applyEach(cases);
     var strict = new StrictPatch(MissingFinalNewline.CORRUPT);
     var tolerant = new StrictPatch(MissingFinalNewline.TOLERATED);
     var disagreements = new ArrayList<String>();
@@ -108,22 +100,16 @@ class GitApplyConformanceTest {
       if (ours instanceof ApplyResult.Applied applied) {
         moved += applied.placements().stream().anyMatch(p -> p.offset() != 0) ? 1 : 0;
         if (!applied.text().equals(theirs)) {
-          disagreements.add(describe(c, theirs, ours));
+          disagreements.add(GitWorkspace.describe(c, theirs, ours));
         }
       } else {
         rejected++;
         if (theirs != null) {
-          disagreements.add(describe(c, theirs, ours));
+          disagreements.add(GitWorkspace.describe(c, theirs, ours));
         }
       }
     }
-    assertTrue(
-        disagreements.isEmpty(),
-        disagreements.size()
-            + " of "
-            + cases.size()
-            + " cases differ from git apply; the first:\n"
-            + String.join("\n\n", disagreements.subList(0, Math.min(3, disagreements.size()))));
+    GitWorkspace.assertAgree(disagreements, cases.size());
     assertTrue(cases.size() > 6000, "too few cases: " + cases.size());
     assertTrue(rejected > cases.size() / 20, "too few rejections exercised: " + rejected);
     assertTrue(moved > cases.size() / 20, "too few hunks applied at an offset: " + moved);
@@ -134,32 +120,32 @@ class GitApplyConformanceTest {
     var random = new Random(SEED + 1);
     var corpus = new MarkdownCorpus(random);
     var edits = new RandomEdits(random, corpus);
-    var old = Files.createDirectories(temp.resolve("old"));
-    var edited = Files.createDirectories(temp.resolve("new"));
     var originals = new ArrayList<String>();
+    var edited = new ArrayList<String>();
     for (int i = 0; i < 40; i++) {
       var original = corpus.document();
       originals.add(MarkdownCorpus.text(original));
-      write(old.resolve("c" + i + ".md"), originals.get(i));
-      write(edited.resolve("c" + i + ".md"), MarkdownCorpus.text(edits.edit(original)));
+      edited.add(MarkdownCorpus.text(edits.edit(original)));
     }
+    git.writeDocuments("old", originals);
+    git.writeDocuments("new", edited);
     var intact = new ArrayList<Case>();
-    for (var patch : diffs(3).entrySet()) {
+    for (var patch : git.diffs("old", "new", 3).entrySet()) {
       int index = patch.getKey();
-      var text = renamed(patch.getValue(), index, "t" + index + ".md");
+      var text = GitWorkspace.renamed(patch.getValue(), "old", "new", index, "t" + index + ".md");
       if (!text.endsWith("of file\n")) {
         intact.add(new Case("t" + index + ".md", originals.get(index), text));
       }
     }
-    var applied = gitApplyEach(intact);
+    var applied = git.applyEach(intact);
     var strict = new StrictPatch(MissingFinalNewline.CORRUPT);
     var tolerant = new StrictPatch(MissingFinalNewline.TOLERATED);
     for (var c : intact.subList(0, Math.min(15, intact.size()))) {
       var cut = c.patch().substring(0, c.patch().length() - 1);
       var directory = Files.createDirectories(temp.resolve("cut-" + c.name()));
-      write(directory.resolve(c.name()), c.target());
-      write(temp.resolve("cut-" + c.name() + ".patch"), cut);
-      var run = git.run(directory, "apply", "../cut-" + c.name() + ".patch");
+      GitWorkspace.write(directory.resolve(c.name()), c.target());
+      GitWorkspace.write(temp.resolve("cut-" + c.name() + ".patch"), cut);
+      var run = git.git().run(directory, "apply", "../cut-" + c.name() + ".patch");
       assertNotEquals(0, run.exitCode(), c.name());
       assertTrue(run.stderr().contains("corrupt patch"), run.stderr());
 
@@ -197,57 +183,14 @@ class GitApplyConformanceTest {
       cases.add(
           new Case(name, edges[i][0], "--- a/" + name + "\n+++ b/" + name + "\n" + edges[i][1]));
     }
-    var outcomes = gitApplyEach(cases);
+    var outcomes = git.applyEach(cases);
     var strict = new StrictPatch(MissingFinalNewline.CORRUPT);
     for (var c : cases) {
       var ours = strict.apply(c.target(), c.patch());
       var theirs = outcomes.get(c.name());
       var text = ours instanceof ApplyResult.Applied applied ? applied.text() : null;
-      assertEquals(theirs, text, describe(c, theirs, ours));
+      assertEquals(theirs, text, GitWorkspace.describe(c, theirs, ours));
     }
-  }
-
-  /** One {@code git diff --no-index} of the two folders, cut into one patch per document. */
-  private Map<Integer, String> diffs(int context) throws Exception {
-    var run =
-        git.run(
-            temp,
-            "diff",
-            "--no-index",
-            "--no-color",
-            "--no-ext-diff",
-            "--no-renames",
-            "-U" + context,
-            "old",
-            "new");
-    assertTrue(run.exitCode() <= 1, run.stderr());
-    var out = run.out();
-    var patches = new LinkedHashMap<Integer, String>();
-    var matcher = FILE_HEADER.matcher(out);
-    int start = -1;
-    int index = -1;
-    while (matcher.find()) {
-      if (start >= 0) {
-        patches.put(index, out.substring(start, matcher.start()));
-      }
-      start = matcher.start();
-      index = Integer.parseInt(matcher.group(1));
-    }
-    if (start >= 0) {
-      patches.put(index, out.substring(start));
-    }
-    return patches;
-  }
-
-  /** The patch addressed to the case's own file, so that one git apply serves every case. */
-  private static String renamed(String patch, int index, String name) {
-    int body = patch.indexOf("\n@@");
-    var header =
-        patch
-            .substring(0, body)
-            .replace("a/old/c" + index + ".md", "a/" + name)
-            .replace("b/new/c" + index + ".md", "b/" + name);
-    return header + patch.substring(body);
   }
 
   /** Every hunk header moved by {@code delta} lines (never below line 1). */
@@ -268,27 +211,6 @@ class GitApplyConformanceTest {
   private static String shift(String start, int delta) {
     int line = Integer.parseInt(start);
     return String.valueOf(line == 0 ? 0 : Math.max(1, line + delta));
-  }
-
-  /** Each case's outcome with git: the new text, or null when git rejected the patch. */
-  private Map<String, String> gitApplyEach(List<Case> cases) throws Exception {
-    var directory = Files.createDirectories(temp.resolve("apply-" + System.nanoTime()));
-    var all = new StringBuilder();
-    for (var c : cases) {
-      write(directory.resolve(c.name()), c.target());
-      all.append(c.patch());
-    }
-    var patchFile = directory.resolveSibling(directory.getFileName() + ".patch");
-    write(patchFile, all.toString());
-    // --reject goes on past a failing file (writing its .rej) instead of stopping at the first.
-    var run = git.run(directory, "apply", "--reject", "../" + patchFile.getFileName());
-    assertTrue(run.exitCode() <= 1, run.stderr());
-    var outcomes = new LinkedHashMap<String, String>();
-    for (var c : cases) {
-      var rejects = directory.resolve(c.name() + ".rej");
-      outcomes.put(c.name(), Files.exists(rejects) ? null : read(directory.resolve(c.name())));
-    }
-    return outcomes;
   }
 
   private static List<String> variant(
@@ -334,26 +256,5 @@ class GitApplyConformanceTest {
       default -> throw new IllegalStateException();
     }
     return lines;
-  }
-
-  private static String describe(Case c, String theirs, ApplyResult ours) {
-    return "case "
-        + c.name()
-        + "\n--- document:\n"
-        + c.target()
-        + "\n--- patch:\n"
-        + c.patch()
-        + "\n--- git apply: "
-        + (theirs == null ? "rejected" : "\n" + theirs)
-        + "\n--- ours: "
-        + (ours instanceof ApplyResult.Applied a ? "\n" + a.text() : ours);
-  }
-
-  private static void write(Path file, String text) throws IOException {
-    Files.write(file, text.getBytes(StandardCharsets.UTF_8));
-  }
-
-  private static String read(Path file) throws IOException {
-    return new String(Files.readAllBytes(file), StandardCharsets.UTF_8);
   }
 }
