@@ -89,6 +89,11 @@ public final class ActionCatalog {
     return entries.values();
   }
 
+  /** The verbs' names, in the catalog's order. */
+  public List<String> names() {
+    return List.copyOf(entries.keySet());
+  }
+
   /** The machine-readable catalog: name, description, params schema and sample per verb. */
   public JsonArray describe() {
     JsonArray verbs = new JsonArray();

@@ -13,7 +13,9 @@ import dev.canvasagent.bus.RoomRef;
 import dev.canvasagent.bus.RunRequest;
 import dev.canvasagent.bus.SanitizeRequest;
 import dev.canvasagent.catalog.ActionCatalog;
+import dev.canvasagent.catalog.ActionRejected;
 import dev.canvasagent.catalog.VerbKind;
+import dev.canvasagent.catalog.dialect.VerbDialects;
 import dev.canvasagent.runner.context.ChatRecorder;
 import io.vertx.core.Future;
 import io.vertx.core.Promise;
@@ -65,6 +67,7 @@ final class ActionPipeline {
   private CoordinateFrame frame = CoordinateFrame.atOrigin();
 
   private final ActionTally tally;
+  private final AliasedVerbs aliases;
   private boolean stopping;
 
   ActionPipeline(
@@ -88,6 +91,7 @@ final class ActionPipeline {
     this.history = history;
     this.chat = chat;
     this.deletedTargets = new DeletedTargets(catalog);
+    this.aliases = new AliasedVerbs(new VerbDialects(catalog), request.runId());
     this.conflictPatienceMs = conflictPatienceMs;
     this.runOpen = runOpen;
   }
@@ -137,8 +141,24 @@ final class ActionPipeline {
     tail =
         tail.compose(
             previous ->
-                runOpen.getAsBoolean() ? handle(action, attempts()) : Future.succeededFuture());
+                runOpen.getAsBoolean() ? handleInOurVerbs(action) : Future.succeededFuture());
     return tail;
+  }
+
+  /**
+   * An action of another dialect is put into our verbs once, here, and from then on is handled (and
+   * sanitized again after a conflict) as if the model had written it so.
+   */
+  private Future<Void> handleInOurVerbs(AgentAction action) {
+    AgentAction ours;
+    try {
+      ours = aliases.inOurVerbs(action);
+    } catch (ActionRejected unmappable) {
+      tally.drop();
+      logDropped(action, unmappable.getMessage());
+      return Future.succeededFuture();
+    }
+    return handle(ours, attempts());
   }
 
   /** Completes once every action submitted so far has been handled; fails like {@link #submit}. */
@@ -358,12 +378,14 @@ final class ActionPipeline {
   /**
    * Adds to the run's final status what the counts do not tell, when there is any: what its batches
    * skipped or placed top-level, how many actions changed nothing ({@code unchanged}), the actions
-   * dropped because their shapes were deleted ({@code targetsDeleted}) or locked ({@code locked}).
+   * dropped because their shapes were deleted ({@code targetsDeleted}) or locked ({@code locked}), the
+   * actions written in another dialect ({@code aliases}).
    */
   void addOutcomesTo(JsonObject summary) {
     batchIssues.addTo(summary);
     tally.addTo(summary);
     deletedTargets.addTo(summary);
     lockedTargets.addTo(summary);
+    aliases.addTo(summary);
   }
 }

@@ -12,7 +12,10 @@ import java.util.List;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
-/** The one {@code run.finished} line of a run: counts, times and sizes, never the message, chat or image. */
+/**
+ * The one {@code run.finished} line of a run: counts, times and sizes (and the other dialects' verb
+ * names it used), never the message, chat or image.
+ */
 final class RunLog {
   // Under the logger operators know the line by (`Run run.finished`), whichever class writes it.
   private static final Logger LOG = LoggerFactory.getLogger(Run.class);
@@ -52,6 +55,10 @@ final class RunLog {
       if (detail.getString(field) != null) {
         line = line.addKeyValue(field, detail.getString(field));
       }
+    }
+    if (detail.getValue("aliases") instanceof JsonObject aliases) {
+      // The other dialects' names the model used, and how often: what to tell its prompt's author.
+      line = line.addKeyValue("aliases", aliases.encode());
     }
     line =
         line.addKeyValue("toolCalls", counts.toolCalls())

@@ -12,6 +12,7 @@ import dev.canvasagent.catalog.ActionCatalog;
 import dev.canvasagent.catalog.ActionContext;
 import dev.canvasagent.catalog.ActionRejected;
 import dev.canvasagent.catalog.SanitizedAction;
+import dev.canvasagent.catalog.dialect.ClosestVerbs;
 import dev.canvasagent.schema.NulCharacters;
 import dev.canvasagent.verticle.CanvasVerticle;
 import io.vertx.core.Future;
@@ -24,8 +25,9 @@ import org.slf4j.LoggerFactory;
  * Pure judgement over one action: is it a verb of the catalog, do its params pass the verb's JSON
  * Schema, do the shapes it names exist, is it a duplicate create, and what record diff does it make
  * against the board it is given. What cannot be made valid is refused with a code and the reason —
- * ACTION_INVALID, SHAPE_NOT_FOUND (the runner may wait for a later create), DUPLICATE_CREATE — and
- * nothing half-valid goes through. NUL characters in the params are stripped first. A verb that
+ * ACTION_INVALID (for a verb that is none of ours, the reason names the closest of ours),
+ * SHAPE_NOT_FOUND (the runner may wait for a later create), DUPLICATE_CREATE — and nothing
+ * half-valid goes through. NUL characters in the params are stripped first. A verb that
  * throws anything unexpected is refused too: a broken action never takes the verticle down.
  */
 public final class SanitizerVerticle extends CanvasVerticle {
@@ -57,7 +59,8 @@ public final class SanitizerVerticle extends CanvasVerticle {
     Board board = request.board();
     var entry = catalog.entry(action.name());
     if (entry.isEmpty()) {
-      return drop(action, FailureCode.ACTION_INVALID, "unknown action '" + action.name() + "'");
+      return drop(
+          action, FailureCode.ACTION_INVALID, ClosestVerbs.reason(action.name(), catalog.names()));
     }
     // A model may write a NUL into a label, a message or a todo. PostgreSQL cannot store it and it
     // means nothing, so it is stripped here rather than failing the commit with a driver error.

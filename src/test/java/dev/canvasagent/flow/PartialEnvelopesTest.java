@@ -30,8 +30,13 @@ import org.junit.jupiter.api.extension.ExtendWith;
 class PartialEnvelopesTest {
 
   static List<SseEvent> runToEnd(TestServer server, String roomId, String message) {
-    SseClient sse = server.events(roomId);
-    var response = server.postRun(new JsonObject().put("roomId", roomId).put("message", message));
+    return runToEnd(server, new JsonObject().put("roomId", roomId).put("message", message));
+  }
+
+  /** A run of {@code request} (its roomId, message, …) to its final status: the session's events. */
+  static List<SseEvent> runToEnd(TestServer server, JsonObject request) {
+    SseClient sse = server.events(request.getString("roomId"));
+    var response = server.postRun(request);
     assertEquals(202, response.statusCode(), response.bodyAsString());
     String sessionId = response.bodyAsJsonObject().getString("sessionId");
     List<SseEvent> events =

@@ -4,6 +4,9 @@ import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertFalse;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
+import ch.qos.logback.classic.Logger;
+import ch.qos.logback.classic.spi.ILoggingEvent;
+import ch.qos.logback.core.read.ListAppender;
 import dev.canvasagent.board.ShapeRecords;
 import dev.canvasagent.bus.Address;
 import dev.canvasagent.config.AppConfig;
@@ -32,6 +35,7 @@ import java.util.function.Predicate;
 import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.extension.ExtendWith;
+import org.slf4j.LoggerFactory;
 
 /**
  * Issue 16, defect 2: what a run does when a person changes the board under one of its commits,
@@ -214,6 +218,77 @@ class PersonMeanwhileTest {
             .toList();
     assertEquals(List.of("shape:made"), ids);
     Await.result(sse.close());
+  }
+
+  /**
+   * An action in another dialect is put into our verbs once: when a person's change makes its commit
+   * stale, it is sanitized again as our verb, and logged and counted as an alias use once.
+   */
+  @Test
+  void anActionInAnotherDialectIsLoggedAndCountedOnceThoughAConflictHasItSanitizedAgain(
+      Vertx vertx) {
+    start(vertx, Map.of());
+    List<Logger> loggers =
+        List.of(
+            (Logger) LoggerFactory.getLogger("dev.canvasagent.runner.AliasedVerbs"),
+            (Logger) LoggerFactory.getLogger("dev.canvasagent.runner.Run"));
+    ListAppender<ILoggingEvent> log = new ListAppender<>();
+    log.start();
+    loggers.forEach(logger -> logger.addAppender(log));
+    AtomicInteger commits =
+        beforeAgentCommits(puts("shape:aliased"), nth -> nth == 1 ? personBox("shape:p", 0) : null);
+    SseClient sse = server.events(ROOM);
+    try {
+      List<SseEvent> events =
+          runToEnd(
+              sse,
+              List.of(
+                  ScriptedModel.call(
+                      "wb_create",
+                      new JsonObject()
+                          .put(
+                              "shape",
+                              new JsonObject()
+                                  .put("_type", "geo")
+                                  .put("shapeId", "aliased")
+                                  .put("x", 0)
+                                  .put("y", 0)))));
+
+      JsonObject end = events.get(events.size() - 1).data();
+      JsonObject detail = end.getJsonObject("detail");
+      assertEquals("done", end.getString("state"), end.encode());
+      assertEquals(1, detail.getInteger("applied"), end.encode());
+      assertEquals(2, commits.get(), "refused as stale once, then committed");
+      assertEquals(new JsonObject().put("wb_create", 1), detail.getJsonObject("aliases"));
+      List<ILoggingEvent> uses =
+          log.list.stream()
+              .filter(event -> "[CanvasAgent:VerbAlias]".equals(event.getFormattedMessage()))
+              .toList();
+      assertEquals(1, uses.size(), uses.toString());
+      assertEquals(
+          List.of("wb_create", "shruai", "create_shape"),
+          uses.get(0).getKeyValuePairs().stream()
+              .filter(pair -> List.of("alias", "dialect", "verb").contains(pair.key))
+              .map(pair -> String.valueOf(pair.value))
+              .toList());
+      assertEquals(
+          List.of("{\"wb_create\":1}"),
+          log.list.stream()
+              .filter(event -> "run.finished".equals(event.getFormattedMessage()))
+              .flatMap(event -> event.getKeyValuePairs().stream())
+              .filter(pair -> pair.key.equals("aliases"))
+              .map(pair -> String.valueOf(pair.value))
+              .toList(),
+          "the run.finished line names the aliases too");
+      assertEquals(
+          List.of("create_shape"),
+          RunFaultsTest.envelopes(events).stream()
+              .map(envelope -> envelope.getJsonArray("actions").getJsonObject(0).getString("name"))
+              .toList());
+    } finally {
+      loggers.forEach(logger -> logger.detachAppender(log));
+      Await.result(sse.close());
+    }
   }
 
   @Test

@@ -81,6 +81,19 @@ public final class StubProvider {
     return "http://127.0.0.1:" + server.actualPort();
   }
 
+  /** The server's environment for Anthropic ({@code anthropic:…}) and OpenAI ({@code openai:…}) models here. */
+  public Map<String, String> anthropicAndOpenAi() {
+    return Map.of(
+        "ANTHROPIC_API_KEY",
+        "sk-ant-stub",
+        "ANTHROPIC_BASE_URL",
+        baseUrl(),
+        "OPENAI_API_KEY",
+        "sk-stub",
+        "OPENAI_BASE_URL",
+        baseUrl() + "/v1");
+  }
+
   public StubProvider then(Reply reply) {
     replies.add(reply);
     return this;
