@@ -57,6 +57,7 @@ final class ActionPipeline {
   private final List<Deferred> deferred = new ArrayList<>();
   private final BatchIssues batchIssues = new BatchIssues();
   private final LockedTargets lockedTargets = new LockedTargets();
+  private final RefusalNotes refusals = new RefusalNotes();
   private Future<Void> tail = Future.succeededFuture();
   private Board board;
 
@@ -156,6 +157,7 @@ final class ActionPipeline {
     } catch (ActionRejected unmappable) {
       tally.drop();
       logDropped(action, unmappable.getMessage());
+      refusals.take(action, unmappable.getMessage()).ifPresent(history::system);
       return Future.succeededFuture();
     }
     return handle(ours, attempts());
@@ -221,7 +223,8 @@ final class ActionPipeline {
                 }
                 case ACTION_INVALID -> {
                   tally.drop();
-                  lockedTargets.take(action, failure.getMessage()).ifPresent(history::system);
+                  lockedTargets.take(action, failure.getMessage());
+                  refusals.take(action, failure.getMessage()).ifPresent(history::system);
                   return Future.succeededFuture();
                 }
                 default -> {

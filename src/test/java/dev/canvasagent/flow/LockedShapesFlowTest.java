@@ -120,11 +120,12 @@ class LockedShapesFlowTest {
                     moveRight("title"),
                     ScriptedModel.call(
                         "label", new JsonObject().put("shapeId", "title").put("text", "Mine now")),
-                    moveRight("free"))));
+                    moveRight("free"),
+                    ScriptedModel.call("moove", moveRight("free").getJsonObject("arguments")))));
 
     JsonObject detail = first.getJsonObject("detail");
     assertEquals(1, detail.getInteger("applied"), first.encode());
-    assertEquals(2, detail.getInteger("dropped"), first.encode());
+    assertEquals(3, detail.getInteger("dropped"), first.encode());
     JsonArray locked = detail.getJsonArray("locked");
     assertEquals(2, locked.size(), first.encode());
     assertEquals("move", locked.getJsonObject(0).getString("name"));
@@ -149,11 +150,18 @@ class LockedShapesFlowTest {
             .filter(message -> "system".equals(message.getString("role")))
             .map(message -> message.getString("text"))
             .toList();
-    assertEquals(2, systemLines.size(), context.encode());
+    assertEquals(3, systemLines.size(), context.encode());
     assertTrue(
         systemLines.get(0).startsWith("move was dropped, locked: shape(s) [title]"),
         systemLines.toString());
     assertTrue(systemLines.get(1).startsWith("label was dropped, locked:"), systemLines.toString());
+    assertTrue(
+        systemLines
+            .get(2)
+            .startsWith(
+                "moove was dropped, unknown action 'moove'; the closest known verbs are move"),
+        "every refused action is told, with the closest verbs for one that is none: "
+            + systemLines);
     assertTrue(
         context.getJsonArray(ModelContext.SHAPES).stream()
             .map(JsonObject.class::cast)

@@ -8,10 +8,9 @@ import dev.canvasagent.catalog.LockedRefusal;
 import io.vertx.core.json.JsonArray;
 import io.vertx.core.json.JsonObject;
 import java.util.List;
-import java.util.Optional;
 import org.junit.jupiter.api.Test;
 
-/** Actions dropped for locked shapes, told back: to the model's next turn and in the final status. */
+/** Actions dropped for locked shapes, listed in the final status. */
 class LockedTargetsTest {
   static AgentAction move(String id) {
     return new AgentAction(
@@ -19,13 +18,12 @@ class LockedTargetsTest {
   }
 
   @Test
-  void aLockedRefusalGivesAChatLineAndIsListedInTheFinalStatus() {
+  void aLockedRefusalIsListedInTheFinalStatus() {
     LockedTargets locked = new LockedTargets();
     String reason = LockedRefusal.reason(List.of("shape:title"));
 
-    Optional<String> line = locked.take(move("title"), reason);
+    locked.take(move("title"), reason);
 
-    assertEquals(Optional.of("move was dropped, " + reason + "."), line);
     JsonObject summary = new JsonObject();
     locked.addTo(summary);
     assertEquals(
@@ -40,10 +38,9 @@ class LockedTargetsTest {
   }
 
   @Test
-  void otherRefusalsSayNothing() {
+  void otherRefusalsAreNotListed() {
     LockedTargets locked = new LockedTargets();
-    assertEquals(
-        Optional.empty(), locked.take(move("b"), "params do not match the move schema: dx"));
+    locked.take(move("b"), "params do not match the move schema: dx");
     JsonObject summary = new JsonObject();
     locked.addTo(summary);
     assertEquals(new JsonObject(), summary, "no empty list in the final status");
