@@ -1,25 +1,67 @@
 package dev.canvasagent.board;
 
+import dev.canvasagent.board.geometry.ShapeIndex;
 import io.vertx.core.json.JsonArray;
 import io.vertx.core.json.JsonObject;
-import java.util.Collections;
-import java.util.LinkedHashMap;
+import java.util.LinkedHashSet;
+import java.util.List;
 import java.util.Map;
 import java.util.Optional;
+import java.util.Set;
+import org.pcollections.TreePMap;
 
 /**
  * One room's board at one revision: its tldraw records by id. Immutable; {@link #apply} makes the next
  * one. Revision 0 is the empty board every room starts with.
+ *
+ * <p>The records are a persistent sorted map (PCollections' {@code TreePMap}): {@link #apply} costs
+ * O(diff · log n) and the next board shares every record the diff did not touch with this one. Of
+ * the persistent-collection libraries, PCollections is the one whose maps are plain
+ * {@link java.util.Map}s (callers of {@link #records} keep their API; Vavr, Capsule and Paguro would
+ * bring a second collection API into them), it has no dependencies, and it is maintained. Being
+ * sorted, the records iterate by id, so everything derived from that order (the JSON of a board, a
+ * snapshot) is the same on every node whatever order the records arrived in.
+ *
+ * <p>Beside the records a board keeps, just as persistently, each parent's children by index and each
+ * record's bindings, so the questions a diff asks (the top index on a page, what refers to a removed
+ * shape) read only what the diff touches and what depends on it; a running estimate of its size in
+ * bytes for caches; and, once something has asked for it, the {@link ShapeIndex} of its shapes' page
+ * bounds, which {@link #apply} then carries forward from the diff.
  */
 public final class Board {
   private final String roomId;
   private final long revision;
-  private final Map<String, JsonObject> records;
+  private final TreePMap<String, JsonObject> records;
+  private final RecordLinks links;
+  private final long estimatedBytes;
+  private volatile ShapeIndex shapeIndex;
 
+  /** A board loaded whole (a store's read, a snapshot): every record measured and indexed once. */
   public Board(String roomId, long revision, Map<String, JsonObject> records) {
     this.roomId = roomId;
     this.revision = revision;
-    this.records = Collections.unmodifiableMap(new LinkedHashMap<>(records));
+    this.records = TreePMap.from(records);
+    RecordLinks links = RecordLinks.EMPTY;
+    long bytes = 0;
+    for (Map.Entry<String, JsonObject> entry : this.records.entrySet()) {
+      links = links.plus(entry.getKey(), entry.getValue());
+      bytes += bytes(entry.getValue());
+    }
+    this.links = links;
+    this.estimatedBytes = bytes;
+  }
+
+  private Board(
+      String roomId,
+      long revision,
+      TreePMap<String, JsonObject> records,
+      RecordLinks links,
+      long estimatedBytes) {
+    this.roomId = roomId;
+    this.revision = revision;
+    this.records = records;
+    this.links = links;
+    this.estimatedBytes = estimatedBytes;
   }
 
   public static Board empty(String roomId) {
@@ -34,6 +76,7 @@ public final class Board {
     return revision;
   }
 
+  /** The records by id, iterated in id order; unmodifiable. */
   public Map<String, JsonObject> records() {
     return records;
   }
@@ -42,13 +85,28 @@ public final class Board {
     return Optional.ofNullable(records.get(id));
   }
 
+  /**
+   * An estimate of the board's size in bytes: the length of its records' JSON, kept up to date by
+   * {@link #apply} from the diff alone. For bounding caches, not for billing: it leaves out the
+   * indexes and the JVM's own overhead.
+   */
+  public long estimatedBytes() {
+    return estimatedBytes;
+  }
+
+  /** The ids of the shapes whose parent is {@code parentId} (a page or a shape), lowest index first, then by id. */
+  public List<String> childIds(String parentId) {
+    return links.children(parentId);
+  }
+
+  /** The ids of the bindings that start or end at the record, by id. */
+  public List<String> bindingIds(String recordId) {
+    return links.bindings(recordId);
+  }
+
   /** The highest fractional index among the page's direct children, if any. */
   public Optional<String> topIndexOnPage(String pageId) {
-    return records.values().stream()
-        .filter(record -> "shape".equals(record.getString("typeName")))
-        .filter(record -> pageId.equals(record.getString("parentId")))
-        .map(record -> record.getString("index"))
-        .max(String::compareTo);
+    return links.topIndex(pageId);
   }
 
   /**
@@ -61,14 +119,67 @@ public final class Board {
             .anyMatch(record -> !record.equals(records.get(record.getString("id"))));
   }
 
+  /**
+   * The next board: the diff's removals, then its puts (a later put of an id wins). Costs
+   * O(diff · log n), plus, when this board's {@link ShapeIndex} was built, re-measuring the shapes
+   * the diff moves (a moved frame's children, a changed shape's groups).
+   *
+   * @throws IllegalArgumentException when a put record has no string id; this board is unchanged
+   */
   public Board apply(RecordDiff diff, long newRevision) {
-    Map<String, JsonObject> next = new LinkedHashMap<>(records);
-    diff.remove().forEach(next::remove);
-    diff.put().forEach(record -> next.put(record.getString("id"), record));
-    return new Board(roomId, newRevision, next);
+    TreePMap<String, JsonObject> next = records;
+    Set<String> touched = new LinkedHashSet<>();
+    for (String id : diff.remove()) {
+      if (next.containsKey(id)) {
+        next = next.minus(id);
+        touched.add(id);
+      }
+    }
+    for (JsonObject record : diff.put()) {
+      if (!(record.getValue("id") instanceof String id)) {
+        throw new IllegalArgumentException(
+            "a record to put has no string id: " + record.getValue("typeName"));
+      }
+      next = next.plus(id, record);
+      touched.add(id);
+    }
+    RecordLinks nextLinks = links;
+    long bytes = estimatedBytes;
+    for (String id : touched) {
+      JsonObject before = records.get(id);
+      JsonObject after = next.get(id);
+      if (before != null) {
+        nextLinks = nextLinks.minus(id, before);
+        bytes -= bytes(before);
+      }
+      if (after != null) {
+        nextLinks = nextLinks.plus(id, after);
+        bytes += bytes(after);
+      }
+    }
+    Board board = new Board(roomId, newRevision, next, nextLinks, bytes);
+    ShapeIndex index = shapeIndex;
+    if (index != null) {
+      board.shapeIndex = index.updated(this, board, touched);
+    }
+    return board;
   }
 
-  /** {@code {roomId, revision, records}}, the records copied. */
+  /**
+   * The page bounds of the board's shapes, indexed by place: built on first use (O(n)), then carried
+   * forward by {@link #apply} from each diff, so the boards after this one have it for the cost of
+   * what their diffs touch.
+   */
+  public ShapeIndex shapeIndex() {
+    ShapeIndex index = shapeIndex;
+    if (index == null) {
+      index = ShapeIndex.of(this);
+      shapeIndex = index;
+    }
+    return index;
+  }
+
+  /** {@code {roomId, revision, records}}, the records copied, by id. */
   public JsonObject toJson() {
     return new JsonObject()
         .put("roomId", roomId)
@@ -77,10 +188,14 @@ public final class Board {
   }
 
   public static Board fromJson(JsonObject json) {
-    Map<String, JsonObject> records = new LinkedHashMap<>();
+    Map<String, JsonObject> records = new java.util.HashMap<>();
     json.getJsonArray("records", new JsonArray()).stream()
         .map(JsonObject.class::cast)
         .forEach(record -> records.put(record.getString("id"), record));
     return new Board(json.getString("roomId"), json.getLong("revision", 0L), records);
+  }
+
+  private static long bytes(JsonObject record) {
+    return record.encode().length();
   }
 }

@@ -4,11 +4,15 @@ import io.vertx.core.json.JsonObject;
 import java.util.HashSet;
 import java.util.Optional;
 import java.util.Set;
+import java.util.TreeMap;
+import java.util.TreeSet;
 
 /**
  * What must hold between records once a diff is applied, beyond each record being valid on its own:
  * every shape's parent exists (the page, a frame or a group) without cycles or absurd depth, every
- * binding joins an arrow to an existing shape, and nothing removed is still referred to.
+ * binding joins an arrow to an existing shape, and nothing removed is still referred to. Reads the
+ * records the diff puts or removes and those that point at them (through {@link Board#childIds} and
+ * {@link Board#bindingIds}), never the whole board.
  */
 public final class BoardIntegrity {
   static final int MAX_DEPTH = 100;
@@ -53,23 +57,32 @@ public final class BoardIntegrity {
     if (removed.isEmpty() && cannotParent.isEmpty()) {
       return Optional.empty();
     }
-    for (JsonObject record : next.records().values()) {
-      String parentId = record.getString("parentId");
-      if (parentId != null && (removed.contains(parentId) || cannotParent.contains(parentId))) {
-        return Optional.of(
-            record.getString("id")
+    // Only the records that point at them can: the children of each and the bindings of each
+    // removed one, found through the board's indexes. Of several, the one with the lowest id.
+    TreeMap<String, String> problems = new TreeMap<>();
+    Set<String> parents = new TreeSet<>(removed);
+    parents.addAll(cannotParent);
+    for (String parentId : parents) {
+      for (String child : next.childIds(parentId)) {
+        problems.putIfAbsent(
+            child,
+            child
                 + " parentId: "
                 + parentId
                 + (removed.contains(parentId) ? " is removed" : " cannot contain shapes"));
       }
-      for (String end : new String[] {"fromId", "toId"}) {
-        if (removed.contains(record.getString(end))) {
-          return Optional.of(
-              record.getString("id") + " " + end + ": " + record.getString(end) + " is removed");
+    }
+    for (String gone : removed) {
+      for (String bindingId : next.bindingIds(gone)) {
+        JsonObject binding = next.records().get(bindingId);
+        for (String end : new String[] {"fromId", "toId"}) {
+          if (gone.equals(binding.getString(end))) {
+            problems.putIfAbsent(bindingId, bindingId + " " + end + ": " + gone + " is removed");
+          }
         }
       }
     }
-    return Optional.empty();
+    return problems.isEmpty() ? Optional.empty() : Optional.of(problems.firstEntry().getValue());
   }
 
   private static Optional<String> shapeProblem(Board board, JsonObject shape, Set<String> removed) {

@@ -100,21 +100,7 @@ class CatalogNeverThrowsTest {
   }
 
   static JsonObject binding(String id, String from, String to, String terminal) {
-    return new JsonObject()
-        .put("id", "binding:" + id)
-        .put("typeName", "binding")
-        .put("type", "arrow")
-        .put("fromId", from)
-        .put("toId", to)
-        .put(
-            "props",
-            new JsonObject()
-                .put("terminal", terminal)
-                .put("normalizedAnchor", new JsonObject().put("x", 0.5).put("y", 0.5))
-                .put("isExact", false)
-                .put("isPrecise", false)
-                .put("snap", "none"))
-        .put("meta", new JsonObject());
+    return dev.canvasagent.support.TestShapes.bound(id, from, terminal, to);
   }
 
   // Params: from the verb's schema (so that many get past it and reach the verb), or broken

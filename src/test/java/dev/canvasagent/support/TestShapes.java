@@ -91,4 +91,25 @@ public final class TestShapes {
   public static JsonObject rotated(double radians, JsonObject record) {
     return record.put("rotation", radians);
   }
+
+  /** The binding of an arrow's {@code start} or {@code end} to a shape (record ids), as tldraw stores it. */
+  public static JsonObject bound(
+      String bindingId, String arrowId, String terminal, String targetId) {
+    JsonObject anchor = new JsonObject().put("x", 0.5).put("y", 0.5);
+    JsonObject props =
+        new JsonObject()
+            .put("terminal", terminal)
+            .put("normalizedAnchor", anchor)
+            .put("isExact", false)
+            .put("isPrecise", false)
+            .put("snap", "none");
+    return new JsonObject()
+        .put("id", "binding:" + bindingId)
+        .put("typeName", "binding")
+        .put("type", "arrow")
+        .put("fromId", arrowId)
+        .put("toId", targetId)
+        .put("props", props)
+        .put("meta", new JsonObject());
+  }
 }

@@ -39,6 +39,11 @@ public record Box(double minX, double minY, double maxX, double maxY) {
     return new Vec(centerX(), centerY());
   }
 
+  /** Whether this box lies inside {@code area}, edges included. */
+  public boolean isWithin(Box area) {
+    return minX >= area.minX && minY >= area.minY && maxX <= area.maxX && maxY <= area.maxY;
+  }
+
   public Box union(Box other) {
     return new Box(
         Math.min(minX, other.minX), Math.min(minY, other.minY),

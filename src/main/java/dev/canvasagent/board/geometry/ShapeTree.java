@@ -4,12 +4,9 @@ import dev.canvasagent.board.Board;
 import io.vertx.core.json.JsonObject;
 import java.util.ArrayDeque;
 import java.util.ArrayList;
-import java.util.Comparator;
 import java.util.Deque;
-import java.util.HashMap;
 import java.util.HashSet;
 import java.util.List;
-import java.util.Map;
 import java.util.Optional;
 import java.util.Set;
 
@@ -23,30 +20,19 @@ public final class ShapeTree {
   /** How many shape ancestors a shape may have before the layout verbs refuse to work on it. */
   public static final int MAX_DEPTH = 100;
 
-  private static final Comparator<JsonObject> BY_INDEX =
-      Comparator.comparing((JsonObject shape) -> index(shape))
-          .thenComparing(shape -> shape.getString("id"));
+  private final Board board;
 
-  private final Map<String, JsonObject> shapes = new HashMap<>();
-  private final Map<String, List<JsonObject>> childrenByParent = new HashMap<>();
-
+  /** Reads the board's own indexes: making one costs nothing, whatever the board's size. */
   public ShapeTree(Board board) {
-    board
-        .records()
-        .forEach(
-            (id, record) -> {
-              if ("shape".equals(record.getValue("typeName")) && id.equals(record.getValue("id"))) {
-                shapes.put(id, record);
-                childrenByParent
-                    .computeIfAbsent(parentId(record), parent -> new ArrayList<>())
-                    .add(record);
-              }
-            });
-    childrenByParent.values().forEach(children -> children.sort(BY_INDEX));
+    this.board = board;
   }
 
   public Optional<JsonObject> shape(String id) {
-    return Optional.ofNullable(shapes.get(id));
+    return board
+        .record(id)
+        .filter(
+            record ->
+                "shape".equals(record.getValue("typeName")) && id.equals(record.getValue("id")));
   }
 
   public static String parentId(JsonObject shape) {
@@ -63,7 +49,7 @@ public final class ShapeTree {
 
   /** The shape's direct children, lowest index first. */
   public List<JsonObject> children(String parentId) {
-    return List.copyOf(childrenByParent.getOrDefault(parentId, List.of()));
+    return board.childIds(parentId).stream().map(id -> board.records().get(id)).toList();
   }
 
   /**
@@ -72,7 +58,7 @@ public final class ShapeTree {
    * neither a page nor a shape on this board.
    */
   public Optional<List<String>> ancestors(String id) {
-    JsonObject shape = shapes.get(id);
+    JsonObject shape = shape(id).orElse(null);
     if (shape == null) {
       return Optional.empty();
     }
@@ -80,7 +66,7 @@ public final class ShapeTree {
     Set<String> seen = new HashSet<>(Set.of(id));
     String parent = parentId(shape);
     while (!isPage(parent)) {
-      JsonObject parentShape = shapes.get(parent);
+      JsonObject parentShape = shape(parent).orElse(null);
       if (parentShape == null || !seen.add(parent) || ancestors.size() == MAX_DEPTH) {
         return Optional.empty();
       }
@@ -102,9 +88,7 @@ public final class ShapeTree {
     List<Nested> found = new ArrayList<>();
     Set<String> seen = new HashSet<>(Set.of(id));
     Deque<Nested> pending = new ArrayDeque<>();
-    childrenByParent
-        .getOrDefault(id, List.of())
-        .forEach(child -> pending.add(new Nested(child, 1)));
+    children(id).forEach(child -> pending.add(new Nested(child, 1)));
     while (!pending.isEmpty()) {
       Nested next = pending.poll();
       if (next.depth() > MAX_DEPTH) {
@@ -115,9 +99,7 @@ public final class ShapeTree {
         continue;
       }
       found.add(next);
-      childrenByParent
-          .getOrDefault(childId, List.of())
-          .forEach(child -> pending.add(new Nested(child, next.depth() + 1)));
+      children(childId).forEach(child -> pending.add(new Nested(child, next.depth() + 1)));
     }
     return Optional.of(found);
   }

@@ -43,9 +43,7 @@ final class BlurryShapesPart implements PromptPart<Void> {
             .map(shape -> ModelShapes.blurry(shape, scope.view(), scope.frame()))
             .toList();
     JsonObject stats =
-        new JsonObject()
-            .put("shapes", scope.view().paintOrder().size())
-            .put("inView", inView.size());
+        new JsonObject().put("shapes", scope.view().shapeCount()).put("inView", inView.size());
     if (shapes.isEmpty()) {
       return PartOutput.empty(this).withStats(stats.put("sent", 0));
     }

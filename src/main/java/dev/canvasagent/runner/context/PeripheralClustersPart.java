@@ -1,7 +1,7 @@
 package dev.canvasagent.runner.context;
 
 import dev.canvasagent.board.CoordinateFrame;
-import dev.canvasagent.board.geometry.Box;
+import dev.canvasagent.board.geometry.GridCluster;
 import dev.canvasagent.bus.Viewport;
 import dev.canvasagent.model.ModelContext;
 import io.vertx.core.json.JsonArray;
@@ -9,8 +9,6 @@ import io.vertx.core.json.JsonObject;
 import java.util.ArrayList;
 import java.util.Comparator;
 import java.util.List;
-import java.util.Map;
-import java.util.TreeMap;
 
 /**
  * The shapes not fully inside the viewport, grouped into {@code {bounds, count}} so the model knows
@@ -18,7 +16,9 @@ import java.util.TreeMap;
  * cells the size of the viewport, aligned with it (the viewport is cell 0,0), and a shape belongs to
  * the cell holding the centre of its bounds; a cluster's bounds are the union of its shapes'. The
  * same board and viewport always give the same clusters. Biggest clusters first (then by row and
- * column), so a short budget drops the smallest.
+ * column), so a short budget drops the smallest. The board's {@link
+ * dev.canvasagent.board.geometry.ShapeIndex} counts them: the shapes near the view and on the
+ * clusters' edges are read one by one, the rest as whole cells of the index.
  */
 final class PeripheralClustersPart implements PromptPart<Void> {
   @Override
@@ -41,32 +41,20 @@ final class PeripheralClustersPart implements PromptPart<Void> {
     return "off-screen shapes grouped into clusters {bounds, count}";
   }
 
-  /** One grid cell's shapes. */
-  private static final class Cluster {
-    final long row;
-    final long column;
-    Box bounds;
-    int count;
-
-    Cluster(long row, long column) {
-      this.row = row;
-      this.column = column;
-    }
-  }
-
-  private static final Comparator<Cluster> ORDER =
-      Comparator.comparingInt((Cluster cluster) -> -cluster.count)
-          .thenComparingLong(cluster -> cluster.row)
-          .thenComparingLong(cluster -> cluster.column);
+  private static final Comparator<GridCluster> ORDER =
+      Comparator.comparingInt((GridCluster cluster) -> -cluster.count())
+          .thenComparingLong(GridCluster::row)
+          .thenComparingLong(GridCluster::column);
 
   @Override
   public PartOutput render(PartScope scope, int budgetBytes) {
     Viewport viewport = scope.inputs().viewport();
-    List<BoardView.Shape> outside = scope.view().outOfView(viewport);
-    if (outside.isEmpty()) {
+    List<GridCluster> clusters = new ArrayList<>(scope.view().clustersOutOfView(viewport));
+    if (clusters.isEmpty()) {
       return PartOutput.empty(this).withStats(new JsonObject().put("clusters", 0));
     }
-    List<Cluster> clusters = clusters(outside, viewport);
+    clusters.sort(ORDER);
+    int outside = clusters.stream().mapToInt(GridCluster::count).sum();
     CoordinateFrame frame = scope.frame();
     List<JsonObject> rendered =
         clusters.stream()
@@ -76,11 +64,11 @@ final class PeripheralClustersPart implements PromptPart<Void> {
                         .put(
                             "bounds",
                             new JsonObject()
-                                .put("x", frame.toModel(null, "x", cluster.bounds.minX()))
-                                .put("y", frame.toModel(null, "y", cluster.bounds.minY()))
-                                .put("w", Math.round(cluster.bounds.width()))
-                                .put("h", Math.round(cluster.bounds.height())))
-                        .put("count", cluster.count))
+                                .put("x", frame.toModel(null, "x", cluster.bounds().minX()))
+                                .put("y", frame.toModel(null, "y", cluster.bounds().minY()))
+                                .put("w", Math.round(cluster.bounds().width()))
+                                .put("h", Math.round(cluster.bounds().height())))
+                        .put("count", cluster.count()))
             .toList();
     BudgetedList<JsonObject> list =
         BudgetedList.of(
@@ -90,7 +78,7 @@ final class PeripheralClustersPart implements PromptPart<Void> {
             budgetBytes,
             BudgetedList.Keep.FIRST);
     JsonObject stats =
-        new JsonObject().put("clusters", list.kept().size()).put("outOfView", outside.size());
+        new JsonObject().put("clusters", list.kept().size()).put("outOfView", outside);
     if (list.kept().isEmpty()) {
       return PartOutput.empty(this).withTruncation().withStats(stats);
     }
@@ -101,26 +89,5 @@ final class PeripheralClustersPart implements PromptPart<Void> {
             list.text(),
             list.truncated())
         .withStats(stats);
-  }
-
-  static List<Cluster> clusters(List<BoardView.Shape> shapes, Viewport viewport) {
-    double cellW = Math.max(viewport.w(), 1);
-    double cellH = Math.max(viewport.h(), 1);
-    Map<List<Long>, Cluster> cells =
-        new TreeMap<>(
-            Comparator.<List<Long>>comparingLong(cell -> cell.get(0))
-                .thenComparingLong(cell -> cell.get(1)));
-    for (BoardView.Shape shape : shapes) {
-      long row = (long) Math.floor((shape.bounds().centerY() - viewport.y()) / cellH);
-      long column = (long) Math.floor((shape.bounds().centerX() - viewport.x()) / cellW);
-      Cluster cluster =
-          cells.computeIfAbsent(List.of(row, column), cell -> new Cluster(row, column));
-      cluster.bounds =
-          cluster.bounds == null ? shape.bounds() : cluster.bounds.union(shape.bounds());
-      cluster.count++;
-    }
-    List<Cluster> ordered = new ArrayList<>(cells.values());
-    ordered.sort(ORDER);
-    return ordered;
   }
 }

@@ -1,8 +1,10 @@
 package dev.canvasagent.runner.context;
 
+import dev.canvasagent.board.CoordinateFrame;
 import io.vertx.core.json.JsonObject;
 import java.util.ArrayList;
-import java.util.LinkedHashSet;
+import java.util.HashSet;
+import java.util.Iterator;
 import java.util.List;
 import java.util.Objects;
 import java.util.Set;
@@ -36,28 +38,55 @@ final class ShapeStatePart implements PromptPart<Void> {
     return "the shapes' tldraw records (shape state)";
   }
 
-  @Override
-  public PartOutput render(PartScope scope, int limitBytes) {
-    BoardView view = scope.view();
-    Set<BoardView.Shape> ordered = new LinkedHashSet<>();
-    scope.inputs().selection().stream()
-        .map(view::shape)
-        .filter(Objects::nonNull)
-        .forEach(ordered::add);
-    ordered.addAll(view.inView(scope.inputs().viewport()));
-    ordered.addAll(view.paintOrder());
-    List<String> lines = new ArrayList<>();
-    int bytes = 0;
-    for (BoardView.Shape shape : ordered) {
-      String line = ModelShapes.state(shape, scope.frame()).encode() + "\n";
+  /** The lines taken so far, each shape once, until one does not fit. */
+  private static final class Lines {
+    private final CoordinateFrame frame;
+    private final int limitBytes;
+    private final Set<String> seen = new HashSet<>();
+    private final List<String> lines = new ArrayList<>();
+    private int bytes;
+    private boolean full;
+
+    Lines(CoordinateFrame frame, int limitBytes) {
+      this.frame = frame;
+      this.limitBytes = limitBytes;
+    }
+
+    /** Takes the shape's line unless it was taken before; false once the limit is reached. */
+    boolean offer(BoardView.Shape shape) {
+      if (full || !seen.add(shape.recordId())) {
+        return !full;
+      }
+      String line = ModelShapes.state(shape, frame).encode() + "\n";
       int size = PartOutput.utf8Length(line);
       if (bytes + size > limitBytes) {
-        break;
+        full = true;
+        return false;
       }
       bytes += size;
       lines.add(line);
+      return true;
     }
-    boolean truncated = lines.size() < ordered.size();
+  }
+
+  @Override
+  public PartOutput render(PartScope scope, int limitBytes) {
+    BoardView view = scope.view();
+    Lines taken = new Lines(scope.frame(), limitBytes);
+    scope.inputs().selection().stream()
+        .map(view::shape)
+        .filter(Objects::nonNull)
+        .forEach(taken::offer);
+    view.inView(scope.inputs().viewport()).forEach(taken::offer);
+    // The rest is read lazily: a board far larger than the limit is read only as far as it fits.
+    Iterator<BoardView.Shape> rest = view.paintOrderLazily();
+    while (rest.hasNext() && taken.offer(rest.next())) {
+      // each shape offered in turn
+    }
+    List<String> lines = taken.lines;
+    int bytes = taken.bytes;
+    // Every shape listed is a painted one, so the painted count is how many there were to list.
+    boolean truncated = lines.size() < view.shapeCount();
     JsonObject stats =
         new JsonObject()
             .put("shapeStateStats", new ShapeStateStats(lines.size(), bytes, truncated).toJson());

@@ -96,21 +96,7 @@ final class VerbFixtures {
 
   /** An arrow binding record as tldraw 5 stores it, one per bound end. */
   static JsonObject binding(String id, String arrowId, String targetId, String terminal) {
-    return new JsonObject()
-        .put("id", "binding:" + id)
-        .put("typeName", "binding")
-        .put("type", "arrow")
-        .put("fromId", arrowId)
-        .put("toId", targetId)
-        .put(
-            "props",
-            new JsonObject()
-                .put("terminal", terminal)
-                .put("normalizedAnchor", new JsonObject().put("x", 0.5).put("y", 0.5))
-                .put("isExact", false)
-                .put("isPrecise", false)
-                .put("snap", "none"))
-        .put("meta", new JsonObject());
+    return dev.canvasagent.support.TestShapes.bound(id, arrowId, terminal, targetId);
   }
 
   static JsonObject point(double x, double y) {
