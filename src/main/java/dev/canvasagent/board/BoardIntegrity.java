@@ -1,9 +1,15 @@
 package dev.canvasagent.board;
 
 import io.vertx.core.json.JsonObject;
+import java.util.ArrayList;
+import java.util.Collection;
+import java.util.HashMap;
 import java.util.HashSet;
+import java.util.List;
+import java.util.Map;
 import java.util.Optional;
 import java.util.Set;
+import java.util.TreeSet;
 
 /**
  * What must hold between records once a diff is applied, beyond each record being valid on its own:
@@ -16,8 +22,30 @@ public final class BoardIntegrity {
 
   private BoardIntegrity() {}
 
-  /** The first problem the diff would cause on this board, naming the record; empty when it is sound. */
+  /**
+   * The records that refer to a record by id ({@code parentId}, a binding's {@code fromId} or
+   * {@code toId}): what a removal or a shape that can no longer parent may leave dangling. The patch
+   * engine keeps them indexed for the boards it holds, so that a check costs what the diff touches.
+   */
+  @FunctionalInterface
+  public interface Referrers {
+    /** The ids of the records that refer to {@code id}; empty when none do. */
+    Collection<String> of(String id);
+  }
+
+  /**
+   * The first problem the diff would cause on this board, naming the record; empty when it is sound.
+   * Finds the records that refer to what the diff removes by reading the whole board.
+   */
   public static Optional<String> problem(Board board, RecordDiff diff) {
+    return problem(board, diff, scanning(board));
+  }
+
+  /**
+   * The first problem the diff would cause on this board, the records that refer to others found by
+   * {@code referrers} (which must answer for this board as it is before the diff).
+   */
+  public static Optional<String> problem(Board board, RecordDiff diff, Referrers referrers) {
     for (String removed : diff.remove()) {
       if (board.record(removed).isEmpty()) {
         return Optional.of(removed + ": no such record to remove");
@@ -53,7 +81,17 @@ public final class BoardIntegrity {
     if (removed.isEmpty() && cannotParent.isEmpty()) {
       return Optional.empty();
     }
-    for (JsonObject record : next.records().values()) {
+    // Only the records that referred to those ids before the diff can: any other record the diff
+    // puts was checked above. In id order, so the same diff is always refused naming the same
+    // record.
+    Set<String> candidates = new TreeSet<>();
+    removed.forEach(id -> candidates.addAll(referrers.of(id)));
+    cannotParent.forEach(id -> candidates.addAll(referrers.of(id)));
+    for (String candidate : candidates) {
+      JsonObject record = next.record(candidate).orElse(null);
+      if (record == null) {
+        continue;
+      }
       String parentId = record.getString("parentId");
       if (parentId != null && (removed.contains(parentId) || cannotParent.contains(parentId))) {
         return Optional.of(
@@ -70,6 +108,28 @@ public final class BoardIntegrity {
       }
     }
     return Optional.empty();
+  }
+
+  /** Every record's references, read from the whole board once. */
+  static Referrers scanning(Board board) {
+    Map<String, List<String>> byTarget = new HashMap<>();
+    for (JsonObject record : board.records().values()) {
+      for (String target : references(record)) {
+        byTarget.computeIfAbsent(target, id -> new ArrayList<>()).add(record.getString("id"));
+      }
+    }
+    return id -> byTarget.getOrDefault(id, List.of());
+  }
+
+  /** The ids {@code record} refers to: its parent, and a binding's two ends. */
+  public static List<String> references(JsonObject record) {
+    List<String> targets = new ArrayList<>(3);
+    for (String field : new String[] {"parentId", "fromId", "toId"}) {
+      if (record.getValue(field) instanceof String target) {
+        targets.add(target);
+      }
+    }
+    return targets;
   }
 
   private static Optional<String> shapeProblem(Board board, JsonObject shape, Set<String> removed) {

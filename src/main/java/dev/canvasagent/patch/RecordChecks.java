@@ -10,18 +10,20 @@ import java.util.Optional;
 /**
  * Everything a diff must pass before it is committed, whoever made it: each record valid as tldraw's
  * own schema would have it (one invalid record makes a real editor refuse the whole board), then the
- * board still whole.
+ * board still whole. Reads only the records the diff touches and those that refer to them (found in
+ * the held room's {@link RecordReferrers}), never the whole board.
  */
 final class RecordChecks {
   private RecordChecks() {}
 
-  static Optional<String> problem(Board board, RecordDiff diff) {
+  static Optional<String> problem(
+      Board board, RecordDiff diff, BoardIntegrity.Referrers referrers) {
     for (JsonObject record : diff.put()) {
       var problem = TldrawRecordValidator.check(record);
       if (problem.isPresent()) {
         return Optional.of(problem.get().toString());
       }
     }
-    return BoardIntegrity.problem(board, diff);
+    return BoardIntegrity.problem(board, diff, referrers);
   }
 }
