@@ -13,6 +13,7 @@ import dev.canvasagent.model.ModelProvider;
 import dev.canvasagent.model.ModelRegistry;
 import dev.canvasagent.model.fake.FakeModel;
 import dev.canvasagent.model.fake.FakeScenarios;
+import dev.canvasagent.nodeboards.NodeBoards;
 import dev.canvasagent.patch.PatchEngineVerticle;
 import dev.canvasagent.runner.RunnerVerticle;
 import dev.canvasagent.sanitizer.SanitizerVerticle;
@@ -44,18 +45,21 @@ public final class CanvasAgent {
   private final List<String> deploymentIds;
   private final BridgeVerticle bridge;
   private final HttpProviders providers;
+  private final NodeBoards boards;
 
   private CanvasAgent(
       Vertx vertx,
       Store store,
       List<String> deploymentIds,
       BridgeVerticle bridge,
-      HttpProviders providers) {
+      HttpProviders providers,
+      NodeBoards boards) {
     this.vertx = vertx;
     this.store = store;
     this.deploymentIds = deploymentIds;
     this.bridge = bridge;
     this.providers = providers;
+    this.boards = boards;
   }
 
   public static Future<CanvasAgent> start(Vertx vertx, AppConfig config) {
@@ -130,11 +134,14 @@ public final class CanvasAgent {
         .compose(
             store -> {
               DocumentToolCatalog documentTools = new DocumentToolCatalog();
+              // The one place this node's boards are shared: the patch engine writes them, the
+              // sanitizer and the runner read them by revision.
+              NodeBoards boards = new NodeBoards();
               List<CanvasVerticle> verticles =
                   new ArrayList<>(
                       List.of(
-                          new PatchEngineVerticle(store),
-                          new SanitizerVerticle(catalog, config.themeEnabled()),
+                          new PatchEngineVerticle(store, config.boardCache(), boards),
+                          new SanitizerVerticle(catalog, config.themeEnabled(), boards),
                           new ScreenshotVerticle(config.screenshot()),
                           new LeaseVerticle(store, config.documents(), documentTools),
                           new DocumentAgentVerticle(
@@ -142,7 +149,7 @@ public final class CanvasAgent {
                               config.model().defaultModel(),
                               config.documents(),
                               documentTools),
-                          new RunnerVerticle(store, models, catalog, config),
+                          new RunnerVerticle(store, models, catalog, config, boards),
                           new SchedulerVerticle(store, models, config)));
               List<String> names =
                   new ArrayList<>(verticles.stream().map(CanvasVerticle::name).toList());
@@ -172,7 +179,8 @@ public final class CanvasAgent {
                                       return null;
                                     }));
               }
-              CanvasAgent agent = new CanvasAgent(vertx, store, deployed, bridge, providers);
+              CanvasAgent agent =
+                  new CanvasAgent(vertx, store, deployed, bridge, providers, boards);
               return chain
                   .map(started -> agent)
                   .recover(error -> agent.stop().transform(stopped -> Future.failedFuture(error)));
@@ -182,6 +190,11 @@ public final class CanvasAgent {
   /** The HTTP port the bridge listens on. */
   public int port() {
     return bridge.actualPort();
+  }
+
+  /** The boards this node holds (its patch engine's cache), as its verticles read them. */
+  public NodeBoards boards() {
+    return boards;
   }
 
   public String storeKind() {

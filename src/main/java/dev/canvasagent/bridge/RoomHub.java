@@ -1,7 +1,7 @@
 package dev.canvasagent.bridge;
 
 import dev.canvasagent.bus.Address;
-import dev.canvasagent.bus.RoomRef;
+import dev.canvasagent.bus.BoardRef;
 import dev.canvasagent.bus.RoomTopic;
 import dev.canvasagent.config.AppConfig;
 import io.vertx.core.Future;
@@ -87,7 +87,7 @@ final class RoomHub {
                   client, roomId, covered -> room.covered(client.clientId(), covered));
           room.join(holding);
           return Address.PATCH_BOARD_GET
-              .ask(vertx.eventBus(), new RoomRef(roomId))
+              .ask(vertx.eventBus(), BoardRef.current(roomId))
               .map(
                   board -> {
                     JsonObject resync =

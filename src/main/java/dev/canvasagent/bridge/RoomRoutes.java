@@ -4,6 +4,7 @@ import dev.canvasagent.auth.Role;
 import dev.canvasagent.board.RecordDiff;
 import dev.canvasagent.bus.Address;
 import dev.canvasagent.bus.BoardChangeRequest;
+import dev.canvasagent.bus.BoardRef;
 import dev.canvasagent.bus.BoardRevisionPage;
 import dev.canvasagent.bus.BoardRevisionsQuery;
 import dev.canvasagent.bus.Failure;
@@ -84,7 +85,7 @@ final class RoomRoutes {
                 return;
               }
               // Tell the client where the board is now, so it can rebase its edit.
-              Address.PATCH_BOARD_GET
+              Address.PATCH_BOARD_HEAD
                   .ask(vertx.eventBus(), new RoomRef(roomId))
                   .onComplete(
                       current ->
@@ -147,7 +148,7 @@ final class RoomRoutes {
     JsonResponse.answer(
         ctx,
         200,
-        Address.PATCH_BOARD_GET.ask(vertx.eventBus(), new RoomRef(roomId)),
+        Address.PATCH_BOARD_GET.ask(vertx.eventBus(), BoardRef.current(roomId)),
         board ->
             new JsonObject()
                 .put("roomId", roomId)

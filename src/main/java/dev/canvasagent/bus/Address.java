@@ -114,9 +114,19 @@ public final class Address {
   public static final Endpoint<BoardChangeRequest, CommittedRevision> PATCH_BOARD_CHANGE =
       Endpoint.of("patch.board.change", BoardChangeRequest::fromJson, CommittedRevision::fromJson);
 
-  /** Patch engine: the current board ({@link RoomRef} → {@link BoardSnapshot}: revision and records). */
-  public static final Endpoint<RoomRef, BoardSnapshot> PATCH_BOARD_GET =
-      Endpoint.of("patch.board.get", RoomRef::fromJson, BoardSnapshot::fromJson);
+  /**
+   * Patch engine: a room's whole board by value ({@link BoardRef} → {@link BoardSnapshot}: revision and
+   * records), the current one or the one at a given revision.
+   */
+  public static final Endpoint<BoardRef, BoardSnapshot> PATCH_BOARD_GET =
+      Endpoint.of("patch.board.get", BoardRef::fromJson, BoardSnapshot::fromJson);
+
+  /**
+   * Patch engine: a room's current revision, its board then held on the answering node for the
+   * verticles there to read by revision ({@link RoomRef} → {@link BoardHead}).
+   */
+  public static final Endpoint<RoomRef, BoardHead> PATCH_BOARD_HEAD =
+      Endpoint.of("patch.board.head", RoomRef::fromJson, BoardHead::fromJson);
 
   /** Patch engine: a page of a board's stored revisions, oldest first ({@link BoardRevisionsQuery} → {@link BoardRevisionPage}). */
   public static final Endpoint<BoardRevisionsQuery, BoardRevisionPage> PATCH_BOARD_REVISIONS =

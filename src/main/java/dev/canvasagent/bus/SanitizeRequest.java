@@ -1,21 +1,21 @@
 package dev.canvasagent.bus;
 
-import dev.canvasagent.board.Board;
 import dev.canvasagent.board.CoordinateFrame;
 import io.vertx.core.json.JsonObject;
 
 /**
  * One action for the sanitizer to judge ({@code sanitizer.sanitize}): the action as the model wrote it,
- * the room's board it is judged against, and the frame the model's coordinates are in.
+ * the revision of the room's board it is judged against (the board itself is read on the sanitizer's
+ * node, never sent), and the frame the model's coordinates are in.
  */
-public record SanitizeRequest(String roomId, AgentAction action, Board board, CoordinateFrame frame)
-    implements BusMessage {
+public record SanitizeRequest(
+    String roomId, AgentAction action, long revision, CoordinateFrame frame) implements BusMessage {
   @Override
   public JsonObject toJson() {
     return new JsonObject()
         .put("roomId", roomId)
         .put("action", action.toJson())
-        .put("board", board.toJson())
+        .put("revision", revision)
         .put("frame", frame.toJson());
   }
 
@@ -24,7 +24,7 @@ public record SanitizeRequest(String roomId, AgentAction action, Board board, Co
     return new SanitizeRequest(
         MessageFields.string(json, "roomId", "SanitizeRequest"),
         AgentAction.fromJson(MessageFields.object(json, "action", "SanitizeRequest")),
-        BoardSnapshot.fromJson(MessageFields.object(json, "board", "SanitizeRequest")).board(),
+        MessageFields.number(json, "revision", "SanitizeRequest"),
         CoordinateFrame.fromJson(json.getJsonObject("frame")));
   }
 }

@@ -22,6 +22,7 @@ public record AppConfig(
     Durability durability,
     Context context,
     Documents documents,
+    BoardCache boardCache,
     int shapeStateLimitBytes,
     int ttfbSloMs,
     boolean themeEnabled,
@@ -215,6 +216,12 @@ public record AppConfig(
   public record Documents(
       int leaseTtlMs, int maxContentBytes, int agentMaxSteps, int agentTimeoutMs) {}
 
+  /**
+   * The patch engine's boards in memory: how many bytes (an estimate) all of them may take, and how
+   * long a room may go unused before it is let go.
+   */
+  public record BoardCache(int maxBytes, int idleMs) {}
+
   public AppConfig withHttp(Http otherHttp) {
     return new AppConfig(
         otherHttp,
@@ -230,6 +237,7 @@ public record AppConfig(
         durability,
         context,
         documents,
+        boardCache,
         shapeStateLimitBytes,
         ttfbSloMs,
         themeEnabled,
@@ -251,6 +259,7 @@ public record AppConfig(
         durability,
         context,
         documents,
+        boardCache,
         shapeStateLimitBytes,
         ttfbSloMs,
         themeEnabled,

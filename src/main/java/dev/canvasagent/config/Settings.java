@@ -20,6 +20,7 @@ final class Settings {
               RunnerSettings.ALL,
               SchedulerSettings.ALL,
               DocumentSettings.ALL,
+              BoardCacheSettings.ALL,
               DurabilitySettings.ALL,
               FlagSettings.ALL,
               DatabaseSettings.ALL)

@@ -3,6 +3,8 @@ package dev.canvasagent.patch;
 import dev.canvasagent.board.RecordDiff;
 import dev.canvasagent.bus.Address;
 import dev.canvasagent.bus.BoardChangeRequest;
+import dev.canvasagent.bus.BoardHead;
+import dev.canvasagent.bus.BoardRef;
 import dev.canvasagent.bus.BoardRevisionPage;
 import dev.canvasagent.bus.BoardRevisionsQuery;
 import dev.canvasagent.bus.BoardSnapshot;
@@ -12,6 +14,8 @@ import dev.canvasagent.bus.Failure;
 import dev.canvasagent.bus.FailureCode;
 import dev.canvasagent.bus.RoomRef;
 import dev.canvasagent.bus.RoomTopic;
+import dev.canvasagent.config.AppConfig;
+import dev.canvasagent.nodeboards.NodeBoards;
 import dev.canvasagent.store.RevisionConflict;
 import dev.canvasagent.store.Store;
 import dev.canvasagent.verticle.CanvasVerticle;
@@ -24,20 +28,31 @@ import org.slf4j.LoggerFactory;
 /**
  * The single writer of canvas state. A board change is a record diff applied atomically against a
  * base revision and stored as the next revision; a stale base is refused with REVISION_CONFLICT and
- * changes nothing.
+ * changes nothing. The boards of the rooms it writes are held in memory ({@link RoomBoards}): a change
+ * is checked against the held board, reading only what the diff touches, and committed in the store
+ * conditionally on its base revision, which decides; the held board then advances by the diff. What
+ * it holds is shared with the node's other verticles by revision ({@link NodeBoards}). Operations on
+ * one room run one at a time ({@link RoomTurns}).
  */
 public final class PatchEngineVerticle extends CanvasVerticle {
   private static final Logger LOG = LoggerFactory.getLogger(PatchEngineVerticle.class);
   static final int MAX_REVISIONS_PER_PAGE = 500;
 
   private final Store store;
+  private final AppConfig.BoardCache cache;
+  private final NodeBoards shared;
+  private final RoomTurns turns = new RoomTurns();
+  private RoomBoards boards;
   private long commits;
   private long conflicts;
+  private long rechecked;
   private long refused;
   private long unchanged;
 
-  public PatchEngineVerticle(Store store) {
+  public PatchEngineVerticle(Store store, AppConfig.BoardCache cache, NodeBoards shared) {
     this.store = store;
+    this.cache = cache;
+    this.shared = shared;
   }
 
   @Override
@@ -47,69 +62,173 @@ public final class PatchEngineVerticle extends CanvasVerticle {
 
   @Override
   protected Future<?> startVerticle() {
+    boards =
+        new RoomBoards(
+            vertx, store.boards(), shared, cache.maxBytes(), cache.idleMs(), this::evicted);
     return Future.join(
         answer(Address.PATCH_BOARD_GET, this::getBoard),
+        answer(Address.PATCH_BOARD_HEAD, this::headOf),
         answer(Address.PATCH_BOARD_APPLY, request -> applyToBoard(request, false)),
         answer(Address.PATCH_BOARD_CHANGE, request -> applyToBoard(request, true)),
         answer(Address.PATCH_BOARD_REVISIONS, this::listRevisions));
   }
 
-  private Future<BoardSnapshot> getBoard(RoomRef room) {
-    return store
-        .boards()
-        .load(room.roomId())
-        .map(BoardSnapshot::new)
-        .recover(error -> Future.failedFuture(storeFailure(error)));
+  @Override
+  public Future<?> stop() {
+    // What this node held is no longer kept current: its readers go to the store through whoever
+    // answers next.
+    if (boards != null) {
+      boards.close();
+    }
+    return Future.succeededFuture();
+  }
+
+  /** The current board, caught up with the store; or the board at a revision, while it is the room's. */
+  private Future<BoardSnapshot> getBoard(BoardRef ref) {
+    String roomId = ref.roomId();
+    return turns
+        .next(
+            roomId,
+            () ->
+                ref.revision() == null
+                    ? boards.current(roomId)
+                    : boards.room(roomId).compose(room -> atRevision(room, ref.revision())))
+        .map(room -> new BoardSnapshot(room.board()))
+        .recover(PatchEngineVerticle::asFailure);
   }
 
   /**
-   * Checks the diff against the board at its base revision (every record valid, the board still whole
-   * afterwards), then commits it conditionally on that revision. A person's change is published on
-   * {@code canvas:change}; an agent's goes out in the runner's envelope. A diff that would change
+   * The held room at {@code revision}: caught up first when it is behind it. A revision the room has
+   * moved past is not kept: REVISION_CONFLICT, as for a commit against it.
+   */
+  private Future<CachedRoom> atRevision(CachedRoom room, long revision) {
+    if (room.revision() < revision) {
+      return boards
+          .catchUp(room)
+          .compose(
+              caught ->
+                  caught.revision() == revision
+                      ? Future.succeededFuture(caught)
+                      : Future.failedFuture(
+                          new RevisionConflict(room.roomId(), revision, caught.revision())));
+    }
+    return room.revision() == revision
+        ? Future.succeededFuture(room)
+        : Future.failedFuture(new RevisionConflict(room.roomId(), revision, room.revision()));
+  }
+
+  /** The current revision; the board is then held here, in the node's boards, at that revision. */
+  private Future<BoardHead> headOf(RoomRef room) {
+    return turns
+        .next(room.roomId(), () -> boards.current(room.roomId()))
+        .map(held -> new BoardHead(room.roomId(), held.revision()))
+        .recover(PatchEngineVerticle::asFailure);
+  }
+
+  /**
+   * Checks the diff against the held board at its base revision (every record valid, the board still
+   * whole afterwards), then commits it conditionally on that revision. A person's change is published
+   * on {@code canvas:change}; an agent's goes out in the runner's envelope. A diff that would change
    * nothing at its base revision is neither committed nor published: a revision is a change, so
    * history and every client see only real ones (the answer says {@code changed: false}).
    */
   private Future<CommittedRevision> applyToBoard(
       BoardChangeRequest request, boolean publishAsChange) {
-    String roomId = request.roomId();
-    long baseRevision = request.baseRevision();
-    RecordDiff diff = request.diff();
-    String author = request.author();
-    return store
-        .boards()
-        .load(roomId)
-        .recover(error -> Future.failedFuture(storeFailure(error)))
-        .compose(
-            board -> {
-              if (board.revision() != baseRevision) {
-                return Future.failedFuture(
-                    new RevisionConflict(roomId, baseRevision, board.revision()));
-              }
-              Optional<String> problem = RecordChecks.problem(board, diff);
-              if (problem.isPresent()) {
-                return Future.failedFuture(new Failure(FailureCode.INVALID_RECORD, problem.get()));
-              }
-              if (!board.changedBy(diff)) {
-                return Future.succeededFuture(unchanged(roomId, author, baseRevision));
-              }
-              return store
-                  .boards()
-                  .commit(roomId, baseRevision, diff, author)
-                  .map(revision -> committed(roomId, author, diff, revision, publishAsChange));
-            })
+    return turns
+        .next(
+            request.roomId(),
+            () ->
+                boards
+                    .room(request.roomId())
+                    .compose(room -> decide(room, request, publishAsChange, true)))
         .recover(
             error -> {
-              if (error instanceof RevisionConflict conflict) {
+              if (error instanceof RevisionConflict) {
                 conflicts++;
-                return Future.failedFuture(
-                    new Failure(FailureCode.REVISION_CONFLICT, conflict.getMessage()));
-              }
-              if (error instanceof Failure failure) {
+              } else if (error instanceof Failure failure
+                  && failure.code() == FailureCode.INVALID_RECORD) {
                 refused++;
-                return Future.failedFuture(failure);
               }
-              return Future.failedFuture(storeFailure(error));
+              return asFailure(error);
             });
+  }
+
+  /**
+   * The change judged against the held room. The held board is a revision the store committed, but
+   * maybe not its newest: before anything is answered from it alone (a conflict because the change's
+   * base is ahead of it, a refusal, nothing to change) the room is caught up once and the change
+   * judged again; a commit the store refuses as stale is judged again against the caught-up board.
+   */
+  private Future<CommittedRevision> decide(
+      CachedRoom room, BoardChangeRequest request, boolean publishAsChange, boolean mayCatchUp) {
+    String roomId = request.roomId();
+    long base = request.baseRevision();
+    RecordDiff diff = request.diff();
+    if (base != room.revision()) {
+      if (base > room.revision() && mayCatchUp) {
+        return again(room, request, publishAsChange);
+      }
+      return Future.failedFuture(new RevisionConflict(roomId, base, room.revision()));
+    }
+    Optional<String> problem = RecordChecks.problem(room.board(), diff);
+    boolean changes = problem.isEmpty() && room.board().changedBy(diff);
+    if (!changes && mayCatchUp) {
+      return again(room, request, publishAsChange);
+    }
+    if (problem.isPresent()) {
+      return Future.failedFuture(new Failure(FailureCode.INVALID_RECORD, problem.get()));
+    }
+    if (!changes) {
+      return Future.succeededFuture(unchanged(roomId, request.author(), base));
+    }
+    return store
+        .boards()
+        .commit(roomId, base, diff, request.author())
+        .compose(
+            revision -> {
+              boards.committed(room, diff, revision);
+              return Future.succeededFuture(
+                  committed(roomId, request.author(), diff, revision, publishAsChange));
+            },
+            error -> {
+              if (error instanceof RevisionConflict conflict && mayCatchUp) {
+                // Another node (or a person through one) committed: this node's board was behind.
+                rechecked++;
+                return boards
+                    .catchUpTo(room, conflict.currentRevision())
+                    .compose(caught -> decide(caught, request, publishAsChange, false));
+              }
+              if (!(error instanceof RevisionConflict)) {
+                // The commit may or may not have landed: only the store knows the room now.
+                boards.evict(roomId, RoomBoards.Eviction.UNKNOWN_OUTCOME);
+              }
+              return Future.failedFuture(error);
+            });
+  }
+
+  /** The room caught up with the store, then the change judged against it once more. */
+  private Future<CommittedRevision> again(
+      CachedRoom room, BoardChangeRequest request, boolean publishAsChange) {
+    return boards.catchUp(room).compose(caught -> decide(caught, request, publishAsChange, false));
+  }
+
+  private void evicted(String roomId, RoomBoards.Eviction why) {
+    LOG.atDebug()
+        .addKeyValue("roomId", roomId)
+        .addKeyValue("reason", why.name().toLowerCase())
+        .addKeyValue("heldBytes", boards.bytes())
+        .log("board_cache.evicted");
+  }
+
+  /** A conflict, a refusal or a store failure, as the bus answers it. */
+  private static <T> Future<T> asFailure(Throwable error) {
+    if (error instanceof RevisionConflict conflict) {
+      return Future.failedFuture(new Failure(FailureCode.REVISION_CONFLICT, conflict.getMessage()));
+    }
+    if (error instanceof Failure failure) {
+      return Future.failedFuture(failure);
+    }
+    return Future.failedFuture(storeFailure(error));
   }
 
   private CommittedRevision unchanged(String roomId, String author, long revision) {
@@ -169,8 +288,10 @@ public final class PatchEngineVerticle extends CanvasVerticle {
         new JsonObject()
             .put("commits", commits)
             .put("conflicts", conflicts)
+            .put("rechecked", rechecked)
             .put("refused", refused)
-            .put("unchanged", unchanged);
+            .put("unchanged", unchanged)
+            .put("boardCache", boards.stats());
     return store
         .ping()
         .map(

@@ -10,7 +10,8 @@ import java.util.Optional;
 /**
  * Everything a diff must pass before it is committed, whoever made it: each record valid as tldraw's
  * own schema would have it (one invalid record makes a real editor refuse the whole board), then the
- * board still whole.
+ * board still whole. Reads only the records the diff touches and those that refer to them (the board's
+ * children and bindings indexes), never the whole board.
  */
 final class RecordChecks {
   private RecordChecks() {}

@@ -9,13 +9,13 @@ import dev.canvasagent.bus.AgentAction;
 import dev.canvasagent.bus.BoardChangeRequest;
 import dev.canvasagent.bus.Failure;
 import dev.canvasagent.bus.FailureCode;
-import dev.canvasagent.bus.RoomRef;
 import dev.canvasagent.bus.RunRequest;
 import dev.canvasagent.bus.SanitizeRequest;
 import dev.canvasagent.catalog.ActionCatalog;
 import dev.canvasagent.catalog.ActionRejected;
 import dev.canvasagent.catalog.VerbKind;
 import dev.canvasagent.catalog.dialect.VerbDialects;
+import dev.canvasagent.nodeboards.BoardLookup;
 import dev.canvasagent.runner.context.ChatRecorder;
 import io.vertx.core.Future;
 import io.vertx.core.Promise;
@@ -32,7 +32,9 @@ import org.slf4j.LoggerFactory;
  * A run's actions, one at a time in the order the model finished them: sanitized against the current
  * board, committed through the patch engine against that board's revision (on a conflict, sanitized
  * again against the fresh board and retried, {@link CommitAttempts}), then published. Counts what
- * became of them for the run's final status.
+ * became of them for the run's final status. The board is read by revision from the node's boards
+ * ({@link BoardLookup}) and named to the sanitizer by its revision: no board crosses the bus on the
+ * node that holds it.
  */
 final class ActionPipeline {
   private static final Logger LOG = LoggerFactory.getLogger(ActionPipeline.class);
@@ -49,6 +51,7 @@ final class ActionPipeline {
   private final ChatRecorder history;
   private final RoomChat chat;
   private final DeletedTargets deletedTargets;
+  private final BoardLookup boards;
   private final long conflictPatienceMs;
 
   /** False once the run's final status is out: a commit answered later is not published. */
@@ -80,6 +83,7 @@ final class ActionPipeline {
       ChatRecorder history,
       RoomChat chat,
       ActionCatalog catalog,
+      BoardLookup boards,
       long conflictPatienceMs,
       BooleanSupplier runOpen) {
     this.vertx = vertx;
@@ -93,6 +97,7 @@ final class ActionPipeline {
     this.chat = chat;
     this.deletedTargets = new DeletedTargets(catalog);
     this.aliases = new AliasedVerbs(new VerbDialects(catalog), request.runId());
+    this.boards = boards;
     this.conflictPatienceMs = conflictPatienceMs;
     this.runOpen = runOpen;
   }
@@ -115,11 +120,11 @@ final class ActionPipeline {
 
   /** Reads the room's board again: a commit met a newer revision. */
   private Future<Void> reloadBoard() {
-    return Address.PATCH_BOARD_GET
-        .ask(bus, new RoomRef(request.roomId()))
+    return boards
+        .current(request.roomId())
         .map(
-            snapshot -> {
-              board = snapshot.board();
+            current -> {
+              board = current;
               deletedTargets.saw(board);
               return null;
             });
@@ -200,7 +205,7 @@ final class ActionPipeline {
 
   private Future<Void> handle(AgentAction action, CommitAttempts attempts) {
     return Address.SANITIZER_SANITIZE
-        .ask(bus, new SanitizeRequest(request.roomId(), action, board, frame))
+        .ask(bus, new SanitizeRequest(request.roomId(), action, board.revision(), frame))
         .compose(
             sanitized -> apply(action, sanitized, attempts),
             error -> {
@@ -220,6 +225,12 @@ final class ActionPipeline {
                 case DUPLICATE_CREATE -> {
                   tally.dedupe();
                   return Future.succeededFuture();
+                }
+                case REVISION_CONFLICT -> {
+                  // The board it was to be judged against is no longer the room's (someone
+                  // committed
+                  // meanwhile) nor held: judged again against the fresh board, as after a commit's.
+                  return retryOnFreshBoard(action, attempts, failure);
                 }
                 case ACTION_INVALID -> {
                   tally.drop();
@@ -289,7 +300,13 @@ final class ActionPipeline {
               if (!committed.changed()) {
                 return unchanged(action, attempts);
               }
-              board = board.apply(diff, committed.revision());
+              // The patch engine holds the board it committed: the same records as this diff
+              // applied
+              // here, without copying the board again.
+              board =
+                  boards
+                      .heldAt(request.roomId(), committed.revision())
+                      .orElseGet(() -> board.apply(diff, committed.revision()));
               deletedTargets.saw(board);
               tally.committed(action, diff);
               batchIssues.take(action).ifPresent(history::system);
@@ -302,13 +319,7 @@ final class ActionPipeline {
               if (failure.code() == FailureCode.REVISION_CONFLICT) {
                 // Sanitized again against the fresh board: the action is judged on what is there
                 // now (its shapes may have moved, or gone).
-                return attempts
-                    .refused(failure)
-                    .compose(
-                        paused ->
-                            stopping
-                                ? Future.succeededFuture()
-                                : reloadBoard().compose(reloaded -> handle(original, attempts)));
+                return retryOnFreshBoard(original, attempts, failure);
               }
               if (failure.code() == FailureCode.INVALID_RECORD) {
                 // A verb produced what the patch engine will not store: never committed, reported
@@ -323,6 +334,18 @@ final class ActionPipeline {
               }
               return Future.failedFuture(error);
             });
+  }
+
+  /** After a pause, the action sanitized again against the board as the room has it now. */
+  private Future<Void> retryOnFreshBoard(
+      AgentAction action, CommitAttempts attempts, Failure conflict) {
+    return attempts
+        .refused(conflict)
+        .compose(
+            paused ->
+                stopping
+                    ? Future.succeededFuture()
+                    : reloadBoard().compose(reloaded -> handle(action, attempts)));
   }
 
   /** Actions that waited for shapes get another chance after every change to the board, in their order. */

@@ -15,6 +15,7 @@ import dev.canvasagent.model.ModelCall;
 import dev.canvasagent.model.ModelEvent;
 import dev.canvasagent.model.ModelRegistry;
 import dev.canvasagent.model.ModelRequest;
+import dev.canvasagent.nodeboards.BoardLookup;
 import dev.canvasagent.runner.context.ChatRecorder;
 import dev.canvasagent.runner.context.ContextBuilder;
 import dev.canvasagent.runner.context.ContextGatherer;
@@ -76,7 +77,8 @@ final class Run {
       FixedPrompt prompt,
       AppConfig config,
       ContextBuilder contextBuilder,
-      ContextGatherer contextGatherer) {
+      ContextGatherer contextGatherer,
+      BoardLookup boards) {
     this.vertx = vertx;
     this.bus = vertx.eventBus();
     this.request = request;
@@ -101,6 +103,7 @@ final class Run {
             history,
             chat,
             catalog,
+            boards,
             config.runner().conflictPatienceMs(),
             this::open);
     this.finalStatus =

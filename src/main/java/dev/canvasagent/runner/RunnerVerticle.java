@@ -13,6 +13,8 @@ import dev.canvasagent.bus.TranscriptAdd;
 import dev.canvasagent.catalog.ActionCatalog;
 import dev.canvasagent.config.AppConfig;
 import dev.canvasagent.model.ModelRegistry;
+import dev.canvasagent.nodeboards.BoardLookup;
+import dev.canvasagent.nodeboards.NodeBoards;
 import dev.canvasagent.runner.context.ContextBuilder;
 import dev.canvasagent.runner.context.ContextGatherer;
 import dev.canvasagent.store.Store;
@@ -36,18 +38,25 @@ public final class RunnerVerticle extends CanvasVerticle {
   private final ModelRegistry models;
   private final ActionCatalog catalog;
   private final AppConfig config;
+  private final NodeBoards boards;
   private final Map<String, Run> active = new HashMap<>();
   private FixedPrompt prompt;
   private ContextBuilder contextBuilder;
   private ContextGatherer contextGatherer;
+  private BoardLookup lookup;
   private long finished;
 
   public RunnerVerticle(
-      Store store, ModelRegistry models, ActionCatalog catalog, AppConfig config) {
+      Store store,
+      ModelRegistry models,
+      ActionCatalog catalog,
+      AppConfig config,
+      NodeBoards boards) {
     this.store = store;
     this.models = models;
     this.catalog = catalog;
     this.config = config;
+    this.boards = boards;
   }
 
   @Override
@@ -58,6 +67,7 @@ public final class RunnerVerticle extends CanvasVerticle {
   @Override
   protected Future<?> startVerticle() {
     prompt = FixedPrompt.of(catalog);
+    lookup = new BoardLookup(boards, vertx.eventBus());
     contextBuilder = ContextBuilder.create(config, System::currentTimeMillis);
     contextGatherer =
         new ContextGatherer(vertx.eventBus(), store, config.context(), System::currentTimeMillis);
@@ -102,7 +112,8 @@ public final class RunnerVerticle extends CanvasVerticle {
             prompt,
             config,
             contextBuilder,
-            contextGatherer);
+            contextGatherer,
+            lookup);
     run.observeQueue(start.queueDepthAtStart(), start.followUpsWaiting());
     active.put(request.runId(), run);
     return run.execute()

@@ -13,6 +13,8 @@ import dev.canvasagent.catalog.ActionContext;
 import dev.canvasagent.catalog.ActionRejected;
 import dev.canvasagent.catalog.SanitizedAction;
 import dev.canvasagent.catalog.dialect.ClosestVerbs;
+import dev.canvasagent.nodeboards.BoardLookup;
+import dev.canvasagent.nodeboards.NodeBoards;
 import dev.canvasagent.schema.NulCharacters;
 import dev.canvasagent.verticle.CanvasVerticle;
 import io.vertx.core.Future;
@@ -24,7 +26,8 @@ import org.slf4j.LoggerFactory;
 /**
  * Pure judgement over one action: is it a verb of the catalog, do its params pass the verb's JSON
  * Schema, do the shapes it names exist, is it a duplicate create, and what record diff does it make
- * against the board it is given. What cannot be made valid is refused with a code and the reason —
+ * against the board at the revision it is given (read from the node's boards, {@link BoardLookup}, or
+ * over the bus when this node does not hold it). What cannot be made valid is refused with a code and the reason —
  * ACTION_INVALID (for a verb that is none of ours, the reason names the closest of ours),
  * SHAPE_NOT_FOUND (the runner may wait for a later create), DUPLICATE_CREATE — and nothing
  * half-valid goes through. NUL characters in the params are stripped first. A verb that
@@ -35,13 +38,16 @@ public final class SanitizerVerticle extends CanvasVerticle {
 
   private final ActionCatalog catalog;
   private final boolean brandPalette;
+  private final NodeBoards boards;
+  private BoardLookup lookup;
   private long accepted;
   private long dropped;
   private long deduped;
 
-  public SanitizerVerticle(ActionCatalog catalog, boolean brandPalette) {
+  public SanitizerVerticle(ActionCatalog catalog, boolean brandPalette, NodeBoards boards) {
     this.catalog = catalog;
     this.brandPalette = brandPalette;
+    this.boards = boards;
   }
 
   @Override
@@ -51,12 +57,22 @@ public final class SanitizerVerticle extends CanvasVerticle {
 
   @Override
   protected Future<?> startVerticle() {
+    lookup = new BoardLookup(boards, vertx.eventBus());
     return answer(Address.SANITIZER_SANITIZE, this::sanitize);
   }
 
+  /**
+   * The action judged against the room's board at the request's revision; REVISION_CONFLICT when the
+   * room has moved past it and that board is no longer held anywhere.
+   */
   private Future<AcceptedAction> sanitize(SanitizeRequest request) {
+    return lookup
+        .at(request.roomId(), request.revision())
+        .compose(board -> sanitize(request, board));
+  }
+
+  private Future<AcceptedAction> sanitize(SanitizeRequest request, Board board) {
     AgentAction action = request.action();
-    Board board = request.board();
     var entry = catalog.entry(action.name());
     if (entry.isEmpty()) {
       return drop(
@@ -157,6 +173,8 @@ public final class SanitizerVerticle extends CanvasVerticle {
             .put("verbs", catalog.entries().size())
             .put("accepted", accepted)
             .put("dropped", dropped)
-            .put("deduped", deduped));
+            .put("deduped", deduped)
+            .put("boardsHeld", lookup.held())
+            .put("boardsFetched", lookup.fetched()));
   }
 }

@@ -1,7 +1,7 @@
 package dev.canvasagent.scheduler;
 
 import dev.canvasagent.bus.Address;
-import dev.canvasagent.bus.BoardSnapshot;
+import dev.canvasagent.bus.BoardHead;
 import dev.canvasagent.bus.Failure;
 import dev.canvasagent.bus.FailureCode;
 import dev.canvasagent.bus.IdempotencyKey;
@@ -134,9 +134,9 @@ final class SessionCommands {
                       store.transcripts().since(session.roomId(), 0, RESUME_UTTERANCES),
                       "read the transcript");
               Future<Long> revision =
-                  Address.PATCH_BOARD_GET
+                  Address.PATCH_BOARD_HEAD
                       .ask(bus, new RoomRef(session.roomId()))
-                      .map(BoardSnapshot::revision);
+                      .map(BoardHead::revision);
               return Future.all(chat, todos, runs, transcript, revision)
                   .map(
                       all ->

@@ -77,13 +77,10 @@ class BoardMessagesTest {
         new AgentAction("a1", "create_shape", new JsonObject().put("type", "rectangle"));
     SanitizeRequest request =
         new SanitizeRequest(
-            "room-1",
-            action,
-            new Board("room-1", 3, Map.of("shape:a", SHAPE)),
-            new CoordinateFrame(100, -50, Map.of("shape:a_x", 0.25)));
+            "room-1", action, 3, new CoordinateFrame(100, -50, Map.of("shape:a_x", 0.25)));
     JsonObject json = request.toJson();
     assertEquals(json, SanitizeRequest.fromJson(json).toJson());
-    assertEquals(3L, json.getJsonObject("board").getLong("revision"));
+    assertEquals(3L, json.getLong("revision"), "the board by its revision, never by value");
     assertEquals(
         CoordinateFrame.atOrigin().toJson(),
         SanitizeRequest.fromJson(json.copy().put("frame", null)).frame().toJson(),

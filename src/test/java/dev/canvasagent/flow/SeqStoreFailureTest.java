@@ -11,6 +11,7 @@ import dev.canvasagent.config.AppConfig;
 import dev.canvasagent.model.ModelRegistry;
 import dev.canvasagent.model.fake.FakeModel;
 import dev.canvasagent.model.fake.FakeScenarios;
+import dev.canvasagent.nodeboards.NodeBoards;
 import dev.canvasagent.patch.PatchEngineVerticle;
 import dev.canvasagent.runner.RunnerVerticle;
 import dev.canvasagent.sanitizer.SanitizerVerticle;
@@ -153,12 +154,13 @@ class SeqStoreFailureTest {
         new ModelRegistry(
             List.of(new FakeModel(vertx, FakeScenarios.load())), List.of(FakeModel.MODEL));
     ActionCatalog catalog = ActionCatalog.standard();
+    NodeBoards boards = new NodeBoards();
     for (var verticle :
         List.of(
-            new PatchEngineVerticle(store),
-            new SanitizerVerticle(catalog, config.themeEnabled()),
+            new PatchEngineVerticle(store, config.boardCache(), boards),
+            new SanitizerVerticle(catalog, config.themeEnabled(), boards),
             new ScreenshotVerticle(config.screenshot()),
-            new RunnerVerticle(store, models, catalog, config),
+            new RunnerVerticle(store, models, catalog, config, boards),
             new SchedulerVerticle(store, models, config))) {
       Await.result(vertx.deployVerticle(verticle));
     }

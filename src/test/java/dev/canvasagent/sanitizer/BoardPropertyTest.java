@@ -15,10 +15,12 @@ import dev.canvasagent.bus.Failure;
 import dev.canvasagent.bus.FailureCode;
 import dev.canvasagent.catalog.ActionCatalog;
 import dev.canvasagent.catalog.VerbKind;
+import dev.canvasagent.nodeboards.NodeBoards;
 import dev.canvasagent.patch.PatchEngineVerticle;
 import dev.canvasagent.store.BoardStore.BoardRevision;
 import dev.canvasagent.store.memory.MemoryStore;
 import dev.canvasagent.support.Await;
+import dev.canvasagent.support.TestServer;
 import dev.canvasagent.support.TldrawOracle;
 import io.vertx.core.Future;
 import io.vertx.core.Vertx;
@@ -49,8 +51,12 @@ class BoardPropertyTest {
   @Test
   void randomActionSequencesKeepEveryRecordValidAndTheHistoryReplayable(Vertx vertx) {
     MemoryStore store = new MemoryStore();
-    Await.result(vertx.deployVerticle(new SanitizerVerticle(ActionCatalog.standard(), true)));
-    Await.result(vertx.deployVerticle(new PatchEngineVerticle(store)));
+    NodeBoards boards = new NodeBoards();
+    Await.result(
+        vertx.deployVerticle(new SanitizerVerticle(ActionCatalog.standard(), true, boards)));
+    Await.result(
+        vertx.deployVerticle(
+            new PatchEngineVerticle(store, TestServer.config(Map.of()).boardCache(), boards)));
     EventBus bus = vertx.eventBus();
     Map<String, JsonObject> everyRecordPut = new LinkedHashMap<>();
     int committed = 0;
@@ -68,7 +74,7 @@ class BoardPropertyTest {
             new JsonObject()
                 .put("roomId", roomId)
                 .put("action", action.toJson())
-                .put("board", board.toJson())
+                .put("revision", board.revision())
                 .put("frame", frame.toJson());
         Future<JsonObject> sanitized =
             bus.<JsonObject>request(Address.SANITIZER_SANITIZE.address(), ask)

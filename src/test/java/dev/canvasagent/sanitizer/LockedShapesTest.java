@@ -16,16 +16,18 @@ import dev.canvasagent.bus.AcceptedAction;
 import dev.canvasagent.bus.Address;
 import dev.canvasagent.bus.AgentAction;
 import dev.canvasagent.bus.BoardChangeRequest;
+import dev.canvasagent.bus.BoardRef;
 import dev.canvasagent.bus.Failure;
 import dev.canvasagent.bus.FailureCode;
-import dev.canvasagent.bus.RoomRef;
 import dev.canvasagent.bus.SanitizeRequest;
 import dev.canvasagent.catalog.ActionCatalog;
 import dev.canvasagent.catalog.LockedRefusal;
 import dev.canvasagent.catalog.VerbKind;
+import dev.canvasagent.nodeboards.NodeBoards;
 import dev.canvasagent.patch.PatchEngineVerticle;
 import dev.canvasagent.store.memory.MemoryStore;
 import dev.canvasagent.support.Await;
+import dev.canvasagent.support.TestServer;
 import io.vertx.core.Future;
 import io.vertx.core.Vertx;
 import io.vertx.core.json.JsonArray;
@@ -259,8 +261,12 @@ class LockedShapesTest {
   @BeforeEach
   void deploy(Vertx vertx) {
     this.vertx = vertx;
-    Await.result(vertx.deployVerticle(new SanitizerVerticle(CATALOG, true)));
-    Await.result(vertx.deployVerticle(new PatchEngineVerticle(new MemoryStore())));
+    NodeBoards boards = new NodeBoards();
+    Await.result(vertx.deployVerticle(new SanitizerVerticle(CATALOG, true, boards)));
+    Await.result(
+        vertx.deployVerticle(
+            new PatchEngineVerticle(
+                new MemoryStore(), TestServer.config(Map.of()).boardCache(), boards)));
   }
 
   /**
@@ -302,7 +308,7 @@ class LockedShapesTest {
         Future<AcceptedAction> sanitized =
             Address.SANITIZER_SANITIZE.ask(
                 vertx.eventBus(),
-                new SanitizeRequest(roomId, action, board, CoordinateFrame.atOrigin()));
+                new SanitizeRequest(roomId, action, board.revision(), CoordinateFrame.atOrigin()));
         Board next = board;
         try {
           AcceptedAction accepted = Await.result(sanitized);
@@ -339,7 +345,7 @@ class LockedShapesTest {
             new SanitizeRequest(
                 roomId,
                 new AgentAction("a1", action.verb(), action.params()),
-                before,
+                before.revision(),
                 CoordinateFrame.atOrigin()));
 
     if (action.refused()) {
@@ -356,7 +362,8 @@ class LockedShapesTest {
     }
 
     Board after =
-        Await.result(Address.PATCH_BOARD_GET.ask(vertx.eventBus(), new RoomRef(roomId))).board();
+        Await.result(Address.PATCH_BOARD_GET.ask(vertx.eventBus(), BoardRef.current(roomId)))
+            .board();
     for (String id : HELD) {
       assertEquals(before.record(id), after.record(id), id + " is as the person left it");
     }
@@ -396,7 +403,7 @@ class LockedShapesTest {
                     new SanitizeRequest(
                         roomId,
                         new AgentAction("a2", "clear", new JsonObject()),
-                        after,
+                        after.revision(),
                         CoordinateFrame.atOrigin()))));
     assertEquals(FailureCode.ACTION_INVALID, again.code());
     assertTrue(again.getMessage().startsWith("locked: shape(s) [pinned]"), again.getMessage());
@@ -436,7 +443,10 @@ class LockedShapesTest {
         Address.SANITIZER_SANITIZE.ask(
             vertx.eventBus(),
             new SanitizeRequest(
-                roomId, new AgentAction("a1", verb, params), board, CoordinateFrame.atOrigin())));
+                roomId,
+                new AgentAction("a1", verb, params),
+                board.revision(),
+                CoordinateFrame.atOrigin())));
   }
 
   /** Commits {@code diff} on {@code board} as a person would; the board after it. */

@@ -6,6 +6,7 @@ import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import dev.canvasagent.bus.Address;
 import dev.canvasagent.config.DatabaseConfig;
+import dev.canvasagent.nodeboards.NodeBoards;
 import dev.canvasagent.patch.PatchEngineVerticle;
 import dev.canvasagent.store.Store;
 import dev.canvasagent.store.memory.MemoryStore;
@@ -22,6 +23,7 @@ import io.vertx.junit5.VertxExtension;
 import java.lang.reflect.Proxy;
 import java.util.ArrayList;
 import java.util.List;
+import java.util.Map;
 import java.util.Optional;
 import java.util.regex.Matcher;
 import java.util.regex.Pattern;
@@ -153,7 +155,10 @@ class StoreFailureTextTest {
                     method.getName().equals("ping")
                         ? Future.failedFuture(new IllegalStateException(driverText))
                         : method.invoke(memory, arguments));
-    Await.result(vertx.deployVerticle(new PatchEngineVerticle(failing)));
+    Await.result(
+        vertx.deployVerticle(
+            new PatchEngineVerticle(
+                failing, TestServer.config(Map.of()).boardCache(), new NodeBoards())));
 
     JsonObject report =
         Await.result(

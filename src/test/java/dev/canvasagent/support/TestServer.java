@@ -85,6 +85,11 @@ public final class TestServer {
     return agent.port();
   }
 
+  /** The boards this server holds (its patch engine's), as its runner and sanitizer read them. */
+  public dev.canvasagent.nodeboards.NodeBoards boards() {
+    return agent.boards();
+  }
+
   public AppConfig config() {
     return config;
   }
