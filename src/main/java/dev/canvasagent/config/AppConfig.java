@@ -22,6 +22,7 @@ public record AppConfig(
     Durability durability,
     Context context,
     Documents documents,
+    MemoryHistory memoryHistory,
     int shapeStateLimitBytes,
     int ttfbSloMs,
     boolean themeEnabled,
@@ -215,6 +216,12 @@ public record AppConfig(
   public record Documents(
       int leaseTtlMs, int maxContentBytes, int agentMaxSteps, int agentTimeoutMs) {}
 
+  /**
+   * The memory store's board history: the revisions and bytes of them kept per room, oldest dropped
+   * first (the PostgreSQL store keeps every revision).
+   */
+  public record MemoryHistory(int revisionsPerRoom, int revisionBytesPerRoom) {}
+
   public AppConfig withHttp(Http otherHttp) {
     return new AppConfig(
         otherHttp,
@@ -230,6 +237,7 @@ public record AppConfig(
         durability,
         context,
         documents,
+        memoryHistory,
         shapeStateLimitBytes,
         ttfbSloMs,
         themeEnabled,
@@ -251,6 +259,7 @@ public record AppConfig(
         durability,
         context,
         documents,
+        memoryHistory,
         shapeStateLimitBytes,
         ttfbSloMs,
         themeEnabled,

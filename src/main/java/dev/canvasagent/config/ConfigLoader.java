@@ -47,6 +47,7 @@ public final class ConfigLoader {
             DurabilitySettings.read(values),
             ContextSettings.read(values),
             DocumentSettings.read(values),
+            MemorySettings.read(values),
             values.whole(ContextSettings.SHAPE_STATE_LIMIT),
             values.whole(SloSettings.TTFB_MS),
             values.flag(FlagSettings.THEME_ENABLED),

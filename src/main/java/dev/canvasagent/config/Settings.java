@@ -21,6 +21,7 @@ final class Settings {
               SchedulerSettings.ALL,
               DocumentSettings.ALL,
               DurabilitySettings.ALL,
+              MemorySettings.ALL,
               FlagSettings.ALL,
               DatabaseSettings.ALL)
           .flatMap(List::stream)
