@@ -35,7 +35,7 @@ import java.util.UUID;
  * <p>It listens with {@code bench.floorLoops} server verticles (event loops; 1 by default, as
  * canvas-agent's bridge has one). Each writes to the streams it accepted; a change received on one is
  * handed to the others in order ({@link Context#runOnContext} runs in order), so every stream sees
- * every change in revision order. A stream whose write queue is full is ended, as canvas-agent ends a
+ * every change in revision order; a POST is answered once its own loop has written the event. A stream whose write queue is full is ended, as canvas-agent ends a
  * slow consumer. It logs {@code server.started url=…} as canvas-agent does, for {@link BenchServer}.
  */
 public final class RawFloorServer {
@@ -178,11 +178,16 @@ public final class RawFloorServer {
                               .put("roomId", BenchSettings.ROOM)
                               .put("revision", committed)
                               .put("changed", true);
-                  request
-                      .response()
-                      .setStatusCode(committed < 0 ? 409 : 200)
-                      .putHeader("content-type", "application/json")
-                      .end(answer.toBuffer());
+                  // Answered after this loop has written the event, as canvas-agent's bridge
+                  // writes a change to its streams before the patch engine's answer reaches it:
+                  // the two servers' commit times then measure the same span.
+                  context.runOnContext(
+                      written ->
+                          request
+                              .response()
+                              .setStatusCode(committed < 0 ? 409 : 200)
+                              .putHeader("content-type", "application/json")
+                              .end(answer.toBuffer()));
                 });
       } else if (path.endsWith("/board")) {
         request
