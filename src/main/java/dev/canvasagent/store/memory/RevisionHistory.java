@@ -2,22 +2,26 @@ package dev.canvasagent.store.memory;
 
 import dev.canvasagent.store.BoardStore.BoardRevision;
 import java.nio.charset.StandardCharsets;
-import java.util.ArrayDeque;
 import java.util.ArrayList;
-import java.util.Iterator;
 import java.util.List;
 
 /**
  * One room's revisions in the memory store, oldest first, trimmed to a {@link RevisionRetention}
  * from the oldest end as new ones arrive. Only history is lost: the room's current records are kept
- * apart, by the store. Not thread-safe; the store's lock guards it.
+ * apart, by the store. Kept revisions are consecutive, so a page is found by index, not by a scan:
+ * a cache catching up on the newest few reads only those. Not thread-safe; the store's lock guards
+ * it.
  */
 final class RevisionHistory {
-  /** What a kept revision costs besides its diff and author: its number, time and the deque's slot. */
+  /** What a kept revision costs besides its diff and author: its number, time and the list's slot. */
   static final int OVERHEAD_BYTES = 64;
 
   private final RevisionRetention retention;
-  private final ArrayDeque<Kept> kept = new ArrayDeque<>();
+
+  /** Oldest first; the first {@code dropped} are trimmed already and wait to be compacted away. */
+  private final List<Kept> kept = new ArrayList<>();
+
+  private int dropped;
   private long bytes;
 
   private record Kept(BoardRevision revision, long bytes) {}
@@ -29,35 +33,36 @@ final class RevisionHistory {
   /** Appends the newest revision, then drops the oldest until both limits hold again (never the newest). */
   void append(BoardRevision revision) {
     long size = sizeOf(revision);
-    kept.addLast(new Kept(revision, size));
+    kept.add(new Kept(revision, size));
     bytes += size;
-    while (kept.size() > 1
-        && (kept.size() > retention.revisionsPerRoom() || bytes > retention.bytesPerRoom())) {
-      bytes -= kept.removeFirst().bytes();
+    while (size() > 1
+        && (size() > retention.revisionsPerRoom() || bytes > retention.bytesPerRoom())) {
+      bytes -= kept.get(dropped).bytes();
+      kept.set(dropped++, null);
+    }
+    // Compacted once the trimmed slots are half the list: amortized O(1) per revision.
+    if (dropped > 0 && dropped >= kept.size() / 2) {
+      kept.subList(0, dropped).clear();
+      dropped = 0;
     }
   }
 
   /** The kept revisions after {@code afterRevision}, oldest first, at most {@code limit}. */
   List<BoardRevision> after(long afterRevision, int limit) {
     List<BoardRevision> page = new ArrayList<>();
-    if (kept.isEmpty() || kept.peekLast().revision().revision() <= afterRevision) {
+    if (size() == 0) {
       return page;
     }
-    // Kept revisions are consecutive, so the ones at or before afterRevision are the first few.
-    long first = kept.peekFirst().revision().revision();
-    long skip = Math.max(0, afterRevision + 1 - first);
-    Iterator<Kept> it = kept.iterator();
-    for (long i = 0; i < skip; i++) {
-      it.next();
-    }
-    while (it.hasNext() && page.size() < limit) {
-      page.add(it.next().revision());
+    long first = kept.get(dropped).revision().revision();
+    long from = Math.max(0, afterRevision + 1 - first);
+    for (long i = dropped + from; i < kept.size() && page.size() < limit; i++) {
+      page.add(kept.get((int) i).revision());
     }
     return page;
   }
 
   int size() {
-    return kept.size();
+    return kept.size() - dropped;
   }
 
   long bytes() {

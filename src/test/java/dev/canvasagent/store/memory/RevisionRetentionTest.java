@@ -88,6 +88,17 @@ class RevisionRetentionTest {
   }
 
   @Test
+  void longAfterTheFirstTrimPagesStillStartWhereAsked() {
+    MemoryStore store = committed(new RevisionRetention(7, 1L << 30), 1_000, "");
+
+    assertEquals(
+        LongStream.rangeClosed(994, 1_000).boxed().toList(),
+        numbers(Await.result(store.revisions(ROOM, 0, 100))));
+    assertEquals(List.of(996L, 997L), numbers(Await.result(store.revisions(ROOM, 995, 2))));
+    assertEquals(List.of(1_000L), numbers(Await.result(store.revisions(ROOM, 999, 100))));
+  }
+
+  @Test
   void theDefaultsAreTenThousandRevisionsAndSixtyFourMebibytes() {
     assertEquals(new RevisionRetention(10_000, 64L * 1024 * 1024), RevisionRetention.DEFAULT);
     MemoryStore store = committed(RevisionRetention.DEFAULT, 20, "");
