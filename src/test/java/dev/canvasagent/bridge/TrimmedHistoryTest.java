@@ -4,11 +4,13 @@ import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertFalse;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
+import dev.canvasagent.board.RecordDiff;
+import dev.canvasagent.bus.Address;
+import dev.canvasagent.bus.BoardChangeRequest;
 import dev.canvasagent.support.Await;
 import dev.canvasagent.support.TestServer;
 import dev.canvasagent.support.TestShapes;
 import io.vertx.core.Vertx;
-import io.vertx.core.json.JsonArray;
 import io.vertx.core.json.JsonObject;
 import io.vertx.junit5.VertxExtension;
 import java.util.List;
@@ -33,14 +35,13 @@ class TrimmedHistoryTest {
     server =
         TestServer.start(
             vertx, TestServer.config(Map.of("CANVAS_AGENT_MEMORY_REVISIONS_PER_ROOM", "3")));
+    // Five revisions through the patch engine, one box each: the store keeps the last three.
     for (long revision = 0; revision < 5; revision++) {
       JsonObject box = TestShapes.geo("box" + revision, revision * 200.0, 0, 100, 50);
-      JsonObject change =
-          new JsonObject().put("baseRevision", revision).put("put", new JsonArray().add(box));
-      var answer =
-          Await.result(
-              server.http().post("/api/rooms/" + ROOM + "/changes").sendJsonObject(change));
-      assertEquals(200, answer.statusCode(), answer.bodyAsString());
+      Await.result(
+          Address.PATCH_BOARD_CHANGE.ask(
+              vertx.eventBus(),
+              new BoardChangeRequest(ROOM, revision, RecordDiff.putting(box), "person")));
     }
   }
 

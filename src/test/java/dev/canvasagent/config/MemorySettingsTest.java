@@ -5,6 +5,8 @@ import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import java.util.Map;
 import org.junit.jupiter.api.Test;
+import org.junit.jupiter.params.ParameterizedTest;
+import org.junit.jupiter.params.provider.CsvSource;
 
 /** The memory store's history retention: defaults, overrides, and values out of range refused by name. */
 class MemorySettingsTest {
@@ -25,21 +27,16 @@ class MemorySettingsTest {
     assertEquals(new AppConfig.MemoryHistory(50, 1_048_576), history);
   }
 
-  @Test
-  void noRevisionsAtAllIsRefusedNamingTheVariable() {
-    ConfigException refused =
-        ConfigLoaderTest.refused(Map.of("CANVAS_AGENT_MEMORY_REVISIONS_PER_ROOM", "0"));
-    assertTrue(
-        refused.getMessage().contains("CANVAS_AGENT_MEMORY_REVISIONS_PER_ROOM"),
-        refused.getMessage());
-  }
-
-  @Test
-  void aByteLimitBelowSixtyFourKibibytesIsRefusedNamingTheVariable() {
-    ConfigException refused =
-        ConfigLoaderTest.refused(Map.of("CANVAS_AGENT_MEMORY_REVISION_BYTES_PER_ROOM", "1024"));
-    assertTrue(
-        refused.getMessage().contains("CANVAS_AGENT_MEMORY_REVISION_BYTES_PER_ROOM"),
-        refused.getMessage());
+  /** Out of range: refused at startup with a message naming the variable. */
+  @ParameterizedTest
+  @CsvSource({
+    "CANVAS_AGENT_MEMORY_REVISIONS_PER_ROOM, 0",
+    "CANVAS_AGENT_MEMORY_REVISIONS_PER_ROOM, 1000001",
+    "CANVAS_AGENT_MEMORY_REVISION_BYTES_PER_ROOM, 1024",
+    "CANVAS_AGENT_MEMORY_REVISION_BYTES_PER_ROOM, many"
+  })
+  void aValueOutOfRangeIsRefusedNamingTheVariable(String variable, String value) {
+    ConfigException refused = ConfigLoaderTest.refused(Map.of(variable, value));
+    assertTrue(refused.getMessage().contains(variable), refused.getMessage());
   }
 }
