@@ -21,6 +21,7 @@ import dev.canvasagent.scheduler.SchedulerVerticle;
 import dev.canvasagent.screenshot.ScreenshotVerticle;
 import dev.canvasagent.store.Store;
 import dev.canvasagent.store.memory.MemoryStore;
+import dev.canvasagent.store.memory.RevisionRetention;
 import dev.canvasagent.store.pg.PgStore;
 import dev.canvasagent.verticle.CanvasVerticle;
 import io.vertx.core.Future;
@@ -128,7 +129,11 @@ public final class CanvasAgent {
                                     + ": "
                                     + error.getMessage(),
                                 error)))
-            : Future.succeededFuture(new MemoryStore());
+            : Future.succeededFuture(
+                new MemoryStore(
+                    new RevisionRetention(
+                        config.memoryHistory().revisionsPerRoom(),
+                        config.memoryHistory().revisionBytesPerRoom())));
     return opened
         .recover(error -> providers.close().transform(closed -> Future.failedFuture(error)))
         .compose(

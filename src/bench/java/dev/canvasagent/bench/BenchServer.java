@@ -68,6 +68,28 @@ final class BenchServer implements AutoCloseable {
     List<String> command = new ArrayList<>(List.of(javaTool("java"), "-Xmx" + heap));
     command.addAll(jvmOptions);
     command.addAll(List.of("-jar", jar.toString()));
+    return launch(command, environment, log);
+  }
+
+  /**
+   * The fan-out benchmark's raw floor ({@link RawFloorServer}) as a JVM of its own, on this driver's
+   * class path, with the same heap and options as the real server and {@code -Dbench.floorLoops}.
+   */
+  static BenchServer startRawFloor(String heap, List<String> jvmOptions, int loops, Path log)
+      throws IOException {
+    List<String> command = new ArrayList<>(List.of(javaTool("java"), "-Xmx" + heap));
+    command.addAll(jvmOptions);
+    command.addAll(
+        List.of(
+            "-Dbench.floorLoops=" + loops,
+            "-cp",
+            System.getProperty("java.class.path"),
+            RawFloorServer.class.getName()));
+    return launch(command, Map.of(), log);
+  }
+
+  private static BenchServer launch(List<String> command, Map<String, String> environment, Path log)
+      throws IOException {
     ProcessBuilder builder = new ProcessBuilder(command).redirectErrorStream(true);
     Map<String, String> env = builder.environment();
     // The memory store and a free port, whatever the developer's shell holds.

@@ -14,6 +14,7 @@ import java.util.List;
  * @param warmupSeconds seconds sent before the measured ones, not measured
  * @param inflight POSTs the sender keeps in flight at most (1 = strictly one after another)
  * @param shapes distinct shape ids the changes cycle through (the board's size); 0 = a new shape each time
+ * @param floorLoops event loops (server verticles) of the raw floor the fan-out is compared with
  * @param jar the server's fat jar
  * @param serverHeap the server's {@code -Xmx}
  * @param serverJvmOptions more options for the server's JVM, space-separated (e.g. to record a flight recording)
@@ -26,6 +27,7 @@ record BenchSettings(
     int warmupSeconds,
     int inflight,
     int shapes,
+    int floorLoops,
     Path jar,
     String serverHeap,
     List<String> serverJvmOptions,
@@ -41,6 +43,7 @@ record BenchSettings(
             number("bench.warmup", 10),
             number("bench.inflight", 8),
             number("bench.shapes", 100),
+            number("bench.floorLoops", 1),
             Path.of(System.getProperty("bench.jar", "target/canvas-agent.jar")),
             System.getProperty("bench.serverHeap", "512m"),
             Arrays.stream(System.getProperty("bench.serverJvmOptions", "").trim().split("\\s+"))
@@ -52,7 +55,8 @@ record BenchSettings(
         || settings.seconds < 1
         || settings.warmupSeconds < 0
         || settings.inflight < 1
-        || settings.shapes < 0) {
+        || settings.shapes < 0
+        || settings.floorLoops < 1) {
       throw new IllegalArgumentException("bench settings out of range: " + settings);
     }
     return settings;

@@ -17,12 +17,15 @@ import java.util.Locale;
 import java.util.concurrent.TimeUnit;
 
 /**
- * The fan-out benchmark: one room, N browsers on Server-Sent Events, a person's changes at R per second.
- * The server runs as its own process from the fat jar; this driver opens the streams over real HTTP,
- * sends the changes, and measures each delivery from the moment its POST was sent to the moment its
- * {@code canvas:change} arrived on a stream. It prints a one-screen summary and writes it as JSON.
+ * The fan-out benchmark: one room, N browsers on Server-Sent Events, a person's changes at R per second,
+ * against canvas-agent and then against its raw floor. canvas-agent runs as its own process from the
+ * fat jar; the raw floor ({@link RawFloorServer}) is a bare Vert.x server in a process of its own that
+ * writes the same {@code canvas:change} frames to the same streams. This driver does the same to
+ * both: it opens the streams over real HTTP, sends the changes, and measures each delivery from the
+ * moment its POST was sent to the moment its {@code canvas:change} arrived on a stream. It prints the
+ * two side by side, with canvas-agent's share of the floor, and writes them as JSON.
  *
- * <pre>./mvnw -q -B -Pbench -DskipTests verify [-Dbench.clients=500 -Dbench.rate=1000 -Dbench.seconds=20]</pre>
+ * <pre>./mvnw -q -B -Pbench -DskipTests verify [-Dbench.clients=500 -Dbench.rate=1000 -Dbench.seconds=20 -Dbench.floorLoops=1]</pre>
  */
 public final class FanOutBench {
   private static final long START_SECONDS = 60;
@@ -36,37 +39,77 @@ public final class FanOutBench {
     System.exit(execute());
   }
 
-  /** Runs the benchmark, prints and writes its report; 0 when it ran to the end. */
+  /** Runs the benchmark on both servers, one after the other, prints and writes the report; 0 when it ran to the end. */
   static int execute() throws Exception {
     BenchSettings settings = BenchSettings.fromSystemProperties();
-    Path log = settings.output().toAbsolutePath().getParent().resolve("server.log");
-    BenchServer server =
-        BenchServer.start(settings.jar(), settings.serverHeap(), settings.serverJvmOptions(), log);
-    // Whatever happens to this JVM short of SIGKILL — an exception, Ctrl-C, Maven stopping — the
-    // server stops too.
-    Runtime.getRuntime().addShutdownHook(new Thread(server::close, "bench-stop-server"));
+    Path directory = settings.output().toAbsolutePath().getParent();
     Vertx vertx = null;
     int status = 1;
     try {
       vertx = Vertx.vertx();
-      JsonObject report = run(settings, server, vertx);
-      Files.createDirectories(settings.output().toAbsolutePath().getParent());
+      JsonObject canvasAgent =
+          measure(
+              settings,
+              vertx,
+              directory.resolve("server.log"),
+              log ->
+                  BenchServer.start(
+                      settings.jar(), settings.serverHeap(), settings.serverJvmOptions(), log));
+      JsonObject floor =
+          measure(
+              settings,
+              vertx,
+              directory.resolve("raw-floor.log"),
+              log ->
+                  BenchServer.startRawFloor(
+                      settings.serverHeap(),
+                      settings.serverJvmOptions(),
+                      settings.floorLoops(),
+                      log));
+      JsonObject report =
+          new JsonObject()
+              .put("benchmark", "fan-out")
+              .put("canvasAgent", canvasAgent)
+              .put("rawFloor", floor)
+              .put("canvasAgentOfFloor", FloorComparison.of(canvasAgent, floor));
+      Files.createDirectories(directory);
       Files.writeString(settings.output(), report.encodePrettily() + "\n");
-      System.out.println(summary(report, settings));
+      System.out.println(summary(canvasAgent, settings, "canvas-agent"));
+      System.out.println(
+          summary(floor, settings, "raw floor (" + settings.floorLoops() + " loop)"));
+      System.out.println(FloorComparison.summary(report.getJsonObject("canvasAgentOfFloor")));
+      System.out.println("report      " + settings.output() + " (server logs beside it)");
       status = 0;
     } catch (Exception e) {
-      System.err.println("bench failed: " + e + " (server log: " + log + ")");
+      System.err.println("bench failed: " + e + " (server logs in " + directory + ")");
       e.printStackTrace();
     } finally {
-      try {
-        if (vertx != null) {
-          vertx.close().toCompletionStage().toCompletableFuture().get(30, TimeUnit.SECONDS);
-        }
-      } finally {
-        server.close();
+      if (vertx != null) {
+        vertx.close().toCompletionStage().toCompletableFuture().get(30, TimeUnit.SECONDS);
       }
     }
     return status;
+  }
+
+  /** How a server under test is started, given the file its log goes to. */
+  private interface Launch {
+    BenchServer start(Path log) throws Exception;
+  }
+
+  /** Starts one server, measures it, and stops it, whatever happens. */
+  private static JsonObject measure(BenchSettings settings, Vertx vertx, Path log, Launch launch)
+      throws Exception {
+    BenchServer server = launch.start(log);
+    // Whatever happens to this JVM short of SIGKILL — an exception, Ctrl-C, Maven stopping — the
+    // server stops too.
+    Thread stop = new Thread(server::close, "bench-stop-server");
+    Runtime.getRuntime().addShutdownHook(stop);
+    try {
+      return run(settings, server, vertx).put("serverLog", log.toString());
+    } finally {
+      server.close();
+      Runtime.getRuntime().removeShutdownHook(stop);
+    }
   }
 
   private static JsonObject run(BenchSettings settings, BenchServer server, Vertx vertx)
@@ -125,6 +168,8 @@ public final class FanOutBench {
       Thread.sleep(100);
     }
     long[] finalMemory = server.memoryKib();
+    streams.close();
+    posts.close();
 
     double windowSeconds = (window.endMicros() - window.startMicros()) / 1e6;
     double serverCpu = percent(after.server() - before.server(), windowSeconds);
@@ -137,7 +182,6 @@ public final class FanOutBench {
                 / ProcCpu.TICKS_PER_SECOND);
 
     return new JsonObject()
-        .put("benchmark", "fan-out")
         .put("date", OffsetDateTime.now().truncatedTo(ChronoUnit.SECONDS).toString())
         .put(
             "machine",
@@ -164,6 +208,7 @@ public final class FanOutBench {
                 .put("warmupSeconds", settings.warmupSeconds())
                 .put("inflight", settings.inflight())
                 .put("shapes", settings.shapes())
+                .put("floorLoops", settings.floorLoops())
                 .put("serverHeap", "-Xmx" + settings.serverHeap())
                 .put("serverJvmOptions", String.join(" ", settings.serverJvmOptions())))
         .put("subscribeMillis", subscribeMillis)
@@ -226,6 +271,7 @@ public final class FanOutBench {
   private static JsonObject deliveries(
       List<SseListener> listeners, long expected, double windowSeconds, int seconds) {
     long received = 0;
+    long receivedBytes = 0;
     long unparsable = 0;
     int dropped = 0;
     List<int[]> perClient = new ArrayList<>();
@@ -237,6 +283,7 @@ public final class FanOutBench {
         maxPerSecond[second] = Math.max(maxPerSecond[second], listenerMax[second]);
       }
       received += listener.received();
+      receivedBytes += listener.receivedBytes();
       unparsable += listener.unparsable();
       dropped += listener.ended() ? 1 : 0;
     }
@@ -253,6 +300,7 @@ public final class FanOutBench {
     return new JsonObject()
         .put("expected", expected)
         .put("received", received)
+        .put("bytesPerEvent", received == 0 ? 0 : Math.round((double) receivedBytes / received))
         .put("receivedPercent", expected == 0 ? 0 : Percentiles.round(100.0 * received / expected))
         .put("perSecond", Math.round(received / windowSeconds))
         .put("clientsDroppedByServer", dropped)
@@ -306,7 +354,7 @@ public final class FanOutBench {
     }
   }
 
-  private static String summary(JsonObject report, BenchSettings settings) {
+  private static String summary(JsonObject report, BenchSettings settings, String target) {
     JsonObject changes = report.getJsonObject("changes");
     JsonObject deliveries = report.getJsonObject("deliveries");
     JsonObject latency = deliveries.getJsonObject("latencyMs");
@@ -316,7 +364,8 @@ public final class FanOutBench {
     StringBuilder out = new StringBuilder();
     line(
         out,
-        "canvas-agent fan-out: 1 room, %d SSE clients, %d changes/s for %d s (after %d s warm-up), %d in flight, %d shapes",
+        "%s fan-out: 1 room, %d SSE clients, %d changes/s for %d s (after %d s warm-up), %d in flight, %d shapes",
+        target,
         settings.clients(),
         settings.rate(),
         settings.seconds(),
@@ -341,11 +390,12 @@ public final class FanOutBench {
         settings.inflight());
     line(
         out,
-        "deliveries  %d of %d expected (%.2f%%), %d/s; clients dropped by the server: %d",
+        "deliveries  %d of %d expected (%.2f%%), %d/s, %d bytes each; clients dropped by the server: %d",
         deliveries.getLong("received"),
         deliveries.getLong("expected"),
         deliveries.getDouble("receivedPercent"),
         deliveries.getLong("perSecond"),
+        deliveries.getLong("bytesPerEvent"),
         deliveries.getInteger("clientsDroppedByServer"));
     line(
         out,
@@ -378,7 +428,6 @@ public final class FanOutBench {
         driverCpu,
         Math.max(0, machineCpu - serverCpu - driverCpu),
         machine.getInteger("cores"));
-    line(out, "report      %s (server log beside it)", settings.output());
     return out.toString();
   }
 

@@ -34,6 +34,7 @@ final class SseListener {
   private int[] maxPerSecond = new int[0];
 
   private long received;
+  private long receivedBytes;
   private long unparsable;
   private volatile boolean ended;
 
@@ -78,6 +79,11 @@ final class SseListener {
     return received;
   }
 
+  /** The bytes of the counted {@code canvas:change} events, each with its blank line. */
+  synchronized long receivedBytes() {
+    return receivedBytes;
+  }
+
   synchronized long unparsable() {
     return unparsable;
   }
@@ -117,6 +123,7 @@ final class SseListener {
 
   /** One SSE event, {@code bytes[start, end)} without its blank line. */
   private void event(byte[] bytes, int start, int end, long receivedAtMicros) {
+    int eventStart = start;
     if (startsWith(bytes, start, end, ID_LINE)) {
       // The resumable event id comes first; the topic is on the next line.
       int newline = indexOf(bytes, start, end, NEWLINE);
@@ -141,6 +148,7 @@ final class SseListener {
       return;
     }
     received++;
+    receivedBytes += end + 2 - eventStart;
     if (count == latencies.length) {
       latencies = Arrays.copyOf(latencies, count * 2);
     }

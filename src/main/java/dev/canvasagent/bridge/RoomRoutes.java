@@ -171,13 +171,27 @@ final class RoomRoutes {
         200,
         Address.PATCH_BOARD_REVISIONS.ask(
             vertx.eventBus(), new BoardRevisionsQuery(roomId, after, limit.intValue())),
-        page ->
-            new JsonObject()
-                .put("roomId", roomId)
-                .put(
-                    "revisions",
-                    new JsonArray(
-                        page.revisions().stream().map(RoomRoutes::revisionJson).toList())));
+        page -> revisionsJson(roomId, after, page));
+  }
+
+  /**
+   * The page, and whether history before it was trimmed (the memory store keeps a room's newest
+   * revisions only): a first revision later than {@code after + 1} means the ones between are gone,
+   * so {@code historyTrimmed} is true and {@code oldestKeptRev} names where history starts now.
+   */
+  static JsonObject revisionsJson(String roomId, long after, BoardRevisionPage page) {
+    JsonObject answer =
+        new JsonObject()
+            .put("roomId", roomId)
+            .put(
+                "revisions",
+                new JsonArray(page.revisions().stream().map(RoomRoutes::revisionJson).toList()));
+    boolean trimmed = !page.revisions().isEmpty() && page.revisions().get(0).revision() > after + 1;
+    answer.put("historyTrimmed", trimmed);
+    if (trimmed) {
+      answer.put("oldestKeptRev", page.revisions().get(0).revision());
+    }
+    return answer;
   }
 
   /** A stored revision as the HTTP API has always shown it: {@code {rev, diff, author, createdAt}}. */

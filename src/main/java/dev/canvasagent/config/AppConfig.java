@@ -23,6 +23,7 @@ public record AppConfig(
     Context context,
     Documents documents,
     BoardCache boardCache,
+    MemoryHistory memoryHistory,
     int shapeStateLimitBytes,
     int ttfbSloMs,
     boolean themeEnabled,
@@ -222,6 +223,12 @@ public record AppConfig(
    */
   public record BoardCache(int maxBytes, int idleMs) {}
 
+  /**
+   * The memory store's board history: the revisions and bytes of them kept per room, oldest dropped
+   * first (the PostgreSQL store keeps every revision).
+   */
+  public record MemoryHistory(int revisionsPerRoom, int revisionBytesPerRoom) {}
+
   public AppConfig withHttp(Http otherHttp) {
     return new AppConfig(
         otherHttp,
@@ -238,6 +245,7 @@ public record AppConfig(
         context,
         documents,
         boardCache,
+        memoryHistory,
         shapeStateLimitBytes,
         ttfbSloMs,
         themeEnabled,
@@ -260,6 +268,7 @@ public record AppConfig(
         context,
         documents,
         boardCache,
+        memoryHistory,
         shapeStateLimitBytes,
         ttfbSloMs,
         themeEnabled,

@@ -48,6 +48,7 @@ public final class ConfigLoader {
             ContextSettings.read(values),
             DocumentSettings.read(values),
             BoardCacheSettings.read(values),
+            MemorySettings.read(values),
             values.whole(ContextSettings.SHAPE_STATE_LIMIT),
             values.whole(SloSettings.TTFB_MS),
             values.flag(FlagSettings.THEME_ENABLED),

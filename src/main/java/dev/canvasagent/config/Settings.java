@@ -22,6 +22,7 @@ final class Settings {
               DocumentSettings.ALL,
               BoardCacheSettings.ALL,
               DurabilitySettings.ALL,
+              MemorySettings.ALL,
               FlagSettings.ALL,
               DatabaseSettings.ALL)
           .flatMap(List::stream)

@@ -5,7 +5,11 @@ import dev.canvasagent.board.RecordDiff;
 import io.vertx.core.Future;
 import java.util.List;
 
-/** Boards: the current records of each room and the history of every revision that made them. */
+/**
+ * Boards: the current records of each room and the history of the revisions that made them. A store
+ * may keep only the newer part of that history (the memory store trims it, {@code
+ * CANVAS_AGENT_MEMORY_REVISIONS_PER_ROOM}); the current records are never trimmed.
+ */
 public interface BoardStore {
   /** The room's current board; revision 0 and no records for a room never written. */
   Future<Board> load(String roomId);
@@ -16,7 +20,14 @@ public interface BoardStore {
    */
   Future<Long> commit(String roomId, long baseRevision, RecordDiff diff, String author);
 
-  /** The revisions after {@code afterRevision}, oldest first, at most {@code limit}. */
+  /**
+   * The kept revisions after {@code afterRevision}, oldest first, consecutive, at most {@code limit}.
+   * When history up to a later revision has been trimmed, the page starts at the oldest kept one: a
+   * first revision other than {@code afterRevision + 1} is a gap the caller must detect (and, to
+   * rebuild a board, answer by {@link #load loading} it whole). The newest revision is always kept, so
+   * an empty page means the room has no revision after {@code afterRevision}, never that it was
+   * trimmed.
+   */
   Future<List<BoardRevision>> revisions(String roomId, long afterRevision, int limit);
 
   /** One stored revision: its number, the diff that made it, and who made it. */

@@ -43,7 +43,7 @@ import org.junit.jupiter.api.extension.ExtendWith;
 
 /**
  * What every {@link Store} promises, whatever keeps the data: boards commit only from their current
- * revision and keep every revision, sessions are created once and hand out strictly increasing seqs.
+ * revision and keep their revisions (the memory store its newest, {@code RevisionRetentionTest}), sessions are created once and hand out strictly increasing seqs.
  * Each test works in rooms and sessions of its own, so implementations may share state across tests.
  */
 @ExtendWith(VertxExtension.class)

@@ -15,7 +15,6 @@ import dev.canvasagent.store.TranscriptStore;
 import dev.canvasagent.store.UnknownSession;
 import io.vertx.core.Future;
 import io.vertx.core.json.JsonObject;
-import java.util.ArrayList;
 import java.util.Collection;
 import java.util.Comparator;
 import java.util.HashMap;
@@ -26,14 +25,16 @@ import java.util.Optional;
 
 /**
  * The embedded store: everything in this process's memory, gone when it stops (a restart forgets
- * every session, board and run). Verticles on different
+ * every session, board and run). Each room's current records are kept whole; its revision history
+ * only up to a {@link RevisionRetention}, oldest dropped first. Verticles on different
  * event loops share it, so every operation holds the store's lock for a few map operations (never
  * for I/O) and answers with an already-completed future.
  */
 public final class MemoryStore implements Store, BoardStore, SessionStore {
   private final Object lock = new Object();
   private final Map<String, Board> boards = new HashMap<>();
-  private final Map<String, List<BoardRevision>> revisions = new HashMap<>();
+  private final Map<String, RevisionHistory> revisions = new HashMap<>();
+  private final RevisionRetention retention;
   private final Map<String, Session> sessions = new HashMap<>();
 
   /** The request fingerprint each session created by an idempotency key was created with. */
@@ -57,6 +58,15 @@ public final class MemoryStore implements Store, BoardStore, SessionStore {
 
   /** Its own secret: this store's ids, like everything else in it, live only as long as the process. */
   private final IdempotencyKeys idempotencyKeys = new IdempotencyKeys(IdempotencyKeys.newSecret());
+
+  /** A store keeping each room's history to the default retention. */
+  public MemoryStore() {
+    this(RevisionRetention.DEFAULT);
+  }
+
+  public MemoryStore(RevisionRetention retention) {
+    this.retention = Objects.requireNonNull(retention, "retention");
+  }
 
   @Override
   public BoardStore boards() {
@@ -130,8 +140,8 @@ public final class MemoryStore implements Store, BoardStore, SessionStore {
       long next = baseRevision + 1;
       boards.put(roomId, current.apply(diff, next));
       revisions
-          .computeIfAbsent(roomId, id -> new ArrayList<>())
-          .add(new BoardRevision(next, diff, author, System.currentTimeMillis()));
+          .computeIfAbsent(roomId, id -> new RevisionHistory(retention))
+          .append(new BoardRevision(next, diff, author, System.currentTimeMillis()));
       return Future.succeededFuture(next);
     }
   }
@@ -139,11 +149,9 @@ public final class MemoryStore implements Store, BoardStore, SessionStore {
   @Override
   public Future<List<BoardRevision>> revisions(String roomId, long afterRevision, int limit) {
     synchronized (lock) {
+      RevisionHistory history = revisions.get(roomId);
       return Future.succeededFuture(
-          revisions.getOrDefault(roomId, List.of()).stream()
-              .filter(revision -> revision.revision() > afterRevision)
-              .limit(limit)
-              .toList());
+          history == null ? List.of() : history.after(afterRevision, limit));
     }
   }
 
