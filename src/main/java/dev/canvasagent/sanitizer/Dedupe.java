@@ -8,7 +8,7 @@ import java.util.Optional;
 /**
  * Duplicate creates: a new shape identical to one already on the board (same type, parent,
  * position, rotation and props — only its id and index differ) is the model re-running a create,
- * and is ignored.
+ * and is ignored. Finding the copy costs the shapes at the new shape's place, not the board.
  */
 final class Dedupe {
   private Dedupe() {}
@@ -21,9 +21,11 @@ final class Dedupe {
         continue;
       }
       JsonObject shape = withoutIdentity(put);
-      for (JsonObject existing : board.records().values()) {
-        if ("shape".equals(existing.getString("typeName"))
-            && shape.equals(withoutIdentity(existing))) {
+      // A copy shares the type, parent and position: only the shapes placed so are compared, lowest
+      // id first, as a scan of the board by id would meet them.
+      for (String candidate : board.shapeIdsPlacedLike(put)) {
+        JsonObject existing = board.record(candidate).orElseThrow();
+        if (shape.equals(withoutIdentity(existing))) {
           return Optional.of(existing.getString("id"));
         }
       }
