@@ -21,29 +21,17 @@ import org.junit.jupiter.api.Test;
  * Board#apply} and on the same boards loaded whole. Seeds are fixed, so a failure reproduces.
  */
 class DedupeLookupTest {
-  /** The scan {@link Dedupe} did before: every record of the board, by id. */
+  /** The scan {@link Dedupe} did before: every record of the board, by id, for each create. */
   static Optional<String> scanned(Board board, RecordDiff diff) {
-    for (JsonObject put : diff.put()) {
-      if (!"shape".equals(put.getString("typeName"))
-          || board.record(put.getString("id")).isPresent()) {
-        continue;
-      }
-      JsonObject shape = withoutIdentity(put);
-      for (JsonObject existing : board.records().values()) {
-        if ("shape".equals(existing.getString("typeName"))
-            && shape.equals(withoutIdentity(existing))) {
-          return Optional.of(existing.getString("id"));
-        }
-      }
-    }
-    return Optional.empty();
-  }
-
-  private static JsonObject withoutIdentity(JsonObject record) {
-    JsonObject copy = record.copy();
-    copy.remove("id");
-    copy.remove("index");
-    return copy;
+    return diff.put().stream()
+        .filter(put -> Dedupe.isNewShape(board, put))
+        .flatMap(
+            put ->
+                board.records().values().stream()
+                    .filter(existing -> "shape".equals(existing.getString("typeName")))
+                    .filter(existing -> Dedupe.sameButIdentity(put, existing)))
+        .map(existing -> existing.getString("id"))
+        .findFirst();
   }
 
   @Test
@@ -103,15 +91,10 @@ class DedupeLookupTest {
       this.board = board;
       this.random = random;
       this.step = step;
-      board
-          .records()
-          .values()
-          .forEach(
-              record -> {
-                if ("shape".equals(record.getValue("typeName"))) {
-                  shapes.add(record);
-                }
-              });
+      shapes.addAll(
+          board.records().values().stream()
+              .filter(record -> "shape".equals(record.getValue("typeName")))
+              .toList());
     }
 
     RecordDiff next() {
