@@ -3,6 +3,7 @@ package dev.canvasagent.board;
 import dev.canvasagent.board.geometry.ShapeIndex;
 import io.vertx.core.json.JsonArray;
 import io.vertx.core.json.JsonObject;
+import java.util.Collections;
 import java.util.LinkedHashSet;
 import java.util.List;
 import java.util.Map;
@@ -24,17 +25,32 @@ import org.pcollections.TreePMap;
  *
  * <p>Beside the records a board keeps, just as persistently, each parent's children by index and each
  * record's bindings, so the questions a diff asks (the top index on a page, what refers to a removed
- * shape) read only what the diff touches and what depends on it; a running estimate of its size in
- * bytes for caches; and, once something has asked for it, the {@link ShapeIndex} of its shapes' page
- * bounds, which {@link #apply} then carries forward from the diff.
+ * shape) read only what the diff touches and what depends on it; each shape by its type, parent and
+ * position, so a copy of a shape is found among the few placed like it; a running estimate of its
+ * size in bytes for caches; and, once something has asked for it, the {@link ShapeIndex} of its
+ * shapes' page bounds, which {@link #apply} then carries forward from the diff. A board made by
+ * {@link #apply} also knows which records its diff changed ({@link #idsChangedFrom}), so whoever
+ * follows a room revision by revision reads only those.
  */
 public final class Board {
   private final String roomId;
   private final long revision;
   private final TreePMap<String, JsonObject> records;
   private final RecordLinks links;
+  private final ShapePlaces places;
   private final long estimatedBytes;
+  private final Origin origin;
+
+  /** This board's own mark, which the boards applied to it remember. */
+  private final Object mark = new Object();
+
   private volatile ShapeIndex shapeIndex;
+
+  /**
+   * Where an applied board came from: the mark of the board it was applied to (the mark, not the
+   * board, so a chain of revisions does not keep every earlier one alive) and the ids its diff changed.
+   */
+  private record Origin(Object base, Set<String> changed) {}
 
   /** A board loaded whole (a store's read, a snapshot): every record measured and indexed once. */
   public Board(String roomId, long revision, Map<String, JsonObject> records) {
@@ -42,13 +58,17 @@ public final class Board {
     this.revision = revision;
     this.records = TreePMap.from(records);
     RecordLinks links = RecordLinks.EMPTY;
+    ShapePlaces places = ShapePlaces.EMPTY;
     long bytes = 0;
     for (Map.Entry<String, JsonObject> entry : this.records.entrySet()) {
       links = links.plus(entry.getKey(), entry.getValue());
+      places = places.plus(entry.getKey(), entry.getValue());
       bytes += bytes(entry.getValue());
     }
     this.links = links;
+    this.places = places;
     this.estimatedBytes = bytes;
+    this.origin = null;
   }
 
   private Board(
@@ -56,12 +76,16 @@ public final class Board {
       long revision,
       TreePMap<String, JsonObject> records,
       RecordLinks links,
-      long estimatedBytes) {
+      ShapePlaces places,
+      long estimatedBytes,
+      Origin origin) {
     this.roomId = roomId;
     this.revision = revision;
     this.records = records;
     this.links = links;
+    this.places = places;
     this.estimatedBytes = estimatedBytes;
+    this.origin = origin;
   }
 
   public static Board empty(String roomId) {
@@ -104,6 +128,26 @@ public final class Board {
     return links.bindings(recordId);
   }
 
+  /**
+   * The ids of the shapes on the board that may be copies of {@code shape}, by id: every shape whose
+   * {@code type}, {@code parentId}, {@code x} and {@code y} equal {@code shape}'s as JSON values is
+   * among them (now and then a few others: compare the records).
+   */
+  public List<String> shapeIdsPlacedLike(JsonObject shape) {
+    return places.placedLike(shape);
+  }
+
+  /**
+   * The ids of the records whose change made this board from {@code earlier}, when this board is
+   * {@code earlier.apply(diff, …)}: the ids the diff put, and those it removed that were there.
+   * Empty when this board was not made so (loaded whole, or applied to another board).
+   */
+  public Optional<Set<String>> idsChangedFrom(Board earlier) {
+    return origin != null && origin.base() == earlier.mark
+        ? Optional.of(origin.changed())
+        : Optional.empty();
+  }
+
   /** The highest fractional index among the page's direct children, if any. */
   public Optional<String> topIndexOnPage(String pageId) {
     return links.topIndex(pageId);
@@ -144,20 +188,31 @@ public final class Board {
       touched.add(id);
     }
     RecordLinks nextLinks = links;
+    ShapePlaces nextPlaces = places;
     long bytes = estimatedBytes;
     for (String id : touched) {
       JsonObject before = records.get(id);
       JsonObject after = next.get(id);
       if (before != null) {
         nextLinks = nextLinks.minus(id, before);
+        nextPlaces = nextPlaces.minus(id, before);
         bytes -= bytes(before);
       }
       if (after != null) {
         nextLinks = nextLinks.plus(id, after);
+        nextPlaces = nextPlaces.plus(id, after);
         bytes += bytes(after);
       }
     }
-    Board board = new Board(roomId, newRevision, next, nextLinks, bytes);
+    Board board =
+        new Board(
+            roomId,
+            newRevision,
+            next,
+            nextLinks,
+            nextPlaces,
+            bytes,
+            new Origin(mark, Collections.unmodifiableSet(touched)));
     ShapeIndex index = shapeIndex;
     if (index != null) {
       board.shapeIndex = index.updated(this, board, touched);

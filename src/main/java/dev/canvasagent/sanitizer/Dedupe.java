@@ -8,27 +8,34 @@ import java.util.Optional;
 /**
  * Duplicate creates: a new shape identical to one already on the board (same type, parent,
  * position, rotation and props — only its id and index differ) is the model re-running a create,
- * and is ignored.
+ * and is ignored. Finding the copy costs the shapes at the new shape's place, not the board.
  */
 final class Dedupe {
   private Dedupe() {}
 
   /** The id of the existing shape a newly put record duplicates, if any. */
   static Optional<String> duplicateOf(Board board, RecordDiff diff) {
-    for (JsonObject put : diff.put()) {
-      if (!"shape".equals(put.getString("typeName"))
-          || board.record(put.getString("id")).isPresent()) {
-        continue;
-      }
-      JsonObject shape = withoutIdentity(put);
-      for (JsonObject existing : board.records().values()) {
-        if ("shape".equals(existing.getString("typeName"))
-            && shape.equals(withoutIdentity(existing))) {
-          return Optional.of(existing.getString("id"));
-        }
-      }
-    }
-    return Optional.empty();
+    return diff.put().stream()
+        .filter(put -> isNewShape(board, put))
+        .flatMap(
+            put ->
+                // A copy shares the type, parent and position: only the shapes placed so are
+                // compared, lowest id first, as a scan of the board by id would meet them.
+                board.shapeIdsPlacedLike(put).stream()
+                    .map(candidate -> board.record(candidate).orElseThrow())
+                    .filter(existing -> sameButIdentity(put, existing)))
+        .map(existing -> existing.getString("id"))
+        .findFirst();
+  }
+
+  /** A shape the diff puts that is not on the board yet: a create. */
+  static boolean isNewShape(Board board, JsonObject put) {
+    return "shape".equals(put.getString("typeName")) && board.record(put.getString("id")).isEmpty();
+  }
+
+  /** Whether the records are the same but for their id and index. */
+  static boolean sameButIdentity(JsonObject record, JsonObject other) {
+    return withoutIdentity(record).equals(withoutIdentity(other));
   }
 
   private static JsonObject withoutIdentity(JsonObject record) {

@@ -18,7 +18,9 @@ import java.util.Comparator;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
+import java.util.Optional;
 import java.util.Random;
+import java.util.Set;
 import org.junit.jupiter.api.Test;
 
 /**
@@ -146,5 +148,35 @@ class BoardTest {
             .sorted(Comparator.naturalOrder())
             .toList()
             .equals(List.copyOf(board.records().keySet())));
+  }
+
+  @Test
+  void shapesPlacedAlikeAreFoundWhateverTheNumbersAreWrittenAsAndFollowEveryDiff() {
+    JsonObject a = at("a1", in(PAGE, note("a", 100, 40)));
+    JsonObject b = at("a2", in(PAGE, note("b", 100, 40))).put("x", 100).put("y", 40L);
+    JsonObject elsewhere = at("a3", in(PAGE, note("c", 101, 40)));
+    Board board = new Board("room-1", 1, Map.of("shape:a", a, "shape:b", b, "shape:c", elsewhere));
+
+    assertEquals(List.of("shape:a", "shape:b"), board.shapeIdsPlacedLike(note("new", 100, 40)));
+    Board moved = board.apply(RecordDiff.putting(a.copy().put("x", 101.0)), 2);
+    assertEquals(List.of("shape:b"), moved.shapeIdsPlacedLike(note("new", 100, 40)));
+    assertEquals(List.of("shape:a", "shape:c"), moved.shapeIdsPlacedLike(elsewhere));
+    Board removed = moved.apply(new RecordDiff(List.of(), List.of("shape:b")), 3);
+    assertEquals(List.of(), removed.shapeIdsPlacedLike(note("new", 100, 40)));
+  }
+
+  @Test
+  void aBoardKnowsTheIdsItsDiffChangedFromTheBoardItWasAppliedToOnly() {
+    Board board = new Board("room-1", 1, Map.of("shape:a", note("a", 0, 0)));
+    Board next =
+        board.apply(
+            new RecordDiff(List.of(note("b", 0, 0)), List.of("shape:a", "shape:never-there")), 2);
+
+    assertEquals(Optional.of(Set.of("shape:a", "shape:b")), next.idsChangedFrom(board));
+    assertEquals(Optional.empty(), board.idsChangedFrom(next));
+    assertEquals(Optional.empty(), next.idsChangedFrom(next));
+    Board loadedWhole = new Board("room-1", 1, board.records());
+    assertEquals(Optional.empty(), next.idsChangedFrom(loadedWhole));
+    assertEquals(Optional.empty(), loadedWhole.idsChangedFrom(board));
   }
 }

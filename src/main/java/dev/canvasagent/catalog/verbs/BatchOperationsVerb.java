@@ -113,23 +113,23 @@ public final class BatchOperationsVerb implements ActionVerb {
                         "unknown layoutDirective; one of " + LayoutDirective.wireNames())));
   }
 
-  /** The page bounds of every top-level shape: what the new group must keep clear of. */
+  /**
+   * The page bounds of every top-level shape: what the new group must keep clear of. The page's
+   * children, not every record; in no particular order, which {@link FreeSpot} does not depend on.
+   */
   private static List<Box> occupied(Board board) {
     ShapeGeometry geometry = new ShapeGeometry(board);
     List<Box> boxes = new ArrayList<>();
-    for (JsonObject record : board.records().values()) {
-      if ("shape".equals(record.getString("typeName"))
-          && ShapeRecords.PAGE_ID.equals(record.getString("parentId"))) {
-        geometry
-            .pageBounds(record.getString("id"))
-            .filter(
-                box ->
-                    Double.isFinite(box.minX())
-                        && Double.isFinite(box.maxX())
-                        && Double.isFinite(box.minY())
-                        && Double.isFinite(box.maxY()))
-            .ifPresent(boxes::add);
-      }
+    for (String id : board.childIds(ShapeRecords.PAGE_ID)) {
+      geometry
+          .pageBounds(id)
+          .filter(
+              box ->
+                  Double.isFinite(box.minX())
+                      && Double.isFinite(box.maxX())
+                      && Double.isFinite(box.minY())
+                      && Double.isFinite(box.maxY()))
+          .ifPresent(boxes::add);
     }
     return boxes;
   }

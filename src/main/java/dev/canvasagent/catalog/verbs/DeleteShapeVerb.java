@@ -9,8 +9,10 @@ import dev.canvasagent.catalog.VerbKind;
 import io.vertx.core.json.JsonArray;
 import io.vertx.core.json.JsonObject;
 import java.util.ArrayList;
+import java.util.LinkedHashSet;
 import java.util.List;
 import java.util.Set;
+import java.util.TreeSet;
 
 /**
  * {@code delete_shape}: removes shapes with everything inside them (a frame's or group's children)
@@ -47,26 +49,26 @@ public final class DeleteShapeVerb implements ActionVerb {
         new RecordDiff(List.of(), removed));
   }
 
-  /** The shapes, their descendants, and the bindings touching any of them. */
+  /**
+   * The shapes, their descendants, and the bindings touching any of them: read from the board's
+   * children by parent and bindings by record, so it costs what it removes. Each parent's children
+   * are taken by id, and the bindings come last by id, the order a scan of the board would give.
+   */
   static List<String> withDependents(Board board, Set<String> shapeIds) {
-    Set<String> shapes = new java.util.LinkedHashSet<>(shapeIds);
+    Set<String> shapes = new LinkedHashSet<>(shapeIds);
     List<String> frontier = new ArrayList<>(shapeIds);
     while (!frontier.isEmpty()) {
       String parent = frontier.remove(frontier.size() - 1);
-      for (JsonObject record : board.records().values()) {
-        if (parent.equals(record.getString("parentId")) && shapes.add(record.getString("id"))) {
-          frontier.add(record.getString("id"));
+      for (String child : new TreeSet<>(board.childIds(parent))) {
+        if (shapes.add(child)) {
+          frontier.add(child);
         }
       }
     }
     List<String> removed = new ArrayList<>(shapes);
-    for (JsonObject record : board.records().values()) {
-      if ("binding".equals(record.getString("typeName"))
-          && (shapes.contains(record.getString("fromId"))
-              || shapes.contains(record.getString("toId")))) {
-        removed.add(record.getString("id"));
-      }
-    }
+    Set<String> bindings = new TreeSet<>();
+    shapes.forEach(shape -> bindings.addAll(board.bindingIds(shape)));
+    removed.addAll(bindings);
     return removed;
   }
 }

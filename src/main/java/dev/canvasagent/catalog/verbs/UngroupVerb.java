@@ -12,6 +12,7 @@ import dev.canvasagent.catalog.VerbKind;
 import io.vertx.core.json.JsonObject;
 import java.util.List;
 import java.util.Set;
+import java.util.TreeSet;
 
 /**
  * {@code ungroup}: groups dissolved. Each group's children move to the group's parent where the group
@@ -52,12 +53,9 @@ public final class UngroupVerb implements ActionVerb {
       throw new ActionRejected("no index left to put the group's shapes where the group was");
     }
     // An arrow bound to a group lets go of it when the group goes, as when it is deleted.
-    for (JsonObject record : context.board().records().values()) {
-      if ("binding".equals(record.getString("typeName"))
-          && (ids.contains(record.getString("toId")) || ids.contains(record.getString("fromId")))) {
-        edit.remove(record.getString("id"));
-      }
-    }
+    Set<String> bindings = new TreeSet<>();
+    ids.forEach(id -> bindings.addAll(context.board().bindingIds(id)));
+    bindings.forEach(edit::remove);
     return new SanitizedAction(LayoutEdit.withRecordIds(params, "shapeIds", ids), edit.diff());
   }
 

@@ -18,13 +18,13 @@ import java.util.Random;
  * and then), a shape removed (its children left without a parent) and put back, a new note, a new
  * index. Not always changes the patch engine would accept: the index must hold for any board.
  */
-final class RandomDiffs {
+public final class RandomDiffs {
   private final Board board;
   private final Random random;
   private final List<JsonObject> shapes = new ArrayList<>();
   private final List<JsonObject> parents = new ArrayList<>();
 
-  RandomDiffs(Board board, Random random) {
+  public RandomDiffs(Board board, Random random) {
     this.board = board;
     this.random = random;
     board
@@ -41,7 +41,7 @@ final class RandomDiffs {
             });
   }
 
-  RecordDiff next() {
+  public RecordDiff next() {
     if (shapes.isEmpty()) {
       return RecordDiff.putting(at("a1", in(ShapeRecords.PAGE_ID, note("fresh", 0, 0))));
     }
