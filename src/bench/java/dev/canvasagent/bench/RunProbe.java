@@ -12,8 +12,8 @@ import java.nio.charset.StandardCharsets;
 import java.util.Set;
 
 /**
- * One run as a browser and its user see it: an SSE stream on a room of the run's own, subscribed
- * first, then {@code POST /api/canvas-agent/run}; the times (this process's {@link System#nanoTime})
+ * One run as a browser and its user see it: an SSE stream on the run's room (one of its own unless
+ * the caller names one), subscribed first, then {@code POST /api/canvas-agent/run}; the times (this process's {@link System#nanoTime})
  * at which the POST was sent, its answer came, and the stream brought {@code calling_model}, the first
  * {@code agent:action} envelope (partial or final), the first final one, and the run's final status.
  * The stream is closed once the run is final.
@@ -24,11 +24,13 @@ final class RunProbe {
   /**
    * What one run took; a time is 0 when it did not happen.
    *
+   * @param runId the run's id, as the POST's answer gave it, or {@code null}
    * @param state the run's final state ({@code done}, {@code error}, …), or {@code null} when the probe failed
    * @param problem why the probe failed or the run did not end {@code done}, or {@code null}
    */
   record Result(
       long run,
+      String runId,
       long postSent,
       long postAnswered,
       long callingModel,
@@ -44,6 +46,7 @@ final class RunProbe {
   private final Promise<Result> result = Promise.promise();
   private final StringBuilder pending = new StringBuilder();
   private HttpClientRequest stream;
+  private String runId;
   private long postSent;
   private long postAnswered;
   private long callingModel;
@@ -57,8 +60,9 @@ final class RunProbe {
   }
 
   /**
-   * Runs one probe: room {@code bench-r<run>}, message tagged {@code bench-run-<run>} for the stub,
-   * {@code model} the registry key. Fails the run after {@code timeoutMs}.
+   * Runs one probe in {@code room} (the caller's to choose: one of the run's own, or one shared with
+   * other runs, one at a time), asking {@code message} of {@code model}, the registry key. Fails the run
+   * after {@code timeoutMs}.
    */
   static Future<Result> start(
       Vertx vertx,
@@ -66,10 +70,11 @@ final class RunProbe {
       HttpClient posts,
       int port,
       long run,
+      String room,
       String model,
+      String message,
       long timeoutMs) {
     RunProbe probe = new RunProbe(run);
-    String room = "bench-r" + run;
     Promise<Void> subscribed = Promise.promise();
     streams
         .request(HttpMethod.GET, port, "127.0.0.1", "/api/rooms/" + room + "/events")
@@ -99,7 +104,7 @@ final class RunProbe {
             timeoutMs, fired -> probe.fail("no final status within " + timeoutMs + " ms"));
     subscribed
         .future()
-        .onSuccess(ok -> probe.post(posts, port, room, model))
+        .onSuccess(ok -> probe.post(posts, port, room, model, message))
         .onFailure(error -> probe.fail("subscribe: " + error.getMessage()));
     return probe
         .result
@@ -113,13 +118,9 @@ final class RunProbe {
             });
   }
 
-  private void post(HttpClient posts, int port, String room, String model) {
+  private void post(HttpClient posts, int port, String room, String model, String message) {
     Buffer body =
-        new JsonObject()
-            .put("roomId", room)
-            .put("model", model)
-            .put("message", "bench-run-" + run + ": two boxes, Plan and Build, aligned at the top")
-            .toBuffer();
+        new JsonObject().put("roomId", room).put("model", model).put("message", message).toBuffer();
     posts
         .request(HttpMethod.POST, port, "127.0.0.1", "/api/canvas-agent/run")
         .compose(
@@ -141,6 +142,10 @@ final class RunProbe {
                           }
                           if (response.statusCode() != 202) {
                             fail("the run was refused: " + response.statusCode() + " " + answer);
+                          } else {
+                            synchronized (this) {
+                              runId = answer.toJsonObject().getString("runId");
+                            }
                           }
                           return null;
                         }))
@@ -186,6 +191,10 @@ final class RunProbe {
     } else if (name.equals("agent:status")) {
       JsonObject status = new JsonObject(data);
       String state = status.getString("state");
+      if (runId == null) {
+        // The stream may bring the run's first status before the POST's answer is read.
+        runId = status.getJsonObject("detail", new JsonObject()).getString("runId");
+      }
       if ("calling_model".equals(state) && callingModel == 0) {
         callingModel = at;
       } else if (FINAL_STATES.contains(state)) {
@@ -196,6 +205,7 @@ final class RunProbe {
         result.tryComplete(
             new Result(
                 run,
+                runId,
                 postSent,
                 postAnswered,
                 callingModel,
@@ -214,6 +224,7 @@ final class RunProbe {
     result.tryComplete(
         new Result(
             run,
+            runId,
             postSent,
             postAnswered,
             callingModel,
