@@ -268,8 +268,11 @@ public final class RunLatencyBench {
               port,
               run,
               "bench-r" + run,
-              RunLatencySettings.MODEL,
-              "bench-run-" + run + ": two boxes, Plan and Build, aligned at the top",
+              new JsonObject()
+                  .put("model", RunLatencySettings.MODEL)
+                  .put(
+                      "message",
+                      "bench-run-" + run + ": two boxes, Plan and Build, aligned at the top"),
               settings.runTimeoutMs())
           .onComplete(
               done -> {

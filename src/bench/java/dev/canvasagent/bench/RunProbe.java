@@ -7,8 +7,11 @@ import io.vertx.core.buffer.Buffer;
 import io.vertx.core.http.HttpClient;
 import io.vertx.core.http.HttpClientRequest;
 import io.vertx.core.http.HttpMethod;
+import io.vertx.core.json.JsonArray;
 import io.vertx.core.json.JsonObject;
 import java.nio.charset.StandardCharsets;
+import java.util.ArrayList;
+import java.util.List;
 import java.util.Set;
 
 /**
@@ -25,6 +28,7 @@ final class RunProbe {
    * What one run took; a time is 0 when it did not happen.
    *
    * @param runId the run's id, as the POST's answer gave it, or {@code null}
+   * @param shapesPut the ids of the records the run's final envelopes put on the board, in order
    * @param state the run's final state ({@code done}, {@code error}, …), or {@code null} when the probe failed
    * @param problem why the probe failed or the run did not end {@code done}, or {@code null}
    */
@@ -39,6 +43,7 @@ final class RunProbe {
       long finished,
       int partials,
       int finals,
+      List<String> shapesPut,
       String state,
       String problem) {}
 
@@ -54,6 +59,7 @@ final class RunProbe {
   private long firstFinal;
   private int partials;
   private int finals;
+  private final List<String> shapesPut = new ArrayList<>();
 
   private RunProbe(long run) {
     this.run = run;
@@ -61,8 +67,9 @@ final class RunProbe {
 
   /**
    * Runs one probe in {@code room} (the caller's to choose: one of the run's own, or one shared with
-   * other runs, one at a time), asking {@code message} of {@code model}, the registry key. Fails the run
-   * after {@code timeoutMs}.
+   * other runs, one at a time), with {@code runBody} the run's body but its {@code roomId} ({@code
+   * message}, {@code model} the registry key, perhaps a {@code viewport}). Fails the run after {@code
+   * timeoutMs}.
    */
   static Future<Result> start(
       Vertx vertx,
@@ -71,8 +78,7 @@ final class RunProbe {
       int port,
       long run,
       String room,
-      String model,
-      String message,
+      JsonObject runBody,
       long timeoutMs) {
     RunProbe probe = new RunProbe(run);
     Promise<Void> subscribed = Promise.promise();
@@ -104,7 +110,7 @@ final class RunProbe {
             timeoutMs, fired -> probe.fail("no final status within " + timeoutMs + " ms"));
     subscribed
         .future()
-        .onSuccess(ok -> probe.post(posts, port, room, model, message))
+        .onSuccess(ok -> probe.post(posts, port, runBody.copy().put("roomId", room)))
         .onFailure(error -> probe.fail("subscribe: " + error.getMessage()));
     return probe
         .result
@@ -118,9 +124,8 @@ final class RunProbe {
             });
   }
 
-  private void post(HttpClient posts, int port, String room, String model, String message) {
-    Buffer body =
-        new JsonObject().put("roomId", room).put("model", model).put("message", message).toBuffer();
+  private void post(HttpClient posts, int port, JsonObject run) {
+    Buffer body = run.toBuffer();
     posts
         .request(HttpMethod.POST, port, "127.0.0.1", "/api/canvas-agent/run")
         .compose(
@@ -187,6 +192,11 @@ final class RunProbe {
         if (firstFinal == 0) {
           firstFinal = at;
         }
+        JsonObject diff = new JsonObject(data).getJsonObject("diff");
+        if (diff != null) {
+          diff.getJsonArray("put", new JsonArray())
+              .forEach(record -> shapesPut.add(((JsonObject) record).getString("id")));
+        }
       }
     } else if (name.equals("agent:status")) {
       JsonObject status = new JsonObject(data);
@@ -214,6 +224,7 @@ final class RunProbe {
                 at,
                 partials,
                 finals,
+                List.copyOf(shapesPut),
                 state,
                 problem));
       }
@@ -233,6 +244,7 @@ final class RunProbe {
             0,
             partials,
             finals,
+            List.copyOf(shapesPut),
             null,
             problem));
   }

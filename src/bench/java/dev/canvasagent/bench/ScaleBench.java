@@ -126,12 +126,15 @@ public final class ScaleBench {
     }
     driven.runs(room, settings.runWarmup());
     List<RunProbe.Result> runs = driven.runs(room, settings.runSamples());
-    List<RunProbe.Result> ok = runs.stream().filter(run -> run.problem() == null).toList();
+    // A run that ended done but published no final envelope has no ttfbMs: it failed here.
+    List<RunProbe.Result> ok =
+        runs.stream().filter(run -> run.problem() == null && run.firstFinal() != 0).toList();
     JsonArray problems = new JsonArray();
     runs.stream()
-        .filter(run -> run.problem() != null)
+        .filter(run -> !ok.contains(run))
         .limit(5)
-        .forEach(run -> problems.add(run.problem()));
+        .forEach(
+            run -> problems.add(run.problem() != null ? run.problem() : "done, no final envelope"));
     return new JsonObject()
         .put("shapes", size)
         .put("room", room)
@@ -144,6 +147,10 @@ public final class ScaleBench {
         .put(
             "postToFirstEnvelopeMs",
             new Percentiles(micros(ok.stream().map(run -> run.firstEnvelope() - run.postSent())))
+                .toJson())
+        .put(
+            "postToFirstFinalEnvelopeMs",
+            new Percentiles(micros(ok.stream().map(run -> run.firstFinal() - run.postSent())))
                 .toJson())
         .put(
             "postToFinalStatusMs",
@@ -212,6 +219,7 @@ public final class ScaleBench {
       server.collectGarbage();
       settle();
       long heapLive = server.heapUsedLastKib();
+      long rssAfterGc = server.memoryKib()[0];
       return cached
           .put("rssIdleKib", idle[0])
           .put("heapUsedIdleKib", heapIdle)
@@ -220,6 +228,7 @@ public final class ScaleBench {
           .put("rssGrowthKib", memory[0] - idle[0])
           .put("heapUsedKib", heapUsed)
           .put("heapLiveAfterFullGcKib", heapLive)
+          .put("rssAfterFullGcKib", rssAfterGc)
           .put("heapUsedMaxKib", server.heapUsedMaxKib());
     }
   }
@@ -238,18 +247,23 @@ public final class ScaleBench {
     private final StoreServer running;
     private final int port;
     private final int runTimeoutMs;
+    private final JsonObject runBody;
     private final HttpClient streams;
     private final HttpClient posts;
     private final BoardWriter writer;
     private long runNumbers;
 
-    private DrivenServer(Vertx vertx, StoreServer running, int port, int runTimeoutMs) {
+    private DrivenServer(Vertx vertx, StoreServer running, int port, ScaleSettings settings) {
       PoolOptions pool = new PoolOptions().setHttp1MaxSize(4).setMaxWaitQueueSize(-1);
       HttpClientOptions options = new HttpClientOptions().setKeepAlive(true);
       this.vertx = vertx;
       this.running = running;
       this.port = port;
-      this.runTimeoutMs = runTimeoutMs;
+      this.runTimeoutMs = settings.runTimeoutMs();
+      this.runBody = new JsonObject().put("model", MODEL).put("message", RUN_MESSAGE);
+      if (settings.viewport() != null) {
+        runBody.put("viewport", settings.viewport());
+      }
       this.streams = vertx.createHttpClient(options, pool);
       this.posts = vertx.createHttpClient(options, pool);
       this.writer = new BoardWriter(posts, port);
@@ -275,7 +289,7 @@ public final class ScaleBench {
       try {
         int port = running.server().awaitPort(START_SECONDS);
         running.server().startSampling();
-        return new DrivenServer(vertx, running, port, settings.runTimeoutMs());
+        return new DrivenServer(vertx, running, port, settings);
       } catch (Exception e) {
         running.close();
         throw e;
@@ -290,24 +304,23 @@ public final class ScaleBench {
       return writer;
     }
 
-    /** {@code count} {@code debug/fake} runs in {@code room}, one after another. */
+    /**
+     * {@code count} {@code debug/fake} runs in {@code room}, one after another, each one's rectangle
+     * removed once it is final: the board keeps its size, and the next run's rectangle is not refused
+     * as a duplicate of it (which would publish no envelope).
+     */
     List<RunProbe.Result> runs(String room, int count) throws Exception {
       List<RunProbe.Result> results = new ArrayList<>();
       for (int i = 0; i < count; i++) {
-        results.add(
-            RunProbe.start(
-                    vertx,
-                    streams,
-                    posts,
-                    port,
-                    ++runNumbers,
-                    room,
-                    MODEL,
-                    RUN_MESSAGE,
-                    runTimeoutMs)
+        RunProbe.Result run =
+            RunProbe.start(vertx, streams, posts, port, ++runNumbers, room, runBody, runTimeoutMs)
                 .toCompletionStage()
                 .toCompletableFuture()
-                .get(runTimeoutMs + 30_000L, TimeUnit.MILLISECONDS));
+                .get(runTimeoutMs + 30_000L, TimeUnit.MILLISECONDS);
+        if (!run.shapesPut().isEmpty()) {
+          writer.remove(room, run.shapesPut());
+        }
+        results.add(run);
       }
       return results;
     }
@@ -372,6 +385,8 @@ public final class ScaleBench {
         .put("fillBatch", settings.batch())
         .put("model", MODEL)
         .put("message", RUN_MESSAGE)
+        .put("viewport", settings.viewport())
+        .put("layout", "a square grid of 120 x 80 rectangles, 160 x 120 apart, from the origin")
         .put("cacheBytes", settings.cacheBytes())
         .put("serverHeap", "-Xmx" + settings.serverHeap())
         .put("serverJvmOptions", String.join(" ", settings.serverJvmOptions()));

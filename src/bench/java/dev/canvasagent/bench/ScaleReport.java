@@ -127,8 +127,8 @@ final class ScaleReport {
       if (cached.containsKey("rssKib")) {
         line(
             out,
-            "%s, %d rooms × %,d shapes: RSS %d MiB (%d at start, HWM %d), heap used %d MiB, %d"
-                + " live after a full GC; cache setting %d MiB",
+            "%s, %d rooms × %,d shapes: RSS %d MiB (%d at start, HWM %d), heap used %d MiB;"
+                + " after a full GC %d MiB live, RSS %d MiB; cache setting %d MiB",
             STORE_NAMES.get(store),
             cached.getInteger("rooms"),
             cached.getInteger("shapesEach"),
@@ -137,6 +137,7 @@ final class ScaleReport {
             mib(cached.getLong("vmHwmKib")),
             mib(cached.getLong("heapUsedKib")),
             mib(cached.getLong("heapLiveAfterFullGcKib")),
+            mib(cached.getLong("rssAfterFullGcKib")),
             cached.getLong("cacheBytes") / (1024 * 1024));
       }
     }

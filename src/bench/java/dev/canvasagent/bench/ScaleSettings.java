@@ -1,5 +1,6 @@
 package dev.canvasagent.bench;
 
+import io.vertx.core.json.JsonObject;
 import java.nio.file.Path;
 import java.util.ArrayList;
 import java.util.Arrays;
@@ -15,6 +16,8 @@ import java.util.Locale;
  * @param warmup unmeasured one-shape changes per board before them
  * @param runSamples measured fake-model runs per board
  * @param runWarmup unmeasured runs per board before them
+ * @param viewport the runs' {@code viewport} ({@code x, y, w, h}), or {@code null} for none (then the
+ *     whole board is in view)
  * @param batch records per change when filling a board (the changes route takes at most 1,000)
  * @param cachedRooms rooms filled for the memory reading
  * @param cachedRoomShapes shapes in each of them
@@ -30,6 +33,7 @@ record ScaleSettings(
     int warmup,
     int runSamples,
     int runWarmup,
+    JsonObject viewport,
     int batch,
     int cachedRooms,
     int cachedRoomShapes,
@@ -48,7 +52,8 @@ record ScaleSettings(
         atLeast("bench.scale.samples", 40, 1),
         atLeast("bench.scale.warmup", 10, 0),
         atLeast("bench.scale.runSamples", 20, 1),
-        atLeast("bench.scale.runWarmup", 3, 0),
+        atLeast("bench.scale.runWarmup", 2, 0),
+        viewport(text("bench.scale.viewport", "0,0,1600,900")),
         batch(atLeast("bench.scale.batch", MAX_BATCH, 1)),
         atLeast("bench.scale.cachedRooms", 10, 0),
         atLeast("bench.scale.cachedRoomShapes", 10_000, 1),
@@ -116,6 +121,31 @@ record ScaleSettings(
       stores.add(store);
     }
     return stores.stream().distinct().toList();
+  }
+
+  /** {@code x,y,w,h} in page coordinates, or {@code none}. */
+  private static JsonObject viewport(String value) {
+    if (value.equalsIgnoreCase("none")) {
+      return null;
+    }
+    String[] parts = value.split(",");
+    try {
+      if (parts.length != 4) {
+        throw new NumberFormatException();
+      }
+      JsonObject viewport = new JsonObject();
+      List<String> keys = List.of("x", "y", "w", "h");
+      for (int i = 0; i < 4; i++) {
+        viewport.put(keys.get(i), Double.parseDouble(parts[i].trim()));
+      }
+      if (viewport.getDouble("w") <= 0 || viewport.getDouble("h") <= 0) {
+        throw new NumberFormatException();
+      }
+      return viewport;
+    } catch (NumberFormatException e) {
+      throw new IllegalArgumentException(
+          "bench.scale.viewport must be x,y,w,h (w and h above 0) or none, not '" + value + "'", e);
+    }
   }
 
   private static long bytes(String value) {
