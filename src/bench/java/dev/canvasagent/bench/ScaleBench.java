@@ -3,6 +3,7 @@ package dev.canvasagent.bench;
 import io.vertx.core.Vertx;
 import io.vertx.core.http.HttpClient;
 import io.vertx.core.http.HttpClientOptions;
+import io.vertx.core.http.HttpMethod;
 import io.vertx.core.http.PoolOptions;
 import io.vertx.core.json.JsonArray;
 import io.vertx.core.json.JsonObject;
@@ -185,7 +186,8 @@ public final class ScaleBench {
    * A fresh server on {@code store}: {@code cachedRooms} rooms of {@code cachedRoomShapes} shapes,
    * each changed once after filling so its board is the patch engine's latest, then the memory: VmRSS
    * and VmHWM, and the heap in use before and after a full collection, beside the server's reading
-   * when it had just started.
+   * when it had just started, and the patch engine's {@code /health} (the boards it holds, where it
+   * says).
    */
   private static JsonObject cached(
       ScaleSettings settings, Vertx vertx, String store, Path directory) throws Exception {
@@ -220,6 +222,7 @@ public final class ScaleBench {
       settle();
       long heapLive = server.heapUsedLastKib();
       long rssAfterGc = server.memoryKib()[0];
+      JsonObject patchEngine = driven.patchEngineHealth();
       return cached
           .put("rssIdleKib", idle[0])
           .put("heapUsedIdleKib", heapIdle)
@@ -229,7 +232,8 @@ public final class ScaleBench {
           .put("heapUsedKib", heapUsed)
           .put("heapLiveAfterFullGcKib", heapLive)
           .put("rssAfterFullGcKib", rssAfterGc)
-          .put("heapUsedMaxKib", server.heapUsedMaxKib());
+          .put("heapUsedMaxKib", server.heapUsedMaxKib())
+          .put("patchEngine", patchEngine);
     }
   }
 
@@ -302,6 +306,21 @@ public final class ScaleBench {
 
     BoardWriter writer() {
       return writer;
+    }
+
+    /** What {@code /health} says of the patch engine (its counters, and the boards it holds if any). */
+    JsonObject patchEngineHealth() throws Exception {
+      JsonObject health =
+          streams
+              .request(HttpMethod.GET, port, "127.0.0.1", "/health")
+              .compose(request -> request.send().compose(response -> response.body()))
+              .toCompletionStage()
+              .toCompletableFuture()
+              .get(30, TimeUnit.SECONDS)
+              .toJsonObject();
+      return health
+          .getJsonObject("verticles", new JsonObject())
+          .getJsonObject("patch-engine", new JsonObject());
     }
 
     /**

@@ -139,6 +139,10 @@ final class ScaleReport {
             mib(cached.getLong("heapLiveAfterFullGcKib")),
             mib(cached.getLong("rssAfterFullGcKib")),
             cached.getLong("cacheBytes") / (1024 * 1024));
+        JsonObject boardCache = cached.getJsonObject("patchEngine").getJsonObject("boardCache");
+        if (boardCache != null) {
+          line(out, "  the patch engine's boardCache: %s", boardCache.encode());
+        }
       }
     }
     JsonObject machine = report.getJsonObject("machine");
