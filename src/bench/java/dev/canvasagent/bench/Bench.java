@@ -6,10 +6,13 @@ import java.util.Locale;
 
 /**
  * What {@code ./mvnw -Pbench -DskipTests verify} runs: the benchmarks named in {@code -Dbench.which}
- * (comma-separated: {@code fanout}, {@code run}, {@code parse}, {@code docs}, {@code busy}, or {@code all}; {@code fanout} by
+ * (comma-separated: {@code fanout}, {@code run}, {@code parse}, {@code docs}, {@code busy}, {@code scale}, or {@code all}; {@code fanout} by
  * default), one after another, each with a server of its own where it needs one.
  */
 public final class Bench {
+  private static final List<String> NAMES =
+      List.of("fanout", "run", "parse", "docs", "busy", "scale");
+
   private Bench() {}
 
   public static void main(String[] args) throws Exception {
@@ -25,6 +28,7 @@ public final class Bench {
             case "parse" -> ParseThroughputBench.execute();
             case "docs" -> DocsBench.execute();
             case "busy" -> BusyBoardBench.execute();
+            case "scale" -> ScaleBench.execute();
             default -> throw new IllegalStateException(name);
           };
       status = Math.max(status, result);
@@ -40,12 +44,12 @@ public final class Bench {
         continue;
       }
       if (name.equals("all")) {
-        names.addAll(List.of("fanout", "run", "parse", "docs", "busy"));
-      } else if (List.of("fanout", "run", "parse", "docs", "busy").contains(name)) {
+        names.addAll(NAMES);
+      } else if (NAMES.contains(name)) {
         names.add(name);
       } else {
         throw new IllegalArgumentException(
-            "bench.which: '" + name + "' is none of fanout, run, parse, docs, busy, all");
+            "bench.which: '" + name + "' is none of " + String.join(", ", NAMES) + ", all");
       }
     }
     if (names.isEmpty()) {

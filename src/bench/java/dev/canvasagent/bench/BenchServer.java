@@ -272,6 +272,22 @@ final class BenchServer implements AutoCloseable {
     return new long[] {rss, hwm};
   }
 
+  /**
+   * Has the server's JVM collect its whole heap now ({@code jcmd <pid> GC.run}), so that the heap
+   * readings after it are what is live.
+   */
+  void collectGarbage() throws IOException, InterruptedException {
+    Process jcmd =
+        new ProcessBuilder(javaTool("jcmd"), Long.toString(process.pid()), "GC.run")
+            .redirectErrorStream(true)
+            .start();
+    jcmd.getInputStream().readAllBytes();
+    if (!jcmd.waitFor(STOP_SECONDS, TimeUnit.SECONDS) || jcmd.exitValue() != 0) {
+      jcmd.destroyForcibly();
+      throw new IOException("jcmd " + process.pid() + " GC.run did not succeed");
+    }
+  }
+
   /** CPU time the server has used so far (user + system), in clock ticks; -1 if unknown. */
   long cpuTicks() {
     return ProcCpu.processTicks(process.pid());

@@ -27,9 +27,7 @@ import java.util.TreeMap;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.atomic.AtomicLong;
 import java.util.function.Predicate;
-import java.util.regex.Matcher;
 import java.util.regex.Pattern;
-import java.util.stream.Stream;
 
 /**
  * An agent on a board people are editing (issue 16): {@code writers} people move shapes of their own
@@ -90,14 +88,7 @@ public final class BusyBoardBench {
       Map<String, String> environment = new HashMap<>();
       if (settings.store().equals("pg")) {
         database = TestDatabase.freshSchema();
-        environment.putAll(
-            Map.of(
-                "PGHOST", database.host(),
-                "PGPORT", Integer.toString(database.port()),
-                "PGDATABASE", database.database(),
-                "PGUSER", database.user(),
-                "PGPASSWORD", database.password(),
-                "CANVAS_AGENT_DB_SCHEMA", database.schema()));
+        environment.putAll(StoreServer.environment(database));
       }
       stub =
           new StubModel(vertx, run -> AnthropicWire.of(BenchActions.busy(run), 16, 48, run), 50, 0);
@@ -212,7 +203,7 @@ public final class BusyBoardBench {
             "machine",
             new JsonObject()
                 .put("cores", Runtime.getRuntime().availableProcessors())
-                .put("cpu", cpuModel())
+                .put("cpu", BenchMachine.cpuModel())
                 .put(
                     "sharedBy",
                     "the server, PostgreSQL, this driver and its stub model (and whatever else runs"
@@ -410,17 +401,7 @@ public final class BusyBoardBench {
 
   /** Per run id, from the server's {@code run.finished} lines: {commitConflicts, longestConflictMs}. */
   private static Map<String, long[]> conflictLines(Path log) throws IOException {
-    Map<String, long[]> lines = new HashMap<>();
-    try (Stream<String> all = Files.lines(log)) {
-      all.map(RUN_CONFLICTS::matcher)
-          .filter(Matcher::find)
-          .forEach(
-              line ->
-                  lines.put(
-                      line.group(1),
-                      new long[] {Long.parseLong(line.group(2)), Long.parseLong(line.group(3))}));
-    }
-    return lines;
+    return RunFinishedLines.byRunId(log, RUN_CONFLICTS);
   }
 
   private static JsonObject patchEngine(WebClient http) throws Exception {
@@ -436,19 +417,6 @@ public final class BusyBoardBench {
     }
     int index = (int) Math.ceil(p / 100.0 * sorted.size()) - 1;
     return sorted.get(Math.max(0, Math.min(index, sorted.size() - 1)));
-  }
-
-  /** The CPU's model name, as {@code lscpu} shows it (from {@code /proc/cpuinfo}). */
-  static String cpuModel() {
-    try {
-      return Files.readAllLines(Path.of("/proc/cpuinfo")).stream()
-          .filter(line -> line.startsWith("model name"))
-          .map(line -> line.substring(line.indexOf(':') + 1).trim())
-          .findFirst()
-          .orElse("unknown");
-    } catch (IOException e) {
-      return "unknown";
-    }
   }
 
   private static <T> T await(Future<T> future, long seconds) throws Exception {

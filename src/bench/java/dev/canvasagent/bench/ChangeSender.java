@@ -186,19 +186,7 @@ final class ChangeSender {
             .put("put", new JsonArray().add(change.record()))
             .toBuffer();
     long postedNanos = System.nanoTime();
-    client
-        .request(
-            HttpMethod.POST, port, "127.0.0.1", "/api/rooms/" + BenchSettings.ROOM + "/changes")
-        .compose(
-            request ->
-                request
-                    .putHeader("content-type", "application/json")
-                    .send(body)
-                    .compose(
-                        response ->
-                            response
-                                .body()
-                                .map(answer -> new Answer(response.statusCode(), answer))))
+    JsonPost.send(client, port, "/api/rooms/" + BenchSettings.ROOM + "/changes", body)
         .onComplete(
             answered ->
                 answered(
@@ -208,9 +196,8 @@ final class ChangeSender {
                     answered.cause()));
   }
 
-  private record Answer(int status, Buffer body) {}
-
-  private void answered(Change change, long postedNanos, Answer answer, Throwable failure) {
+  private void answered(
+      Change change, long postedNanos, JsonPost.Answer answer, Throwable failure) {
     inflight--;
     if (answer != null && answer.status() == 200) {
       committed++;

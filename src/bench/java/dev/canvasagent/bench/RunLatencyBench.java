@@ -259,13 +259,20 @@ public final class RunLatencyBench {
       if (started.getAndIncrement() >= count) {
         return;
       }
+      long run = runNumbers.incrementAndGet();
+      // A room of the run's own; the message's tag tells the stub which run it answers.
       RunProbe.start(
               vertx,
               streams,
               posts,
               port,
-              runNumbers.incrementAndGet(),
-              RunLatencySettings.MODEL,
+              run,
+              "bench-r" + run,
+              new JsonObject()
+                  .put("model", RunLatencySettings.MODEL)
+                  .put(
+                      "message",
+                      "bench-run-" + run + ": two boxes, Plan and Build, aligned at the top"),
               settings.runTimeoutMs())
           .onComplete(
               done -> {

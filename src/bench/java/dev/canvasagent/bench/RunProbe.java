@@ -7,13 +7,16 @@ import io.vertx.core.buffer.Buffer;
 import io.vertx.core.http.HttpClient;
 import io.vertx.core.http.HttpClientRequest;
 import io.vertx.core.http.HttpMethod;
+import io.vertx.core.json.JsonArray;
 import io.vertx.core.json.JsonObject;
 import java.nio.charset.StandardCharsets;
+import java.util.ArrayList;
+import java.util.List;
 import java.util.Set;
 
 /**
- * One run as a browser and its user see it: an SSE stream on a room of the run's own, subscribed
- * first, then {@code POST /api/canvas-agent/run}; the times (this process's {@link System#nanoTime})
+ * One run as a browser and its user see it: an SSE stream on the run's room (one of its own unless
+ * the caller names one), subscribed first, then {@code POST /api/canvas-agent/run}; the times (this process's {@link System#nanoTime})
  * at which the POST was sent, its answer came, and the stream brought {@code calling_model}, the first
  * {@code agent:action} envelope (partial or final), the first final one, and the run's final status.
  * The stream is closed once the run is final.
@@ -24,11 +27,14 @@ final class RunProbe {
   /**
    * What one run took; a time is 0 when it did not happen.
    *
+   * @param runId the run's id, as the POST's answer gave it, or {@code null}
+   * @param shapesPut the ids of the records the run's final envelopes put on the board, in order
    * @param state the run's final state ({@code done}, {@code error}, …), or {@code null} when the probe failed
    * @param problem why the probe failed or the run did not end {@code done}, or {@code null}
    */
   record Result(
       long run,
+      String runId,
       long postSent,
       long postAnswered,
       long callingModel,
@@ -37,6 +43,7 @@ final class RunProbe {
       long finished,
       int partials,
       int finals,
+      List<String> shapesPut,
       String state,
       String problem) {}
 
@@ -44,6 +51,7 @@ final class RunProbe {
   private final Promise<Result> result = Promise.promise();
   private final StringBuilder pending = new StringBuilder();
   private HttpClientRequest stream;
+  private String runId;
   private long postSent;
   private long postAnswered;
   private long callingModel;
@@ -51,14 +59,17 @@ final class RunProbe {
   private long firstFinal;
   private int partials;
   private int finals;
+  private final List<String> shapesPut = new ArrayList<>();
 
   private RunProbe(long run) {
     this.run = run;
   }
 
   /**
-   * Runs one probe: room {@code bench-r<run>}, message tagged {@code bench-run-<run>} for the stub,
-   * {@code model} the registry key. Fails the run after {@code timeoutMs}.
+   * Runs one probe in {@code room} (the caller's to choose: one of the run's own, or one shared with
+   * other runs, one at a time), with {@code runBody} the run's body but its {@code roomId} ({@code
+   * message}, {@code model} the registry key, perhaps a {@code viewport}). Fails the run after {@code
+   * timeoutMs}.
    */
   static Future<Result> start(
       Vertx vertx,
@@ -66,10 +77,10 @@ final class RunProbe {
       HttpClient posts,
       int port,
       long run,
-      String model,
+      String room,
+      JsonObject runBody,
       long timeoutMs) {
     RunProbe probe = new RunProbe(run);
-    String room = "bench-r" + run;
     Promise<Void> subscribed = Promise.promise();
     streams
         .request(HttpMethod.GET, port, "127.0.0.1", "/api/rooms/" + room + "/events")
@@ -99,7 +110,7 @@ final class RunProbe {
             timeoutMs, fired -> probe.fail("no final status within " + timeoutMs + " ms"));
     subscribed
         .future()
-        .onSuccess(ok -> probe.post(posts, port, room, model))
+        .onSuccess(ok -> probe.post(posts, port, runBody.copy().put("roomId", room)))
         .onFailure(error -> probe.fail("subscribe: " + error.getMessage()));
     return probe
         .result
@@ -113,13 +124,8 @@ final class RunProbe {
             });
   }
 
-  private void post(HttpClient posts, int port, String room, String model) {
-    Buffer body =
-        new JsonObject()
-            .put("roomId", room)
-            .put("model", model)
-            .put("message", "bench-run-" + run + ": two boxes, Plan and Build, aligned at the top")
-            .toBuffer();
+  private void post(HttpClient posts, int port, JsonObject run) {
+    Buffer body = run.toBuffer();
     posts
         .request(HttpMethod.POST, port, "127.0.0.1", "/api/canvas-agent/run")
         .compose(
@@ -141,6 +147,10 @@ final class RunProbe {
                           }
                           if (response.statusCode() != 202) {
                             fail("the run was refused: " + response.statusCode() + " " + answer);
+                          } else {
+                            synchronized (this) {
+                              runId = answer.toJsonObject().getString("runId");
+                            }
                           }
                           return null;
                         }))
@@ -182,10 +192,19 @@ final class RunProbe {
         if (firstFinal == 0) {
           firstFinal = at;
         }
+        JsonObject diff = new JsonObject(data).getJsonObject("diff");
+        if (diff != null) {
+          diff.getJsonArray("put", new JsonArray())
+              .forEach(record -> shapesPut.add(((JsonObject) record).getString("id")));
+        }
       }
     } else if (name.equals("agent:status")) {
       JsonObject status = new JsonObject(data);
       String state = status.getString("state");
+      if (runId == null) {
+        // The stream may bring the run's first status before the POST's answer is read.
+        runId = status.getJsonObject("detail", new JsonObject()).getString("runId");
+      }
       if ("calling_model".equals(state) && callingModel == 0) {
         callingModel = at;
       } else if (FINAL_STATES.contains(state)) {
@@ -196,6 +215,7 @@ final class RunProbe {
         result.tryComplete(
             new Result(
                 run,
+                runId,
                 postSent,
                 postAnswered,
                 callingModel,
@@ -204,6 +224,7 @@ final class RunProbe {
                 at,
                 partials,
                 finals,
+                List.copyOf(shapesPut),
                 state,
                 problem));
       }
@@ -214,6 +235,7 @@ final class RunProbe {
     result.tryComplete(
         new Result(
             run,
+            runId,
             postSent,
             postAnswered,
             callingModel,
@@ -222,6 +244,7 @@ final class RunProbe {
             0,
             partials,
             finals,
+            List.copyOf(shapesPut),
             null,
             problem));
   }
