@@ -168,10 +168,13 @@ public final class FanOutBench {
       Thread.sleep(100);
     }
     long[] finalMemory = server.memoryKib();
+    double windowSeconds = (window.endMicros() - window.startMicros()) / 1e6;
+    // Read before the driver closes its streams: a stream it ended itself is no client the server
+    // dropped.
+    JsonObject deliveries = deliveries(listeners, expected, windowSeconds, settings.seconds());
     streams.close();
     posts.close();
 
-    double windowSeconds = (window.endMicros() - window.startMicros()) / 1e6;
     double serverCpu = percent(after.server() - before.server(), windowSeconds);
     double driverCpu = percent(after.driver() - before.driver(), windowSeconds);
     double machineCpu =
@@ -226,7 +229,7 @@ public final class FanOutBench {
                 .put("slotsSkipped", result.skippedSlots())
                 .put("maxInflight", result.maxInflight())
                 .put("commitLatencyMs", new Percentiles(result.commitMicros()).toJson()))
-        .put("deliveries", deliveries(listeners, expected, windowSeconds, settings.seconds()))
+        .put("deliveries", deliveries)
         .put(
             "server",
             new JsonObject()
