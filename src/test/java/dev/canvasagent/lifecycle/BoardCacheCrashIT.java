@@ -17,7 +17,6 @@ import io.vertx.core.json.JsonArray;
 import io.vertx.core.json.JsonObject;
 import io.vertx.ext.web.client.WebClient;
 import io.vertx.junit5.VertxExtension;
-import java.util.HashMap;
 import java.util.Map;
 import java.util.Set;
 import java.util.TreeSet;
@@ -55,14 +54,7 @@ class BoardCacheCrashIT {
   }
 
   Map<String, String> environment() {
-    Map<String, String> env = new HashMap<>();
-    env.put("PORT", "0");
-    env.put("PGHOST", database.host());
-    env.put("PGPORT", String.valueOf(database.port()));
-    env.put("PGDATABASE", database.database());
-    env.put("PGUSER", database.user());
-    env.put("PGPASSWORD", database.password());
-    env.put("CANVAS_AGENT_DB_SCHEMA", database.schema());
+    Map<String, String> env = TestDatabase.processEnvironment(database);
     return env;
   }
 

@@ -22,7 +22,6 @@ import io.vertx.ext.web.client.WebClientOptions;
 import io.vertx.junit5.VertxExtension;
 import java.sql.Connection;
 import java.sql.DriverManager;
-import java.util.HashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.function.Predicate;
@@ -70,14 +69,7 @@ class CrashDurabilityIT {
   }
 
   Map<String, String> environment(int interruptedAfterMs) {
-    Map<String, String> env = new HashMap<>();
-    env.put("PORT", "0");
-    env.put("PGHOST", database.host());
-    env.put("PGPORT", String.valueOf(database.port()));
-    env.put("PGDATABASE", database.database());
-    env.put("PGUSER", database.user());
-    env.put("PGPASSWORD", database.password());
-    env.put("CANVAS_AGENT_DB_SCHEMA", database.schema());
+    Map<String, String> env = TestDatabase.processEnvironment(database);
     // Slow enough that a run is still streaming when the process dies.
     env.put("CANVAS_AGENT_FAKE_TOKEN_DELAY_MS", "40");
     env.put("CANVAS_AGENT_RUN_HEARTBEAT_MS", "200");

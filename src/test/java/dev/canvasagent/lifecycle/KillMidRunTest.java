@@ -18,7 +18,6 @@ import io.vertx.ext.web.client.HttpResponse;
 import io.vertx.ext.web.client.WebClient;
 import io.vertx.ext.web.client.WebClientOptions;
 import io.vertx.junit5.VertxExtension;
-import java.util.HashMap;
 import java.util.List;
 import java.util.Map;
 import org.junit.jupiter.api.AfterEach;
@@ -51,14 +50,7 @@ class KillMidRunTest {
   }
 
   Map<String, String> environment() {
-    Map<String, String> env = new HashMap<>();
-    env.put("PORT", "0");
-    env.put("PGHOST", database.host());
-    env.put("PGPORT", String.valueOf(database.port()));
-    env.put("PGDATABASE", database.database());
-    env.put("PGUSER", database.user());
-    env.put("PGPASSWORD", database.password());
-    env.put("CANVAS_AGENT_DB_SCHEMA", database.schema());
+    Map<String, String> env = TestDatabase.processEnvironment(database);
     // Slow enough that a run is still streaming when the process dies; heartbeats that go stale
     // fast.
     env.put("CANVAS_AGENT_FAKE_TOKEN_DELAY_MS", "40");

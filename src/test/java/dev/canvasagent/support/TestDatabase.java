@@ -36,6 +36,22 @@ public final class TestDatabase {
     return config;
   }
 
+  /**
+   * The environment a server process needs to use {@code config}'s schema, on a port of its own
+   * choosing ({@code PORT=0}); a map the caller may add to.
+   */
+  public static java.util.Map<String, String> processEnvironment(DatabaseConfig config) {
+    java.util.Map<String, String> env = new java.util.HashMap<>();
+    env.put("PORT", "0");
+    env.put("PGHOST", config.host());
+    env.put("PGPORT", String.valueOf(config.port()));
+    env.put("PGDATABASE", config.database());
+    env.put("PGUSER", config.user());
+    env.put("PGPASSWORD", config.password());
+    env.put("CANVAS_AGENT_DB_SCHEMA", config.schema());
+    return env;
+  }
+
   public static void drop(DatabaseConfig config) {
     execute(config, "DROP SCHEMA IF EXISTS " + config.schema() + " CASCADE");
   }
