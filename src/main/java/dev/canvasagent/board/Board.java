@@ -109,6 +109,11 @@ public final class Board {
     return Optional.ofNullable(records.get(id));
   }
 
+  /** The record {@code id} when it is a shape ({@code typeName: "shape"}): not a binding, page or asset. */
+  public Optional<JsonObject> shape(String id) {
+    return record(id).filter(record -> "shape".equals(record.getValue("typeName")));
+  }
+
   /**
    * An estimate of the board's size in bytes: the length of its records' JSON, kept up to date by
    * {@link #apply} from the diff alone. For bounding caches, not for billing: it leaves out the

@@ -34,7 +34,7 @@ public final class ShapeLocks {
     Set<String> seen = new HashSet<>();
     String id = shapeId;
     for (int depth = 0; id != null && depth <= MAX_DEPTH && seen.add(id); depth++) {
-      JsonObject shape = board.record(id).filter(ShapeLocks::isShape).orElse(null);
+      JsonObject shape = board.shape(id).orElse(null);
       if (shape == null) {
         return Optional.empty();
       }
@@ -49,9 +49,5 @@ public final class ShapeLocks {
   /** Whether the record says {@code isLocked: true}. */
   public static boolean isLocked(JsonObject shape) {
     return shape.getValue("isLocked") instanceof Boolean locked && locked;
-  }
-
-  private static boolean isShape(JsonObject record) {
-    return "shape".equals(record.getValue("typeName"));
   }
 }

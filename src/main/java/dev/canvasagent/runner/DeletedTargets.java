@@ -51,7 +51,7 @@ final class DeletedTargets {
     Optional<Set<String>> changed = last == null ? Optional.empty() : board.idsChangedFrom(last);
     if (changed.isPresent()) {
       // The shapes of the board before are already held; this one adds only what its diff put.
-      changed.get().stream().filter(id -> isShape(board, id)).forEach(seen::add);
+      changed.get().stream().filter(id -> board.shape(id).isPresent()).forEach(seen::add);
     } else {
       wholeBoards.addLast(board);
       if (wholeBoards.size() > WHOLE_BOARDS) {
@@ -63,20 +63,13 @@ final class DeletedTargets {
 
   /** Whether the shape was on a board the run held. */
   boolean held(String id) {
-    return seen.contains(id) || wholeBoards.stream().anyMatch(board -> isShape(board, id));
+    return seen.contains(id) || wholeBoards.stream().anyMatch(board -> board.shape(id).isPresent());
   }
 
   private void readIn(Board board) {
     board.records().values().stream()
         .filter(record -> "shape".equals(record.getString("typeName")))
         .forEach(record -> seen.add(record.getString("id")));
-  }
-
-  private static boolean isShape(Board board, String id) {
-    return board
-        .record(id)
-        .filter(record -> "shape".equals(record.getString("typeName")))
-        .isPresent();
   }
 
   /** The shapes {@code action} names that were on a board the run held and are not on {@code board}. */

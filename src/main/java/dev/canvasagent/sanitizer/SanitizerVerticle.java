@@ -96,12 +96,7 @@ public final class SanitizerVerticle extends CanvasVerticle {
     }
     List<String> missing =
         entry.get().verb().referencedShapes(params).stream()
-            .filter(
-                id ->
-                    board
-                        .record(id)
-                        .filter(record -> "shape".equals(record.getString("typeName")))
-                        .isEmpty())
+            .filter(id -> board.shape(id).isEmpty())
             .map(ShapeIds::modelId)
             .toList();
     if (!missing.isEmpty()) {

@@ -67,10 +67,7 @@ public final class ShapeIndex {
     Set<String> affected = new LinkedHashSet<>();
     for (Board board : List.of(before, after)) {
       for (String id : touched) {
-        if (board
-            .record(id)
-            .filter(record -> "shape".equals(record.getValue("typeName")))
-            .isPresent()) {
+        if (board.shape(id).isPresent()) {
           affected.add(id);
           affected.addAll(ancestors(board, id));
           affected.addAll(descendants(board, id));

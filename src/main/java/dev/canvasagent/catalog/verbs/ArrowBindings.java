@@ -27,11 +27,7 @@ final class ArrowBindings {
       return java.util.Optional.empty();
     }
     String targetId = ShapeIds.recordId(target);
-    if (targetId == null
-        || board
-            .record(targetId)
-            .filter(record -> "shape".equals(record.getString("typeName")))
-            .isEmpty()) {
+    if (targetId == null || board.shape(targetId).isEmpty()) {
       throw new ActionRejected("unknown shape '" + target + "'");
     }
     return java.util.Optional.of(binding(arrowId, terminal, targetId));

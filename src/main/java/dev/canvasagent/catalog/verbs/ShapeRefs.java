@@ -41,8 +41,7 @@ final class ShapeRefs {
   /** The shape record, or a rejection naming it. */
   static JsonObject shape(Board board, String recordId) {
     return board
-        .record(recordId)
-        .filter(record -> "shape".equals(record.getString("typeName")))
+        .shape(recordId)
         .orElseThrow(
             () -> new ActionRejected("unknown shape '" + ShapeIds.modelId(recordId) + "'"));
   }

@@ -152,11 +152,7 @@ public final class ContextGatherer {
     Set<String> ids = new LinkedHashSet<>();
     for (String reference : references) {
       String id = ShapeIds.recordId(reference);
-      if (id != null
-          && board
-              .record(id)
-              .filter(record -> "shape".equals(record.getValue("typeName")))
-              .isPresent()) {
+      if (id != null && board.shape(id).isPresent()) {
         ids.add(id);
       }
     }
