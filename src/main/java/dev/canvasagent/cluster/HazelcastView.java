@@ -1,0 +1,75 @@
+package dev.canvasagent.cluster;
+
+import com.hazelcast.cluster.MembershipEvent;
+import com.hazelcast.cluster.MembershipListener;
+import io.vertx.core.Context;
+import io.vertx.core.Vertx;
+import io.vertx.spi.cluster.hazelcast.HazelcastClusterManager;
+import java.util.List;
+import java.util.concurrent.CopyOnWriteArrayList;
+import java.util.function.Consumer;
+
+/**
+ * The cluster as a joined {@link HazelcastClusterManager} sees it. Node ids are the manager's (the
+ * Hazelcast member's UUID), the ones Vert.x itself uses for the clustered event bus.
+ *
+ * <p>Membership changes are heard through a Hazelcast membership listener of our own: the manager's
+ * {@code nodeListener} slot belongs to Vert.x (one listener, which it sets to clean up a dead node's
+ * subscriptions), so taking it would break the bus.
+ */
+final class HazelcastView implements ClusterView {
+  private final HazelcastClusterManager manager;
+  private final List<Registered> listeners = new CopyOnWriteArrayList<>();
+
+  private record Registered(Context context, Consumer<List<String>> listener) {}
+
+  HazelcastView(HazelcastClusterManager manager) {
+    this.manager = manager;
+    manager
+        .getHazelcastInstance()
+        .getCluster()
+        .addMembershipListener(
+            new MembershipListener() {
+              @Override
+              public void memberAdded(MembershipEvent event) {
+                changed();
+              }
+
+              @Override
+              public void memberRemoved(MembershipEvent event) {
+                changed();
+              }
+            });
+  }
+
+  @Override
+  public String nodeId() {
+    return manager.getNodeId();
+  }
+
+  @Override
+  public List<String> members() {
+    return manager.isActive() ? manager.getNodes().stream().sorted().toList() : List.of(nodeId());
+  }
+
+  @Override
+  public boolean clustered() {
+    return true;
+  }
+
+  @Override
+  public void onMembersChanged(Consumer<List<String>> listener) {
+    Context context = Vertx.currentContext();
+    if (context == null) {
+      throw new IllegalStateException("register a members listener from a Vert.x context");
+    }
+    listeners.add(new Registered(context, listener));
+  }
+
+  private void changed() {
+    List<String> members = members();
+    for (Registered registered : listeners) {
+      registered.context().runOnContext(ignored -> registered.listener().accept(members));
+    }
+  }
+}

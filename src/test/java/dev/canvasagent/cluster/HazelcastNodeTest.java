@@ -1,0 +1,95 @@
+package dev.canvasagent.cluster;
+
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertTrue;
+
+import io.vertx.core.Future;
+import io.vertx.core.VertxOptions;
+import io.vertx.junit5.VertxTestContext;
+import java.io.IOException;
+import java.net.ServerSocket;
+import java.util.List;
+import java.util.concurrent.TimeUnit;
+import org.junit.jupiter.api.AfterEach;
+import org.junit.jupiter.api.Test;
+
+/** Two Hazelcast nodes in this JVM on loopback: they find each other, share the bus and agree on owners. */
+class HazelcastNodeTest {
+  private HazelcastNode.Started first;
+  private HazelcastNode.Started second;
+
+  @AfterEach
+  void stop() throws Exception {
+    for (HazelcastNode.Started node : new HazelcastNode.Started[] {first, second}) {
+      if (node != null) {
+        node.vertx().close().await(30, TimeUnit.SECONDS);
+      }
+    }
+  }
+
+  @Test
+  void two_nodes_see_each_other_share_the_bus_and_agree_on_owners() throws Throwable {
+    int portA = freePort();
+    int portB = freePort();
+    List<String> members = List.of("127.0.0.1:" + portA, "127.0.0.1:" + portB);
+    first = start(portA, members).await(60, TimeUnit.SECONDS);
+    second = start(portB, members).await(60, TimeUnit.SECONDS);
+
+    assertTrue(first.view().clustered());
+    assertEquals(
+        java.util.stream.Stream.of(first.view().nodeId(), second.view().nodeId()).sorted().toList(),
+        first.view().members());
+    assertEquals(first.view().members(), second.view().members());
+    for (int i = 0; i < 100; i++) {
+      assertEquals(first.view().ownerOf("room-" + i), second.view().ownerOf("room-" + i));
+    }
+
+    VertxTestContext heard = new VertxTestContext();
+    second
+        .vertx()
+        .eventBus()
+        .<String>consumer(
+            "cluster.test",
+            message -> heard.verify(() -> assertEquals("hello", message.body())).completeNow())
+        .completion()
+        .await(30, TimeUnit.SECONDS);
+    first.vertx().eventBus().publish("cluster.test", "hello");
+    assertTrue(heard.awaitCompletion(30, TimeUnit.SECONDS));
+    if (heard.failed()) {
+      throw heard.causeOfFailure();
+    }
+
+    VertxTestContext left = new VertxTestContext();
+    String survivor = second.view().nodeId();
+    second
+        .vertx()
+        .runOnContext(
+            ignored ->
+                second
+                    .view()
+                    .onMembersChanged(
+                        now -> {
+                          if (now.equals(List.of(survivor))) {
+                            left.completeNow();
+                          }
+                        }));
+    first.vertx().close().await(30, TimeUnit.SECONDS);
+    first = null;
+    assertTrue(left.awaitCompletion(60, TimeUnit.SECONDS));
+    assertTrue(second.view().owns("room-1"));
+  }
+
+  private static Future<HazelcastNode.Started> start(int port, List<String> members)
+      throws IOException {
+    return HazelcastNode.start(
+        new VertxOptions(),
+        new HazelcastNode.Settings(
+            "canvas-agent-test", "127.0.0.1", port, members, "127.0.0.1", freePort(), 10_000));
+  }
+
+  private static int freePort() throws IOException {
+    try (ServerSocket socket = new ServerSocket(0)) {
+      return socket.getLocalPort();
+    }
+  }
+}
