@@ -20,6 +20,11 @@ import org.slf4j.LoggerFactory;
 /**
  * A verticle of the server: it answers its health probe ({@code health.<name>}) beside its own work,
  * and counts as started only once both are registered.
+ *
+ * <p>Its endpoints and notices are this node's own ({@code localConsumer}): on a clustered bus a
+ * request for the patch engine, the sanitizer or the scheduler is answered on the node that asks,
+ * never by a random member. What crosses nodes does so on purpose, on addresses that say so (the room
+ * topics, a node's or a run's own address).
  */
 public abstract class CanvasVerticle extends VerticleBase {
   private static final Logger LOG = LoggerFactory.getLogger(CanvasVerticle.class);
@@ -75,7 +80,7 @@ public abstract class CanvasVerticle extends VerticleBase {
   private Future<?> answer(String address, Function<JsonObject, Future<JsonObject>> handler) {
     return vertx
         .eventBus()
-        .<JsonObject>consumer(
+        .<JsonObject>localConsumer(
             address,
             (Message<JsonObject> message) -> {
               Future<JsonObject> answer;
@@ -115,7 +120,7 @@ public abstract class CanvasVerticle extends VerticleBase {
   private Future<?> listen(String address, Handler<JsonObject> handler) {
     return vertx
         .eventBus()
-        .<JsonObject>consumer(address, message -> handler.handle(message.body()))
+        .<JsonObject>localConsumer(address, message -> handler.handle(message.body()))
         .completion();
   }
 
