@@ -3,6 +3,7 @@ package dev.canvasagent;
 import dev.canvasagent.auth.AccessTokens;
 import dev.canvasagent.bridge.BridgeVerticle;
 import dev.canvasagent.catalog.ActionCatalog;
+import dev.canvasagent.cluster.ClusterView;
 import dev.canvasagent.config.AppConfig;
 import dev.canvasagent.config.ConfigException;
 import dev.canvasagent.docagent.DocumentAgentVerticle;
@@ -47,6 +48,7 @@ public final class CanvasAgent {
   private final BridgeVerticle bridge;
   private final HttpProviders providers;
   private final NodeBoards boards;
+  private final ClusterView cluster;
 
   private CanvasAgent(
       Vertx vertx,
@@ -54,13 +56,15 @@ public final class CanvasAgent {
       List<String> deploymentIds,
       BridgeVerticle bridge,
       HttpProviders providers,
-      NodeBoards boards) {
+      NodeBoards boards,
+      ClusterView cluster) {
     this.vertx = vertx;
     this.store = store;
     this.deploymentIds = deploymentIds;
     this.bridge = bridge;
     this.providers = providers;
     this.boards = boards;
+    this.cluster = cluster;
   }
 
   public static Future<CanvasAgent> start(Vertx vertx, AppConfig config) {
@@ -73,6 +77,15 @@ public final class CanvasAgent {
    */
   public static Future<CanvasAgent> start(
       Vertx vertx, AppConfig config, List<ModelProvider> extraProviders) {
+    return start(vertx, config, extraProviders, ClusterView.single());
+  }
+
+  /**
+   * As a member of {@code cluster}: {@code vertx} is the clustered Vert.x the view was started with
+   * ({@code cluster/HazelcastNode}), or any Vert.x with {@link ClusterView#single()}.
+   */
+  public static Future<CanvasAgent> start(
+      Vertx vertx, AppConfig config, List<ModelProvider> extraProviders, ClusterView cluster) {
     FakeScenarios scenarios = FakeScenarios.load();
     if (config.model().fakeTokenDelayMs().isPresent()) {
       scenarios = scenarios.withChunkDelayMs(config.model().fakeTokenDelayMs().getAsInt());
@@ -185,7 +198,7 @@ public final class CanvasAgent {
                                     }));
               }
               CanvasAgent agent =
-                  new CanvasAgent(vertx, store, deployed, bridge, providers, boards);
+                  new CanvasAgent(vertx, store, deployed, bridge, providers, boards, cluster);
               return chain
                   .map(started -> agent)
                   .recover(error -> agent.stop().transform(stopped -> Future.failedFuture(error)));
@@ -200,6 +213,11 @@ public final class CanvasAgent {
   /** The boards this node holds (its patch engine's cache), as its verticles read them. */
   public NodeBoards boards() {
     return boards;
+  }
+
+  /** This node and the members it sees. */
+  public ClusterView cluster() {
+    return cluster;
   }
 
   public String storeKind() {

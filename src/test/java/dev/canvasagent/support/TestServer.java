@@ -81,6 +81,20 @@ public final class TestServer {
     return new TestServer(vertx, Await.result(CanvasAgent.start(vertx, config, providers)), config);
   }
 
+  /** As a member of {@code cluster}, on the clustered {@code vertx} it was started with. */
+  public static TestServer start(
+      Vertx vertx, AppConfig config, dev.canvasagent.cluster.ClusterView cluster) {
+    return new TestServer(
+        vertx,
+        Await.result(CanvasAgent.start(vertx, config, java.util.List.of(), cluster)),
+        config);
+  }
+
+  /** This node and the members it sees. */
+  public dev.canvasagent.cluster.ClusterView cluster() {
+    return agent.cluster();
+  }
+
   public int port() {
     return agent.port();
   }

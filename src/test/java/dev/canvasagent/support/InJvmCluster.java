@@ -1,0 +1,101 @@
+package dev.canvasagent.support;
+
+import dev.canvasagent.cluster.HazelcastNode;
+import dev.canvasagent.config.AppConfig;
+import io.vertx.core.Vertx;
+import io.vertx.core.VertxOptions;
+import java.io.IOException;
+import java.io.UncheckedIOException;
+import java.net.ServerSocket;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.concurrent.TimeUnit;
+
+/**
+ * Servers clustered in this JVM: each on a clustered Vert.x of its own (Hazelcast over TCP/IP on
+ * loopback), all with one configuration (the same PostgreSQL schema). For tests of what crosses
+ * nodes that need no process of their own; crash and kill tests start fat jars instead
+ * ({@link NodeProcesses}).
+ */
+public final class InJvmCluster implements AutoCloseable {
+  private final List<Vertx> vertxes = new ArrayList<>();
+  private final List<TestServer> servers = new ArrayList<>();
+
+  private InJvmCluster() {}
+
+  /** {@code nodes} servers with {@code config}, started one after the other, each seeing all. */
+  public static InJvmCluster start(int nodes, AppConfig config) {
+    InJvmCluster cluster = new InJvmCluster();
+    List<Integer> ports = new ArrayList<>();
+    for (int i = 0; i < nodes; i++) {
+      ports.add(freePort());
+    }
+    List<String> members = ports.stream().map(port -> "127.0.0.1:" + port).toList();
+    try {
+      for (int port : ports) {
+        HazelcastNode.Started node =
+            HazelcastNode.start(
+                    new VertxOptions(),
+                    new HazelcastNode.Settings(
+                        "canvas-agent-test-" + ports.get(0),
+                        "127.0.0.1",
+                        port,
+                        members,
+                        "127.0.0.1",
+                        0,
+                        10_000))
+                .await(60, TimeUnit.SECONDS);
+        cluster.vertxes.add(node.vertx());
+        cluster.servers.add(TestServer.start(node.vertx(), config, node.view()));
+      }
+    } catch (Exception failed) {
+      cluster.close();
+      throw new IllegalStateException("the in-JVM cluster did not start: " + failed, failed);
+    }
+    return cluster;
+  }
+
+  public TestServer node(int index) {
+    return servers.get(index);
+  }
+
+  public Vertx vertx(int index) {
+    return vertxes.get(index);
+  }
+
+  public int size() {
+    return servers.size();
+  }
+
+  /** Stops node {@code index} as a clean shutdown would: its server, then its leaving the cluster. */
+  public void stop(int index) {
+    Await.result(servers.get(index).stop());
+    vertxes.get(index).close().await();
+  }
+
+  @Override
+  public void close() {
+    for (int i = servers.size() - 1; i >= 0; i--) {
+      try {
+        Await.result(servers.get(i).stop());
+      } catch (RuntimeException alreadyStopped) {
+        // stopped by the test, or never fully started
+      }
+    }
+    for (Vertx vertx : vertxes) {
+      try {
+        vertx.close().await(30, TimeUnit.SECONDS);
+      } catch (Exception alreadyClosed) {
+        // closed by the test
+      }
+    }
+  }
+
+  private static int freePort() {
+    try (ServerSocket socket = new ServerSocket(0)) {
+      return socket.getLocalPort();
+    } catch (IOException e) {
+      throw new UncheckedIOException(e);
+    }
+  }
+}
