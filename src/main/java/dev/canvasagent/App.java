@@ -46,6 +46,7 @@ public final class App {
       ((ch.qos.logback.classic.Logger) LoggerFactory.getLogger("dev.canvasagent"))
           .setLevel(Level.DEBUG);
     }
+    HeapFootprint.apply(config.heap());
     Vertx vertx = Vertx.vertx();
     CanvasAgent agent;
     try {

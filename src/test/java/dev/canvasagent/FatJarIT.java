@@ -36,6 +36,11 @@ class FatJarIT {
   @Test
   void theJarServesHealthWithNoDatabase(Vertx vertx) throws Exception {
     try (ServerProcess server = ServerProcess.java(JAR, Map.of("PORT", "0"))) {
+      // The process gives back the heap it does not need: the flags it set itself, by default.
+      String footprint = server.awaitLine(Pattern.compile(".*heap\\.footprint.*"));
+      assertTrue(footprint.contains("MaxHeapFreeRatio=\"20 (MANAGEMENT)\""), footprint);
+      assertTrue(footprint.contains("MinHeapFreeRatio=\"10 (MANAGEMENT)\""), footprint);
+      assertTrue(footprint.contains("G1PeriodicGCInterval=\"30000 (MANAGEMENT)\""), footprint);
       int port = server.awaitStartedPort();
       JsonObject health =
           Await.result(WebClient.create(vertx).get(port, "127.0.0.1", "/health").send())
@@ -52,6 +57,24 @@ class FatJarIT {
         assertTrue(
             page.bodyAsString().contains("The web client was not built"), page.bodyAsString());
       }
+      server.terminate();
+      assertEquals(143, server.awaitExit());
+    }
+  }
+
+  /** A heap flag given on the command line is the operator's: the server leaves it as given. */
+  @Test
+  void heapFlagsOnTheCommandLineWin() throws Exception {
+    List<String> arguments = new java.util.ArrayList<>(List.of("-XX:MaxHeapFreeRatio=50"));
+    arguments.addAll(JAR);
+    try (ServerProcess server =
+        ServerProcess.java(
+            arguments, Map.of("PORT", "0", "CANVAS_AGENT_HEAP_RETURN_IDLE_MS", "0"))) {
+      String footprint = server.awaitLine(Pattern.compile(".*heap\\.footprint.*"));
+      assertTrue(footprint.contains("MaxHeapFreeRatio=\"50 (VM_CREATION)\""), footprint);
+      assertTrue(footprint.contains("MinHeapFreeRatio=\"10 (MANAGEMENT)\""), footprint);
+      assertTrue(footprint.contains("G1PeriodicGCInterval=\"0 "), footprint);
+      server.awaitStartedPort();
       server.terminate();
       assertEquals(143, server.awaitExit());
     }

@@ -218,6 +218,11 @@ public final class ScaleBench {
       settle();
       long[] memory = server.memoryKib();
       long heapUsed = server.heapUsedLastKib();
+      // What a server left alone gives back: nothing asks for a collection until the server's own
+      // periodic one (CANVAS_AGENT_HEAP_RETURN_IDLE_MS, 30 s by default) has shrunk the heap.
+      Thread.sleep(IDLE_RETURN_WAIT_MS);
+      long rssAfterIdle = server.memoryKib()[0];
+      long heapAfterIdle = server.heapUsedLastKib();
       server.collectGarbage();
       settle();
       long heapLive = server.heapUsedLastKib();
@@ -230,12 +235,20 @@ public final class ScaleBench {
           .put("vmHwmKib", memory[1])
           .put("rssGrowthKib", memory[0] - idle[0])
           .put("heapUsedKib", heapUsed)
+          .put("rssAfterIdleReturnKib", rssAfterIdle)
+          .put("heapUsedAfterIdleReturnKib", heapAfterIdle)
           .put("heapLiveAfterFullGcKib", heapLive)
           .put("rssAfterFullGcKib", rssAfterGc)
           .put("heapUsedMaxKib", server.heapUsedMaxKib())
           .put("patchEngine", patchEngine);
     }
   }
+
+  /**
+   * Two of the server's default idle-return intervals (30 s) and the concurrent cycle it starts: G1
+   * looks once an interval, so a collection comes within two of them after the last one.
+   */
+  private static final long IDLE_RETURN_WAIT_MS = 75_000;
 
   /** Two jstat readings (one a second), so the figures after a step are the step's. */
   private static void settle() throws InterruptedException {
@@ -282,7 +295,6 @@ public final class ScaleBench {
               settings.serverHeap(),
               settings.serverJvmOptions(),
               Map.of(
-                  // Being added by another change of issue 18: a server without it ignores it.
                   "CANVAS_AGENT_BOARD_CACHE_BYTES",
                   Long.toString(settings.cacheBytes()),
                   // One action a run; the low-action rule would queue follow-ups ending

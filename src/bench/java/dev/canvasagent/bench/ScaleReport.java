@@ -128,6 +128,7 @@ final class ScaleReport {
         line(
             out,
             "%s, %d rooms × %,d shapes: RSS %d MiB (%d at start, HWM %d), heap used %d MiB;"
+                + " left idle: RSS %d MiB (+%d over start), heap used %d MiB;"
                 + " after a full GC %d MiB live, RSS %d MiB; cache setting %d MiB",
             STORE_NAMES.get(store),
             cached.getInteger("rooms"),
@@ -136,6 +137,9 @@ final class ScaleReport {
             mib(cached.getLong("rssIdleKib")),
             mib(cached.getLong("vmHwmKib")),
             mib(cached.getLong("heapUsedKib")),
+            mib(cached.getLong("rssAfterIdleReturnKib")),
+            mib(cached.getLong("rssAfterIdleReturnKib") - cached.getLong("rssIdleKib")),
+            mib(cached.getLong("heapUsedAfterIdleReturnKib")),
             mib(cached.getLong("heapLiveAfterFullGcKib")),
             mib(cached.getLong("rssAfterFullGcKib")),
             cached.getLong("cacheBytes") / (1024 * 1024));

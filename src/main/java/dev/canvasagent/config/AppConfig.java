@@ -24,6 +24,7 @@ public record AppConfig(
     Documents documents,
     BoardCache boardCache,
     MemoryHistory memoryHistory,
+    Heap heap,
     int shapeStateLimitBytes,
     int ttfbSloMs,
     boolean themeEnabled,
@@ -229,6 +230,12 @@ public record AppConfig(
    */
   public record MemoryHistory(int revisionsPerRoom, int revisionBytesPerRoom) {}
 
+  /**
+   * How the process returns memory: {@code returnIdleMs} without a collection before G1 runs one and
+   * shrinks the heap (0: never), and the most of the heap left free after a collection, in percent.
+   */
+  public record Heap(int returnIdleMs, int maxFreePercent) {}
+
   public AppConfig withHttp(Http otherHttp) {
     return new AppConfig(
         otherHttp,
@@ -246,6 +253,7 @@ public record AppConfig(
         documents,
         boardCache,
         memoryHistory,
+        heap,
         shapeStateLimitBytes,
         ttfbSloMs,
         themeEnabled,
@@ -269,6 +277,7 @@ public record AppConfig(
         documents,
         boardCache,
         memoryHistory,
+        heap,
         shapeStateLimitBytes,
         ttfbSloMs,
         themeEnabled,

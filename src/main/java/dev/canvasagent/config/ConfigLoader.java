@@ -49,6 +49,7 @@ public final class ConfigLoader {
             DocumentSettings.read(values),
             BoardCacheSettings.read(values),
             MemorySettings.read(values),
+            HeapSettings.read(values),
             values.whole(ContextSettings.SHAPE_STATE_LIMIT),
             values.whole(SloSettings.TTFB_MS),
             values.flag(FlagSettings.THEME_ENABLED),

@@ -23,6 +23,7 @@ final class Settings {
               BoardCacheSettings.ALL,
               DurabilitySettings.ALL,
               MemorySettings.ALL,
+              HeapSettings.ALL,
               FlagSettings.ALL,
               DatabaseSettings.ALL)
           .flatMap(List::stream)
