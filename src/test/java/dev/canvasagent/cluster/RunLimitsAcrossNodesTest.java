@@ -1,0 +1,66 @@
+package dev.canvasagent.cluster;
+
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertTrue;
+
+import dev.canvasagent.config.DatabaseConfig;
+import dev.canvasagent.support.InJvmCluster;
+import dev.canvasagent.support.TestDatabase;
+import dev.canvasagent.support.TestServer;
+import io.vertx.core.buffer.Buffer;
+import io.vertx.core.json.JsonObject;
+import io.vertx.ext.web.client.HttpResponse;
+import java.util.Map;
+import java.util.Optional;
+import org.junit.jupiter.api.Test;
+
+/**
+ * Two clustered nodes on one PostgreSQL schema count runs a minute against one allowance per client
+ * and per room: a client, or a room, at its limit on one node is limited on the other, answered as a
+ * single node answers (429, {@code Retry-After}, {@code RATE_LIMITED} naming the setting).
+ */
+class RunLimitsAcrossNodesTest {
+
+  @Test
+  void aClientOrARoomAtItsLimitOnOneNodeIsLimitedOnTheOther() {
+    DatabaseConfig database = TestDatabase.freshSchema();
+    Map<String, String> limits =
+        Map.of("CANVAS_AGENT_RUNS_PER_MINUTE", "3", "CANVAS_AGENT_ROOM_RUNS_PER_MINUTE", "2");
+    try (InJvmCluster cluster =
+        InJvmCluster.start(2, TestServer.config(limits).withDatabase(Optional.of(database)))) {
+      TestServer a = cluster.node(0);
+      TestServer b = cluster.node(1);
+      assertEquals(202, run(a, "limited-1").statusCode());
+      assertEquals(202, run(b, "limited-1").statusCode());
+      assertLimited(run(a, "limited-1"), "CANVAS_AGENT_ROOM_RUNS_PER_MINUTE", 60);
+      assertLimited(run(b, "limited-1"), "CANVAS_AGENT_ROOM_RUNS_PER_MINUTE", 60);
+
+      // The refused runs took nothing from the client: its third run fits, on either node.
+      assertEquals(202, run(b, "limited-2").statusCode());
+      assertLimited(run(a, "limited-3"), "CANVAS_AGENT_RUNS_PER_MINUTE", 60);
+      assertLimited(run(b, "limited-3"), "CANVAS_AGENT_RUNS_PER_MINUTE", 60);
+      assertEquals(
+          3L,
+          TestDatabase.queryLong(
+              database, "SELECT count(*) FROM " + database.schema() + ".canvas_agent_runs"),
+          "a refused run starts nothing");
+    } finally {
+      TestDatabase.drop(database);
+    }
+  }
+
+  /** As a single node answers ({@code EdgeLimitsTest}): 429, {@code Retry-After}, RATE_LIMITED naming {@code setting}. */
+  static void assertLimited(HttpResponse<Buffer> response, String setting, long maxSeconds) {
+    assertEquals(429, response.statusCode(), response.bodyAsString());
+    long retryAfter = Long.parseLong(response.getHeader("Retry-After"));
+    assertTrue(retryAfter >= 1 && retryAfter <= maxSeconds, "Retry-After " + retryAfter);
+    JsonObject body = response.bodyAsJsonObject();
+    assertEquals(false, body.getBoolean("ok"));
+    assertEquals("RATE_LIMITED", body.getJsonObject("error").getString("code"));
+    assertTrue(body.getJsonObject("error").getString("message").contains(setting), body.encode());
+  }
+
+  static HttpResponse<Buffer> run(TestServer node, String roomId) {
+    return node.postRun(new JsonObject().put("roomId", roomId).put("message", "hello"));
+  }
+}
