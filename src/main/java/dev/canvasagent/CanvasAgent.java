@@ -163,6 +163,7 @@ public final class CanvasAgent {
                           new ScreenshotVerticle(config.screenshot()),
                           new LeaseVerticle(store, config.documents(), documentTools),
                           new DocumentAgentVerticle(
+                              store.documentAgentSessions(),
                               models,
                               config.model().defaultModel(),
                               config.documents(),
