@@ -1,5 +1,6 @@
 package dev.canvasagent.bridge;
 
+import dev.canvasagent.bus.Failure;
 import dev.canvasagent.store.RateLimits;
 import dev.canvasagent.store.RateLimits.Allowance;
 import io.vertx.core.Future;
@@ -42,6 +43,7 @@ final class RunAllowance {
     List<Allowance> both = allowances(client, roomId);
     return counts
         .take(both, nowNanos())
+        .recover(error -> Failure.storeFailed("count the run against its limits", error))
         .map(
             refused ->
                 refused.map(

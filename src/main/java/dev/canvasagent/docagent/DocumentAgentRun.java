@@ -135,7 +135,14 @@ final class DocumentAgentRun {
                           session.addUser(CanvasUpdate.message(personDiff));
                         }
                         session.addUser(userText);
-                        return session.save(sessions);
+                        return session
+                            .save(sessions)
+                            .recover(
+                                error ->
+                                    error instanceof DocumentAgentSessions.BoundToAnotherDocument
+                                        ? Future.failedFuture(error)
+                                        : Failure.storeFailed(
+                                            "store the document-agent session", error));
                       })
                   .recover(this::notStarted);
             })
@@ -167,6 +174,7 @@ final class DocumentAgentRun {
   private Future<Void> readSession() {
     return sessions
         .find(session.sessionId())
+        .recover(error -> Failure.storeFailed("read the document-agent session", error))
         .map(
             stored -> {
               stored.ifPresent(

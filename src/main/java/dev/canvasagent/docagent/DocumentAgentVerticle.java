@@ -82,6 +82,7 @@ public final class DocumentAgentVerticle extends CanvasVerticle {
   private Future<String> documentOf(String sessionId) {
     return sessions
         .find(sessionId)
+        .recover(error -> Failure.storeFailed("read the document-agent session", error))
         .map(known -> known.map(DocumentAgentSessions.Conversation::docId).orElse(sessionId));
   }
 
@@ -196,6 +197,7 @@ public final class DocumentAgentVerticle extends CanvasVerticle {
       ModelProvider provider) {
     return sessions
         .find(sessionId)
+        .recover(error -> Failure.storeFailed("read the document-agent session", error))
         .compose(
             existing -> {
               if (existing.isPresent() && !existing.get().docId().equals(docId)) {
