@@ -163,6 +163,7 @@ public final class CanvasAgent {
                           new ScreenshotVerticle(config.screenshot()),
                           new LeaseVerticle(store, config.documents(), documentTools),
                           new DocumentAgentVerticle(
+                              store.documentAgentSessions(),
                               models,
                               config.model().defaultModel(),
                               config.documents(),
@@ -172,7 +173,8 @@ public final class CanvasAgent {
               List<String> names =
                   new ArrayList<>(verticles.stream().map(CanvasVerticle::name).toList());
               names.add(0, "bridge");
-              BridgeVerticle bridge = new BridgeVerticle(config, catalog, names, tokens);
+              BridgeVerticle bridge =
+                  new BridgeVerticle(config, catalog, names, tokens, store.rateLimits());
               verticles.add(bridge);
               List<String> deployed = new ArrayList<>();
               Future<Void> chain = Future.succeededFuture();

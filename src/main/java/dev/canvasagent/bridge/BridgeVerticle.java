@@ -8,6 +8,7 @@ import dev.canvasagent.bus.RoomViewports;
 import dev.canvasagent.catalog.ActionCatalog;
 import dev.canvasagent.config.AppConfig;
 import dev.canvasagent.doctools.DocumentToolCatalog;
+import dev.canvasagent.store.RateLimits;
 import dev.canvasagent.verticle.CanvasVerticle;
 import io.vertx.core.Future;
 import io.vertx.core.http.HttpServer;
@@ -36,6 +37,7 @@ public final class BridgeVerticle extends CanvasVerticle {
   private final DocumentToolCatalog documentTools = new DocumentToolCatalog();
   private final List<String> verticleNames;
   private final Optional<AccessTokens> tokens;
+  private final RateLimits runCounts;
   private EdgeAccess access;
   private EdgeLimits limits;
   private ConnectionGate gate;
@@ -45,17 +47,20 @@ public final class BridgeVerticle extends CanvasVerticle {
 
   /**
    * {@code verticleNames}: the verticles whose health {@code GET /health} reports, this one included;
-   * {@code tokens}: the token verifier, empty when auth is off.
+   * {@code tokens}: the token verifier, empty when auth is off; {@code runCounts}: the store's rate
+   * limits, where runs a minute are counted (on PostgreSQL, across the cluster).
    */
   public BridgeVerticle(
       AppConfig config,
       ActionCatalog catalog,
       List<String> verticleNames,
-      Optional<AccessTokens> tokens) {
+      Optional<AccessTokens> tokens,
+      RateLimits runCounts) {
     this.config = config;
     this.catalog = catalog;
     this.verticleNames = List.copyOf(verticleNames);
     this.tokens = tokens;
+    this.runCounts = runCounts;
   }
 
   @Override
@@ -71,7 +76,7 @@ public final class BridgeVerticle extends CanvasVerticle {
   @Override
   protected Future<?> startVerticle() {
     hub = new RoomHub(vertx, config.bridge());
-    limits = new EdgeLimits(vertx, config.limits(), tokens.isPresent());
+    limits = new EdgeLimits(vertx, config.limits(), tokens.isPresent(), runCounts);
     limits.start();
     inbound = new InboundFrames(vertx, limits);
     access = new EdgeAccess(vertx, tokens);

@@ -345,11 +345,15 @@ final class DocumentRoutes {
   private void asRun(RoutingContext ctx, Future<String> room, Supplier<Future<?>> start) {
     room.onFailure(error -> HttpErrors.send(ctx, error))
         .onSuccess(
-            roomId -> {
-              if (limits.takeRun(ctx, roomId)) {
-                start.get().onFailure(refused -> limits.giveBackRun(ctx, roomId));
-              }
-            });
+            roomId ->
+                limits
+                    .takeRun(ctx, roomId)
+                    .onSuccess(
+                        taken -> {
+                          if (taken) {
+                            start.get().onFailure(refused -> limits.giveBackRun(ctx, roomId));
+                          }
+                        }));
   }
 
   /**

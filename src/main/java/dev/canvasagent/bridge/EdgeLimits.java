@@ -3,6 +3,8 @@ package dev.canvasagent.bridge;
 import dev.canvasagent.auth.Grant;
 import dev.canvasagent.bus.FailureCode;
 import dev.canvasagent.config.AppConfig;
+import dev.canvasagent.store.RateLimits;
+import io.vertx.core.Future;
 import io.vertx.core.Vertx;
 import io.vertx.core.net.SocketAddress;
 import io.vertx.ext.web.RoutingContext;
@@ -14,11 +16,13 @@ import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
 /**
- * What one client and one room may use of this node ({@link AppConfig.Limits}). A client is the token's
+ * What one client and one room may use ({@link AppConfig.Limits}). A client is the token's
  * subject when auth is on, else the remote address of the connection. {@code X-Forwarded-For} is not
  * read: any client could write it. Over a limit, an HTTP request is answered 429 with {@code
  * Retry-After} and {@code RATE_LIMITED}, and a message or connection is refused with the same code;
- * nothing else is touched. Every count is this node's own and lives on the bridge's event loop.
+ * nothing else is touched. The cost-bearing limits, runs a minute per client and per room, are
+ * counted in the store ({@link RunAllowance}): on PostgreSQL by every node against one allowance.
+ * Every other count is this node's own and lives on the bridge's event loop.
  */
 final class EdgeLimits {
   private static final Logger LOG = LoggerFactory.getLogger(EdgeLimits.class);
@@ -33,8 +37,7 @@ final class EdgeLimits {
 
   private final Vertx vertx;
   private final boolean byToken;
-  private final RateLimit runs;
-  private final RateLimit roomRuns;
+  private final RunAllowance runs;
   private final RateLimit requests;
   private final RateLimit roomMessages;
   private final RateLimit screenshotBytes;
@@ -64,24 +67,16 @@ final class EdgeLimits {
     }
   }
 
-  /** {@code byToken}: auth is on, so a client is its token's subject rather than its address. */
-  EdgeLimits(Vertx vertx, AppConfig.Limits limits, boolean byToken) {
+  /**
+   * {@code byToken}: auth is on, so a client is its token's subject rather than its address; {@code
+   * counts}: the store's rate limits, where runs are counted.
+   */
+  EdgeLimits(Vertx vertx, AppConfig.Limits limits, boolean byToken, RateLimits counts) {
     this.vertx = vertx;
     this.byToken = byToken;
     Duration minute = Duration.ofMinutes(1);
     Duration second = Duration.ofSeconds(1);
-    this.runs =
-        new RateLimit(
-            "runs a minute from this client (CANVAS_AGENT_RUNS_PER_MINUTE)",
-            limits.runsPerMinute(),
-            minute,
-            MAX_KEYS);
-    this.roomRuns =
-        new RateLimit(
-            "runs a minute in this room (CANVAS_AGENT_ROOM_RUNS_PER_MINUTE)",
-            limits.roomRunsPerMinute(),
-            minute,
-            MAX_KEYS);
+    this.runs = new RunAllowance(counts, limits.runsPerMinute(), limits.roomRunsPerMinute());
     this.requests =
         new RateLimit(
             "API requests a second from this client (CANVAS_AGENT_REQUESTS_PER_SECOND)",
@@ -117,9 +112,10 @@ final class EdgeLimits {
             EVICT_EVERY_MS,
             tick -> {
               for (RateLimit limit :
-                  List.of(runs, roomRuns, requests, roomMessages, screenshotBytes, refusedTokens)) {
+                  List.of(requests, roomMessages, screenshotBytes, refusedTokens)) {
                 limit.evictIdle();
               }
+              runs.forgetRefilled();
             });
   }
 
@@ -177,29 +173,33 @@ final class EdgeLimits {
   }
 
   /**
-   * One run from the request's client in {@code roomId}, counted against both limits or neither;
-   * false after answering 429.
+   * One run from the request's client in {@code roomId}, counted against both limits or neither:
+   * true when counted; false after answering (429, or the store's failure).
    */
-  boolean takeRun(RoutingContext ctx, String roomId) {
-    String client = client(ctx);
-    Optional<RateLimit.Over> over = runs.check(client, 1).or(() -> roomRuns.check(roomId, 1));
-    if (over.isPresent()) {
-      LOG.atInfo()
-          .addKeyValue("roomId", roomId)
-          .addKeyValue("path", ctx.request().path())
-          .log("edge.runs_limited");
-      refuse(ctx, over.get());
-      return false;
-    }
-    runs.take(client, 1);
-    roomRuns.take(roomId, 1);
-    return true;
+  Future<Boolean> takeRun(RoutingContext ctx, String roomId) {
+    return runs.take(client(ctx), roomId)
+        .map(
+            over -> {
+              if (over.isEmpty()) {
+                return true;
+              }
+              LOG.atInfo()
+                  .addKeyValue("roomId", roomId)
+                  .addKeyValue("path", ctx.request().path())
+                  .log("edge.runs_limited");
+              refuse(ctx, over.get());
+              return false;
+            })
+        .otherwise(
+            error -> {
+              HttpErrors.send(ctx, error);
+              return false;
+            });
   }
 
   /** A run {@link #takeRun} counted was refused further in (a busy session, a full queue): it does not count. */
   void giveBackRun(RoutingContext ctx, String roomId) {
-    runs.giveBack(client(ctx), 1);
-    roomRuns.giveBack(roomId, 1);
+    runs.giveBack(client(ctx), roomId);
   }
 
   /** An event stream or WebSocket of {@code roomId} about to open: what it holds, or null after answering 429. */

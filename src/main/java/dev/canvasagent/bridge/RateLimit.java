@@ -125,6 +125,11 @@ final class RateLimit {
   }
 
   private Over over(long nanosToWait) {
+    return over(capacity, description, nanosToWait);
+  }
+
+  /** Over {@code capacity} {@code description} for {@code nanosToWait} more: whole seconds, at least 1. */
+  static Over over(long capacity, String description, long nanosToWait) {
     long seconds = Math.max(1, (nanosToWait + 999_999_999L) / 1_000_000_000L);
     return new Over(
         "more than " + capacity + " " + description + "; try again in " + seconds + " s", seconds);

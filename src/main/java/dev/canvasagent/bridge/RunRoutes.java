@@ -57,22 +57,29 @@ final class RunRoutes {
         ctx,
         Role.EDITOR,
         submit.sessionId(),
-        () -> {
-          if (!limits.takeRun(ctx, submit.roomId())) {
-            return;
-          }
-          Address.SCHEDULER_SUBMIT
-              .ask(vertx.eventBus(), submit)
-              .onSuccess(
-                  accepted ->
-                      JsonResponse.send(
-                          ctx, 202, new JsonObject().put("ok", true).mergeIn(accepted.toJson())))
-              .onFailure(
-                  error -> {
-                    limits.giveBackRun(ctx, submit.roomId());
-                    HttpErrors.send(ctx, error);
-                  });
-        });
+        () ->
+            limits
+                .takeRun(ctx, submit.roomId())
+                .onSuccess(
+                    taken -> {
+                      if (taken) {
+                        submit(ctx, submit);
+                      }
+                    }));
+  }
+
+  private void submit(RoutingContext ctx, RunSubmit submit) {
+    Address.SCHEDULER_SUBMIT
+        .ask(vertx.eventBus(), submit)
+        .onSuccess(
+            accepted ->
+                JsonResponse.send(
+                    ctx, 202, new JsonObject().put("ok", true).mergeIn(accepted.toJson())))
+        .onFailure(
+            error -> {
+              limits.giveBackRun(ctx, submit.roomId());
+              HttpErrors.send(ctx, error);
+            });
   }
 
   /** Cancels a session's work; answered once its running run has ended, with what was canceled. */

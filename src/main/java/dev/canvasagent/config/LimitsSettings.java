@@ -12,14 +12,14 @@ final class LimitsSettings {
           "CANVAS_AGENT_RUNS_PER_MINUTE",
           whole(1, 100_000),
           20,
-          "Runs one client (a token's subject; its address when auth is off) may start a minute: canvas runs, document-agent runs and delegated edits. See \"Security: Limits\" for this and the next seven.");
+          "Runs one client (a token's subject; its address when auth is off) may start a minute: canvas runs, document-agent runs and delegated edits. Counted across every node on PostgreSQL. See \"Security: Limits\" for this and the next seven.");
   static final Setting ROOM_RUNS_PER_MINUTE =
       Setting.of(
           "limits.roomRunsPerMinute",
           "CANVAS_AGENT_ROOM_RUNS_PER_MINUTE",
           whole(1, 100_000),
           60,
-          "Runs one room may start a minute, whoever starts them.");
+          "Runs one room may start a minute, whoever starts them; counted across every node on PostgreSQL.");
   static final Setting REQUESTS_PER_SECOND =
       Setting.of(
           "limits.requestsPerSecond",

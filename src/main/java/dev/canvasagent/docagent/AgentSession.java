@@ -1,6 +1,8 @@
 package dev.canvasagent.docagent;
 
 import dev.canvasagent.model.Turn;
+import dev.canvasagent.store.DocumentAgentSessions;
+import io.vertx.core.Future;
 import java.util.ArrayList;
 import java.util.HashSet;
 import java.util.List;
@@ -9,17 +11,53 @@ import java.util.Set;
 /**
  * One document-agent conversation about one document: every turn so far (the person's instructions,
  * the hidden canvas updates, the model's answers, tool calls and results), and the revision the agent
- * last saw, from which the next person's changes are diffed. Touched on the agent verticle's context only.
+ * last saw, from which the next person's changes are diffed. Read from the store when a loop has the
+ * lease ({@link #from}), and what a loop adds written back with {@link #save}, so the session goes on
+ * on whichever node runs its next loop. Touched on the agent verticle's context only.
  */
 final class AgentSession {
   private final String docId;
   private final String sessionId;
   private final List<Turn> transcript = new ArrayList<>();
-  private String lastSeenRevisionId;
 
+  /** The turns added since it was read, not yet in the store. */
+  private final List<Turn> unsaved = new ArrayList<>();
+
+  private String lastSeenRevisionId;
+  private boolean seenChanged;
+
+  /** A session with no turn yet. */
   AgentSession(String docId, String sessionId) {
     this.docId = docId;
     this.sessionId = sessionId;
+  }
+
+  /** The session as stored. */
+  static AgentSession from(DocumentAgentSessions.Conversation stored) {
+    AgentSession session = new AgentSession(stored.docId(), stored.sessionId());
+    stored.turns().forEach(turn -> session.transcript.add(TurnJson.fromJson(turn)));
+    session.lastSeenRevisionId = stored.lastSeenRevisionId();
+    return session;
+  }
+
+  /**
+   * Appends what was added since it was read (and the revision last seen, when it changed) to the
+   * store; fails with {@link DocumentAgentSessions.BoundToAnotherDocument} when the session is
+   * another document's.
+   */
+  Future<Void> save(DocumentAgentSessions store) {
+    List<Turn> adding = List.copyOf(unsaved);
+    return store
+        .append(
+            sessionId,
+            docId,
+            adding.stream().map(TurnJson::toJson).toList(),
+            seenChanged ? lastSeenRevisionId : null)
+        .onSuccess(
+            saved -> {
+              unsaved.subList(0, adding.size()).clear();
+              seenChanged = false;
+            });
   }
 
   String docId() {
@@ -37,10 +75,16 @@ final class AgentSession {
 
   void seen(String revisionId) {
     lastSeenRevisionId = revisionId;
+    seenChanged = true;
   }
 
   void addUser(String text) {
-    transcript.add(new Turn.User(text));
+    add(new Turn.User(text));
+  }
+
+  private void add(Turn turn) {
+    transcript.add(turn);
+    unsaved.add(turn);
   }
 
   /**
@@ -59,9 +103,9 @@ final class AgentSession {
         if (kept.isEmpty() && answer.text().isEmpty()) {
           continue;
         }
-        transcript.add(new Turn.Assistant(answer.text(), kept));
+        add(new Turn.Assistant(answer.text(), kept));
       } else if (!(turns.get(i) instanceof Turn.Assistant answer && answer.text().isEmpty())) {
-        transcript.add(turns.get(i));
+        add(turns.get(i));
       }
     }
   }

@@ -23,6 +23,7 @@ import dev.canvasagent.model.loop.ToolLoopListener;
 import dev.canvasagent.model.loop.ToolLoopResult;
 import dev.canvasagent.model.loop.ToolLoopRun;
 import dev.canvasagent.schema.NulCharacters;
+import dev.canvasagent.store.DocumentAgentSessions;
 import io.vertx.core.Future;
 import io.vertx.core.Promise;
 import io.vertx.core.Vertx;
@@ -49,7 +50,11 @@ final class DocumentAgentRun {
       Set.of(FailureCode.STALE_EPOCH, FailureCode.LEASE_EXPIRED, FailureCode.LOCK_NOT_OWNED);
 
   private final Vertx vertx;
-  private final AgentSession session;
+  private final DocumentAgentSessions sessions;
+
+  /** A session not read yet (its ids only) until the lease is held; then the stored one. */
+  private AgentSession session;
+
   private final Actor actor;
   private final ModelProvider provider;
   private final String model;
@@ -70,11 +75,13 @@ final class DocumentAgentRun {
   private MessageConsumer<JsonObject> leaseWatch;
   private long timer = -1;
   private boolean interrupted;
+  private boolean remembered;
   private String interruptedBy;
 
   /** {@code userText}: the instruction as the model reads it (a delegation adds its context). */
   DocumentAgentRun(
       Vertx vertx,
+      DocumentAgentSessions sessions,
       AgentSession session,
       Actor actor,
       ModelProvider provider,
@@ -85,6 +92,7 @@ final class DocumentAgentRun {
       int maxSteps,
       long timeoutMs) {
     this.vertx = vertx;
+    this.sessions = sessions;
     this.session = session;
     this.actor = actor;
     this.provider = provider;
@@ -119,14 +127,27 @@ final class DocumentAgentRun {
               epoch = lease.getLong("canvas_epoch");
               revisionBefore = lease.getString("revision_id_at_checkout");
               watchLease();
-              return personChanges().onFailure(error -> checkIn());
+              return readSession()
+                  .compose(read -> personChanges())
+                  .compose(
+                      personDiff -> {
+                        if (!personDiff.isEmpty()) {
+                          session.addUser(CanvasUpdate.message(personDiff));
+                        }
+                        session.addUser(userText);
+                        return session
+                            .save(sessions)
+                            .recover(
+                                error ->
+                                    error instanceof DocumentAgentSessions.BoundToAnotherDocument
+                                        ? Future.failedFuture(error)
+                                        : Failure.storeFailed(
+                                            "store the document-agent session", error));
+                      })
+                  .recover(this::notStarted);
             })
         .map(
-            personDiff -> {
-              if (!personDiff.isEmpty()) {
-                session.addUser(CanvasUpdate.message(personDiff));
-              }
-              session.addUser(userText);
+            saved -> {
               startLoop();
               LOG.atInfo()
                   .addKeyValue("runId", runId)
@@ -144,6 +165,37 @@ final class DocumentAgentRun {
                   epoch,
                   revisionBefore);
             });
+  }
+
+  /**
+   * The session as stored, read once the lease is held: no other loop writes the document's session
+   * meanwhile, whichever node it runs on.
+   */
+  private Future<Void> readSession() {
+    return sessions
+        .find(session.sessionId())
+        .recover(error -> Failure.storeFailed("read the document-agent session", error))
+        .map(
+            stored -> {
+              stored.ifPresent(
+                  found -> {
+                    if (found.docId().equals(session.docId())) {
+                      session = AgentSession.from(found);
+                    }
+                  });
+              return null;
+            });
+  }
+
+  /** The loop did not start: the lease is given back, and the reason answered (nothing was saved). */
+  private Future<Void> notStarted(Throwable error) {
+    leaseWatch.unregister();
+    vertx.cancelTimer(timer);
+    Throwable answered =
+        error instanceof DocumentAgentSessions.BoundToAnotherDocument bound
+            ? new Failure(FailureCode.INVALID_REQUEST, bound.getMessage())
+            : error;
+    return checkIn().transform(checkedIn -> Future.failedFuture(answered));
   }
 
   /** What the person changed since the agent last saw the document, as a unified diff ("" when nothing). */
@@ -271,24 +323,54 @@ final class DocumentAgentRun {
             diff ->
                 Address.DOC_GET
                     .ask(vertx.eventBus(), new DocumentRef(session.docId()))
-                    .map(document -> ended(result, diff, agentRevision, document.revisionId())))
+                    .compose(
+                        document ->
+                            remember(result, diff, agentRevision)
+                                .map(
+                                    saved ->
+                                        ended(result, diff, agentRevision, document.revisionId()))))
         .onFailure(
             error ->
                 LOG.atError()
                     .addKeyValue("runId", runId)
                     .setCause(error)
                     .log("doc_agent.finish_failed"))
-        .recover(error -> Future.succeededFuture(ended(result, "", agentRevision, null)))
+        .recover(
+            error ->
+                remember(result, "", agentRevision)
+                    .map(saved -> ended(result, "", agentRevision, null)))
         .onSuccess(outcome::complete);
   }
 
-  private JsonObject ended(
-      ToolLoopResult result, String agentDiff, String agentRevision, String revisionAfter) {
+  /**
+   * Adds the loop's turns and the agent's own change (a hidden update) to the session, with the
+   * revision it now has seen, and saves them before the end is told: a next instruction, on any node,
+   * reads them. A failure to save is logged; the outcome still goes out.
+   */
+  private Future<Void> remember(ToolLoopResult result, String agentDiff, String agentRevision) {
+    if (remembered) {
+      return Future.succeededFuture();
+    }
+    remembered = true;
     session.addLoop(result.turns());
     if (!agentDiff.isEmpty()) {
       session.addUser(CanvasUpdate.message(agentDiff));
     }
     session.seen(agentRevision);
+    return session
+        .save(sessions)
+        .onFailure(
+            error ->
+                LOG.atError()
+                    .addKeyValue("runId", runId)
+                    .addKeyValue("sessionId", session.sessionId())
+                    .setCause(error)
+                    .log("doc_agent.session_save_failed"))
+        .otherwiseEmpty();
+  }
+
+  private JsonObject ended(
+      ToolLoopResult result, String agentDiff, String agentRevision, String revisionAfter) {
     String stop = result.stop().wireName();
     JsonObject answer =
         new JsonObject()

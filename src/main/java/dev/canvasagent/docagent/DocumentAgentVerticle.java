@@ -14,11 +14,11 @@ import dev.canvasagent.config.AppConfig;
 import dev.canvasagent.doctools.DocumentToolCatalog;
 import dev.canvasagent.model.ModelProvider;
 import dev.canvasagent.model.ModelRegistry;
+import dev.canvasagent.store.DocumentAgentSessions;
 import dev.canvasagent.verticle.CanvasVerticle;
 import io.vertx.core.Future;
 import io.vertx.core.json.JsonArray;
 import io.vertx.core.json.JsonObject;
-import java.util.LinkedHashMap;
 import java.util.Map;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
@@ -30,36 +30,30 @@ import org.slf4j.LoggerFactory;
  * instruction preempts whoever holds the document's lease (a person always wins: their message
  * voids the lease at once, epoch + 1, so the agent's later writes fail) and starts once this node's
  * loop on the document has ended; a delegated edit is refused with LOCK_NOT_AVAILABLE instead. Its
- * sessions (the conversation and the revision the agent last saw) live in this verticle's memory. A
+ * sessions (the conversation, hidden canvas updates included, and the revision the agent last saw)
+ * are in the store ({@link DocumentAgentSessions}), so a session goes on on any node. A
  * loop acts for the subject whose request started it ({@code subject}, from the token): its lease
  * is {@code agent:<session>}'s on that subject's behalf, and its revisions are recorded so.
  */
 public final class DocumentAgentVerticle extends CanvasVerticle {
   private static final Logger LOG = LoggerFactory.getLogger(DocumentAgentVerticle.class);
 
-  /** Sessions kept; the least recently used one is forgotten past this. */
-  static final int MAX_SESSIONS = 1_000;
-
   private final ModelRegistry models;
   private final String defaultModel;
   private final AppConfig.Documents config;
   private final JsonArray tools;
-  private final Map<String, AgentSession> sessions =
-      new LinkedHashMap<>(16, 0.75f, true) {
-        @Override
-        protected boolean removeEldestEntry(Map.Entry<String, AgentSession> eldest) {
-          return size() > MAX_SESSIONS;
-        }
-      };
+  private final DocumentAgentSessions sessions;
 
   /** The loop running on this node for each document. */
   private final Map<String, DocumentAgentRun> running = new java.util.HashMap<>();
 
   public DocumentAgentVerticle(
+      DocumentAgentSessions sessions,
       ModelRegistry models,
       String defaultModel,
       AppConfig.Documents config,
       DocumentToolCatalog catalog) {
+    this.sessions = sessions;
     this.models = models;
     this.defaultModel = defaultModel;
     this.config = config;
@@ -81,9 +75,15 @@ public final class DocumentAgentVerticle extends CanvasVerticle {
 
   /** The session's document, or the id itself for a session not yet known. */
   private Future<DocumentRef> sessionDocument(AgentSessionRef ask) {
-    AgentSession known = sessions.get(ask.canvasSessionId());
-    return Future.succeededFuture(
-        new DocumentRef(known == null ? ask.canvasSessionId() : known.docId()));
+    return documentOf(ask.canvasSessionId()).map(DocumentRef::new);
+  }
+
+  /** The document a session is bound to, or the id itself for a session not yet known. */
+  private Future<String> documentOf(String sessionId) {
+    return sessions
+        .find(sessionId)
+        .recover(error -> Failure.storeFailed("read the document-agent session", error))
+        .map(known -> known.map(DocumentAgentSessions.Conversation::docId).orElse(sessionId));
   }
 
   /** A person's instruction: the session defaults to the document's own. */
@@ -138,8 +138,11 @@ public final class DocumentAgentVerticle extends CanvasVerticle {
    */
   private Future<DelegatedEditOutcome> delegate(DelegatedEditRequest ask) {
     String sessionId = ask.canvasSessionId();
-    AgentSession known = sessions.get(sessionId);
-    String docId = known == null ? sessionId : known.docId();
+    return documentOf(sessionId).compose(docId -> delegate(ask, sessionId, docId));
+  }
+
+  private Future<DelegatedEditOutcome> delegate(
+      DelegatedEditRequest ask, String sessionId, String docId) {
     String instruction = ask.instruction();
     Object context = ask.context();
     String userText =
@@ -192,17 +195,35 @@ public final class DocumentAgentVerticle extends CanvasVerticle {
       String userText,
       String model,
       ModelProvider provider) {
+    return sessions
+        .find(sessionId)
+        .recover(error -> Failure.storeFailed("read the document-agent session", error))
+        .compose(
+            existing -> {
+              if (existing.isPresent() && !existing.get().docId().equals(docId)) {
+                return Failure.future(
+                    FailureCode.INVALID_REQUEST,
+                    "session " + sessionId + " belongs to another document");
+              }
+              return begin(docId, sessionId, subject, instruction, userText, model, provider);
+            });
+  }
+
+  /** The session is read again once the loop holds the lease: another node may have added to it. */
+  private Future<Started> begin(
+      String docId,
+      String sessionId,
+      String subject,
+      String instruction,
+      String userText,
+      String model,
+      ModelProvider provider) {
     String key = model == null ? defaultModel : model;
-    AgentSession existing = sessions.get(sessionId);
-    if (existing != null && !existing.docId().equals(docId)) {
-      return Failure.future(
-          FailureCode.INVALID_REQUEST, "session " + sessionId + " belongs to another document");
-    }
-    AgentSession session = existing == null ? new AgentSession(docId, sessionId) : existing;
     DocumentAgentRun run =
         new DocumentAgentRun(
             vertx,
-            session,
+            sessions,
+            new AgentSession(docId, sessionId),
             Actor.agent(subject, sessionId),
             provider,
             key,
@@ -214,7 +235,6 @@ public final class DocumentAgentVerticle extends CanvasVerticle {
     return run.begin()
         .map(
             started -> {
-              sessions.put(sessionId, session);
               running.put(docId, run);
               run.outcome().onComplete(ended -> running.remove(docId, run));
               return new Started(run, started);

@@ -24,6 +24,12 @@ public interface Store {
   /** Markdown documents, their revisions and their leases. */
   DocumentStore documents();
 
+  /** The document agent's sessions: conversations, hidden canvas updates, the revision last seen. */
+  DocumentAgentSessions documentAgentSessions();
+
+  /** The counts of the cost-bearing rate limits, shared by every node on this store. */
+  RateLimits rateLimits();
+
   /** The ids idempotency keys name, under a secret every node sharing this store has. */
   IdempotencyKeys idempotencyKeys();
 

@@ -116,6 +116,16 @@ class SeqStoreFailureTest {
     }
 
     @Override
+    public dev.canvasagent.store.DocumentAgentSessions documentAgentSessions() {
+      return store.documentAgentSessions();
+    }
+
+    @Override
+    public dev.canvasagent.store.RateLimits rateLimits() {
+      return store.rateLimits();
+    }
+
+    @Override
     public TodoStore todos() {
       return store.todos();
     }

@@ -25,6 +25,14 @@ public final class InJvmCluster implements AutoCloseable {
 
   /** {@code nodes} servers with {@code config}, started one after the other, each seeing all. */
   public static InJvmCluster start(int nodes, AppConfig config) {
+    return start(nodes, config, vertx -> List.of());
+  }
+
+  /** As {@link #start(int, AppConfig)}, each node with model providers of the test's own (made on its Vert.x). */
+  public static InJvmCluster start(
+      int nodes,
+      AppConfig config,
+      java.util.function.Function<Vertx, List<dev.canvasagent.model.ModelProvider>> providers) {
     InJvmCluster cluster = new InJvmCluster();
     List<Integer> ports = new ArrayList<>();
     for (int i = 0; i < nodes; i++) {
@@ -46,7 +54,8 @@ public final class InJvmCluster implements AutoCloseable {
                         10_000))
                 .await(60, TimeUnit.SECONDS);
         cluster.vertxes.add(node.vertx());
-        cluster.servers.add(TestServer.start(node.vertx(), config, node.view()));
+        cluster.servers.add(
+            TestServer.start(node.vertx(), config, providers.apply(node.vertx()), node.view()));
       }
     } catch (Exception failed) {
       cluster.close();

@@ -84,10 +84,17 @@ public final class TestServer {
   /** As a member of {@code cluster}, on the clustered {@code vertx} it was started with. */
   public static TestServer start(
       Vertx vertx, AppConfig config, dev.canvasagent.cluster.ClusterView cluster) {
+    return start(vertx, config, java.util.List.of(), cluster);
+  }
+
+  /** As a member of {@code cluster}, with model providers of the test's own. */
+  public static TestServer start(
+      Vertx vertx,
+      AppConfig config,
+      java.util.List<dev.canvasagent.model.ModelProvider> providers,
+      dev.canvasagent.cluster.ClusterView cluster) {
     return new TestServer(
-        vertx,
-        Await.result(CanvasAgent.start(vertx, config, java.util.List.of(), cluster)),
-        config);
+        vertx, Await.result(CanvasAgent.start(vertx, config, providers, cluster)), config);
   }
 
   /** This node and the members it sees. */

@@ -4,8 +4,10 @@ import dev.canvasagent.board.Board;
 import dev.canvasagent.board.RecordDiff;
 import dev.canvasagent.store.BoardStore;
 import dev.canvasagent.store.ChatStore;
+import dev.canvasagent.store.DocumentAgentSessions;
 import dev.canvasagent.store.DocumentStore;
 import dev.canvasagent.store.IdempotencyKeys;
+import dev.canvasagent.store.RateLimits;
 import dev.canvasagent.store.RevisionConflict;
 import dev.canvasagent.store.RunStore;
 import dev.canvasagent.store.SessionStore;
@@ -55,6 +57,8 @@ public final class MemoryStore implements Store, BoardStore, SessionStore {
   private final MemoryRunStore runs = new MemoryRunStore(System::currentTimeMillis);
   private final RunStore runStore = new Runs();
   private final MemoryDocumentStore documents = new MemoryDocumentStore(System::currentTimeMillis);
+  private final MemoryDocumentAgentSessions agentSessions = new MemoryDocumentAgentSessions();
+  private final MemoryRateLimits rateLimits = new MemoryRateLimits();
 
   /** Its own secret: this store's ids, like everything else in it, live only as long as the process. */
   private final IdempotencyKeys idempotencyKeys = new IdempotencyKeys(IdempotencyKeys.newSecret());
@@ -101,6 +105,16 @@ public final class MemoryStore implements Store, BoardStore, SessionStore {
   @Override
   public DocumentStore documents() {
     return documents;
+  }
+
+  @Override
+  public DocumentAgentSessions documentAgentSessions() {
+    return agentSessions;
+  }
+
+  @Override
+  public RateLimits rateLimits() {
+    return rateLimits;
   }
 
   @Override

@@ -3,8 +3,10 @@ package dev.canvasagent.store.pg;
 import dev.canvasagent.config.DatabaseConfig;
 import dev.canvasagent.store.BoardStore;
 import dev.canvasagent.store.ChatStore;
+import dev.canvasagent.store.DocumentAgentSessions;
 import dev.canvasagent.store.DocumentStore;
 import dev.canvasagent.store.IdempotencyKeys;
+import dev.canvasagent.store.RateLimits;
 import dev.canvasagent.store.RunStore;
 import dev.canvasagent.store.SessionStore;
 import dev.canvasagent.store.Store;
@@ -33,6 +35,8 @@ public final class PgStore implements Store {
   private final PgChatStore chats;
   private final PgRunStore runs;
   private final PgDocumentStore documents;
+  private final PgDocumentAgentSessions agentSessions;
+  private final PgRateLimits rateLimits;
   private final IdempotencyKeys idempotencyKeys;
 
   private PgStore(Pool pool, byte[] idempotencySecret) {
@@ -45,6 +49,8 @@ public final class PgStore implements Store {
     this.chats = new PgChatStore(pool);
     this.runs = new PgRunStore(pool);
     this.documents = new PgDocumentStore(pool);
+    this.agentSessions = new PgDocumentAgentSessions(pool);
+    this.rateLimits = new PgRateLimits(pool);
   }
 
   /** The secret {@link IdempotencyKeys} derives ids with, in {@code canvas_server_secrets}. */
@@ -124,6 +130,16 @@ public final class PgStore implements Store {
   @Override
   public DocumentStore documents() {
     return documents;
+  }
+
+  @Override
+  public DocumentAgentSessions documentAgentSessions() {
+    return agentSessions;
+  }
+
+  @Override
+  public RateLimits rateLimits() {
+    return rateLimits;
   }
 
   @Override

@@ -300,4 +300,35 @@ final class Sql {
       "INSERT INTO canvas_document_snapshots (id, doc_id, revision_id, label, description, line_count)"
           + " VALUES ($1, $2, $3, $4, $5, $6) RETURNING "
           + SNAPSHOT_COLUMNS;
+
+  static final String TAKE_RATE_ALLOWANCE =
+      "INSERT INTO canvas_rate_limits AS r (limit_name, key, full_again_at)"
+          + " VALUES ($1, $2, $3::bigint + $4::bigint)"
+          + " ON CONFLICT (limit_name, key) DO UPDATE"
+          + " SET full_again_at = GREATEST(r.full_again_at, $3::bigint) + $4::bigint"
+          + " WHERE GREATEST(r.full_again_at, $3::bigint) + $4::bigint - $3::bigint <= $5::bigint"
+          + " RETURNING full_again_at";
+  static final String RATE_ALLOWANCE_FULL_AGAIN_AT =
+      "SELECT full_again_at FROM canvas_rate_limits WHERE limit_name = $1 AND key = $2";
+  static final String GIVE_BACK_RATE_ALLOWANCE =
+      "UPDATE canvas_rate_limits SET full_again_at = full_again_at - $3::bigint"
+          + " WHERE limit_name = $1 AND key = $2";
+  static final String FORGET_REFILLED_RATE_ALLOWANCES =
+      "DELETE FROM canvas_rate_limits WHERE full_again_at <= $1::bigint";
+
+  static final String BIND_DOC_AGENT_SESSION =
+      "INSERT INTO canvas_doc_agent_sessions (session_id, doc_id) VALUES ($1, $2)"
+          + " ON CONFLICT (session_id) DO NOTHING";
+  static final String LOCK_DOC_AGENT_SESSION =
+      "SELECT doc_id, turn_count FROM canvas_doc_agent_sessions WHERE session_id = $1 FOR UPDATE";
+  static final String INSERT_DOC_AGENT_TURN =
+      "INSERT INTO canvas_doc_agent_turns (session_id, seq, turn) VALUES ($1, $2, $3)";
+  static final String ADVANCE_DOC_AGENT_SESSION =
+      "UPDATE canvas_doc_agent_sessions SET turn_count = turn_count + $2,"
+          + " last_seen_revision_id = COALESCE($3, last_seen_revision_id), updated_at = now()"
+          + " WHERE session_id = $1";
+  static final String FIND_DOC_AGENT_SESSION =
+      "SELECT doc_id, last_seen_revision_id FROM canvas_doc_agent_sessions WHERE session_id = $1";
+  static final String LIST_DOC_AGENT_TURNS =
+      "SELECT turn FROM canvas_doc_agent_turns WHERE session_id = $1 ORDER BY seq";
 }

@@ -1,0 +1,12 @@
+package dev.canvasagent.store.memory;
+
+import dev.canvasagent.store.SharedAcrossNodesContract;
+import dev.canvasagent.store.Store;
+import io.vertx.core.Vertx;
+
+class MemorySharedAcrossNodesTest extends SharedAcrossNodesContract {
+  @Override
+  protected Store createStore(Vertx vertx) {
+    return new MemoryStore();
+  }
+}
