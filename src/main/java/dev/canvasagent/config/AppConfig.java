@@ -27,7 +27,8 @@ public record AppConfig(
     int shapeStateLimitBytes,
     int ttfbSloMs,
     boolean themeEnabled,
-    Optional<DatabaseConfig> database) {
+    Optional<DatabaseConfig> database,
+    Cluster cluster) {
 
   /**
    * {@code corsOrigins}: the other origins browsers may call from (none: only the server's own).
@@ -229,6 +230,36 @@ public record AppConfig(
    */
   public record MemoryHistory(int revisionsPerRoom, int revisionBytesPerRoom) {}
 
+  /**
+   * Whether this node is one of a cluster ({@link Manager#HAZELCAST}) or alone ({@link Manager#NONE}),
+   * and for a cluster: the members' Hazelcast addresses ({@code host:port}), where this node's
+   * Hazelcast binds, the cluster's name, where its clustered event bus binds ({@code eventBusPort} 0:
+   * any free port), and how long a silent member is kept before the others drop it.
+   */
+  public record Cluster(
+      Manager manager,
+      java.util.List<String> members,
+      String host,
+      int port,
+      String name,
+      String eventBusHost,
+      int eventBusPort,
+      int failureDetectionMs) {
+    public Cluster {
+      members = java.util.List.copyOf(members);
+    }
+
+    /** {@code CANVAS_AGENT_CLUSTER}. */
+    public enum Manager {
+      NONE,
+      HAZELCAST
+    }
+
+    public boolean clustered() {
+      return manager == Manager.HAZELCAST;
+    }
+  }
+
   public AppConfig withHttp(Http otherHttp) {
     return new AppConfig(
         otherHttp,
@@ -249,7 +280,8 @@ public record AppConfig(
         shapeStateLimitBytes,
         ttfbSloMs,
         themeEnabled,
-        database);
+        database,
+        cluster);
   }
 
   public AppConfig withDatabase(Optional<DatabaseConfig> otherDatabase) {
@@ -272,6 +304,7 @@ public record AppConfig(
         shapeStateLimitBytes,
         ttfbSloMs,
         themeEnabled,
-        otherDatabase);
+        otherDatabase,
+        cluster);
   }
 }

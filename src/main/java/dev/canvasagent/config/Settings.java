@@ -24,7 +24,8 @@ final class Settings {
               DurabilitySettings.ALL,
               MemorySettings.ALL,
               FlagSettings.ALL,
-              DatabaseSettings.ALL)
+              DatabaseSettings.ALL,
+              ClusterSettings.ALL)
           .flatMap(List::stream)
           .toList();
 
