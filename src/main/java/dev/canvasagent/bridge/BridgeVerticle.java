@@ -6,6 +6,7 @@ import dev.canvasagent.bus.FailureCode;
 import dev.canvasagent.bus.RoomRef;
 import dev.canvasagent.bus.RoomViewports;
 import dev.canvasagent.catalog.ActionCatalog;
+import dev.canvasagent.cluster.ClusterView;
 import dev.canvasagent.config.AppConfig;
 import dev.canvasagent.doctools.DocumentToolCatalog;
 import dev.canvasagent.verticle.CanvasVerticle;
@@ -36,6 +37,7 @@ public final class BridgeVerticle extends CanvasVerticle {
   private final DocumentToolCatalog documentTools = new DocumentToolCatalog();
   private final List<String> verticleNames;
   private final Optional<AccessTokens> tokens;
+  private final ClusterView cluster;
   private EdgeAccess access;
   private EdgeLimits limits;
   private ConnectionGate gate;
@@ -45,17 +47,20 @@ public final class BridgeVerticle extends CanvasVerticle {
 
   /**
    * {@code verticleNames}: the verticles whose health {@code GET /health} reports, this one included;
-   * {@code tokens}: the token verifier, empty when auth is off.
+   * {@code tokens}: the token verifier, empty when auth is off; {@code cluster}: this node and the
+   * members it sees, shown by {@code /health}.
    */
   public BridgeVerticle(
       AppConfig config,
       ActionCatalog catalog,
       List<String> verticleNames,
-      Optional<AccessTokens> tokens) {
+      Optional<AccessTokens> tokens,
+      ClusterView cluster) {
     this.config = config;
     this.catalog = catalog;
     this.verticleNames = List.copyOf(verticleNames);
     this.tokens = tokens;
+    this.cluster = cluster;
   }
 
   @Override
@@ -85,7 +90,8 @@ public final class BridgeVerticle extends CanvasVerticle {
     router.route().handler(new OriginGuard(config.http().corsOrigins(), tokens.isEmpty()));
 
     // A load balancer's probe carries no token, so /health is outside /api (HealthRoute).
-    new HealthRoute(vertx, verticleNames, tokens, config.model().defaultModel()).mount(router);
+    new HealthRoute(vertx, verticleNames, tokens, config.model().defaultModel(), cluster)
+        .mount(router);
     // The API is under /api and the bus under /eventbus; the browser client's page and assets,
     // public like any web page, are everything else (PageRoutes). /api is authenticated here,
     // before any body is read; the SockJS bridge checks the token of each message itself

@@ -79,6 +79,36 @@ class HazelcastNodeTest {
     assertTrue(second.view().owns("room-1"));
   }
 
+  @Test
+  void a_host_name_is_bound_as_the_address_it_resolves_to_and_an_unknown_one_is_refused_by_name()
+      throws Exception {
+    assertEquals("127.0.0.1", HazelcastNode.address("127.0.0.1"));
+    assertEquals("0:0:0:0:0:0:0:1", HazelcastNode.address("[::1]"));
+    // A name: the address it resolves to (localhost: a loopback one, 127.0.0.1 or ::1).
+    assertTrue(
+        java.net.InetAddress.getByName(HazelcastNode.address("localhost")).isLoopbackAddress());
+
+    Future<HazelcastNode.Started> refused =
+        HazelcastNode.start(
+            new VertxOptions(),
+            new HazelcastNode.Settings(
+                "canvas-agent-test",
+                "no-such-host.invalid",
+                5701,
+                List.of("127.0.0.1:5701"),
+                "127.0.0.1",
+                0,
+                10_000));
+
+    assertTrue(refused.failed());
+    assertTrue(
+        refused
+            .cause()
+            .getMessage()
+            .startsWith("bad configuration: CANVAS_AGENT_CLUSTER_HOST = 'no-such-host.invalid'"),
+        refused.cause().getMessage());
+  }
+
   private static Future<HazelcastNode.Started> start(int port, List<String> members)
       throws IOException {
     return HazelcastNode.start(
