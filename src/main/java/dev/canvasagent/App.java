@@ -123,7 +123,8 @@ public final class App {
                 cluster.members(),
                 cluster.eventBusHost(),
                 cluster.eventBusPort(),
-                cluster.failureDetectionMs()))
+                cluster.failureDetectionMs(),
+                cluster.eventBusTls()))
         .toCompletionStage()
         .toCompletableFuture()
         .join();

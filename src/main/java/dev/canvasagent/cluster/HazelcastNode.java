@@ -3,27 +3,34 @@ package dev.canvasagent.cluster;
 import com.hazelcast.config.Config;
 import com.hazelcast.config.JoinConfig;
 import com.hazelcast.config.NetworkConfig;
+import dev.canvasagent.config.AppConfig;
 import dev.canvasagent.config.ConfigException;
 import io.vertx.core.Future;
 import io.vertx.core.Vertx;
 import io.vertx.core.VertxOptions;
+import io.vertx.core.eventbus.EventBusOptions;
+import io.vertx.core.http.ClientAuth;
+import io.vertx.core.net.PemKeyCertOptions;
+import io.vertx.core.net.PemTrustOptions;
 import io.vertx.spi.cluster.hazelcast.ConfigUtil;
 import io.vertx.spi.cluster.hazelcast.HazelcastClusterManager;
 import java.net.InetAddress;
 import java.net.UnknownHostException;
 import java.util.List;
+import java.util.Optional;
 
 /**
  * Starts Vert.x clustered on Hazelcast, as {@code CANVAS_AGENT_CLUSTER=hazelcast} asks: members found
  * over TCP/IP from a fixed list (no multicast, no cloud discovery), Hazelcast bound to one interface
- * and port, the event bus to its own. The maps Vert.x needs come from the manager's own default
+ * and port, the event bus to its own (over TLS when asked). The maps Vert.x needs come from the manager's own default
  * configuration; only the network is ours.
  */
 public final class HazelcastNode {
 
   /**
    * Where this node listens and whom it asks to join. {@code failureDetectionMs}: how long a member
-   * may go without a heartbeat before the others drop it (and take over what it owned).
+   * may go without a heartbeat before the others drop it (and take over what it owned). {@code
+   * eventBusTls}: the event bus over TLS with client certificates, or empty for plain TCP.
    */
   public record Settings(
       String clusterName,
@@ -32,9 +39,30 @@ public final class HazelcastNode {
       List<String> members,
       String eventBusHost,
       int eventBusPort,
-      int failureDetectionMs) {
+      int failureDetectionMs,
+      Optional<AppConfig.EventBusTls> eventBusTls) {
     public Settings {
       members = List.copyOf(members);
+    }
+
+    /** With the event bus on plain TCP. */
+    public Settings(
+        String clusterName,
+        String host,
+        int port,
+        List<String> members,
+        String eventBusHost,
+        int eventBusPort,
+        int failureDetectionMs) {
+      this(
+          clusterName,
+          host,
+          port,
+          members,
+          eventBusHost,
+          eventBusPort,
+          failureDetectionMs,
+          Optional.empty());
     }
   }
 
@@ -51,7 +79,25 @@ public final class HazelcastNode {
       return Future.failedFuture(unusable);
     }
     HazelcastClusterManager manager = new HazelcastClusterManager(config);
-    options.getEventBusOptions().setHost(settings.eventBusHost()).setPort(settings.eventBusPort());
+    EventBusOptions eventBus =
+        options
+            .getEventBusOptions()
+            .setHost(settings.eventBusHost())
+            .setPort(settings.eventBusPort());
+    settings
+        .eventBusTls()
+        .ifPresent(
+            tls ->
+                // Both ends present a certificate: a process that can reach the port but holds no
+                // certificate the trust accepts can neither send to a node nor receive from one.
+                eventBus
+                    .setSsl(true)
+                    .setKeyCertOptions(
+                        new PemKeyCertOptions()
+                            .setKeyPath(tls.keyPath())
+                            .setCertPath(tls.certPath()))
+                    .setTrustOptions(new PemTrustOptions().addCertPath(tls.trustPath()))
+                    .setClientAuth(ClientAuth.REQUIRED));
     return Vertx.builder()
         .with(options)
         .withClusterManager(manager)

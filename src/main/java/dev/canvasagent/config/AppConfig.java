@@ -234,7 +234,8 @@ public record AppConfig(
    * Whether this node is one of a cluster ({@link Manager#HAZELCAST}) or alone ({@link Manager#NONE}),
    * and for a cluster: the members' Hazelcast addresses ({@code host:port}), where this node's
    * Hazelcast binds, the cluster's name, where its clustered event bus binds ({@code eventBusPort} 0:
-   * any free port), and how long a silent member is kept before the others drop it.
+   * any free port), how long a silent member is kept before the others drop it, and the event bus's
+   * TLS (empty: plain TCP).
    */
   public record Cluster(
       Manager manager,
@@ -244,7 +245,8 @@ public record AppConfig(
       String name,
       String eventBusHost,
       int eventBusPort,
-      int failureDetectionMs) {
+      int failureDetectionMs,
+      Optional<EventBusTls> eventBusTls) {
     public Cluster {
       members = java.util.List.copyOf(members);
     }
@@ -259,6 +261,12 @@ public record AppConfig(
       return manager == Manager.HAZELCAST;
     }
   }
+
+  /**
+   * The clustered event bus over TLS: this node's PEM key and certificate, and the PEM certificates
+   * (or CA) it trusts; a peer must present one of those (client authentication required).
+   */
+  public record EventBusTls(String keyPath, String certPath, String trustPath) {}
 
   public AppConfig withHttp(Http otherHttp) {
     return new AppConfig(

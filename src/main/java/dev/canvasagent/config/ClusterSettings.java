@@ -7,6 +7,8 @@ import static dev.canvasagent.config.Check.text;
 import static dev.canvasagent.config.Check.textOrEmpty;
 import static dev.canvasagent.config.Check.whole;
 
+import java.nio.file.Files;
+import java.nio.file.Path;
 import java.util.List;
 import java.util.Locale;
 import java.util.Optional;
@@ -76,9 +78,41 @@ final class ClusterSettings {
           10_000,
           "How long a member may go without a heartbeat before the others drop it and take over what it owned (2000–300000; whole seconds, rounded up).");
 
+  static final Setting TLS_KEY =
+      Setting.of(
+          "cluster.eventBusTlsKey",
+          "CANVAS_AGENT_EVENTBUS_TLS_KEY",
+          textOrEmpty(),
+          "",
+          "A PEM private key file (PKCS#8 or PKCS#1): with the next two, the clustered event bus speaks TLS, and a node connects only with a certificate the trust accepts. All three or none.");
+  static final Setting TLS_CERT =
+      Setting.of(
+          "cluster.eventBusTlsCert",
+          "CANVAS_AGENT_EVENTBUS_TLS_CERT",
+          textOrEmpty(),
+          "",
+          "The PEM certificate (chain) file of that key, which this node presents to the others.");
+  static final Setting TLS_TRUST =
+      Setting.of(
+          "cluster.eventBusTlsTrust",
+          "CANVAS_AGENT_EVENTBUS_TLS_TRUST",
+          textOrEmpty(),
+          "",
+          "A PEM file of the certificates (or the CA) whose holders are the cluster's nodes.");
+
   static final List<Setting> ALL =
       List.of(
-          MANAGER, MEMBERS, HOST, PORT, NAME, EVENT_BUS_HOST, EVENT_BUS_PORT, FAILURE_DETECTION_MS);
+          MANAGER,
+          MEMBERS,
+          HOST,
+          PORT,
+          NAME,
+          EVENT_BUS_HOST,
+          EVENT_BUS_PORT,
+          FAILURE_DETECTION_MS,
+          TLS_KEY,
+          TLS_CERT,
+          TLS_TRUST);
 
   private ClusterSettings() {}
 
@@ -97,12 +131,43 @@ final class ClusterSettings {
             values.text(NAME),
             eventBusHost.isEmpty() ? host : eventBusHost,
             values.whole(EVENT_BUS_PORT),
-            values.whole(FAILURE_DETECTION_MS));
+            values.whole(FAILURE_DETECTION_MS),
+            tls(values, manager == AppConfig.Cluster.Manager.HAZELCAST));
     if (cluster.clustered() && members.isEmpty()) {
       throw values.bad(
           MEMBERS, "must list the members (host:port) when CANVAS_AGENT_CLUSTER is hazelcast");
     }
     return cluster;
+  }
+
+  /**
+   * The event bus's TLS files: all three, or none (plain TCP). Half a configuration is refused rather
+   * than run in the clear; a clustered node checks that each file can be read before it joins.
+   */
+  private static Optional<AppConfig.EventBusTls> tls(ConfigValues values, boolean clustered) {
+    String key = values.text(TLS_KEY);
+    String cert = values.text(TLS_CERT);
+    String trust = values.text(TLS_TRUST);
+    List<Setting> given =
+        List.of(TLS_KEY, TLS_CERT, TLS_TRUST).stream()
+            .filter(setting -> !values.text(setting).isEmpty())
+            .toList();
+    if (given.isEmpty()) {
+      return Optional.empty();
+    }
+    if (given.size() < 3) {
+      throw values.bad(
+          given.get(0),
+          "the event bus's TLS needs all three of CANVAS_AGENT_EVENTBUS_TLS_KEY, _CERT and _TRUST");
+    }
+    if (clustered) {
+      for (Setting file : given) {
+        if (!Files.isReadable(Path.of(values.text(file)))) {
+          throw values.bad(file, "is not a readable file");
+        }
+      }
+    }
+    return Optional.of(new AppConfig.EventBusTls(key, cert, trust));
   }
 
   /**

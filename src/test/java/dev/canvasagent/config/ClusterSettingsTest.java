@@ -7,6 +7,7 @@ import static org.junit.jupiter.api.Assertions.assertTrue;
 import java.util.HashMap;
 import java.util.List;
 import java.util.Map;
+import java.util.Optional;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.params.ParameterizedTest;
 import org.junit.jupiter.params.provider.CsvSource;
@@ -40,7 +41,8 @@ class ClusterSettingsTest {
             "canvas-agent",
             "127.0.0.1",
             0,
-            10_000),
+            10_000,
+            Optional.empty()),
         cluster);
   }
 
@@ -132,6 +134,56 @@ class ClusterSettingsTest {
     String message = ConfigLoaderTest.refused(clustered(Map.of(variable, value))).getMessage();
 
     assertTrue(message.startsWith("bad configuration: " + variable + " = "), message);
+  }
+
+  @Test
+  void theEventBusTlsFilesAreTakenAllThreeTogether() {
+    String key = "src/test/resources/cluster-tls/node-key.pem";
+    String cert = "src/test/resources/cluster-tls/node-cert.pem";
+
+    AppConfig.Cluster cluster =
+        ConfigLoader.load(
+                clustered(
+                    Map.of(
+                        "CANVAS_AGENT_EVENTBUS_TLS_KEY", key,
+                        "CANVAS_AGENT_EVENTBUS_TLS_CERT", cert,
+                        "CANVAS_AGENT_EVENTBUS_TLS_TRUST", cert)))
+            .cluster();
+
+    assertEquals(Optional.of(new AppConfig.EventBusTls(key, cert, cert)), cluster.eventBusTls());
+  }
+
+  @Test
+  void partOfTheEventBusTlsIsRefusedRatherThanRunInTheClear() {
+    String message =
+        ConfigLoaderTest.refused(
+                clustered(
+                    Map.of(
+                        "CANVAS_AGENT_EVENTBUS_TLS_CERT",
+                        "src/test/resources/cluster-tls/node-cert.pem")))
+            .getMessage();
+
+    assertTrue(message.startsWith("bad configuration: CANVAS_AGENT_EVENTBUS_TLS_CERT = "), message);
+    assertTrue(message.contains("needs all three"), message);
+  }
+
+  @Test
+  void anEventBusTlsFileThatCannotBeReadIsRefusedNamingItsVariable() {
+    String cert = "src/test/resources/cluster-tls/node-cert.pem";
+
+    String message =
+        ConfigLoaderTest.refused(
+                clustered(
+                    Map.of(
+                        "CANVAS_AGENT_EVENTBUS_TLS_KEY", "/no/such/key.pem",
+                        "CANVAS_AGENT_EVENTBUS_TLS_CERT", cert,
+                        "CANVAS_AGENT_EVENTBUS_TLS_TRUST", cert)))
+            .getMessage();
+
+    assertEquals(
+        "bad configuration: CANVAS_AGENT_EVENTBUS_TLS_KEY = '/no/such/key.pem': is not a readable"
+            + " file",
+        message);
   }
 
   @Test
