@@ -123,6 +123,8 @@ public final class HazelcastNode {
     network.setPublicAddress(address + ":" + settings.port());
     network.getInterfaces().setEnabled(true).setInterfaces(List.of(address));
     config.setProperty("hazelcast.local.localAddress", address);
+    // Hazelcast otherwise listens on every interface, whichever one it announces.
+    config.setProperty("hazelcast.socket.bind.any", "false");
     JoinConfig join = network.getJoin();
     join.getMulticastConfig().setEnabled(false);
     join.getAutoDetectionConfig().setEnabled(false);

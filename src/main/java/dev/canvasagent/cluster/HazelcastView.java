@@ -10,8 +10,9 @@ import java.util.concurrent.CopyOnWriteArrayList;
 import java.util.function.Consumer;
 
 /**
- * The cluster as a joined {@link HazelcastClusterManager} sees it. Node ids are the manager's (the
- * Hazelcast member's UUID), the ones Vert.x itself uses for the clustered event bus.
+ * The cluster as a joined {@link HazelcastClusterManager} sees it. Node ids are the manager's, the
+ * ones Vert.x itself uses for the clustered event bus (not the Hazelcast member UUIDs that
+ * Hazelcast's own {@code Members {…}} log lines print).
  *
  * <p>Membership changes are heard through a Hazelcast membership listener of our own: the manager's
  * {@code nodeListener} slot belongs to Vert.x (one listener, which it sets to clean up a dead node's

@@ -1,14 +1,21 @@
 package dev.canvasagent.cluster;
 
 import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertThrows;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import io.vertx.core.Future;
 import io.vertx.core.VertxOptions;
 import io.vertx.junit5.VertxTestContext;
 import java.io.IOException;
+import java.net.ConnectException;
+import java.net.Inet4Address;
+import java.net.InetAddress;
+import java.net.NetworkInterface;
 import java.net.ServerSocket;
+import java.net.Socket;
 import java.util.List;
+import java.util.Optional;
 import java.util.concurrent.TimeUnit;
 import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.Test;
@@ -36,6 +43,14 @@ class HazelcastNodeTest {
     second = start(portB, members).await(60, TimeUnit.SECONDS);
 
     assertTrue(first.view().clustered());
+    Optional<InetAddress> elsewhere = anotherAddressOfThisHost();
+    if (elsewhere.isPresent()) {
+      // Bound to 127.0.0.1 alone: the same port on another of this host's addresses is closed.
+      assertThrows(
+          ConnectException.class,
+          () -> new Socket(elsewhere.get(), portA).close(),
+          "Hazelcast listens on " + elsewhere.get() + " too");
+    }
     assertEquals(
         java.util.stream.Stream.of(first.view().nodeId(), second.view().nodeId()).sorted().toList(),
         first.view().members());
@@ -115,6 +130,14 @@ class HazelcastNodeTest {
         new VertxOptions(),
         new HazelcastNode.Settings(
             "canvas-agent-test", "127.0.0.1", port, members, "127.0.0.1", freePort(), 10_000));
+  }
+
+  /** A non-loopback IPv4 address of this host, if it has one. */
+  private static Optional<InetAddress> anotherAddressOfThisHost() throws IOException {
+    return NetworkInterface.networkInterfaces()
+        .flatMap(NetworkInterface::inetAddresses)
+        .filter(address -> address instanceof Inet4Address && !address.isLoopbackAddress())
+        .findFirst();
   }
 
   private static int freePort() throws IOException {
