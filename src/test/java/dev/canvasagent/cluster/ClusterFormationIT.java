@@ -86,6 +86,59 @@ class ClusterFormationIT {
     }
   }
 
+  /**
+   * A frozen node (SIGSTOP) closes no connection: only its silence tells. It is dropped once it has
+   * been silent for the failure detection time — not sooner (less one heartbeat interval: its last
+   * heartbeat may have come up to a second before it froze), and not much later.
+   */
+  @Test
+  void aSilentNodeIsDroppedWhenItHasBeenSilentForTheFailureDetectionTime(Vertx vertx)
+      throws Exception {
+    DatabaseConfig database = TestDatabase.freshSchema();
+    try (ClusterProcesses cluster =
+        ClusterProcesses.start(
+            vertx,
+            2,
+            database,
+            Map.of(
+                "CANVAS_AGENT_CLUSTER_FAILURE_DETECTION_MS",
+                String.valueOf(FAILURE_DETECTION_MS)))) {
+      String survivor = cluster.nodeId(0);
+
+      long frozenAt = System.nanoTime();
+      cluster.freeze(1);
+      List<String> after = cluster.awaitMembers(0, 1, DROPPED_WITHIN_MS);
+      long silentMs = (System.nanoTime() - frozenAt) / 1_000_000;
+
+      assertEquals(List.of(survivor), after);
+      assertTrue(
+          silentMs >= FAILURE_DETECTION_MS - 1_000,
+          "dropped after " + silentMs + " ms of silence, before the failure detection time");
+      cluster.thaw(1);
+    } finally {
+      TestDatabase.drop(database);
+    }
+  }
+
+  @Test
+  void aClusterPortAlreadyTakenStopsStartupWithStatusOneNamingTheCluster() throws Exception {
+    try (ServerSocket taken = new ServerSocket(0, 1, InetAddress.getLoopbackAddress());
+        ServerProcess server =
+            ServerProcess.java(
+                List.of("-jar", "target/canvas-agent.jar"),
+                Map.of(
+                    "PORT", "0",
+                    "PGHOST", "127.0.0.1",
+                    "CANVAS_AGENT_CLUSTER", "hazelcast",
+                    "CANVAS_AGENT_CLUSTER_PORT", String.valueOf(taken.getLocalPort()),
+                    "CANVAS_AGENT_CLUSTER_MEMBERS", "127.0.0.1:" + taken.getLocalPort()))) {
+      assertEquals(1, server.awaitExit());
+      String output = server.remainingOutput();
+      assertTrue(output.contains("startup failed: the cluster did not start: "), output);
+      assertFalse(output.contains("server.started"), output);
+    }
+  }
+
   @Test
   void withoutTheSettingANodeIsAloneOpensNoHazelcastPortAndLoadsNoHazelcastClass(Vertx vertx)
       throws Exception {

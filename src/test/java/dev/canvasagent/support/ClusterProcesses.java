@@ -220,6 +220,30 @@ public final class ClusterProcesses implements AutoCloseable {
     process.awaitExit();
   }
 
+  /**
+   * SIGSTOP: node {@code index} stops answering but closes nothing, as a frozen host or a cut network
+   * would; the others drop it only once it has been silent for the failure detection time. {@link
+   * #close()} kills it.
+   */
+  public void freeze(int index) throws IOException, InterruptedException {
+    signal(index, "-STOP");
+  }
+
+  /** SIGCONT: a frozen node {@code index} runs again. */
+  public void thaw(int index) throws IOException, InterruptedException {
+    signal(index, "-CONT");
+  }
+
+  private void signal(int index, String signal) throws IOException, InterruptedException {
+    Process kill =
+        new ProcessBuilder("kill", signal, String.valueOf(nodes.get(index).process().pid()))
+            .inheritIO()
+            .start();
+    if (kill.waitFor() != 0) {
+      throw new IllegalStateException("kill " + signal + " failed for node " + index);
+    }
+  }
+
   /** SIGTERM: node {@code index} stops cleanly and leaves the cluster; returns its exit status. */
   public int stop(int index) throws InterruptedException {
     ServerProcess process = nodes.get(index).process();

@@ -106,6 +106,10 @@ public final class ServerProcess implements AutoCloseable {
     reader.start();
   }
 
+  public long pid() {
+    return process.pid();
+  }
+
   public boolean isAlive() {
     return process.isAlive();
   }
