@@ -5,6 +5,7 @@ import com.hazelcast.config.JoinConfig;
 import com.hazelcast.config.NetworkConfig;
 import dev.canvasagent.config.AppConfig;
 import dev.canvasagent.config.ConfigException;
+import dev.canvasagent.config.Loopback;
 import io.vertx.core.Future;
 import io.vertx.core.Vertx;
 import io.vertx.core.VertxOptions;
@@ -18,6 +19,8 @@ import java.net.InetAddress;
 import java.net.UnknownHostException;
 import java.util.List;
 import java.util.Optional;
+import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
 
 /**
  * Starts Vert.x clustered on Hazelcast, as {@code CANVAS_AGENT_CLUSTER=hazelcast} asks: members found
@@ -26,6 +29,7 @@ import java.util.Optional;
  * configuration; only the network is ours.
  */
 public final class HazelcastNode {
+  private static final Logger LOG = LoggerFactory.getLogger(HazelcastNode.class);
 
   /**
    * Where this node listens and whom it asks to join. {@code failureDetectionMs}: how long a member
@@ -78,6 +82,12 @@ public final class HazelcastNode {
     } catch (ConfigException unusable) {
       return Future.failedFuture(unusable);
     }
+    if (plainOnTheNetwork(settings)) {
+      LOG.atWarn()
+          .addKeyValue("eventBusHost", settings.eventBusHost())
+          .log(
+              "cluster.eventbus_plain: the event bus is plain TCP on a non-loopback address, so any process that reaches its port can send to this node's clustered addresses; set CANVAS_AGENT_EVENTBUS_TLS_KEY/_CERT/_TRUST or firewall it to the nodes (docs/cluster.md)");
+    }
     HazelcastClusterManager manager = new HazelcastClusterManager(config);
     EventBusOptions eventBus =
         options
@@ -103,6 +113,11 @@ public final class HazelcastNode {
         .withClusterManager(manager)
         .buildClustered()
         .map(vertx -> new Started(vertx, new HazelcastView(manager)));
+  }
+
+  /** Whether the event bus would be reachable beyond this host without TLS. */
+  static boolean plainOnTheNetwork(Settings settings) {
+    return settings.eventBusTls().isEmpty() && !Loopback.isLoopback(settings.eventBusHost());
   }
 
   static Config hazelcastConfig(Settings settings) {

@@ -1,6 +1,7 @@
 package dev.canvasagent.cluster;
 
 import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertFalse;
 import static org.junit.jupiter.api.Assertions.assertThrows;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
@@ -122,6 +123,30 @@ class HazelcastNodeTest {
             .getMessage()
             .startsWith("bad configuration: CANVAS_AGENT_CLUSTER_HOST = 'no-such-host.invalid'"),
         refused.cause().getMessage());
+  }
+
+  @Test
+  void a_plain_event_bus_beyond_loopback_is_warned_about_and_one_on_loopback_or_with_tls_is_not() {
+    HazelcastNode.Settings loopback =
+        new HazelcastNode.Settings(
+            "c", "127.0.0.1", 5701, List.of("127.0.0.1:5701"), "127.0.0.1", 0, 10_000);
+    HazelcastNode.Settings network =
+        new HazelcastNode.Settings(
+            "c", "10.0.0.5", 5701, List.of("10.0.0.5:5701"), "10.0.0.5", 0, 10_000);
+    HazelcastNode.Settings networkWithTls =
+        new HazelcastNode.Settings(
+            "c",
+            "10.0.0.5",
+            5701,
+            List.of("10.0.0.5:5701"),
+            "10.0.0.5",
+            0,
+            10_000,
+            Optional.of(EventBusTlsTest.TLS));
+
+    assertFalse(HazelcastNode.plainOnTheNetwork(loopback));
+    assertTrue(HazelcastNode.plainOnTheNetwork(network));
+    assertFalse(HazelcastNode.plainOnTheNetwork(networkWithTls));
   }
 
   private static Future<HazelcastNode.Started> start(int port, List<String> members)
