@@ -67,7 +67,8 @@ public final class App {
         return;
       }
     } else {
-      // Alone: no cluster manager, and not one of its classes loaded.
+      // Alone: no cluster manager started; the fat jar loads none of Hazelcast's classes either (it
+      // does not register the manager as a Vert.x service: pom.xml).
       vertx = Vertx.vertx();
       cluster = ClusterView.single();
     }
@@ -111,7 +112,7 @@ public final class App {
 
   /**
    * Vert.x clustered on Hazelcast, once this node has joined (or, the first, formed) the cluster.
-   * Called only with {@code CANVAS_AGENT_CLUSTER=hazelcast}: without it no Hazelcast class is loaded.
+   * Called only with {@code CANVAS_AGENT_CLUSTER=hazelcast}.
    */
   private static HazelcastNode.Started joinCluster(AppConfig.Cluster cluster) {
     return HazelcastNode.start(

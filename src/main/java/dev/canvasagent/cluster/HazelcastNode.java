@@ -25,8 +25,8 @@ import org.slf4j.LoggerFactory;
 /**
  * Starts Vert.x clustered on Hazelcast, as {@code CANVAS_AGENT_CLUSTER=hazelcast} asks: members found
  * over TCP/IP from a fixed list (no multicast, no cloud discovery), Hazelcast bound to one interface
- * and port, the event bus to its own (over TLS when asked). The maps Vert.x needs come from the manager's own default
- * configuration; only the network is ours.
+ * and port, the event bus to its own (over TLS when asked). The maps Vert.x needs come from the
+ * manager's own default configuration; only the network is ours.
  */
 public final class HazelcastNode {
   private static final Logger LOG = LoggerFactory.getLogger(HazelcastNode.class);
