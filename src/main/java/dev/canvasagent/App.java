@@ -2,10 +2,15 @@ package dev.canvasagent;
 
 import ch.qos.logback.classic.Level;
 import dev.canvasagent.auth.MintToken;
+import dev.canvasagent.cluster.ClusterView;
+import dev.canvasagent.cluster.HazelcastNode;
 import dev.canvasagent.config.AppConfig;
 import dev.canvasagent.config.ConfigException;
 import dev.canvasagent.config.ConfigLoader;
 import io.vertx.core.Vertx;
+import io.vertx.core.VertxOptions;
+import java.util.List;
+import java.util.Locale;
 import java.util.concurrent.CompletionException;
 import java.util.concurrent.TimeUnit;
 import org.slf4j.Logger;
@@ -13,7 +18,8 @@ import org.slf4j.LoggerFactory;
 
 /**
  * {@code java -jar canvas-agent.jar}: reads the configuration, starts the server, and on SIGTERM (or
- * Ctrl-C) stops it cleanly: verticles undeployed, event streams ended, the database pool closed.
+ * Ctrl-C) stops it cleanly: verticles undeployed, event streams ended, the database pool closed and,
+ * clustered ({@code CANVAS_AGENT_CLUSTER=hazelcast}), the cluster left.
  */
 public final class App {
   private static final Logger LOG = LoggerFactory.getLogger(App.class);
@@ -32,8 +38,7 @@ public final class App {
     }
     if (args.length > 0 && args[0].equals("mint-token")) {
       System.exit(
-          MintToken.run(
-              java.util.List.of(args).subList(1, args.length), config, System.out, System.err));
+          MintToken.run(List.of(args).subList(1, args.length), config, System.out, System.err));
       return;
     }
     if (args.length > 0) {
@@ -47,10 +52,34 @@ public final class App {
           .setLevel(Level.DEBUG);
     }
     HeapFootprint.apply(config.heap());
-    Vertx vertx = Vertx.vertx();
+    Vertx vertx;
+    ClusterView cluster;
+    if (config.cluster().clustered()) {
+      try {
+        HazelcastNode.Started node = joinCluster(config.cluster());
+        vertx = node.vertx();
+        cluster = node.view();
+      } catch (CompletionException failed) {
+        System.err.println(
+            failed.getCause() instanceof ConfigException
+                ? failed.getCause().getMessage()
+                : "startup failed: the cluster did not start: " + failed.getCause().getMessage());
+        System.exit(failed.getCause() instanceof ConfigException ? 2 : 1);
+        return;
+      }
+    } else {
+      // Alone: no cluster manager started; the fat jar loads none of Hazelcast's classes either (it
+      // does not register the manager as a Vert.x service: pom.xml).
+      vertx = Vertx.vertx();
+      cluster = ClusterView.single();
+    }
     CanvasAgent agent;
     try {
-      agent = CanvasAgent.start(vertx, config).toCompletionStage().toCompletableFuture().join();
+      agent =
+          CanvasAgent.start(vertx, config, List.of(), cluster)
+              .toCompletionStage()
+              .toCompletableFuture()
+              .join();
     } catch (CompletionException failed) {
       System.err.println(failed.getCause().getMessage());
       vertx.close().toCompletionStage().toCompletableFuture().join();
@@ -67,6 +96,9 @@ public final class App {
         .addKeyValue("store", agent.storeKind())
         .addKeyValue("model", config.model().defaultModel())
         .addKeyValue("auth", config.auth().enabled() ? "on" : "off")
+        .addKeyValue("cluster", config.cluster().manager().name().toLowerCase(Locale.ROOT))
+        .addKeyValue("node", cluster.nodeId())
+        .addKeyValue("members", String.join(",", cluster.members()))
         .addKeyValue("health", base + "/health")
         .addKeyValue("events", "curl -N " + bearer + base + "/api/rooms/demo/events")
         .addKeyValue(
@@ -77,6 +109,27 @@ public final class App {
                 + base
                 + "/api/canvas-agent/run")
         .log("server.started");
+  }
+
+  /**
+   * Vert.x clustered on Hazelcast, once this node has joined (or, the first, formed) the cluster.
+   * Called only with {@code CANVAS_AGENT_CLUSTER=hazelcast}.
+   */
+  private static HazelcastNode.Started joinCluster(AppConfig.Cluster cluster) {
+    return HazelcastNode.start(
+            new VertxOptions(),
+            new HazelcastNode.Settings(
+                cluster.name(),
+                cluster.host(),
+                cluster.port(),
+                cluster.members(),
+                cluster.eventBusHost(),
+                cluster.eventBusPort(),
+                cluster.failureDetectionMs(),
+                cluster.eventBusTls()))
+        .toCompletionStage()
+        .toCompletableFuture()
+        .join();
   }
 
   private static void shutdown(Vertx vertx, CanvasAgent agent) {

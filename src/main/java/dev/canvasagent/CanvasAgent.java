@@ -174,7 +174,7 @@ public final class CanvasAgent {
                   new ArrayList<>(verticles.stream().map(CanvasVerticle::name).toList());
               names.add(0, "bridge");
               BridgeVerticle bridge =
-                  new BridgeVerticle(config, catalog, names, tokens, store.rateLimits());
+                  new BridgeVerticle(config, catalog, names, tokens, store.rateLimits(), cluster);
               verticles.add(bridge);
               List<String> deployed = new ArrayList<>();
               Future<Void> chain = Future.succeededFuture();

@@ -6,6 +6,7 @@ import dev.canvasagent.bus.FailureCode;
 import dev.canvasagent.bus.RoomRef;
 import dev.canvasagent.bus.RoomViewports;
 import dev.canvasagent.catalog.ActionCatalog;
+import dev.canvasagent.cluster.ClusterView;
 import dev.canvasagent.config.AppConfig;
 import dev.canvasagent.doctools.DocumentToolCatalog;
 import dev.canvasagent.store.RateLimits;
@@ -38,6 +39,7 @@ public final class BridgeVerticle extends CanvasVerticle {
   private final List<String> verticleNames;
   private final Optional<AccessTokens> tokens;
   private final RateLimits runCounts;
+  private final ClusterView cluster;
   private EdgeAccess access;
   private EdgeLimits limits;
   private ConnectionGate gate;
@@ -48,19 +50,22 @@ public final class BridgeVerticle extends CanvasVerticle {
   /**
    * {@code verticleNames}: the verticles whose health {@code GET /health} reports, this one included;
    * {@code tokens}: the token verifier, empty when auth is off; {@code runCounts}: the store's rate
-   * limits, where runs a minute are counted (on PostgreSQL, across the cluster).
+   * limits, where runs a minute are counted (on PostgreSQL, across the cluster); {@code cluster}:
+   * this node and the members it sees, shown by {@code /health}.
    */
   public BridgeVerticle(
       AppConfig config,
       ActionCatalog catalog,
       List<String> verticleNames,
       Optional<AccessTokens> tokens,
-      RateLimits runCounts) {
+      RateLimits runCounts,
+      ClusterView cluster) {
     this.config = config;
     this.catalog = catalog;
     this.verticleNames = List.copyOf(verticleNames);
     this.tokens = tokens;
     this.runCounts = runCounts;
+    this.cluster = cluster;
   }
 
   @Override
@@ -90,7 +95,8 @@ public final class BridgeVerticle extends CanvasVerticle {
     router.route().handler(new OriginGuard(config.http().corsOrigins(), tokens.isEmpty()));
 
     // A load balancer's probe carries no token, so /health is outside /api (HealthRoute).
-    new HealthRoute(vertx, verticleNames, tokens, config.model().defaultModel()).mount(router);
+    new HealthRoute(vertx, verticleNames, tokens, config.model().defaultModel(), cluster)
+        .mount(router);
     // The API is under /api and the bus under /eventbus; the browser client's page and assets,
     // public like any web page, are everything else (PageRoutes). /api is authenticated here,
     // before any body is read; the SockJS bridge checks the token of each message itself

@@ -5,10 +5,12 @@ import dev.canvasagent.auth.Role;
 import dev.canvasagent.bus.Address;
 import dev.canvasagent.bus.HealthProbe;
 import dev.canvasagent.bus.HealthReport;
+import dev.canvasagent.cluster.ClusterView;
 import io.vertx.core.Future;
 import io.vertx.core.Vertx;
 import io.vertx.core.eventbus.DeliveryOptions;
 import io.vertx.core.http.HttpHeaders;
+import io.vertx.core.json.JsonArray;
 import io.vertx.core.json.JsonObject;
 import io.vertx.ext.web.Router;
 import io.vertx.ext.web.RoutingContext;
@@ -29,17 +31,24 @@ final class HealthRoute {
   private final List<String> verticleNames;
   private final Optional<AccessTokens> tokens;
   private final String defaultModel;
+  private final ClusterView cluster;
 
   /**
    * {@code verticleNames}: the verticles whose health it reports, the bridge included; {@code tokens}:
-   * the token verifier, empty when auth is off; {@code defaultModel}: named in the details.
+   * the token verifier, empty when auth is off; {@code defaultModel} and {@code cluster} (this node and
+   * the members it sees): shown in the details.
    */
   HealthRoute(
-      Vertx vertx, List<String> verticleNames, Optional<AccessTokens> tokens, String defaultModel) {
+      Vertx vertx,
+      List<String> verticleNames,
+      Optional<AccessTokens> tokens,
+      String defaultModel,
+      ClusterView cluster) {
     this.vertx = vertx;
     this.verticleNames = List.copyOf(verticleNames);
     this.tokens = tokens;
     this.defaultModel = defaultModel;
+    this.cluster = cluster;
   }
 
   void mount(Router router) {
@@ -83,9 +92,21 @@ final class HealthRoute {
                                   ? answer
                                       .put("store", store)
                                       .put("model", defaultModel)
+                                      .put("cluster", clusterDetail())
                                       .put("verticles", verticles)
                                   : answer));
             });
+  }
+
+  /**
+   * This node's id and the members it sees now, in id order ({@code clustered:false}: alone, one
+   * member). Membership is not health: a node that lost its peers still serves its own clients.
+   */
+  private JsonObject clusterDetail() {
+    return new JsonObject()
+        .put("clustered", cluster.clustered())
+        .put("nodeId", cluster.nodeId())
+        .put("members", new JsonArray(cluster.members()));
   }
 
   /**

@@ -8,16 +8,20 @@ import io.vertx.spi.cluster.hazelcast.HazelcastClusterManager;
 import java.util.List;
 import java.util.concurrent.CopyOnWriteArrayList;
 import java.util.function.Consumer;
+import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
 
 /**
- * The cluster as a joined {@link HazelcastClusterManager} sees it. Node ids are the manager's (the
- * Hazelcast member's UUID), the ones Vert.x itself uses for the clustered event bus.
+ * The cluster as a joined {@link HazelcastClusterManager} sees it. Node ids are the manager's, the
+ * ones Vert.x itself uses for the clustered event bus (not the Hazelcast member UUIDs that
+ * Hazelcast's own {@code Members {…}} log lines print).
  *
  * <p>Membership changes are heard through a Hazelcast membership listener of our own: the manager's
  * {@code nodeListener} slot belongs to Vert.x (one listener, which it sets to clean up a dead node's
  * subscriptions), so taking it would break the bus.
  */
 final class HazelcastView implements ClusterView {
+  private static final Logger LOG = LoggerFactory.getLogger(HazelcastView.class);
   private final HazelcastClusterManager manager;
   private final List<Registered> listeners = new CopyOnWriteArrayList<>();
 
@@ -32,12 +36,12 @@ final class HazelcastView implements ClusterView {
             new MembershipListener() {
               @Override
               public void memberAdded(MembershipEvent event) {
-                changed();
+                changed("added", event);
               }
 
               @Override
               public void memberRemoved(MembershipEvent event) {
-                changed();
+                changed("removed", event);
               }
             });
   }
@@ -66,8 +70,16 @@ final class HazelcastView implements ClusterView {
     listeners.add(new Registered(context, listener));
   }
 
-  private void changed() {
+  private void changed(String change, MembershipEvent event) {
     List<String> members = members();
+    // Hazelcast's own lines about it are many and multi-line (logback.xml keeps its warnings only).
+    LOG.atInfo()
+        .addKeyValue("node", nodeId())
+        .addKeyValue("change", change)
+        .addKeyValue("member", event.getMember().getAddress().toString())
+        .addKeyValue("count", members.size())
+        .addKeyValue("members", String.join(",", members))
+        .log("cluster.members_changed");
     for (Registered registered : listeners) {
       registered.context().runOnContext(ignored -> registered.listener().accept(members));
     }

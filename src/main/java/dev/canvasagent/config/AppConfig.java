@@ -28,7 +28,8 @@ public record AppConfig(
     int shapeStateLimitBytes,
     int ttfbSloMs,
     boolean themeEnabled,
-    Optional<DatabaseConfig> database) {
+    Optional<DatabaseConfig> database,
+    Cluster cluster) {
 
   /**
    * {@code corsOrigins}: the other origins browsers may call from (none: only the server's own).
@@ -236,6 +237,44 @@ public record AppConfig(
    */
   public record Heap(int returnIdleMs, int maxFreePercent) {}
 
+  /**
+   * Whether this node is one of a cluster ({@link Manager#HAZELCAST}) or alone ({@link Manager#NONE}),
+   * and for a cluster: the members' Hazelcast addresses ({@code host:port}), where this node's
+   * Hazelcast binds, the cluster's name, where its clustered event bus binds ({@code eventBusPort} 0:
+   * any free port), how long a silent member is kept before the others drop it, and the event bus's
+   * TLS (empty: plain TCP).
+   */
+  public record Cluster(
+      Manager manager,
+      java.util.List<String> members,
+      String host,
+      int port,
+      String name,
+      String eventBusHost,
+      int eventBusPort,
+      int failureDetectionMs,
+      Optional<EventBusTls> eventBusTls) {
+    public Cluster {
+      members = java.util.List.copyOf(members);
+    }
+
+    /** {@code CANVAS_AGENT_CLUSTER}. */
+    public enum Manager {
+      NONE,
+      HAZELCAST
+    }
+
+    public boolean clustered() {
+      return manager == Manager.HAZELCAST;
+    }
+  }
+
+  /**
+   * The clustered event bus over TLS: this node's PEM key and certificate, and the PEM certificates
+   * (or CA) it trusts; a peer must present one of those (client authentication required).
+   */
+  public record EventBusTls(String keyPath, String certPath, String trustPath) {}
+
   public AppConfig withHttp(Http otherHttp) {
     return new AppConfig(
         otherHttp,
@@ -257,7 +296,8 @@ public record AppConfig(
         shapeStateLimitBytes,
         ttfbSloMs,
         themeEnabled,
-        database);
+        database,
+        cluster);
   }
 
   public AppConfig withDatabase(Optional<DatabaseConfig> otherDatabase) {
@@ -281,6 +321,7 @@ public record AppConfig(
         shapeStateLimitBytes,
         ttfbSloMs,
         themeEnabled,
-        otherDatabase);
+        otherDatabase,
+        cluster);
   }
 }

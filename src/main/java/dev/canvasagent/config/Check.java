@@ -73,6 +73,10 @@ sealed interface Check {
     return new Origins();
   }
 
+  static Check hostPorts() {
+    return new HostPorts();
+  }
+
   static Check baseUrl() {
     return new BaseUrl();
   }
@@ -273,6 +277,45 @@ sealed interface Check {
           "https://App.example.com, http://localhost:5173",
           List.of("https://app.example.com", "http://localhost:5173"),
           "*");
+    }
+  }
+
+  /**
+   * Comma-separated {@code host:port} pairs (an IPv6 address in brackets), or none: where other nodes
+   * are. A pair without a port, with a port out of 1–65535, or with anything but a host name or an IP
+   * address before it is refused, naming the pair.
+   */
+  record HostPorts() implements Check {
+    private static final Pattern HOST_PORT =
+        Pattern.compile(
+            "([A-Za-z0-9](?:[A-Za-z0-9.-]*[A-Za-z0-9])?|\\[[0-9A-Fa-f:.]+\\]):([0-9]{1,5})");
+
+    @Override
+    public List<String> read(ConfigValues values, String path) {
+      List<String> pairs = new ArrayList<>();
+      for (String part : new Text(true).read(values, path).split(",")) {
+        String pair = part.strip();
+        if (pair.isEmpty()) {
+          continue;
+        }
+        var matched = HOST_PORT.matcher(pair);
+        if (!matched.matches()
+            || Integer.parseInt(matched.group(2)) < 1
+            || Integer.parseInt(matched.group(2)) > 65_535) {
+          throw values.bad(
+              path, "'" + pair + "' is not host:port (a host name or IP address, a port 1–65535)");
+        }
+        pairs.add(pair);
+      }
+      return pairs;
+    }
+
+    @Override
+    public Samples samples() {
+      return new Samples(
+          "10.0.0.1:5701, node-b.internal:5701",
+          List.of("10.0.0.1:5701", "node-b.internal:5701"),
+          "10.0.0.1");
     }
   }
 

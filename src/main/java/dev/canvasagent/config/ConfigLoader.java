@@ -53,7 +53,9 @@ public final class ConfigLoader {
             values.whole(ContextSettings.SHAPE_STATE_LIMIT),
             values.whole(SloSettings.TTFB_MS),
             values.flag(FlagSettings.THEME_ENABLED),
-            DatabaseSettings.read(values));
+            DatabaseSettings.read(values),
+            ClusterSettings.read(values));
+    ClusterSettings.requireSharedStore(values, config.cluster(), config.database());
     List<String> unread = values.unread();
     if (!unread.isEmpty()) {
       // A declaration its section does not read would go unchecked: a mistake in this package, not

@@ -25,7 +25,8 @@ final class Settings {
               MemorySettings.ALL,
               HeapSettings.ALL,
               FlagSettings.ALL,
-              DatabaseSettings.ALL)
+              DatabaseSettings.ALL,
+              ClusterSettings.ALL)
           .flatMap(List::stream)
           .toList();
 

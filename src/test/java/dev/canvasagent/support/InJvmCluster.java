@@ -15,7 +15,7 @@ import java.util.concurrent.TimeUnit;
  * Servers clustered in this JVM: each on a clustered Vert.x of its own (Hazelcast over TCP/IP on
  * loopback), all with one configuration (the same PostgreSQL schema). For tests of what crosses
  * nodes that need no process of their own; crash and kill tests start fat jars instead
- * ({@link NodeProcesses}).
+ * ({@link ClusterProcesses}).
  */
 public final class InJvmCluster implements AutoCloseable {
   private final List<Vertx> vertxes = new ArrayList<>();

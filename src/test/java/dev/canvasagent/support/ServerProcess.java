@@ -81,6 +81,39 @@ public final class ServerProcess implements AutoCloseable {
     return Integer.parseInt(started.group(1));
   }
 
+  /**
+   * From now on, reads the rest of the output on a daemon thread into {@link #output()}, so that a
+   * process that keeps logging never blocks on a full pipe and its log is there for a failure message.
+   * Call it once the lines awaited with {@link #awaitLine} are in; do not await lines after it.
+   */
+  public void keepReading() {
+    Thread reader =
+        new Thread(
+            () -> {
+              try {
+                String line;
+                while ((line = output.readLine()) != null) {
+                  synchronized (lines) {
+                    lines.add(line);
+                  }
+                }
+              } catch (IOException closed) {
+                // The process is gone and its pipe with it: what was read is kept.
+              }
+            },
+            "server-process-output-" + process.pid());
+    reader.setDaemon(true);
+    reader.start();
+  }
+
+  public long pid() {
+    return process.pid();
+  }
+
+  public boolean isAlive() {
+    return process.isAlive();
+  }
+
   /** SIGTERM. ({@code Process.destroy()} would also close our end of the process's output.) */
   public void terminate() {
     process.toHandle().destroy();
