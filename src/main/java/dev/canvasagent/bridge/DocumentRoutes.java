@@ -275,16 +275,16 @@ final class DocumentRoutes {
                 ctx,
                 documentRoom(docId),
                 () ->
-                    forward(
-                        ctx,
-                        Address.DOC_AGENT,
-                        new DocumentAgentRequest(
-                            docId,
-                            request.getString("instruction"),
-                            actor(ctx),
-                            request.getString("model"),
-                            sessionId),
-                        202)));
+                    Address.DOC_AGENT
+                        .ask(
+                            vertx.eventBus(),
+                            new DocumentAgentRequest(
+                                docId,
+                                request.getString("instruction"),
+                                actor(ctx),
+                                request.getString("model"),
+                                sessionId))
+                        .onSuccess(started -> answer(ctx, 202, started))));
   }
 
   /** {@code canvas_agent_edit_request}: runs the document agent to its end and answers the change. */
@@ -339,8 +339,9 @@ final class DocumentRoutes {
 
   /**
    * The document agent starts a model run as {@code POST /api/canvas-agent/run} does, so it counts as one
-   * against the client's and the room's run limits. {@code start} answers the request and returns
-   * whether the run started: one refused before it started (a held lease, an unknown model) gives it back.
+   * against the client's and the room's run limits. {@code start} answers the request when the run
+   * starts; one refused before it started (a held lease, an unknown model) is given back before the
+   * refusal is answered, so whoever reads the answer finds the allowance as it was.
    */
   private void asRun(RoutingContext ctx, Future<String> room, Supplier<Future<?>> start) {
     room.onFailure(error -> HttpErrors.send(ctx, error))
@@ -351,7 +352,13 @@ final class DocumentRoutes {
                     .onSuccess(
                         taken -> {
                           if (taken) {
-                            start.get().onFailure(refused -> limits.giveBackRun(ctx, roomId));
+                            start
+                                .get()
+                                .onFailure(
+                                    refused ->
+                                        limits
+                                            .giveBackRun(ctx, roomId)
+                                            .onComplete(given -> HttpErrors.send(ctx, refused)));
                           }
                         }));
   }

@@ -198,8 +198,8 @@ final class EdgeLimits {
   }
 
   /** A run {@link #takeRun} counted was refused further in (a busy session, a full queue): it does not count. */
-  void giveBackRun(RoutingContext ctx, String roomId) {
-    runs.giveBack(client(ctx), roomId);
+  Future<Void> giveBackRun(RoutingContext ctx, String roomId) {
+    return runs.giveBack(client(ctx), roomId);
   }
 
   /** An event stream or WebSocket of {@code roomId} about to open: what it holds, or null after answering 429. */

@@ -54,11 +54,18 @@ final class RunAllowance {
                             wait.nanos())));
   }
 
-  /** Gives a run back to both allowances; a failure is logged, the run stays counted. */
-  void giveBack(String client, String roomId) {
-    counts
-        .giveBack(allowances(client, roomId))
-        .onFailure(error -> LOG.atWarn().setCause(error).log("edge.run_give_back_failed"));
+  /**
+   * Gives a run back to both allowances; completes when the store has it (a failure is logged and
+   * the run stays counted, so it always succeeds).
+   */
+  Future<Void> giveBack(String client, String roomId) {
+    return counts
+        .giveBack(allowances(client, roomId), nowNanos())
+        .recover(
+            error -> {
+              LOG.atWarn().setCause(error).log("edge.run_give_back_failed");
+              return Future.succeededFuture();
+            });
   }
 
   /** Forgets the keys whose allowance has refilled; a failure is logged and tried next time. */

@@ -76,10 +76,10 @@ final class RunRoutes {
                 JsonResponse.send(
                     ctx, 202, new JsonObject().put("ok", true).mergeIn(accepted.toJson())))
         .onFailure(
-            error -> {
-              limits.giveBackRun(ctx, submit.roomId());
-              HttpErrors.send(ctx, error);
-            });
+            error ->
+                limits
+                    .giveBackRun(ctx, submit.roomId())
+                    .onComplete(given -> HttpErrors.send(ctx, error)));
   }
 
   /** Cancels a session's work; answered once its running run has ended, with what was canceled. */

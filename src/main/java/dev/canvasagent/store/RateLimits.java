@@ -20,8 +20,11 @@ public interface RateLimits {
    */
   Future<Optional<Wait>> take(List<Allowance> allowances, long nowNanos);
 
-  /** Gives back one to each allowance, for something taken that then did not happen. */
-  Future<Void> giveBack(List<Allowance> allowances);
+  /**
+   * Gives back one to each allowance, for something taken that then did not happen; an allowance
+   * whole again by {@code nowNanos} keeps no key, as if it had never been asked.
+   */
+  Future<Void> giveBack(List<Allowance> allowances, long nowNanos);
 
   /** Forgets every key whose allowance has refilled by {@code nowNanos}; answers how many. */
   Future<Integer> forgetRefilled(long nowNanos);

@@ -93,8 +93,20 @@ class PgFuzzTest {
                         + database.schema()
                         + "."
                         + table
-                        + " t")
+                        + " t"
+                        + wholeAllowancesLeftOut(table))
             .toList());
+  }
+
+  /**
+   * The run limits' table holds a key per allowance not yet whole again, plus whole ones the sweep
+   * has not reached: a whole allowance is the same as none, whether its row is there or gone (a run
+   * taken and given back leaves none), so only the spent ones are compared.
+   */
+  private static String wholeAllowancesLeftOut(String table) {
+    return table.equals("canvas_rate_limits")
+        ? " WHERE t.full_again_at > (extract(epoch FROM clock_timestamp()) * 1e9)::bigint"
+        : "";
   }
 
   /** The tables' hashes, read on the test thread. */

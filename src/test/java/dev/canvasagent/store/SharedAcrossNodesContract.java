@@ -140,9 +140,37 @@ public abstract class SharedAcrossNodesContract {
     assertEquals(
         0, Await.result(limits.take(List.of(client, elsewhere), now)).orElseThrow().index());
 
-    Await.result(limits.giveBack(List.of(client, room)));
+    Await.result(limits.giveBack(List.of(client, room), now));
     assertEquals(Optional.empty(), Await.result(limits.take(List.of(client, room), now)));
   }
+
+  /**
+   * A run taken and given back (refused further in) leaves the allowance as if it had never been
+   * asked: whole again, with no key kept for it.
+   */
+  @Test
+  void aTakeGivenBackLeavesNoKeyBehind() {
+    RateLimits limits = store.rateLimits();
+    Allowance fresh =
+        new Allowance("given-back", "k-" + UUID.randomUUID(), 3, Duration.ofMinutes(1));
+    long now = 12_000 * SECOND;
+    Await.result(limits.take(List.of(fresh), now));
+    Await.result(limits.giveBack(List.of(fresh), now));
+    assertEquals(0, keysKept(fresh), "a whole allowance needs no key");
+    // Whole: three more fit, the fourth waits.
+    for (int i = 0; i < 3; i++) {
+      assertEquals(Optional.empty(), Await.result(limits.take(List.of(fresh), now)));
+    }
+    assertTrue(Await.result(limits.take(List.of(fresh), now)).isPresent());
+    // Given back while others are still spent: the key stays, one less spent.
+    Await.result(limits.giveBack(List.of(fresh), now));
+    assertEquals(1, keysKept(fresh));
+    assertEquals(Optional.empty(), Await.result(limits.take(List.of(fresh), now)));
+    assertTrue(Await.result(limits.take(List.of(fresh), now)).isPresent());
+  }
+
+  /** How many keys of {@code allowance}'s limit the store keeps (0 or 1). */
+  protected abstract int keysKept(Allowance allowance);
 
   @Test
   void keysWhoseAllowanceRefilledAreForgottenAndComeBackWhole() {

@@ -40,12 +40,23 @@ final class MemoryRateLimits implements RateLimits {
   }
 
   @Override
-  public Future<Void> giveBack(List<Allowance> allowances) {
+  public Future<Void> giveBack(List<Allowance> allowances, long nowNanos) {
     synchronized (lock) {
       for (Allowance allowance : allowances) {
-        fullAgainAt.computeIfPresent(id(allowance), (id, at) -> at - allowance.intervalNanos());
+        // Whole again, the key is as good as never asked: it is not kept.
+        fullAgainAt.computeIfPresent(
+            id(allowance),
+            (id, at) ->
+                at - allowance.intervalNanos() <= nowNanos ? null : at - allowance.intervalNanos());
       }
       return Future.succeededFuture();
+    }
+  }
+
+  /** Whether a key is kept for {@code limit} and {@code key}: for the contract's tests. */
+  boolean keeps(String limit, String key) {
+    synchronized (lock) {
+      return fullAgainAt.containsKey(List.of(limit, key));
     }
   }
 

@@ -86,16 +86,29 @@ final class PgRateLimits implements RateLimits {
   }
 
   @Override
-  public Future<Void> giveBack(List<Allowance> allowances) {
+  public Future<Void> giveBack(List<Allowance> allowances, long nowNanos) {
     Future<Void> given = Future.succeededFuture();
     for (Allowance allowance : allowances) {
+      Tuple key = Tuple.of(allowance.limit(), allowance.key(), allowance.intervalNanos());
       given =
           given.compose(
               previous ->
-                  pool.preparedQuery(Sql.GIVE_BACK_RATE_ALLOWANCE)
+                  // Whole again once given back: the key goes, as if never asked; else one less
+                  // spent.
+                  pool.preparedQuery(Sql.FORGET_WHOLE_RATE_ALLOWANCE)
                       .execute(
-                          Tuple.of(allowance.limit(), allowance.key(), allowance.intervalNanos()))
-                      .mapEmpty());
+                          Tuple.of(
+                              allowance.limit(),
+                              allowance.key(),
+                              allowance.intervalNanos(),
+                              nowNanos))
+                      .compose(
+                          forgotten ->
+                              forgotten.rowCount() > 0
+                                  ? Future.succeededFuture()
+                                  : pool.preparedQuery(Sql.GIVE_BACK_RATE_ALLOWANCE)
+                                      .execute(key)
+                                      .mapEmpty()));
     }
     return given;
   }

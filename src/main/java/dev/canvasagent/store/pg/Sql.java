@@ -313,6 +313,10 @@ final class Sql {
   static final String GIVE_BACK_RATE_ALLOWANCE =
       "UPDATE canvas_rate_limits SET full_again_at = full_again_at - $3::bigint"
           + " WHERE limit_name = $1 AND key = $2";
+  // Re-checked under the row's lock (read committed), so a take that came in between keeps the key.
+  static final String FORGET_WHOLE_RATE_ALLOWANCE =
+      "DELETE FROM canvas_rate_limits"
+          + " WHERE limit_name = $1 AND key = $2 AND full_again_at - $3::bigint <= $4::bigint";
   static final String FORGET_REFILLED_RATE_ALLOWANCES =
       "DELETE FROM canvas_rate_limits WHERE full_again_at <= $1::bigint";
 

@@ -9,4 +9,11 @@ class MemorySharedAcrossNodesTest extends SharedAcrossNodesContract {
   protected Store createStore(Vertx vertx) {
     return new MemoryStore();
   }
+
+  @Override
+  protected int keysKept(dev.canvasagent.store.RateLimits.Allowance allowance) {
+    return ((MemoryRateLimits) store.rateLimits()).keeps(allowance.limit(), allowance.key())
+        ? 1
+        : 0;
+  }
 }

@@ -28,4 +28,18 @@ class PgSharedAcrossNodesTest extends SharedAcrossNodesContract {
   protected Store createStore(Vertx vertx) {
     return Await.result(PgStore.open(vertx, database));
   }
+
+  @Override
+  protected int keysKept(dev.canvasagent.store.RateLimits.Allowance allowance) {
+    return (int)
+        TestDatabase.queryLong(
+            database,
+            "SELECT count(*) FROM "
+                + database.schema()
+                + ".canvas_rate_limits WHERE limit_name = '"
+                + allowance.limit()
+                + "' AND key = '"
+                + allowance.key()
+                + "'");
+  }
 }
