@@ -236,7 +236,9 @@ public final class SchedulerVerticle extends CanvasVerticle {
   private RunAccepted queue(Session session, RunRequest run, String model, boolean preempts) {
     SessionQueue queue = queues.computeIfAbsent(session.id(), id -> new SessionQueue());
     if (preempts) {
-      if (queue.preemptable() == null && !queue.claiming) {
+      if (queue.claiming) {
+        queue.preemptsOnStart = run;
+      } else if (queue.preemptable() == null) {
         preemptElsewhere(queue, run);
       }
       cancellation.preemptFor(queue, run);
@@ -285,6 +287,8 @@ public final class SchedulerVerticle extends CanvasVerticle {
         .onComplete(
             claimed -> {
               queue.claiming = false;
+              RunRequest newer = queue.preemptsOnStart;
+              queue.preemptsOnStart = null;
               RunStore.Claim claim = claimed.result();
               if (queue.waiting.peek() != run) {
                 // Dropped while it was claimed (a cancel): it ends canceled in the store, not here.
@@ -292,6 +296,9 @@ public final class SchedulerVerticle extends CanvasVerticle {
                 return;
               }
               if (claim == RunStore.Claim.BUSY) {
+                if (newer != null) {
+                  preemptElsewhere(queue, newer);
+                }
                 retryLater(sessionId, queue, run);
                 return;
               }
@@ -310,6 +317,9 @@ public final class SchedulerVerticle extends CanvasVerticle {
                 return;
               }
               run(sessionId, queue, run);
+              if (newer != null) {
+                cancellation.preemptFor(queue, newer);
+              }
             });
   }
 

@@ -27,6 +27,12 @@ final class SessionQueue {
   boolean claiming;
   long retryTimer = -1;
 
+  /**
+   * A person's message that came while the first waiting run was being claimed: it preempts that run
+   * as soon as it has started, as it would have had the run been running already.
+   */
+  RunRequest preemptsOnStart;
+
   boolean running() {
     return active != null || claiming;
   }
