@@ -11,8 +11,9 @@ import java.util.Set;
  * The runs of each session and their states, so that a session's history survives the node that ran
  * it. A run is recorded {@code queued} when it is accepted (before its client is told), {@code
  * running} when it starts, and its final state when it ends. The node holding a live run renews its
- * heartbeat; a live run whose heartbeat stopped is marked {@code error} (INTERRUPTED) by any node's
- * sweeper, conditionally, so nodes sharing a database agree and a live node's runs are left alone.
+ * heartbeat; a running run whose heartbeat stopped is marked {@code error} (INTERRUPTED) by any node's
+ * sweeper, conditionally, so nodes sharing a database agree and a live node's runs are left alone; a
+ * queued one is taken over by the node that owns its session ({@link #orphans}, {@link #takeOver}).
  */
 public interface RunStore {
   String QUEUED = "queued";
