@@ -15,11 +15,10 @@ public record OwnedRunSubmit(RunSubmit submit, String sessionId) implements BusM
 
   /** INVALID_REQUEST without a {@code submit} or {@code sessionId}. */
   public static OwnedRunSubmit fromJson(JsonObject json) {
-    JsonObject submit = json.getJsonObject("submit");
-    if (submit == null) {
-      throw new Failure(FailureCode.INVALID_REQUEST, "OwnedRunSubmit needs a submit");
+    String sessionId = MessageFields.nonBlank(json, "sessionId", "OwnedRunSubmit");
+    if (!(json.getValue("submit") instanceof JsonObject submit)) {
+      throw new Failure(FailureCode.INVALID_REQUEST, "OwnedRunSubmit needs a submit object");
     }
-    return new OwnedRunSubmit(
-        RunSubmit.fromJson(submit), MessageFields.nonBlank(json, "sessionId", "OwnedRunSubmit"));
+    return new OwnedRunSubmit(RunSubmit.fromJson(submit), sessionId);
   }
 }

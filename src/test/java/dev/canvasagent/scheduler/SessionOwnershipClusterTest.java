@@ -4,7 +4,6 @@ import static dev.canvasagent.scheduler.RunEvents.envelopeOf;
 import static dev.canvasagent.scheduler.RunEvents.started;
 import static dev.canvasagent.scheduler.RunEvents.status;
 import static org.junit.jupiter.api.Assertions.assertEquals;
-import static org.junit.jupiter.api.Assertions.assertFalse;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import dev.canvasagent.bus.Address;
@@ -24,7 +23,6 @@ import io.vertx.ext.web.client.HttpResponse;
 import java.util.List;
 import java.util.Map;
 import java.util.Optional;
-import java.util.function.Predicate;
 import java.util.stream.Collectors;
 import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.BeforeEach;
@@ -125,6 +123,21 @@ class SessionOwnershipClusterTest {
     SseClient sse = owner.events(room);
     String runId = post(owner, room, sessionId, SLOW_RUN).getString("runId");
     Await.result(sse.awaitEvent(status(runId, "streaming")));
+    JsonObject scheduler = verticleHealth(owner, "scheduler");
+    assertEquals(owner.cluster().nodeId(), scheduler.getString("nodeId"));
+    assertEquals(
+        List.of(
+            new JsonObject()
+                .put("sessionId", sessionId)
+                .put("runId", runId)
+                .put("waiting", 0)
+                .put("owned", true)),
+        scheduler.getJsonArray("sessions").getList().stream()
+            .map(entry -> entry instanceof Map<?, ?> map ? new JsonObject(castMap(map)) : entry)
+            .toList(),
+        "the owner's health lists the session it runs: " + scheduler.encode());
+    assertEquals(
+        new JsonArray(), verticleHealth(other, "scheduler").getJsonArray("sessions"), "not B's");
 
     HttpResponse<Buffer> canceled =
         Await.result(
@@ -252,19 +265,19 @@ class SessionOwnershipClusterTest {
 
   /** How many runs the node's runner has finished, from its health. */
   static int runnerFinished(TestServer node) {
-    JsonObject health = node.get("/health").bodyAsJsonObject();
-    return findRunner(health).getInteger("finished");
+    return verticleHealth(node, "runner").getInteger("finished");
   }
 
-  private static JsonObject findRunner(JsonObject health) {
-    Predicate<Object> isRunner =
-        entry -> entry instanceof JsonObject json && "runner".equals(json.getString("name"));
+  /** The entry of verticle {@code name} in the node's {@code GET /health}. */
+  static JsonObject verticleHealth(TestServer node, String name) {
+    JsonObject health = node.get("/health").bodyAsJsonObject();
     JsonObject verticles = health.getJsonObject("verticles");
-    if (verticles != null && verticles.containsKey("runner")) {
-      return verticles.getJsonObject("runner");
-    }
-    JsonArray list = health.getJsonArray("verticles", new JsonArray());
-    assertFalse(list.isEmpty(), health.encode());
-    return (JsonObject) list.stream().filter(isRunner).findFirst().orElseThrow();
+    assertTrue(verticles != null && verticles.containsKey(name), health.encode());
+    return verticles.getJsonObject(name);
+  }
+
+  @SuppressWarnings("unchecked")
+  private static Map<String, Object> castMap(Map<?, ?> map) {
+    return (Map<String, Object>) map;
   }
 }
