@@ -32,6 +32,8 @@ import dev.canvasagent.store.Store;
 import dev.canvasagent.verticle.CanvasVerticle;
 import io.vertx.core.Future;
 import io.vertx.core.eventbus.DeliveryOptions;
+import io.vertx.core.eventbus.ReplyException;
+import io.vertx.core.eventbus.ReplyFailure;
 import io.vertx.core.json.JsonArray;
 import io.vertx.core.json.JsonObject;
 import java.util.ArrayList;
@@ -212,10 +214,17 @@ public final class SchedulerVerticle extends CanvasVerticle {
         .recover(error -> Future.failedFuture(ownerSilent(error, owner, sessionId)));
   }
 
-  /** A session's owner that did not answer: TIMEOUT (retryable); a coded answer passes through. */
+  /**
+   * A session's owner that did not answer (no handler: it is gone; or no answer in time): TIMEOUT,
+   * retryable. Its coded answer (QUEUE_FULL, SESSION_NOT_FOUND, …) passes through as it is.
+   */
   private static Failure ownerSilent(Throwable error, String owner, String sessionId) {
     Failure failure = Failure.of(error);
-    if (failure.code() != FailureCode.TIMEOUT && failure.code() != FailureCode.INTERNAL) {
+    boolean silent =
+        error instanceof ReplyException reply
+            && (reply.failureType() == ReplyFailure.NO_HANDLERS
+                || reply.failureType() == ReplyFailure.TIMEOUT);
+    if (!silent) {
       return failure;
     }
     return new Failure(
@@ -404,8 +413,16 @@ public final class SchedulerVerticle extends CanvasVerticle {
                               FailureCode.PREEMPTED,
                               reason);
                           cancelElsewhere(
-                              elsewhere,
-                              new RunCancel(elsewhere.runId(), FailureCode.PREEMPTED, reason));
+                                  elsewhere,
+                                  new RunCancel(elsewhere.runId(), FailureCode.PREEMPTED, reason))
+                              .onFailure(
+                                  // Its node is gone: the sweeper ends the run within the grace.
+                                  error ->
+                                      LOG.atInfo()
+                                          .addKeyValue("runId", elsewhere.runId())
+                                          .addKeyValue("nodeId", elsewhere.nodeId())
+                                          .addKeyValue("code", Failure.of(error).code())
+                                          .log("run.cancel_not_taken"));
                         }));
   }
 
@@ -635,7 +652,15 @@ public final class SchedulerVerticle extends CanvasVerticle {
                       running.get(),
                       new RunCancel(
                           running.get().runId(), FailureCode.CANCELED, Cancellation.BY_REQUEST))
-                  .map(there -> new SessionCanceled(sessionId, there.canceled(), here.dropped()));
+                  .map(there -> new SessionCanceled(sessionId, there.canceled(), here.dropped()))
+                  .recover(
+                      // Its node is gone (the members have not changed yet): nothing runs there
+                      // to cancel, and the sweeper ends its run within the grace.
+                      error ->
+                          error instanceof ReplyException reply
+                                  && reply.failureType() == ReplyFailure.NO_HANDLERS
+                              ? Future.succeededFuture(here)
+                              : Future.failedFuture(Failure.of(error)));
             });
   }
 
