@@ -169,7 +169,7 @@ public final class CanvasAgent {
                               config.documents(),
                               documentTools),
                           new RunnerVerticle(store, models, catalog, config, boards),
-                          new SchedulerVerticle(store, models, config)));
+                          new SchedulerVerticle(store, models, config, cluster)));
               List<String> names =
                   new ArrayList<>(verticles.stream().map(CanvasVerticle::name).toList());
               names.add(0, "bridge");

@@ -218,6 +218,35 @@ public final class Address {
       Endpoint.of("doc.agent.session_document", AgentSessionRef::fromJson, DocumentRef::fromJson);
 
   /**
+   * The scheduler of node {@code nodeId}, across the cluster (the one kind of scheduler address that
+   * crosses nodes, documented in docs/cluster.md): a person's run for a session that node owns, taken
+   * in there as {@code scheduler.submit} would ({@link OwnedRunSubmit} → {@link RunAccepted}).
+   */
+  public static Endpoint<OwnedRunSubmit, RunAccepted> schedulerNodeSubmit(String nodeId) {
+    return Endpoint.of(
+        "scheduler.node." + nodeId + ".submit", OwnedRunSubmit::fromJson, RunAccepted::fromJson);
+  }
+
+  /**
+   * The scheduler of node {@code nodeId}, across the cluster: cancel the work of a session that node
+   * owns, as {@code scheduler.cancel} would ({@link SessionRef} → {@link SessionCanceled}).
+   */
+  public static Endpoint<SessionRef, SessionCanceled> schedulerNodeCancel(String nodeId) {
+    return Endpoint.of(
+        "scheduler.node." + nodeId + ".cancel", SessionRef::fromJson, SessionCanceled::fromJson);
+  }
+
+  /**
+   * The scheduler of node {@code nodeId}, across the cluster: cancel a run that node is running
+   * ({@link RunCancel} → {@link SessionCanceled}, naming no run when it runs none by that id) — how a
+   * cancel or a preemption reaches a run still running on the node that owned its session before.
+   */
+  public static Endpoint<RunCancel, SessionCanceled> schedulerNodeCancelRun(String nodeId) {
+    return Endpoint.of(
+        "scheduler.node." + nodeId + ".cancel_run", RunCancel::fromJson, SessionCanceled::fromJson);
+  }
+
+  /**
    * Health probe of one verticle, {@code health.<verticle name>} ({@link HealthProbe} →
    * {@link HealthReport}): every verticle answers its own.
    */

@@ -12,14 +12,14 @@ final class DurabilitySettings {
           "CANVAS_AGENT_RUN_HEARTBEAT_MS",
           whole(100, 60_000),
           5000,
-          "How often the node holding a queued or running run renews its heartbeat, and how often the sweeper looks for interrupted runs (100–60000).");
+          "How often the node holding a queued or running run renews its heartbeat, how often the sweeper looks for interrupted runs, and how often a node looks for queued runs to take over (100–60000).");
   static final Setting INTERRUPTED_AFTER_MS =
       Setting.of(
           "durability.interruptedAfterMs",
           "CANVAS_AGENT_RUN_INTERRUPTED_AFTER_MS",
           whole(500, 3_600_000),
           15_000,
-          "A queued or running run whose heartbeat is older is marked `error` (`INTERRUPTED`); at least twice the heartbeat (500–3600000).");
+          "A running run whose heartbeat is older is marked `error` (`INTERRUPTED`); a queued one is taken over by its session's owner; at least twice the heartbeat (500–3600000).");
 
   static final List<Setting> ALL = List.of(HEARTBEAT_MS, INTERRUPTED_AFTER_MS);
 

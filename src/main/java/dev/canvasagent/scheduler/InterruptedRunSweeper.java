@@ -13,11 +13,13 @@ import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
 /**
- * Ends the runs of nodes that died: on start and every {@code durability.heartbeatMs}, every queued or
- * running run whose heartbeat is older than {@code durability.interruptedAfterMs} becomes {@code error}
- * with code INTERRUPTED, decided in one conditional statement (so two nodes sweeping agree, and a
- * live node's runs, whose heartbeats are fresh, are never touched), and the error is published to the
- * run's room. A queued run of a dead node lived only in that node's memory: it is interrupted too.
+ * Ends the runs of nodes that died: on start and every {@code durability.heartbeatMs}, every running
+ * run whose heartbeat is older than {@code durability.interruptedAfterMs} becomes {@code error} with
+ * code INTERRUPTED, decided in one conditional statement (so two nodes sweeping agree, and a live
+ * node's runs, whose heartbeats are fresh, are never touched), and the error is published to the run's
+ * room. A queued run of a dead node is not ended: its request is in the store, and the node that owns
+ * its session takes it over ({@link QueueTakeover}); only a queued run recorded without its request
+ * (by an older version) is interrupted.
  *
  * <p>A run that has ended keeps its final state (the statement changes only a queued or running run),
  * and the sweep leaves out the runs this node holds, a run whose final write is still pending included.

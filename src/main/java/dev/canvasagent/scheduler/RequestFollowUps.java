@@ -25,6 +25,11 @@ final class RequestFollowUps {
     granted++;
   }
 
+  /** A request taken over from another node had granted follow-ups up to {@code number}. */
+  void grantedAtLeast(int number) {
+    granted = Math.max(granted, number);
+  }
+
   /** A granted follow-up that could not be stored gives its place back. */
   void release() {
     granted--;

@@ -68,7 +68,25 @@ final class RunIntake {
     this.queue = queue;
   }
 
-  Future<RunAccepted> submit(RunSubmit submit) {
+  /**
+   * The session the run belongs to, decided before it is taken in (so that it can be routed to that
+   * session's owner): the one it names, else the id a new session gets — derived from the idempotency
+   * key, so that a retry names the same one, or new.
+   */
+  String sessionIdFor(RunSubmit submit) {
+    if (submit.sessionId() != null) {
+      return submit.sessionId();
+    }
+    return submit.idempotency() == null
+        ? UUID.randomUUID().toString()
+        : store.idempotencyKeys().sessionOfRun(submit.idempotency(), submit.roomId());
+  }
+
+  /**
+   * Takes the run in on the node that owns its session: {@code sessionId} is {@link #sessionIdFor}'s
+   * answer, the new session's id when the submit names none.
+   */
+  Future<RunAccepted> submit(RunSubmit submit, String sessionId) {
     String roomId = submit.roomId();
     // The request's model, else the session's (a new session takes the default).
     String requestedModel = submit.model();
@@ -92,7 +110,7 @@ final class RunIntake {
         first ->
             first.isPresent()
                 ? retried(first.get(), key, submit, requestedModel)
-                : session(submit.sessionId(), roomId, model, key)
+                : session(submit.sessionId() == null ? sessionId : null, submit, model)
                     .compose(
                         session -> {
                           String runModel =
@@ -200,19 +218,15 @@ final class RunIntake {
             + " Idempotency-Key to run it");
   }
 
-  private Future<Session> session(
-      String sessionId, String roomId, String model, IdempotencyKey idempotencyKey) {
-    if (sessionId == null) {
-      String newId =
-          idempotencyKey == null
-              ? UUID.randomUUID().toString()
-              : store.idempotencyKeys().sessionOfRun(idempotencyKey, roomId);
+  /** A new session with {@code newId}, or (newId null) the one the submit names. */
+  private Future<Session> session(String newId, RunSubmit submit, String model) {
+    if (newId != null) {
       return store
           .sessions()
-          .create(new Session(newId, roomId, model, System.currentTimeMillis()))
+          .create(new Session(newId, submit.roomId(), model, System.currentTimeMillis()))
           .recover(error -> Failure.storeFailed("store the session", error));
     }
-    return SessionLookup.existing(store.sessions(), sessionId, roomId);
+    return SessionLookup.existing(store.sessions(), submit.sessionId(), submit.roomId());
   }
 
   /** QUEUE_FULL when the session's queue has no room for a person's run; null when it has. */

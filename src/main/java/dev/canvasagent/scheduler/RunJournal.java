@@ -21,8 +21,10 @@ import org.slf4j.LoggerFactory;
 
 /**
  * The scheduler's record of its runs in the store: {@code queued} when accepted (before the client is
- * told; a follow-up when granted, before the run that asked for it can name it), {@code running} when
- * started (only from {@code queued}: a run already started or ended elsewhere is not run again); the
+ * told; a follow-up when granted, before the run that asked for it can name it), with the request
+ * another node would run it from; {@code running} when this node claims it (only from {@code queued},
+ * and only while no other run of its session is running: a run already started or ended elsewhere is
+ * not run again, and a session runs one run at a time across nodes); the
  * runner writes the final state before it publishes it, and the journal writes it when the runner
  * could not, and goes on writing it until the store answers ({@link FinalWrites}). While this node
  * holds a run (queued, running, or ending with a final state not yet written) it renews the run's
@@ -36,17 +38,19 @@ final class RunJournal {
   private final RunStore runs;
   private final long heartbeatMs;
   private final FinalWrites finals;
+  private final String nodeId;
 
   /** The runs this node holds, by id, and whether each has started. */
   private final Map<String, Boolean> held = new LinkedHashMap<>();
 
   private long timer = -1;
 
-  RunJournal(Vertx vertx, RunStore runs, long heartbeatMs, FinalWrites finals) {
+  RunJournal(Vertx vertx, RunStore runs, long heartbeatMs, FinalWrites finals, String nodeId) {
     this.vertx = vertx;
     this.runs = runs;
     this.heartbeatMs = heartbeatMs;
     this.finals = finals;
+    this.nodeId = nodeId;
   }
 
   void startHeartbeats() {
@@ -74,21 +78,55 @@ final class RunJournal {
   }
 
   /**
-   * Marks the run running. False when the store has it in another state than queued: another node
-   * started it (a retry took it there), or it ended (canceled, swept as interrupted) — it must not
-   * run. A store failure is logged and the run goes on (the runner records its end).
+   * Claims the run for this node ({@link RunStore#claim}): STARTED, it runs here; GONE, the store has
+   * it in another state than queued (another node started it, or it ended: canceled, swept as
+   * interrupted) and it must not run; BUSY, another run of its session is running (on another node
+   * that held the session until now) and it stays queued, to be claimed again. A store that does not
+   * answer is BUSY too: without the store's word nothing starts, so nothing can start twice.
    */
-  Future<Boolean> started(RunRequest run) {
+  Future<RunStore.Claim> started(RunRequest run) {
     held.put(run.runId(), true);
-    return runs.start(newRun(run, null))
+    return runs.claim(newRun(run, null), nodeId)
         .otherwise(
             error -> {
               LOG.atWarn()
                   .addKeyValue("runId", run.runId())
                   .addKeyValue("error", error.getMessage())
-                  .log("run.record_failed");
-              return true;
+                  .log("run.claim_failed");
+              return RunStore.Claim.BUSY;
+            })
+        .onSuccess(
+            claim -> {
+              if (claim != RunStore.Claim.STARTED) {
+                // Still queued (or gone): held as queued, unless it ended meanwhile (a cancel).
+                held.computeIfPresent(run.runId(), (runId, started) -> false);
+              }
             });
+  }
+
+  /**
+   * Takes over queued runs that no node holds any more ({@link RunStore#takeOver}): answers those this
+   * node got, whose heartbeat it renews from now on.
+   */
+  Future<List<String>> takeOver(List<String> runIds, long staleAfterMs) {
+    return runs.takeOver(runIds, staleAfterMs, nodeId)
+        .onSuccess(taken -> taken.forEach(runId -> held.put(runId, false)));
+  }
+
+  /**
+   * Lets these queued runs go to their sessions' owners ({@link RunStore#release}): this node no
+   * longer renews their heartbeat, and the store marks them stale at once.
+   */
+  Future<Void> release(List<RunRequest> queued) {
+    List<String> ids = queued.stream().map(RunRequest::runId).toList();
+    ids.forEach(held::remove);
+    return runs.release(ids)
+        .onFailure(
+            error ->
+                LOG.atWarn()
+                    .addKeyValue("runs", ids.size())
+                    .addKeyValue("error", error.getMessage())
+                    .log("run.release_failed"));
   }
 
   /** Whether this node holds the run (queued here, or running). */
@@ -164,7 +202,12 @@ final class RunJournal {
     finals.stop();
   }
 
+  /** The run to record, with the request another node would run it from. */
   private static RunStore.NewRun newRun(RunRequest run, IdempotencyKey idempotencyKey) {
+    return bareNewRun(run, idempotencyKey).withRequest(run.toJson());
+  }
+
+  private static RunStore.NewRun bareNewRun(RunRequest run, IdempotencyKey idempotencyKey) {
     if (run.followUp() != null) {
       return RunStore.NewRun.followUp(
           run.runId(),

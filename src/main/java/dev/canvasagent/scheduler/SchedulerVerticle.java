@@ -8,25 +8,33 @@ import dev.canvasagent.bus.FailureCode;
 import dev.canvasagent.bus.FollowUpRequest;
 import dev.canvasagent.bus.GrantedFollowUp;
 import dev.canvasagent.bus.GrantedFollowUps;
+import dev.canvasagent.bus.OwnedRunSubmit;
 import dev.canvasagent.bus.RoomTopic;
 import dev.canvasagent.bus.RunAccepted;
+import dev.canvasagent.bus.RunCancel;
 import dev.canvasagent.bus.RunEnding;
 import dev.canvasagent.bus.RunOutcome;
 import dev.canvasagent.bus.RunRequest;
 import dev.canvasagent.bus.RunStart;
 import dev.canvasagent.bus.RunState;
+import dev.canvasagent.bus.RunSubmit;
 import dev.canvasagent.bus.SessionCanceled;
 import dev.canvasagent.bus.SessionRef;
 import dev.canvasagent.bus.TodoChange;
 import dev.canvasagent.bus.TodoList;
 import dev.canvasagent.bus.TodoRequest;
+import dev.canvasagent.cluster.ClusterView;
 import dev.canvasagent.config.AppConfig;
 import dev.canvasagent.model.ModelRegistry;
+import dev.canvasagent.store.RunStore;
 import dev.canvasagent.store.SessionStore.Session;
 import dev.canvasagent.store.Store;
 import dev.canvasagent.verticle.CanvasVerticle;
 import io.vertx.core.Future;
 import io.vertx.core.eventbus.DeliveryOptions;
+import io.vertx.core.eventbus.ReplyException;
+import io.vertx.core.eventbus.ReplyFailure;
+import io.vertx.core.json.JsonArray;
 import io.vertx.core.json.JsonObject;
 import java.util.ArrayList;
 import java.util.HashMap;
@@ -47,6 +55,14 @@ import org.slf4j.LoggerFactory;
  * ({@link FollowUpRules}), together at most {@code followups.maxFollowups} per user request ({@link
  * FollowUpGrants}), queued when the asking run ends {@code done} (its final status is then {@code
  * scheduled}) and dropped when it ends in error or is canceled.
+ *
+ * <p>On a cluster each session has one owner, {@code cluster.ownerOf(sessionId)}: its queue and its
+ * running run live there. A run or a cancel asked on another node is handed to the owner on the
+ * owner's own address ({@code scheduler.node.<id>.submit}, {@code .cancel}); a run starts only once
+ * its claim in the store holds (queued → running, while no other run of its session runs), so two
+ * nodes that briefly both believe they own a session never run it twice. A node that no longer owns a
+ * session lets its waiting runs go (its running run ends where it runs); the new owner takes them over
+ * from the store ({@link QueueTakeover}), as it takes over those of a node that died.
  */
 public final class SchedulerVerticle extends CanvasVerticle {
   private static final Logger LOG = LoggerFactory.getLogger(SchedulerVerticle.class);
@@ -60,7 +76,10 @@ public final class SchedulerVerticle extends CanvasVerticle {
   private final Store store;
   private final ModelRegistry models;
   private final AppConfig config;
+  private final ClusterView cluster;
   private final Map<String, SessionQueue> queues = new HashMap<>();
+  private QueueTakeover takeover;
+  private boolean stopping;
   private TodoCommands todoCommands;
   private RunJournal journal;
   private FinalWrites finals;
@@ -71,9 +90,16 @@ public final class SchedulerVerticle extends CanvasVerticle {
   private RunIntake intake;
 
   public SchedulerVerticle(Store store, ModelRegistry models, AppConfig config) {
+    this(store, models, config, ClusterView.single());
+  }
+
+  /** As a member of {@code cluster}: the sessions it owns are queued and run here. */
+  public SchedulerVerticle(
+      Store store, ModelRegistry models, AppConfig config, ClusterView cluster) {
     this.store = store;
     this.models = models;
     this.config = config;
+    this.cluster = cluster;
   }
 
   @Override
@@ -85,7 +111,9 @@ public final class SchedulerVerticle extends CanvasVerticle {
   protected Future<?> startVerticle() {
     todoCommands = new TodoCommands(store.todos());
     finals = new FinalWrites(vertx, store.runs());
-    journal = new RunJournal(vertx, store.runs(), config.durability().heartbeatMs(), finals);
+    journal =
+        new RunJournal(
+            vertx, store.runs(), config.durability().heartbeatMs(), finals, cluster.nodeId());
     sweeper =
         new InterruptedRunSweeper(
             vertx,
@@ -118,19 +146,96 @@ public final class SchedulerVerticle extends CanvasVerticle {
               return queue == null ? 0 : queue.waitingOnceAPersonArrives();
             },
             this::queue);
+    takeover =
+        new QueueTakeover(
+            vertx,
+            store.runs(),
+            journal,
+            cluster,
+            config.durability().heartbeatMs(),
+            config.durability().interruptedAfterMs(),
+            this::takeUp,
+            () -> stopping);
     var bus = vertx.eventBus();
     journal.startHeartbeats();
+    String node = cluster.nodeId();
     return Future.join(
-        List.of(
-            answer(Address.SCHEDULER_SUBMIT, intake::submit),
-            answer(Address.SCHEDULER_RUN_ENDING, this::runEnding),
-            answer(Address.SCHEDULER_CANCEL, this::cancel),
-            answer(Address.SCHEDULER_TODO, this::todo),
-            answer(Address.SCHEDULER_FOLLOW_UP, this::followUp),
-            answer(Address.SCHEDULER_TODOS, this::listTodos),
-            new SessionCommands(bus, store, models, config.model().defaultModel(), finals)
-                .register(this::answer),
-            sweeper.start()));
+            List.of(
+                answer(Address.SCHEDULER_SUBMIT, this::submit),
+                answer(Address.SCHEDULER_RUN_ENDING, this::runEnding),
+                answer(Address.SCHEDULER_CANCEL, this::cancel),
+                answerAcrossNodes(
+                    Address.schedulerNodeSubmit(node),
+                    owned -> intake.submit(owned.submit(), owned.sessionId())),
+                answerAcrossNodes(Address.schedulerNodeCancel(node), this::cancelOwned),
+                answerAcrossNodes(Address.schedulerNodeCancelRun(node), this::cancelRunHere),
+                answer(Address.SCHEDULER_TODO, this::todo),
+                answer(Address.SCHEDULER_FOLLOW_UP, this::followUp),
+                answer(Address.SCHEDULER_TODOS, this::listTodos),
+                new SessionCommands(bus, store, models, config.model().defaultModel(), finals)
+                    .register(this::answer),
+                sweeper.start()))
+        .onSuccess(
+            started -> {
+              cluster.onMembersChanged(members -> letGoOfSessionsOwnedElsewhere());
+              takeover.start();
+            });
+  }
+
+  /**
+   * The members changed: the sessions this node no longer owns let their waiting runs go to their new
+   * owners at once (so those run them in order, before what reaches the new owner later); a run
+   * running here ends here.
+   */
+  private void letGoOfSessionsOwnedElsewhere() {
+    if (stopping) {
+      return;
+    }
+    for (String sessionId : List.copyOf(queues.keySet())) {
+      if (!cluster.owns(sessionId)) {
+        letGo(sessionId, queues.get(sessionId));
+      }
+    }
+  }
+
+  /**
+   * {@code scheduler.submit}: taken in here when this node owns the run's session, else handed to its
+   * owner. An owner that does not answer (it just died, and the cluster has not yet noticed) fails the
+   * request TIMEOUT, retryable: a retry with the same Idempotency-Key finds the run if it was taken in.
+   */
+  private Future<RunAccepted> submit(RunSubmit submit) {
+    String sessionId = intake.sessionIdFor(submit);
+    String owner = cluster.ownerOf(sessionId);
+    if (owner.equals(cluster.nodeId())) {
+      return intake.submit(submit, sessionId);
+    }
+    return Address.schedulerNodeSubmit(owner)
+        .ask(vertx.eventBus(), new OwnedRunSubmit(submit, sessionId))
+        .recover(error -> Future.failedFuture(ownerSilent(error, owner, sessionId)));
+  }
+
+  /**
+   * A session's owner that did not answer (no handler: it is gone; or no answer in time): TIMEOUT,
+   * retryable. Its coded answer (QUEUE_FULL, SESSION_NOT_FOUND, …) passes through as it is.
+   */
+  private static Failure ownerSilent(Throwable error, String owner, String sessionId) {
+    Failure failure = Failure.of(error);
+    boolean silent =
+        error instanceof ReplyException reply
+            && (reply.failureType() == ReplyFailure.NO_HANDLERS
+                || reply.failureType() == ReplyFailure.TIMEOUT);
+    if (!silent) {
+      return failure;
+    }
+    return new Failure(
+        FailureCode.TIMEOUT,
+        "node "
+            + owner
+            + ", which owns session "
+            + sessionId
+            + ", did not answer ("
+            + failure.getMessage()
+            + "); retry (with the same Idempotency-Key)");
   }
 
   /**
@@ -140,6 +245,11 @@ public final class SchedulerVerticle extends CanvasVerticle {
   private RunAccepted queue(Session session, RunRequest run, String model, boolean preempts) {
     SessionQueue queue = queues.computeIfAbsent(session.id(), id -> new SessionQueue());
     if (preempts) {
+      if (queue.claiming) {
+        queue.preemptsOnStart = run;
+      } else if (queue.preemptable() == null) {
+        preemptElsewhere(queue, run);
+      }
       cancellation.preemptFor(queue, run);
     }
     queue.enqueuePersonRun(run);
@@ -162,16 +272,199 @@ public final class SchedulerVerticle extends CanvasVerticle {
     return new RunAccepted(session.id(), run.runId());
   }
 
+  /**
+   * Starts the session's first waiting run once its claim in the store holds; a session this node no
+   * longer owns lets its waiting runs go to its owner instead.
+   */
   private void startNext(String sessionId) {
     SessionQueue queue = queues.get(sessionId);
-    if (queue == null || queue.running()) {
+    if (queue == null || queue.running() || stopping) {
       return;
     }
-    RunRequest run = queue.waiting.poll();
+    if (!cluster.owns(sessionId)) {
+      letGo(sessionId, queue);
+      return;
+    }
+    RunRequest run = queue.waiting.peek();
     if (run == null) {
       queues.remove(sessionId);
       return;
     }
+    queue.claiming = true;
+    journal
+        .started(run)
+        .onComplete(
+            claimed -> {
+              queue.claiming = false;
+              RunRequest newer = queue.preemptsOnStart;
+              queue.preemptsOnStart = null;
+              RunStore.Claim claim = claimed.result();
+              if (queue.waiting.peek() != run) {
+                // Dropped while it was claimed (a cancel): it ends canceled in the store, not here.
+                vertx.runOnContext(next -> startNext(sessionId));
+                return;
+              }
+              if (claim == RunStore.Claim.BUSY) {
+                if (newer != null) {
+                  preemptElsewhere(queue, newer);
+                }
+                retryLater(sessionId, queue, run);
+                return;
+              }
+              queue.waiting.poll();
+              if (claim == RunStore.Claim.GONE) {
+                // Not queued in the store any more: another node took it (a retry, or a takeover),
+                // or it ended there (canceled, swept). It is not run here; whoever holds it tells
+                // its end.
+                LOG.atInfo()
+                    .addKeyValue("sessionId", sessionId)
+                    .addKeyValue("runId", run.runId())
+                    .log("run.not_started");
+                journal.forget(run);
+                queue.requestMayHaveEnded(run.requestRunId());
+                startNext(sessionId);
+                return;
+              }
+              run(sessionId, queue, run);
+              if (newer != null) {
+                cancellation.preemptFor(queue, newer);
+              }
+            });
+  }
+
+  /**
+   * Another run of the session is running (on the node that owned it before, or its end is not yet
+   * written): the claim is tried again every {@code durability.heartbeatMs}.
+   */
+  private void retryLater(String sessionId, SessionQueue queue, RunRequest run) {
+    LOG.atInfo()
+        .addKeyValue("sessionId", sessionId)
+        .addKeyValue("runId", run.runId())
+        .log("run.claim_busy");
+    if (queue.retryTimer >= 0) {
+      return;
+    }
+    queue.retryTimer =
+        vertx.setTimer(
+            config.durability().heartbeatMs(),
+            id -> {
+              queue.retryTimer = -1;
+              startNext(sessionId);
+            });
+  }
+
+  /**
+   * This node no longer owns the session (a member joined, or it is stopping): its waiting runs go to
+   * the owner, who takes them over from the store; a run running here ends here first.
+   */
+  private void letGo(String sessionId, SessionQueue queue) {
+    if (queue.claiming) {
+      return; // its claim's answer comes back here, and lets go of the rest
+    }
+    if (queue.waiting.isEmpty()) {
+      if (queue.idle()) {
+        queues.remove(sessionId);
+      }
+      return;
+    }
+    List<RunRequest> leaving = new ArrayList<>(queue.waiting);
+    queue.waiting.clear();
+    leaving.forEach(run -> queue.requestMayHaveEnded(run.requestRunId()));
+    LOG.atInfo()
+        .addKeyValue("sessionId", sessionId)
+        .addKeyValue("runs", leaving.size())
+        .addKeyValue("owner", cluster.ownerOf(sessionId))
+        .log("queue.let_go");
+    journal.release(leaving);
+    if (queue.idle()) {
+      queues.remove(sessionId);
+    }
+  }
+
+  /** Runs taken over from the store ({@link QueueTakeover}) join the session's queue, first. */
+  private void takeUp(String sessionId, List<RunRequest> runs) {
+    SessionQueue queue = queues.computeIfAbsent(sessionId, id -> new SessionQueue());
+    queue.takeUp(runs);
+    startNext(sessionId);
+  }
+
+  /**
+   * A person's new message for a session whose running run is on another node (the one that owned
+   * the session until a member joined): that run is preempted there, and the follow-ups waiting here
+   * with it.
+   */
+  private void preemptElsewhere(SessionQueue queue, RunRequest newer) {
+    store
+        .runs()
+        .running(newer.sessionId())
+        .onSuccess(
+            running ->
+                running
+                    .filter(elsewhere -> isOtherNode(elsewhere.nodeId()))
+                    .ifPresent(
+                        elsewhere -> {
+                          String reason =
+                              "preempted by run "
+                                  + newer.runId()
+                                  + ", a newer message in the session";
+                          cancellation.dropWaiting(
+                              queue,
+                              waiting -> waiting.followUp() != null,
+                              FailureCode.PREEMPTED,
+                              reason);
+                          cancelElsewhere(
+                                  elsewhere,
+                                  new RunCancel(elsewhere.runId(), FailureCode.PREEMPTED, reason))
+                              .onFailure(
+                                  // Its node is gone: the sweeper ends the run within the grace.
+                                  error ->
+                                      LOG.atInfo()
+                                          .addKeyValue("runId", elsewhere.runId())
+                                          .addKeyValue("nodeId", elsewhere.nodeId())
+                                          .addKeyValue("code", Failure.of(error).code())
+                                          .log("run.cancel_not_taken"));
+                        }));
+  }
+
+  private boolean isOtherNode(String nodeId) {
+    return nodeId != null && !nodeId.equals(cluster.nodeId());
+  }
+
+  /** Asks the node running {@code running} to cancel it; answers what it canceled. */
+  private Future<SessionCanceled> cancelElsewhere(RunStore.Running running, RunCancel cancel) {
+    LOG.atInfo()
+        .addKeyValue("runId", running.runId())
+        .addKeyValue("nodeId", running.nodeId())
+        .addKeyValue("code", cancel.code().name())
+        .log("run.cancel_sent");
+    long patience = (long) config.scheduler().cancelGraceMs() + RUN_ANSWER_GRACE_MS;
+    return Address.schedulerNodeCancelRun(running.nodeId())
+        .ask(vertx.eventBus(), cancel, new DeliveryOptions().setSendTimeout(patience));
+  }
+
+  /**
+   * {@code scheduler.node.<id>.cancel_run}: cancels the run by that id if it runs here, answering
+   * once it has ended; names no run when none by that id runs here.
+   */
+  private Future<SessionCanceled> cancelRunHere(RunCancel cancel) {
+    for (Map.Entry<String, SessionQueue> entry : queues.entrySet()) {
+      ActiveRun active = entry.getValue().active;
+      if (active != null && active.run.runId().equals(cancel.runId())) {
+        return cancellation
+            .cancelRunning(active, cancel.code(), cancel.reason())
+            .map(
+                state ->
+                    new SessionCanceled(
+                        entry.getKey(),
+                        new SessionCanceled.CanceledRun(cancel.runId(), RunState.fromWire(state)),
+                        List.of()));
+      }
+    }
+    return Future.succeededFuture(new SessionCanceled(null, null, List.of()));
+  }
+
+  /** Runs a claimed run: the runner answers once it has ended. */
+  private void run(String sessionId, SessionQueue queue, RunRequest run) {
     ActiveRun active = new ActiveRun(run);
     queue.active = active;
     watchdog.watch(
@@ -191,29 +484,15 @@ public final class SchedulerVerticle extends CanvasVerticle {
                 queue.waiting.stream()
                     .filter(waiting -> waiting.requestRunId().equals(run.requestRunId()))
                     .count());
-    journal
-        .started(run)
-        .compose(
-            started ->
-                started
-                    ? Address.RUNNER_RUN.ask(vertx.eventBus(), start, options)
-                    : Future.<RunOutcome>succeededFuture(null))
+    Address.RUNNER_RUN
+        .ask(vertx.eventBus(), start, options)
         .onComplete(
             outcome -> {
               if (active.ended()) {
                 return; // given up as interrupted: a late answer changes nothing
               }
               String state;
-              if (outcome.succeeded() && outcome.result() == null) {
-                // Not queued in the store any more: a retry took it to another node, or it ended
-                // there (canceled, swept). It is not run here; whoever holds it tells its end.
-                LOG.atInfo()
-                    .addKeyValue("sessionId", sessionId)
-                    .addKeyValue("runId", run.runId())
-                    .log("run.not_started");
-                journal.forget(run);
-                state = RunState.CANCELED.wireName();
-              } else if (outcome.failed()) {
+              if (outcome.failed()) {
                 Failure failure = Failure.of(outcome.cause());
                 LOG.atWarn()
                     .addKeyValue("sessionId", sessionId)
@@ -333,8 +612,56 @@ public final class SchedulerVerticle extends CanvasVerticle {
    */
   private Future<SessionCanceled> cancel(SessionRef ref) {
     String sessionId = ref.sessionId();
+    String owner = cluster.ownerOf(sessionId);
+    if (owner.equals(cluster.nodeId())) {
+      return cancelOwned(ref);
+    }
+    long patience = (long) config.scheduler().cancelGraceMs() + RUN_ANSWER_GRACE_MS;
+    return Address.schedulerNodeCancel(owner)
+        .ask(vertx.eventBus(), ref, new DeliveryOptions().setSendTimeout(patience))
+        .recover(error -> Future.failedFuture(ownerSilent(error, owner, sessionId)));
+  }
+
+  /**
+   * Cancels the work of a session this node owns: its waiting runs, and its running run — here, or
+   * on the node that still runs it (it owned the session until a member joined).
+   */
+  private Future<SessionCanceled> cancelOwned(SessionRef ref) {
+    String sessionId = ref.sessionId();
     return SessionLookup.existing(store.sessions(), sessionId, null)
-        .compose(found -> cancellation.cancelSession(sessionId, queues.get(sessionId)));
+        .compose(found -> cancellation.cancelSession(sessionId, queues.get(sessionId)))
+        .compose(
+            canceled ->
+                canceled.canceled() != null
+                    ? Future.succeededFuture(canceled)
+                    : cancelRunningElsewhere(sessionId, canceled));
+  }
+
+  /** The session's run still running on another node, canceled there; {@code here} if none is. */
+  private Future<SessionCanceled> cancelRunningElsewhere(String sessionId, SessionCanceled here) {
+    return store
+        .runs()
+        .running(sessionId)
+        .recover(error -> Failure.storeFailed("read the session's running run", error))
+        .compose(
+            running -> {
+              if (running.isEmpty() || !isOtherNode(running.get().nodeId())) {
+                return Future.succeededFuture(here);
+              }
+              return cancelElsewhere(
+                      running.get(),
+                      new RunCancel(
+                          running.get().runId(), FailureCode.CANCELED, Cancellation.BY_REQUEST))
+                  .map(there -> new SessionCanceled(sessionId, there.canceled(), here.dropped()))
+                  .recover(
+                      // Its node is gone (the members have not changed yet): nothing runs there
+                      // to cancel, and the sweeper ends its run within the grace.
+                      error ->
+                          error instanceof ReplyException reply
+                                  && reply.failureType() == ReplyFailure.NO_HANDLERS
+                              ? Future.succeededFuture(here)
+                              : Future.failedFuture(Failure.of(error)));
+            });
   }
 
   /** The session's todos in list order. */
@@ -347,20 +674,42 @@ public final class SchedulerVerticle extends CanvasVerticle {
     new AgentStatus(run.sessionId(), state, detail).publish(vertx.eventBus(), run.roomId());
   }
 
-  /** Runs still waiting here end with the server; a run this node was running is canceled by the runner. */
+  /**
+   * Runs still waiting here end with the server — unless other members remain: then they are let go
+   * to their sessions' next owners, who take them over once this node has left. A run this node was
+   * running is canceled by the runner, and the follow-ups it was granted end with it.
+   */
   @Override
   public Future<?> stop() {
+    stopping = true;
     journal.stop();
     sweeper.stop();
+    takeover.stop();
+    boolean othersRemain = cluster.clustered() && cluster.members().size() > 1;
     List<Future<Void>> recorded = new ArrayList<>();
+    List<RunRequest> leaving = new ArrayList<>();
     for (SessionQueue queue : queues.values()) {
-      recorded.addAll(cancellation.endWithServer(queue.waiting));
+      if (queue.retryTimer >= 0) {
+        vertx.cancelTimer(queue.retryTimer);
+      }
+      if (othersRemain) {
+        leaving.addAll(queue.waiting);
+      } else {
+        recorded.addAll(cancellation.endWithServer(queue.waiting));
+      }
       queue.waiting.clear();
       if (queue.active != null) {
         // Granted to the running run and recorded queued: they end with the server too.
         recorded.addAll(cancellation.endWithServer(queue.active.followUps));
         queue.active.followUps.clear();
       }
+    }
+    if (!leaving.isEmpty()) {
+      LOG.atInfo()
+          .addKeyValue("runs", leaving.size())
+          .addKeyValue("members", cluster.members().size())
+          .log("queue.let_go_on_stop");
+      recorded.add(journal.release(leaving).otherwise(error -> null));
     }
     return Future.join(recorded);
   }
@@ -369,9 +718,21 @@ public final class SchedulerVerticle extends CanvasVerticle {
   protected Future<JsonObject> health() {
     long running = queues.values().stream().filter(SessionQueue::running).count();
     long waiting = queues.values().stream().mapToLong(queue -> queue.waiting.size()).sum();
+    JsonArray sessions = new JsonArray();
+    queues.forEach(
+        (sessionId, queue) ->
+            sessions.add(
+                new JsonObject()
+                    .put("sessionId", sessionId)
+                    .put("runId", queue.active == null ? null : queue.active.run.runId())
+                    .put("waiting", queue.waiting.size())
+                    .put("owned", cluster.owns(sessionId))));
     return Future.succeededFuture(
         new JsonObject()
             .put("ok", true)
+            .put("nodeId", cluster.nodeId())
+            .put("sessions", sessions)
+            .put("runsTakenOver", takeover.takenOver())
             .put("running", running)
             .put("waiting", waiting)
             .put("runsHeld", journal.held())

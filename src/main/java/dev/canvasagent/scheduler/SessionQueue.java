@@ -16,15 +16,52 @@ import java.util.function.Predicate;
 
 /**
  * One session's runs: those waiting, in order, the one running, and what each user request has had of
- * follow-ups (a request's entry goes when nothing of it runs or waits any more).
+ * follow-ups (a request's entry goes when nothing of it runs or waits any more). While the first
+ * waiting run is being claimed in the store, the session counts as running; when its claim found
+ * another run of the session running elsewhere, {@code retryTimer} claims it again later.
  */
 final class SessionQueue {
   final LinkedList<RunRequest> waiting = new LinkedList<>();
   private final Map<String, RequestFollowUps> requests = new HashMap<>();
   ActiveRun active;
+  boolean claiming;
+  long retryTimer = -1;
+
+  /**
+   * A person's message that came while the first waiting run was being claimed: it preempts that run
+   * as soon as it has started, as it would have had the run been running already.
+   */
+  RunRequest preemptsOnStart;
 
   boolean running() {
-    return active != null;
+    return active != null || claiming;
+  }
+
+  /** Nothing runs, waits, or is being claimed: the session can be forgotten here. */
+  boolean idle() {
+    return active == null && !claiming && waiting.isEmpty();
+  }
+
+  /**
+   * Runs taken over from a node that no longer holds them, in their session's order: older than
+   * anything queued here since (they were accepted before this node owned the session), they go first,
+   * in that order; a run already here is not queued twice.
+   */
+  void takeUp(List<RunRequest> runs) {
+    List<RunRequest> fresh =
+        runs.stream()
+            .filter(run -> waiting.stream().noneMatch(queued -> queued.runId().equals(run.runId())))
+            .filter(run -> active == null || !active.run.runId().equals(run.runId()))
+            .toList();
+    for (RunRequest run : fresh) {
+      if (run.followUp() == null) {
+        requests.putIfAbsent(run.runId(), new RequestFollowUps(run.message()));
+      } else {
+        request(run.requestRunId()).grantedAtLeast(run.followUp().number());
+      }
+    }
+    // Behind the run being claimed, if any: it was first.
+    waiting.addAll(claiming && !waiting.isEmpty() ? 1 : 0, fresh);
   }
 
   /** The running run, if a person's new message would preempt it: not when it is already being canceled. */

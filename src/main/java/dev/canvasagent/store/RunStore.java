@@ -11,8 +11,9 @@ import java.util.Set;
  * The runs of each session and their states, so that a session's history survives the node that ran
  * it. A run is recorded {@code queued} when it is accepted (before its client is told), {@code
  * running} when it starts, and its final state when it ends. The node holding a live run renews its
- * heartbeat; a live run whose heartbeat stopped is marked {@code error} (INTERRUPTED) by any node's
- * sweeper, conditionally, so nodes sharing a database agree and a live node's runs are left alone.
+ * heartbeat; a running run whose heartbeat stopped is marked {@code error} (INTERRUPTED) by any node's
+ * sweeper, conditionally, so nodes sharing a database agree and a live node's runs are left alone; a
+ * queued one is taken over by the node that owns its session ({@link #orphans}, {@link #takeOver}).
  */
 public interface RunStore {
   String QUEUED = "queued";
@@ -31,12 +32,72 @@ public interface RunStore {
   Future<Accepted> accept(NewRun run);
 
   /**
-   * The run starts: queued → running, or a run never recorded is recorded running. True when this
-   * call started it; false when the run is recorded in another state (already started by another
-   * node, canceled, swept as interrupted): then it must not run, since only one node may run it and
-   * a run whose final status is out never runs after it.
+   * The run starts, as a node that holds it claims it: true when this call started it ({@link
+   * #claim}, with no node named).
    */
-  Future<Boolean> start(NewRun run);
+  default Future<Boolean> start(NewRun run) {
+    return claim(run, null).map(claim -> claim == Claim.STARTED);
+  }
+
+  /**
+   * Node {@code nodeId} claims the run to start it: queued → running (its request erased), or a run
+   * never recorded is recorded running, held by {@code nodeId}. {@link Claim#STARTED} when this call
+   * started it; {@link Claim#GONE} when the run is recorded in another state (already started by
+   * another node, canceled, swept as interrupted): then it must not run, since only one node may run
+   * it and a run whose final status is out never runs after it; {@link Claim#BUSY} when another run
+   * of its session is running (on this node or another): it stays queued, to be claimed again once
+   * that run has ended.
+   */
+  Future<Claim> claim(NewRun run, String nodeId);
+
+  /** What a {@link #claim} decided. */
+  enum Claim {
+    STARTED,
+    GONE,
+    BUSY
+  }
+
+  /**
+   * The queued runs that no node holds any more, whose request is stored: every queued run whose
+   * heartbeat is older than {@code staleAfterMs}, but those of {@code heldHere}, in the order their
+   * sessions would run them (by session; each request in the order it was accepted, its follow-ups
+   * after it by number). Each comes with the state of the run that asked for it, for a follow-up.
+   */
+  Future<List<Orphan>> orphans(long staleAfterMs, Collection<String> heldHere);
+
+  /**
+   * Node {@code nodeId} takes over these queued runs, each only while it is still queued and no node
+   * renewed its heartbeat within {@code staleAfterMs} (so of two nodes taking over, one gets each);
+   * answers the ids it got, whose heartbeat it renews from now on.
+   */
+  Future<List<String>> takeOver(Collection<String> runIds, long staleAfterMs, String nodeId);
+
+  /**
+   * A node lets these queued runs go (it stops, or no longer owns their session): their heartbeat is
+   * made stale at once, so the sessions' owners take them over at their next look.
+   */
+  Future<Void> release(Collection<String> runIds);
+
+  /** The session's running run and the node that claimed it, if one is running. */
+  Future<Optional<Running>> running(String sessionId);
+
+  /** A session's running run, and the node that runs it (null for a run started without one). */
+  record Running(String runId, String nodeId) {}
+
+  /**
+   * A queued run no node holds: its record, the request it was queued with, and for a follow-up the
+   * state of the run that asked for it (null for a person's run, or an asker not recorded).
+   */
+  record Orphan(RunRecord run, JsonObject request, String askedByState) {
+    public Orphan {
+      request = request.copy();
+    }
+
+    @Override
+    public JsonObject request() {
+      return request.copy();
+    }
+  }
 
   /**
    * A node takes in a run that is still queued, for a retry of the request that made it (the same
@@ -56,8 +117,9 @@ public interface RunStore {
   Future<Void> heartbeat(Collection<String> runIds);
 
   /**
-   * Marks every queued or running run whose heartbeat is older than {@code staleAfterMs} as
-   * {@code error} with {@code detail} (plus its runId), and answers those runs. A run that has ended is
+   * Marks every running run whose heartbeat is older than {@code staleAfterMs} as {@code error} with
+   * {@code detail} (plus its runId), and answers those runs; a queued run too, unless its request is
+   * stored (then its session's owner takes it over, {@link #orphans}). A run that has ended is
    * never touched, and neither is one of {@code heldHere}: the sweeping node holds those runs itself
    * (its heartbeats may be stale only because the store was away).
    */
@@ -73,7 +135,9 @@ public interface RunStore {
    * A run to record: the message only as its length (the text is in the session's chat history); with
    * an idempotency key, the client's key and the fingerprint of the request it came with; a follow-up
    * with what marks it as one ({@code {requestRunId, askedByRunId, number, reason}}, null for a
-   * person's run), so that it still names its request after its node is gone.
+   * person's run), so that it still names its request after its node is gone; {@code request} the
+   * run request as queued ({@code RunRequest}'s JSON), stored while the run is queued so that another
+   * node can run it (null: a run that only its own node can run).
    */
   record NewRun(
       String runId,
@@ -82,9 +146,43 @@ public interface RunStore {
       String idempotencyKey,
       int messageChars,
       String requestFingerprint,
-      JsonObject followUp) {
+      JsonObject followUp,
+      JsonObject request) {
     public NewRun {
       followUp = followUp == null ? null : followUp.copy();
+      request = request == null ? null : request.copy();
+    }
+
+    public NewRun(
+        String runId,
+        String sessionId,
+        String roomId,
+        String idempotencyKey,
+        int messageChars,
+        String requestFingerprint,
+        JsonObject followUp) {
+      this(
+          runId,
+          sessionId,
+          roomId,
+          idempotencyKey,
+          messageChars,
+          requestFingerprint,
+          followUp,
+          null);
+    }
+
+    /** The same run, with the request another node would run it from. */
+    public NewRun withRequest(JsonObject request) {
+      return new NewRun(
+          runId,
+          sessionId,
+          roomId,
+          idempotencyKey,
+          messageChars,
+          requestFingerprint,
+          followUp,
+          request);
     }
 
     /** A person's run. */

@@ -56,6 +56,19 @@ public abstract class CanvasVerticle extends VerticleBase {
   }
 
   /**
+   * As {@link #answer(Endpoint, Function)}, but on the clustered bus: requests from every node reach
+   * it. Only for an address that names the node it belongs to (a node's or a run's own address), so
+   * that it is never one of many answering at random.
+   */
+  protected final <Q extends BusMessage, R extends BusMessage> Future<?> answerAcrossNodes(
+      Endpoint<Q, R> endpoint, Function<Q, Future<R>> handler) {
+    return answer(
+        endpoint.address(),
+        body -> handler.apply(endpoint.request().apply(body)).map(BusMessage::toJson),
+        true);
+  }
+
+  /**
    * The typed {@link #answer(Endpoint, Function)}, for a helper that registers a verticle's endpoints
    * on its behalf: the verticle hands it {@code this::answer}.
    */
@@ -78,38 +91,44 @@ public abstract class CanvasVerticle extends VerticleBase {
    * line's correlation id, never its text.
    */
   private Future<?> answer(String address, Function<JsonObject, Future<JsonObject>> handler) {
-    return vertx
-        .eventBus()
-        .<JsonObject>localConsumer(
-            address,
-            (Message<JsonObject> message) -> {
-              Future<JsonObject> answer;
-              try {
-                answer = handler.apply(message.body());
-              } catch (RuntimeException refused) {
-                answer = Future.failedFuture(refused);
-              }
-              answer
-                  .onSuccess(message::reply)
-                  .onFailure(
-                      error -> {
-                        if (!(error instanceof Failure) && !(error instanceof ReplyException)) {
-                          // Its text (a driver's, say) is for the log; the caller gets the line's
-                          // correlation id.
-                          String correlationId = CorrelationId.next();
-                          LOG.atError()
-                              .addKeyValue("verticle", name())
-                              .addKeyValue("address", address)
-                              .addKeyValue("correlationId", correlationId)
-                              .addKeyValue("error", String.valueOf(error))
-                              .setCause(error)
-                              .log(name() + ".failed");
-                          Failure.replyTo(message, Failure.internal(correlationId));
-                          return;
-                        }
-                        Failure.replyTo(message, error);
-                      });
-            })
+    return answer(address, handler, false);
+  }
+
+  /** {@code acrossNodes}: a clustered consumer, else this node's own. */
+  private Future<?> answer(
+      String address, Function<JsonObject, Future<JsonObject>> handler, boolean acrossNodes) {
+    Handler<Message<JsonObject>> answering =
+        (Message<JsonObject> message) -> {
+          Future<JsonObject> answer;
+          try {
+            answer = handler.apply(message.body());
+          } catch (RuntimeException refused) {
+            answer = Future.failedFuture(refused);
+          }
+          answer
+              .onSuccess(message::reply)
+              .onFailure(
+                  error -> {
+                    if (!(error instanceof Failure) && !(error instanceof ReplyException)) {
+                      // Its text (a driver's, say) is for the log; the caller gets the line's
+                      // correlation id.
+                      String correlationId = CorrelationId.next();
+                      LOG.atError()
+                          .addKeyValue("verticle", name())
+                          .addKeyValue("address", address)
+                          .addKeyValue("correlationId", correlationId)
+                          .addKeyValue("error", String.valueOf(error))
+                          .setCause(error)
+                          .log(name() + ".failed");
+                      Failure.replyTo(message, Failure.internal(correlationId));
+                      return;
+                    }
+                    Failure.replyTo(message, error);
+                  });
+        };
+    return (acrossNodes
+            ? vertx.eventBus().<JsonObject>consumer(address, answering)
+            : vertx.eventBus().<JsonObject>localConsumer(address, answering))
         .completion();
   }
 

@@ -135,6 +135,22 @@ class RunMessagesTest {
         () -> TranscriptAdd.fromJson(new JsonObject().put("speaker", "a").put("text", "b")));
   }
 
+  @Test
+  void aRunHandedToItsSessionsOwnerCrossesTheBusAsItIsAndIsRefusedWithoutItsParts() {
+    OwnedRunSubmit owned =
+        new OwnedRunSubmit(
+            new RunSubmit("r1", null, "draw", "debug/fake", null, List.of("shape:a"), null), "s1");
+    assertEquals(owned, OwnedRunSubmit.fromJson(owned.toJson()));
+    assertRefused("has no body", () -> OwnedRunSubmit.fromJson(null));
+    assertRefused("sessionId", () -> OwnedRunSubmit.fromJson(owned.toJson().put("sessionId", " ")));
+    assertRefused("submit", () -> OwnedRunSubmit.fromJson(owned.toJson().put("submit", "x")));
+    assertRefused(
+        "message",
+        () ->
+            OwnedRunSubmit.fromJson(
+                owned.toJson().put("submit", new JsonObject().put("roomId", "r1"))));
+  }
+
   /** Refused INVALID_REQUEST with a message naming {@code what}: the key, or the missing body. */
   private static void assertRefused(String what, Runnable read) {
     Failure failure = assertThrows(Failure.class, read::run);

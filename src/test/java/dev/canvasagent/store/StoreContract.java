@@ -782,6 +782,143 @@ public abstract class StoreContract {
   }
 
   @Test
+  void ofTwoNodesClaimingASessionsRunsExactlyOneStartsAndTheOtherWaits() {
+    Session session = newSession();
+    NewRun first = new NewRun(unique("run"), session.id(), roomId, null, 1);
+    NewRun second = new NewRun(unique("run"), session.id(), roomId, null, 1);
+    Await.result(store.runs().accept(first));
+    Await.result(store.runs().accept(second));
+
+    // Both nodes believe they own the session and claim its first run at once.
+    var a = store.runs().claim(first, "node-a");
+    var b = store.runs().claim(first, "node-b");
+    Await.result(Future.join(a, b));
+    assertEquals(
+        Set.of(RunStore.Claim.STARTED, RunStore.Claim.GONE),
+        Set.of(a.result(), b.result()),
+        "one starts it, the other finds it gone");
+    String runner = a.result() == RunStore.Claim.STARTED ? "node-a" : "node-b";
+    assertEquals(
+        Optional.of(new RunStore.Running(first.runId(), runner)),
+        Await.result(store.runs().running(session.id())));
+
+    // The other claims the next run while the first still runs: the session is busy.
+    assertEquals(RunStore.Claim.BUSY, Await.result(store.runs().claim(second, "node-b")));
+    assertEquals(
+        RunStore.QUEUED, Await.result(store.runs().find(second.runId())).orElseThrow().state());
+    Await.result(store.runs().finish(first.runId(), "done", new JsonObject()));
+    assertEquals(RunStore.Claim.STARTED, Await.result(store.runs().claim(second, "node-b")));
+  }
+
+  @Test
+  void twoRunsOfOneSessionClaimedAtOnceNeverBothRun() {
+    Session session = newSession();
+    List<NewRun> runs =
+        IntStream.range(0, 4)
+            .mapToObj(i -> new NewRun(unique("run"), session.id(), roomId, null, 1))
+            .toList();
+    runs.forEach(run -> Await.result(store.runs().accept(run)));
+
+    List<Future<RunStore.Claim>> claims =
+        runs.stream().map(run -> store.runs().claim(run, "node-" + run.runId())).toList();
+    Await.result(Future.join(claims));
+
+    assertEquals(
+        1,
+        claims.stream().filter(claim -> claim.result() == RunStore.Claim.STARTED).count(),
+        claims.stream().map(Future::result).toList().toString());
+    assertEquals(3, claims.stream().filter(claim -> claim.result() == RunStore.Claim.BUSY).count());
+  }
+
+  @Test
+  void queuedRunsWithTheirRequestAreTakenOverInTheirSessionsOrderAndNeverSwept(Vertx vertx) {
+    Session session = newSession();
+    JsonObject request = new JsonObject().put("message", "draw");
+    NewRun person = new NewRun(unique("run"), session.id(), roomId, null, 4).withRequest(request);
+    NewRun later = new NewRun(unique("run"), session.id(), roomId, null, 4).withRequest(request);
+    JsonObject marks =
+        new JsonObject()
+            .put("requestRunId", person.runId())
+            .put("askedByRunId", person.runId())
+            .put("number", 1)
+            .put("reason", "add_detail");
+    // Granted after the later message was accepted, it still runs before it: it is its request's.
+    NewRun followUp =
+        NewRun.followUp(unique("run"), session.id(), roomId, 4, marks).withRequest(request);
+    NewRun legacy = new NewRun(unique("run"), session.id(), roomId, null, 1);
+    for (NewRun run : List.of(person, later, followUp, legacy)) {
+      Await.result(store.runs().accept(run));
+    }
+    Await.result(store.runs().finish(person.runId(), "scheduled", new JsonObject()));
+
+    assertTrue(
+        ofSession(Await.result(store.runs().orphans(60_000, List.of())), session).isEmpty(),
+        "a fresh heartbeat: held by its node");
+
+    // Its node died: its heartbeats stop. Only the run without a stored request is swept.
+    JsonObject detail = new JsonObject().put("code", "INTERRUPTED");
+    List<RunRecord> swept = new java.util.ArrayList<>();
+    Await.result(
+        Eventually.holds(
+            vertx,
+            () ->
+                store
+                    .runs()
+                    .sweepInterrupted(1, detail, List.of())
+                    .map(
+                        found -> {
+                          found.stream()
+                              .filter(run -> run.sessionId().equals(session.id()))
+                              .forEach(swept::add);
+                          return !swept.isEmpty();
+                        })));
+    assertEquals(List.of(legacy.runId()), swept.stream().map(RunRecord::runId).toList());
+
+    List<RunStore.Orphan> orphans =
+        ofSession(Await.result(store.runs().orphans(1, List.of())), session);
+    assertEquals(
+        List.of(followUp.runId(), later.runId()),
+        orphans.stream().map(orphan -> orphan.run().runId()).toList());
+    assertEquals(request, orphans.get(0).request());
+    assertEquals("scheduled", orphans.get(0).askedByState());
+    assertEquals(null, orphans.get(1).askedByState());
+    assertTrue(
+        ofSession(Await.result(store.runs().orphans(1, List.of(later.runId()))), session).stream()
+            .noneMatch(orphan -> orphan.run().runId().equals(later.runId())),
+        "a run this node holds is no orphan");
+
+    List<String> ids = List.of(followUp.runId(), later.runId());
+    assertEquals(ids, sorted(Await.result(store.runs().takeOver(ids, 1, "node-b")), ids));
+    assertEquals(
+        List.of(),
+        Await.result(store.runs().takeOver(ids, 60_000, "node-c")),
+        "taken over once: its heartbeat is fresh again");
+
+    // The new owner lets them go (it stops): taken over at once by the next.
+    Await.result(store.runs().release(ids));
+    assertEquals(
+        2, ofSession(Await.result(store.runs().orphans(60_000, List.of())), session).size());
+    assertEquals(
+        RunStore.Claim.STARTED,
+        Await.result(store.runs().claim(followUp, "node-c")),
+        "a run taken over starts as any queued run");
+    assertTrue(
+        ofSession(Await.result(store.runs().orphans(60_000, List.of())), session).stream()
+            .noneMatch(orphan -> orphan.run().runId().equals(followUp.runId())),
+        "a started run is no orphan");
+  }
+
+  private static List<RunStore.Orphan> ofSession(List<RunStore.Orphan> orphans, Session session) {
+    return orphans.stream()
+        .filter(orphan -> orphan.run().sessionId().equals(session.id()))
+        .toList();
+  }
+
+  private static List<String> sorted(List<String> ids, List<String> order) {
+    return ids.stream().sorted(java.util.Comparator.comparingInt(order::indexOf)).toList();
+  }
+
+  @Test
   void recentRunsAreTheNewestFirst() {
     Session session = newSession();
     List<String> ids = IntStream.range(0, 4).mapToObj(i -> unique("run")).toList();

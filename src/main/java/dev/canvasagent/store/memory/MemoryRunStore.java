@@ -20,8 +20,28 @@ final class MemoryRunStore {
   private final Map<String, Entry> runs = new LinkedHashMap<>();
   private final LongSupplier clock;
 
-  /** A record and its heartbeat (epoch ms). */
-  private record Entry(RunStore.RunRecord run, long heartbeatMillis) {}
+  /** The order in which runs were accepted, as canvas_agent_runs.accepted_seq. */
+  private long acceptedSeq;
+
+  /**
+   * A record and its heartbeat (epoch ms); the request it was queued with (null once it is not
+   * queued, or when none was stored), the node holding it, and its place in acceptance order.
+   */
+  private record Entry(
+      RunStore.RunRecord run,
+      long heartbeatMillis,
+      JsonObject request,
+      String nodeId,
+      long acceptedSeq) {
+    Entry withRun(RunStore.RunRecord changed) {
+      return new Entry(
+          changed, heartbeatMillis, changed.live() ? request : null, nodeId, acceptedSeq);
+    }
+
+    Entry withHeartbeat(long millis) {
+      return new Entry(run, millis, request, nodeId, acceptedSeq);
+    }
+  }
 
   MemoryRunStore(LongSupplier clock) {
     this.clock = clock;
@@ -46,15 +66,35 @@ final class MemoryRunStore {
               now,
               run.requestFingerprint(),
               run.followUp());
-      runs.put(run.runId(), new Entry(record, now));
+      runs.put(
+          run.runId(),
+          new Entry(
+              record,
+              now,
+              run.request() == null ? null : run.request().copy(),
+              null,
+              ++acceptedSeq));
       return new RunStore.Accepted(record, true);
     }
   }
 
-  boolean start(RunStore.NewRun run) {
+  /** As canvas_agent_runs' claim: at most one running run per session. */
+  RunStore.Claim claim(RunStore.NewRun run, String nodeId) {
     synchronized (lock) {
       long now = clock.getAsLong();
       Entry existing = runs.get(run.runId());
+      if (existing != null && !RunStore.QUEUED.equals(existing.run().state())) {
+        return RunStore.Claim.GONE;
+      }
+      boolean busy =
+          runs.values().stream()
+              .anyMatch(
+                  entry ->
+                      entry.run().sessionId().equals(run.sessionId())
+                          && RunStore.RUNNING.equals(entry.run().state()));
+      if (busy) {
+        return RunStore.Claim.BUSY;
+      }
       if (existing == null) {
         runs.put(
             run.runId(),
@@ -70,16 +110,103 @@ final class MemoryRunStore {
                     now,
                     run.requestFingerprint(),
                     run.followUp()),
-                now));
-        return true;
-      }
-      if (!RunStore.QUEUED.equals(existing.run().state())) {
-        return false;
+                now,
+                null,
+                nodeId,
+                ++acceptedSeq));
+        return RunStore.Claim.STARTED;
       }
       runs.put(
           run.runId(),
-          new Entry(with(existing.run(), RunStore.RUNNING, existing.run().detail(), now), now));
-      return true;
+          new Entry(
+              with(existing.run(), RunStore.RUNNING, existing.run().detail(), now),
+              now,
+              null,
+              nodeId,
+              existing.acceptedSeq()));
+      return RunStore.Claim.STARTED;
+    }
+  }
+
+  List<RunStore.Orphan> orphans(long staleAfterMs, Collection<String> heldHere) {
+    synchronized (lock) {
+      long now = clock.getAsLong();
+      List<Entry> orphaned =
+          runs.values().stream()
+              .filter(entry -> RunStore.QUEUED.equals(entry.run().state()))
+              .filter(entry -> entry.request() != null)
+              .filter(entry -> entry.heartbeatMillis() < now - staleAfterMs)
+              .filter(entry -> !heldHere.contains(entry.run().runId()))
+              .sorted(
+                  Comparator.comparing((Entry entry) -> entry.run().sessionId())
+                      .thenComparingLong(this::requestSeq)
+                      .thenComparingInt(MemoryRunStore::followUpNumber)
+                      .thenComparingLong(Entry::acceptedSeq))
+              .toList();
+      return orphaned.stream()
+          .map(
+              entry -> {
+                JsonObject followUp = entry.run().followUp();
+                Entry asker =
+                    followUp == null ? null : runs.get(followUp.getString("askedByRunId"));
+                return new RunStore.Orphan(
+                    entry.run(), entry.request(), asker == null ? null : asker.run().state());
+              })
+          .toList();
+    }
+  }
+
+  /** The acceptance order of the request the run belongs to (its own, for a person's run). */
+  private long requestSeq(Entry entry) {
+    JsonObject followUp = entry.run().followUp();
+    Entry request = followUp == null ? null : runs.get(followUp.getString("requestRunId"));
+    return request == null ? entry.acceptedSeq() : request.acceptedSeq();
+  }
+
+  private static int followUpNumber(Entry entry) {
+    JsonObject followUp = entry.run().followUp();
+    return followUp == null ? 0 : followUp.getInteger("number", 0);
+  }
+
+  List<String> takeOver(Collection<String> runIds, long staleAfterMs, String nodeId) {
+    synchronized (lock) {
+      long now = clock.getAsLong();
+      List<String> taken = new ArrayList<>();
+      for (String runId : runIds) {
+        Entry existing = runs.get(runId);
+        if (existing != null
+            && RunStore.QUEUED.equals(existing.run().state())
+            && existing.heartbeatMillis() < now - staleAfterMs) {
+          runs.put(
+              runId,
+              new Entry(existing.run(), now, existing.request(), nodeId, existing.acceptedSeq()));
+          taken.add(runId);
+        }
+      }
+      return taken;
+    }
+  }
+
+  void release(Collection<String> runIds) {
+    synchronized (lock) {
+      for (String runId : runIds) {
+        Entry existing = runs.get(runId);
+        if (existing != null && RunStore.QUEUED.equals(existing.run().state())) {
+          runs.put(runId, existing.withHeartbeat(Long.MIN_VALUE));
+        }
+      }
+    }
+  }
+
+  Optional<RunStore.Running> running(String sessionId) {
+    synchronized (lock) {
+      return runs.values().stream()
+          .filter(
+              entry ->
+                  entry.run().sessionId().equals(sessionId)
+                      && RunStore.RUNNING.equals(entry.run().state()))
+          .findFirst()
+          .map(entry -> new RunStore.Running(entry.run().runId(), entry.nodeId()));
     }
   }
 
@@ -89,7 +216,7 @@ final class MemoryRunStore {
       if (existing == null || !RunStore.QUEUED.equals(existing.run().state())) {
         return Optional.empty();
       }
-      runs.put(runId, new Entry(existing.run(), clock.getAsLong()));
+      runs.put(runId, existing.withHeartbeat(clock.getAsLong()));
       return Optional.of(existing.run());
     }
   }
@@ -100,10 +227,7 @@ final class MemoryRunStore {
       if (existing == null || !existing.run().live()) {
         return false;
       }
-      runs.put(
-          runId,
-          new Entry(
-              with(existing.run(), state, detail, clock.getAsLong()), existing.heartbeatMillis()));
+      runs.put(runId, existing.withRun(with(existing.run(), state, detail, clock.getAsLong())));
       return true;
     }
   }
@@ -114,7 +238,7 @@ final class MemoryRunStore {
       for (String runId : runIds) {
         Entry existing = runs.get(runId);
         if (existing != null && existing.run().live()) {
-          runs.put(runId, new Entry(existing.run(), now));
+          runs.put(runId, existing.withHeartbeat(now));
         }
       }
     }
@@ -126,12 +250,14 @@ final class MemoryRunStore {
       long now = clock.getAsLong();
       List<RunStore.RunRecord> swept = new ArrayList<>();
       for (Entry entry : List.copyOf(runs.values())) {
+        boolean takeable = RunStore.QUEUED.equals(entry.run().state()) && entry.request() != null;
         if (entry.run().live()
+            && !takeable
             && entry.heartbeatMillis() < now - staleAfterMs
             && !heldHere.contains(entry.run().runId())) {
           RunStore.RunRecord ended =
               with(entry.run(), "error", detail.copy().put("runId", entry.run().runId()), now);
-          runs.put(ended.runId(), new Entry(ended, entry.heartbeatMillis()));
+          runs.put(ended.runId(), entry.withRun(ended));
           swept.add(ended);
         }
       }

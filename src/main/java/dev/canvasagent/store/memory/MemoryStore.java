@@ -325,8 +325,30 @@ public final class MemoryStore implements Store, BoardStore, SessionStore {
     }
 
     @Override
-    public Future<Boolean> start(NewRun run) {
-      return Future.succeededFuture(runs.start(run));
+    public Future<Claim> claim(NewRun run, String nodeId) {
+      return Future.succeededFuture(runs.claim(run, nodeId));
+    }
+
+    @Override
+    public Future<List<Orphan>> orphans(long staleAfterMs, Collection<String> heldHere) {
+      return Future.succeededFuture(runs.orphans(staleAfterMs, heldHere));
+    }
+
+    @Override
+    public Future<List<String>> takeOver(
+        Collection<String> runIds, long staleAfterMs, String nodeId) {
+      return Future.succeededFuture(runs.takeOver(runIds, staleAfterMs, nodeId));
+    }
+
+    @Override
+    public Future<Void> release(Collection<String> runIds) {
+      runs.release(runIds);
+      return Future.succeededFuture();
+    }
+
+    @Override
+    public Future<Optional<Running>> running(String sessionId) {
+      return Future.succeededFuture(runs.running(sessionId));
     }
 
     @Override

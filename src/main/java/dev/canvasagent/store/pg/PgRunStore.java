@@ -24,6 +24,9 @@ final class PgRunStore implements RunStore {
   /** PostgreSQL's foreign_key_violation: the run's session is gone. */
   private static final String FOREIGN_KEY_VIOLATION = "23503";
 
+  /** PostgreSQL's unique_violation: on a claim, another run of the session is running. */
+  private static final String UNIQUE_VIOLATION = "23505";
+
   private final Pool pool;
 
   PgRunStore(Pool pool) {
@@ -40,7 +43,8 @@ final class PgRunStore implements RunStore {
             .addString(run.idempotencyKey())
             .addInteger(run.messageChars())
             .addString(run.requestFingerprint())
-            .addValue(run.followUp());
+            .addValue(run.followUp())
+            .addValue(run.request());
     return pool.withTransaction(
             connection ->
                 connection
@@ -79,12 +83,84 @@ final class PgRunStore implements RunStore {
   }
 
   @Override
-  public Future<Boolean> start(NewRun run) {
+  public Future<Claim> claim(NewRun run, String nodeId) {
     return pool.preparedQuery(Sql.START_RUN)
         .execute(
             Tuple.of(
-                run.runId(), run.sessionId(), run.roomId(), run.messageChars(), run.followUp()))
-        .map(rows -> rows.rowCount() == 1);
+                run.runId(),
+                run.sessionId(),
+                run.roomId(),
+                run.messageChars(),
+                run.followUp(),
+                nodeId))
+        .map(rows -> rows.rowCount() == 1 ? Claim.STARTED : Claim.GONE)
+        .recover(
+            error ->
+                error instanceof PgException pg && UNIQUE_VIOLATION.equals(pg.getSqlState())
+                    ? Future.succeededFuture(Claim.BUSY)
+                    : Future.failedFuture(error));
+  }
+
+  @Override
+  public Future<List<Orphan>> orphans(long staleAfterMs, Collection<String> heldHere) {
+    return pool.preparedQuery(Sql.ORPHANED_QUEUED_RUNS)
+        .execute(Tuple.of(staleAfterMs).addArrayOfString(heldHere.toArray(String[]::new)))
+        .map(
+            rows -> {
+              List<Orphan> orphans = new ArrayList<>();
+              rows.forEach(
+                  row ->
+                      orphans.add(
+                          new Orphan(
+                              toRun(row),
+                              (JsonObject) row.getJson("request"),
+                              row.getString("asked_by_state"))));
+              return orphans;
+            });
+  }
+
+  @Override
+  public Future<List<String>> takeOver(
+      Collection<String> runIds, long staleAfterMs, String nodeId) {
+    if (runIds.isEmpty()) {
+      return Future.succeededFuture(List.of());
+    }
+    return pool.preparedQuery(Sql.TAKE_OVER_RUNS)
+        .execute(
+            Tuple.tuple()
+                .addArrayOfString(runIds.toArray(String[]::new))
+                .addLong(staleAfterMs)
+                .addString(nodeId))
+        .map(
+            rows -> {
+              List<String> taken = new ArrayList<>();
+              rows.forEach(row -> taken.add(row.getString("id")));
+              return taken;
+            });
+  }
+
+  @Override
+  public Future<Void> release(Collection<String> runIds) {
+    if (runIds.isEmpty()) {
+      return Future.succeededFuture();
+    }
+    return pool.preparedQuery(Sql.RELEASE_RUNS)
+        .execute(Tuple.tuple().addArrayOfString(runIds.toArray(String[]::new)))
+        .mapEmpty();
+  }
+
+  @Override
+  public Future<Optional<Running>> running(String sessionId) {
+    return pool.preparedQuery(Sql.RUNNING_RUN_OF_SESSION)
+        .execute(Tuple.of(sessionId))
+        .map(
+            rows ->
+                rows.rowCount() == 0
+                    ? Optional.empty()
+                    : Optional.of(
+                        new Running(
+                            rows.iterator().next().getString("id"),
+                            rows.iterator().next().getString("node_id"))));
   }
 
   @Override

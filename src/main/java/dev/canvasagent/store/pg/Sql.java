@@ -84,22 +84,62 @@ final class Sql {
   /** A run id already recorded (a retry) is left as it is. */
   static final String INSERT_QUEUED_RUN =
       "INSERT INTO canvas_agent_runs (id, session_id, room_id, idempotency_key, message_chars, request_fingerprint,"
-          + " follow_up, state) VALUES ($1, $2, $3, $4, $5, $6, $7::jsonb, 'queued') ON CONFLICT (id) DO NOTHING RETURNING "
+          + " follow_up, request, state) VALUES ($1, $2, $3, $4, $5, $6, $7::jsonb, $8::jsonb, 'queued')"
+          + " ON CONFLICT (id) DO NOTHING RETURNING "
           + RUN_COLUMNS;
 
   /**
-   * queued → running; a run never recorded is recorded running; one in any other state is left as it is
-   * (no row changed: this node must not run it).
+   * queued → running, held by node $6, its request erased; a run never recorded is recorded running;
+   * one in any other state is left as it is (no row changed: this node must not run it). A second
+   * running run of the session breaks canvas_agent_runs_one_running_per_session (unique_violation):
+   * the session is busy.
    */
   static final String START_RUN =
-      "INSERT INTO canvas_agent_runs (id, session_id, room_id, message_chars, follow_up, state)"
-          + " VALUES ($1, $2, $3, $4, $5::jsonb, 'running')"
-          + " ON CONFLICT (id) DO UPDATE SET state = 'running', updated_at = now(), heartbeat_at = now()"
-          + " WHERE canvas_agent_runs.state = 'queued'";
+      "INSERT INTO canvas_agent_runs (id, session_id, room_id, message_chars, follow_up, state, node_id)"
+          + " VALUES ($1, $2, $3, $4, $5::jsonb, 'running', $6)"
+          + " ON CONFLICT (id) DO UPDATE SET state = 'running', node_id = $6, request = NULL,"
+          + " updated_at = now(), heartbeat_at = now() WHERE canvas_agent_runs.state = 'queued'";
+
+  /**
+   * The queued runs no node holds, whose request is stored (see RunStore#orphans): with the state of
+   * the run that asked for a follow-up, in the order the session runs them — by its request's
+   * acceptance, then its number.
+   */
+  static final String ORPHANED_QUEUED_RUNS =
+      "SELECT "
+          + qualified("r", RUN_COLUMNS)
+          + ", r.request, asker.state AS asked_by_state FROM canvas_agent_runs r"
+          + " LEFT JOIN canvas_agent_runs request_run ON request_run.id = coalesce(r.follow_up->>'requestRunId', r.id)"
+          + " LEFT JOIN canvas_agent_runs asker ON asker.id = r.follow_up->>'askedByRunId'"
+          + " WHERE r.state = 'queued' AND r.request IS NOT NULL"
+          + " AND r.heartbeat_at < now() - make_interval(secs => $1::double precision / 1000)"
+          + " AND r.id <> ALL($2::text[])"
+          + " ORDER BY r.session_id, coalesce(request_run.accepted_seq, r.accepted_seq),"
+          + " coalesce((r.follow_up->>'number')::int, 0), r.accepted_seq";
+
+  /** Only a queued run nobody renewed within $2 ms: of two nodes taking it over, one gets it. */
+  static final String TAKE_OVER_RUNS =
+      "UPDATE canvas_agent_runs SET heartbeat_at = now(), node_id = $3"
+          + " WHERE id = ANY($1::text[]) AND state = 'queued'"
+          + " AND heartbeat_at < now() - make_interval(secs => $2::double precision / 1000) RETURNING id";
+
+  /** Stale at once: the sessions' owners take them over at their next look. */
+  static final String RELEASE_RUNS =
+      "UPDATE canvas_agent_runs SET heartbeat_at = '-infinity' WHERE id = ANY($1::text[]) AND state = 'queued'";
+
+  static final String RUNNING_RUN_OF_SESSION =
+      "SELECT id, node_id FROM canvas_agent_runs WHERE session_id = $1 AND state = 'running'";
+
+  /** {@code columns} (comma-separated) each prefixed with {@code alias}. */
+  private static String qualified(String alias, String columns) {
+    return java.util.Arrays.stream(columns.split(","))
+        .map(column -> alias + "." + column.strip())
+        .collect(java.util.stream.Collectors.joining(", "));
+  }
 
   /** Only a live run ends: a run that already ended, or was swept as interrupted, keeps its state. */
   static final String FINISH_RUN =
-      "UPDATE canvas_agent_runs SET state = $2, detail = $3::jsonb, updated_at = now()"
+      "UPDATE canvas_agent_runs SET state = $2, detail = $3::jsonb, request = NULL, updated_at = now()"
           + " WHERE id = $1 AND state IN ('queued', 'running')";
 
   /** A retry's node takes a queued run in: its heartbeat now, so no sweeper takes it for a dead node's. */
@@ -112,11 +152,13 @@ final class Sql {
 
   /**
    * Decided by the database's clock, so every node sweeping agrees on what is stale; only a live run
-   * changes (an ended one keeps its final state), and never one the sweeping node holds ($3).
+   * changes (an ended one keeps its final state), never one the sweeping node holds ($3), and never a
+   * queued run whose request is stored: its session's owner takes it over instead.
    */
   static final String SWEEP_INTERRUPTED_RUNS =
-      "UPDATE canvas_agent_runs SET state = 'error', detail = $2::jsonb || jsonb_build_object('runId', id), updated_at = now()"
-          + " WHERE state IN ('queued', 'running') AND heartbeat_at < now() - make_interval(secs => $1::double precision / 1000)"
+      "UPDATE canvas_agent_runs SET state = 'error', detail = $2::jsonb || jsonb_build_object('runId', id),"
+          + " request = NULL, updated_at = now()"
+          + " WHERE (state = 'running' OR (state = 'queued' AND request IS NULL)) AND heartbeat_at < now() - make_interval(secs => $1::double precision / 1000)"
           + " AND id <> ALL($3::text[])"
           + " RETURNING "
           + RUN_COLUMNS;
