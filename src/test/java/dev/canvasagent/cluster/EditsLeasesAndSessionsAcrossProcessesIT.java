@@ -49,6 +49,12 @@ class EditsLeasesAndSessionsAcrossProcessesIT {
   /** More tries than a writer can need: each refusal means another writer's edit was committed. */
   static final int MAX_TRIES = 2 * WRITERS_PER_NODE * EDITS_PER_WRITER + 1;
 
+  /**
+   * Slows {@code debug/fake}'s answers (each is some ten stream events) so that a document-agent loop
+   * is still in its first model calls when a preemption is sent.
+   */
+  static final int FAKE_TOKEN_DELAY_MS = 150;
+
   static final String TEXT = "# Notes\n\nteh intro\n\n## Section\n\nfoo and more\n";
 
   DatabaseConfig database;
@@ -59,7 +65,12 @@ class EditsLeasesAndSessionsAcrossProcessesIT {
   void start() {
     database = TestDatabase.freshSchema();
     vertx = Vertx.vertx();
-    cluster = ClusterProcesses.start(vertx, 2, database, Map.of());
+    cluster =
+        ClusterProcesses.start(
+            vertx,
+            2,
+            database,
+            Map.of("CANVAS_AGENT_FAKE_TOKEN_DELAY_MS", String.valueOf(FAKE_TOKEN_DELAY_MS)));
   }
 
   @AfterAll
@@ -194,6 +205,48 @@ class EditsLeasesAndSessionsAcrossProcessesIT {
       assertTrue(
           read.getJsonObject("lease").getLong("canvas_epoch") > epoch,
           "the preemption advanced the epoch: " + read.getJsonObject("lease"));
+    }
+    Await.result(roomOnA.close());
+  }
+
+  /**
+   * A person's preemption through B reaches the loop running on A as the clustered {@code doc:lease}
+   * notice: the loop stops then ({@code interruptedBy: preempted}), not at its next tool call, which
+   * would fail {@code STALE_EPOCH} ({@code lease_lost}); it had not reached its write, and none follows.
+   */
+  @Test
+  void aDocumentAgentLoopOnOneProcessStopsWhenAPersonPreemptsThroughTheOther() {
+    String docId = createDocument(A, TEXT);
+    String before = document(A, docId).getString("revisionId");
+    SseClient roomOnA = Await.result(SseClient.connect(vertx, cluster.httpPort(A), events(docId)));
+    String runId =
+        instruct(
+            A,
+            docId,
+            new JsonObject()
+                .put("sessionId", "preempted-" + docId)
+                .put("instruction", "/doc-fix teh => the"));
+    Await.result(
+        roomOnA.awaitEvent(
+            event ->
+                "agent:status".equals(event.event())
+                    && "calling_model".equals(event.data().getString("state"))
+                    && runId.equals(
+                        event
+                            .data()
+                            .getJsonObject("detail", new JsonObject())
+                            .getString("runId"))));
+
+    HttpResponse<Buffer> preempted = post(B, "/api/docs/" + docId + "/lease/preempt", null);
+    assertEquals(200, preempted.statusCode(), preempted.bodyAsString());
+    JsonObject end = ended(roomOnA, runId);
+    assertEquals("canceled", end.getString("state"), end.encode());
+    assertEquals("preempted", end.getJsonObject("detail").getString("interruptedBy"), end.encode());
+    for (int node : List.of(A, B)) {
+      JsonObject read = document(node, docId);
+      assertEquals(TEXT, read.getString("content"), "nothing written: " + read.encode());
+      assertEquals(before, read.getString("revisionId"));
+      assertFalse(read.getJsonObject("lease").getBoolean("held"), read.encode());
     }
     Await.result(roomOnA.close());
   }
