@@ -252,6 +252,56 @@ class EditsLeasesAndSessionsAcrossProcessesIT {
   }
 
   /**
+   * A person's instruction through B while a loop runs on A preempts A's loop and starts at once (it
+   * waits only for a loop of its own process); A's loop ends preempted, its check-in under its old
+   * lease takes nothing from B's loop, which writes its fix.
+   */
+  @Test
+  void anInstructionThroughOneProcessPreemptsALoopOnTheOtherAndRunsToItsEnd() {
+    String docId = createDocument(A, TEXT);
+    SseClient roomOnA = Await.result(SseClient.connect(vertx, cluster.httpPort(A), events(docId)));
+    SseClient roomOnB = Await.result(SseClient.connect(vertx, cluster.httpPort(B), events(docId)));
+    String onA =
+        instruct(
+            A,
+            docId,
+            new JsonObject()
+                .put("sessionId", "first-" + docId)
+                .put("instruction", "/doc-fix teh => the"));
+    Await.result(
+        roomOnA.awaitEvent(
+            event ->
+                "agent:status".equals(event.event())
+                    && "calling_model".equals(event.data().getString("state"))
+                    && onA.equals(
+                        event
+                            .data()
+                            .getJsonObject("detail", new JsonObject())
+                            .getString("runId"))));
+
+    String onB =
+        instruct(
+            B,
+            docId,
+            new JsonObject()
+                .put("sessionId", "second-" + docId)
+                .put("instruction", "/doc-fix foo => bar"));
+    JsonObject endA = ended(roomOnA, onA);
+    assertEquals("canceled", endA.getString("state"), endA.encode());
+    assertEquals("preempted", endA.getJsonObject("detail").getString("interruptedBy"));
+    JsonObject endB = ended(roomOnB, onB);
+    assertEquals("done", endB.getString("state"), endB.encode());
+    assertEquals(0, endB.getJsonObject("detail").getInteger("failedToolCalls"), endB.encode());
+    assertEquals(
+        TEXT.replace("foo and more", "bar and more"),
+        document(A, docId).getString("content"),
+        "B's fix alone");
+    assertFalse(document(B, docId).getJsonObject("lease").getBoolean("held"));
+    Await.result(roomOnA.close());
+    Await.result(roomOnB.close());
+  }
+
+  /**
    * The session's turns are in the store, so they show what process B did with process A's session:
    * B appends after A's turns, one numbering; and B's catch-up update holds the person's edit alone
    * (not A's agent edit, which A's turn already recorded), which B can only know from the revision A's
