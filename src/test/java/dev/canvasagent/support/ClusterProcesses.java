@@ -4,7 +4,9 @@ import dev.canvasagent.config.DatabaseConfig;
 import io.vertx.core.Future;
 import io.vertx.core.Promise;
 import io.vertx.core.Vertx;
+import io.vertx.core.buffer.Buffer;
 import io.vertx.core.json.JsonObject;
+import io.vertx.ext.web.client.HttpRequest;
 import io.vertx.ext.web.client.WebClient;
 import io.vertx.ext.web.client.WebClientOptions;
 import java.io.IOException;
@@ -15,6 +17,7 @@ import java.util.ArrayList;
 import java.util.HashMap;
 import java.util.List;
 import java.util.Map;
+import java.util.Optional;
 import java.util.function.Predicate;
 
 /**
@@ -37,13 +40,15 @@ public final class ClusterProcesses implements AutoCloseable {
   static final long POLL_MS = 100;
 
   private final Vertx vertx;
+  private final Optional<String> adminToken;
   private final List<Node> nodes = new ArrayList<>();
 
   /** One server process: its HTTP port, its Hazelcast port, and a client for its HTTP API. */
   private record Node(ServerProcess process, int httpPort, int clusterPort, WebClient http) {}
 
-  private ClusterProcesses(Vertx vertx) {
+  private ClusterProcesses(Vertx vertx, Optional<String> adminToken) {
     this.vertx = vertx;
+    this.adminToken = adminToken;
   }
 
   /**
@@ -53,7 +58,21 @@ public final class ClusterProcesses implements AutoCloseable {
    */
   public static ClusterProcesses start(
       Vertx vertx, int count, DatabaseConfig database, Map<String, String> environment) {
-    ClusterProcesses cluster = new ClusterProcesses(vertx);
+    return start(vertx, count, database, environment, Optional.empty());
+  }
+
+  /**
+   * As {@link #start(Vertx, int, DatabaseConfig, Map)}, for nodes with auth on ({@code environment}
+   * sets their secret or key): {@code /health} shows its {@code cluster} only to an admin, so every
+   * {@link #health} sends {@code adminToken}.
+   */
+  public static ClusterProcesses start(
+      Vertx vertx,
+      int count,
+      DatabaseConfig database,
+      Map<String, String> environment,
+      Optional<String> adminToken) {
+    ClusterProcesses cluster = new ClusterProcesses(vertx, adminToken);
     List<Integer> clusterPorts = new ArrayList<>();
     for (int i = 0; i < count; i++) {
       clusterPorts.add(freePort());
@@ -125,8 +144,9 @@ public final class ClusterProcesses implements AutoCloseable {
 
   /** Node {@code index}'s {@code /health} answer. */
   public Future<JsonObject> health(int index) {
-    return http(index)
-        .get("/health")
+    HttpRequest<Buffer> request = http(index).get("/health");
+    adminToken.ifPresent(request::bearerTokenAuthentication);
+    return request
         .send()
         .map(
             response -> {
