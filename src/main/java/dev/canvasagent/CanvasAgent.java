@@ -172,7 +172,7 @@ public final class CanvasAgent {
               List<String> names =
                   new ArrayList<>(verticles.stream().map(CanvasVerticle::name).toList());
               names.add(0, "bridge");
-              BridgeVerticle bridge = new BridgeVerticle(config, catalog, names, tokens);
+              BridgeVerticle bridge = new BridgeVerticle(config, catalog, names, tokens, cluster);
               verticles.add(bridge);
               List<String> deployed = new ArrayList<>();
               Future<Void> chain = Future.succeededFuture();

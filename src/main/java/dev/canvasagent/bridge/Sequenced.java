@@ -1,0 +1,49 @@
+package dev.canvasagent.bridge;
+
+import dev.canvasagent.bus.BusMessage;
+import io.vertx.core.json.JsonObject;
+
+/**
+ * One message of a room's sequenced stream, as the room's owner sends it to every node that watches
+ * the room: a room topic's payload, or a host change ({@code canvas:host}, {@code hostClientId} null
+ * when the room has none). {@code position} counts every message of the owner's incarnation, so a
+ * node sees a gap; {@code eventId} ({@code <incarnation>-<n>}) is the id browsers resume from, null
+ * for what is not replayed (partial envelopes, screenshot requests, host changes).
+ */
+record Sequenced(
+    String roomId,
+    String ownerNode,
+    String incarnation,
+    long position,
+    String eventId,
+    String topic,
+    JsonObject payload)
+    implements BusMessage {
+
+  @Override
+  public JsonObject toJson() {
+    JsonObject json =
+        new JsonObject()
+            .put("roomId", roomId)
+            .put("ownerNode", ownerNode)
+            .put("incarnation", incarnation)
+            .put("position", position)
+            .put("topic", topic)
+            .put("payload", payload);
+    if (eventId != null) {
+      json.put("eventId", eventId);
+    }
+    return json;
+  }
+
+  static Sequenced fromJson(JsonObject json) {
+    return new Sequenced(
+        json.getString("roomId"),
+        json.getString("ownerNode"),
+        json.getString("incarnation"),
+        json.getLong("position", 0L),
+        json.getString("eventId"),
+        json.getString("topic"),
+        json.getJsonObject("payload"));
+  }
+}
