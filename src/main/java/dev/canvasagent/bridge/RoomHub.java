@@ -333,7 +333,11 @@ final class RoomHub {
           Subscribed subscribed = entry.getValue();
           vertx.cancelTimer(subscribed.lingerTimer);
           subscribed.room().closeAll(why);
-          unwatch(entry.getKey(), subscribed);
+          // This node's own sequencers stop with it; another owner hears it now rather than when
+          // the node leaves the cluster.
+          if (!link.nodeId().equals(subscribed.owner)) {
+            unwatch(entry.getKey(), subscribed);
+          }
         });
   }
 }
