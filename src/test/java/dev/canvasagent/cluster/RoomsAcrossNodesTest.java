@@ -309,6 +309,10 @@ class RoomsAcrossNodesTest {
     assertTrue(
         screenshots(a).getLong("captured") > capturedBefore,
         "the run on A got its screenshot: " + screenshots(a).encode());
+    assertEquals(
+        0,
+        screenshots(b).getJsonObject("rejected").getLong("unmatched"),
+        "B heard the reply too, and left it to A: " + screenshots(b).encode());
     Await.result(host.close());
   }
 
