@@ -12,6 +12,7 @@ import io.vertx.core.json.JsonObject;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Map;
+import java.util.function.BiConsumer;
 import java.util.function.Function;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
@@ -137,12 +138,17 @@ final class ClusterLink {
 
   /**
    * A room topic's raw messages, published by any node (runs, the patch engine, the lease manager),
-   * for the room's owner to sequence. The body is the wire protocol's payload, relayed as it is.
+   * for the room's owner to sequence, with the id its publisher gave it. The body is the wire
+   * protocol's payload, relayed as it is.
    */
-  MessageConsumer<JsonObject> listen(RoomTopic topic, String roomId, Handler<JsonObject> handler) {
+  MessageConsumer<JsonObject> listen(
+      RoomTopic topic, String roomId, BiConsumer<JsonObject, String> handler) {
     return vertx
         .eventBus()
-        .<JsonObject>consumer(topic.address(roomId), message -> handler.handle(message.body()));
+        .<JsonObject>consumer(
+            topic.address(roomId),
+            message ->
+                handler.accept(message.body(), message.headers().get(RoomTopic.MESSAGE_ID_HEADER)));
   }
 
   void stop() {

@@ -10,10 +10,14 @@ import io.vertx.core.Promise;
 import io.vertx.core.Vertx;
 import io.vertx.core.json.JsonObject;
 import java.util.ArrayList;
+import java.util.Arrays;
 import java.util.HashMap;
+import java.util.Iterator;
+import java.util.LinkedHashSet;
 import java.util.List;
 import java.util.Map;
 import java.util.Optional;
+import java.util.Set;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
@@ -43,10 +47,20 @@ final class RoomHub {
   /** How long an empty room keeps listening and buffering, so a client that reconnects can resume. */
   static final long LINGER_MS = 60_000;
 
-  /** How often, and how far apart, a node asks a room's owner before its clients are turned away. */
+  /**
+   * How often a node asks a room's owner, {@link #WATCH_RETRY_MS} apart, before the room's clients are
+   * turned away: for a room's first watch (its clients wait), and when the room moves to another owner
+   * (its clients go on with the old owner's stream meanwhile, so the new owner may take a while to
+   * start its bridge).
+   */
   static final int WATCH_ATTEMPTS = 25;
 
+  static final int MOVE_ATTEMPTS = 300;
+
   static final long WATCH_RETRY_MS = 200;
+
+  /** How many of the latest messages' publisher ids a room remembers, to deliver each once. */
+  static final int RECENT_MESSAGES = 1_024;
 
   private final Vertx vertx;
   private final AppConfig.Bridge config;
@@ -55,17 +69,20 @@ final class RoomHub {
   private final Map<String, Subscribed> rooms = new HashMap<>();
 
   /**
-   * A room served here and where its stream is: the owner watched, the incarnation and position of the
-   * last message taken; while a watch is under way, the messages that arrived before its answer.
+   * A room served here and where its stream is: the owner whose stream it takes ({@code owner}), the
+   * incarnation and position of the last message taken, the publisher ids of the latest messages; and
+   * while a watch is under way, the owner watched and its messages that arrived before its answer.
    */
   private static final class Subscribed {
     final Room room;
     Future<Void> ready;
     long lingerTimer = -1;
     String owner;
+    String watching;
     String incarnation;
     long position;
     List<Sequenced> held = new ArrayList<>();
+    final Set<String> recentMessages = new LinkedHashSet<>();
     int watches;
 
     Subscribed(Room room) {
@@ -129,30 +146,33 @@ final class RoomHub {
 
   private Subscribed subscribe(String roomId) {
     Subscribed subscribed = new Subscribed(new Room(vertx, roomId, config, this::tellOwner));
-    subscribed.ready = watch(roomId, subscribed);
+    subscribed.ready = watch(roomId, subscribed, WATCH_ATTEMPTS);
     return subscribed;
   }
 
   /**
    * Watches the room at its owner, again and again while the owner has no bridge yet or does not
    * answer; the owner's answer (the replay buffer, the stream's position, the host) seeds the room, and
-   * the messages held meanwhile follow it. A watch that cannot reach any owner turns the room's clients
-   * away: they reconnect, and are served once the cluster has settled.
+   * the owner's messages held meanwhile follow it. A watch that cannot reach the owner turns the room's
+   * clients away: they reconnect, and are served once the cluster has settled.
    */
-  private Future<Void> watch(String roomId, Subscribed subscribed) {
+  private Future<Void> watch(String roomId, Subscribed subscribed, int attempts) {
     int watch = ++subscribed.watches;
-    if (subscribed.held == null) {
-      subscribed.held = new ArrayList<>();
-    }
+    subscribed.held = new ArrayList<>();
     Promise<Void> seeded = Promise.promise();
-    attempt(roomId, subscribed, watch, 1, seeded);
+    attempt(roomId, subscribed, watch, 1, attempts, seeded);
     return seeded.future();
   }
 
   private void attempt(
-      String roomId, Subscribed subscribed, int watch, int attempt, Promise<Void> seeded) {
+      String roomId,
+      Subscribed subscribed,
+      int watch,
+      int attempt,
+      int attempts,
+      Promise<Void> seeded) {
     String owner = cluster.ownerOf(roomId);
-    subscribed.owner = owner;
+    subscribed.watching = owner;
     link.request(
             owner,
             ClusterLink.Op.WATCH,
@@ -166,9 +186,9 @@ final class RoomHub {
                 // A later watch (the owner moved again) decides.
                 subscribed.ready.onComplete(seeded);
               } else if (answered.succeeded()) {
-                seed(subscribed, answered.result());
+                seed(roomId, subscribed, answered.result());
                 seeded.complete();
-              } else if (attempt < WATCH_ATTEMPTS) {
+              } else if (attempt < attempts) {
                 LOG.atDebug()
                     .addKeyValue("roomId", roomId)
                     .addKeyValue("owner", owner)
@@ -176,7 +196,8 @@ final class RoomHub {
                     .addKeyValue("error", String.valueOf(answered.cause().getMessage()))
                     .log("room.watch_retry");
                 vertx.setTimer(
-                    WATCH_RETRY_MS, id -> attempt(roomId, subscribed, watch, attempt + 1, seeded));
+                    WATCH_RETRY_MS,
+                    id -> attempt(roomId, subscribed, watch, attempt + 1, attempts, seeded));
               } else {
                 LOG.atError()
                     .addKeyValue("roomId", roomId)
@@ -185,38 +206,53 @@ final class RoomHub {
                     .addKeyValue("error", String.valueOf(answered.cause().getMessage()))
                     .log("room.watch_failed");
                 rooms.remove(roomId);
+                vertx.cancelTimer(subscribed.lingerTimer);
                 subscribed.room().closeAll("the room's owner node cannot be reached");
+                unwatch(roomId, subscribed.owner);
                 seeded.fail("the owner of room " + roomId + " cannot be reached");
               }
             });
   }
 
-  private void seed(Subscribed subscribed, RoomSnapshot snapshot) {
+  /**
+   * The watched owner answered: the room takes its stream from now on, from the answer's position; the
+   * owner it took it from before, if another, is told this node no longer watches there.
+   */
+  private void seed(String roomId, Subscribed subscribed, RoomSnapshot snapshot) {
+    String previous = subscribed.owner;
     subscribed.room().seed(snapshot);
     subscribed.owner = snapshot.ownerNode();
+    subscribed.watching = null;
     subscribed.incarnation = snapshot.incarnation();
     subscribed.position = snapshot.position();
     List<Sequenced> held = subscribed.held;
-    subscribed.held = null;
-    held.forEach(message -> take(subscribed, message));
+    subscribed.held = new ArrayList<>();
+    held.forEach(message -> follow(subscribed, message));
+    if (previous != null
+        && !previous.equals(subscribed.owner)
+        && cluster.members().contains(previous)) {
+      unwatch(roomId, previous);
+    }
   }
 
   /** A message of a room's stream from its owner. */
   void sequenced(Sequenced message) {
     Subscribed subscribed = rooms.get(message.roomId());
-    if (subscribed != null) {
-      take(subscribed, message);
+    if (subscribed == null) {
+      return;
+    }
+    if (message.ownerNode().equals(subscribed.watching)) {
+      // From the owner being watched: after its answer.
+      subscribed.held.add(message);
+    } else {
+      follow(subscribed, message);
     }
   }
 
-  private void take(Subscribed subscribed, Sequenced message) {
-    if (subscribed.held != null) {
-      subscribed.held.add(message);
-      return;
-    }
+  /** The next message of the stream the room takes; another's (an owner it left) is dropped. */
+  private void follow(Subscribed subscribed, Sequenced message) {
     if (!message.incarnation().equals(subscribed.incarnation)
         || message.position() <= subscribed.position) {
-      // Another owner's (the room moved and that one has not heard yet), or one already taken.
       return;
     }
     if (message.position() != subscribed.position + 1) {
@@ -225,58 +261,90 @@ final class RoomHub {
           .addKeyValue("expected", subscribed.position + 1)
           .addKeyValue("position", message.position())
           .log("room.stream_gap");
-      subscribed.ready = watch(message.roomId(), subscribed);
-      subscribed.held.add(message);
+      if (subscribed.watching == null) {
+        subscribed.ready = watch(message.roomId(), subscribed, WATCH_ATTEMPTS);
+      }
+      if (message.ownerNode().equals(subscribed.watching)) {
+        subscribed.held.add(message);
+      }
       return;
     }
     subscribed.position = message.position();
+    if (message.messageId() != null && !remember(subscribed, message.messageId())) {
+      // Delivered from the stream of the owner the room moved from.
+      return;
+    }
     subscribed.room().apply(message);
   }
 
-  /** The members changed: a room whose owner is now another node is watched there. */
+  /** False when the room delivered this publisher's message already. */
+  private static boolean remember(Subscribed subscribed, String messageId) {
+    if (!subscribed.recentMessages.add(messageId)) {
+      return false;
+    }
+    if (subscribed.recentMessages.size() > RECENT_MESSAGES) {
+      Iterator<String> oldest = subscribed.recentMessages.iterator();
+      oldest.next();
+      oldest.remove();
+    }
+    return true;
+  }
+
+  /**
+   * The members changed: a room whose owner is now another node is watched there. Its clients go on
+   * with the stream they have until the new owner answers, and then with the new owner's.
+   */
   void membersChanged(List<String> members) {
     rooms.forEach(
         (roomId, subscribed) -> {
           String owner = cluster.ownerOf(roomId);
-          if (owner.equals(subscribed.owner)) {
+          String current = subscribed.watching != null ? subscribed.watching : subscribed.owner;
+          if (owner.equals(current)) {
             return;
-          }
-          if (subscribed.owner != null && members.contains(subscribed.owner)) {
-            link.send(
-                subscribed.owner,
-                ClusterLink.Op.UNWATCH,
-                new RoomWatch(roomId, link.nodeId(), List.of()));
           }
           LOG.atInfo()
               .addKeyValue("roomId", roomId)
-              .addKeyValue("from", subscribed.owner)
+              .addKeyValue("from", current)
               .addKeyValue("to", owner)
               .log("room.owner_moved");
-          subscribed.ready = watch(roomId, subscribed);
+          subscribed.ready = watch(roomId, subscribed, MOVE_ATTEMPTS);
         });
   }
 
-  /** Tells the room's owner of a client; a lost message is made up by the next watch. */
+  /**
+   * Tells the room's owner of a client (and, while the room moves, the owner it moves to); a lost
+   * message is made up by the next watch, which names the clients.
+   */
   private Future<Void> tellOwner(String roomId, RoomClient client, boolean present) {
     Subscribed subscribed = rooms.get(roomId);
-    if (subscribed == null || subscribed.owner == null) {
+    if (subscribed == null) {
       return Future.succeededFuture();
     }
-    return link.request(
-            subscribed.owner,
-            ClusterLink.Op.CLIENT,
-            new RoomClientChange(
-                roomId, link.nodeId(), client.clientId(), client.canHost(), present))
-        .<Void>mapEmpty()
-        .recover(
-            error -> {
-              LOG.atWarn()
-                  .addKeyValue("roomId", roomId)
-                  .addKeyValue("owner", subscribed.owner)
-                  .addKeyValue("error", String.valueOf(error.getMessage()))
-                  .log("room.owner_unreachable");
-              return Future.succeededFuture();
-            });
+    RoomClientChange change =
+        new RoomClientChange(roomId, link.nodeId(), client.clientId(), client.canHost(), present);
+    Future<Void> told = Future.succeededFuture();
+    for (String owner : new LinkedHashSet<>(Arrays.asList(subscribed.owner, subscribed.watching))) {
+      if (owner == null) {
+        continue;
+      }
+      Future<Void> telling =
+          link.request(owner, ClusterLink.Op.CLIENT, change)
+              .<Void>mapEmpty()
+              .recover(
+                  error -> {
+                    LOG.atWarn()
+                        .addKeyValue("roomId", roomId)
+                        .addKeyValue("owner", owner)
+                        .addKeyValue("error", String.valueOf(error.getMessage()))
+                        .log("room.owner_unreachable");
+                    return Future.succeededFuture();
+                  });
+      // The stream the room takes now says who hosts: its owner's answer is the one to wait for.
+      if (owner.equals(subscribed.owner) || subscribed.owner == null) {
+        told = telling;
+      }
+    }
+    return told;
   }
 
   void leave(String roomId, String clientId) {
@@ -293,18 +361,16 @@ final class RoomHub {
               id -> {
                 if (subscribed.room().isEmpty() && rooms.get(roomId) == subscribed) {
                   rooms.remove(roomId);
-                  unwatch(roomId, subscribed);
+                  unwatch(roomId, subscribed.owner);
+                  unwatch(roomId, subscribed.watching);
                 }
               });
     }
   }
 
-  private void unwatch(String roomId, Subscribed subscribed) {
-    if (subscribed.owner != null) {
-      link.send(
-          subscribed.owner,
-          ClusterLink.Op.UNWATCH,
-          new RoomWatch(roomId, link.nodeId(), List.of()));
+  private void unwatch(String roomId, String owner) {
+    if (owner != null) {
+      link.send(owner, ClusterLink.Op.UNWATCH, new RoomWatch(roomId, link.nodeId(), List.of()));
     }
   }
 
@@ -335,8 +401,10 @@ final class RoomHub {
           subscribed.room().closeAll(why);
           // This node's own sequencers stop with it; another owner hears it now rather than when
           // the node leaves the cluster.
-          if (!link.nodeId().equals(subscribed.owner)) {
-            unwatch(entry.getKey(), subscribed);
+          for (String owner : Arrays.asList(subscribed.owner, subscribed.watching)) {
+            if (owner != null && !link.nodeId().equals(owner)) {
+              unwatch(entry.getKey(), owner);
+            }
           }
         });
   }

@@ -42,7 +42,7 @@ final class RoomSequencer {
    * A room topic's message, numbered when browsers may resume after it: every event {@link
    * Room#REPLAYED} lists except a partial envelope, which is delivered once and never replayed.
    */
-  Sequenced sequence(RoomTopic topic, JsonObject payload) {
+  Sequenced sequence(RoomTopic topic, JsonObject payload, String messageId) {
     boolean partial =
         topic == RoomTopic.AGENT_ACTION && Boolean.TRUE.equals(payload.getValue("partial"));
     String eventId = Room.REPLAYED.contains(topic) && !partial ? replay.nextId() : null;
@@ -52,12 +52,19 @@ final class RoomSequencer {
     if (topic == RoomTopic.AGENT_ACTION && payload.getValue("seq") instanceof Number seq) {
       lastSeqBySession.merge(payload.getString("sessionId"), seq.longValue(), Math::max);
     }
-    return next(eventId, topic, payload);
+    return next(eventId, topic, payload, messageId);
   }
 
-  private Sequenced next(String eventId, RoomTopic topic, JsonObject payload) {
+  private Sequenced next(String eventId, RoomTopic topic, JsonObject payload, String messageId) {
     return new Sequenced(
-        roomId, ownerNode, incarnation(), ++position, eventId, topic.wireName(), payload);
+        roomId,
+        ownerNode,
+        incarnation(),
+        ++position,
+        eventId,
+        topic.wireName(),
+        payload,
+        messageId);
   }
 
   /** A node watches the room with these clients; false when it changed nothing about the host. */
@@ -114,7 +121,8 @@ final class RoomSequencer {
         new JsonObject()
             .put("type", RoomTopic.CANVAS_HOST.wireName())
             .put("roomId", roomId)
-            .put("hostClientId", hostClientId));
+            .put("hostClientId", hostClientId),
+        null);
   }
 
   RoomHost host() {

@@ -8,7 +8,9 @@ import io.vertx.core.json.JsonObject;
  * the room: a room topic's payload, or a host change ({@code canvas:host}, {@code hostClientId} null
  * when the room has none). {@code position} counts every message of the owner's incarnation, so a
  * node sees a gap; {@code eventId} ({@code <incarnation>-<n>}) is the id browsers resume from, null
- * for what is not replayed (partial envelopes, screenshot requests, host changes).
+ * for what is not replayed (partial envelopes, screenshot requests, host changes). {@code messageId}
+ * is the publisher's id of the message ({@code RoomTopic.MESSAGE_ID_HEADER}; null for a host change),
+ * the same in the streams of two owners while a room moves from one to the other.
  */
 record Sequenced(
     String roomId,
@@ -17,7 +19,8 @@ record Sequenced(
     long position,
     String eventId,
     String topic,
-    JsonObject payload)
+    JsonObject payload,
+    String messageId)
     implements BusMessage {
 
   @Override
@@ -33,6 +36,9 @@ record Sequenced(
     if (eventId != null) {
       json.put("eventId", eventId);
     }
+    if (messageId != null) {
+      json.put("messageId", messageId);
+    }
     return json;
   }
 
@@ -44,6 +50,7 @@ record Sequenced(
         json.getLong("position", 0L),
         json.getString("eventId"),
         json.getString("topic"),
-        json.getJsonObject("payload"));
+        json.getJsonObject("payload"),
+        json.getString("messageId"));
   }
 }

@@ -20,8 +20,9 @@ import org.slf4j.LoggerFactory;
 
 /**
  * The rooms this node owns and sequences for the cluster, one {@link RoomSequencer} each. A room is
- * sequenced here from the first node's {@link RoomWatch} until no node watches it, or until the
- * members change and another node owns it (which then starts an incarnation of its own). Its raw
+ * sequenced here from the first node's {@link RoomWatch} until no node watches it here: when the
+ * members change and another node owns it, the watching nodes move to that one (which starts an
+ * incarnation of its own) and unwatch here one by one. Its raw
  * topic messages, from whatever node published them, become one ordered stream sent to every
  * watching node. Everything runs on the bridge's event loop.
  */
@@ -79,9 +80,9 @@ final class Sequencers {
           link.listen(
               topic,
               roomId,
-              payload -> {
+              (payload, messageId) -> {
                 if (rooms.get(roomId) == active) {
-                  dispatch(active, active.sequencer.sequence(topic, payload));
+                  dispatch(active, active.sequencer.sequence(topic, payload, messageId));
                 }
               }));
     }
@@ -100,15 +101,23 @@ final class Sequencers {
     }
   }
 
-  /** The host changed: every node hears who it is, then the room's stream carries it. */
+  /**
+   * The host changed: the room's stream carries it. Every node hears who it is from the room's owner;
+   * not from this node while the room moves away from it, where only the nodes that still take this
+   * node's stream need to know.
+   */
   private void hostChanged(Active active) {
     RoomHost host = active.sequencer.host();
+    boolean owned = cluster.owns(host.roomId());
     LOG.atInfo()
         .addKeyValue("roomId", host.roomId())
         .addKeyValue("clientId", host.clientId())
         .addKeyValue("nodeId", host.nodeId())
+        .addKeyValue("owned", owned)
         .log(host.clientId() == null ? "room.host_none" : "room.host_elected");
-    link.announce(host);
+    if (owned) {
+      link.announce(host);
+    }
     dispatch(active, active.sequencer.hostChange());
   }
 
@@ -144,29 +153,31 @@ final class Sequencers {
   }
 
   /**
-   * The members changed: a room another node owns now stops here (its new owner starts its own
-   * incarnation when the watchers come to it); in the others, the clients of nodes that left go, and a
-   * host among them is replaced.
+   * The members changed: the watches and clients of nodes that left go, and a host among them is
+   * replaced. A room another node owns now is still sequenced here for the nodes that watch it here,
+   * until each has watched the new owner (and unwatched here): their clients go on meanwhile.
    */
   void membersChanged(List<String> members) {
     for (Map.Entry<String, Active> entry : List.copyOf(rooms.entrySet())) {
       String roomId = entry.getKey();
       Active active = entry.getValue();
-      if (!cluster.owns(roomId)) {
-        stop(roomId, "moved");
-        continue;
-      }
       if (active.sequencer.membersChanged(members)) {
         hostChanged(active);
       }
       if (active.sequencer.unwatched()) {
-        stop(roomId, "unwatched");
+        stop(roomId, cluster.owns(roomId) ? "unwatched" : "moved");
       }
     }
   }
 
   private void stop(String roomId, String why) {
     Active active = rooms.remove(roomId);
+    if (!"shutdown".equals(why)
+        && cluster.owns(roomId)
+        && active.sequencer.host().clientId() != null) {
+      // Its last watcher left without telling of its clients: no one hosts the room now.
+      link.announce(RoomHost.none(roomId));
+    }
     active.raw.forEach(MessageConsumer::unregister);
     LOG.atInfo()
         .addKeyValue("roomId", roomId)
@@ -226,13 +237,21 @@ final class Sequencers {
     return new JsonObject().put("hosts", hosts);
   }
 
-  /** For the bridge's health: each room sequenced here, its stream and its clients per node. */
+  /**
+   * For the bridge's health: each room sequenced here, its stream and its clients per node, and
+   * whether it is still this node's ({@code owned: false} while its watchers move to its new owner).
+   */
   JsonObject health() {
-    JsonObject owned = new JsonObject();
-    new TreeMap<>(rooms).forEach((roomId, active) -> owned.put(roomId, active.sequencer.health()));
-    return owned;
+    JsonObject sequenced = new JsonObject();
+    new TreeMap<>(rooms)
+        .forEach(
+            (roomId, active) ->
+                sequenced.put(
+                    roomId, active.sequencer.health().put("owned", cluster.owns(roomId))));
+    return sequenced;
   }
 
+  /** This node stops: the rooms' next owners announce their hosts. */
   void stopAll() {
     List.copyOf(rooms.keySet()).forEach(roomId -> stop(roomId, "shutdown"));
   }

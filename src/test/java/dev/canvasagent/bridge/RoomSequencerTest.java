@@ -26,15 +26,17 @@ class RoomSequencerTest {
 
   @Test
   void eventsAreNumberedOnceInOneOrderAndPartialsAndHostOnlyRequestsAreNot() {
-    Sequenced partial = room.sequence(RoomTopic.AGENT_ACTION, envelope(1, true));
-    Sequenced fin = room.sequence(RoomTopic.AGENT_ACTION, envelope(1, false));
+    Sequenced partial = room.sequence(RoomTopic.AGENT_ACTION, envelope(1, true), "m1");
+    Sequenced fin = room.sequence(RoomTopic.AGENT_ACTION, envelope(1, false), "m2");
     Sequenced request =
-        room.sequence(RoomTopic.AGENT_SCREENSHOT_REQUEST, new JsonObject().put("requestId", "q"));
-    Sequenced chat = room.sequence(RoomTopic.AGENT_CHAT, new JsonObject().put("text", "hi"));
+        room.sequence(
+            RoomTopic.AGENT_SCREENSHOT_REQUEST, new JsonObject().put("requestId", "q"), "m3");
+    Sequenced chat = room.sequence(RoomTopic.AGENT_CHAT, new JsonObject().put("text", "hi"), "m4");
     assertEquals(
         List.of(1L, 2L, 3L, 4L),
         List.of(partial.position(), fin.position(), request.position(), chat.position()));
     assertNull(partial.eventId());
+    assertEquals("m2", fin.messageId(), "the publisher's id goes with it");
     assertEquals("inc1-1", fin.eventId());
     assertNull(request.eventId());
     assertEquals("inc1-2", chat.eventId());
@@ -52,7 +54,7 @@ class RoomSequencerTest {
   @Test
   void theReplayBufferKeepsTheNewestAndTheLatestNumber() {
     for (int i = 0; i < 5; i++) {
-      room.sequence(RoomTopic.AGENT_CHAT, new JsonObject().put("n", i));
+      room.sequence(RoomTopic.AGENT_CHAT, new JsonObject().put("n", i), "n" + i);
     }
     RoomSnapshot snapshot = room.snapshot();
     assertEquals(5, snapshot.latestNumber());

@@ -400,4 +400,99 @@ class RoomsAcrossNodesTest {
       TestDatabase.drop(own);
     }
   }
+
+  @Test
+  void roomsMoveToANodeThatJoinsAndTheirClientsCarryOn() {
+    DatabaseConfig own = TestDatabase.freshSchema();
+    try (InJvmCluster growing =
+        InJvmCluster.start(
+            2,
+            TestServer.config(Map.of("CANVAS_AGENT_ACK_TIMEOUT_MS", "60000"))
+                .withDatabase(Optional.of(own)))) {
+      TestServer a = growing.node(0);
+      TestServer b = growing.node(1);
+      // Enough rooms that the node to come owns some of them.
+      Map<String, SseClient> watchers = new java.util.LinkedHashMap<>();
+      Map<String, WsClient> hosts = new java.util.HashMap<>();
+      for (int i = 0; i < 12; i++) {
+        String roomId = "grow-" + i + "-" + UUID.randomUUID().toString().substring(0, 6);
+        watchers.put(roomId, a.events(roomId));
+        hosts.put(roomId, ws(b, roomId).autoAck());
+      }
+
+      TestServer c = growing.join();
+      String cId = c.cluster().nodeId();
+      List<String> moved =
+          watchers.keySet().stream()
+              .filter(roomId -> a.cluster().ownerOf(roomId).equals(cId))
+              .toList();
+      assertFalse(moved.isEmpty(), "the new node owns some of the rooms");
+      Await.result(
+          Eventually.holds(
+              vertx,
+              () ->
+                  Future.succeededFuture(
+                      moved.stream().allMatch(roomId -> sequencing(c).containsKey(roomId))
+                          && moved.stream()
+                              .noneMatch(
+                                  roomId ->
+                                      sequencing(a).containsKey(roomId)
+                                          || sequencing(b).containsKey(roomId)))));
+
+      String roomId = moved.get(0);
+      String incarnation = sequencing(c).getJsonObject(roomId).getString("incarnation");
+      WsClient host = hosts.get(roomId);
+      SseClient watcher = watchers.get(roomId);
+      String sessionId = run(a, roomId, "after scaling out");
+      List<Seen> onA = untilFinal(numbered(awaitFinal(watcher, sessionId)), sessionId);
+      List<Seen> onB =
+          untilFinal(
+              Await.result(host.awaitTopic("agent:status", status -> isFinal(status, sessionId)))
+                  .stream()
+                  .filter(frame -> frame.getString("id") != null)
+                  .map(
+                      frame ->
+                          new Seen(
+                              frame.getString("id"),
+                              frame.getString("topic"),
+                              frame.getJsonObject("payload")))
+                  .toList(),
+              sessionId);
+      List<Seen> ofTheRun =
+          onA.stream()
+              .filter(seen -> sessionId.equals(seen.payload().getString("sessionId")))
+              .toList();
+      assertFalse(ofTheRun.isEmpty());
+      assertTrue(
+          ofTheRun.stream().allMatch(seen -> seen.id().startsWith(incarnation + "-")),
+          "numbered by the new owner: " + ofTheRun);
+      assertEquals(
+          ofTheRun,
+          onB.stream()
+              .filter(seen -> sessionId.equals(seen.payload().getString("sessionId")))
+              .toList(),
+          "the same on both nodes");
+      assertTrue(
+          host.received().stream()
+              .anyMatch(frame -> "agent:screenshot_request".equals(frame.getString("topic"))),
+          "the host is still asked for screenshots");
+      assertFalse(watcher.ended().isComplete(), "live clients carry on");
+      assertEquals(
+          host.clientId(),
+          sequencing(c).getJsonObject(roomId).getString("hostClientId"),
+          "the new owner elected the same host: " + sequencing(c).encode());
+      watchers.values().forEach(sse -> Await.result(sse.close()));
+      hosts.values().forEach(socket -> Await.result(socket.close()));
+    } finally {
+      TestDatabase.drop(own);
+    }
+  }
+
+  static JsonObject sequencing(TestServer node) {
+    return node.get("/health")
+        .bodyAsJsonObject()
+        .getJsonObject("verticles")
+        .getJsonObject("bridge")
+        .getJsonObject("sequencing");
+  }
 }
