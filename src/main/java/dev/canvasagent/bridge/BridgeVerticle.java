@@ -83,7 +83,7 @@ public final class BridgeVerticle extends CanvasVerticle {
   protected Future<?> startVerticle() {
     link = new ClusterLink(vertx, cluster.nodeId());
     hub = new RoomHub(vertx, config.bridge(), cluster, link);
-    sequencers = new Sequencers(link, cluster, config.bridge().replayEvents());
+    sequencers = new Sequencers(link, cluster, config.bridge().replayEvents(), hub::sequenced);
     hosts = new ClusterHosts(vertx, link);
     limits = new EdgeLimits(vertx, config.limits(), tokens.isPresent());
     limits.start();

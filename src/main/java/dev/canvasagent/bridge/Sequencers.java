@@ -15,6 +15,7 @@ import java.util.List;
 import java.util.Map;
 import java.util.TreeMap;
 import java.util.UUID;
+import java.util.function.Consumer;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
@@ -32,6 +33,7 @@ final class Sequencers {
   private final ClusterLink link;
   private final ClusterView cluster;
   private final int replayEvents;
+  private final Consumer<Sequenced> here;
   private final Map<String, Active> rooms = new HashMap<>();
 
   /** A room sequenced here, and its subscription to the room's raw topics. */
@@ -45,10 +47,15 @@ final class Sequencers {
     }
   }
 
-  Sequencers(ClusterLink link, ClusterView cluster, int replayEvents) {
+  /**
+   * {@code here}: this node's own rooms ({@link RoomHub#sequenced}), which get the stream of the rooms
+   * this node owns directly, without a trip through the bus to itself.
+   */
+  Sequencers(ClusterLink link, ClusterView cluster, int replayEvents, Consumer<Sequenced> here) {
     this.link = link;
     this.cluster = cluster;
     this.replayEvents = replayEvents;
+    this.here = here;
   }
 
   /**
@@ -97,7 +104,11 @@ final class Sequencers {
 
   private void dispatch(Active active, Sequenced message) {
     for (String node : active.sequencer.watchers()) {
-      link.send(node, ClusterLink.Op.SEQUENCED, message);
+      if (node.equals(link.nodeId())) {
+        here.accept(message);
+      } else {
+        link.send(node, ClusterLink.Op.SEQUENCED, message);
+      }
     }
   }
 
