@@ -64,6 +64,17 @@ final class ClusterLink {
     return nodeId;
   }
 
+  /**
+   * A field a node's message cannot do without: its string, or an IllegalArgumentException naming
+   * the message and the field (answered 400 to the node that sent it).
+   */
+  static String required(JsonObject json, String key, String message) {
+    if (!(json.getValue(key) instanceof String value) || value.isEmpty()) {
+      throw new IllegalArgumentException(message + ": '" + key + "' must be a non-empty string");
+    }
+    return value;
+  }
+
   static String nodeAddress(String nodeId) {
     return "bridge.node." + nodeId;
   }
@@ -92,24 +103,35 @@ final class ClusterLink {
       op = Op.valueOf(String.valueOf(message.headers().get(OP_HEADER)));
     } catch (IllegalArgumentException unknown) {
       LOG.atWarn().addKeyValue("op", message.headers().get(OP_HEADER)).log("cluster.unknown_op");
-      message.fail(400, "unknown operation");
+      message.fail(400, "unknown operation '" + message.headers().get(OP_HEADER) + "'");
       return;
     }
     Future<JsonObject> answer;
     try {
+      if (message.body() == null) {
+        throw new IllegalArgumentException(op + ": the body must be a JSON object");
+      }
       answer = handlers.get(op).apply(message.body());
     } catch (RuntimeException failed) {
       answer = Future.failedFuture(failed);
     }
     answer.onComplete(
         done -> {
+          if (done.failed()) {
+            LOG.atWarn()
+                .addKeyValue("op", op)
+                .addKeyValue("error", String.valueOf(done.cause().getMessage()))
+                .log("cluster.op_failed");
+          }
           if (message.replyAddress() == null) {
             return;
           }
           if (done.succeeded()) {
             message.reply(done.result());
           } else {
-            message.fail(500, String.valueOf(done.cause().getMessage()));
+            message.fail(
+                done.cause() instanceof IllegalArgumentException ? 400 : 500,
+                String.valueOf(done.cause().getMessage()));
           }
         });
   }

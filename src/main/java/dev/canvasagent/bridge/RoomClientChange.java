@@ -23,9 +23,9 @@ record RoomClientChange(
 
   static RoomClientChange fromJson(JsonObject json) {
     return new RoomClientChange(
-        json.getString("roomId"),
-        json.getString("nodeId"),
-        json.getString("clientId"),
+        ClusterLink.required(json, "roomId", "RoomClientChange"),
+        ClusterLink.required(json, "nodeId", "RoomClientChange"),
+        ClusterLink.required(json, "clientId", "RoomClientChange"),
         json.getBoolean("canHost", false),
         json.getBoolean("present", false));
   }

@@ -1,6 +1,7 @@
 package dev.canvasagent.bridge;
 
 import dev.canvasagent.bus.BusMessage;
+import dev.canvasagent.bus.RoomId;
 import io.vertx.core.json.JsonArray;
 import io.vertx.core.json.JsonObject;
 import java.util.List;
@@ -25,9 +26,13 @@ record RoomWatch(String roomId, String nodeId, List<RoomClientChange> clients)
   }
 
   static RoomWatch fromJson(JsonObject json) {
+    String roomId = ClusterLink.required(json, "roomId", "RoomWatch");
+    if (!RoomId.isValid(roomId)) {
+      throw new IllegalArgumentException("RoomWatch: 'roomId' is not a room id");
+    }
     return new RoomWatch(
-        json.getString("roomId"),
-        json.getString("nodeId"),
+        roomId,
+        ClusterLink.required(json, "nodeId", "RoomWatch"),
         json.getJsonArray("clients", new JsonArray()).stream()
             .map(client -> RoomClientChange.fromJson((JsonObject) client))
             .toList());

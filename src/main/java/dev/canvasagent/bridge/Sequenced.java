@@ -44,12 +44,12 @@ record Sequenced(
 
   static Sequenced fromJson(JsonObject json) {
     return new Sequenced(
-        json.getString("roomId"),
-        json.getString("ownerNode"),
-        json.getString("incarnation"),
+        ClusterLink.required(json, "roomId", "Sequenced"),
+        ClusterLink.required(json, "ownerNode", "Sequenced"),
+        ClusterLink.required(json, "incarnation", "Sequenced"),
         json.getLong("position", 0L),
         json.getString("eventId"),
-        json.getString("topic"),
+        ClusterLink.required(json, "topic", "Sequenced"),
         json.getJsonObject("payload"),
         json.getString("messageId"));
   }

@@ -439,6 +439,12 @@ class RoomsAcrossNodesTest {
                                       sequencing(a).containsKey(roomId)
                                           || sequencing(b).containsKey(roomId)))));
 
+      // The new node's screenshot verticle knows every room's host: the ones it elected, and the
+      // others' (asked for as it started).
+      Await.result(
+          Eventually.holds(
+              vertx, () -> Future.succeededFuture(roomsWithHost(c) == watchers.size())));
+
       String roomId = moved.get(0);
       String incarnation = sequencing(c).getJsonObject(roomId).getString("incarnation");
       WsClient host = hosts.get(roomId);
