@@ -225,9 +225,7 @@ public final class BridgeVerticle extends CanvasVerticle {
           sequencers.unwatch(RoomWatch.fromJson(body));
           return Future.succeededFuture(new JsonObject());
         });
-    handlers.put(
-        ClusterLink.Op.CLIENT,
-        body -> sequencers.client(RoomClientChange.fromJson(body)).map(new JsonObject()));
+    handlers.put(ClusterLink.Op.CLIENT, body -> sequencers.client(RoomClientChange.fromJson(body)));
     handlers.put(
         ClusterLink.Op.SEQUENCED,
         body -> {

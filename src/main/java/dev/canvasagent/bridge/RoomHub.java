@@ -59,6 +59,12 @@ final class RoomHub {
 
   static final long WATCH_RETRY_MS = 200;
 
+  /**
+   * How long a client's join waits for the room's stream to reach what the owner's answer says (the
+   * host it elected): a stream that does not get there in time is late, not wrong.
+   */
+  static final long STREAM_WAIT_MS = 2_000;
+
   /** How many of the latest messages' publisher ids a room remembers, to deliver each once. */
   static final int RECENT_MESSAGES = 1_024;
 
@@ -83,6 +89,7 @@ final class RoomHub {
     long position;
     List<Sequenced> held = new ArrayList<>();
     final Set<String> recentMessages = new LinkedHashSet<>();
+    final List<Awaited> awaited = new ArrayList<>();
     int watches;
 
     Subscribed(Room room) {
@@ -93,6 +100,9 @@ final class RoomHub {
       return room;
     }
   }
+
+  /** A position of the stream something waits for. */
+  private record Awaited(String incarnation, long position, Promise<Void> reached, long timer) {}
 
   RoomHub(Vertx vertx, AppConfig.Bridge config, ClusterView cluster, ClusterLink link) {
     this.vertx = vertx;
@@ -228,6 +238,7 @@ final class RoomHub {
     List<Sequenced> held = subscribed.held;
     subscribed.held = new ArrayList<>();
     held.forEach(message -> follow(subscribed, message));
+    settle(subscribed);
     if (previous != null
         && !previous.equals(subscribed.owner)
         && cluster.members().contains(previous)) {
@@ -270,11 +281,49 @@ final class RoomHub {
       return;
     }
     subscribed.position = message.position();
-    if (message.messageId() != null && !remember(subscribed, message.messageId())) {
-      // Delivered from the stream of the owner the room moved from.
-      return;
+    if (message.messageId() == null || remember(subscribed, message.messageId())) {
+      subscribed.room().apply(message);
     }
-    subscribed.room().apply(message);
+    // (Otherwise delivered already, from the stream of the owner the room moved from.)
+    settle(subscribed);
+  }
+
+  /** Completes what waited for the stream to get where it is now, or to another incarnation. */
+  private void settle(Subscribed subscribed) {
+    subscribed.awaited.removeIf(
+        awaited -> {
+          if (awaited.incarnation().equals(subscribed.incarnation)
+              && awaited.position() > subscribed.position) {
+            return false;
+          }
+          vertx.cancelTimer(awaited.timer());
+          awaited.reached().tryComplete();
+          return true;
+        });
+  }
+
+  /** Completes once the room's stream has reached {@code position} of {@code incarnation}. */
+  private Future<Void> reached(Subscribed subscribed, String incarnation, long position) {
+    if (incarnation == null
+        || !incarnation.equals(subscribed.incarnation)
+        || position <= subscribed.position) {
+      return Future.succeededFuture();
+    }
+    Promise<Void> reached = Promise.promise();
+    long timer =
+        vertx.setTimer(
+            STREAM_WAIT_MS,
+            id -> {
+              if (reached.tryComplete()) {
+                LOG.atInfo()
+                    .addKeyValue("incarnation", incarnation)
+                    .addKeyValue("position", position)
+                    .addKeyValue("at", subscribed.position)
+                    .log("room.stream_late");
+              }
+            });
+    subscribed.awaited.add(new Awaited(incarnation, position, reached, timer));
+    return reached.future();
   }
 
   /** False when the room delivered this publisher's message already. */
@@ -329,7 +378,12 @@ final class RoomHub {
       }
       Future<Void> telling =
           link.request(owner, ClusterLink.Op.CLIENT, change)
-              .<Void>mapEmpty()
+              .compose(
+                  where ->
+                      reached(
+                          subscribed,
+                          where.getString("incarnation"),
+                          where.getLong("position", 0L)))
               .recover(
                   error -> {
                     LOG.atWarn()

@@ -38,6 +38,11 @@ final class RoomSequencer {
     return replay.incarnationId();
   }
 
+  /** The position of the stream's latest message. */
+  long position() {
+    return position;
+  }
+
   /**
    * A room topic's message, numbered when browsers may resume after it: every event {@link
    * Room#REPLAYED} lists except a partial envelope, which is delivered once and never replayed.

@@ -132,8 +132,13 @@ final class Sequencers {
     dispatch(active, active.sequencer.hostChange());
   }
 
-  /** A client of a room joined, changed or left on some node. */
-  Future<Void> client(RoomClientChange change) {
+  /**
+   * A client of a room joined, changed or left on some node. Answers where the stream is once what
+   * the change made (a host change) is in it: the node waits for its stream to get there, so what it
+   * then tells the client (a hello naming the host) is what the stream says. The bus keeps the order
+   * of messages to one address only, not of a reply behind them.
+   */
+  Future<JsonObject> client(RoomClientChange change) {
     Active active = rooms.get(change.roomId());
     if (active == null) {
       // The room moved (or stopped) since the node watched: its new watch will name its clients.
@@ -141,12 +146,15 @@ final class Sequencers {
           .addKeyValue("roomId", change.roomId())
           .addKeyValue("nodeId", change.nodeId())
           .log("room.client_change_not_sequenced");
-      return Future.succeededFuture();
+      return Future.succeededFuture(new JsonObject());
     }
     if (active.sequencer.client(change)) {
       hostChanged(active);
     }
-    return Future.succeededFuture();
+    return Future.succeededFuture(
+        new JsonObject()
+            .put("incarnation", active.sequencer.incarnation())
+            .put("position", active.sequencer.position()));
   }
 
   /** A node no longer serves the room; without watchers the room stops here. */

@@ -269,7 +269,7 @@ class RoomsAcrossNodesTest {
   }
 
   @Test
-  void theHostOnOneNodeAnswersARunsScreenshotOnTheOtherAndItsViewportIsInTheContext() {
+  void theHostOnOneNodeAnswersARunsScreenshotOnTheOtherAndEveryNodesViewportsAreInTheContext() {
     // Sequenced on node A, where the run is; the host is on node B.
     String roomId = roomOwnedBy(cluster, 0);
     TestServer a = cluster.node(0);
@@ -289,14 +289,27 @@ class RoomsAcrossNodesTest {
         "agent:ack",
         new JsonObject().put("sessionId", "none").put("seq", 1).put("clientId", host.clientId()));
     Await.result(host.awaitTopic("error", error -> "ACK_UNKNOWN".equals(error.getString("code"))));
+    WsClient other = ws(a, roomId).autoAck();
+    other.send(
+        "canvas:viewport",
+        new JsonObject()
+            .put("bounds", new JsonObject().put("x", 0).put("y", 0).put("w", 200).put("h", 100))
+            .put("selection", new JsonArray()));
+    other.send(
+        "agent:ack",
+        new JsonObject().put("sessionId", "none").put("seq", 1).put("clientId", other.clientId()));
+    Await.result(other.awaitTopic("error", error -> "ACK_UNKNOWN".equals(error.getString("code"))));
 
     RoomViewports viewports =
         Await.result(
             Address.BRIDGE_VIEWPORTS.ask(cluster.vertx(0).eventBus(), new RoomRef(roomId)));
     assertEquals(host.clientId(), viewports.hostClientId(), "node A knows B's host");
-    assertEquals(1, viewports.viewports().size(), viewports.toJson().encode());
+    assertEquals(2, viewports.viewports().size(), viewports.toJson().encode());
+    assertEquals(host.clientId(), viewports.viewports().get(0).clientId(), "the host's first");
     assertTrue(viewports.viewports().get(0).host());
     assertEquals(400, viewports.viewports().get(0).bounds().w());
+    assertEquals(other.clientId(), viewports.viewports().get(1).clientId());
+    assertFalse(viewports.viewports().get(1).host());
 
     Await.result(Eventually.holds(vertx, () -> Future.succeededFuture(roomsWithHost(a) > 0)));
     long capturedBefore = screenshots(a).getLong("captured");
@@ -313,7 +326,12 @@ class RoomsAcrossNodesTest {
         0,
         screenshots(b).getJsonObject("rejected").getLong("unmatched"),
         "B heard the reply too, and left it to A: " + screenshots(b).encode());
+
     Await.result(host.close());
+    Await.result(
+        other.awaitTopic(
+            "canvas:host", elected -> other.clientId().equals(elected.getString("hostClientId"))));
+    Await.result(other.close());
   }
 
   static JsonObject screenshots(TestServer node) {
