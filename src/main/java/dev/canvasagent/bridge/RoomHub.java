@@ -81,7 +81,13 @@ final class RoomHub {
    */
   private static final class Subscribed {
     final Room room;
+
+    /** Its first watch: clients join once it is answered. */
     Future<Void> ready;
+
+    /** The latest watch: a room that moves (or missed a message) is watched again meanwhile. */
+    Future<Void> watched;
+
     long lingerTimer = -1;
     String owner;
     String watching;
@@ -170,6 +176,7 @@ final class RoomHub {
     int watch = ++subscribed.watches;
     subscribed.held = new ArrayList<>();
     Promise<Void> seeded = Promise.promise();
+    subscribed.watched = seeded.future();
     attempt(roomId, subscribed, watch, 1, attempts, seeded);
     return seeded.future();
   }
@@ -194,7 +201,7 @@ final class RoomHub {
                 seeded.tryFail("room " + roomId + " closed while it was watched");
               } else if (subscribed.watches != watch) {
                 // A later watch (the owner moved again) decides.
-                subscribed.ready.onComplete(seeded);
+                subscribed.watched.onComplete(seeded);
               } else if (answered.succeeded()) {
                 seed(roomId, subscribed, answered.result());
                 seeded.complete();
@@ -273,7 +280,7 @@ final class RoomHub {
           .addKeyValue("position", message.position())
           .log("room.stream_gap");
       if (subscribed.watching == null) {
-        subscribed.ready = watch(message.roomId(), subscribed, WATCH_ATTEMPTS);
+        watch(message.roomId(), subscribed, WATCH_ATTEMPTS);
       }
       if (message.ownerNode().equals(subscribed.watching)) {
         subscribed.held.add(message);
@@ -356,7 +363,7 @@ final class RoomHub {
               .addKeyValue("from", current)
               .addKeyValue("to", owner)
               .log("room.owner_moved");
-          subscribed.ready = watch(roomId, subscribed, MOVE_ATTEMPTS);
+          watch(roomId, subscribed, MOVE_ATTEMPTS);
         });
   }
 
