@@ -139,7 +139,8 @@ class ArchitectureTest {
    * {@code Notice}, room topics through {@code RoomTopic.publish}, and consumers through
    * {@code CanvasVerticle}. The exceptions listen to a room's topic for as long as a room or a run
    * lasts: the bridge's relay to browsers, the screenshot verticle's wait for the host's answer, the
-   * document agent's watch of its lease, and the bridge's relay of a browser's screenshot.
+   * document agent's watch of its lease, and the bridge's relay of a browser's screenshot; and the
+   * bridge's clustered addresses between the nodes that share a room ({@code bridge.ClusterLink}).
    */
   @ArchTest
   static void onlyTheBusContractTouchesTheEventBus(JavaClasses classes) {
@@ -154,6 +155,8 @@ class ArchitectureTest {
         .doNotHaveFullyQualifiedName(ROOT + ".verticle.CanvasVerticle")
         .and()
         .doNotHaveFullyQualifiedName(ROOT + ".bridge.RoomHub")
+        .and()
+        .doNotHaveFullyQualifiedName(ROOT + ".bridge.ClusterLink")
         .and()
         .doNotHaveFullyQualifiedName(ROOT + ".bridge.InboundFrames")
         .and()

@@ -16,9 +16,12 @@ import io.vertx.core.http.HttpServer;
 import io.vertx.core.http.HttpServerOptions;
 import io.vertx.core.json.JsonObject;
 import io.vertx.ext.web.Router;
+import java.util.EnumMap;
 import java.util.List;
+import java.util.Map;
 import java.util.Optional;
 import java.util.concurrent.TimeUnit;
+import java.util.function.Function;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
@@ -40,6 +43,9 @@ public final class BridgeVerticle extends CanvasVerticle {
   private final Optional<AccessTokens> tokens;
   private final RateLimits runCounts;
   private final ClusterView cluster;
+  private ClusterLink link;
+  private Sequencers sequencers;
+  private ClusterHosts hosts;
   private EdgeAccess access;
   private EdgeLimits limits;
   private ConnectionGate gate;
@@ -50,8 +56,8 @@ public final class BridgeVerticle extends CanvasVerticle {
   /**
    * {@code verticleNames}: the verticles whose health {@code GET /health} reports, this one included;
    * {@code tokens}: the token verifier, empty when auth is off; {@code runCounts}: the store's rate
-   * limits, where runs a minute are counted (on PostgreSQL, across the cluster); {@code cluster}:
-   * this node and the members it sees, shown by {@code /health}.
+   * limits, where runs a minute are counted (on PostgreSQL, across the cluster); {@code cluster}: the
+   * nodes that share the rooms (rooms across nodes, docs/cluster.md), shown by {@code /health}.
    */
   public BridgeVerticle(
       AppConfig config,
@@ -80,7 +86,10 @@ public final class BridgeVerticle extends CanvasVerticle {
 
   @Override
   protected Future<?> startVerticle() {
-    hub = new RoomHub(vertx, config.bridge());
+    link = new ClusterLink(vertx, cluster.nodeId());
+    hub = new RoomHub(vertx, config.bridge(), cluster, link);
+    sequencers = new Sequencers(link, cluster, config.bridge().replayEvents(), hub::sequenced);
+    hosts = new ClusterHosts(vertx, link);
     limits = new EdgeLimits(vertx, config.limits(), tokens.isPresent(), runCounts);
     limits.start();
     inbound = new InboundFrames(vertx, limits);
@@ -187,7 +196,14 @@ public final class BridgeVerticle extends CanvasVerticle {
             // Browsers speak HTTP/2 over TLS only.
             .setHttp2ClearTextEnabled(false);
     Future<?> viewports = answer(Address.BRIDGE_VIEWPORTS, this::viewports);
-    return viewports
+    cluster.onMembersChanged(
+        members -> {
+          sequencers.membersChanged(members);
+          hub.membersChanged(members);
+          hosts.membersChanged(members);
+        });
+    return Future.all(viewports, linkRooms())
+        .onSuccess(linked -> hosts.catchUp(cluster.members()))
         .compose(
             registered ->
                 vertx
@@ -198,12 +214,55 @@ public final class BridgeVerticle extends CanvasVerticle {
         .onSuccess(listening -> server = listening);
   }
 
-  /** The room's viewports on this node; none for a room without clients here. */
+  /**
+   * This node's part in rooms across nodes: as the owner of rooms (watches, clients, viewports, hosts:
+   * {@link Sequencers}) and as a node that serves rooms (their streams, its clients' viewports: {@link
+   * RoomHub}), and every owner's announcements of hosts ({@link ClusterHosts}).
+   */
+  private Future<Void> linkRooms() {
+    Map<ClusterLink.Op, Function<JsonObject, Future<JsonObject>>> handlers =
+        new EnumMap<>(ClusterLink.Op.class);
+    handlers.put(
+        ClusterLink.Op.WATCH,
+        body -> sequencers.watch(RoomWatch.fromJson(body)).map(RoomSnapshot::toJson));
+    handlers.put(
+        ClusterLink.Op.UNWATCH,
+        body -> {
+          sequencers.unwatch(RoomWatch.fromJson(body));
+          return Future.succeededFuture(new JsonObject());
+        });
+    handlers.put(ClusterLink.Op.CLIENT, body -> sequencers.client(RoomClientChange.fromJson(body)));
+    handlers.put(
+        ClusterLink.Op.SEQUENCED,
+        body -> {
+          hub.sequenced(Sequenced.fromJson(body));
+          return Future.succeededFuture(new JsonObject());
+        });
+    handlers.put(
+        ClusterLink.Op.VIEWPORTS,
+        body -> sequencers.viewports(RoomRef.fromJson(body)).map(RoomViewports::toJson));
+    handlers.put(
+        ClusterLink.Op.NODE_VIEWPORTS,
+        body -> Future.succeededFuture(viewportsHere(RoomRef.fromJson(body)).toJson()));
+    handlers.put(ClusterLink.Op.HOSTS, body -> Future.succeededFuture(sequencers.hosts()));
+    return link.start(handlers, hosts::announced);
+  }
+
+  /**
+   * The room's viewports on every node, as its owner gathers them; this node's alone when the owner
+   * cannot be asked.
+   */
   private Future<RoomViewports> viewports(RoomRef ask) {
-    return Future.succeededFuture(
-        hub.room(ask.roomId())
-            .map(Room::viewports)
-            .orElseGet(() -> new RoomViewports(ask.roomId(), null, List.of())));
+    return link.request(cluster.ownerOf(ask.roomId()), ClusterLink.Op.VIEWPORTS, ask)
+        .map(RoomViewports::fromJson)
+        .recover(unreachable -> Future.succeededFuture(viewportsHere(ask)));
+  }
+
+  /** The room's viewports on this node; none for a room without clients here. */
+  private RoomViewports viewportsHere(RoomRef ask) {
+    return hub.room(ask.roomId())
+        .map(Room::viewports)
+        .orElseGet(() -> new RoomViewports(ask.roomId(), null, List.of()));
   }
 
   @Override
@@ -214,6 +273,8 @@ public final class BridgeVerticle extends CanvasVerticle {
             .put("clients", hub.clients())
             .put("rooms", hub.rooms())
             .put("pendingAcks", hub.pendingAcks())
+            .put("nodeId", cluster.nodeId())
+            .put("sequencing", sequencers.health())
             .put("connections", gate.counts()));
   }
 
@@ -221,6 +282,8 @@ public final class BridgeVerticle extends CanvasVerticle {
   public Future<?> stop() {
     limits.stop();
     hub.closeAll("the server is shutting down");
+    sequencers.stopAll();
+    link.stop();
     return server == null ? Future.succeededFuture() : server.close();
   }
 }

@@ -9,7 +9,11 @@ import java.util.Optional;
 /**
  * A room's most recent events, bounded, for clients that reconnect: given the last event id a
  * client saw, the events after it, or nothing when that id is not one this buffer can continue from
- * (too old, from another node or process) and the client must be resynced.
+ * (too old, from another incarnation of the room) and the client must be resynced.
+ *
+ * <p>The room's owner numbers the events ({@link #nextId}); every node that serves the room holds a
+ * copy started from the owner's ({@link #seeded}) and appends the owner's events with the owner's ids,
+ * so an id from any node resumes on any other.
  */
 final class ReplayBuffer {
   private final String incarnationId;
@@ -22,11 +26,35 @@ final class ReplayBuffer {
     this.capacity = capacity;
   }
 
+  /** A copy of the owner's buffer: its incarnation, its latest number and the events it still holds. */
+  static ReplayBuffer seeded(
+      String incarnationId, int capacity, long lastNumber, List<RoomEvent> events) {
+    ReplayBuffer buffer = new ReplayBuffer(incarnationId, capacity);
+    events.forEach(buffer::append);
+    buffer.lastNumber = lastNumber;
+    return buffer;
+  }
+
+  String incarnationId() {
+    return incarnationId;
+  }
+
+  long lastNumber() {
+    return lastNumber;
+  }
+
+  /** The events it holds, oldest first. */
+  List<RoomEvent> events() {
+    return List.copyOf(events);
+  }
+
   String nextId() {
     return incarnationId + "-" + (++lastNumber);
   }
 
+  /** An event numbered here ({@link #nextId}) or by the owner: the latest number follows it. */
   void append(RoomEvent event) {
+    lastNumber = Math.max(lastNumber, numberOf(event.id()));
     events.addLast(event);
     while (events.size() > capacity) {
       events.removeFirst();
@@ -57,7 +85,7 @@ final class ReplayBuffer {
     return Optional.of(missed);
   }
 
-  private long numberOf(String eventId) {
+  long numberOf(String eventId) {
     if (eventId == null || !eventId.startsWith(incarnationId + "-")) {
       return -1;
     }

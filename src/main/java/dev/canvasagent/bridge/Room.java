@@ -1,15 +1,14 @@
 package dev.canvasagent.bridge;
 
-import dev.canvasagent.bus.Address;
 import dev.canvasagent.bus.AgentStatus;
 import dev.canvasagent.bus.FailureCode;
-import dev.canvasagent.bus.HostPresence;
 import dev.canvasagent.bus.RoomTopic;
 import dev.canvasagent.bus.RoomViewports;
 import dev.canvasagent.bus.RoomViewports.ClientViewport;
 import dev.canvasagent.bus.RunState;
 import dev.canvasagent.bus.Viewport;
 import dev.canvasagent.config.AppConfig;
+import io.vertx.core.Future;
 import io.vertx.core.Vertx;
 import io.vertx.core.json.JsonArray;
 import io.vertx.core.json.JsonObject;
@@ -18,6 +17,7 @@ import java.util.HashMap;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
+import java.util.Objects;
 import java.util.Optional;
 import java.util.Set;
 import org.slf4j.Logger;
@@ -25,9 +25,14 @@ import org.slf4j.LoggerFactory;
 
 /**
  * The clients of one room on this node, in the order they joined, and what the room needs to serve
- * them the same way: the host (the first client that can answer; when it leaves, the next), the
- * replay buffer, the latest viewport of each client, and the acks the host still owes. Every client
- * gets the room's events in one order; screenshot requests and viewport moves go to the host only.
+ * them the same way: the host, the replay buffer, the latest viewport of each client, and the acks
+ * the host still owes when it is here. Every client gets the room's events in one order; screenshot
+ * requests and viewport moves go to the host only.
+ *
+ * <p>The room's owner node decides what every node's copy of the room holds ({@link RoomSequencer}):
+ * the events, their ids and order come from its stream ({@link #apply}), the replay buffer starts
+ * from its ({@link #seed}), and it elects the one host of the room among the clients of every node,
+ * which this room tells it of as they join, change and leave ({@link Owner}).
  */
 final class Room {
   private static final Logger LOG = LoggerFactory.getLogger(Room.class);
@@ -45,8 +50,14 @@ final class Room {
   private final Map<String, ClientViewport> viewports = new HashMap<>();
   private final Map<String, PendingAck> pendingAcks = new LinkedHashMap<>();
   private final Map<String, Long> lastSeqBySession = new HashMap<>();
-  private final ReplayBuffer replay;
+  private final Owner owner;
+  private ReplayBuffer replay;
   private String hostId;
+
+  /** Where this room tells its owner of its clients; completes once the owner has taken it in. */
+  interface Owner {
+    Future<Void> clientChanged(String roomId, RoomClient client, boolean present);
+  }
 
   /** An envelope the host has not acked yet. */
   private static final class PendingAck {
@@ -59,11 +70,12 @@ final class Room {
     }
   }
 
-  Room(Vertx vertx, String roomId, String incarnationId, AppConfig.Bridge config) {
+  Room(Vertx vertx, String roomId, AppConfig.Bridge config, Owner owner) {
     this.vertx = vertx;
     this.roomId = roomId;
     this.config = config;
-    this.replay = new ReplayBuffer(incarnationId, config.replayEvents());
+    this.owner = owner;
+    this.replay = new ReplayBuffer("unseeded", config.replayEvents());
   }
 
   String roomId() {
@@ -86,98 +98,149 @@ final class Room {
     return replay.latestId();
   }
 
+  /** Whether the host is one of this node's clients: its acks are awaited, and re-sent to, here. */
+  private boolean hostHere() {
+    return hostId != null && clients.containsKey(hostId);
+  }
+
+  /** This node's clients in the order they joined, as a watch names them to the room's owner. */
+  List<RoomClientChange> clientsFor(String nodeId) {
+    return clients.values().stream()
+        .map(
+            client ->
+                new RoomClientChange(roomId, nodeId, client.clientId(), client.canHost(), true))
+        .toList();
+  }
+
+  /**
+   * Starts (again) from the owner's snapshot: its buffer, its sessions' seqs, its host. Events of the
+   * same incarnation this room had not seen yet (a gap in the stream) go to the live clients now; a
+   * new incarnation (the room moved to another owner) is taken as it is, and ids of the old one are
+   * answered with a resync from then on.
+   */
+  void seed(RoomSnapshot snapshot) {
+    List<RoomEvent> missed =
+        snapshot.incarnation().equals(replay.incarnationId())
+            ? snapshot.events().stream()
+                .filter(event -> replay.numberOf(event.id()) > replay.lastNumber())
+                .toList()
+            : List.of();
+    replay =
+        ReplayBuffer.seeded(
+            snapshot.incarnation(),
+            config.replayEvents(),
+            snapshot.latestNumber(),
+            snapshot.events());
+    snapshot
+        .lastSeqBySession()
+        .forEach((session, seq) -> lastSeqBySession.merge(session, seq, Math::max));
+    missed.forEach(event -> publish(event, false));
+    hostIs(snapshot.hostClientId());
+  }
+
+  /** The next message of the owner's stream: a room topic's event, or a host change. */
+  void apply(Sequenced message) {
+    Optional<RoomTopic> topic = RoomTopic.fromWireName(message.topic());
+    if (topic.isEmpty() || message.payload() == null) {
+      LOG.atWarn()
+          .addKeyValue("roomId", roomId)
+          .addKeyValue("topic", message.topic())
+          .log("room.sequenced_ignored");
+      return;
+    }
+    if (topic.get() == RoomTopic.CANVAS_HOST) {
+      hostIs(message.payload().getString("hostClientId"));
+      return;
+    }
+    publish(new RoomEvent(message.eventId(), topic.get(), message.payload()), true);
+  }
+
+  /**
+   * The owner elected {@code clientId} (null: no client of the room can host). Every client here hears
+   * of a new host; acks a host here still owed are dropped with it.
+   */
+  private void hostIs(String clientId) {
+    if (Objects.equals(clientId, hostId)) {
+      return;
+    }
+    if (hostHere()) {
+      dropPendingAcks();
+    }
+    hostId = clientId;
+    if (clientId != null) {
+      deliverToAll(
+          new RoomEvent(
+              null,
+              RoomTopic.CANVAS_HOST,
+              new JsonObject()
+                  .put("type", "canvas:host")
+                  .put("roomId", roomId)
+                  .put("hostClientId", clientId)));
+    }
+  }
+
   /** The events after {@code lastEventId}, or empty when the client must be resynced instead. */
   Optional<List<RoomEvent>> missedSince(String lastEventId) {
     return replay.after(lastEventId);
   }
 
-  void join(RoomClient client) {
+  /** Completes once the owner knows of the client: it is then the host if it was elected. */
+  Future<Void> join(RoomClient client) {
     clients.put(client.clientId(), client);
-    if (hostId == null && client.canHost()) {
-      electHost(client.clientId());
-    }
+    return owner.clientChanged(roomId, client, true);
   }
 
   void leave(String clientId) {
-    if (clients.remove(clientId) == null) {
+    RoomClient client = clients.remove(clientId);
+    if (client == null) {
       return;
     }
     viewports.remove(clientId);
     if (clientId.equals(hostId)) {
-      forgetHost();
-      electNextHost();
+      // The owner elects the next host; what this one owed is owed by no one here now.
+      dropPendingAcks();
     }
+    owner.clientChanged(roomId, client, false);
   }
 
   /**
    * A client's {@link RoomClient#canHost} changed: a SockJS client registered, or dropped, an address
-   * a host must listen to. A room without a host takes it as host. A host that can no longer answer
-   * hands over to the next client that can.
+   * a host must listen to. The owner takes it as host when the room has none, and hands over to the
+   * next client that can when the host no longer can. Completes once the owner has decided.
    */
-  void hostingChanged(String clientId) {
+  Future<Void> hostingChanged(String clientId) {
     RoomClient client = clients.get(clientId);
     if (client == null) {
-      return;
+      return Future.succeededFuture();
     }
-    if (hostId == null && client.canHost()) {
-      electHost(clientId);
-    } else if (clientId.equals(hostId) && !client.canHost()) {
-      forgetHost();
-      electNextHost();
-    }
+    return owner.clientChanged(roomId, client, true);
   }
 
-  private void electNextHost() {
-    clients.values().stream()
-        .filter(RoomClient::canHost)
-        .findFirst()
-        .ifPresent(next -> electHost(next.clientId()));
-  }
-
-  private void electHost(String clientId) {
-    hostId = clientId;
-    Address.SCREENSHOT_HOSTS.send(vertx.eventBus(), new HostPresence(roomId, clientId, true));
-    LOG.atInfo()
-        .addKeyValue("roomId", roomId)
-        .addKeyValue("clientId", clientId)
-        .log("room.host_elected");
-    deliverToAll(
-        new RoomEvent(
-            null,
-            RoomTopic.CANVAS_HOST,
-            new JsonObject()
-                .put("type", "canvas:host")
-                .put("roomId", roomId)
-                .put("hostClientId", clientId)));
-  }
-
-  private void forgetHost() {
-    Address.SCREENSHOT_HOSTS.send(vertx.eventBus(), new HostPresence(roomId, hostId, false));
+  private void dropPendingAcks() {
     pendingAcks.values().forEach(pending -> vertx.cancelTimer(pending.timerId));
     pendingAcks.clear();
-    hostId = null;
   }
 
   /**
-   * A room topic's message from the event bus, to the clients it is meant for. A partial envelope (an
-   * action still being written) is delivered once and forgotten: not replayed to reconnecting clients
-   * (the final envelope is, and supersedes it; partials would only crowd finals out of the buffer),
-   * and not awaited for an ack, so a host never owes one, is never re-sent one, and never times out
-   * on one. Its seq still counts as sent, so a client that acks it anyway is not refused.
+   * An event of the owner's stream, to the clients it is meant for ({@code live}), or one this room
+   * missed in a gap of the stream. A partial envelope (an action still being written) has no id: it is
+   * delivered once and forgotten, not replayed to reconnecting clients (the final envelope is, and
+   * supersedes it), and not awaited for an ack, so a host never owes one, is never re-sent one, and
+   * never times out on one. Its seq still counts as sent, so a client that acks it anyway is not
+   * refused. Acks are awaited only where the host is.
    */
-  void publish(RoomTopic topic, JsonObject payload) {
+  private void publish(RoomEvent event, boolean live) {
+    RoomTopic topic = event.topic();
+    JsonObject payload = event.payload();
     boolean partial =
         topic == RoomTopic.AGENT_ACTION && Boolean.TRUE.equals(payload.getValue("partial"));
-    RoomEvent event =
-        new RoomEvent(
-            REPLAYED.contains(topic) && !partial ? replay.nextId() : null, topic, payload);
-    if (event.id() != null) {
+    if (live && event.id() != null) {
       replay.append(event);
     }
     // The ack is expected before the envelope goes out: a host may settle it as it is delivered
     // (a resyncing host whose board already holds it, see covered).
     if (topic == RoomTopic.AGENT_ACTION && hostId != null && config.ackRetries() >= 0) {
-      if (partial) {
+      if (partial || !hostHere()) {
         noteSent(payload);
       } else {
         expectAck(event);
@@ -210,19 +273,20 @@ final class Room {
   /**
    * A client that resumes: what it missed, routed as the live stream routed it, then it joins. Events
    * for the host alone go to it only if it becomes the host as it joins (a room without a host, a
-   * client that can answer); any other client never got them live, so it does not get them now.
+   * client that can answer: the owner will elect it); any other client never got them live, so it
+   * does not get them now.
    */
-  void resume(RoomClient client, List<RoomEvent> missed) {
+  Future<Void> resume(RoomClient client, List<RoomEvent> missed) {
     boolean hosts = hostId == null && client.canHost();
     for (RoomEvent event : missed) {
       if (!hosts && isHostOnly(event)) {
         continue;
       }
       if (!client.deliver(event)) {
-        return;
+        return Future.succeededFuture();
       }
     }
-    join(client);
+    return join(client);
   }
 
   /**
@@ -243,7 +307,7 @@ final class Room {
   }
 
   private void deliverToHost(RoomEvent event) {
-    if (hostId != null) {
+    if (hostHere()) {
       deliverTo(clients.get(hostId), event);
     }
   }
@@ -277,7 +341,7 @@ final class Room {
               if (pendingAcks.get(key) != pending) {
                 return;
               }
-              if (pending.resent < config.ackRetries() && hostId != null) {
+              if (pending.resent < config.ackRetries() && hostHere()) {
                 pending.resent++;
                 LOG.atInfo()
                     .addKeyValue("roomId", roomId)
@@ -343,7 +407,10 @@ final class Room {
     viewports.put(clientId, new ClientViewport(clientId, false, bounds, selection));
   }
 
-  /** The latest viewport and selection of each client (the host's first), for the context builder. */
+  /**
+   * The latest viewport and selection of each client here (the host's first, when it is here); the
+   * room's owner gathers every node's for the context builder ({@link Sequencers#viewports}).
+   */
   RoomViewports viewports() {
     List<ClientViewport> all = new ArrayList<>();
     ClientViewport host = hostId == null ? null : viewports.get(hostId);
@@ -359,13 +426,12 @@ final class Room {
     return new RoomViewports(roomId, hostId, all);
   }
 
+  /** The server stops: its clients are closed; the owner hears that this node left the cluster. */
   void closeAll(String why) {
     List<RoomClient> all = new ArrayList<>(clients.values());
     clients.clear();
     all.forEach(client -> client.close(why));
-    if (hostId != null) {
-      forgetHost();
-    }
+    dropPendingAcks();
   }
 
   int pendingAcks() {

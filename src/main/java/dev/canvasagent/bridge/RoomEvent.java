@@ -7,8 +7,9 @@ import io.vertx.core.json.JsonObject;
 /**
  * One event of a room as every transport carries it: the topic, its payload, and an id that a
  * reconnecting client hands back to resume after it ({@code Last-Event-ID}). Ids name the room
- * incarnation that numbered them, so an id from another node or an earlier process is recognised and
- * answered with a resync instead of a wrong replay. Each wire form is encoded once, however many
+ * incarnation that numbered them (the room's owner node numbers them for every node), so an id of an
+ * earlier incarnation (a restart, an owner that changed) is recognised and answered with a resync
+ * instead of a wrong replay. Each wire form is encoded once, however many
  * clients the event goes to; the payload must not change after the event is made.
  */
 final class RoomEvent {

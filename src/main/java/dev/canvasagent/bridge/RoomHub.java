@@ -3,24 +3,37 @@ package dev.canvasagent.bridge;
 import dev.canvasagent.bus.Address;
 import dev.canvasagent.bus.BoardRef;
 import dev.canvasagent.bus.RoomTopic;
+import dev.canvasagent.cluster.ClusterView;
 import dev.canvasagent.config.AppConfig;
 import io.vertx.core.Future;
+import io.vertx.core.Promise;
 import io.vertx.core.Vertx;
-import io.vertx.core.eventbus.MessageConsumer;
 import io.vertx.core.json.JsonObject;
 import java.util.ArrayList;
+import java.util.Arrays;
 import java.util.HashMap;
+import java.util.Iterator;
+import java.util.LinkedHashSet;
 import java.util.List;
 import java.util.Map;
 import java.util.Optional;
-import java.util.UUID;
+import java.util.Set;
+import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
 
 /**
- * The rooms this node's bridge serves. A room subscribes to its topics on the event bus when its first
- * client joins and unsubscribes when its last leaves, so one bus message reaches every transport's
- * clients of that room here, in one order. Everything runs on the bridge's event loop.
+ * The rooms this node's bridge serves. A room is watched at its owner node (the cluster's rendezvous
+ * owner of the room's id; this node itself when it is alone) when its first client joins here: the
+ * owner numbers the room's events for the whole cluster and sends them here in one order
+ * ({@link Sequencers}), and this node's copy of the room starts from the owner's replay buffer, so an
+ * event has the same id on every node and a client resumes on any node with an id it got on another.
+ * When the members change and another node owns the room, the room is watched there, from that
+ * owner's new incarnation. A room stops being watched a while after its last client here left.
+ * Everything runs on the bridge's event loop.
  */
 final class RoomHub {
+  private static final Logger LOG = LoggerFactory.getLogger(RoomHub.class);
+
   /** The room's outbound topics: what the server sends to browsers. */
   static final List<RoomTopic> OUTBOUND =
       List.of(
@@ -31,25 +44,62 @@ final class RoomHub {
           RoomTopic.CANVAS_CHANGE,
           RoomTopic.DOC_LEASE);
 
-  private final Vertx vertx;
-  private final AppConfig.Bridge config;
-
   /** How long an empty room keeps listening and buffering, so a client that reconnects can resume. */
   static final long LINGER_MS = 60_000;
 
+  /**
+   * How often a node asks a room's owner, {@link #WATCH_RETRY_MS} apart, before the room's clients are
+   * turned away: for a room's first watch (its clients wait), and when the room moves to another owner
+   * (its clients go on with the old owner's stream meanwhile, so the new owner may take a while to
+   * start its bridge).
+   */
+  static final int WATCH_ATTEMPTS = 25;
+
+  static final int MOVE_ATTEMPTS = 300;
+
+  static final long WATCH_RETRY_MS = 200;
+
+  /**
+   * How long a client's join waits for the room's stream to reach what the owner's answer says (the
+   * host it elected): a stream that does not get there in time is late, not wrong.
+   */
+  static final long STREAM_WAIT_MS = 2_000;
+
+  /** How many of the latest messages' publisher ids a room remembers, to deliver each once. */
+  static final int RECENT_MESSAGES = 1_024;
+
+  private final Vertx vertx;
+  private final AppConfig.Bridge config;
+  private final ClusterView cluster;
+  private final ClusterLink link;
   private final Map<String, Subscribed> rooms = new HashMap<>();
 
-  /** A room and its bus subscription, ready once every consumer is registered. */
+  /**
+   * A room served here and where its stream is: the owner whose stream it takes ({@code owner}), the
+   * incarnation and position of the last message taken, the publisher ids of the latest messages; and
+   * while a watch is under way, the owner watched and its messages that arrived before its answer.
+   */
   private static final class Subscribed {
     final Room room;
-    final List<MessageConsumer<JsonObject>> consumers;
-    final Future<Void> ready;
-    long lingerTimer = -1;
 
-    Subscribed(Room room, List<MessageConsumer<JsonObject>> consumers, Future<Void> ready) {
+    /** Its first watch: clients join once it is answered. */
+    Future<Void> ready;
+
+    /** The latest watch: a room that moves (or missed a message) is watched again meanwhile. */
+    Future<Void> watched;
+
+    long lingerTimer = -1;
+    String owner;
+    String watching;
+    String incarnation;
+    long position;
+    List<Sequenced> held = new ArrayList<>();
+    final Set<String> recentMessages = new LinkedHashSet<>();
+    final List<Awaited> awaited = new ArrayList<>();
+    int watches;
+
+    Subscribed(Room room) {
       this.room = room;
-      this.consumers = consumers;
-      this.ready = ready;
     }
 
     Room room() {
@@ -57,15 +107,21 @@ final class RoomHub {
     }
   }
 
-  RoomHub(Vertx vertx, AppConfig.Bridge config) {
+  /** A position of the stream something waits for. */
+  private record Awaited(String incarnation, long position, Promise<Void> reached, long timer) {}
+
+  RoomHub(Vertx vertx, AppConfig.Bridge config, ClusterView cluster, ClusterLink link) {
     this.vertx = vertx;
     this.config = config;
+    this.cluster = cluster;
+    this.link = link;
   }
 
   /**
    * Joins a client to a room. With {@code lastEventId} (a reconnect) it first gets what it missed from
    * the replay buffer or, when that cannot continue from there, a {@code canvas:resync} with the board;
-   * live events wait behind either, so nothing arrives out of order.
+   * live events wait behind either, so nothing arrives out of order. Completes once the room's owner
+   * knows of the client (and has elected it host, if it is the first that can answer).
    */
   Future<Room> join(String roomId, RoomClient client, String lastEventId) {
     Subscribed subscribed = rooms.computeIfAbsent(roomId, this::subscribe);
@@ -74,54 +130,282 @@ final class RoomHub {
         ready -> {
           Room room = subscribed.room();
           if (lastEventId == null) {
-            room.join(client);
-            return Future.succeededFuture(room);
+            return room.join(client).map(room);
           }
           Optional<List<RoomEvent>> missed = room.missedSince(lastEventId);
           if (missed.isPresent()) {
-            room.resume(client, missed.get());
-            return Future.succeededFuture(room);
+            return room.resume(client, missed.get()).map(room);
           }
           ResyncingClient holding =
               new ResyncingClient(
                   client, roomId, covered -> room.covered(client.clientId(), covered));
-          room.join(holding);
-          return Address.PATCH_BOARD_GET
-              .ask(vertx.eventBus(), BoardRef.current(roomId))
-              .map(
-                  board -> {
-                    JsonObject resync =
-                        new JsonObject()
-                            .put("type", "canvas:resync")
-                            .put("roomId", roomId)
-                            .put("revision", board.revision())
-                            .put("records", board.records())
-                            .put("latestEventId", room.latestEventId());
-                    holding.release(
-                        new RoomEvent(null, RoomTopic.CANVAS_RESYNC, resync), board.revision());
-                    return room;
-                  });
+          Future<Void> known = room.join(holding);
+          Future<Room> resynced =
+              Address.PATCH_BOARD_GET
+                  .ask(vertx.eventBus(), BoardRef.current(roomId))
+                  .map(
+                      board -> {
+                        JsonObject resync =
+                            new JsonObject()
+                                .put("type", "canvas:resync")
+                                .put("roomId", roomId)
+                                .put("revision", board.revision())
+                                .put("records", board.records())
+                                .put("latestEventId", room.latestEventId());
+                        holding.release(
+                            new RoomEvent(null, RoomTopic.CANVAS_RESYNC, resync), board.revision());
+                        return room;
+                      });
+          return known.compose(told -> resynced);
         });
   }
 
   private Subscribed subscribe(String roomId) {
-    // Each incarnation of a room numbers its events afresh, under an id of its own.
-    Room room = new Room(vertx, roomId, UUID.randomUUID().toString().substring(0, 8), config);
-    List<MessageConsumer<JsonObject>> consumers = new ArrayList<>();
-    // A room topic's body is the wire protocol, written for browsers (agent:action, canvas:change,
-    // …),
-    // not a bus request: the room relays it to its clients as it is, without reading it as a
-    // record.
-    for (RoomTopic topic : OUTBOUND) {
-      consumers.add(
-          vertx
-              .eventBus()
-              .<JsonObject>consumer(
-                  topic.address(roomId), message -> room.publish(topic, message.body())));
+    Subscribed subscribed = new Subscribed(new Room(vertx, roomId, config, this::tellOwner));
+    subscribed.ready = watch(roomId, subscribed, WATCH_ATTEMPTS);
+    return subscribed;
+  }
+
+  /**
+   * Watches the room at its owner, again and again while the owner has no bridge yet or does not
+   * answer; the owner's answer (the replay buffer, the stream's position, the host) seeds the room, and
+   * the owner's messages held meanwhile follow it. A watch that cannot reach the owner turns the room's
+   * clients away: they reconnect, and are served once the cluster has settled.
+   */
+  private Future<Void> watch(String roomId, Subscribed subscribed, int attempts) {
+    int watch = ++subscribed.watches;
+    subscribed.held = new ArrayList<>();
+    Promise<Void> seeded = Promise.promise();
+    subscribed.watched = seeded.future();
+    attempt(roomId, subscribed, watch, 1, attempts, seeded);
+    return seeded.future();
+  }
+
+  private void attempt(
+      String roomId,
+      Subscribed subscribed,
+      int watch,
+      int attempt,
+      int attempts,
+      Promise<Void> seeded) {
+    String owner = cluster.ownerOf(roomId);
+    subscribed.watching = owner;
+    link.request(
+            owner,
+            ClusterLink.Op.WATCH,
+            new RoomWatch(roomId, link.nodeId(), subscribed.room().clientsFor(link.nodeId())))
+        .map(RoomSnapshot::fromJson)
+        .onComplete(
+            answered -> {
+              if (rooms.get(roomId) != subscribed) {
+                seeded.tryFail("room " + roomId + " closed while it was watched");
+              } else if (subscribed.watches != watch) {
+                // A later watch (the owner moved again) decides.
+                subscribed.watched.onComplete(seeded);
+              } else if (answered.succeeded()) {
+                seed(roomId, subscribed, answered.result());
+                seeded.complete();
+              } else if (attempt < attempts) {
+                LOG.atDebug()
+                    .addKeyValue("roomId", roomId)
+                    .addKeyValue("owner", owner)
+                    .addKeyValue("attempt", attempt)
+                    .addKeyValue("error", String.valueOf(answered.cause().getMessage()))
+                    .log("room.watch_retry");
+                vertx.setTimer(
+                    WATCH_RETRY_MS,
+                    id -> attempt(roomId, subscribed, watch, attempt + 1, attempts, seeded));
+              } else {
+                LOG.atError()
+                    .addKeyValue("roomId", roomId)
+                    .addKeyValue("owner", owner)
+                    .addKeyValue("attempts", attempt)
+                    .addKeyValue("error", String.valueOf(answered.cause().getMessage()))
+                    .log("room.watch_failed");
+                rooms.remove(roomId);
+                vertx.cancelTimer(subscribed.lingerTimer);
+                subscribed.room().closeAll("the room's owner node cannot be reached");
+                unwatch(roomId, subscribed.owner);
+                seeded.fail("the owner of room " + roomId + " cannot be reached");
+              }
+            });
+  }
+
+  /**
+   * The watched owner answered: the room takes its stream from now on, from the answer's position; the
+   * owner it took it from before, if another, is told this node no longer watches there.
+   */
+  private void seed(String roomId, Subscribed subscribed, RoomSnapshot snapshot) {
+    String previous = subscribed.owner;
+    subscribed.room().seed(snapshot);
+    subscribed.owner = snapshot.ownerNode();
+    subscribed.watching = null;
+    subscribed.incarnation = snapshot.incarnation();
+    subscribed.position = snapshot.position();
+    List<Sequenced> held = subscribed.held;
+    subscribed.held = new ArrayList<>();
+    held.forEach(message -> follow(subscribed, message));
+    settle(subscribed);
+    if (previous != null
+        && !previous.equals(subscribed.owner)
+        && cluster.members().contains(previous)) {
+      unwatch(roomId, previous);
     }
-    Future<Void> ready =
-        Future.all(consumers.stream().map(MessageConsumer::completion).toList()).mapEmpty();
-    return new Subscribed(room, consumers, ready);
+  }
+
+  /** A message of a room's stream from its owner. */
+  void sequenced(Sequenced message) {
+    Subscribed subscribed = rooms.get(message.roomId());
+    if (subscribed == null) {
+      return;
+    }
+    if (message.ownerNode().equals(subscribed.watching)) {
+      // From the owner being watched: after its answer.
+      subscribed.held.add(message);
+    } else {
+      follow(subscribed, message);
+    }
+  }
+
+  /** The next message of the stream the room takes; another's (an owner it left) is dropped. */
+  private void follow(Subscribed subscribed, Sequenced message) {
+    if (!message.incarnation().equals(subscribed.incarnation)
+        || message.position() <= subscribed.position) {
+      return;
+    }
+    if (message.position() != subscribed.position + 1) {
+      LOG.atWarn()
+          .addKeyValue("roomId", message.roomId())
+          .addKeyValue("expected", subscribed.position + 1)
+          .addKeyValue("position", message.position())
+          .log("room.stream_gap");
+      if (subscribed.watching == null) {
+        watch(message.roomId(), subscribed, WATCH_ATTEMPTS);
+      }
+      if (message.ownerNode().equals(subscribed.watching)) {
+        subscribed.held.add(message);
+      }
+      return;
+    }
+    subscribed.position = message.position();
+    if (message.messageId() == null || remember(subscribed, message.messageId())) {
+      subscribed.room().apply(message);
+    }
+    // (Otherwise delivered already, from the stream of the owner the room moved from.)
+    settle(subscribed);
+  }
+
+  /** Completes what waited for the stream to get where it is now, or to another incarnation. */
+  private void settle(Subscribed subscribed) {
+    subscribed.awaited.removeIf(
+        awaited -> {
+          if (awaited.incarnation().equals(subscribed.incarnation)
+              && awaited.position() > subscribed.position) {
+            return false;
+          }
+          vertx.cancelTimer(awaited.timer());
+          awaited.reached().tryComplete();
+          return true;
+        });
+  }
+
+  /** Completes once the room's stream has reached {@code position} of {@code incarnation}. */
+  private Future<Void> reached(Subscribed subscribed, String incarnation, long position) {
+    if (incarnation == null
+        || !incarnation.equals(subscribed.incarnation)
+        || position <= subscribed.position) {
+      return Future.succeededFuture();
+    }
+    Promise<Void> reached = Promise.promise();
+    long timer =
+        vertx.setTimer(
+            STREAM_WAIT_MS,
+            id -> {
+              if (reached.tryComplete()) {
+                LOG.atInfo()
+                    .addKeyValue("incarnation", incarnation)
+                    .addKeyValue("position", position)
+                    .addKeyValue("at", subscribed.position)
+                    .log("room.stream_late");
+              }
+            });
+    subscribed.awaited.add(new Awaited(incarnation, position, reached, timer));
+    return reached.future();
+  }
+
+  /** False when the room delivered this publisher's message already. */
+  private static boolean remember(Subscribed subscribed, String messageId) {
+    if (!subscribed.recentMessages.add(messageId)) {
+      return false;
+    }
+    if (subscribed.recentMessages.size() > RECENT_MESSAGES) {
+      Iterator<String> oldest = subscribed.recentMessages.iterator();
+      oldest.next();
+      oldest.remove();
+    }
+    return true;
+  }
+
+  /**
+   * The members changed: a room whose owner is now another node is watched there. Its clients go on
+   * with the stream they have until the new owner answers, and then with the new owner's.
+   */
+  void membersChanged(List<String> members) {
+    rooms.forEach(
+        (roomId, subscribed) -> {
+          String owner = cluster.ownerOf(roomId);
+          String current = subscribed.watching != null ? subscribed.watching : subscribed.owner;
+          if (owner.equals(current)) {
+            return;
+          }
+          LOG.atInfo()
+              .addKeyValue("roomId", roomId)
+              .addKeyValue("from", current)
+              .addKeyValue("to", owner)
+              .log("room.owner_moved");
+          watch(roomId, subscribed, MOVE_ATTEMPTS);
+        });
+  }
+
+  /**
+   * Tells the room's owner of a client (and, while the room moves, the owner it moves to); a lost
+   * message is made up by the next watch, which names the clients.
+   */
+  private Future<Void> tellOwner(String roomId, RoomClient client, boolean present) {
+    Subscribed subscribed = rooms.get(roomId);
+    if (subscribed == null) {
+      return Future.succeededFuture();
+    }
+    RoomClientChange change =
+        new RoomClientChange(roomId, link.nodeId(), client.clientId(), client.canHost(), present);
+    Future<Void> told = Future.succeededFuture();
+    for (String owner : new LinkedHashSet<>(Arrays.asList(subscribed.owner, subscribed.watching))) {
+      if (owner == null) {
+        continue;
+      }
+      Future<Void> telling =
+          link.request(owner, ClusterLink.Op.CLIENT, change)
+              .compose(
+                  where ->
+                      reached(
+                          subscribed,
+                          where.getString("incarnation"),
+                          where.getLong("position", 0L)))
+              .recover(
+                  error -> {
+                    LOG.atWarn()
+                        .addKeyValue("roomId", roomId)
+                        .addKeyValue("owner", owner)
+                        .addKeyValue("error", String.valueOf(error.getMessage()))
+                        .log("room.owner_unreachable");
+                    return Future.succeededFuture();
+                  });
+      // The stream the room takes now says who hosts: its owner's answer is the one to wait for.
+      if (owner.equals(subscribed.owner) || subscribed.owner == null) {
+        told = telling;
+      }
+    }
+    return told;
   }
 
   void leave(String roomId, String clientId) {
@@ -138,9 +422,16 @@ final class RoomHub {
               id -> {
                 if (subscribed.room().isEmpty() && rooms.get(roomId) == subscribed) {
                   rooms.remove(roomId);
-                  subscribed.consumers.forEach(MessageConsumer::unregister);
+                  unwatch(roomId, subscribed.owner);
+                  unwatch(roomId, subscribed.watching);
                 }
               });
+    }
+  }
+
+  private void unwatch(String roomId, String owner) {
+    if (owner != null) {
+      link.send(owner, ClusterLink.Op.UNWATCH, new RoomWatch(roomId, link.nodeId(), List.of()));
     }
   }
 
@@ -162,13 +453,20 @@ final class RoomHub {
   }
 
   void closeAll(String why) {
-    List<Subscribed> all = new ArrayList<>(rooms.values());
+    List<Map.Entry<String, Subscribed>> all = new ArrayList<>(rooms.entrySet());
     rooms.clear();
     all.forEach(
-        subscribed -> {
+        entry -> {
+          Subscribed subscribed = entry.getValue();
           vertx.cancelTimer(subscribed.lingerTimer);
           subscribed.room().closeAll(why);
-          subscribed.consumers.forEach(MessageConsumer::unregister);
+          // This node's own sequencers stop with it; another owner hears it now rather than when
+          // the node leaves the cluster.
+          for (String owner : Arrays.asList(subscribed.owner, subscribed.watching)) {
+            if (owner != null && !link.nodeId().equals(owner)) {
+              unwatch(entry.getKey(), owner);
+            }
+          }
         });
   }
 }

@@ -50,15 +50,21 @@ final class SockJSAuthorization {
         .compose(
             grant ->
                 EdgeAccess.check(grant, roomId, needed)
-                    .map(
+                    .compose(
                         allowed -> {
                           boolean hadEditor = client.mayEdit();
                           client.mayEdit(grant.allowsRoom(roomId, Role.EDITOR));
                           client.expiresAt(vertx, grant);
                           if (hadEditor != client.mayEdit() && client.roomId() != null) {
-                            client.room().onSuccess(room -> room.hostingChanged(client.clientId()));
+                            // Settled with the room's owner before the message goes on, so what
+                            // follows (a hello) names the host as it now is.
+                            return client
+                                .room()
+                                .compose(room -> room.hostingChanged(client.clientId()))
+                                .otherwiseEmpty()
+                                .map(grant);
                           }
-                          return grant;
+                          return Future.succeededFuture(grant);
                         }));
   }
 }

@@ -8,6 +8,7 @@ import dev.canvasagent.bus.FailureCode;
 import dev.canvasagent.bus.RoomId;
 import dev.canvasagent.bus.RoomTopic;
 import dev.canvasagent.config.AppConfig;
+import io.vertx.core.Future;
 import io.vertx.core.Vertx;
 import io.vertx.core.json.JsonObject;
 import io.vertx.ext.bridge.PermittedOptions;
@@ -234,6 +235,7 @@ final class SockJSBridge {
 
   private void register(
       BridgeEvent event, SockJSClient client, String roomId, RoomTopic topic, Grant grant) {
+    Future<Room> settled;
     if (client.roomId() == null) {
       // The first registration joins the room: one more room for this client, unless it has too
       // many.
@@ -248,25 +250,25 @@ final class SockJSBridge {
       client.limitKey(limitKey);
       client.register(topic);
       join(event, client, roomId);
+      settled = client.room();
     } else {
       client.register(topic);
-      client.room().onSuccess(room -> room.hostingChanged(client.clientId()));
+      settled = client.room().compose(room -> room.hostingChanged(client.clientId()).map(room));
     }
     if (topic == RoomTopic.CANVAS_HOST) {
-      client
-          .room()
-          .onSuccess(
-              room ->
-                  client.deliver(
-                      new RoomEvent(
-                          null,
-                          RoomTopic.CANVAS_HOST,
-                          new JsonObject()
-                              .put("type", "canvas:hello")
-                              .put("roomId", roomId)
-                              .put("clientId", client.clientId())
-                              .put("hostClientId", room.hostId().orElse(null))
-                              .put("latestEventId", room.latestEventId()))));
+      // After the owner has taken in what this registration changed: the hello names the host.
+      settled.onSuccess(
+          room ->
+              client.deliver(
+                  new RoomEvent(
+                      null,
+                      RoomTopic.CANVAS_HOST,
+                      new JsonObject()
+                          .put("type", "canvas:hello")
+                          .put("roomId", roomId)
+                          .put("clientId", client.clientId())
+                          .put("hostClientId", room.hostId().orElse(null))
+                          .put("latestEventId", room.latestEventId()))));
     }
     event.complete(true);
   }

@@ -1,8 +1,10 @@
 package dev.canvasagent.bus;
 
+import io.vertx.core.eventbus.DeliveryOptions;
 import io.vertx.core.eventbus.EventBus;
 import java.util.Arrays;
 import java.util.Optional;
+import java.util.UUID;
 
 /**
  * The topics a room carries between the server and its browsers. The event-bus address of a room's
@@ -44,11 +46,21 @@ public enum RoomTopic {
   }
 
   /**
+   * The header naming one published message ({@link #publish}): while a room moves to another owner
+   * node, both owners may sequence the same message, and a node that takes both streams for a moment
+   * delivers it once.
+   */
+  public static final String MESSAGE_ID_HEADER = "messageId";
+
+  /**
    * Publishes {@code message} to the room's clients on this topic. Its JSON is the wire protocol's
    * payload, which the bridge relays to browsers as it is.
    */
   public void publish(EventBus bus, String roomId, BusMessage message) {
-    bus.publish(address(roomId), message.toJson());
+    bus.publish(
+        address(roomId),
+        message.toJson(),
+        new DeliveryOptions().addHeader(MESSAGE_ID_HEADER, UUID.randomUUID().toString()));
   }
 
   /** The topic with this wire name, if there is one. */

@@ -24,6 +24,8 @@ import java.util.Map;
 import java.util.Optional;
 import java.util.Set;
 import java.util.UUID;
+import java.util.regex.Matcher;
+import java.util.regex.Pattern;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
@@ -35,6 +37,10 @@ import org.slf4j.LoggerFactory;
  * are checked first ({@link ScreenshotReply}); a rejected one is logged and counted, and the capture
  * keeps waiting. A room without a host is refused at once with NO_HOST, and captures waiting on a room
  * whose last host leaves fail with NO_HOST at once, so a run goes on text-only without waiting.
+ *
+ * <p>On a cluster the host may be on any node: the bridge reports the host each room's owner elected,
+ * wherever it is ({@code screenshot.hosts}); the request reaches it through the room's stream, and its
+ * reply comes back on the room's clustered {@code agent:screenshot} topic.
  */
 public final class ScreenshotVerticle extends CanvasVerticle {
   private static final Logger LOG = LoggerFactory.getLogger(ScreenshotVerticle.class);
@@ -42,6 +48,16 @@ public final class ScreenshotVerticle extends CanvasVerticle {
 
   private final AppConfig.Screenshot config;
   private final ScreenshotCache cache;
+
+  /**
+   * Starts every request id this verticle sends ({@code <askerId>_<uuid>}). On a cluster a host's
+   * reply is heard by the screenshot verticle of every node that knows the host; one whose id another
+   * node's verticle sent is that one's to take, not a reply to reject here.
+   */
+  private final String askerId = UUID.randomUUID().toString();
+
+  private static final Pattern CLUSTER_REQUEST_ID =
+      Pattern.compile("^([0-9a-f-]{36})_[0-9a-f-]{36}$");
 
   /** The clients of each room that answer screenshot requests, as the bridge reports them. */
   private final Map<String, Set<String>> hostsByRoom = new HashMap<>();
@@ -166,6 +182,13 @@ public final class ScreenshotVerticle extends CanvasVerticle {
       return;
     }
     Object requestId = reply.getValue("requestId");
+    if (requestId instanceof String id && isAnotherAskers(id)) {
+      LOG.atDebug()
+          .addKeyValue("roomId", roomId)
+          .addKeyValue("requestId", ScreenshotReply.clipped(id))
+          .log("screenshot.reply_for_another_node");
+      return;
+    }
     Capture capture = awaitingReply.get(requestId instanceof String id ? id : null);
     if (capture == null || !capture.request.roomId().equals(roomId)) {
       reject(
@@ -190,6 +213,11 @@ public final class ScreenshotVerticle extends CanvasVerticle {
     } catch (ScreenshotReply.Rejected rejection) {
       reject(roomId, requestId, rejection.reason(), rejection.getMessage());
     }
+  }
+
+  private boolean isAnotherAskers(String requestId) {
+    Matcher asked = CLUSTER_REQUEST_ID.matcher(requestId);
+    return asked.matches() && !asked.group(1).equals(askerId);
   }
 
   private void reject(String roomId, Object requestId, ReplyRejection reason, String detail) {
@@ -258,7 +286,7 @@ public final class ScreenshotVerticle extends CanvasVerticle {
         fail(noHostIn(request.roomId()));
         return;
       }
-      requestId = UUID.randomUUID().toString();
+      requestId = askerId + "_" + UUID.randomUUID();
       awaitingReply.put(requestId, this);
       timer = vertx.setTimer(config.timeoutMs(), id -> timedOut());
       HostScreenshotRequest hostRequest =

@@ -20,6 +20,8 @@ import java.util.concurrent.TimeUnit;
 public final class InJvmCluster implements AutoCloseable {
   private final List<Vertx> vertxes = new ArrayList<>();
   private final List<TestServer> servers = new ArrayList<>();
+  private final List<String> members = new ArrayList<>();
+  private AppConfig config;
 
   private InJvmCluster() {}
 
@@ -34,34 +36,56 @@ public final class InJvmCluster implements AutoCloseable {
       AppConfig config,
       java.util.function.Function<Vertx, List<dev.canvasagent.model.ModelProvider>> providers) {
     InJvmCluster cluster = new InJvmCluster();
+    cluster.config = config;
     List<Integer> ports = new ArrayList<>();
     for (int i = 0; i < nodes; i++) {
       ports.add(freePort());
     }
-    List<String> members = ports.stream().map(port -> "127.0.0.1:" + port).toList();
+    cluster.members.addAll(ports.stream().map(port -> "127.0.0.1:" + port).toList());
     try {
       for (int port : ports) {
-        HazelcastNode.Started node =
-            HazelcastNode.start(
-                    new VertxOptions(),
-                    new HazelcastNode.Settings(
-                        "canvas-agent-test-" + ports.get(0),
-                        "127.0.0.1",
-                        port,
-                        members,
-                        "127.0.0.1",
-                        0,
-                        10_000))
-                .await(60, TimeUnit.SECONDS);
-        cluster.vertxes.add(node.vertx());
-        cluster.servers.add(
-            TestServer.start(node.vertx(), config, providers.apply(node.vertx()), node.view()));
+        cluster.startNode(port, providers);
       }
     } catch (Exception failed) {
       cluster.close();
       throw new IllegalStateException("the in-JVM cluster did not start: " + failed, failed);
     }
     return cluster;
+  }
+
+  /**
+   * One more node, joining the running cluster (scaling out): it names every member so far and
+   * itself; the others accept it without naming it. Its index is the next one.
+   */
+  public TestServer join() {
+    int port = freePort();
+    members.add("127.0.0.1:" + port);
+    try {
+      startNode(port, vertx -> List.of());
+    } catch (Exception failed) {
+      throw new IllegalStateException("the node did not join: " + failed, failed);
+    }
+    return servers.get(servers.size() - 1);
+  }
+
+  private void startNode(
+      int port,
+      java.util.function.Function<Vertx, List<dev.canvasagent.model.ModelProvider>> providers)
+      throws Exception {
+    HazelcastNode.Started node =
+        HazelcastNode.start(
+                new VertxOptions(),
+                new HazelcastNode.Settings(
+                    "canvas-agent-test-" + members.get(0).substring("127.0.0.1:".length()),
+                    "127.0.0.1",
+                    port,
+                    List.copyOf(members),
+                    "127.0.0.1",
+                    0,
+                    10_000))
+            .await(60, TimeUnit.SECONDS);
+    vertxes.add(node.vertx());
+    servers.add(TestServer.start(node.vertx(), config, providers.apply(node.vertx()), node.view()));
   }
 
   public TestServer node(int index) {
