@@ -270,7 +270,7 @@ class RoomsAcrossNodesTest {
 
   @Test
   void theHostOnOneNodeAnswersARunsScreenshotOnTheOtherAndEveryNodesViewportsAreInTheContext() {
-    // Sequenced on node A, where the run is; the host is on node B.
+    // Sequenced on node A, where the run is posted; the host is on node B.
     String roomId = roomOwnedBy(cluster, 0);
     TestServer a = cluster.node(0);
     TestServer b = cluster.node(1);
@@ -312,20 +312,28 @@ class RoomsAcrossNodesTest {
     assertFalse(viewports.viewports().get(1).host());
 
     Await.result(Eventually.holds(vertx, () -> Future.succeededFuture(roomsWithHost(a) > 0)));
-    long capturedBefore = screenshots(a).getLong("captured");
+    Await.result(Eventually.holds(vertx, () -> Future.succeededFuture(roomsWithHost(b) > 0)));
+    long[] capturedBefore = {
+      screenshots(a).getLong("captured"), screenshots(b).getLong("captured")
+    };
     String sessionId = run(a, roomId, "look at the board");
     Await.result(host.awaitTopic("agent:status", status -> isFinal(status, sessionId)));
     assertTrue(
         host.received().stream()
             .anyMatch(frame -> "agent:screenshot_request".equals(frame.getString("topic"))),
         "the host on B was asked");
+    // The run runs on its session's owner (scheduler: one owner per session), A or B; the host is
+    // on B either way, and the other node leaves the reply to the one that asked.
+    int runsOn = a.cluster().owns(sessionId) ? 0 : 1;
+    TestServer runner = cluster.node(runsOn);
+    TestServer bystander = cluster.node(1 - runsOn);
     assertTrue(
-        screenshots(a).getLong("captured") > capturedBefore,
-        "the run on A got its screenshot: " + screenshots(a).encode());
+        screenshots(runner).getLong("captured") > capturedBefore[runsOn],
+        "the run got its screenshot from the host on B: " + screenshots(runner).encode());
     assertEquals(
         0,
-        screenshots(b).getJsonObject("rejected").getLong("unmatched"),
-        "B heard the reply too, and left it to A: " + screenshots(b).encode());
+        screenshots(bystander).getJsonObject("rejected").getLong("unmatched"),
+        "the other node heard the reply too, and left it: " + screenshots(bystander).encode());
 
     Await.result(host.close());
     Await.result(

@@ -159,7 +159,9 @@ class SessionOwnershipClusterTest {
   void whenTheOwnerStopsItsQueuedMessagesRunOnTheOtherNodeInOrderOnceEach() {
     TestServer survivor = cluster.node(1);
     cancels = HeldDeliveries.hold(cluster.vertx(0), Address.RUNNER_CANCEL.address());
-    String room = "takeover-room";
+    // The room itself stays where it is: its stream is the survivor's to sequence (rooms across
+    // nodes move with their owner, a handover of their own that this test is not about).
+    String room = roomOwnedBy(1, "takeover-room");
     String sessionId = sessionOwnedBy(0, room);
     SseClient sse = survivor.events(room);
     String running = post(survivor, room, sessionId, SLOW_RUN).getString("runId");
@@ -188,7 +190,9 @@ class SessionOwnershipClusterTest {
   @Test
   void whenTheOwnerStopsTheFollowUpsWaitingInItsQueueRunOnTheOtherNode() {
     TestServer survivor = cluster.node(1);
-    String room = "followups-room";
+    // The room itself stays where it is: its stream is the survivor's to sequence (rooms across
+    // nodes move with their owner, a handover of their own that this test is not about).
+    String room = roomOwnedBy(1, "followups-room");
     String sessionId = sessionOwnedBy(0, room);
     SseClient sse = survivor.events(room);
     String request = post(survivor, room, sessionId, "/two-passes").getString("runId");
@@ -222,6 +226,17 @@ class SessionOwnershipClusterTest {
   }
 
   /** A new session in {@code room} that node {@code index} owns (by every node's view). */
+  /** A room name starting with {@code prefix} that node {@code index} owns. */
+  String roomOwnedBy(int index, String prefix) {
+    String nodeId = cluster.node(index).cluster().nodeId();
+    for (int attempt = 0; ; attempt++) {
+      String room = prefix + "-" + attempt;
+      if (nodeId.equals(cluster.node(index).cluster().ownerOf(room))) {
+        return room;
+      }
+    }
+  }
+
   String sessionOwnedBy(int index, String room) {
     String nodeId = cluster.node(index).cluster().nodeId();
     for (int attempt = 0; attempt < 64; attempt++) {
