@@ -12,6 +12,7 @@ import java.nio.file.Path;
 import java.time.OffsetDateTime;
 import java.time.temporal.ChronoUnit;
 import java.util.ArrayList;
+import java.util.Arrays;
 import java.util.BitSet;
 import java.util.List;
 import java.util.Locale;
@@ -102,34 +103,41 @@ public final class FanOutBench {
   static JsonObject measure(BenchSettings settings, Vertx vertx, Path log, Launch launch)
       throws Exception {
     BenchServer server = launch.start(log);
-    return measure(settings, vertx, List.of(server)).put("serverLog", log.toString());
+    return measure(settings, vertx, List.of(server), new int[] {settings.clients()})
+        .put("serverLog", log.toString());
   }
 
   /**
    * Measures servers already started (each has logged {@code server.started} or soon will): every
-   * client's stream goes to one of them, the first half of the clients to the first and so on; the
-   * changes go to the first. Stops them all, whatever happens.
+   * client's stream goes to one of them, {@code clientsPerServer[i]} to server {@code i} (together
+   * {@code bench.clients}); the changes go to the first. Stops them all, whatever happens.
    */
-  static JsonObject measure(BenchSettings settings, Vertx vertx, List<BenchServer> servers)
+  static JsonObject measure(
+      BenchSettings settings, Vertx vertx, List<BenchServer> servers, int[] clientsPerServer)
       throws Exception {
+    if (clientsPerServer.length != servers.size()
+        || Arrays.stream(clientsPerServer).sum() != settings.clients()) {
+      throw new IllegalArgumentException(
+          Arrays.toString(clientsPerServer)
+              + " clients for "
+              + servers.size()
+              + " servers do not add up to bench.clients="
+              + settings.clients());
+    }
     // Whatever happens to this JVM short of SIGKILL — an exception, Ctrl-C, Maven stopping — the
     // servers stop too.
     Thread stop = new Thread(() -> servers.forEach(BenchServer::close), "bench-stop-server");
     Runtime.getRuntime().addShutdownHook(stop);
     try {
-      return run(settings, servers, vertx);
+      return run(settings, servers, clientsPerServer, vertx);
     } finally {
       servers.forEach(BenchServer::close);
       Runtime.getRuntime().removeShutdownHook(stop);
     }
   }
 
-  /** The server that client {@code client} of {@code clients} streams from, of {@code servers}. */
-  static int serverOf(int client, int clients, int servers) {
-    return (int) ((long) client * servers / clients);
-  }
-
-  private static JsonObject run(BenchSettings settings, List<BenchServer> servers, Vertx vertx)
+  private static JsonObject run(
+      BenchSettings settings, List<BenchServer> servers, int[] clientsPerServer, Vertx vertx)
       throws Exception {
     String loadBefore = ProcCpu.loadAverage();
     int[] ports = new int[servers.size()];
@@ -163,11 +171,12 @@ public final class FanOutBench {
     servers.forEach(server -> listenersByServer.add(new ArrayList<>()));
     List<SseListener> listeners = new ArrayList<>();
     long subscribing = System.nanoTime();
-    for (int i = 0; i < settings.clients(); i++) {
-      int server = serverOf(i, settings.clients(), servers.size());
-      SseListener listener = SseListener.open(streams, ports[server], BenchSettings.ROOM, window);
-      listeners.add(listener);
-      listenersByServer.get(server).add(listener);
+    for (int server = 0; server < servers.size(); server++) {
+      for (int i = 0; i < clientsPerServer[server]; i++) {
+        SseListener listener = SseListener.open(streams, ports[server], BenchSettings.ROOM, window);
+        listeners.add(listener);
+        listenersByServer.get(server).add(listener);
+      }
     }
     Future.all(listeners.stream().map(SseListener::subscribed).toList())
         .toCompletionStage()

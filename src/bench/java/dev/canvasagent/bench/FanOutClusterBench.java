@@ -16,7 +16,8 @@ import java.util.concurrent.TimeUnit;
  * FanOutBench}): one room, {@code bench.clients} SSE clients, the changes posted to the first node at
  * {@code bench.rate}. First one node alone ({@code CANVAS_AGENT_CLUSTER} unset) with every client;
  * then two nodes clustered on loopback (Hazelcast), the first half of the clients on node 0, which
- * takes the changes, the second half on node 1, which gets each change over the clustered event bus.
+ * takes the changes, the second half ({@code bench.secondNodeClients}) on node 1, which gets each
+ * change over the clustered event bus.
  * Both on PostgreSQL (a cluster needs it), each on a fresh schema. A delivery is matched to its change
  * by the change's own number ({@code meta.seq}), not by the event id, and counted once, on the client
  * that got it; each client must get each committed change once.
@@ -31,6 +32,8 @@ final class FanOutClusterBench {
   /** Runs one node, then two, prints both and how they compare, writes the report; 0 when it ran to the end. */
   static int execute() throws Exception {
     BenchSettings settings = BenchSettings.fromSystemProperties();
+    int secondNodeClients = secondNodeClients(settings);
+    int[] split = {settings.clients() - secondNodeClients, secondNodeClients};
     Path output = settings.output().toAbsolutePath().resolveSibling("fanout-cluster.json");
     Path directory = output.getParent();
     Files.createDirectories(directory);
@@ -44,7 +47,8 @@ final class FanOutClusterBench {
               database -> {
                 Path log = directory.resolve("cluster-alone.log");
                 BenchServer server = BenchCluster.alone(settings, database, log);
-                return FanOutBench.measure(settings, driver, List.of(server))
+                return FanOutBench.measure(
+                        settings, driver, List.of(server), new int[] {settings.clients()})
                     .put("store", "postgres")
                     .put("serverLog", log.toString());
               });
@@ -54,7 +58,8 @@ final class FanOutClusterBench {
                   FanOutBench.measure(
                           settings,
                           driver,
-                          BenchCluster.clustered(settings, database, NODES, driver, directory))
+                          BenchCluster.clustered(settings, database, NODES, driver, directory),
+                          split)
                       .put("store", "postgres")
                       .put("serverLogs", directory.resolve("cluster-node-<i>.log").toString()));
       JsonObject comparison = compare(oneNode, twoNodes);
@@ -84,6 +89,24 @@ final class FanOutClusterBench {
       }
     }
     return status;
+  }
+
+  /**
+   * {@code bench.secondNodeClients}: how many of the clients stream from the second node (half by
+   * default). With 1, the second node's CPU is almost all the cost of receiving each change over the
+   * bus: the per-hop cost, measured directly.
+   */
+  static int secondNodeClients(BenchSettings settings) {
+    int second = BenchProperties.number("bench.secondNodeClients", settings.clients() / 2);
+    if (second < 1 || second >= settings.clients()) {
+      throw new IllegalArgumentException(
+          "bench.secondNodeClients must be 1 to bench.clients - 1 ("
+              + (settings.clients() - 1)
+              + "), not "
+              + second
+              + ": each node needs a client for the change to cross the cluster");
+    }
+    return second;
   }
 
   /** A measurement on a schema of its own, dropped afterwards whatever happens. */
