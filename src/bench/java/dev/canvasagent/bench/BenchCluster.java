@@ -47,7 +47,7 @@ final class BenchCluster {
   /**
    * {@code count} nodes clustered on {@code database}'s schema, started one after another (each joins
    * the ones before it); returns once every node's {@code /health} lists all of them. Node {@code i}
-   * logs to {@code log-i}. If they do not form, every node started is stopped and the failure names
+   * logs to {@code cluster-node-<i>.log} in {@code directory}. If they do not form, every node started is stopped and the failure names
    * the logs.
    */
   static List<BenchServer> clustered(
@@ -60,6 +60,16 @@ final class BenchCluster {
     List<String> members = clusterPorts.stream().map(port -> "127.0.0.1:" + port).toList();
     List<BenchServer> servers = new ArrayList<>();
     List<Integer> httpPorts = new ArrayList<>();
+    // Until the measurement takes them over, the nodes stop with this JVM, however it stops.
+    Thread stop =
+        new Thread(
+            () -> {
+              synchronized (servers) {
+                servers.forEach(BenchServer::close);
+              }
+            },
+            "bench-stop-cluster");
+    Runtime.getRuntime().addShutdownHook(stop);
     try {
       for (int i = 0; i < count; i++) {
         Map<String, String> env = new HashMap<>(StoreServer.environment(database));
@@ -76,7 +86,9 @@ final class BenchCluster {
                 settings.serverJvmOptions(),
                 env,
                 directory.resolve("cluster-node-" + i + ".log"));
-        servers.add(server);
+        synchronized (servers) {
+          servers.add(server);
+        }
         // The next node joins this one only once it is up (the first forms the cluster alone).
         httpPorts.add(server.awaitPort(FORM_SECONDS));
       }
@@ -93,7 +105,7 @@ final class BenchCluster {
       }
       return servers;
     } catch (Exception e) {
-      servers.forEach(BenchServer::close);
+      stop.run();
       throw new IllegalStateException(
           "the cluster of "
               + count
@@ -102,6 +114,8 @@ final class BenchCluster {
               + "); see "
               + directory.resolve("cluster-node-*.log"),
           e);
+    } finally {
+      Runtime.getRuntime().removeShutdownHook(stop);
     }
   }
 

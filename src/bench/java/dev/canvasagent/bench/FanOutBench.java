@@ -95,12 +95,12 @@ public final class FanOutBench {
   }
 
   /** How a server under test is started, given the file its log goes to. */
-  interface Launch {
+  private interface Launch {
     BenchServer start(Path log) throws Exception;
   }
 
   /** Starts one server, measures it, and stops it, whatever happens. */
-  static JsonObject measure(BenchSettings settings, Vertx vertx, Path log, Launch launch)
+  private static JsonObject measure(BenchSettings settings, Vertx vertx, Path log, Launch launch)
       throws Exception {
     BenchServer server = launch.start(log);
     return measure(settings, vertx, List.of(server), new int[] {settings.clients()})
