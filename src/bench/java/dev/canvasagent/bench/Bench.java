@@ -6,12 +6,12 @@ import java.util.Locale;
 
 /**
  * What {@code ./mvnw -Pbench -DskipTests verify} runs: the benchmarks named in {@code -Dbench.which}
- * (comma-separated: {@code fanout}, {@code run}, {@code parse}, {@code docs}, {@code busy}, {@code scale}, or {@code all}; {@code fanout} by
+ * (comma-separated: {@code fanout}, {@code fanout-cluster}, {@code run}, {@code parse}, {@code docs}, {@code busy}, {@code scale}, or {@code all}; {@code fanout} by
  * default), one after another, each with a server of its own where it needs one.
  */
 public final class Bench {
   private static final List<String> NAMES =
-      List.of("fanout", "run", "parse", "docs", "busy", "scale");
+      List.of("fanout", "fanout-cluster", "run", "parse", "docs", "busy", "scale");
 
   private Bench() {}
 
@@ -24,6 +24,7 @@ public final class Bench {
       int result =
           switch (name) {
             case "fanout" -> FanOutBench.execute();
+            case "fanout-cluster" -> FanOutClusterBench.execute();
             case "run" -> RunLatencyBench.execute();
             case "parse" -> ParseThroughputBench.execute();
             case "docs" -> DocsBench.execute();

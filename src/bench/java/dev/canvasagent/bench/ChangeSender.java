@@ -12,6 +12,7 @@ import io.vertx.core.json.JsonArray;
 import io.vertx.core.json.JsonObject;
 import java.util.ArrayDeque;
 import java.util.Arrays;
+import java.util.BitSet;
 import java.util.concurrent.TimeUnit;
 
 /**
@@ -50,12 +51,17 @@ final class ChangeSender {
   private long sentMeasured;
   private long conflicts;
   private long errors;
+  private final BitSet committedMeasuredSeqs = new BitSet();
   private int[] commitMicros = new int[1024];
   private int commitCount;
 
   private record Change(long sequence, long sentAtMicros, JsonObject record) {}
 
-  /** What the sender did; {@code commitMicros} are the measured POST round trips. */
+  /**
+   * What the sender did; {@code commitMicros} are the measured POST round trips, {@code
+   * committedMeasuredSeqs} the {@code meta.seq} of every measured change the server committed (what
+   * each client must receive, once).
+   */
   record Result(
       long sent,
       long sentMeasured,
@@ -65,7 +71,8 @@ final class ChangeSender {
       long errors,
       long skippedSlots,
       int maxInflight,
-      int[] commitMicros) {}
+      int[] commitMicros,
+      BitSet committedMeasuredSeqs) {}
 
   ChangeSender(
       Vertx vertx, HttpClient client, int port, BenchSettings settings, MeasurementWindow window) {
@@ -152,7 +159,8 @@ final class ChangeSender {
                 errors,
                 skippedSlots,
                 maxInflightSeen,
-                Arrays.copyOf(commitMicros, commitCount)));
+                Arrays.copyOf(commitMicros, commitCount),
+                (BitSet) committedMeasuredSeqs.clone()));
       }
     }
   }
@@ -204,6 +212,7 @@ final class ChangeSender {
       knownRevision = Math.max(knownRevision, answer.body().toJsonObject().getLong("revision"));
       if (window.contains(change.sentAtMicros())) {
         committedMeasured++;
+        committedMeasuredSeqs.set((int) change.sequence());
         recordCommit(System.nanoTime() - postedNanos);
       }
     } else if (answer != null && answer.status() == 409) {

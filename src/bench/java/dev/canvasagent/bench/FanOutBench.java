@@ -12,6 +12,8 @@ import java.nio.file.Path;
 import java.time.OffsetDateTime;
 import java.time.temporal.ChronoUnit;
 import java.util.ArrayList;
+import java.util.Arrays;
+import java.util.BitSet;
 import java.util.List;
 import java.util.Locale;
 import java.util.concurrent.TimeUnit;
@@ -31,6 +33,7 @@ public final class FanOutBench {
   private static final long START_SECONDS = 60;
   private static final long SUBSCRIBE_SECONDS = 60;
   private static final long DRAIN_SECONDS = 10;
+  private static final long IDLE_SECONDS = 3;
 
   private FanOutBench() {}
 
@@ -100,23 +103,48 @@ public final class FanOutBench {
   private static JsonObject measure(BenchSettings settings, Vertx vertx, Path log, Launch launch)
       throws Exception {
     BenchServer server = launch.start(log);
+    return measure(settings, vertx, List.of(server), new int[] {settings.clients()})
+        .put("serverLog", log.toString());
+  }
+
+  /**
+   * Measures servers already started (each has logged {@code server.started} or soon will): every
+   * client's stream goes to one of them, {@code clientsPerServer[i]} to server {@code i} (together
+   * {@code bench.clients}); the changes go to the first. Stops them all, whatever happens.
+   */
+  static JsonObject measure(
+      BenchSettings settings, Vertx vertx, List<BenchServer> servers, int[] clientsPerServer)
+      throws Exception {
+    if (clientsPerServer.length != servers.size()
+        || Arrays.stream(clientsPerServer).sum() != settings.clients()) {
+      throw new IllegalArgumentException(
+          Arrays.toString(clientsPerServer)
+              + " clients for "
+              + servers.size()
+              + " servers do not add up to bench.clients="
+              + settings.clients());
+    }
     // Whatever happens to this JVM short of SIGKILL — an exception, Ctrl-C, Maven stopping — the
-    // server stops too.
-    Thread stop = new Thread(server::close, "bench-stop-server");
+    // servers stop too.
+    Thread stop = new Thread(() -> servers.forEach(BenchServer::close), "bench-stop-server");
     Runtime.getRuntime().addShutdownHook(stop);
     try {
-      return run(settings, server, vertx).put("serverLog", log.toString());
+      return run(settings, servers, clientsPerServer, vertx);
     } finally {
-      server.close();
+      servers.forEach(BenchServer::close);
       Runtime.getRuntime().removeShutdownHook(stop);
     }
   }
 
-  private static JsonObject run(BenchSettings settings, BenchServer server, Vertx vertx)
+  private static JsonObject run(
+      BenchSettings settings, List<BenchServer> servers, int[] clientsPerServer, Vertx vertx)
       throws Exception {
     String loadBefore = ProcCpu.loadAverage();
-    int port = server.awaitPort(START_SECONDS);
-    server.startSampling();
+    int[] ports = new int[servers.size()];
+    for (int i = 0; i < servers.size(); i++) {
+      ports[i] = servers.get(i).awaitPort(START_SECONDS);
+    }
+    servers.forEach(BenchServer::startSampling);
     int cores = Runtime.getRuntime().availableProcessors();
 
     // One connection per stream: the pool must hold every client's never-ending GET at once.
@@ -139,10 +167,16 @@ public final class FanOutBench {
             new PoolOptions().setHttp1MaxSize(1).setMaxWaitQueueSize(-1));
 
     MeasurementWindow window = new MeasurementWindow();
+    List<List<SseListener>> listenersByServer = new ArrayList<>();
+    servers.forEach(server -> listenersByServer.add(new ArrayList<>()));
     List<SseListener> listeners = new ArrayList<>();
     long subscribing = System.nanoTime();
-    for (int i = 0; i < settings.clients(); i++) {
-      listeners.add(SseListener.open(streams, port, BenchSettings.ROOM, window));
+    for (int server = 0; server < servers.size(); server++) {
+      for (int i = 0; i < clientsPerServer[server]; i++) {
+        SseListener listener = SseListener.open(streams, ports[server], BenchSettings.ROOM, window);
+        listeners.add(listener);
+        listenersByServer.get(server).add(listener);
+      }
     }
     Future.all(listeners.stream().map(SseListener::subscribed).toList())
         .toCompletionStage()
@@ -150,32 +184,43 @@ public final class FanOutBench {
         .get(SUBSCRIBE_SECONDS, TimeUnit.SECONDS);
     long subscribeMillis = TimeUnit.NANOSECONDS.toMillis(System.nanoTime() - subscribing);
     Thread.sleep(1_000);
-    long[] idleMemory = server.memoryKib();
+    List<long[]> idleMemory = servers.stream().map(BenchServer::memoryKib).toList();
+    // What the servers spend with the clients connected and no change sent (timers, a cluster's
+    // heartbeats): the part of their CPU that does not grow with the rate.
+    long idleStart = System.nanoTime();
+    CpuTicks idleBefore = CpuTicks.now(servers);
+    Thread.sleep(TimeUnit.SECONDS.toMillis(IDLE_SECONDS));
+    CpuTicks idleAfter = CpuTicks.now(servers);
+    double idleSeconds = (System.nanoTime() - idleStart) / 1e9;
 
-    ChangeSender sender = new ChangeSender(vertx, posts, port, settings, window);
+    ChangeSender sender = new ChangeSender(vertx, posts, ports[0], settings, window);
     var sent = sender.run().toCompletionStage().toCompletableFuture();
     // CPU is read at the edges of the measured window only.
     sleepUntilMicros(window, true);
-    CpuTicks before = CpuTicks.now(server);
+    CpuTicks before = CpuTicks.now(servers);
     sleepUntilMicros(window, false);
-    CpuTicks after = CpuTicks.now(server);
+    CpuTicks after = CpuTicks.now(servers);
     ChangeSender.Result result =
         sent.get(settings.seconds() + settings.warmupSeconds() + 120L, TimeUnit.SECONDS);
 
-    long expected = result.committedMeasured() * settings.clients();
+    BitSet committed = result.committedMeasuredSeqs();
+    long expected = (long) committed.cardinality() * settings.clients();
     long drainUntil = System.nanoTime() + TimeUnit.SECONDS.toNanos(DRAIN_SECONDS);
     while (received(listeners) < expected && System.nanoTime() < drainUntil) {
       Thread.sleep(100);
     }
-    long[] finalMemory = server.memoryKib();
+    List<long[]> finalMemory = servers.stream().map(BenchServer::memoryKib).toList();
     double windowSeconds = (window.endMicros() - window.startMicros()) / 1e6;
     // Read before the driver closes its streams: a stream it ended itself is no client the server
     // dropped.
-    JsonObject deliveries = deliveries(listeners, expected, windowSeconds, settings.seconds());
+    JsonObject deliveries = deliveries(listeners, committed, windowSeconds, settings.seconds());
+    List<JsonObject> deliveriesByServer =
+        listenersByServer.stream()
+            .map(group -> deliveries(group, committed, windowSeconds, settings.seconds()))
+            .toList();
     streams.close();
     posts.close();
 
-    double serverCpu = percent(after.server() - before.server(), windowSeconds);
     double driverCpu = percent(after.driver() - before.driver(), windowSeconds);
     double machineCpu =
         percent(
@@ -183,99 +228,162 @@ public final class FanOutBench {
             (after.machineTotal() - before.machineTotal())
                 / (double) cores
                 / ProcCpu.TICKS_PER_SECOND);
+    List<JsonObject> serverReports = new ArrayList<>();
+    double serversCpu = 0;
+    for (int i = 0; i < servers.size(); i++) {
+      double cpu = percent(after.servers()[i] - before.servers()[i], windowSeconds);
+      serversCpu += cpu;
+      double idleCpu = percent(idleAfter.servers()[i] - idleBefore.servers()[i], idleSeconds);
+      serverReports.add(
+          server(servers.get(i), idleMemory.get(i), finalMemory.get(i), cpu, window)
+              .put("idleCpuPercent", Percentiles.round(idleCpu)));
+    }
 
-    return new JsonObject()
-        .put("date", OffsetDateTime.now().truncatedTo(ChronoUnit.SECONDS).toString())
+    JsonObject report =
+        new JsonObject()
+            .put("date", OffsetDateTime.now().truncatedTo(ChronoUnit.SECONDS).toString())
+            .put(
+                "machine",
+                new JsonObject()
+                    .put("cores", cores)
+                    .put(
+                        "sharedBy",
+                        (servers.size() == 1 ? "the server" : servers.size() + " servers")
+                            + " and this driver (and whatever else runs on the machine)")
+                    .put(
+                        "java",
+                        System.getProperty("java.vm.name")
+                            + " "
+                            + System.getProperty("java.runtime.version"))
+                    .put(
+                        "os",
+                        System.getProperty("os.name") + " " + System.getProperty("os.version"))
+                    .put("loadAverageBefore", loadBefore)
+                    .put("loadAverageAfter", ProcCpu.loadAverage()))
+            .put(
+                "settings",
+                new JsonObject()
+                    .put("room", BenchSettings.ROOM)
+                    .put("clients", settings.clients())
+                    .put("targetRate", settings.rate())
+                    .put("seconds", settings.seconds())
+                    .put("warmupSeconds", settings.warmupSeconds())
+                    .put("inflight", settings.inflight())
+                    .put("shapes", settings.shapes())
+                    .put("floorLoops", settings.floorLoops())
+                    .put("serverHeap", "-Xmx" + settings.serverHeap())
+                    .put("serverJvmOptions", String.join(" ", settings.serverJvmOptions())))
+            .put("subscribeMillis", subscribeMillis)
+            .put(
+                "changes",
+                new JsonObject()
+                    .put("targetRate", settings.rate())
+                    .put(
+                        "achievedRate",
+                        Percentiles.round(result.committedMeasured() / windowSeconds))
+                    .put("sentMeasured", result.sentMeasured())
+                    .put("committedMeasured", result.committedMeasured())
+                    .put("sentTotal", result.sent())
+                    .put("committedTotal", result.committed())
+                    .put("conflictsRetried", result.conflicts())
+                    .put("errors", result.errors())
+                    .put("slotsSkipped", result.skippedSlots())
+                    .put("maxInflight", result.maxInflight())
+                    .put("commitLatencyMs", new Percentiles(result.commitMicros()).toJson()))
+            .put("deliveries", deliveries)
+            .put("driver", new JsonObject().put("cpuPercent", Percentiles.round(driverCpu)))
+            .put("machineCpuBusyPercent", Percentiles.round(machineCpu))
+            .put(
+                "otherProcessesCpuPercent",
+                Percentiles.round(Math.max(0, machineCpu - serversCpu - driverCpu)));
+    if (servers.size() == 1) {
+      return report.put("server", serverReports.get(0));
+    }
+    JsonArray nodes = new JsonArray();
+    for (int i = 0; i < servers.size(); i++) {
+      nodes.add(
+          new JsonObject()
+              .put("node", i)
+              .put("clients", listenersByServer.get(i).size())
+              .put(
+                  "changesArrive",
+                  i == 0 ? "as the driver's POSTs" : "over the clustered event bus")
+              .put("deliveries", deliveriesByServer.get(i))
+              .put("server", serverReports.get(i)));
+    }
+    return report
+        .put("nodes", nodes)
         .put(
-            "machine",
+            "servers",
             new JsonObject()
-                .put("cores", cores)
-                .put(
-                    "sharedBy",
-                    "the server and this driver (and whatever else runs on the machine)")
-                .put(
-                    "java",
-                    System.getProperty("java.vm.name")
-                        + " "
-                        + System.getProperty("java.runtime.version"))
-                .put("os", System.getProperty("os.name") + " " + System.getProperty("os.version"))
-                .put("loadAverageBefore", loadBefore)
-                .put("loadAverageAfter", ProcCpu.loadAverage()))
-        .put(
-            "settings",
-            new JsonObject()
-                .put("room", BenchSettings.ROOM)
-                .put("clients", settings.clients())
-                .put("targetRate", settings.rate())
-                .put("seconds", settings.seconds())
-                .put("warmupSeconds", settings.warmupSeconds())
-                .put("inflight", settings.inflight())
-                .put("shapes", settings.shapes())
-                .put("floorLoops", settings.floorLoops())
-                .put("serverHeap", "-Xmx" + settings.serverHeap())
-                .put("serverJvmOptions", String.join(" ", settings.serverJvmOptions())))
-        .put("subscribeMillis", subscribeMillis)
-        .put(
-            "changes",
-            new JsonObject()
-                .put("targetRate", settings.rate())
-                .put("achievedRate", Percentiles.round(result.committedMeasured() / windowSeconds))
-                .put("sentMeasured", result.sentMeasured())
-                .put("committedMeasured", result.committedMeasured())
-                .put("sentTotal", result.sent())
-                .put("committedTotal", result.committed())
-                .put("conflictsRetried", result.conflicts())
-                .put("errors", result.errors())
-                .put("slotsSkipped", result.skippedSlots())
-                .put("maxInflight", result.maxInflight())
-                .put("commitLatencyMs", new Percentiles(result.commitMicros()).toJson()))
-        .put("deliveries", deliveries)
-        .put(
-            "server",
-            new JsonObject()
-                .put("pid", server.pid())
-                .put("rssIdleWithClientsKib", idleMemory[0])
-                .put(
-                    "rssMaxKib",
-                    Math.max(
-                        finalMemory[0],
-                        server.samples().stream()
-                            .mapToLong(BenchServer.Sample::rssKib)
-                            .max()
-                            .orElse(-1)))
-                .put("rssEndKib", finalMemory[0])
-                .put("vmHwmKib", finalMemory[1])
-                .put("heapUsedMaxKib", server.heapUsedMaxKib())
-                .put("heapUsedEndKib", server.heapUsedLastKib())
-                .put("cpuPercent", Percentiles.round(serverCpu))
-                .put("slowConsumerDisconnects", server.slowConsumerDisconnects())
-                .put("logWarnings", server.warnings())
-                .put("timeline", timeline(server.samples(), window)))
-        .put("driver", new JsonObject().put("cpuPercent", Percentiles.round(driverCpu)))
-        .put("machineCpuBusyPercent", Percentiles.round(machineCpu))
-        .put(
-            "otherProcessesCpuPercent",
-            Percentiles.round(Math.max(0, machineCpu - serverCpu - driverCpu)));
+                .put("cpuPercent", Percentiles.round(serversCpu))
+                .put("rssMaxKib", sum(serverReports, "rssMaxKib"))
+                .put("rssIdleWithClientsKib", sum(serverReports, "rssIdleWithClientsKib"))
+                .put("heapUsedMaxKib", sum(serverReports, "heapUsedMaxKib"))
+                .put("slowConsumerDisconnects", sum(serverReports, "slowConsumerDisconnects"))
+                .put("logWarnings", sum(serverReports, "logWarnings")));
   }
 
-  /** CPU used so far, in clock ticks: by the server, by this driver, by the whole machine (busy, and in all). */
-  private record CpuTicks(long server, long driver, long machineBusy, long machineTotal) {
-    static CpuTicks now(BenchServer server) {
+  /** One server's memory, CPU and log counts over the run. */
+  private static JsonObject server(
+      BenchServer server,
+      long[] idleMemory,
+      long[] finalMemory,
+      double cpuPercent,
+      MeasurementWindow window) {
+    return new JsonObject()
+        .put("pid", server.pid())
+        .put("rssIdleWithClientsKib", idleMemory[0])
+        .put(
+            "rssMaxKib",
+            Math.max(
+                finalMemory[0],
+                server.samples().stream().mapToLong(BenchServer.Sample::rssKib).max().orElse(-1)))
+        .put("rssEndKib", finalMemory[0])
+        .put("vmHwmKib", finalMemory[1])
+        .put("heapUsedMaxKib", server.heapUsedMaxKib())
+        .put("heapUsedEndKib", server.heapUsedLastKib())
+        .put("cpuPercent", Percentiles.round(cpuPercent))
+        .put("slowConsumerDisconnects", server.slowConsumerDisconnects())
+        .put("logWarnings", server.warnings())
+        .put("timeline", timeline(server.samples(), window));
+  }
+
+  private static long sum(List<JsonObject> reports, String key) {
+    return reports.stream().mapToLong(report -> report.getLong(key)).sum();
+  }
+
+  /**
+   * CPU used so far, in clock ticks: by each server, by this driver, by the whole machine (busy, and
+   * in all).
+   */
+  private record CpuTicks(long[] servers, long driver, long machineBusy, long machineTotal) {
+    static CpuTicks now(List<BenchServer> servers) {
       long[] machine = ProcCpu.machineTicks();
       return new CpuTicks(
-          server.cpuTicks(),
+          servers.stream().mapToLong(BenchServer::cpuTicks).toArray(),
           ProcCpu.processTicks(ProcessHandle.current().pid()),
           machine[0],
           machine[1]);
     }
   }
 
-  /** Every client's deliveries together: counts, latency percentiles, and the worst latency of each second. */
+  /**
+   * Some clients' deliveries together: counts, latency percentiles, and the worst latency of each
+   * second. Each client must have received each committed measured change ({@code committed}, by
+   * {@code meta.seq}) once: what it missed, what it got that was never committed, and what it got
+   * twice are counted apart, and none of them is a delivery.
+   */
   private static JsonObject deliveries(
-      List<SseListener> listeners, long expected, double windowSeconds, int seconds) {
+      List<SseListener> listeners, BitSet committed, double windowSeconds, int seconds) {
+    long expected = (long) committed.cardinality() * listeners.size();
     long received = 0;
     long receivedBytes = 0;
     long unparsable = 0;
+    long duplicates = 0;
+    long missing = 0;
+    long unexpected = 0;
+    int clientsMissingChanges = 0;
     int dropped = 0;
     List<int[]> perClient = new ArrayList<>();
     int[] maxPerSecond = new int[seconds];
@@ -288,7 +396,15 @@ public final class FanOutBench {
       received += listener.received();
       receivedBytes += listener.receivedBytes();
       unparsable += listener.unparsable();
+      duplicates += listener.duplicates();
       dropped += listener.ended() ? 1 : 0;
+      BitSet seen = listener.seen();
+      BitSet notSeen = (BitSet) committed.clone();
+      notSeen.andNot(seen);
+      missing += notSeen.cardinality();
+      clientsMissingChanges += notSeen.isEmpty() ? 0 : 1;
+      seen.andNot(committed);
+      unexpected += seen.cardinality();
     }
     int[] all = new int[perClient.stream().mapToInt(latencies -> latencies.length).sum()];
     int at = 0;
@@ -301,11 +417,16 @@ public final class FanOutBench {
       maxLatencyPerSecond.add(Percentiles.round(max / 1000.0));
     }
     return new JsonObject()
+        .put("clients", listeners.size())
         .put("expected", expected)
         .put("received", received)
         .put("bytesPerEvent", received == 0 ? 0 : Math.round((double) receivedBytes / received))
         .put("receivedPercent", expected == 0 ? 0 : Percentiles.round(100.0 * received / expected))
         .put("perSecond", Math.round(received / windowSeconds))
+        .put("missing", missing)
+        .put("clientsMissingChanges", clientsMissingChanges)
+        .put("duplicates", duplicates)
+        .put("unexpected", unexpected)
         .put("clientsDroppedByServer", dropped)
         .put("unparsable", unparsable)
         .put("latencyMs", new Percentiles(all).toJson())
@@ -357,12 +478,10 @@ public final class FanOutBench {
     }
   }
 
-  private static String summary(JsonObject report, BenchSettings settings, String target) {
+  static String summary(JsonObject report, BenchSettings settings, String target) {
     JsonObject changes = report.getJsonObject("changes");
     JsonObject deliveries = report.getJsonObject("deliveries");
-    JsonObject latency = deliveries.getJsonObject("latencyMs");
     JsonObject commit = changes.getJsonObject("commitLatencyMs");
-    JsonObject server = report.getJsonObject("server");
     JsonObject machine = report.getJsonObject("machine");
     StringBuilder out = new StringBuilder();
     line(
@@ -377,8 +496,9 @@ public final class FanOutBench {
         settings.shapes());
     line(
         out,
-        "machine     %d cores shared by server and driver; %s; load before %s",
+        "machine     %d cores shared by %s; %s; load before %s",
         machine.getInteger("cores"),
+        report.containsKey("nodes") ? "the servers and the driver" : "server and driver",
         machine.getString("java"),
         machine.getString("loadAverageBefore"));
     line(
@@ -391,47 +511,104 @@ public final class FanOutBench {
         changes.getLong("errors"),
         changes.getLong("slotsSkipped"),
         settings.inflight());
-    line(
-        out,
-        "deliveries  %d of %d expected (%.2f%%), %d/s, %d bytes each; clients dropped by the server: %d",
-        deliveries.getLong("received"),
-        deliveries.getLong("expected"),
-        deliveries.getDouble("receivedPercent"),
-        deliveries.getLong("perSecond"),
-        deliveries.getLong("bytesPerEvent"),
-        deliveries.getInteger("clientsDroppedByServer"));
-    line(
-        out,
-        "latency     POST sent -> canvas:change received: p50 %s  p90 %s  p99 %s  max %s ms",
-        ms(latency, "p50"),
-        ms(latency, "p90"),
-        ms(latency, "p99"),
-        ms(latency, "max"));
+    deliveryLines(out, "", deliveries);
     line(
         out,
         "commit      POST round trip: p50 %s  p99 %s  max %s ms",
         ms(commit, "p50"),
         ms(commit, "p99"),
         ms(commit, "max"));
+    double driverCpu = report.getJsonObject("driver").getDouble("cpuPercent");
+    double machineCpu = report.getDouble("machineCpuBusyPercent");
+    if (!report.containsKey("nodes")) {
+      JsonObject server = report.getJsonObject("server");
+      serverLine(out, "server     ", server, report);
+      double serverCpu = server.getDouble("cpuPercent");
+      line(
+          out,
+          "cpu         server %.0f%% (%.0f%% idle with the clients), driver %.0f%%, other processes %.0f%% (100%% = one core; %d cores)",
+          serverCpu,
+          server.getDouble("idleCpuPercent"),
+          driverCpu,
+          Math.max(0, machineCpu - serverCpu - driverCpu),
+          machine.getInteger("cores"));
+      return out.toString();
+    }
+    for (Object entry : report.getJsonArray("nodes")) {
+      JsonObject node = (JsonObject) entry;
+      String name = "node " + node.getInteger("node");
+      line(
+          out,
+          "%-11s %d clients; changes arrive %s",
+          name,
+          node.getInteger("clients"),
+          node.getString("changesArrive"));
+      deliveryLines(out, "  ", node.getJsonObject("deliveries"));
+      serverLine(out, "  server   ", node.getJsonObject("server"), report);
+      line(
+          out,
+          "  cpu       %.0f%% (%.0f%% idle with the clients, before the changes)",
+          node.getJsonObject("server").getDouble("cpuPercent"),
+          node.getJsonObject("server").getDouble("idleCpuPercent"));
+    }
+    JsonObject servers = report.getJsonObject("servers");
     line(
         out,
-        "server      RSS max %s MiB (VmHWM %s MiB; %s MiB idle with the clients), heap used max %s MiB of %s",
+        "cpu         servers %.0f%% together, driver %.0f%%, other processes %s%% (100%% = one core; %d cores)",
+        servers.getDouble("cpuPercent"),
+        driverCpu,
+        String.format(Locale.ROOT, "%.0f", report.getDouble("otherProcessesCpuPercent")),
+        machine.getInteger("cores"));
+    line(
+        out,
+        "memory      servers' RSS max %s MiB together (%s MiB idle with the clients)",
+        mib(servers.getLong("rssMaxKib")),
+        mib(servers.getLong("rssIdleWithClientsKib")));
+    return out.toString();
+  }
+
+  /** Deliveries and their latency, of all clients or of one node's. */
+  private static void deliveryLines(StringBuilder out, String indent, JsonObject deliveries) {
+    JsonObject latency = deliveries.getJsonObject("latencyMs");
+    line(
+        out,
+        "%s%d of %d expected (%.2f%%), %d/s, %d bytes each; missing %d (on %d clients), duplicates %d; clients dropped by the server: %d",
+        label(indent + "deliveries"),
+        deliveries.getLong("received"),
+        deliveries.getLong("expected"),
+        deliveries.getDouble("receivedPercent"),
+        deliveries.getLong("perSecond"),
+        deliveries.getLong("bytesPerEvent"),
+        deliveries.getLong("missing"),
+        deliveries.getInteger("clientsMissingChanges"),
+        deliveries.getLong("duplicates"),
+        deliveries.getInteger("clientsDroppedByServer"));
+    line(
+        out,
+        "%sPOST sent -> canvas:change received: p50 %s  p90 %s  p99 %s  max %s ms",
+        label(indent + "latency"),
+        ms(latency, "p50"),
+        ms(latency, "p90"),
+        ms(latency, "p99"),
+        ms(latency, "max"));
+  }
+
+  /** A line's label, padded to the summary's column (and at least one space after it). */
+  private static String label(String label) {
+    return String.format(Locale.ROOT, "%-12s", label + " ");
+  }
+
+  private static void serverLine(
+      StringBuilder out, String label, JsonObject server, JsonObject report) {
+    line(
+        out,
+        "%s RSS max %s MiB (VmHWM %s MiB; %s MiB idle with the clients), heap used max %s MiB of %s",
+        label,
         mib(server.getLong("rssMaxKib")),
         mib(server.getLong("vmHwmKib")),
         mib(server.getLong("rssIdleWithClientsKib")),
         mib(server.getLong("heapUsedMaxKib")),
         report.getJsonObject("settings").getString("serverHeap"));
-    double serverCpu = server.getDouble("cpuPercent");
-    double driverCpu = report.getJsonObject("driver").getDouble("cpuPercent");
-    double machineCpu = report.getDouble("machineCpuBusyPercent");
-    line(
-        out,
-        "cpu         server %.0f%%, driver %.0f%%, other processes %.0f%% (100%% = one core; %d cores)",
-        serverCpu,
-        driverCpu,
-        Math.max(0, machineCpu - serverCpu - driverCpu),
-        machine.getInteger("cores"));
-    return out.toString();
   }
 
   private static void line(StringBuilder out, String format, Object... values) {

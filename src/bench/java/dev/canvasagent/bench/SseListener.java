@@ -7,12 +7,14 @@ import io.vertx.core.http.HttpClient;
 import io.vertx.core.http.HttpMethod;
 import java.nio.charset.StandardCharsets;
 import java.util.Arrays;
+import java.util.BitSet;
 
 /**
  * One browser's stream of the room, as the server sees it: a real {@code GET …/events} SSE connection.
  * For every {@code canvas:change} whose record carries a send time in the measured window it counts a
- * delivery and keeps receive time − send time. It reads only what it needs from each event (the
- * event name and the {@code sentAtMicros} number), not the whole JSON, so the driver, which shares
+ * delivery and keeps receive time − send time, once per change ({@code meta.seq}): a change that
+ * arrives twice is counted as a duplicate, not as a second delivery. It reads only what it needs from each event (the
+ * event name and the {@code seq} and {@code sentAtMicros} numbers), not the whole JSON, so the driver, which shares
  * the machine with the server, spends as little as it can per delivery.
  */
 final class SseListener {
@@ -20,6 +22,10 @@ final class SseListener {
   static final byte[] ID_LINE = "id: ".getBytes(StandardCharsets.US_ASCII);
   static final byte[] NEWLINE = "\n".getBytes(StandardCharsets.US_ASCII);
   static final byte[] SENT_AT = "\"sentAtMicros\":".getBytes(StandardCharsets.US_ASCII);
+  static final byte[] SEQ = "\"seq\":".getBytes(StandardCharsets.US_ASCII);
+
+  /** The change's number sits just before its send time, in the same meta. */
+  private static final int SEQ_SEARCH_BYTES = 48;
 
   /** The send time sits at the end of the record's meta, near the end of the event. */
   private static final int TAIL_SEARCH_BYTES = 256;
@@ -33,9 +39,13 @@ final class SseListener {
   /** Per measured second (by send time): the largest latency, in microseconds. */
   private int[] maxPerSecond = new int[0];
 
+  /** The changes ({@code meta.seq}) whose delivery was counted: each is counted once per client. */
+  private final BitSet seen = new BitSet();
+
   private long received;
   private long receivedBytes;
   private long unparsable;
+  private long duplicates;
   private volatile boolean ended;
 
   private SseListener(MeasurementWindow window) {
@@ -86,6 +96,16 @@ final class SseListener {
 
   synchronized long unparsable() {
     return unparsable;
+  }
+
+  /** Measured changes this client got a second time (not counted again as deliveries). */
+  synchronized long duplicates() {
+    return duplicates;
+  }
+
+  /** The measured changes ({@code meta.seq}) this client got. */
+  synchronized BitSet seen() {
+    return (BitSet) seen.clone();
   }
 
   /** The largest latency (µs) of the changes sent in each measured second. */
@@ -140,13 +160,25 @@ final class SseListener {
       unparsable++;
       return;
     }
-    long sentAtMicros = 0;
-    for (int i = marker + SENT_AT.length; i < end && bytes[i] >= '0' && bytes[i] <= '9'; i++) {
-      sentAtMicros = sentAtMicros * 10 + (bytes[i] - '0');
-    }
+    long sentAtMicros = number(bytes, marker + SENT_AT.length, end);
     if (!window.contains(sentAtMicros)) {
       return;
     }
+    int seqMarker = indexOf(bytes, Math.max(start, marker - SEQ_SEARCH_BYTES), marker, SEQ);
+    if (seqMarker < 0) {
+      seqMarker = indexOf(bytes, start, end, SEQ);
+    }
+    if (seqMarker < 0) {
+      unparsable++;
+      return;
+    }
+    // Matched by the change's own number, not the event id: ids need not agree across nodes.
+    int seq = (int) number(bytes, seqMarker + SEQ.length, end);
+    if (seen.get(seq)) {
+      duplicates++;
+      return;
+    }
+    seen.set(seq);
     received++;
     receivedBytes += end + 2 - eventStart;
     if (count == latencies.length) {
@@ -159,6 +191,15 @@ final class SseListener {
       maxPerSecond = Arrays.copyOf(maxPerSecond, second + 1);
     }
     maxPerSecond[second] = Math.max(maxPerSecond[second], latency);
+  }
+
+  /** The decimal digits at {@code from}, as a number. */
+  private static long number(byte[] bytes, int from, int end) {
+    long value = 0;
+    for (int i = from; i < end && bytes[i] >= '0' && bytes[i] <= '9'; i++) {
+      value = value * 10 + (bytes[i] - '0');
+    }
+    return value;
   }
 
   private static boolean startsWith(byte[] bytes, int start, int end, byte[] prefix) {
