@@ -165,7 +165,10 @@ abstract class CancelFlowContract {
         body.getJsonObject("canceled"));
     assertEquals(new JsonArray().add(passes.circlesRunId()), body.getJsonArray("dropped"));
 
-    List<SseEvent> events = sse.received();
+    // The answer names what was canceled once the running run has ended; the dropped run's status
+    // is
+    // published beside it, so it may reach the stream just after.
+    List<SseEvent> events = Await.result(sse.awaitEvent(status(passes.circlesRunId(), "canceled")));
     JsonObject canceled =
         RunEvents.detail(events, status(passes.boxesRunId(), "canceled")).orElseThrow();
     assertEquals("CANCELED", canceled.getString("code"));
