@@ -325,6 +325,7 @@ class RoomsAcrossProcessesIT {
       throws InterruptedException {
     String roomId = roomOwnedBy(B, "survived");
     SseClient watcher = sse(A, roomId, Map.of());
+    SseClient onTheDoomed = sse(B, roomId, Map.of());
     WsClient host = Await.result(WsClient.connect(vertx, cluster.httpPort(A), roomId)).autoAck();
     HttpResponse<Buffer> edited =
         Await.result(
@@ -338,6 +339,10 @@ class RoomsAcrossProcessesIT {
                         .put("put", new JsonArray().add(TestShapes.geo("box1", 0, 0, 100, 50)))));
     assertEquals(200, edited.statusCode(), edited.bodyAsString());
     String oldId = first(watcher, event -> event.event().equals("canvas:change")).id();
+    assertEquals(
+        oldId,
+        first(onTheDoomed, event -> event.event().equals("canvas:change")).id(),
+        "the same id on B");
     String oldIncarnation = incarnationOf(oldId);
     assertEquals(
         oldIncarnation,
@@ -345,6 +350,10 @@ class RoomsAcrossProcessesIT {
         "B sequences the room: " + sequencing(B).encode());
 
     cluster.kill(B);
+    // B's operating system closed its connections: the browser there is cut off, and will
+    // reconnect.
+    Await.result(onTheDoomed.ended());
+    Await.result(onTheDoomed.close());
     cluster.awaitMembers(A, 1, DROPPED_WITHIN_MS);
     // The room is A's now; a run posted before A sequences it could be published while nobody
     // listens, which a handover may lose (docs/cluster.md): the test is about what follows.
@@ -386,12 +395,18 @@ class RoomsAcrossProcessesIT {
         sequencing(A).getJsonObject(roomId).getString("hostClientId"),
         "the survivor elected the host on A: " + sequencing(A).encode());
 
+    // The browser that was on B reconnects to A with the last id it got there.
     SseClient reconnected = sse(A, roomId, Map.of("Last-Event-ID", oldId));
     SseEvent resync = first(reconnected, event -> event.event().equals("canvas:resync"));
     assertEquals(
         ofTheRun.get(ofTheRun.size() - 1).id(),
         resync.data().getString("latestEventId"),
         "an id of the dead owner's incarnation cannot be continued from");
+    assertTrue(
+        resync.data().getJsonArray("records").stream()
+            .anyMatch(record -> "shape:box1".equals(((JsonObject) record).getString("id"))),
+        "with the board, the edit made while B sequenced the room in it: "
+            + resync.data().encode());
     Await.result(reconnected.close());
     Await.result(watcher.close());
     Await.result(host.close());
