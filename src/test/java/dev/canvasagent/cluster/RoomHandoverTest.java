@@ -9,6 +9,7 @@ import dev.canvasagent.config.DatabaseConfig;
 import dev.canvasagent.support.Await;
 import dev.canvasagent.support.Eventually;
 import dev.canvasagent.support.InJvmCluster;
+import dev.canvasagent.support.SseClient;
 import dev.canvasagent.support.TestDatabase;
 import dev.canvasagent.support.TestServer;
 import dev.canvasagent.support.WsClient;
@@ -85,6 +86,7 @@ class RoomHandoverTest {
     String sessionId = sessionOwnedBy(0, roomId);
     JsonObject before = survivor.board(roomId);
     WsClient watcher = Await.result(WsClient.connect(vertx, survivor.port(), roomId)).autoAck();
+    SseClient reader = survivor.events(roomId);
 
     String runId = post(survivor, roomId, sessionId, SLOW_RUN);
     Await.result(watcher.awaitTopic("agent:action", envelope -> envelope.containsKey("rev")));
@@ -96,10 +98,17 @@ class RoomHandoverTest {
     assertTrue(
         finalStatusId(watcher, runId).startsWith(incarnationOn(survivor, roomId) + "-"),
         "the run ended after the survivor took the room over");
-    assertLevelWithTheStore(survivor, roomId, before, watcher);
-    assertTrue(resynced(watcher), "the live client was resynced when the room changed owner");
+    Await.result(
+        reader.awaitEvent(
+            event -> event.event().equals("agent:status") && isFinalOf(event.data(), runId)));
+    assertLevelWithTheStore(survivor, roomId, before, watcher.received());
+    assertLevelWithTheStore(survivor, roomId, before, frames(reader));
+    assertTrue(resynced(watcher.received()), "the live clients were resynced when the room moved");
+    assertTrue(resynced(frames(reader)), "on SSE too");
     assertFalse(watcher.closed().isComplete(), "the client was not sent away to reconnect");
+    assertFalse(reader.ended().isComplete(), "nor the SSE one");
     Await.result(watcher.close());
+    Await.result(reader.close());
   }
 
   @Test
@@ -107,12 +116,12 @@ class RoomHandoverTest {
     // The runs last longer than a node takes to join (some eight seconds here).
     cluster = twoNodes(100);
     TestServer a = cluster.node(0);
-    // Enough rooms that the node to come takes some of them over, each with a run streaming into it
-    // on A while the node joins.
+    // Enough rooms that the node to come takes some of them over (it takes none of 16 once in 650),
+    // each with a run streaming into it on A while the node joins.
     Map<String, WsClient> watchers = new LinkedHashMap<>();
     Map<String, JsonObject> boards = new LinkedHashMap<>();
     Map<String, String> runs = new LinkedHashMap<>();
-    for (int i = 0; i < 12; i++) {
+    for (int i = 0; i < 16; i++) {
       String roomId = "handover-" + i + "-" + UUID.randomUUID().toString().substring(0, 6);
       boards.put(roomId, a.board(roomId));
       watchers.put(roomId, Await.result(WsClient.connect(vertx, a.port(), roomId)).autoAck());
@@ -129,6 +138,9 @@ class RoomHandoverTest {
     TestServer c =
         Await.result(Future.fromCompletionStage(CompletableFuture.supplyAsync(cluster::join)), 90);
     String cId = c.cluster().nodeId();
+    // A hears of the new member from its cluster manager, not from the join.
+    Await.result(
+        Eventually.holds(vertx, () -> Future.succeededFuture(a.cluster().members().contains(cId))));
     List<String> moved =
         watchers.keySet().stream()
             .filter(roomId -> a.cluster().ownerOf(roomId).equals(cId))
@@ -148,8 +160,9 @@ class RoomHandoverTest {
       assertTrue(
           finalStatusId(watcher, runs.get(roomId)).startsWith(incarnationOn(c, roomId) + "-"),
           "the run ended after the new node took the room over");
-      assertLevelWithTheStore(a, roomId, boards.get(roomId), watcher);
-      assertTrue(resynced(watcher), "the live client was resynced when the room changed owner");
+      assertLevelWithTheStore(a, roomId, boards.get(roomId), watcher.received());
+      assertTrue(
+          resynced(watcher.received()), "the live client was resynced when the room changed owner");
       assertFalse(watcher.closed().isComplete(), "the client was not sent away to reconnect");
     }
     watchers.values().forEach(watcher -> Await.result(watcher.close()));
@@ -161,13 +174,13 @@ class RoomHandoverTest {
    * one with no resync before it is a gap the client could not have known about.
    */
   static void assertLevelWithTheStore(
-      TestServer node, String roomId, JsonObject loaded, WsClient client) {
+      TestServer node, String roomId, JsonObject loaded, List<JsonObject> frames) {
     Map<String, JsonObject> records = byId(loaded.getJsonArray("records"));
     long revision = loaded.getLong("revision");
     List<String> gaps = new ArrayList<>();
     List<String> afterResync = new ArrayList<>();
     long resyncedAt = -1;
-    for (JsonObject frame : client.received()) {
+    for (JsonObject frame : frames) {
       JsonObject payload = frame.getJsonObject("payload");
       String topic = frame.getString("topic");
       if ("canvas:resync".equals(topic)) {
@@ -221,9 +234,20 @@ class RoomHandoverTest {
         .orElseThrow();
   }
 
-  static boolean resynced(WsClient client) {
-    return client.received().stream()
-        .anyMatch(frame -> "canvas:resync".equals(frame.getString("topic")));
+  /** An SSE client's events as WebSocket frames: {@code {topic, payload, id}}. */
+  static List<JsonObject> frames(SseClient sse) {
+    return sse.received().stream()
+        .map(
+            event ->
+                new JsonObject()
+                    .put("topic", event.event())
+                    .put("payload", event.data())
+                    .put("id", event.id()))
+        .toList();
+  }
+
+  static boolean resynced(List<JsonObject> frames) {
+    return frames.stream().anyMatch(frame -> "canvas:resync".equals(frame.getString("topic")));
   }
 
   static Map<String, JsonObject> byId(JsonArray records) {
