@@ -101,8 +101,8 @@ class RoomHandoverTest {
     Await.result(
         reader.awaitEvent(
             event -> event.event().equals("agent:status") && isFinalOf(event.data(), runId)));
-    assertLevelWithTheStore(survivor, roomId, before, watcher.received());
-    assertLevelWithTheStore(survivor, roomId, before, frames(reader));
+    assertLevelWithTheStore(survivor.board(roomId), before, watcher.received());
+    assertLevelWithTheStore(survivor.board(roomId), before, frames(reader));
     assertTrue(resynced(watcher.received()), "the live clients were resynced when the room moved");
     assertTrue(resynced(frames(reader)), "on SSE too");
     assertFalse(watcher.closed().isComplete(), "the client was not sent away to reconnect");
@@ -160,7 +160,7 @@ class RoomHandoverTest {
       assertTrue(
           finalStatusId(watcher, runs.get(roomId)).startsWith(incarnationOn(c, roomId) + "-"),
           "the run ended after the new node took the room over");
-      assertLevelWithTheStore(a, roomId, boards.get(roomId), watcher.received());
+      assertLevelWithTheStore(a.board(roomId), boards.get(roomId), watcher.received());
       assertTrue(
           resynced(watcher.received()), "the live client was resynced when the room changed owner");
       assertFalse(watcher.closed().isComplete(), "the client was not sent away to reconnect");
@@ -169,12 +169,12 @@ class RoomHandoverTest {
   }
 
   /**
-   * What a browser holds after applying the frames it got as the contract says: from the board it
-   * loaded, each revision once and in order, a resync replacing the board. A revision past the next
+   * The store's board is what a browser holds after applying the frames it got as the contract says:
+   * from the board it loaded, each revision once and in order, a resync replacing the board. A revision past the next
    * one with no resync before it is a gap the client could not have known about.
    */
   static void assertLevelWithTheStore(
-      TestServer node, String roomId, JsonObject loaded, List<JsonObject> frames) {
+      JsonObject store, JsonObject loaded, List<JsonObject> frames) {
     Map<String, JsonObject> records = byId(loaded.getJsonArray("records"));
     long revision = loaded.getLong("revision");
     List<String> gaps = new ArrayList<>();
@@ -214,7 +214,6 @@ class RoomHandoverTest {
       }
       revision = made;
     }
-    JsonObject store = node.board(roomId);
     assertEquals(List.of(), gaps, "revisions the client missed without a resync");
     assertEquals(List.of(), afterResync, "a resync is exact");
     assertEquals(store.getLong("revision"), revision, "the client's revision is the store's");
