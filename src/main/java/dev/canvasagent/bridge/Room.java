@@ -184,6 +184,23 @@ final class Room {
     return replay.after(lastEventId);
   }
 
+  /**
+   * Every client here waits for a {@code canvas:resync} from now on: each is wrapped in a {@link
+   * ResyncingClient}, in its place (the order of joining, the host, its acks stay as they were), and
+   * gets what comes meanwhile once the wrapper is released. Returns the wrappers, to release.
+   */
+  List<ResyncingClient> holdForResync() {
+    List<ResyncingClient> holding = new ArrayList<>();
+    clients.replaceAll(
+        (clientId, client) -> {
+          ResyncingClient resyncing =
+              new ResyncingClient(client, roomId, event -> covered(clientId, event));
+          holding.add(resyncing);
+          return resyncing;
+        });
+    return holding;
+  }
+
   /** Completes once the owner knows of the client: it is then the host if it was elected. */
   Future<Void> join(RoomClient client) {
     clients.put(client.clientId(), client);

@@ -2,6 +2,7 @@ package dev.canvasagent.bridge;
 
 import dev.canvasagent.bus.Address;
 import dev.canvasagent.bus.BoardRef;
+import dev.canvasagent.bus.BoardSnapshot;
 import dev.canvasagent.bus.RoomTopic;
 import dev.canvasagent.cluster.ClusterView;
 import dev.canvasagent.config.AppConfig;
@@ -145,19 +146,24 @@ final class RoomHub {
                   .ask(vertx.eventBus(), BoardRef.current(roomId))
                   .map(
                       board -> {
-                        JsonObject resync =
-                            new JsonObject()
-                                .put("type", "canvas:resync")
-                                .put("roomId", roomId)
-                                .put("revision", board.revision())
-                                .put("records", board.records())
-                                .put("latestEventId", room.latestEventId());
-                        holding.release(
-                            new RoomEvent(null, RoomTopic.CANVAS_RESYNC, resync), board.revision());
+                        holding.release(resync(room, board), board.revision());
                         return room;
                       });
           return known.compose(told -> resynced);
         });
+  }
+
+  /** The {@code canvas:resync} that brings a client level with {@code board}. */
+  private static RoomEvent resync(Room room, BoardSnapshot board) {
+    return new RoomEvent(
+        null,
+        RoomTopic.CANVAS_RESYNC,
+        new JsonObject()
+            .put("type", "canvas:resync")
+            .put("roomId", room.roomId())
+            .put("revision", board.revision())
+            .put("records", board.records())
+            .put("latestEventId", room.latestEventId()));
   }
 
   private Subscribed subscribe(String roomId) {
@@ -237,11 +243,17 @@ final class RoomHub {
    */
   private void seed(String roomId, Subscribed subscribed, RoomSnapshot snapshot) {
     String previous = subscribed.owner;
+    boolean newIncarnation =
+        subscribed.incarnation != null && !subscribed.incarnation.equals(snapshot.incarnation());
     subscribed.room().seed(snapshot);
     subscribed.owner = snapshot.ownerNode();
     subscribed.watching = null;
     subscribed.incarnation = snapshot.incarnation();
     subscribed.position = snapshot.position();
+    if (newIncarnation) {
+      // Before the new stream's first message: the live clients take it behind their resync.
+      resyncLiveClients(subscribed.room(), snapshot.incarnation());
+    }
     List<Sequenced> held = subscribed.held;
     subscribed.held = new ArrayList<>();
     held.forEach(message -> follow(subscribed, message));
@@ -251,6 +263,48 @@ final class RoomHub {
         && cluster.members().contains(previous)) {
       unwatch(roomId, previous);
     }
+  }
+
+  /**
+   * The room's stream switched to a new incarnation (another owner) while clients here were live.
+   * Whatever was published between the old owner's last message that reached this node and the new
+   * owner's subscription (the old owner dying or leaving, the new one not listening yet, a publisher
+   * that had not heard of the new one) reached no client, and nothing here tells which it was: every
+   * live client is resynced, exactly as a reconnect from an id no buffer can continue from. The board
+   * is read once the new owner listens (its answer came first), so what the new stream carries at or
+   * below that revision is left out for them ({@link ResyncingClient}), and what it carries above is
+   * delivered after the resync, in order. A board that cannot be read sends the clients away to
+   * reconnect, which resyncs them too.
+   */
+  private void resyncLiveClients(Room room, String incarnation) {
+    List<ResyncingClient> holding = room.holdForResync();
+    if (holding.isEmpty()) {
+      return;
+    }
+    LOG.atInfo()
+        .addKeyValue("roomId", room.roomId())
+        .addKeyValue("incarnation", incarnation)
+        .addKeyValue("clients", holding.size())
+        .log("room.handover_resync");
+    Address.PATCH_BOARD_GET
+        .ask(vertx.eventBus(), BoardRef.current(room.roomId()))
+        .onComplete(
+            board -> {
+              if (board.succeeded()) {
+                RoomEvent resync = resync(room, board.result());
+                holding.forEach(client -> client.release(resync, board.result().revision()));
+                return;
+              }
+              LOG.atWarn()
+                  .addKeyValue("roomId", room.roomId())
+                  .addKeyValue("error", String.valueOf(board.cause().getMessage()))
+                  .log("room.handover_resync_failed");
+              holding.forEach(
+                  client -> {
+                    room.leave(client.clientId());
+                    client.close("the room's board could not be read after its owner changed");
+                  });
+            });
   }
 
   /** A message of a room's stream from its owner. */
