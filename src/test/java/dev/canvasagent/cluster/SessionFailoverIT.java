@@ -177,6 +177,15 @@ class SessionFailoverIT {
     assertTrue(
         sse.received().stream().noneMatch(started(queued.get(0))),
         "the queued messages wait behind the long run");
+    assertEquals(
+        List.of(
+            new JsonObject()
+                .put("sessionId", sessionId)
+                .put("runId", longRun)
+                .put("waiting", 2)
+                .put("owned", true)),
+        schedulerSessions(A),
+        "A's health says what the test chose: it owns the session, runs the long run, queues two");
 
     cluster.kill(A);
 
@@ -256,6 +265,8 @@ class SessionFailoverIT {
                   + "'"),
           "run " + runId + " ran on the heir, not on the third node");
     }
+    assertEquals(2L, scheduler(HEIR).getLong("runsTakenOver"), "the heir took the two over");
+    assertEquals(0L, scheduler(THIRD).getLong("runsTakenOver"), "the third took nothing");
 
     // The session's envelopes, partial and final, came in strictly increasing seqs, none twice,
     // and the same ones on both survivors' streams.
@@ -340,6 +351,25 @@ class SessionFailoverIT {
         todos.toString());
     Await.result(sse.close());
     Await.result(onThird.close());
+  }
+
+  /** The scheduler's entry in node {@code index}'s {@code /health}. */
+  JsonObject scheduler(int index) {
+    return Await.result(cluster.health(index))
+        .getJsonObject("verticles")
+        .getJsonObject("scheduler");
+  }
+
+  /** The sessions node {@code index}'s scheduler runs or queues, as its health lists them. */
+  List<JsonObject> schedulerSessions(int index) {
+    return scheduler(index).getJsonArray("sessions").stream()
+        .map(entry -> entry instanceof JsonObject json ? json : new JsonObject(castMap(entry)))
+        .toList();
+  }
+
+  @SuppressWarnings("unchecked")
+  private static Map<String, Object> castMap(Object map) {
+    return (Map<String, Object>) map;
   }
 
   static String events(String room) {
