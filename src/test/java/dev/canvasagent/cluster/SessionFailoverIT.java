@@ -131,11 +131,21 @@ class SessionFailoverIT {
     }
   }
 
-  @Test
-  void theOwnersRunEndsInterruptedAndItsQueuedMessagesRunOnTheHeirInOrderOnceEach()
-      throws Exception {
+  /**
+   * The owner's run interrupted, as every test here begins: A runs the long run of a session it
+   * owns, two messages wait behind it in A's queue, and A is killed (SIGKILL) while the run streams.
+   */
+  record Killed(
+      String room,
+      String sessionId,
+      String preempted,
+      String longRun,
+      List<String> queued,
+      SseClient sse,
+      SseClient onThird) {}
+
+  Killed killOwnerMidRun() throws Exception {
     List<String> members = List.of(cluster.nodeId(A), cluster.nodeId(HEIR), cluster.nodeId(THIRD));
-    String heir = cluster.nodeId(HEIR);
     // Owned by the third among all three, so among the survivors too: only A's keys move.
     String room = roomOwnedBy(cluster.nodeId(THIRD), members);
     String sessionId = sessionOwnedByAWithHeir(members, room);
@@ -188,6 +198,21 @@ class SessionFailoverIT {
         "A's health says what the test chose: it owns the session, runs the long run, queues two");
 
     cluster.kill(A);
+    return new Killed(room, sessionId, preempted, longRun, queued, sse, onThird);
+  }
+
+  @Test
+  void theOwnersRunEndsInterruptedAndItsQueuedMessagesRunOnTheHeirInOrderOnceEach()
+      throws Exception {
+    Killed killed = killOwnerMidRun();
+    String heir = cluster.nodeId(HEIR);
+    String room = killed.room();
+    String sessionId = killed.sessionId();
+    String preempted = killed.preempted();
+    String longRun = killed.longRun();
+    List<String> queued = killed.queued();
+    SseClient sse = killed.sse();
+    SseClient onThird = killed.onThird();
 
     List<SseEvent> untilInterrupted =
         Await.result(sse.awaitEvent(ended(longRun)), seconds(INTERRUPTED_WITHIN_MS));
@@ -353,6 +378,39 @@ class SessionFailoverIT {
     Await.result(onThird.close());
   }
 
+  /**
+   * A person's message posted through a survivor once the members have changed, while A's queued
+   * messages still wait in the store for the heir to take them over: it is the newest message of the
+   * session, so it runs after them, whichever of the heir's claim and takeover comes first.
+   */
+  @Test
+  void aMessagePostedOnceTheOwnerIsGoneRunsAfterTheMessagesItHadQueued() throws Exception {
+    Killed killed = killOwnerMidRun();
+    cluster.awaitMembers(THIRD, 2, FAILURE_DETECTION_MS + MARGIN_MS);
+    cluster.awaitMembers(HEIR, 2, FAILURE_DETECTION_MS + MARGIN_MS);
+    String late = post(THIRD, killed.room(), killed.sessionId(), "draw 2 stars");
+
+    Await.result(killed.sse().awaitEvent(requestEnded(killed.queued().get(1))), RUNS_END_WITHIN_S);
+    List<SseEvent> events =
+        Await.result(killed.sse().awaitEvent(requestEnded(late)), RUNS_END_WITHIN_S);
+    List<String> requests =
+        events.stream()
+            .filter(started(null))
+            .map(SessionFailoverIT::runIdOf)
+            .filter(runId -> killed.queued().contains(runId) || late.equals(runId))
+            .toList();
+    assertEquals(
+        List.of(killed.queued().get(0), killed.queued().get(1), late),
+        requests,
+        "the messages A had queued first, in order, then the one posted after it died");
+    Map<String, JsonObject> runs = settledRuns(killed.sessionId());
+    assertTrue(
+        List.of("done", "scheduled").contains(runs.get(late).getString("state")),
+        runs.get(late).encode());
+    Await.result(killed.sse().close());
+    Await.result(killed.onThird().close());
+  }
+
   /** The scheduler's entry in node {@code index}'s {@code /health}. */
   JsonObject scheduler(int index) {
     return Await.result(cluster.health(index))
@@ -511,8 +569,12 @@ class SessionFailoverIT {
             && !event.data().getJsonObject("detail").containsKey("position");
   }
 
+  /** The start of run {@code runId}, or of any run when it is null. */
   static Predicate<SseEvent> started(String runId) {
-    return status(runId, "waiting_context");
+    return event ->
+        "agent:status".equals(event.event())
+            && "waiting_context".equals(event.data().getString("state"))
+            && (runId == null || runId.equals(runIdOf(event)));
   }
 
   /** The status that ends run {@code runId}: {@code scheduled} (follow-ups to come) or final. */
