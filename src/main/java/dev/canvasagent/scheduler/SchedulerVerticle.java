@@ -273,8 +273,9 @@ public final class SchedulerVerticle extends CanvasVerticle {
   }
 
   /**
-   * Starts the session's first waiting run once its claim in the store holds; a session this node no
-   * longer owns lets its waiting runs go to its owner instead.
+   * Starts the session's first waiting run once no earlier run of the session waits on another node
+   * and its claim in the store holds; a session this node no longer owns lets its waiting runs go to
+   * its owner instead.
    */
   private void startNext(String sessionId) {
     SessionQueue queue = queues.get(sessionId);
@@ -290,6 +291,43 @@ public final class SchedulerVerticle extends CanvasVerticle {
       queues.remove(sessionId);
       return;
     }
+    queue.checking = true;
+    earlierHeldElsewhere(run)
+        .onComplete(
+            earlier -> {
+              queue.checking = false;
+              if (queue.waiting.peek() != run) {
+                // Runs taken over went ahead of it, or it was dropped: the queue's first goes next.
+                vertx.runOnContext(next -> startNext(sessionId));
+                return;
+              }
+              if (earlier.failed() || !earlier.result().isEmpty()) {
+                LOG.atInfo()
+                    .addKeyValue("sessionId", sessionId)
+                    .addKeyValue("runId", run.runId())
+                    .addKeyValue("earlier", earlier.failed() ? "unknown" : earlier.result().size())
+                    .log("run.waits_for_earlier");
+                retryLater(sessionId, queue);
+                return;
+              }
+              claim(sessionId, queue, run);
+            });
+  }
+
+  /**
+   * The session's queued runs that come before {@code run} and that this node does not hold: those
+   * its previous owner queued (it died, or left) until this node has taken them over, which then run
+   * first. A store that does not answer fails it: without the store's word nothing starts.
+   */
+  private Future<List<String>> earlierHeldElsewhere(RunRequest run) {
+    return store
+        .runs()
+        .queuedBefore(run.sessionId(), run.runId())
+        .map(earlier -> earlier.stream().filter(runId -> !journal.holds(runId)).toList());
+  }
+
+  /** Claims the session's first waiting run in the store, and runs it once the claim holds. */
+  private void claim(String sessionId, SessionQueue queue, RunRequest run) {
     queue.claiming = true;
     journal
         .started(run)
@@ -308,7 +346,11 @@ public final class SchedulerVerticle extends CanvasVerticle {
                 if (newer != null) {
                   preemptElsewhere(queue, newer);
                 }
-                retryLater(sessionId, queue, run);
+                LOG.atInfo()
+                    .addKeyValue("sessionId", sessionId)
+                    .addKeyValue("runId", run.runId())
+                    .log("run.claim_busy");
+                retryLater(sessionId, queue);
                 return;
               }
               queue.waiting.poll();
@@ -334,13 +376,10 @@ public final class SchedulerVerticle extends CanvasVerticle {
 
   /**
    * Another run of the session is running (on the node that owned it before, or its end is not yet
-   * written): the claim is tried again every {@code durability.heartbeatMs}.
+   * written), or an earlier one waits on another node: the start is tried again every {@code
+   * durability.heartbeatMs}.
    */
-  private void retryLater(String sessionId, SessionQueue queue, RunRequest run) {
-    LOG.atInfo()
-        .addKeyValue("sessionId", sessionId)
-        .addKeyValue("runId", run.runId())
-        .log("run.claim_busy");
+  private void retryLater(String sessionId, SessionQueue queue) {
     if (queue.retryTimer >= 0) {
       return;
     }

@@ -17,13 +17,20 @@ import java.util.function.Predicate;
 /**
  * One session's runs: those waiting, in order, the one running, and what each user request has had of
  * follow-ups (a request's entry goes when nothing of it runs or waits any more). While the first
- * waiting run is being claimed in the store, the session counts as running; when its claim found
+ * waiting run is being checked or claimed in the store, the session counts as running; when its claim found
  * another run of the session running elsewhere, {@code retryTimer} claims it again later.
  */
 final class SessionQueue {
   final LinkedList<RunRequest> waiting = new LinkedList<>();
   private final Map<String, RequestFollowUps> requests = new HashMap<>();
   ActiveRun active;
+
+  /**
+   * The first waiting run is being checked against the runs of the session that wait on other nodes
+   * (before its claim): it has not started, so runs taken over meanwhile still go ahead of it.
+   */
+  boolean checking;
+
   boolean claiming;
   long retryTimer = -1;
 
@@ -34,12 +41,12 @@ final class SessionQueue {
   RunRequest preemptsOnStart;
 
   boolean running() {
-    return active != null || claiming;
+    return active != null || claiming || checking;
   }
 
   /** Nothing runs, waits, or is being claimed: the session can be forgotten here. */
   boolean idle() {
-    return active == null && !claiming && waiting.isEmpty();
+    return active == null && !claiming && !checking && waiting.isEmpty();
   }
 
   /**

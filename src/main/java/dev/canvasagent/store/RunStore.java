@@ -66,6 +66,15 @@ public interface RunStore {
   Future<List<Orphan>> orphans(long staleAfterMs, Collection<String> heldHere);
 
   /**
+   * The session's queued runs (with their request) that come before run {@code runId} in the order
+   * the session runs them — each request in the order it was accepted, its follow-ups after it by
+   * number — wherever they are held; all of them for a run never recorded. A session's owner starts
+   * a run only once none is held elsewhere: a run its dead or departed previous owner had queued is
+   * taken over first, and runs first.
+   */
+  Future<List<String>> queuedBefore(String sessionId, String runId);
+
+  /**
    * Node {@code nodeId} takes over these queued runs, each only while it is still queued and no node
    * renewed its heartbeat within {@code staleAfterMs} (so of two nodes taking over, one gets each);
    * answers the ids it got, whose heartbeat it renews from now on.

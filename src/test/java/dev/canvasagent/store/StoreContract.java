@@ -830,6 +830,53 @@ public abstract class StoreContract {
     assertEquals(3, claims.stream().filter(claim -> claim.result() == RunStore.Claim.BUSY).count());
   }
 
+  /**
+   * What a session's owner asks before it starts a run: which queued runs of the session come before
+   * it in the session's order (each request in the order it was accepted, its follow-ups after it by
+   * number), wherever they are held.
+   */
+  @Test
+  void theQueuedRunsBeforeARunAreTheSessionsEarlierRequestsAndTheirFollowUps() {
+    Session session = newSession();
+    Session other = newSession();
+    JsonObject request = new JsonObject().put("message", "draw");
+    NewRun first = new NewRun(unique("run"), session.id(), roomId, null, 4).withRequest(request);
+    NewRun second = new NewRun(unique("run"), session.id(), roomId, null, 4).withRequest(request);
+    JsonObject marks =
+        new JsonObject()
+            .put("requestRunId", first.runId())
+            .put("askedByRunId", first.runId())
+            .put("number", 1)
+            .put("reason", "add_detail");
+    // Granted after the second message was accepted, it still comes before it: it is the first's.
+    NewRun followUp =
+        NewRun.followUp(unique("run"), session.id(), roomId, 4, marks).withRequest(request);
+    NewRun elsewhere = new NewRun(unique("run"), other.id(), roomId, null, 4).withRequest(request);
+    for (NewRun run : List.of(elsewhere, first, second, followUp)) {
+      Await.result(store.runs().accept(run));
+    }
+
+    assertEquals(
+        List.of(first.runId(), followUp.runId()),
+        Await.result(store.runs().queuedBefore(session.id(), second.runId())));
+    assertEquals(
+        List.of(first.runId()),
+        Await.result(store.runs().queuedBefore(session.id(), followUp.runId())));
+    assertEquals(List.of(), Await.result(store.runs().queuedBefore(session.id(), first.runId())));
+    assertEquals(
+        List.of(first.runId(), followUp.runId(), second.runId()),
+        Await.result(store.runs().queuedBefore(session.id(), unique("never-recorded"))),
+        "a run never recorded comes after every queued one");
+
+    // Started or ended, a run is no longer before anything.
+    assertEquals(RunStore.Claim.STARTED, Await.result(store.runs().claim(first, "node-a")));
+    assertEquals(
+        List.of(followUp.runId()),
+        Await.result(store.runs().queuedBefore(session.id(), second.runId())));
+    Await.result(store.runs().finish(followUp.runId(), "canceled", new JsonObject()));
+    assertEquals(List.of(), Await.result(store.runs().queuedBefore(session.id(), second.runId())));
+  }
+
   @Test
   void queuedRunsWithTheirRequestAreTakenOverInTheirSessionsOrderAndNeverSwept(Vertx vertx) {
     Session session = newSession();

@@ -156,6 +156,26 @@ final class MemoryRunStore {
     }
   }
 
+  /** As canvas_agent_runs' runs before another in its session's order (see RunStore#queuedBefore). */
+  List<String> queuedBefore(String sessionId, String runId) {
+    synchronized (lock) {
+      Comparator<Entry> sessionOrder =
+          Comparator.comparingLong(this::requestSeq)
+              .thenComparingInt(MemoryRunStore::followUpNumber)
+              .thenComparingLong(Entry::acceptedSeq);
+      Entry run = runs.get(runId);
+      return runs.values().stream()
+          .filter(entry -> entry.run().sessionId().equals(sessionId))
+          .filter(entry -> RunStore.QUEUED.equals(entry.run().state()))
+          .filter(entry -> entry.request() != null)
+          .filter(entry -> !entry.run().runId().equals(runId))
+          .filter(entry -> run == null || sessionOrder.compare(entry, run) < 0)
+          .sorted(sessionOrder)
+          .map(entry -> entry.run().runId())
+          .toList();
+    }
+  }
+
   /** The acceptance order of the request the run belongs to (its own, for a person's run). */
   private long requestSeq(Entry entry) {
     JsonObject followUp = entry.run().followUp();

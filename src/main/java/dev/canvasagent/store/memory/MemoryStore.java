@@ -335,6 +335,11 @@ public final class MemoryStore implements Store, BoardStore, SessionStore {
     }
 
     @Override
+    public Future<List<String>> queuedBefore(String sessionId, String runId) {
+      return Future.succeededFuture(runs.queuedBefore(sessionId, runId));
+    }
+
+    @Override
     public Future<List<String>> takeOver(
         Collection<String> runIds, long staleAfterMs, String nodeId) {
       return Future.succeededFuture(runs.takeOver(runIds, staleAfterMs, nodeId));

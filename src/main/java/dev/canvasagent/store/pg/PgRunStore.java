@@ -120,6 +120,18 @@ final class PgRunStore implements RunStore {
   }
 
   @Override
+  public Future<List<String>> queuedBefore(String sessionId, String runId) {
+    return pool.preparedQuery(Sql.QUEUED_RUNS_BEFORE)
+        .execute(Tuple.of(sessionId, runId))
+        .map(
+            rows -> {
+              List<String> before = new ArrayList<>();
+              rows.forEach(row -> before.add(row.getString("id")));
+              return before;
+            });
+  }
+
+  @Override
   public Future<List<String>> takeOver(
       Collection<String> runIds, long staleAfterMs, String nodeId) {
     if (runIds.isEmpty()) {

@@ -117,6 +117,26 @@ final class Sql {
           + " ORDER BY r.session_id, coalesce(request_run.accepted_seq, r.accepted_seq),"
           + " coalesce((r.follow_up->>'number')::int, 0), r.accepted_seq";
 
+  /**
+   * The queued runs of session $1 (with their request) before run $2 in the session's order, as
+   * ORPHANED_QUEUED_RUNS orders them; all of them when $2 is not recorded.
+   */
+  static final String QUEUED_RUNS_BEFORE =
+      "WITH me AS (SELECT coalesce(req.accepted_seq, r.accepted_seq) AS request_seq,"
+          + " coalesce((r.follow_up->>'number')::int, 0) AS number, r.accepted_seq"
+          + " FROM canvas_agent_runs r"
+          + " LEFT JOIN canvas_agent_runs req ON req.id = coalesce(r.follow_up->>'requestRunId', r.id)"
+          + " WHERE r.id = $2)"
+          + " SELECT o.id FROM canvas_agent_runs o"
+          + " LEFT JOIN canvas_agent_runs o_req ON o_req.id = coalesce(o.follow_up->>'requestRunId', o.id)"
+          + " LEFT JOIN me ON true"
+          + " WHERE o.session_id = $1 AND o.state = 'queued' AND o.request IS NOT NULL AND o.id <> $2"
+          + " AND (me.request_seq IS NULL OR (coalesce(o_req.accepted_seq, o.accepted_seq),"
+          + " coalesce((o.follow_up->>'number')::int, 0), o.accepted_seq)"
+          + " < (me.request_seq, me.number, me.accepted_seq))"
+          + " ORDER BY coalesce(o_req.accepted_seq, o.accepted_seq),"
+          + " coalesce((o.follow_up->>'number')::int, 0), o.accepted_seq";
+
   /** Only a queued run nobody renewed within $2 ms: of two nodes taking it over, one gets it. */
   static final String TAKE_OVER_RUNS =
       "UPDATE canvas_agent_runs SET heartbeat_at = now(), node_id = $3"
