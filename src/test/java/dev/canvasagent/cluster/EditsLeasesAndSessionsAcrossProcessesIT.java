@@ -75,15 +75,7 @@ class EditsLeasesAndSessionsAcrossProcessesIT {
 
   @AfterAll
   void stop() {
-    if (cluster != null) {
-      cluster.close();
-    }
-    if (vertx != null) {
-      Await.result(vertx.close());
-    }
-    if (database != null) {
-      TestDatabase.drop(database);
-    }
+    ClusterProcesses.closeAll(cluster, vertx, database);
   }
 
   @Test

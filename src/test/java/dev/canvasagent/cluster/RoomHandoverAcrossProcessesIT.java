@@ -38,15 +38,7 @@ class RoomHandoverAcrossProcessesIT {
 
   @AfterEach
   void stop() {
-    if (cluster != null) {
-      cluster.close();
-    }
-    if (vertx != null) {
-      Await.result(vertx.close());
-    }
-    if (database != null) {
-      TestDatabase.drop(database);
-    }
+    ClusterProcesses.closeAll(cluster, vertx, database);
   }
 
   @Test

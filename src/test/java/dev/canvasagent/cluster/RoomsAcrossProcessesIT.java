@@ -107,15 +107,7 @@ class RoomsAcrossProcessesIT {
 
   @AfterAll
   void stop() {
-    if (cluster != null) {
-      cluster.close();
-    }
-    if (vertx != null) {
-      Await.result(vertx.close());
-    }
-    if (database != null) {
-      TestDatabase.drop(database);
-    }
+    ClusterProcesses.closeAll(cluster, vertx, database);
   }
 
   /**

@@ -120,15 +120,7 @@ class SessionFailoverIT {
 
   @AfterEach
   void stop() {
-    if (cluster != null) {
-      cluster.close();
-    }
-    if (vertx != null) {
-      Await.result(vertx.close());
-    }
-    if (database != null) {
-      TestDatabase.drop(database);
-    }
+    ClusterProcesses.closeAll(cluster, vertx, database);
   }
 
   /**

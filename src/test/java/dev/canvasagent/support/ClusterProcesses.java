@@ -298,6 +298,22 @@ public final class ClusterProcesses implements AutoCloseable {
     }
   }
 
+  /**
+   * Ends what a process test started, in the reverse order: the cluster, the Vert.x its clients ran
+   * on, its schema. Any of them may be null: a start that failed part-way leaves the rest to end.
+   */
+  public static void closeAll(ClusterProcesses cluster, Vertx vertx, DatabaseConfig database) {
+    if (cluster != null) {
+      cluster.close();
+    }
+    if (vertx != null) {
+      Await.result(vertx.close());
+    }
+    if (database != null) {
+      TestDatabase.drop(database);
+    }
+  }
+
   /** A port free on loopback now; the process that gets it binds it a moment later. */
   static int freePort() {
     try (ServerSocket socket = new ServerSocket(0, 1, InetAddress.getLoopbackAddress())) {
