@@ -7,6 +7,7 @@ import dev.canvasagent.config.DatabaseConfig;
 import dev.canvasagent.support.Await;
 import dev.canvasagent.support.ClusterProcesses;
 import dev.canvasagent.support.Eventually;
+import dev.canvasagent.support.OwnedKeys;
 import dev.canvasagent.support.Requests;
 import dev.canvasagent.support.SseClient;
 import dev.canvasagent.support.SseClient.SseEvent;
@@ -139,7 +140,7 @@ class SessionFailoverIT {
   Killed killOwnerMidRun() throws Exception {
     List<String> members = List.of(cluster.nodeId(A), cluster.nodeId(HEIR), cluster.nodeId(THIRD));
     // Owned by the third among all three, so among the survivors too: only A's keys move.
-    String room = roomOwnedBy(cluster.nodeId(THIRD), members);
+    String room = OwnedKeys.roomOwnedBy(cluster.nodeId(THIRD), members, "failover");
     String sessionId = sessionOwnedByAWithHeir(members, room);
     SseClient sse = Await.result(SseClient.connect(vertx, cluster.httpPort(HEIR), events(room)));
     SseClient onThird =
@@ -439,16 +440,6 @@ class SessionFailoverIT {
     return envelopes.stream().map(envelope -> envelope.getLong("seq")).toList();
   }
 
-  /** A room name that {@code nodeId} owns among {@code members}. */
-  static String roomOwnedBy(String nodeId, List<String> members) {
-    for (int attempt = 0; ; attempt++) {
-      String room = "failover-" + attempt;
-      if (nodeId.equals(RendezvousOwners.ownerOf(room, members))) {
-        return room;
-      }
-    }
-  }
-
   /**
    * A new session of {@code room} (created through A) that A owns among {@code members}, and the heir
    * once A has gone.
@@ -456,21 +447,13 @@ class SessionFailoverIT {
   String sessionOwnedByAWithHeir(List<String> members, String room) {
     String ownerA = members.get(A);
     List<String> survivors = members.stream().filter(member -> !member.equals(ownerA)).toList();
-    for (int attempt = 0; attempt < 128; attempt++) {
-      HttpResponse<Buffer> created =
-          Await.result(
-              cluster
-                  .http(A)
-                  .post("/api/sessions")
-                  .sendJsonObject(new JsonObject().put("roomId", room)));
-      assertEquals(201, created.statusCode(), created.bodyAsString());
-      String sessionId = created.bodyAsJsonObject().getJsonObject("session").getString("id");
-      if (ownerA.equals(RendezvousOwners.ownerOf(sessionId, members))
-          && members.get(HEIR).equals(RendezvousOwners.ownerOf(sessionId, survivors))) {
-        return sessionId;
-      }
-    }
-    throw new AssertionError("no session owned by A with the heir next in 128 tries");
+    return OwnedKeys.sessionWhere(
+        cluster.http(A),
+        room,
+        id ->
+            ownerA.equals(RendezvousOwners.ownerOf(id, members))
+                && members.get(HEIR).equals(RendezvousOwners.ownerOf(id, survivors)),
+        128);
   }
 
   /** Posts {@code message} to the session through node {@code index}; its run id. */
