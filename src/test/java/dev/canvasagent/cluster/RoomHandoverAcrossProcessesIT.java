@@ -66,18 +66,8 @@ class RoomHandoverAcrossProcessesIT {
     WsClient watcher =
         Await.result(WsClient.connect(vertx, cluster.httpPort(SURVIVOR), roomId)).autoAck();
 
-    HttpResponse<Buffer> accepted =
-        Await.result(
-            cluster
-                .http(SURVIVOR)
-                .post("/api/canvas-agent/run")
-                .sendJsonObject(
-                    new JsonObject()
-                        .put("roomId", roomId)
-                        .put("sessionId", sessionId)
-                        .put("message", RoomHandoverTest.SLOW_RUN)));
-    assertEquals(202, accepted.statusCode(), accepted.bodyAsString());
-    String runId = accepted.bodyAsJsonObject().getString("runId");
+    String runId =
+        cluster.postRun(SURVIVOR, roomId, sessionId, RoomHandoverTest.SLOW_RUN).getString("runId");
     Await.result(watcher.awaitTopic("agent:action", envelope -> envelope.containsKey("rev")));
     cluster.kill(KILLED);
     Await.result(

@@ -461,20 +461,9 @@ class RoomsAcrossProcessesIT {
 
   /** Posts a run through node {@code through}; its id. */
   String run(int through, String roomId, String sessionId, String message) {
-    HttpResponse<Buffer> accepted =
-        Await.result(
-            cluster
-                .http(through)
-                .post("/api/canvas-agent/run")
-                .putHeader("content-type", "application/json")
-                .sendJsonObject(
-                    new JsonObject()
-                        .put("roomId", roomId)
-                        .put("sessionId", sessionId)
-                        .put("message", message)));
-    assertEquals(202, accepted.statusCode(), accepted.bodyAsString());
-    assertEquals(sessionId, accepted.bodyAsJsonObject().getString("sessionId"));
-    return accepted.bodyAsJsonObject().getString("runId");
+    JsonObject accepted = cluster.postRun(through, roomId, sessionId, message);
+    assertEquals(sessionId, accepted.getString("sessionId"));
+    return accepted.getString("runId");
   }
 
   /** The node that ran the run, as its record in the store names it. */

@@ -13,9 +13,7 @@ import dev.canvasagent.support.SseClient;
 import dev.canvasagent.support.SseClient.SseEvent;
 import dev.canvasagent.support.TestDatabase;
 import io.vertx.core.Vertx;
-import io.vertx.core.buffer.Buffer;
 import io.vertx.core.json.JsonObject;
-import io.vertx.ext.web.client.HttpResponse;
 import java.sql.Connection;
 import java.sql.DriverManager;
 import java.util.ArrayList;
@@ -458,18 +456,7 @@ class SessionFailoverIT {
 
   /** Posts {@code message} to the session through node {@code index}; its run id. */
   String post(int index, String room, String sessionId, String message) {
-    HttpResponse<Buffer> response =
-        Await.result(
-            cluster
-                .http(index)
-                .post("/api/canvas-agent/run")
-                .sendJsonObject(
-                    new JsonObject()
-                        .put("roomId", room)
-                        .put("sessionId", sessionId)
-                        .put("message", message)));
-    assertEquals(202, response.statusCode(), response.bodyAsString());
-    return response.bodyAsJsonObject().getString("runId");
+    return cluster.postRun(index, room, sessionId, message).getString("runId");
   }
 
   /** The session's stored runs by id, once none is queued or running (read through the heir). */

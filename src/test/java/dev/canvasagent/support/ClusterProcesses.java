@@ -1,5 +1,7 @@
 package dev.canvasagent.support;
 
+import static org.junit.jupiter.api.Assertions.assertEquals;
+
 import dev.canvasagent.config.DatabaseConfig;
 import io.vertx.core.Future;
 import io.vertx.core.Promise;
@@ -7,6 +9,7 @@ import io.vertx.core.Vertx;
 import io.vertx.core.buffer.Buffer;
 import io.vertx.core.json.JsonObject;
 import io.vertx.ext.web.client.HttpRequest;
+import io.vertx.ext.web.client.HttpResponse;
 import io.vertx.ext.web.client.WebClient;
 import io.vertx.ext.web.client.WebClientOptions;
 import java.io.IOException;
@@ -285,6 +288,24 @@ public final class ClusterProcesses implements AutoCloseable {
           .append('\n');
     }
     return logs.toString();
+  }
+
+  /**
+   * Posts {@code message} to {@code sessionId} in {@code roomId} through node {@code index}, as a page
+   * does: the answer of the run it accepted ({@code 202} asserted), with its {@code runId}.
+   */
+  public JsonObject postRun(int index, String roomId, String sessionId, String message) {
+    HttpResponse<Buffer> accepted =
+        Await.result(
+            http(index)
+                .post("/api/canvas-agent/run")
+                .sendJsonObject(
+                    new JsonObject()
+                        .put("roomId", roomId)
+                        .put("sessionId", sessionId)
+                        .put("message", message)));
+    assertEquals(202, accepted.statusCode(), accepted.bodyAsString());
+    return accepted.bodyAsJsonObject();
   }
 
   /** Kills whatever still runs. */
