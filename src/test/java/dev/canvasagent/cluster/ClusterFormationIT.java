@@ -44,6 +44,16 @@ class ClusterFormationIT {
    */
   static final long DROPPED_WITHIN_MS = FAILURE_DETECTION_MS + 3_000;
 
+  /** {@code count} processes on {@code database}'s schema, with this test's failure detection time. */
+  static ClusterProcesses startWithFailureDetection(
+      Vertx vertx, int count, DatabaseConfig database) {
+    return ClusterProcesses.start(
+        vertx,
+        count,
+        database,
+        Map.of("CANVAS_AGENT_CLUSTER_FAILURE_DETECTION_MS", String.valueOf(FAILURE_DETECTION_MS)));
+  }
+
   static List<String> members(JsonObject cluster) {
     return cluster.getJsonArray("members").stream().map(String.class::cast).toList();
   }
@@ -52,14 +62,7 @@ class ClusterFormationIT {
   void threeProcessesFormOneClusterAndDropAKilledOneWithinTheFailureDetectionTime(Vertx vertx)
       throws Exception {
     DatabaseConfig database = TestDatabase.freshSchema();
-    try (ClusterProcesses cluster =
-        ClusterProcesses.start(
-            vertx,
-            3,
-            database,
-            Map.of(
-                "CANVAS_AGENT_CLUSTER_FAILURE_DETECTION_MS",
-                String.valueOf(FAILURE_DETECTION_MS)))) {
+    try (ClusterProcesses cluster = startWithFailureDetection(vertx, 3, database)) {
       List<String> ids = List.of(cluster.nodeId(0), cluster.nodeId(1), cluster.nodeId(2));
       assertEquals(3, ids.stream().distinct().count(), "three nodes, three ids: " + ids);
       for (int i = 0; i < 3; i++) {
@@ -96,14 +99,7 @@ class ClusterFormationIT {
   void aSilentNodeIsDroppedWhenItHasBeenSilentForTheFailureDetectionTime(Vertx vertx)
       throws Exception {
     DatabaseConfig database = TestDatabase.freshSchema();
-    try (ClusterProcesses cluster =
-        ClusterProcesses.start(
-            vertx,
-            2,
-            database,
-            Map.of(
-                "CANVAS_AGENT_CLUSTER_FAILURE_DETECTION_MS",
-                String.valueOf(FAILURE_DETECTION_MS)))) {
+    try (ClusterProcesses cluster = startWithFailureDetection(vertx, 2, database)) {
       String survivor = cluster.nodeId(0);
 
       long frozenAt = System.nanoTime();

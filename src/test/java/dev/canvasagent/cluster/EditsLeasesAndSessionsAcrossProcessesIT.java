@@ -75,15 +75,7 @@ class EditsLeasesAndSessionsAcrossProcessesIT {
 
   @AfterAll
   void stop() {
-    if (cluster != null) {
-      cluster.close();
-    }
-    if (vertx != null) {
-      Await.result(vertx.close());
-    }
-    if (database != null) {
-      TestDatabase.drop(database);
-    }
+    ClusterProcesses.closeAll(cluster, vertx, database);
   }
 
   @Test
@@ -226,16 +218,7 @@ class EditsLeasesAndSessionsAcrossProcessesIT {
             new JsonObject()
                 .put("sessionId", "preempted-" + docId)
                 .put("instruction", "/doc-fix teh => the"));
-    Await.result(
-        roomOnA.awaitEvent(
-            event ->
-                "agent:status".equals(event.event())
-                    && "calling_model".equals(event.data().getString("state"))
-                    && runId.equals(
-                        event
-                            .data()
-                            .getJsonObject("detail", new JsonObject())
-                            .getString("runId"))));
+    awaitCallingModel(roomOnA, runId);
 
     HttpResponse<Buffer> preempted = post(B, "/api/docs/" + docId + "/lease/preempt", null);
     assertEquals(200, preempted.statusCode(), preempted.bodyAsString());
@@ -268,16 +251,7 @@ class EditsLeasesAndSessionsAcrossProcessesIT {
             new JsonObject()
                 .put("sessionId", "first-" + docId)
                 .put("instruction", "/doc-fix teh => the"));
-    Await.result(
-        roomOnA.awaitEvent(
-            event ->
-                "agent:status".equals(event.event())
-                    && "calling_model".equals(event.data().getString("state"))
-                    && onA.equals(
-                        event
-                            .data()
-                            .getJsonObject("detail", new JsonObject())
-                            .getString("runId"))));
+    awaitCallingModel(roomOnA, onA);
 
     String onB =
         instruct(
@@ -553,6 +527,20 @@ class EditsLeasesAndSessionsAcrossProcessesIT {
   }
 
   /** The final {@code agent:status} of run {@code runId} on {@code room}'s stream. */
+  /** Waits until the loop {@code runId} is in a model call, as {@code room}'s stream tells. */
+  static void awaitCallingModel(SseClient room, String runId) {
+    Await.result(
+        room.awaitEvent(
+            event ->
+                "agent:status".equals(event.event())
+                    && "calling_model".equals(event.data().getString("state"))
+                    && runId.equals(
+                        event
+                            .data()
+                            .getJsonObject("detail", new JsonObject())
+                            .getString("runId"))));
+  }
+
   static JsonObject ended(SseClient room, String runId) {
     return Await.result(room.awaitEvent(event -> isEnd(event, runId)), 60).stream()
         .filter(event -> isEnd(event, runId))

@@ -10,6 +10,7 @@ import static org.junit.jupiter.api.Assertions.assertTrue;
 import dev.canvasagent.config.DatabaseConfig;
 import dev.canvasagent.support.Await;
 import dev.canvasagent.support.ClusterProcesses;
+import dev.canvasagent.support.OwnedKeys;
 import dev.canvasagent.support.TestDatabase;
 import dev.canvasagent.support.WsClient;
 import io.vertx.core.Vertx;
@@ -18,7 +19,6 @@ import io.vertx.core.json.JsonObject;
 import io.vertx.ext.web.client.HttpResponse;
 import java.util.List;
 import java.util.Map;
-import java.util.UUID;
 import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.Test;
 
@@ -38,15 +38,7 @@ class RoomHandoverAcrossProcessesIT {
 
   @AfterEach
   void stop() {
-    if (cluster != null) {
-      cluster.close();
-    }
-    if (vertx != null) {
-      Await.result(vertx.close());
-    }
-    if (database != null) {
-      TestDatabase.drop(database);
-    }
+    ClusterProcesses.closeAll(cluster, vertx, database);
   }
 
   @Test
@@ -63,24 +55,19 @@ class RoomHandoverAcrossProcessesIT {
                 "CANVAS_AGENT_ACK_TIMEOUT_MS", "60000",
                 "CANVAS_AGENT_CLUSTER_FAILURE_DETECTION_MS", "2000"));
     List<String> members = List.of(cluster.nodeId(SURVIVOR), cluster.nodeId(KILLED));
-    String roomId = ownedBy(KILLED, members, "killed-");
-    String sessionId = sessionOwnedBy(SURVIVOR, members, roomId);
+    String roomId = OwnedKeys.roomOwnedBy(members.get(KILLED), members, "killed");
+    String sessionId =
+        OwnedKeys.sessionWhere(
+            cluster.http(SURVIVOR),
+            roomId,
+            id -> RendezvousOwners.ownerOf(id, members).equals(members.get(SURVIVOR)),
+            64);
     JsonObject before = board(roomId);
     WsClient watcher =
         Await.result(WsClient.connect(vertx, cluster.httpPort(SURVIVOR), roomId)).autoAck();
 
-    HttpResponse<Buffer> accepted =
-        Await.result(
-            cluster
-                .http(SURVIVOR)
-                .post("/api/canvas-agent/run")
-                .sendJsonObject(
-                    new JsonObject()
-                        .put("roomId", roomId)
-                        .put("sessionId", sessionId)
-                        .put("message", RoomHandoverTest.SLOW_RUN)));
-    assertEquals(202, accepted.statusCode(), accepted.bodyAsString());
-    String runId = accepted.bodyAsJsonObject().getString("runId");
+    String runId =
+        cluster.postRun(SURVIVOR, roomId, sessionId, RoomHandoverTest.SLOW_RUN).getString("runId");
     Await.result(watcher.awaitTopic("agent:action", envelope -> envelope.containsKey("rev")));
     cluster.kill(KILLED);
     Await.result(
@@ -98,32 +85,5 @@ class RoomHandoverAcrossProcessesIT {
         Await.result(cluster.http(SURVIVOR).get("/api/rooms/" + roomId + "/board").send());
     assertEquals(200, answer.statusCode(), answer.bodyAsString());
     return answer.bodyAsJsonObject();
-  }
-
-  static String ownedBy(int node, List<String> members, String prefix) {
-    while (true) {
-      String key = prefix + UUID.randomUUID().toString().substring(0, 8);
-      if (RendezvousOwners.ownerOf(key, members).equals(members.get(node))) {
-        return key;
-      }
-    }
-  }
-
-  /** A new session of the room that {@code node} owns among {@code members}. */
-  String sessionOwnedBy(int node, List<String> members, String roomId) {
-    for (int attempt = 0; attempt < 64; attempt++) {
-      HttpResponse<Buffer> created =
-          Await.result(
-              cluster
-                  .http(node)
-                  .post("/api/sessions")
-                  .sendJsonObject(new JsonObject().put("roomId", roomId)));
-      assertEquals(201, created.statusCode(), created.bodyAsString());
-      String sessionId = created.bodyAsJsonObject().getJsonObject("session").getString("id");
-      if (RendezvousOwners.ownerOf(sessionId, members).equals(members.get(node))) {
-        return sessionId;
-      }
-    }
-    throw new AssertionError("no session owned by node " + node);
   }
 }

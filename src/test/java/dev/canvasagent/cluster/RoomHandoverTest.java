@@ -9,6 +9,7 @@ import dev.canvasagent.config.DatabaseConfig;
 import dev.canvasagent.support.Await;
 import dev.canvasagent.support.Eventually;
 import dev.canvasagent.support.InJvmCluster;
+import dev.canvasagent.support.OwnedKeys;
 import dev.canvasagent.support.SseClient;
 import dev.canvasagent.support.TestDatabase;
 import dev.canvasagent.support.TestServer;
@@ -278,20 +279,10 @@ class RoomHandoverTest {
   /** A new session of the room that node {@code index} owns. */
   String sessionOwnedBy(int index, String roomId) {
     String nodeId = cluster.node(index).cluster().nodeId();
-    for (int attempt = 0; attempt < 64; attempt++) {
-      HttpResponse<Buffer> created =
-          Await.result(
-              cluster
-                  .node(index)
-                  .http()
-                  .post("/api/sessions")
-                  .sendJsonObject(new JsonObject().put("roomId", roomId)));
-      assertEquals(201, created.statusCode(), created.bodyAsString());
-      String sessionId = created.bodyAsJsonObject().getJsonObject("session").getString("id");
-      if (nodeId.equals(cluster.node(index).cluster().ownerOf(sessionId))) {
-        return sessionId;
-      }
-    }
-    throw new AssertionError("no session owned by node " + index);
+    return OwnedKeys.sessionWhere(
+        cluster.node(index).http(),
+        roomId,
+        id -> nodeId.equals(cluster.node(index).cluster().ownerOf(id)),
+        64);
   }
 }

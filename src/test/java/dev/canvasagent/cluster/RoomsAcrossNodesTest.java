@@ -1,5 +1,8 @@
 package dev.canvasagent.cluster;
 
+import static dev.canvasagent.support.NumberedEvents.overSockJS;
+import static dev.canvasagent.support.NumberedEvents.overSse;
+import static dev.canvasagent.support.NumberedEvents.overWebSocket;
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertFalse;
 import static org.junit.jupiter.api.Assertions.assertNotEquals;
@@ -13,6 +16,7 @@ import dev.canvasagent.config.DatabaseConfig;
 import dev.canvasagent.support.Await;
 import dev.canvasagent.support.Eventually;
 import dev.canvasagent.support.InJvmCluster;
+import dev.canvasagent.support.NumberedEvents.Seen;
 import dev.canvasagent.support.SockJSBrowsers;
 import dev.canvasagent.support.SockJSBrowsers.Browser;
 import dev.canvasagent.support.SseClient;
@@ -108,16 +112,6 @@ class RoomsAcrossNodesTest {
             .equals(status.getJsonObject("detail", new JsonObject()).getString("code"));
   }
 
-  /** One numbered event as a client saw it: its id, topic and payload. */
-  record Seen(String id, String topic, JsonObject payload) {}
-
-  static List<Seen> numbered(List<SseEvent> events) {
-    return events.stream()
-        .filter(event -> event.id() != null)
-        .map(event -> new Seen(event.id(), event.event(), event.data()))
-        .toList();
-  }
-
   static List<Seen> untilFinal(List<Seen> seen, String sessionId) {
     for (int i = 0; i < seen.size(); i++) {
       if (seen.get(i).topic().equals("agent:status") && isFinal(seen.get(i).payload(), sessionId)) {
@@ -158,41 +152,20 @@ class RoomsAcrossNodesTest {
 
       String sessionId = run(a, roomId, "across the cluster");
 
-      List<Seen> onA = untilFinal(numbered(awaitFinal(sseA, sessionId)), sessionId);
-      List<Seen> onB = untilFinal(numbered(awaitFinal(sseB, sessionId)), sessionId);
+      List<Seen> onA = untilFinal(overSse(awaitFinal(sseA, sessionId)), sessionId);
+      List<Seen> onB = untilFinal(overSse(awaitFinal(sseB, sessionId)), sessionId);
       List<Seen> overWs =
           untilFinal(
-              Await.result(wsB.awaitTopic("agent:status", status -> isFinal(status, sessionId)))
-                  .stream()
-                  .filter(frame -> frame.getString("id") != null)
-                  .map(
-                      frame ->
-                          new Seen(
-                              frame.getString("id"),
-                              frame.getString("topic"),
-                              frame.getJsonObject("payload")))
-                  .toList(),
+              overWebSocket(
+                  Await.result(
+                      wsB.awaitTopic("agent:status", status -> isFinal(status, sessionId)))),
               sessionId);
       sockB.awaitMessage(
           "room." + roomId + ".agent:status",
           status -> isFinal(status, sessionId),
           "the run's final status");
       String prefix = "room." + roomId + ".";
-      List<Seen> overSockJS =
-          untilFinal(
-              sockB.events("message").stream()
-                  .filter(
-                      message ->
-                          message.getJsonObject("headers", new JsonObject()).getString("id")
-                              != null)
-                  .map(
-                      message ->
-                          new Seen(
-                              message.getJsonObject("headers").getString("id"),
-                              message.getString("address").substring(prefix.length()),
-                              message.getJsonObject("body")))
-                  .toList(),
-              sessionId);
+      List<Seen> overSockJS = untilFinal(overSockJS(sockB.events("message"), prefix), sessionId);
 
       assertTrue(
           onA.stream().filter(seen -> seen.topic().equals("agent:action")).count() > 0,
@@ -223,7 +196,7 @@ class RoomsAcrossNodesTest {
     TestServer b = cluster.node(1);
     SseClient first = a.events(roomId);
     String sessionId = run(a, roomId, "resume elsewhere");
-    List<Seen> onA = numbered(awaitFinal(first, sessionId));
+    List<Seen> onA = overSse(awaitFinal(first, sessionId));
     Await.result(first.close());
     assertTrue(onA.size() > 3, "enough events to resume in the middle: " + onA);
 
@@ -239,8 +212,8 @@ class RoomsAcrossNodesTest {
     Await.result(
         Eventually.holds(
             vertx,
-            () -> Future.succeededFuture(numbered(resumed.received()).size() >= missed.size())));
-    assertEquals(missed, numbered(resumed.received()), "exactly the events after " + lastSeen);
+            () -> Future.succeededFuture(overSse(resumed.received()).size() >= missed.size())));
+    assertEquals(missed, overSse(resumed.received()), "exactly the events after " + lastSeen);
     assertFalse(
         resumed.received().stream().anyMatch(event -> event.event().equals("canvas:resync")),
         "a resumed client is not resynced");
@@ -476,19 +449,12 @@ class RoomsAcrossNodesTest {
       WsClient host = hosts.get(roomId);
       SseClient watcher = watchers.get(roomId);
       String sessionId = run(a, roomId, "after scaling out");
-      List<Seen> onA = untilFinal(numbered(awaitFinal(watcher, sessionId)), sessionId);
+      List<Seen> onA = untilFinal(overSse(awaitFinal(watcher, sessionId)), sessionId);
       List<Seen> onB =
           untilFinal(
-              Await.result(host.awaitTopic("agent:status", status -> isFinal(status, sessionId)))
-                  .stream()
-                  .filter(frame -> frame.getString("id") != null)
-                  .map(
-                      frame ->
-                          new Seen(
-                              frame.getString("id"),
-                              frame.getString("topic"),
-                              frame.getJsonObject("payload")))
-                  .toList(),
+              overWebSocket(
+                  Await.result(
+                      host.awaitTopic("agent:status", status -> isFinal(status, sessionId)))),
               sessionId);
       List<Seen> ofTheRun =
           onA.stream()

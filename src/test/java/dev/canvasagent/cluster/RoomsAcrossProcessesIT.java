@@ -1,5 +1,8 @@
 package dev.canvasagent.cluster;
 
+import static dev.canvasagent.support.NumberedEvents.overSockJS;
+import static dev.canvasagent.support.NumberedEvents.overSse;
+import static dev.canvasagent.support.NumberedEvents.overWebSocket;
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertFalse;
 import static org.junit.jupiter.api.Assertions.assertNotEquals;
@@ -9,6 +12,8 @@ import dev.canvasagent.config.DatabaseConfig;
 import dev.canvasagent.support.Await;
 import dev.canvasagent.support.ClusterProcesses;
 import dev.canvasagent.support.Eventually;
+import dev.canvasagent.support.NumberedEvents.Seen;
+import dev.canvasagent.support.OwnedKeys;
 import dev.canvasagent.support.SockJSBrowsers;
 import dev.canvasagent.support.SockJSBrowsers.Browser;
 import dev.canvasagent.support.SseClient;
@@ -24,7 +29,6 @@ import io.vertx.core.json.JsonArray;
 import io.vertx.core.json.JsonObject;
 import io.vertx.ext.web.client.HttpResponse;
 import java.util.HashMap;
-import java.util.HashSet;
 import java.util.List;
 import java.util.Map;
 import java.util.Set;
@@ -107,15 +111,7 @@ class RoomsAcrossProcessesIT {
 
   @AfterAll
   void stop() {
-    if (cluster != null) {
-      cluster.close();
-    }
-    if (vertx != null) {
-      Await.result(vertx.close());
-    }
-    if (database != null) {
-      TestDatabase.drop(database);
-    }
+    ClusterProcesses.closeAll(cluster, vertx, database);
   }
 
   /**
@@ -141,25 +137,11 @@ class RoomsAcrossProcessesIT {
 
       String runId = run(A, roomId, sessionId, "across the processes");
 
-      List<Seen> onA = untilFinal(numbered(awaitFinal(sseA, sessionId)), sessionId);
-      List<Seen> onB = untilFinal(numbered(awaitFinal(sseB, sessionId)), sessionId);
+      List<Seen> onA = untilFinal(overSse(awaitFinal(sseA, sessionId)), sessionId);
+      List<Seen> onB = untilFinal(overSse(awaitFinal(sseB, sessionId)), sessionId);
       sockB.awaitMessage(
           prefix + "agent:status", status -> isFinal(status, sessionId), "the run's final status");
-      List<Seen> overSockJS =
-          untilFinal(
-              sockB.events("message").stream()
-                  .filter(
-                      message ->
-                          message.getJsonObject("headers", new JsonObject()).getString("id")
-                              != null)
-                  .map(
-                      message ->
-                          new Seen(
-                              message.getJsonObject("headers").getString("id"),
-                              message.getString("address").substring(prefix.length()),
-                              message.getJsonObject("body")))
-                  .toList(),
-              sessionId);
+      List<Seen> overSockJS = untilFinal(overSockJS(sockB.events("message"), prefix), sessionId);
 
       assertEquals(A, ranOn(runId), "the run ran on its session's owner, A");
       assertEquals("done", onA.get(onA.size() - 1).payload().getString("state"), onA.toString());
@@ -192,7 +174,7 @@ class RoomsAcrossProcessesIT {
     SseClient onA = sse(A, roomId, Map.of());
     String first = sessionOwnedBy(A, roomId);
     run(A, roomId, first, "resume elsewhere");
-    List<Seen> firstRun = untilFinal(numbered(awaitFinal(onA, first)), first);
+    List<Seen> firstRun = untilFinal(overSse(awaitFinal(onA, first)), first);
     assertTrue(firstRun.size() > 3, "enough events to resume in the middle: " + firstRun);
 
     String lastSeen = firstRun.get(1).id();
@@ -201,15 +183,15 @@ class RoomsAcrossProcessesIT {
     Await.result(
         Eventually.holds(
             vertx,
-            () -> Future.succeededFuture(numbered(resumed.received()).size() >= missed.size())));
-    assertEquals(missed, numbered(resumed.received()), "exactly the events after " + lastSeen);
+            () -> Future.succeededFuture(overSse(resumed.received()).size() >= missed.size())));
+    assertEquals(missed, overSse(resumed.received()), "exactly the events after " + lastSeen);
 
     // Then live: a second run, through B this time, runs on B (its session's owner).
     String second = sessionOwnedBy(B, roomId);
     String secondRunId = run(B, roomId, second, "and carry on");
-    List<Seen> everything = untilFinal(numbered(awaitFinal(onA, second)), second);
+    List<Seen> everything = untilFinal(overSse(awaitFinal(onA, second)), second);
     List<Seen> afterLastSeen = everything.subList(2, everything.size());
-    List<Seen> got = untilFinal(numbered(awaitFinal(resumed, second)), second);
+    List<Seen> got = untilFinal(overSse(awaitFinal(resumed, second)), second);
     assertEquals(B, ranOn(secondRunId), "the second run ran on its session's owner, B");
     assertEquals(afterLastSeen, got, "the missed events, then the live ones, in the room's order");
     assertEquals(
@@ -232,7 +214,7 @@ class RoomsAcrossProcessesIT {
           resync.data().getString("latestEventId"),
           beyond + " cannot be continued from: the board, and where the stream is");
       assertTrue(
-          numbered(resynced.received()).isEmpty(),
+          overSse(resynced.received()).isEmpty(),
           "nothing replayed to a resynced client: " + resynced.received());
       Await.result(resynced.close());
     }
@@ -366,7 +348,7 @@ class RoomsAcrossProcessesIT {
 
     String sessionId = sessionOwnedBy(A, roomId);
     String runId = run(A, roomId, sessionId, "after the kill");
-    List<Seen> seen = numbered(awaitFinal(watcher, sessionId));
+    List<Seen> seen = overSse(awaitFinal(watcher, sessionId));
     List<Seen> ofTheRun =
         untilFinal(seen.subList(seen.indexOf(seenWithId(seen, oldId)) + 1, seen.size()), sessionId);
     assertEquals(A, ranOn(runId));
@@ -379,15 +361,10 @@ class RoomsAcrossProcessesIT {
         "numbered by the survivor's new incarnation " + newIncarnation + ": " + ofTheRun);
     assertOneNumbering(ofTheRun);
     List<Seen> overWs =
-        Await.result(host.awaitTopic("agent:status", status -> isFinal(status, sessionId))).stream()
-            .filter(frame -> frame.getString("id") != null)
-            .filter(frame -> incarnationOf(frame.getString("id")).equals(newIncarnation))
-            .map(
-                frame ->
-                    new Seen(
-                        frame.getString("id"),
-                        frame.getString("topic"),
-                        frame.getJsonObject("payload")))
+        overWebSocket(
+                Await.result(host.awaitTopic("agent:status", status -> isFinal(status, sessionId))))
+            .stream()
+            .filter(event -> incarnationOf(event.id()).equals(newIncarnation))
             .toList();
     assertEquals(ofTheRun, untilFinal(overWs, sessionId), "the same on the WebSocket on A");
     assertEquals(
@@ -410,16 +387,6 @@ class RoomsAcrossProcessesIT {
     Await.result(reconnected.close());
     Await.result(watcher.close());
     Await.result(host.close());
-  }
-
-  /** One numbered event as a client saw it: its id, topic and payload (an envelope's seq in it). */
-  record Seen(String id, String topic, JsonObject payload) {}
-
-  static List<Seen> numbered(List<SseEvent> events) {
-    return events.stream()
-        .filter(event -> event.id() != null)
-        .map(event -> new Seen(event.id(), event.event(), event.data()))
-        .toList();
   }
 
   static Seen seenWithId(List<Seen> seen, String id) {
@@ -477,13 +444,7 @@ class RoomsAcrossProcessesIT {
 
   /** A room name starting with {@code prefix} that every node gives to node {@code owner}. */
   String roomOwnedBy(int owner, String prefix) {
-    String nodeId = nodeIds.get(owner);
-    for (int attempt = 0; ; attempt++) {
-      String roomId = prefix + "-" + attempt;
-      if (nodeId.equals(RendezvousOwners.ownerOf(roomId, members))) {
-        return roomId;
-      }
-    }
+    return OwnedKeys.roomOwnedBy(nodeIds.get(owner), members, prefix);
   }
 
   /**
@@ -494,41 +455,15 @@ class RoomsAcrossProcessesIT {
     String nodeId = nodeIds.get(owner);
     List<String> now =
         cluster.clusterOf(owner).getJsonArray("members").stream().map(String.class::cast).toList();
-    Set<String> tried = new HashSet<>();
-    for (int attempt = 0; attempt < 64; attempt++) {
-      HttpResponse<Buffer> created =
-          Await.result(
-              cluster
-                  .http(owner)
-                  .post("/api/sessions")
-                  .putHeader("content-type", "application/json")
-                  .sendJsonObject(new JsonObject().put("roomId", roomId)));
-      assertEquals(201, created.statusCode(), created.bodyAsString());
-      String sessionId = created.bodyAsJsonObject().getJsonObject("session").getString("id");
-      tried.add(sessionId);
-      if (nodeId.equals(RendezvousOwners.ownerOf(sessionId, now))) {
-        return sessionId;
-      }
-    }
-    throw new AssertionError("no session owned by node " + owner + " among " + tried);
+    return OwnedKeys.sessionWhere(
+        cluster.http(owner), roomId, id -> nodeId.equals(RendezvousOwners.ownerOf(id, now)), 64);
   }
 
   /** Posts a run through node {@code through}; its id. */
   String run(int through, String roomId, String sessionId, String message) {
-    HttpResponse<Buffer> accepted =
-        Await.result(
-            cluster
-                .http(through)
-                .post("/api/canvas-agent/run")
-                .putHeader("content-type", "application/json")
-                .sendJsonObject(
-                    new JsonObject()
-                        .put("roomId", roomId)
-                        .put("sessionId", sessionId)
-                        .put("message", message)));
-    assertEquals(202, accepted.statusCode(), accepted.bodyAsString());
-    assertEquals(sessionId, accepted.bodyAsJsonObject().getString("sessionId"));
-    return accepted.bodyAsJsonObject().getString("runId");
+    JsonObject accepted = cluster.postRun(through, roomId, sessionId, message);
+    assertEquals(sessionId, accepted.getString("sessionId"));
+    return accepted.getString("runId");
   }
 
   /** The node that ran the run, as its record in the store names it. */

@@ -66,15 +66,7 @@ class RunLimitsAcrossProcessesIT {
 
   @AfterAll
   void stop() {
-    if (cluster != null) {
-      cluster.close();
-    }
-    if (vertx != null) {
-      Await.result(vertx.close());
-    }
-    if (database != null) {
-      TestDatabase.drop(database);
-    }
+    ClusterProcesses.closeAll(cluster, vertx, database);
   }
 
   /** Three clients, each well within its own allowance: what binds is the room's. */

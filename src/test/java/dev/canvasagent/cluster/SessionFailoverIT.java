@@ -7,14 +7,13 @@ import dev.canvasagent.config.DatabaseConfig;
 import dev.canvasagent.support.Await;
 import dev.canvasagent.support.ClusterProcesses;
 import dev.canvasagent.support.Eventually;
+import dev.canvasagent.support.OwnedKeys;
 import dev.canvasagent.support.Requests;
 import dev.canvasagent.support.SseClient;
 import dev.canvasagent.support.SseClient.SseEvent;
 import dev.canvasagent.support.TestDatabase;
 import io.vertx.core.Vertx;
-import io.vertx.core.buffer.Buffer;
 import io.vertx.core.json.JsonObject;
-import io.vertx.ext.web.client.HttpResponse;
 import java.sql.Connection;
 import java.sql.DriverManager;
 import java.util.ArrayList;
@@ -120,15 +119,7 @@ class SessionFailoverIT {
 
   @AfterEach
   void stop() {
-    if (cluster != null) {
-      cluster.close();
-    }
-    if (vertx != null) {
-      Await.result(vertx.close());
-    }
-    if (database != null) {
-      TestDatabase.drop(database);
-    }
+    ClusterProcesses.closeAll(cluster, vertx, database);
   }
 
   /**
@@ -147,7 +138,7 @@ class SessionFailoverIT {
   Killed killOwnerMidRun() throws Exception {
     List<String> members = List.of(cluster.nodeId(A), cluster.nodeId(HEIR), cluster.nodeId(THIRD));
     // Owned by the third among all three, so among the survivors too: only A's keys move.
-    String room = roomOwnedBy(cluster.nodeId(THIRD), members);
+    String room = OwnedKeys.roomOwnedBy(cluster.nodeId(THIRD), members, "failover");
     String sessionId = sessionOwnedByAWithHeir(members, room);
     SseClient sse = Await.result(SseClient.connect(vertx, cluster.httpPort(HEIR), events(room)));
     SseClient onThird =
@@ -447,16 +438,6 @@ class SessionFailoverIT {
     return envelopes.stream().map(envelope -> envelope.getLong("seq")).toList();
   }
 
-  /** A room name that {@code nodeId} owns among {@code members}. */
-  static String roomOwnedBy(String nodeId, List<String> members) {
-    for (int attempt = 0; ; attempt++) {
-      String room = "failover-" + attempt;
-      if (nodeId.equals(RendezvousOwners.ownerOf(room, members))) {
-        return room;
-      }
-    }
-  }
-
   /**
    * A new session of {@code room} (created through A) that A owns among {@code members}, and the heir
    * once A has gone.
@@ -464,37 +445,18 @@ class SessionFailoverIT {
   String sessionOwnedByAWithHeir(List<String> members, String room) {
     String ownerA = members.get(A);
     List<String> survivors = members.stream().filter(member -> !member.equals(ownerA)).toList();
-    for (int attempt = 0; attempt < 128; attempt++) {
-      HttpResponse<Buffer> created =
-          Await.result(
-              cluster
-                  .http(A)
-                  .post("/api/sessions")
-                  .sendJsonObject(new JsonObject().put("roomId", room)));
-      assertEquals(201, created.statusCode(), created.bodyAsString());
-      String sessionId = created.bodyAsJsonObject().getJsonObject("session").getString("id");
-      if (ownerA.equals(RendezvousOwners.ownerOf(sessionId, members))
-          && members.get(HEIR).equals(RendezvousOwners.ownerOf(sessionId, survivors))) {
-        return sessionId;
-      }
-    }
-    throw new AssertionError("no session owned by A with the heir next in 128 tries");
+    return OwnedKeys.sessionWhere(
+        cluster.http(A),
+        room,
+        id ->
+            ownerA.equals(RendezvousOwners.ownerOf(id, members))
+                && members.get(HEIR).equals(RendezvousOwners.ownerOf(id, survivors)),
+        128);
   }
 
   /** Posts {@code message} to the session through node {@code index}; its run id. */
   String post(int index, String room, String sessionId, String message) {
-    HttpResponse<Buffer> response =
-        Await.result(
-            cluster
-                .http(index)
-                .post("/api/canvas-agent/run")
-                .sendJsonObject(
-                    new JsonObject()
-                        .put("roomId", room)
-                        .put("sessionId", sessionId)
-                        .put("message", message)));
-    assertEquals(202, response.statusCode(), response.bodyAsString());
-    return response.bodyAsJsonObject().getString("runId");
+    return cluster.postRun(index, room, sessionId, message).getString("runId");
   }
 
   /** The session's stored runs by id, once none is queued or running (read through the heir). */

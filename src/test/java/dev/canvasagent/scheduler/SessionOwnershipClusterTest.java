@@ -12,6 +12,7 @@ import dev.canvasagent.config.DatabaseConfig;
 import dev.canvasagent.support.Await;
 import dev.canvasagent.support.HeldDeliveries;
 import dev.canvasagent.support.InJvmCluster;
+import dev.canvasagent.support.OwnedKeys;
 import dev.canvasagent.support.SseClient;
 import dev.canvasagent.support.SseClient.SseEvent;
 import dev.canvasagent.support.TestDatabase;
@@ -225,7 +226,6 @@ class SessionOwnershipClusterTest {
     Await.result(sse.close());
   }
 
-  /** A new session in {@code room} that node {@code index} owns (by every node's view). */
   /** A room name starting with {@code prefix} that node {@code index} owns. */
   String roomOwnedBy(int index, String prefix) {
     String nodeId = cluster.node(index).cluster().nodeId();
@@ -237,24 +237,16 @@ class SessionOwnershipClusterTest {
     }
   }
 
+  /** A new session in {@code room} that node {@code index} owns (by every node's view). */
   String sessionOwnedBy(int index, String room) {
     String nodeId = cluster.node(index).cluster().nodeId();
-    for (int attempt = 0; attempt < 64; attempt++) {
-      HttpResponse<Buffer> created =
-          Await.result(
-              cluster
-                  .node(index)
-                  .http()
-                  .post("/api/sessions")
-                  .sendJsonObject(new JsonObject().put("roomId", room)));
-      assertEquals(201, created.statusCode(), created.bodyAsString());
-      String sessionId = created.bodyAsJsonObject().getJsonObject("session").getString("id");
-      if (nodeId.equals(cluster.node(1 - index).cluster().ownerOf(sessionId))
-          && cluster.node(index).cluster().owns(sessionId)) {
-        return sessionId;
-      }
-    }
-    throw new AssertionError("no session owned by node " + index + " in 64 tries");
+    return OwnedKeys.sessionWhere(
+        cluster.node(index).http(),
+        room,
+        id ->
+            nodeId.equals(cluster.node(1 - index).cluster().ownerOf(id))
+                && cluster.node(index).cluster().owns(id),
+        64);
   }
 
   static JsonObject post(TestServer node, String room, String sessionId, String message) {

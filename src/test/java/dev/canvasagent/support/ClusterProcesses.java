@@ -1,5 +1,7 @@
 package dev.canvasagent.support;
 
+import static org.junit.jupiter.api.Assertions.assertEquals;
+
 import dev.canvasagent.config.DatabaseConfig;
 import io.vertx.core.Future;
 import io.vertx.core.Promise;
@@ -7,6 +9,7 @@ import io.vertx.core.Vertx;
 import io.vertx.core.buffer.Buffer;
 import io.vertx.core.json.JsonObject;
 import io.vertx.ext.web.client.HttpRequest;
+import io.vertx.ext.web.client.HttpResponse;
 import io.vertx.ext.web.client.WebClient;
 import io.vertx.ext.web.client.WebClientOptions;
 import java.io.IOException;
@@ -287,6 +290,24 @@ public final class ClusterProcesses implements AutoCloseable {
     return logs.toString();
   }
 
+  /**
+   * Posts {@code message} to {@code sessionId} in {@code roomId} through node {@code index}, as a page
+   * does: the answer of the run it accepted ({@code 202} asserted), with its {@code runId}.
+   */
+  public JsonObject postRun(int index, String roomId, String sessionId, String message) {
+    HttpResponse<Buffer> accepted =
+        Await.result(
+            http(index)
+                .post("/api/canvas-agent/run")
+                .sendJsonObject(
+                    new JsonObject()
+                        .put("roomId", roomId)
+                        .put("sessionId", sessionId)
+                        .put("message", message)));
+    assertEquals(202, accepted.statusCode(), accepted.bodyAsString());
+    return accepted.bodyAsJsonObject();
+  }
+
   /** Kills whatever still runs. */
   @Override
   public void close() {
@@ -295,6 +316,22 @@ public final class ClusterProcesses implements AutoCloseable {
       if (node.http() != null) {
         node.http().close();
       }
+    }
+  }
+
+  /**
+   * Ends what a process test started, in the reverse order: the cluster, the Vert.x its clients ran
+   * on, its schema. Any of them may be null: a start that failed part-way leaves the rest to end.
+   */
+  public static void closeAll(ClusterProcesses cluster, Vertx vertx, DatabaseConfig database) {
+    if (cluster != null) {
+      cluster.close();
+    }
+    if (vertx != null) {
+      Await.result(vertx.close());
+    }
+    if (database != null) {
+      TestDatabase.drop(database);
     }
   }
 
