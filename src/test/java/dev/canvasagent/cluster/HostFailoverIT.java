@@ -1,6 +1,5 @@
 package dev.canvasagent.cluster;
 
-import static dev.canvasagent.cluster.RoomHandoverAcrossProcessesIT.ownedBy;
 import static dev.canvasagent.cluster.RoomHandoverTest.isFinalOf;
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertTrue;
@@ -8,6 +7,7 @@ import static org.junit.jupiter.api.Assertions.assertTrue;
 import dev.canvasagent.config.DatabaseConfig;
 import dev.canvasagent.support.Await;
 import dev.canvasagent.support.ClusterProcesses;
+import dev.canvasagent.support.OwnedKeys;
 import dev.canvasagent.support.TestDatabase;
 import dev.canvasagent.support.WsClient;
 import io.vertx.core.Vertx;
@@ -35,15 +35,7 @@ class HostFailoverIT {
 
   @AfterEach
   void stop() {
-    if (cluster != null) {
-      cluster.close();
-    }
-    if (vertx != null) {
-      Await.result(vertx.close());
-    }
-    if (database != null) {
-      TestDatabase.drop(database);
-    }
+    ClusterProcesses.closeAll(cluster, vertx, database);
   }
 
   @Test
@@ -61,7 +53,7 @@ class HostFailoverIT {
                 "CANVAS_AGENT_CLUSTER_FAILURE_DETECTION_MS", "2000"));
     List<String> members = List.of(cluster.nodeId(SURVIVOR), cluster.nodeId(KILLED));
     // Sequenced on the survivor, so the room itself does not move: only its host goes.
-    String roomId = ownedBy(SURVIVOR, members, "host-killed-");
+    String roomId = OwnedKeys.roomOwnedBy(members.get(SURVIVOR), members, "host-killed");
     WsClient host =
         Await.result(WsClient.connect(vertx, cluster.httpPort(KILLED), roomId)).autoAck();
     assertEquals(host.clientId(), hostNamedIn(host.received().get(0)), "the first client hosts");
