@@ -10,6 +10,7 @@ import dev.canvasagent.bus.Address;
 import dev.canvasagent.config.AppConfig;
 import dev.canvasagent.config.DatabaseConfig;
 import dev.canvasagent.support.Await;
+import dev.canvasagent.support.Eventually;
 import dev.canvasagent.support.HeldDeliveries;
 import dev.canvasagent.support.InJvmCluster;
 import dev.canvasagent.support.OwnedKeys;
@@ -17,6 +18,7 @@ import dev.canvasagent.support.SseClient;
 import dev.canvasagent.support.SseClient.SseEvent;
 import dev.canvasagent.support.TestDatabase;
 import dev.canvasagent.support.TestServer;
+import io.vertx.core.Future;
 import io.vertx.core.buffer.Buffer;
 import io.vertx.core.json.JsonArray;
 import io.vertx.core.json.JsonObject;
@@ -104,6 +106,9 @@ class SessionOwnershipClusterTest {
             post(owner, room, sessionId, "draw a circle").getString("runId"),
             post(other, room, sessionId, "draw a star").getString("runId"),
             post(owner, room, sessionId, "draw a triangle").getString("runId"));
+    // The preemption's cancel reaches the runner beside the second message's answer, not before it.
+    Await.result(
+        Eventually.holds(cluster.vertx(0), () -> Future.succeededFuture(cancels.count() >= 1)));
     assertEquals(1, cancels.count(), "the second message preempted the first; the others queued");
     cancels.release();
     List<SseEvent> events = Await.result(sse.awaitEvent(status(runIds.get(3), "done")));
