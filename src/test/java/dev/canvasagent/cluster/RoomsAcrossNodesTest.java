@@ -241,6 +241,21 @@ class RoomsAcrossNodesTest {
     }
   }
 
+  /** Sends {@code client}'s viewport and returns once its node has handled it. */
+  private static void sendViewport(WsClient client, int x, int y, int w, int h) {
+    client.send(
+        "canvas:viewport",
+        new JsonObject()
+            .put("bounds", new JsonObject().put("x", x).put("y", y).put("w", w).put("h", h))
+            .put("selection", new JsonArray()));
+    // A frame the bridge refuses comes back after the viewport was handled: then it is in.
+    client.send(
+        "agent:ack",
+        new JsonObject().put("sessionId", "none").put("seq", 1).put("clientId", client.clientId()));
+    Await.result(
+        client.awaitTopic("error", error -> "ACK_UNKNOWN".equals(error.getString("code"))));
+  }
+
   @Test
   void theHostOnOneNodeAnswersARunsScreenshotOnTheOtherAndEveryNodesViewportsAreInTheContext() {
     // Sequenced on node A, where the run is posted; the host is on node B.
@@ -252,26 +267,9 @@ class RoomsAcrossNodesTest {
         host.clientId(),
         host.received().get(0).getJsonObject("payload").getString("hostClientId"),
         "the room's first client that can answer hosts it, wherever it is");
-    host.send(
-        "canvas:viewport",
-        new JsonObject()
-            .put("bounds", new JsonObject().put("x", 10).put("y", 20).put("w", 400).put("h", 300))
-            .put("selection", new JsonArray()));
-    // A frame the bridge refuses comes back after the viewport was handled: then it is in.
-    host.send(
-        "agent:ack",
-        new JsonObject().put("sessionId", "none").put("seq", 1).put("clientId", host.clientId()));
-    Await.result(host.awaitTopic("error", error -> "ACK_UNKNOWN".equals(error.getString("code"))));
+    sendViewport(host, 10, 20, 400, 300);
     WsClient other = ws(a, roomId).autoAck();
-    other.send(
-        "canvas:viewport",
-        new JsonObject()
-            .put("bounds", new JsonObject().put("x", 0).put("y", 0).put("w", 200).put("h", 100))
-            .put("selection", new JsonArray()));
-    other.send(
-        "agent:ack",
-        new JsonObject().put("sessionId", "none").put("seq", 1).put("clientId", other.clientId()));
-    Await.result(other.awaitTopic("error", error -> "ACK_UNKNOWN".equals(error.getString("code"))));
+    sendViewport(other, 0, 0, 200, 100);
 
     RoomViewports viewports =
         Await.result(
