@@ -12,6 +12,7 @@ import dev.canvasagent.bus.Address;
 import dev.canvasagent.config.AppConfig;
 import dev.canvasagent.config.DatabaseConfig;
 import dev.canvasagent.support.Await;
+import dev.canvasagent.support.Eventually;
 import dev.canvasagent.support.ScriptedModel;
 import dev.canvasagent.support.SseClient;
 import dev.canvasagent.support.SseClient.SseEvent;
@@ -271,6 +272,18 @@ class PersonMeanwhileTest {
               .filter(pair -> List.of("alias", "dialect", "verb").contains(pair.key))
               .map(pair -> String.valueOf(pair.value))
               .toList());
+      // The run's final status reaches the stream just before its run.finished line is written.
+      Await.result(
+          Eventually.holds(
+              vertx,
+              () -> {
+                // The appender adds under its own lock, on the runner's event loop.
+                synchronized (log) {
+                  return Future.succeededFuture(
+                      log.list.stream()
+                          .anyMatch(event -> "run.finished".equals(event.getFormattedMessage())));
+                }
+              }));
       assertEquals(
           List.of("{\"wb_create\":1}"),
           log.list.stream()
