@@ -189,7 +189,7 @@ final class McpRoutes {
       return;
     }
     Grant grant = EdgeAccess.grant(ctx);
-    if (message.progressToken() != null) {
+    if (message.progressToken() != null || server.longRunning(message)) {
       answerAsStream(ctx, session.get(), grant, message);
     } else {
       server
@@ -321,6 +321,8 @@ final class McpRoutes {
             .putHeader("X-Accel-Buffering", "no");
     response.write(": " + request.method() + "\n\n");
     Object token = request.progressToken();
+    // Without a token the client asked for no progress: the stream carries heartbeats and the
+    // answer.
     long heartbeat =
         vertx.setPeriodic(
             heartbeatMs,
@@ -330,16 +332,19 @@ final class McpRoutes {
               }
             });
     ToolProgress progress =
-        (done, total, message) -> {
-          JsonObject params = new JsonObject().put("progressToken", token).put("progress", done);
-          if (total != null) {
-            params.put("total", total);
-          }
-          if (message != null) {
-            params.put("message", message);
-          }
-          writeEvent(response, JsonRpcMessage.notification("notifications/progress", params));
-        };
+        token == null
+            ? ToolProgress.NONE
+            : (done, total, message) -> {
+              JsonObject params =
+                  new JsonObject().put("progressToken", token).put("progress", done);
+              if (total != null) {
+                params.put("total", total);
+              }
+              if (message != null) {
+                params.put("message", message);
+              }
+              writeEvent(response, JsonRpcMessage.notification("notifications/progress", params));
+            };
     server
         .request(session, grant, request, progress)
         .onComplete(

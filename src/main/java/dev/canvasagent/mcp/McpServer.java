@@ -86,7 +86,8 @@ public final class McpServer {
       return switch (request.method()) {
         case "ping" -> Future.succeededFuture(new JsonObject());
         case "tools/list" -> Future.succeededFuture(listTools(params));
-        case "tools/call" -> callTool(session, grant, params, progress).map(ToolResult::toJson);
+        case "tools/call" ->
+            callTool(session, grant, request.id(), params, progress).map(ToolResult::toJson);
         case "resources/list" -> listResources(session, grant, params);
         case "resources/templates/list" -> Future.succeededFuture(templates(params));
         case "resources/read" -> readResource(session, grant, params);
@@ -107,8 +108,27 @@ public final class McpServer {
     }
   }
 
-  /** A notification from the client: nothing it can send needs an answer from this server. */
+  /** Whether {@code request} calls a tool that may take minutes ({@link McpTool#longRunning}). */
+  public boolean longRunning(JsonRpcMessage request) {
+    if (!"tools/call".equals(request.method())
+        || !(request.params().getValue("name") instanceof String name)) {
+      return false;
+    }
+    McpTool tool = tools.get(name);
+    return tool != null && tool.longRunning();
+  }
+
+  /**
+   * A notification from the client: {@code notifications/cancelled} stops the request it names where
+   * its tool can stop; nothing else the client sends needs an answer.
+   */
   public void notification(McpSession session, JsonRpcMessage notification) {
+    if ("notifications/cancelled".equals(notification.method())) {
+      Object requestId = notification.params().getValue("requestId");
+      if (requestId != null) {
+        session.cancel(requestId);
+      }
+    }
     LOG.atDebug()
         .addKeyValue("mcpSession", session.id().substring(0, 12))
         .addKeyValue("method", notification.method())
@@ -131,7 +151,7 @@ public final class McpServer {
   }
 
   private Future<ToolResult> callTool(
-      McpSession session, Grant grant, JsonObject params, ToolProgress progress) {
+      McpSession session, Grant grant, Object requestId, JsonObject params, ToolProgress progress) {
     if (!(params.getValue("name") instanceof String name)) {
       throw JsonRpcError.invalidParams("tools/call needs params.name, the tool's name");
     }
@@ -146,11 +166,13 @@ public final class McpServer {
     }
     JsonObject args = arguments == null ? new JsonObject() : (JsonObject) arguments;
     Future<ToolResult> answered;
+    Cancellation cancellation = session.started(requestId);
     try {
-      answered = tool.call(new ToolCall(session, grant, args, progress));
+      answered = tool.call(new ToolCall(session, grant, args, progress, cancellation));
     } catch (RuntimeException thrown) {
       answered = Future.failedFuture(thrown);
     }
+    answered.onComplete(done -> session.answered(requestId, cancellation));
     return answered.recover(
         error -> {
           Failure failure = Failure.of(error);

@@ -23,6 +23,7 @@ public final class McpSession {
   private final String boundRoom;
   private final Map<String, String> canvasSessions = new HashMap<>();
   private final Map<String, Runnable> subscriptions = new LinkedHashMap<>();
+  private final Map<Object, Cancellation> inFlight = new HashMap<>();
   private Consumer<JsonObject> stream;
   private long lastUsedMillis;
   private boolean ended;
@@ -133,6 +134,25 @@ public final class McpSession {
     }
   }
 
+  /** A request under way, cancellable by its id until it answers ({@link #answered}). */
+  Cancellation started(Object requestId) {
+    Cancellation cancellation = new Cancellation();
+    inFlight.put(requestId, cancellation);
+    return cancellation;
+  }
+
+  void answered(Object requestId, Cancellation cancellation) {
+    inFlight.remove(requestId, cancellation);
+  }
+
+  /** The client's {@code notifications/cancelled}: an id not (or no longer) under way changes nothing. */
+  void cancel(Object requestId) {
+    Cancellation cancellation = inFlight.remove(requestId);
+    if (cancellation != null) {
+      cancellation.cancel();
+    }
+  }
+
   void touch(long nowMillis) {
     lastUsedMillis = nowMillis;
   }
@@ -148,6 +168,8 @@ public final class McpSession {
 
   void end() {
     ended = true;
+    new java.util.ArrayList<>(inFlight.values()).forEach(Cancellation::cancel);
+    inFlight.clear();
     subscriptions.values().forEach(Runnable::run);
     subscriptions.clear();
     stream = null;

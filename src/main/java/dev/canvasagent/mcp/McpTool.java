@@ -17,4 +17,12 @@ public interface McpTool {
   JsonObject descriptor();
 
   Future<ToolResult> call(ToolCall call);
+
+  /**
+   * True for a tool that may take minutes (a run): its call is always answered as an event stream,
+   * whose heartbeats keep the connection alive however long it takes, even without progress asked for.
+   */
+  default boolean longRunning() {
+    return false;
+  }
 }
