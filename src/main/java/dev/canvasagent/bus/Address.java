@@ -94,6 +94,17 @@ public final class Address {
       Endpoint.of("runner.transcript.add", TranscriptAdd::fromJson, StoredUtterance::fromJson);
 
   /**
+   * Runner: one board action from outside a run ({@link OutsideAction}, an MCP client's call), judged
+   * and committed exactly as a run's action and published on the room's {@code agent:action} with the
+   * session's next seq; answers what became of it ({@link ActionOutcome}). A refused action
+   * (ACTION_INVALID, SHAPE_NOT_FOUND, DUPLICATE_CREATE, INVALID_RECORD, REVISION_CONFLICT past the
+   * patience; SESSION_NOT_FOUND, SESSION_ROOM_MISMATCH) changes nothing. Calls of one session in one
+   * room are applied one at a time, in the order they arrive.
+   */
+  public static final Endpoint<OutsideAction, ActionOutcome> RUNNER_ACT =
+      Endpoint.of("runner.act", OutsideAction::fromJson, ActionOutcome::fromJson);
+
+  /**
    * Sanitizer: validate and normalize one action ({@link SanitizeRequest}), answer with the record diff
    * it makes ({@link AcceptedAction}); ACTION_INVALID, SHAPE_NOT_FOUND or DUPLICATE_CREATE when refused.
    */

@@ -4,13 +4,10 @@ import dev.canvasagent.board.Board;
 import dev.canvasagent.board.CoordinateFrame;
 import dev.canvasagent.board.RecordDiff;
 import dev.canvasagent.bus.AcceptedAction;
-import dev.canvasagent.bus.Address;
 import dev.canvasagent.bus.AgentAction;
-import dev.canvasagent.bus.BoardChangeRequest;
 import dev.canvasagent.bus.Failure;
 import dev.canvasagent.bus.FailureCode;
 import dev.canvasagent.bus.RunRequest;
-import dev.canvasagent.bus.SanitizeRequest;
 import dev.canvasagent.catalog.ActionCatalog;
 import dev.canvasagent.catalog.ActionRejected;
 import dev.canvasagent.catalog.VerbKind;
@@ -51,7 +48,6 @@ final class ActionPipeline {
   private final ChatRecorder history;
   private final RoomChat chat;
   private final DeletedTargets deletedTargets;
-  private final BoardLookup boards;
   private final long conflictPatienceMs;
 
   /** False once the run's final status is out: a commit answered later is not published. */
@@ -62,7 +58,8 @@ final class ActionPipeline {
   private final LockedTargets lockedTargets = new LockedTargets();
   private final RefusalNotes refusals = new RefusalNotes();
   private Future<Void> tail = Future.succeededFuture();
-  private Board board;
+  private final WriterBoard board;
+  private final ActionCommit commits;
 
   /**
    * The model's coordinates: relative to the session's origin, with the rounding the context
@@ -97,9 +94,12 @@ final class ActionPipeline {
     this.chat = chat;
     this.deletedTargets = new DeletedTargets(catalog);
     this.aliases = new AliasedVerbs(new VerbDialects(catalog), request.runId());
-    this.boards = boards;
     this.conflictPatienceMs = conflictPatienceMs;
     this.runOpen = runOpen;
+    this.board = new WriterBoard(boards, request.roomId(), deletedTargets::saw);
+    this.commits =
+        new ActionCommit(
+            bus, request.roomId(), "agent:" + request.sessionId(), board, () -> !stopping);
   }
 
   /** An action that names shapes not on the board yet, waiting for the create that makes them. */
@@ -107,32 +107,22 @@ final class ActionPipeline {
 
   /** Reads the room's board; the actions are sanitized and committed against it from then on. */
   Future<Void> loadBoard() {
-    return reloadBoard()
+    return board
+        .reload()
+        .<Void>map(loaded -> null)
         .onSuccess(
             loaded ->
                 metrics.board(
-                    board.revision(),
+                    board().revision(),
                     (int)
-                        board.records().keySet().stream()
+                        board().records().keySet().stream()
                             .filter(id -> id.startsWith("shape:"))
                             .count()));
   }
 
-  /** Reads the room's board again: a commit met a newer revision. */
-  private Future<Void> reloadBoard() {
-    return boards
-        .current(request.roomId())
-        .map(
-            current -> {
-              board = current;
-              deletedTargets.saw(board);
-              return null;
-            });
-  }
-
   /** The board as the run's commits left it; null until it is loaded. */
   Board board() {
-    return board;
+    return board.current();
   }
 
   void useFrame(CoordinateFrame frame) {
@@ -200,58 +190,63 @@ final class ActionPipeline {
 
   /** A fresh count of one action's commit attempts. */
   private CommitAttempts attempts() {
-    return new CommitAttempts(vertx, conflictPatienceMs, metrics);
+    return new CommitAttempts(vertx, conflictPatienceMs, metrics::commitConflict);
   }
 
   private Future<Void> handle(AgentAction action, CommitAttempts attempts) {
-    return Address.SANITIZER_SANITIZE
-        .ask(bus, new SanitizeRequest(request.roomId(), action, board.revision(), frame))
+    return commits
+        .attempt(action, frame, attempts)
         .compose(
-            sanitized -> apply(action, sanitized, attempts),
-            error -> {
-              Failure failure = Failure.of(error);
-              switch (failure.code()) {
-                case SHAPE_NOT_FOUND -> {
-                  var gone = deletedTargets.deleted(action, board);
-                  if (gone.isPresent()) {
-                    // Deleted, not yet to come: no create will bring them back.
-                    tally.drop();
-                    logDropped(action, deletedTargets.drop(action, gone.get()));
-                    return Future.succeededFuture();
-                  }
-                  deferred.add(new Deferred(action, failure.getMessage()));
-                  return Future.succeededFuture();
-                }
-                case DUPLICATE_CREATE -> {
-                  tally.dedupe();
-                  return Future.succeededFuture();
-                }
-                case REVISION_CONFLICT -> {
-                  // The board it was to be judged against is no longer the room's (someone
-                  // committed
-                  // meanwhile) nor held: judged again against the fresh board, as after a commit's.
-                  return retryOnFreshBoard(action, attempts, failure);
-                }
-                case ACTION_INVALID -> {
-                  tally.drop();
-                  lockedTargets.take(action, failure.getMessage());
-                  refusals.take(action, failure.getMessage()).ifPresent(history::system);
-                  return Future.succeededFuture();
-                }
-                default -> {
-                  return Future.failedFuture(error);
-                }
+            result -> {
+              if (result instanceof ActionCommit.Refused refused) {
+                return refused(action, refused.failure());
               }
+              if (result instanceof ActionCommit.Judged judged) {
+                return apply(judged.accepted());
+              }
+              if (result instanceof ActionCommit.Committed committed) {
+                return committed(committed, attempts);
+              }
+              if (result instanceof ActionCommit.NotStored notStored) {
+                return notStored(notStored);
+              }
+              return Future.succeededFuture();
             });
   }
 
-  private Future<Void> apply(
-      AgentAction original, AcceptedAction sanitized, CommitAttempts attempts) {
+  private Future<Void> refused(AgentAction action, Failure failure) {
+    switch (failure.code()) {
+      case SHAPE_NOT_FOUND -> {
+        var gone = deletedTargets.deleted(action, board());
+        if (gone.isPresent()) {
+          // Deleted, not yet to come: no create will bring them back.
+          tally.drop();
+          logDropped(action, deletedTargets.drop(action, gone.get()));
+          return Future.succeededFuture();
+        }
+        deferred.add(new Deferred(action, failure.getMessage()));
+        return Future.succeededFuture();
+      }
+      case DUPLICATE_CREATE -> {
+        tally.dedupe();
+        return Future.succeededFuture();
+      }
+      case ACTION_INVALID -> {
+        tally.drop();
+        lockedTargets.take(action, failure.getMessage());
+        refusals.take(action, failure.getMessage()).ifPresent(history::system);
+        return Future.succeededFuture();
+      }
+      default -> {
+        return Future.failedFuture(failure);
+      }
+    }
+  }
+
+  /** An accepted action that is not a board verb: said, sent to the scheduler, or published. */
+  private Future<Void> apply(AcceptedAction sanitized) {
     AgentAction action = sanitized.action();
     VerbKind kind = VerbKind.valueOf(sanitized.kind());
-    if (stopping) {
-      return Future.succeededFuture();
-    }
     if (kind == VerbKind.CHAT) {
       chat.say(action.params().getString("text"));
       tally.applied(kind);
@@ -272,80 +267,48 @@ final class ActionPipeline {
                 return envelopes.publish(action, null, 0);
               });
     }
-    if (kind != VerbKind.BOARD) {
-      tally.applied(kind);
-      return envelopes.publish(action, null, 0);
+    tally.applied(kind);
+    return envelopes.publish(action, null, 0);
+  }
+
+  private Future<Void> committed(ActionCommit.Committed committed, CommitAttempts attempts) {
+    AgentAction action = committed.accepted().action();
+    RecordDiff diff = committed.accepted().diff();
+    if (!runOpen.getAsBoolean()) {
+      // The patch engine took longer than the settle time: committed, but the final status is
+      // out, and nothing of the run is published after it.
+      LOG.atWarn()
+          .addKeyValue("runId", request.runId())
+          .addKeyValue("rev", committed.revision().revision())
+          .log("commit.after_final_status");
+      return Future.succeededFuture();
     }
-    return commit(original, action, sanitized.diff(), attempts);
+    if (!committed.revision().changed()) {
+      return unchanged(action, attempts);
+    }
+    tally.committed(action, diff);
+    batchIssues.take(action).ifPresent(history::system);
+    return envelopes
+        .publish(action, diff, board().revision())
+        .compose(published -> retryDeferred());
   }
 
-  private Future<Void> commit(
-      AgentAction original, AgentAction action, RecordDiff diff, CommitAttempts attempts) {
-    BoardChangeRequest commit =
-        new BoardChangeRequest(
-            request.roomId(), board.revision(), diff, "agent:" + request.sessionId());
-    return Address.PATCH_BOARD_APPLY
-        .ask(bus, commit)
-        .compose(
-            committed -> {
-              if (!runOpen.getAsBoolean()) {
-                // The patch engine took longer than the settle time: committed, but the final
-                // status is out, and nothing of the run is published after it.
-                LOG.atWarn()
-                    .addKeyValue("runId", request.runId())
-                    .addKeyValue("rev", committed.revision())
-                    .log("commit.after_final_status");
-                return Future.succeededFuture();
-              }
-              if (!committed.changed()) {
-                return unchanged(action, attempts);
-              }
-              // The patch engine holds the board it committed: the same records as this diff
-              // applied
-              // here, without copying the board again.
-              board =
-                  boards
-                      .heldAt(request.roomId(), committed.revision())
-                      .orElseGet(() -> board.apply(diff, committed.revision()));
-              deletedTargets.saw(board);
-              tally.committed(action, diff);
-              batchIssues.take(action).ifPresent(history::system);
-              return envelopes
-                  .publish(action, diff, board.revision())
-                  .compose(published -> retryDeferred());
-            },
-            error -> {
-              Failure failure = Failure.of(error);
-              if (failure.code() == FailureCode.REVISION_CONFLICT) {
-                // Sanitized again against the fresh board: the action is judged on what is there
-                // now (its shapes may have moved, or gone).
-                return retryOnFreshBoard(original, attempts, failure);
-              }
-              if (failure.code() == FailureCode.INVALID_RECORD) {
-                // A verb produced what the patch engine will not store: never committed, reported
-                // as dropped.
-                tally.drop();
-                LOG.atWarn()
-                    .addKeyValue("runId", request.runId())
-                    .addKeyValue("verb", action.name())
-                    .addKeyValue("reason", failure.getMessage())
-                    .log("action.refused_by_patch_engine");
-                return Future.succeededFuture();
-              }
-              return Future.failedFuture(error);
-            });
-  }
-
-  /** After a pause, the action sanitized again against the board as the room has it now. */
-  private Future<Void> retryOnFreshBoard(
-      AgentAction action, CommitAttempts attempts, Failure conflict) {
-    return attempts
-        .refused(conflict)
-        .compose(
-            paused ->
-                stopping
-                    ? Future.succeededFuture()
-                    : reloadBoard().compose(reloaded -> handle(action, attempts)));
+  /**
+   * A verb produced what the patch engine will not store (INVALID_RECORD): never committed, reported
+   * as dropped. Any other refusal ends the run.
+   */
+  private Future<Void> notStored(ActionCommit.NotStored notStored) {
+    Failure failure = notStored.failure();
+    if (failure.code() != FailureCode.INVALID_RECORD) {
+      return Future.failedFuture(failure);
+    }
+    tally.drop();
+    LOG.atWarn()
+        .addKeyValue("runId", request.runId())
+        .addKeyValue("verb", notStored.accepted().action().name())
+        .addKeyValue("reason", failure.getMessage())
+        .log("action.refused_by_patch_engine");
+    return Future.succeededFuture();
   }
 
   /** Actions that waited for shapes get another chance after every change to the board, in their order. */
@@ -372,7 +335,7 @@ final class ActionPipeline {
         .addKeyValue("runId", request.runId())
         .addKeyValue("verb", action.name())
         .addKeyValue("actionId", action.id())
-        .addKeyValue("rev", board.revision())
+        .addKeyValue("rev", board().revision())
         .addKeyValue("conflicts", attempts.refused())
         .log("action.unchanged");
     return Future.succeededFuture();

@@ -7,6 +7,7 @@ import io.vertx.core.Promise;
 import io.vertx.core.Vertx;
 import java.util.concurrent.ThreadLocalRandom;
 import java.util.concurrent.TimeUnit;
+import java.util.function.LongConsumer;
 
 /**
  * One action's commits that met a newer revision (people editing the board meanwhile). Each is
@@ -14,7 +15,7 @@ import java.util.concurrent.TimeUnit;
  * agent and other writers, or two agents, do not meet again in lockstep; they go on for as long as the
  * run's patience ({@code runner.conflictPatienceMs}) from the action's first refused commit, not a
  * fixed number of times. Only an action that could not commit for that long ends the run
- * (REVISION_CONFLICT).
+ * (REVISION_CONFLICT), or is refused so when it came from outside a run.
  */
 final class CommitAttempts {
   /** The first pause's ceiling; each refused commit doubles it, up to {@link #MAX_BACKOFF_MS}. */
@@ -30,14 +31,17 @@ final class CommitAttempts {
 
   private final Vertx vertx;
   private final long patienceMs;
-  private final RunMetrics metrics;
+
+  /** Told how long the action has waited at each refused commit (a run's metrics count them). */
+  private final LongConsumer conflictWaited;
+
   private int refused;
   private long firstRefusedNanos;
 
-  CommitAttempts(Vertx vertx, long patienceMs, RunMetrics metrics) {
+  CommitAttempts(Vertx vertx, long patienceMs, LongConsumer conflictWaited) {
     this.vertx = vertx;
     this.patienceMs = patienceMs;
-    this.metrics = metrics;
+    this.conflictWaited = conflictWaited;
   }
 
   /** The commits tried so far: the refused ones and the one under way. */
@@ -61,7 +65,7 @@ final class CommitAttempts {
       firstRefusedNanos = now;
     }
     long waitedMs = TimeUnit.NANOSECONDS.toMillis(now - firstRefusedNanos);
-    metrics.commitConflict(waitedMs);
+    conflictWaited.accept(waitedMs);
     if (waitedMs >= patienceMs) {
       return Failure.future(
           FailureCode.REVISION_CONFLICT,

@@ -5,7 +5,6 @@ import dev.canvasagent.bus.ActionEnvelope;
 import dev.canvasagent.bus.AgentAction;
 import dev.canvasagent.bus.Failure;
 import dev.canvasagent.bus.RoomTopic;
-import dev.canvasagent.bus.RunRequest;
 import dev.canvasagent.store.SessionStore;
 import io.vertx.core.Future;
 import io.vertx.core.eventbus.EventBus;
@@ -17,33 +16,39 @@ import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
 /**
- * Puts a run's envelopes on the room's {@code agent:action}, each with the session's next seq. Seqs
- * are taken one after the other, so an action's partial envelopes always get lower seqs than its
- * final one. Once the run's final status is out ({@code runOpen} false) nothing more is published,
- * even an envelope whose seq was being taken.
+ * Puts a session's envelopes on the room's {@code agent:action}, each with the session's next seq: a
+ * run's, or an outside action's ({@link OutsideActions}). Seqs are taken one after the other, so an
+ * action's partial envelopes always get lower seqs than its final one. Once a run's final status is
+ * out ({@code open} false) nothing more is published, even an envelope whose seq was being taken.
  */
 final class EnvelopePublisher {
   private static final Logger LOG = LoggerFactory.getLogger(EnvelopePublisher.class);
 
   private final EventBus bus;
   private final SessionStore sessions;
-  private final RunRequest request;
-  private final RunMetrics metrics;
-  private final BooleanSupplier runOpen;
+  private final String roomId;
+  private final String sessionId;
+
+  /** Told of each final envelope published (a run's metrics count them). */
+  private final Runnable published;
+
+  private final BooleanSupplier open;
   private Future<Void> seqQueue = Future.succeededFuture();
   private int partialEnvelopes;
 
   EnvelopePublisher(
       EventBus bus,
       SessionStore sessions,
-      RunRequest request,
-      RunMetrics metrics,
-      BooleanSupplier runOpen) {
+      String roomId,
+      String sessionId,
+      Runnable published,
+      BooleanSupplier open) {
     this.bus = bus;
     this.sessions = sessions;
-    this.request = request;
-    this.metrics = metrics;
-    this.runOpen = runOpen;
+    this.roomId = roomId;
+    this.sessionId = sessionId;
+    this.published = published;
+    this.open = open;
   }
 
   /**
@@ -54,24 +59,24 @@ final class EnvelopePublisher {
   Future<Void> publish(AgentAction action, RecordDiff diff, long revision) {
     return withNextSeq(
         seq -> {
-          if (!runOpen.getAsBoolean()) {
+          if (!open.getAsBoolean()) {
             LOG.atWarn()
-                .addKeyValue("runId", request.runId())
+                .addKeyValue("sessionId", sessionId)
                 .addKeyValue("actionId", action.id())
                 .log("envelope.after_final_status");
             return;
           }
           ActionEnvelope envelope =
               new ActionEnvelope(
-                  request.sessionId(),
+                  sessionId,
                   seq,
                   false,
                   List.of(action),
                   System.currentTimeMillis(),
                   revision,
                   diff == null ? null : diff.toJson());
-          RoomTopic.AGENT_ACTION.publish(bus, request.roomId(), envelope);
-          metrics.envelopePublished();
+          RoomTopic.AGENT_ACTION.publish(bus, roomId, envelope);
+          published.run();
         });
   }
 
@@ -89,20 +94,20 @@ final class EnvelopePublisher {
               }
               ActionEnvelope envelope =
                   new ActionEnvelope(
-                      request.sessionId(),
+                      sessionId,
                       seq,
                       true,
                       List.of(new AgentAction(actionId, verb, params)),
                       System.currentTimeMillis(),
                       0,
                       null);
-              RoomTopic.AGENT_ACTION.publish(bus, request.roomId(), envelope);
+              RoomTopic.AGENT_ACTION.publish(bus, roomId, envelope);
               partialEnvelopes++;
             })
         .onFailure(
             error ->
                 LOG.atInfo()
-                    .addKeyValue("runId", request.runId())
+                    .addKeyValue("sessionId", sessionId)
                     .addKeyValue("reason", Failure.of(error).code())
                     .log("partial.not_sent"));
   }
@@ -115,7 +120,7 @@ final class EnvelopePublisher {
   private Future<Void> withNextSeq(LongConsumer send) {
     Future<Void> sent =
         seqQueue
-            .transform(previous -> sessions.nextSeq(request.sessionId()))
+            .transform(previous -> sessions.nextSeq(sessionId))
             .recover(error -> Failure.storeFailed("take the session's next seq", error))
             .map(
                 seq -> {

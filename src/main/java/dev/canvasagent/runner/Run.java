@@ -92,7 +92,14 @@ final class Run {
     this.metrics = new RunMetrics();
     this.statuses = new RunStatuses(bus, request, metrics);
     this.chat = new RoomChat(bus, request, history);
-    this.envelopes = new EnvelopePublisher(bus, store.sessions(), request, metrics, this::open);
+    this.envelopes =
+        new EnvelopePublisher(
+            bus,
+            store.sessions(),
+            request.roomId(),
+            request.sessionId(),
+            metrics::envelopePublished,
+            this::open);
     this.actions =
         new ActionPipeline(
             vertx,

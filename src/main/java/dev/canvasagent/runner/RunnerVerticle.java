@@ -1,9 +1,11 @@
 package dev.canvasagent.runner;
 
+import dev.canvasagent.bus.ActionOutcome;
 import dev.canvasagent.bus.Address;
 import dev.canvasagent.bus.Failure;
 import dev.canvasagent.bus.FailureCode;
 import dev.canvasagent.bus.IdempotencyKey;
+import dev.canvasagent.bus.OutsideAction;
 import dev.canvasagent.bus.RunCancel;
 import dev.canvasagent.bus.RunOutcome;
 import dev.canvasagent.bus.RunRequest;
@@ -31,7 +33,8 @@ import java.util.Map;
  * model with streaming, and turns every finished tool call into an envelope on the room's topics. The
  * answer is the run's outcome, sent when the run has reached a final state; {@code runner.cancel}
  * ends a run early as {@code canceled}. It also keeps the rooms'
- * transcripts ({@code runner.transcript.add}), which the context of its runs reads.
+ * transcripts ({@code runner.transcript.add}), which the context of its runs reads, and applies board
+ * actions from outside a run ({@code runner.act}, {@link OutsideActions}) the way a run applies its own.
  */
 public final class RunnerVerticle extends CanvasVerticle {
   private final Store store;
@@ -44,7 +47,9 @@ public final class RunnerVerticle extends CanvasVerticle {
   private ContextBuilder contextBuilder;
   private ContextGatherer contextGatherer;
   private BoardLookup lookup;
+  private OutsideActions outsideActions;
   private long finished;
+  private long outsideApplied;
 
   public RunnerVerticle(
       Store store,
@@ -71,8 +76,12 @@ public final class RunnerVerticle extends CanvasVerticle {
     contextBuilder = ContextBuilder.create(config, System::currentTimeMillis);
     contextGatherer =
         new ContextGatherer(vertx.eventBus(), store, config.context(), System::currentTimeMillis);
+    outsideActions =
+        new OutsideActions(
+            vertx, store.sessions(), catalog, lookup, config.runner().conflictPatienceMs());
     return Future.join(
         answer(Address.RUNNER_RUN, this::run),
+        answer(Address.RUNNER_ACT, this::act),
         answer(Address.RUNNER_CANCEL, this::cancel),
         answer(Address.RUNNER_TRANSCRIPT_ADD, this::addUtterance));
   }
@@ -124,6 +133,11 @@ public final class RunnerVerticle extends CanvasVerticle {
             });
   }
 
+  /** One board action from outside a run (an MCP client's), answered with what became of it. */
+  private Future<ActionOutcome> act(OutsideAction action) {
+    return outsideActions.act(action).onSuccess(outcome -> outsideApplied++);
+  }
+
   /** The scheduler cancels a run (cancel request, preemption, watchdog): answered once its final status is out. */
   private Future<RunOutcome> cancel(RunCancel cancel) {
     Run run = cancel.runId() == null ? null : active.get(cancel.runId());
@@ -145,6 +159,10 @@ public final class RunnerVerticle extends CanvasVerticle {
   @Override
   protected Future<JsonObject> health() {
     return Future.succeededFuture(
-        new JsonObject().put("ok", true).put("active", active.size()).put("finished", finished));
+        new JsonObject()
+            .put("ok", true)
+            .put("active", active.size())
+            .put("finished", finished)
+            .put("outsideActions", outsideApplied));
   }
 }

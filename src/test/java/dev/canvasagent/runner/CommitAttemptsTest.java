@@ -28,7 +28,7 @@ class CommitAttemptsTest {
 
   @Test
   void aRefusedCommitIsTriedAgainWithinThePatience(Vertx vertx) {
-    CommitAttempts attempts = new CommitAttempts(vertx, 60_000, new RunMetrics());
+    CommitAttempts attempts = new CommitAttempts(vertx, 60_000, new RunMetrics()::commitConflict);
     for (int n = 1; n <= 5; n++) {
       Await.result(attempts.refused(CONFLICT));
       assertEquals(n, attempts.refused());
@@ -38,7 +38,7 @@ class CommitAttemptsTest {
 
   @Test
   void onceThePatienceIsSpentTheRefusalEndsTheRunWithRevisionConflict(Vertx vertx) {
-    CommitAttempts attempts = new CommitAttempts(vertx, 0, new RunMetrics());
+    CommitAttempts attempts = new CommitAttempts(vertx, 0, new RunMetrics()::commitConflict);
     Failure failure = (Failure) Await.failure(attempts.refused(CONFLICT));
     assertEquals(FailureCode.REVISION_CONFLICT, failure.code());
     assertTrue(
