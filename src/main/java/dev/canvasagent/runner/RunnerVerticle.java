@@ -31,7 +31,8 @@ import java.util.Map;
  * model with streaming, and turns every finished tool call into an envelope on the room's topics. The
  * answer is the run's outcome, sent when the run has reached a final state; {@code runner.cancel}
  * ends a run early as {@code canceled}. It also keeps the rooms'
- * transcripts ({@code runner.transcript.add}), which the context of its runs reads.
+ * transcripts ({@code runner.transcript.add}), which the context of its runs reads, and shows a room
+ * as a run's model sees it to a model outside a run ({@code runner.view}, {@link RoomViews}).
  */
 public final class RunnerVerticle extends CanvasVerticle {
   private final Store store;
@@ -44,6 +45,7 @@ public final class RunnerVerticle extends CanvasVerticle {
   private ContextBuilder contextBuilder;
   private ContextGatherer contextGatherer;
   private BoardLookup lookup;
+  private RoomViews views;
   private long finished;
 
   public RunnerVerticle(
@@ -71,8 +73,12 @@ public final class RunnerVerticle extends CanvasVerticle {
     contextBuilder = ContextBuilder.create(config, System::currentTimeMillis);
     contextGatherer =
         new ContextGatherer(vertx.eventBus(), store, config.context(), System::currentTimeMillis);
+    views =
+        new RoomViews(
+            vertx.eventBus(), config.screenshot(), lookup, contextGatherer, contextBuilder);
     return Future.join(
         answer(Address.RUNNER_RUN, this::run),
+        answer(Address.RUNNER_VIEW, views::view),
         answer(Address.RUNNER_CANCEL, this::cancel),
         answer(Address.RUNNER_TRANSCRIPT_ADD, this::addUtterance));
   }
