@@ -289,6 +289,25 @@ class RoomViewTest {
   }
 
   @Test
+  void anImageOverTheScreenshotBudgetIsSaidToBeOverIt() {
+    Await.result(server.stop());
+    server =
+        TestServer.start(
+            vertx,
+            TestServer.config(
+                Map.of("CANVAS_AGENT_CONFIG", "{\"context\":{\"budgets\":{\"screenshot\":8}}}")));
+    drawBoxAndFarOne();
+    RunLogTest.host(vertx, roomId);
+
+    RoomView view = view(new RoomViewRequest(roomId, true, VIEW));
+
+    assertNull(view.image(), "a run's model would not get it either");
+    assertEquals("OVER_BUDGET", view.imageUnavailable().code());
+    assertEquals(List.of("screenshot"), view.cut());
+    assertEquals(1, view.shapes().size());
+  }
+
+  @Test
   void badRequestsAreRefusedNamingTheFieldAndChangeNothing() {
     drawBoxAndFarOne();
     long before = revision();
