@@ -105,6 +105,14 @@ public final class Address {
       Endpoint.of("runner.act", OutsideAction::fromJson, ActionOutcome::fromJson);
 
   /**
+   * Runner: the room as a run's model sees it ({@link RoomViewRequest} → {@link RoomView}): the same
+   * prompt parts' shapes, viewport, selection and clusters, and the host's screenshot when asked. A
+   * room nothing was drawn in is an empty board at revision 0; INVALID_REQUEST names a bad field.
+   */
+  public static final Endpoint<RoomViewRequest, RoomView> RUNNER_VIEW =
+      Endpoint.of("runner.view", RoomViewRequest::fromJson, RoomView::fromJson);
+
+  /**
    * Sanitizer: validate and normalize one action ({@link SanitizeRequest}), answer with the record diff
    * it makes ({@link AcceptedAction}); ACTION_INVALID, SHAPE_NOT_FOUND or DUPLICATE_CREATE when refused.
    */

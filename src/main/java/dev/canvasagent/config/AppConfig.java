@@ -166,7 +166,16 @@ public record AppConfig(
    * capture is reused for the same revision and bounds (0: never); the largest image a host may send.
    */
   public record Screenshot(
-      int timeoutMs, int retries, int retryDelayMs, int cacheTtlMs, int maxBytes) {}
+      int timeoutMs, int retries, int retryDelayMs, int cacheTtlMs, int maxBytes) {
+    /**
+     * How long a caller of {@code screenshot.capture} waits for its answer: every attempt and the
+     * delays between them, and a second more, so the verticle's own NO_HOST or SCREENSHOT_TIMEOUT
+     * comes back rather than the bus's timeout.
+     */
+    public long patienceMs() {
+      return (long) timeoutMs * (retries + 1) + (long) retryDelayMs * retries + 1_000;
+    }
+  }
 
   public record Followups(int lowActionThreshold, int maxFollowups) {}
 

@@ -195,10 +195,6 @@ final class Run {
   /** The host's screenshot, or null: a run without one goes on text-only. */
   private Future<Screenshot> screenshot() {
     AppConfig.Screenshot screenshot = config.screenshot();
-    long patience =
-        (long) screenshot.timeoutMs() * (screenshot.retries() + 1)
-            + (long) screenshot.retryDelayMs() * screenshot.retries()
-            + 1_000;
     ScreenshotRequest ask =
         new ScreenshotRequest(
             request.roomId(),
@@ -207,7 +203,7 @@ final class Run {
             String.valueOf(actions.board().revision()),
             request.followUp() != null);
     return Address.SCREENSHOT_CAPTURE
-        .ask(bus, ask, new DeliveryOptions().setSendTimeout(patience))
+        .ask(bus, ask, new DeliveryOptions().setSendTimeout(screenshot.patienceMs()))
         .map(
             shot -> {
               metrics.screenshot(shot);

@@ -33,8 +33,10 @@ import java.util.Map;
  * model with streaming, and turns every finished tool call into an envelope on the room's topics. The
  * answer is the run's outcome, sent when the run has reached a final state; {@code runner.cancel}
  * ends a run early as {@code canceled}. It also keeps the rooms'
- * transcripts ({@code runner.transcript.add}), which the context of its runs reads, and applies board
- * actions from outside a run ({@code runner.act}, {@link OutsideActions}) the way a run applies its own.
+ * transcripts ({@code runner.transcript.add}), which the context of its runs reads, applies board
+ * actions from outside a run ({@code runner.act}, {@link OutsideActions}) the way a run applies its own,
+ * and shows a room as a run's model sees it to a model outside a run ({@code runner.view}, {@link
+ * RoomViews}).
  */
 public final class RunnerVerticle extends CanvasVerticle {
   private final Store store;
@@ -48,6 +50,7 @@ public final class RunnerVerticle extends CanvasVerticle {
   private ContextGatherer contextGatherer;
   private BoardLookup lookup;
   private OutsideActions outsideActions;
+  private RoomViews views;
   private long finished;
   private long outsideApplied;
 
@@ -79,9 +82,13 @@ public final class RunnerVerticle extends CanvasVerticle {
     outsideActions =
         new OutsideActions(
             vertx, store.sessions(), catalog, lookup, config.runner().conflictPatienceMs());
+    views =
+        new RoomViews(
+            vertx.eventBus(), config.screenshot(), lookup, contextGatherer, contextBuilder);
     return Future.join(
         answer(Address.RUNNER_RUN, this::run),
         answer(Address.RUNNER_ACT, this::act),
+        answer(Address.RUNNER_VIEW, views::view),
         answer(Address.RUNNER_CANCEL, this::cancel),
         answer(Address.RUNNER_TRANSCRIPT_ADD, this::addUtterance));
   }

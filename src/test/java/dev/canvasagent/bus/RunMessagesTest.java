@@ -126,6 +126,18 @@ class RunMessagesTest {
   }
 
   @Test
+  void aRoomViewRequestReadsBackAndLeavesOutWhatItDoesNotGive() {
+    RoomViewRequest full =
+        new RoomViewRequest(
+            "r1", true, new Viewport(1, 2, 3, 4), new RoomViewRequest.Origin(-5, 6.5));
+    assertEquals(full, RoomViewRequest.fromJson(full.toJson()));
+    assertEquals(Set.of("roomId", "screenshot", "viewport", "origin"), full.toJson().fieldNames());
+    RoomViewRequest bare = new RoomViewRequest("r1", false, null);
+    assertEquals(Set.of("roomId", "screenshot"), bare.toJson().fieldNames());
+    assertEquals(bare, RoomViewRequest.fromJson(new JsonObject().put("roomId", "r1")));
+  }
+
+  @Test
   void aRequestWithoutAKeyItNeedsIsRefusedNamingIt() {
     assertRefused("has no body", () -> SessionRef.fromJson(null));
     assertRefused("sessionId", () -> SessionRef.fromJson(new JsonObject().put("sessionId", " ")));

@@ -24,6 +24,11 @@ final class BlurryShapesPart implements PromptPart<Void> {
   }
 
   @Override
+  public boolean inRoomView() {
+    return true;
+  }
+
+  @Override
   public boolean memoizable() {
     return true;
   }

@@ -125,6 +125,15 @@ final class BoardView {
     return index.clustersOutside(box(viewport), grid);
   }
 
+  /** The page bounds of every measurable shape together, or null on a board without one. */
+  Box bounds() {
+    Box all = null;
+    for (Shape shape : inView(null)) {
+      all = all == null ? shape.bounds() : all.union(shape.bounds());
+    }
+    return all;
+  }
+
   static Box box(Viewport viewport) {
     return Box.of(viewport.x(), viewport.y(), viewport.w(), viewport.h());
   }

@@ -1,6 +1,7 @@
 package dev.canvasagent.runner.context;
 
 import dev.canvasagent.board.CoordinateFrame;
+import dev.canvasagent.board.geometry.Box;
 import dev.canvasagent.bus.Viewport;
 import dev.canvasagent.config.AppConfig;
 import dev.canvasagent.model.ModelRequest;
@@ -111,6 +112,58 @@ public final class ContextBuilder {
         .forEach(part -> outputs.add(part.render(scope, budget(part))));
     outputs.sort(Comparator.comparingInt(PartOutput::priority));
     return assemble(inputs, outputs, frame, memoized != null, fixedPromptBytes);
+  }
+
+  /**
+   * The room as the model of a run with these inputs sees it, for {@code runner.view}: the parts that
+   * show the room ({@link PromptPart#inRoomView}) rendered within their own budgets, as for a prompt,
+   * so their sections are the prompt's. Neither the total budget (there is no prompt to fit) nor the
+   * memo applies.
+   */
+  public ModelView view(ContextInputs inputs) {
+    CoordinateFrame frame = new CoordinateFrame(inputs.origin().x(), inputs.origin().y(), Map.of());
+    PartScope scope = new PartScope(inputs, frame);
+    List<PartOutput> outputs =
+        parts.stream()
+            .filter(PromptPart::inRoomView)
+            .map(part -> part.render(scope, budget(part)))
+            .toList();
+    JsonObject sections = new JsonObject();
+    List<String> cut = new ArrayList<>();
+    ModelRequest.Image image = null;
+    for (PartOutput output : outputs) {
+      if (output.truncated()) {
+        cut.add(output.name());
+      }
+      if (output.contextKey() != null && output.json() != null) {
+        sections.put(output.contextKey(), output.json());
+      }
+      if (output.image() != null) {
+        image = output.image();
+      }
+    }
+    Viewport viewport = inputs.viewport();
+    if (viewport == null) {
+      Box board = scope.view().bounds();
+      viewport =
+          board == null
+              ? new Viewport(inputs.origin().x(), inputs.origin().y(), 0, 0)
+              : new Viewport(board.minX(), board.minY(), board.width(), board.height());
+    }
+    JsonObject shapes = statsOf(outputs, "blurryShapes");
+    JsonObject peripheral = statsOf(outputs, "peripheral");
+    return new ModelView(
+        sections,
+        ViewportPart.bounds(viewport, frame),
+        image,
+        shapes.getInteger("shapes", scope.view().shapeCount()),
+        shapes.getInteger("inView", 0),
+        shapes.getInteger("sent", 0),
+        peripheral.getInteger("outOfView", 0),
+        peripheral.getInteger("clusters", 0),
+        cut,
+        inputs.viewport() == null,
+        frame);
   }
 
   MemoKey memoKey(ContextInputs inputs) {

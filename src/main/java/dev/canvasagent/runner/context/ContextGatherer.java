@@ -68,7 +68,7 @@ public final class ContextGatherer {
     Future<HostView> host =
         request.viewport() != null && request.selection() != null
             ? Future.succeededFuture(HostView.NONE)
-            : hostView(request);
+            : hostView(request.roomId(), request.runId());
     Future<Map<String, Object>> gathered =
         gatherParts(request, new ContextSources(bus, store, config, clock, board));
     return host.compose(
@@ -92,6 +92,37 @@ public final class ContextGatherer {
                           request.followUp(),
                           gathered.result()));
         });
+  }
+
+  /**
+   * The inputs of a look at the room ({@code runner.view}) rather than a run: no session, no message,
+   * nothing a part gathers for a prompt. The viewport is {@code viewport} when given, else the host's
+   * as for a run (null when the room has none); the selection is the room's, the host's first; the
+   * origin is {@code origin} when given, else the viewport's top-left as a session's first run fixes
+   * it, 0,0 without a viewport. {@code screenshot} may be null.
+   */
+  public Future<ContextInputs> gatherView(
+      String roomId, Board board, Viewport viewport, Origin origin, Screenshot screenshot) {
+    return hostView(roomId, null)
+        .map(
+            host -> {
+              Viewport seen = viewport != null ? viewport : host.viewport();
+              Origin from =
+                  origin != null
+                      ? origin
+                      : seen == null ? Origin.ZERO : new Origin(seen.x(), seen.y());
+              return new ContextInputs(
+                  roomId,
+                  null,
+                  "",
+                  board,
+                  from,
+                  seen,
+                  onBoard(board, host.selection()),
+                  screenshot,
+                  null,
+                  Map.of());
+            });
   }
 
   /** Every part's input by part name; a failed one is logged and absent. Never fails. */
@@ -119,12 +150,10 @@ public final class ContextGatherer {
     return Future.all(pending).map(all -> inputs);
   }
 
-  private Future<HostView> hostView(RunRequest request) {
+  /** The host's view, or none when the bridge cannot say; {@code runId} (null: none) is for the log. */
+  private Future<HostView> hostView(String roomId, String runId) {
     return Address.BRIDGE_VIEWPORTS
-        .ask(
-            bus,
-            new RoomRef(request.roomId()),
-            new DeliveryOptions().setSendTimeout(HOST_VIEW_TIMEOUT_MS))
+        .ask(bus, new RoomRef(roomId), new DeliveryOptions().setSendTimeout(HOST_VIEW_TIMEOUT_MS))
         .map(
             reply -> {
               if (reply.viewports().isEmpty()) {
@@ -137,7 +166,8 @@ public final class ContextGatherer {
         .otherwise(
             error -> {
               LOG.atInfo()
-                  .addKeyValue("runId", request.runId())
+                  .addKeyValue("roomId", roomId)
+                  .addKeyValue("runId", runId)
                   .addKeyValue("error", error.getMessage())
                   .log("context.no_host_view");
               return HostView.NONE;

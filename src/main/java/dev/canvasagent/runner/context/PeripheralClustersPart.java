@@ -32,6 +32,11 @@ final class PeripheralClustersPart implements PromptPart<Void> {
   }
 
   @Override
+  public boolean inRoomView() {
+    return true;
+  }
+
+  @Override
   public boolean memoizable() {
     return true;
   }

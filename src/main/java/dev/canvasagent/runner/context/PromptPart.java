@@ -44,6 +44,14 @@ interface PromptPart<T> {
   }
 
   /**
+   * Whether the part shows the room itself (its board, view, selection or screenshot), so that {@code
+   * runner.view} gives it, as the prompt does, to a model that asks to see the room.
+   */
+  default boolean inRoomView() {
+    return false;
+  }
+
+  /**
    * What the part needs beyond the common inputs, fetched before any part renders and concurrently
    * with the other parts' (read it back with {@link PartScope#gathered}). A failed future is logged
    * ({@code context.part_unavailable}) and leaves the part's input null; it does not fail the run.

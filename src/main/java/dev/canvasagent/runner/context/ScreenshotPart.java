@@ -26,6 +26,11 @@ final class ScreenshotPart implements PromptPart<Void> {
   }
 
   @Override
+  public boolean inRoomView() {
+    return true;
+  }
+
+  @Override
   public boolean memoizable() {
     return false;
   }

@@ -20,6 +20,11 @@ final class SelectedShapesPart implements PromptPart<Void> {
   }
 
   @Override
+  public boolean inRoomView() {
+    return true;
+  }
+
+  @Override
   public boolean memoizable() {
     return true;
   }

@@ -19,6 +19,11 @@ final class SelectionPart implements PromptPart<Void> {
   }
 
   @Override
+  public boolean inRoomView() {
+    return true;
+  }
+
+  @Override
   public boolean memoizable() {
     return true;
   }

@@ -18,6 +18,11 @@ final class ViewportPart implements PromptPart<Void> {
   }
 
   @Override
+  public boolean inRoomView() {
+    return true;
+  }
+
+  @Override
   public boolean memoizable() {
     return true;
   }
@@ -35,16 +40,20 @@ final class ViewportPart implements PromptPart<Void> {
     if (viewport == null) {
       return PartOutput.empty(this);
     }
-    JsonObject bounds =
-        new JsonObject()
-            .put("x", frame.toModel(null, "x", viewport.x()))
-            .put("y", frame.toModel(null, "y", viewport.y()))
-            .put("w", Math.round(viewport.w()))
-            .put("h", Math.round(viewport.h()));
+    JsonObject bounds = bounds(viewport, frame);
     String text = "## Viewport: what the person sees {x, y, w, h}\n" + bounds.encode() + "\n";
     if (PartOutput.utf8Length(text) > budgetBytes) {
       return PartOutput.empty(this).withTruncation();
     }
     return PartOutput.section(this, ModelContext.VIEWPORT, bounds, text, false);
+  }
+
+  /** A page rectangle as the model sees it: its top-left offset and rounded, its size rounded. */
+  static JsonObject bounds(Viewport viewport, CoordinateFrame frame) {
+    return new JsonObject()
+        .put("x", frame.toModel(null, "x", viewport.x()))
+        .put("y", frame.toModel(null, "y", viewport.y()))
+        .put("w", Math.round(viewport.w()))
+        .put("h", Math.round(viewport.h()));
   }
 }
