@@ -9,6 +9,8 @@ import dev.canvasagent.catalog.ActionCatalog;
 import dev.canvasagent.cluster.ClusterView;
 import dev.canvasagent.config.AppConfig;
 import dev.canvasagent.doctools.DocumentToolCatalog;
+import dev.canvasagent.mcp.CanvasMcp;
+import dev.canvasagent.mcp.McpSessions;
 import dev.canvasagent.store.RateLimits;
 import dev.canvasagent.verticle.CanvasVerticle;
 import io.vertx.core.Future;
@@ -51,6 +53,7 @@ public final class BridgeVerticle extends CanvasVerticle {
   private ConnectionGate gate;
   private RoomHub hub;
   private InboundFrames inbound;
+  private McpSessions mcpSessions;
   private HttpServer server;
 
   /**
@@ -137,6 +140,20 @@ public final class BridgeVerticle extends CanvasVerticle {
                 config.http().sseHeartbeatMs(),
                 tokens),
             config.bridge().maxMessageBytes())
+        .mount(router);
+
+    mcpSessions =
+        new McpSessions(
+            vertx, config.mcp().maxSessions(), config.mcp().sessionIdleMs(), ended -> {});
+    mcpSessions.start();
+    new McpRoutes(
+            vertx,
+            CanvasMcp.server(vertx, catalog, documentTools),
+            mcpSessions,
+            access,
+            limits,
+            config.http().bodyLimitBytes(),
+            config.http().sseHeartbeatMs())
         .mount(router);
 
     // The browser client, after every other route: it never answers for /api, /eventbus or /health.
@@ -282,6 +299,7 @@ public final class BridgeVerticle extends CanvasVerticle {
   public Future<?> stop() {
     limits.stop();
     hub.closeAll("the server is shutting down");
+    mcpSessions.closeAll("the server is shutting down");
     sequencers.stopAll();
     link.stop();
     return server == null ? Future.succeededFuture() : server.close();

@@ -2,6 +2,7 @@ package dev.canvasagent.bridge;
 
 import dev.canvasagent.bus.FailureCode;
 import dev.canvasagent.config.Loopback;
+import dev.canvasagent.mcp.McpProtocol;
 import io.vertx.core.Handler;
 import io.vertx.core.http.HttpHeaders;
 import io.vertx.core.http.HttpMethod;
@@ -34,10 +35,17 @@ final class OriginGuard implements Handler<RoutingContext> {
           HttpMethod.DELETE,
           HttpMethod.OPTIONS);
   static final Set<String> REQUEST_HEADERS =
-      Set.of("Authorization", "Content-Type", IdempotencyKeyHeader.NAME, "Last-Event-ID");
+      Set.of(
+          "Authorization",
+          "Content-Type",
+          IdempotencyKeyHeader.NAME,
+          "Last-Event-ID",
+          McpProtocol.SESSION_HEADER,
+          McpProtocol.VERSION_HEADER);
 
   /** A cross-origin page can read {@code Retry-After} only when it is exposed. */
-  static final Set<String> EXPOSED_HEADERS = Set.of(EdgeLimits.RETRY_AFTER);
+  static final Set<String> EXPOSED_HEADERS =
+      Set.of(EdgeLimits.RETRY_AFTER, McpProtocol.SESSION_HEADER);
 
   static final int PREFLIGHT_MAX_AGE_SECONDS = 600;
 

@@ -29,7 +29,8 @@ public record AppConfig(
     int ttfbSloMs,
     boolean themeEnabled,
     Optional<DatabaseConfig> database,
-    Cluster cluster) {
+    Cluster cluster,
+    Mcp mcp) {
 
   /**
    * {@code corsOrigins}: the other origins browsers may call from (none: only the server's own).
@@ -275,6 +276,12 @@ public record AppConfig(
    */
   public record EventBusTls(String keyPath, String certPath, String trustPath) {}
 
+  /**
+   * The MCP endpoint ({@code /mcp}): how many MCP sessions this node keeps at once, and how long one
+   * may go unused before it is ended (its subscriptions with it).
+   */
+  public record Mcp(int maxSessions, int sessionIdleMs) {}
+
   public AppConfig withHttp(Http otherHttp) {
     return new AppConfig(
         otherHttp,
@@ -297,7 +304,8 @@ public record AppConfig(
         ttfbSloMs,
         themeEnabled,
         database,
-        cluster);
+        cluster,
+        mcp);
   }
 
   public AppConfig withDatabase(Optional<DatabaseConfig> otherDatabase) {
@@ -322,6 +330,7 @@ public record AppConfig(
         ttfbSloMs,
         themeEnabled,
         otherDatabase,
-        cluster);
+        cluster,
+        mcp);
   }
 }

@@ -54,7 +54,8 @@ public final class ConfigLoader {
             values.whole(SloSettings.TTFB_MS),
             values.flag(FlagSettings.THEME_ENABLED),
             DatabaseSettings.read(values),
-            ClusterSettings.read(values));
+            ClusterSettings.read(values),
+            McpSettings.read(values));
     ClusterSettings.requireSharedStore(values, config.cluster(), config.database());
     List<String> unread = values.unread();
     if (!unread.isEmpty()) {
