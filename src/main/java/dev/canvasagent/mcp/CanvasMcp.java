@@ -15,6 +15,8 @@ public final class CanvasMcp {
       Vertx vertx, ActionCatalog catalog, DocumentToolCatalog documentTools) {
     McpAccess access = new McpAccess(vertx.eventBus());
     List<McpTool> tools = new ArrayList<>();
+    tools.addAll(BoardVerbTool.all(vertx.eventBus(), access, catalog));
+    tools.add(new CanvasViewTool(vertx.eventBus(), access));
     tools.addAll(DocumentTool.all(vertx.eventBus(), access, documentTools));
     List<McpResource> resources = new ArrayList<>();
     resources.add(new CatalogResource(catalog, documentTools));

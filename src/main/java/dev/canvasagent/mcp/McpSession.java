@@ -1,12 +1,14 @@
 package dev.canvasagent.mcp;
 
 import dev.canvasagent.bus.Actor;
+import io.vertx.core.Future;
 import io.vertx.core.json.JsonObject;
 import java.util.HashMap;
 import java.util.LinkedHashMap;
 import java.util.Map;
 import java.util.Optional;
 import java.util.function.Consumer;
+import java.util.function.Supplier;
 
 /**
  * One MCP session on this node, from {@code initialize} until the client deletes it or it idles out:
@@ -21,7 +23,7 @@ public final class McpSession {
   private final JsonObject clientInfo;
   private final String subject;
   private final String boundRoom;
-  private final Map<String, String> canvasSessions = new HashMap<>();
+  private final Map<String, Future<String>> canvasSessions = new HashMap<>();
   private final Map<String, Runnable> subscriptions = new LinkedHashMap<>();
   private final Map<Object, Cancellation> inFlight = new HashMap<>();
   private Consumer<JsonObject> stream;
@@ -75,13 +77,19 @@ public final class McpSession {
     return Optional.ofNullable(boundRoom);
   }
 
-  /** The canvas session this MCP session's board edits in {@code roomId} go out under, once made. */
-  public Optional<String> canvasSession(String roomId) {
-    return Optional.ofNullable(canvasSessions.get(roomId));
-  }
-
-  public void canvasSession(String roomId, String sessionId) {
-    canvasSessions.put(roomId, sessionId);
+  /**
+   * The canvas session this MCP session's board edits in {@code roomId} go out under: made by
+   * {@code create} the first time, shared by every call after (and by calls that come while it is
+   * being made); made again after a failure.
+   */
+  public Future<String> canvasSession(String roomId, Supplier<Future<String>> create) {
+    Future<String> known = canvasSessions.get(roomId);
+    if (known != null && !known.failed()) {
+      return known;
+    }
+    Future<String> made = create.get();
+    canvasSessions.put(roomId, made);
+    return made;
   }
 
   public boolean subscribed(String uri) {
