@@ -35,9 +35,37 @@ final class ServerMessages {
       err.println("mcp-stdio: the server sent " + source + " that is not JSON; dropped");
       return null;
     }
-    // Raw CR and LF can only be whitespace between JSON tokens: blanking them keeps the message.
-    stdout.write(text.strip().replace('\r', ' ').replace('\n', ' '));
+    stdout.write(compact(text));
     return json;
+  }
+
+  /**
+   * The JSON text without its whitespace between tokens (a pretty-printed body holds newlines),
+   * strings untouched: unlike decoding and encoding again, no number is rewritten.
+   */
+  static String compact(String json) {
+    StringBuilder compact = new StringBuilder(json.length());
+    boolean inString = false;
+    boolean escaped = false;
+    for (int i = 0; i < json.length(); i++) {
+      char c = json.charAt(i);
+      if (inString) {
+        compact.append(c);
+        if (escaped) {
+          escaped = false;
+        } else if (c == '\\') {
+          escaped = true;
+        } else if (c == '"') {
+          inString = false;
+        }
+      } else if (c == '"') {
+        inString = true;
+        compact.append(c);
+      } else if (c != ' ' && c != '\t' && c != '\n' && c != '\r') {
+        compact.append(c);
+      }
+    }
+    return compact.toString();
   }
 
   void write(JsonObject message) {
