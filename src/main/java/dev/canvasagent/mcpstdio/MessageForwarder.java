@@ -3,14 +3,17 @@ package dev.canvasagent.mcpstdio;
 import dev.canvasagent.model.sse.SseDecoder;
 import io.vertx.core.Future;
 import io.vertx.core.Promise;
+import io.vertx.core.Vertx;
 import io.vertx.core.buffer.Buffer;
 import io.vertx.core.http.HttpClient;
+import io.vertx.core.http.HttpClientRequest;
 import io.vertx.core.http.HttpClientResponse;
 import io.vertx.core.http.HttpHeaders;
 import io.vertx.core.http.HttpMethod;
 import io.vertx.core.http.RequestOptions;
 import io.vertx.core.json.JsonObject;
 import java.io.PrintStream;
+import java.time.Duration;
 import java.util.Locale;
 import java.util.Optional;
 
@@ -28,6 +31,11 @@ final class MessageForwarder {
    */
   record Exchange(Future<Void> sent, Future<Void> done) {}
 
+  /** Resumptions of one request's event stream in a row: a server that only primes is no loop. */
+  static final int MAX_RESUMPTIONS = 5;
+
+  private final Vertx vertx;
+  private final Duration resumeDelay;
   private final HttpClient client;
   private final McpServerTarget target;
   private final SessionHeaders session;
@@ -35,11 +43,15 @@ final class MessageForwarder {
   private final PrintStream err;
 
   MessageForwarder(
+      Vertx vertx,
+      Duration resumeDelay,
       HttpClient client,
       McpServerTarget target,
       SessionHeaders session,
       ServerMessages messages,
       PrintStream err) {
+    this.vertx = vertx;
+    this.resumeDelay = resumeDelay;
     this.client = client;
     this.target = target;
     this.session = session;
@@ -137,9 +149,23 @@ final class MessageForwarder {
             });
   }
 
-  /** Every event's message, in order; a request whose answer never came gets an error. */
+  /**
+   * Every event's message, in order. A request's stream that ends before its answer is resumed
+   * with a GET carrying {@code Last-Event-ID} when its events had ids (the transport's
+   * resumption, which a server may also use to poll), a bounded number of times; else the request
+   * gets an error.
+   */
   private Future<Void> relayStream(ClientMessage message, HttpClientResponse response) {
-    Promise<Void> ended = Promise.promise();
+    return readEvents(message, response, "")
+        .compose(end -> afterStream(message, end, MAX_RESUMPTIONS));
+  }
+
+  /** How a request's event stream ended: answered, or cut (why), and the last event id seen. */
+  private record StreamEnd(boolean answered, String lastEventId, String cut) {}
+
+  private Future<StreamEnd> readEvents(
+      ClientMessage message, HttpClientResponse response, String resumedAfter) {
+    Promise<StreamEnd> ended = Promise.promise();
     boolean[] answered = {false};
     Optional<Object> id = message.requestId();
     SseDecoder decoder =
@@ -151,23 +177,83 @@ final class MessageForwarder {
                 noteNegotiation(message, json);
               }
             });
-    response.handler(decoder::feed);
-    response.exceptionHandler(
-        cut -> {
-          if (ended.tryComplete() && id.isPresent() && !answered[0]) {
-            noAnswer(
-                message,
-                "the server's event stream broke before the response: " + cut.getMessage());
+    String[] lastEventId = {resumedAfter};
+    response.handler(
+        buffer -> {
+          decoder.feed(buffer);
+          lastEventId[0] = decoder.lastEventId().isEmpty() ? lastEventId[0] : decoder.lastEventId();
+          if (answered[0] && !resumedAfter.isEmpty()) {
+            // A resumed GET may stay open for more; this request needs nothing further from it.
+            response.request().reset();
+            ended.tryComplete(new StreamEnd(true, lastEventId[0], null));
           }
         });
+    response.exceptionHandler(
+        cut ->
+            ended.tryComplete(
+                new StreamEnd(
+                    answered[0],
+                    lastEventId[0],
+                    "the server's event stream broke before the response: " + cut.getMessage())));
     response.endHandler(
         end -> {
           decoder.end();
-          if (ended.tryComplete() && id.isPresent() && !answered[0]) {
-            noAnswer(message, "the server's event stream ended before the response");
-          }
+          lastEventId[0] = decoder.lastEventId().isEmpty() ? lastEventId[0] : decoder.lastEventId();
+          ended.tryComplete(
+              new StreamEnd(
+                  answered[0],
+                  lastEventId[0],
+                  "the server's event stream ended before the response"));
         });
     return ended.future();
+  }
+
+  private Future<Void> afterStream(ClientMessage message, StreamEnd end, int resumptionsLeft) {
+    if (end.answered() || message.requestId().isEmpty()) {
+      return Future.succeededFuture();
+    }
+    if (end.lastEventId().isEmpty() || resumptionsLeft == 0) {
+      noAnswer(message, end.cut());
+      return Future.succeededFuture();
+    }
+    Promise<Void> waited = Promise.promise();
+    vertx.setTimer(resumeDelay.toMillis(), fired -> waited.complete());
+    return waited
+        .future()
+        .compose(
+            ready ->
+                client.request(
+                    new RequestOptions()
+                        .setMethod(HttpMethod.GET)
+                        .setAbsoluteURI(target.url().toString())
+                        .setHeaders(session.stream(end.lastEventId()))))
+        .compose(HttpClientRequest::send)
+        .compose(
+            response -> {
+              boolean stream =
+                  response.statusCode() / 100 == 2
+                      && mediaType(response.getHeader(HttpHeaders.CONTENT_TYPE))
+                          .equals("text/event-stream");
+              if (stream) {
+                return readEvents(message, response, end.lastEventId());
+              }
+              return response
+                  .body()
+                  .otherwiseEmpty()
+                  .compose(
+                      body ->
+                          Future.failedFuture(
+                              JsonRpcErrors.httpProblem(response.statusCode(), body, true)));
+            })
+        .transform(
+            resumed -> {
+              if (resumed.succeeded()) {
+                return afterStream(message, resumed.result(), resumptionsLeft - 1);
+              }
+              noAnswer(
+                  message, end.cut() + ", and resuming it failed: " + resumed.cause().getMessage());
+              return Future.succeededFuture();
+            });
   }
 
   /** initialize's result names the protocol version the rest of the session declares. */

@@ -98,7 +98,9 @@ public final class StdioBridge {
               vertx.createHttpClient(
                   new HttpClientOptions().setConnectTimeout(10_000),
                   new PoolOptions().setHttp1MaxSize(MAX_CONNECTIONS));
-          forwarder = new MessageForwarder(client, target, session, messages, err);
+          forwarder =
+              new MessageForwarder(
+                  vertx, settings.firstReconnectBackoff(), client, target, session, messages, err);
           err.println("mcp-stdio: forwarding stdio to " + target.shownUrl());
           new StdinLines(in, err, context).start(this::line, end -> end(finished));
         });

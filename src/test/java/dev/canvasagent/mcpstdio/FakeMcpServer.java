@@ -43,6 +43,7 @@ final class FakeMcpServer {
   private final Vertx vertx;
   private HttpServer server;
   private int streamsOpened;
+  private Object pollingRequestId;
 
   FakeMcpServer(Vertx vertx) {
     this.vertx = vertx;
@@ -125,6 +126,12 @@ final class FakeMcpServer {
                       "error",
                       new JsonObject().put("code", -32602).put("message", "invalid params: name"))
                   .encode());
+      case "poll/resume" -> {
+        // Only a priming event: the client is to come back with a GET and Last-Event-ID.
+        pollingRequestId = id;
+        response.setChunked(true).putHeader("content-type", "text/event-stream");
+        response.end("id: r1\ndata:\n\n");
+      }
       case "cut/short" -> {
         response.setChunked(true).putHeader("content-type", "text/event-stream");
         response.write("event: message\ndata: " + progress(0.5).encode() + "\n\n");
@@ -151,6 +158,15 @@ final class FakeMcpServer {
    * pushes another and stays open.
    */
   private void stream(HttpServerRequest request, HttpServerResponse response) {
+    if ("r1".equals(request.getHeader(SessionHeaders.LAST_EVENT_ID))) {
+      response.setChunked(true).putHeader("content-type", "text/event-stream");
+      response.write("id: r2\ndata: " + progress(0.9).encode() + "\n\n");
+      response.write(
+          "id: r3\ndata: "
+              + result(pollingRequestId, new JsonObject().put("polled", true)).encode()
+              + "\n\n");
+      return; // left open: the client closes it once answered
+    }
     if (!offersStream) {
       response.setStatusCode(405).end();
       return;

@@ -220,6 +220,23 @@ class StdioBridgeTest {
   }
 
   @Test
+  void aStreamThatOnlyPrimesIsResumedWithAGetAfterItsLastEventId() {
+    PipedBridge bridge = initialized(new PipedBridge(vertx, url, Optional.of(TOKEN)));
+    bridge.send(request(9, "poll/resume", null));
+    assertEquals("notifications/progress", bridge.nextLine().getString("method"));
+    JsonObject polled = bridge.nextLine();
+    assertEquals(9, polled.getInteger("id"));
+    assertTrue(polled.getJsonObject("result").getBoolean("polled"));
+    Await.result(bridge.closeStdin());
+    List<Received> resumptions = server.received(HttpMethod.GET);
+    assertEquals(1, resumptions.size());
+    assertEquals("r1", resumptions.get(0).header("Last-Event-ID"));
+    assertEquals(FakeMcpServer.SESSION, resumptions.get(0).header("MCP-Session-Id"));
+    assertEquals("Bearer " + TOKEN, resumptions.get(0).header("Authorization"));
+    assertEquals(0, bridge.unreadLines());
+  }
+
+  @Test
   void aServerWithoutAGetStreamIsFine() {
     server.offersStream = false;
     PipedBridge bridge = initialized(new PipedBridge(vertx, url, Optional.empty()));
