@@ -7,10 +7,14 @@ import dev.canvasagent.cluster.HazelcastNode;
 import dev.canvasagent.config.AppConfig;
 import dev.canvasagent.config.ConfigException;
 import dev.canvasagent.config.ConfigLoader;
+import dev.canvasagent.mcpstdio.McpStdioCommand;
 import io.vertx.core.Vertx;
 import io.vertx.core.VertxOptions;
+import java.io.InputStream;
+import java.io.PrintStream;
 import java.util.List;
 import java.util.Locale;
+import java.util.Map;
 import java.util.concurrent.CompletionException;
 import java.util.concurrent.TimeUnit;
 import org.slf4j.Logger;
@@ -28,6 +32,14 @@ public final class App {
   private App() {}
 
   public static void main(String[] args) {
+    if (args.length > 0 && args[0].equals(McpStdioCommand.NAME)) {
+      // stdout belongs to the MCP client: every other line (logback's console appender writes to
+      // System.out whenever it logs) goes to stderr instead.
+      PrintStream protocol = System.out;
+      System.setOut(System.err);
+      System.exit(mcpStdio(args, System.getenv(), System.in, protocol, System.err));
+      return;
+    }
     AppConfig config;
     try {
       config = ConfigLoader.fromEnvironment();
@@ -43,7 +55,11 @@ public final class App {
     }
     if (args.length > 0) {
       System.err.println(
-          "unknown command " + args[0] + "; the server takes none, or: mint-token --help");
+          "unknown command "
+              + args[0]
+              + "; the server takes none, or: mint-token --help, "
+              + McpStdioCommand.NAME
+              + " --help");
       System.exit(2);
       return;
     }
@@ -109,6 +125,15 @@ public final class App {
                 + base
                 + "/api/canvas-agent/run")
         .log("server.started");
+  }
+
+  /**
+   * {@code mcp-stdio …}: the stdio bridge to a running server's {@code /mcp}, needing none of the
+   * server's configuration. Returns the process's exit code.
+   */
+  static int mcpStdio(
+      String[] args, Map<String, String> env, InputStream in, PrintStream out, PrintStream err) {
+    return McpStdioCommand.run(List.of(args).subList(1, args.length), env, in, out, err);
   }
 
   /**

@@ -13,7 +13,8 @@ import java.util.function.Consumer;
  * each complete line is decoded once: a code point split across buffers is therefore never decoded
  * in halves. LF, CRLF and CR line endings are accepted (a CRLF split across buffers included),
  * {@code :} comments and unknown fields are ignored, and several {@code data:} lines are joined with
- * {@code \n}. {@link #end()} flushes a last event that lacks its blank line.
+ * {@code \n}. {@link #end()} flushes a last event that lacks its blank line. The last {@code id:} seen
+ * is kept for a reconnection's {@code Last-Event-ID} ({@link #lastEventId()}).
  */
 public final class SseDecoder {
 
@@ -27,6 +28,7 @@ public final class SseDecoder {
   private boolean afterCarriageReturn;
   private boolean firstLine = true;
   private boolean hasData;
+  private String lastEventId = "";
 
   public SseDecoder(Consumer<Event> sink) {
     this.sink = sink;
@@ -46,6 +48,11 @@ public final class SseDecoder {
         line.write(b);
       }
     }
+  }
+
+  /** The stream's last event id, as WHATWG keeps it across events; empty while none was given. */
+  public String lastEventId() {
+    return lastEventId;
   }
 
   /** End of input: a pending line and a pending event are dispatched as if a blank line followed. */
@@ -87,7 +94,12 @@ public final class SseDecoder {
         hasData = true;
       }
       case "event" -> eventType = value;
-      default -> {} // id, retry and unknown fields carry nothing the normalizers need
+      case "id" -> {
+        if (value.indexOf('\0') < 0) {
+          lastEventId = value;
+        }
+      }
+      default -> {} // retry and unknown fields carry nothing the readers need
     }
   }
 

@@ -50,4 +50,16 @@ class SseDecoderTest {
         List.of(new SseDecoder.Event("done", "[DONE]")),
         decodeByteByByte("event: done\ndata: [DONE]"));
   }
+
+  @Test
+  void theLastEventIdIsKeptAcrossEventsForAReconnection() {
+    SseDecoder decoder = new SseDecoder(event -> {});
+    assertEquals("", decoder.lastEventId());
+    decoder.feed(Buffer.buffer("id: e1\ndata: 1\n\ndata: 2\n\n"));
+    assertEquals("e1", decoder.lastEventId(), "an event without an id keeps the last one");
+    decoder.feed(Buffer.buffer("id: e\u0000x\ndata: 3\n\n"));
+    assertEquals("e1", decoder.lastEventId(), "an id holding NUL is ignored");
+    decoder.feed(Buffer.buffer("id: e3\ndata: 4\n\n"));
+    assertEquals("e3", decoder.lastEventId());
+  }
 }
