@@ -6,12 +6,14 @@ import dev.canvasagent.bus.Address;
 import dev.canvasagent.bus.AgentAction;
 import dev.canvasagent.bus.OutsideAction;
 import dev.canvasagent.bus.SessionCreate;
+import dev.canvasagent.bus.SessionRef;
 import dev.canvasagent.catalog.ActionCatalog;
 import dev.canvasagent.catalog.VerbKind;
 import io.vertx.core.Future;
 import io.vertx.core.eventbus.EventBus;
 import io.vertx.core.json.JsonObject;
 import java.util.List;
+import java.util.Optional;
 import java.util.Set;
 import java.util.UUID;
 
@@ -86,26 +88,35 @@ final class BoardVerbTool implements McpTool {
             "mcp:" + UUID.randomUUID(), verb, ToolArguments.without(call.arguments(), "roomId"));
     return access
         .room(call.grant(), Role.EDITOR, roomId)
-        .compose(allowed -> canvasSession(call, roomId))
-        .compose(
-            sessionId ->
-                Address.RUNNER_ACT.ask(
-                    bus, new OutsideAction(roomId, sessionId, action, call.session().actor())))
+        .compose(allowed -> call.session().inRoomOrder(roomId, () -> act(call, roomId, action)))
         .map(outcome -> ToolResult.ok(result(roomId, outcome)));
   }
 
-  /** The canvas session the MCP session's edits in this room go out under, named for its client. */
-  private Future<String> canvasSession(ToolCall call, String roomId) {
-    return call.session()
-        .canvasSession(
-            roomId,
-            () ->
-                Address.SCHEDULER_SESSION_CREATE
-                    .ask(
-                        bus,
-                        new SessionCreate(
-                            roomId, "MCP: " + call.session().clientName(), null, null))
-                    .map(view -> view.session().getString("id")));
+  /**
+   * The action under the MCP session's canvas session in the room. The first call makes that session;
+   * if the action is then refused, the session is deleted again, so a refusal leaves the room's
+   * sessions as they were.
+   */
+  private Future<ActionOutcome> act(ToolCall call, String roomId, AgentAction action) {
+    McpSession session = call.session();
+    Optional<String> known = session.canvasSession(roomId);
+    if (known.isPresent()) {
+      return Address.RUNNER_ACT.ask(
+          bus, new OutsideAction(roomId, known.get(), action, session.actor()));
+    }
+    return Address.SCHEDULER_SESSION_CREATE
+        .ask(bus, new SessionCreate(roomId, "MCP: " + session.clientName(), null, null))
+        .map(view -> view.session().getString("id"))
+        .compose(
+            made ->
+                Address.RUNNER_ACT
+                    .ask(bus, new OutsideAction(roomId, made, action, session.actor()))
+                    .onSuccess(kept -> session.canvasSession(roomId, made))
+                    .recover(
+                        refused ->
+                            Address.SCHEDULER_SESSION_DELETE
+                                .ask(bus, new SessionRef(made, roomId))
+                                .transform(deleted -> Future.failedFuture(refused))));
   }
 
   private static JsonObject result(String roomId, ActionOutcome outcome) {

@@ -23,7 +23,8 @@ public final class McpSession {
   private final JsonObject clientInfo;
   private final String subject;
   private final String boundRoom;
-  private final Map<String, Future<String>> canvasSessions = new HashMap<>();
+  private final Map<String, String> canvasSessions = new HashMap<>();
+  private final Map<String, Future<Void>> roomQueues = new HashMap<>();
   private final Map<String, Runnable> subscriptions = new LinkedHashMap<>();
   private final Map<Object, Cancellation> inFlight = new HashMap<>();
   private Consumer<JsonObject> stream;
@@ -77,19 +78,36 @@ public final class McpSession {
     return Optional.ofNullable(boundRoom);
   }
 
+  /** The canvas session this MCP session's board edits in {@code roomId} go out under, once made. */
+  public Optional<String> canvasSession(String roomId) {
+    return Optional.ofNullable(canvasSessions.get(roomId));
+  }
+
+  public void canvasSession(String roomId, String sessionId) {
+    canvasSessions.put(roomId, sessionId);
+  }
+
+  public void forgetCanvasSession(String roomId) {
+    canvasSessions.remove(roomId);
+  }
+
   /**
-   * The canvas session this MCP session's board edits in {@code roomId} go out under: made by
-   * {@code create} the first time, shared by every call after (and by calls that come while it is
-   * being made); made again after a failure.
+   * Runs {@code call} once this session's calls in {@code roomId} before it have answered: a room's
+   * edits from one client apply in the order it sent them, and the first one's canvas session is made
+   * (or given up) before the next looks for it.
    */
-  public Future<String> canvasSession(String roomId, Supplier<Future<String>> create) {
-    Future<String> known = canvasSessions.get(roomId);
-    if (known != null && !known.failed()) {
-      return known;
-    }
-    Future<String> made = create.get();
-    canvasSessions.put(roomId, made);
-    return made;
+  public <T> Future<T> inRoomOrder(String roomId, Supplier<Future<T>> call) {
+    Future<Void> before = roomQueues.getOrDefault(roomId, Future.succeededFuture());
+    Future<T> answered = before.transform(previous -> call.get());
+    Future<Void> done = answered.transform(result -> Future.succeededFuture());
+    roomQueues.put(roomId, done);
+    done.onComplete(
+        finished -> {
+          if (roomQueues.get(roomId) == done) {
+            roomQueues.remove(roomId);
+          }
+        });
+    return answered;
   }
 
   public boolean subscribed(String uri) {

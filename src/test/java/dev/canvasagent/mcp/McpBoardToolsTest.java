@@ -224,6 +224,38 @@ class McpBoardToolsTest {
     assertEquals(before, board().getLong("revision"), "nothing was committed");
   }
 
+  JsonArray roomSessions() {
+    return Await.result(
+            server
+                .http()
+                .get("/api/sessions?roomId=" + ROOM)
+                .putHeader("authorization", "Bearer " + tokens.editor(ROOM))
+                .send())
+        .bodyAsJsonObject()
+        .getJsonArray("sessions");
+  }
+
+  @Test
+  void aRefusedFirstCallLeavesNoCanvasSessionBehindAndTheNextMakesOne() {
+    assertTrue(roomSessions().isEmpty(), roomSessions().encode());
+    JsonObject refused =
+        mcp.tool(
+            "move",
+            new JsonObject()
+                .put("roomId", ROOM)
+                .put("shapeIds", new JsonArray().add("ghost"))
+                .put("dx", 1)
+                .put("dy", 1));
+    assertEquals("SHAPE_NOT_FOUND", error(refused).getString("code"));
+    assertTrue(roomSessions().isEmpty(), "a refusal changes nothing: " + roomSessions().encode());
+
+    mcp.tool("create_shape", box("first", 0));
+    mcp.tool("create_shape", box("second", 300));
+    JsonArray sessions = roomSessions();
+    assertEquals(1, sessions.size(), sessions.encode());
+    assertTrue(sessions.getJsonObject(0).getString("title").startsWith("MCP: "), sessions.encode());
+  }
+
   @Test
   void aSessionOpenedForARoomActsThereWithoutNamingIt() {
     McpHttp bound = new McpHttp(server.http(), server.port(), tokens.editor(ROOM));
