@@ -130,6 +130,28 @@ class FuzzTest {
   }
 
   @Test
+  void everyMcpMethodAndToolAnswersBelow500AndARefusalChangesNothing() {
+    FuzzBodies bodies = new FuzzBodies(new Random(seed + 3));
+    JsonArray tools = server.get("/api/docs/tools").bodyAsJsonObject().getJsonArray("tools");
+    FuzzFixture fixture = FuzzFixture.create(vertx, "fuzz-mcp", tools);
+    FuzzFindings findings = new FuzzFindings("MCP", seed);
+    McpFuzz fuzz =
+        new McpFuzz(
+            vertx,
+            server.http(),
+            server.port(),
+            fixture,
+            new StateFingerprint(vertx, null),
+            bodies,
+            findings);
+    JsonArray verbs = server.get("/api/catalog").bodyAsJsonObject().getJsonArray("verbs");
+    fuzz.run(fuzz.targets(verbs), Math.max(1, cases / 4));
+    System.out.println(findings.summary());
+    assertStillServing(vertx, server);
+    findings.assertNone();
+  }
+
+  @Test
   void everyInboundTopicOnTheWebSocketIsRefusedWithAnErrorFrameAndChangesNothing() {
     FuzzFindings findings = new FuzzFindings("WebSocket", seed);
     new WebSocketFuzz(

@@ -200,9 +200,14 @@ final class HttpFuzz {
   }
 
   private Future<Boolean> quiet() {
-    Future<JsonObject> runner = health("runner");
-    Future<JsonObject> scheduler = health("scheduler");
-    Future<JsonObject> screenshot = health("screenshot");
+    return quiet(vertx);
+  }
+
+  /** Whether nothing runs or waits: no run, no queued run, no screenshot being captured. */
+  static Future<Boolean> quiet(Vertx vertx) {
+    Future<JsonObject> runner = health(vertx, "runner");
+    Future<JsonObject> scheduler = health(vertx, "scheduler");
+    Future<JsonObject> screenshot = health(vertx, "screenshot");
     return Future.all(runner, scheduler, screenshot)
         .map(
             all ->
@@ -212,7 +217,7 @@ final class HttpFuzz {
                     && screenshot.result().getInteger("capturesInFlight") == 0);
   }
 
-  private Future<JsonObject> health(String verticle) {
+  private static Future<JsonObject> health(Vertx vertx, String verticle) {
     return vertx
         .eventBus()
         .<JsonObject>request(Address.health(verticle).address(), new JsonObject())
