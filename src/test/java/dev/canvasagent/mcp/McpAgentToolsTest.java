@@ -169,6 +169,68 @@ class McpAgentToolsTest {
   }
 
   @Test
+  void aRequestWithFollowUpsIsAnsweredWhenTheLastOfThemEnds() {
+    SseClient sse = events();
+    JsonObject answer =
+        structured(mcp.tool("canvas_agent_run", new JsonObject().put("message", "/two-passes")));
+    assertEquals("done", answer.getString("state"), answer.encode());
+    String lastRun = answer.getJsonObject("detail").getString("runId");
+    assertFalse(answer.getString("runId").equals(lastRun), "ended by a follow-up: " + answer);
+    assertEquals(
+        answer.getString("runId"),
+        answer.getJsonObject("detail").getJsonObject("followUp").getString("requestRunId"));
+
+    List<SseEvent> seen =
+        Await.result(sse.awaitEvent(finalStatusOf(answer.getString("sessionId"))));
+    long envelopes =
+        seen.stream()
+            .filter(event -> event.event().equals("agent:action"))
+            .filter(
+                event -> answer.getString("sessionId").equals(event.data().getString("sessionId")))
+            .count();
+    assertEquals(
+        envelopes, answer.getInteger("applied").longValue(), "the follow-ups' envelopes too");
+    Await.result(sse.close());
+  }
+
+  @Test
+  void runsCountAgainstTheSameLimitsAsTheApisAndARefusedOneIsGivenBack() {
+    Map<String, String> environment = new HashMap<>(TestTokens.ENVIRONMENT);
+    environment.put("CANVAS_AGENT_ROOM_RUNS_PER_MINUTE", "1");
+    // A server of its own on a Vert.x of its own: two servers on one bus would answer each other.
+    Vertx own = Vertx.vertx();
+    TestServer limited = TestServer.start(own, TestServer.config(environment));
+    try {
+      McpHttp client = new McpHttp(limited.http(), limited.port(), tokens.editor(roomId));
+      client.initialize("?room=" + roomId);
+      refusedWith(
+          client.tool(
+              "canvas_agent_run",
+              new JsonObject().put("message", "a box").put("model", "nowhere/nothing")),
+          "UNKNOWN_MODEL",
+          "nowhere/nothing");
+      JsonObject first =
+          structured(client.tool("canvas_agent_run", new JsonObject().put("message", "a box")));
+      assertEquals("done", first.getString("state"), "the refused run was given back: " + first);
+      refusedWith(
+          client.tool("canvas_agent_run", new JsonObject().put("message", "another box")),
+          "RATE_LIMITED",
+          "CANVAS_AGENT_ROOM_RUNS_PER_MINUTE");
+      HttpResponse<Buffer> overHttp =
+          Await.result(
+              limited
+                  .http()
+                  .post("/api/canvas-agent/run")
+                  .putHeader("authorization", "Bearer " + tokens.admin())
+                  .sendJsonObject(new JsonObject().put("roomId", roomId).put("message", "a box")));
+      assertEquals(429, overHttp.statusCode(), "one allowance for /api and /mcp");
+    } finally {
+      Await.result(limited.stop());
+      Await.result(own.close());
+    }
+  }
+
+  @Test
   void theSdkClientGetsProgressBeforeTheResult() {
     if (sdk == null) {
       sdk = McpClients.start();
