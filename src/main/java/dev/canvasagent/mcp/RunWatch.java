@@ -12,6 +12,7 @@ import io.vertx.core.json.JsonObject;
 import java.util.ArrayList;
 import java.util.HashSet;
 import java.util.List;
+import java.util.Objects;
 import java.util.Set;
 import java.util.stream.Collectors;
 
@@ -135,7 +136,7 @@ final class RunWatch {
     detail.getJsonArray("followupsQueued", new JsonArray()).stream()
         .filter(JsonObject.class::isInstance)
         .map(queuedFollowUp -> ((JsonObject) queuedFollowUp).getString("runId"))
-        .filter(id -> id != null)
+        .filter(Objects::nonNull)
         .forEach(runs::add);
     report(
         queued
