@@ -148,7 +148,12 @@ public final class BridgeVerticle extends CanvasVerticle {
     mcpSessions.start();
     new McpRoutes(
             vertx,
-            CanvasMcp.server(vertx, catalog, documentTools),
+            CanvasMcp.server(
+                vertx,
+                catalog,
+                documentTools,
+                new McpRunAdmission(limits),
+                DocumentRoutes.delegationTimeoutMs(config.documents().agentTimeoutMs())),
             mcpSessions,
             access,
             limits,

@@ -75,9 +75,14 @@ final class DocumentRoutes {
     this.vertx = vertx;
     this.access = access;
     this.limits = limits;
-    this.delegationTimeoutMs = agentTimeoutMs + 5_000;
+    this.delegationTimeoutMs = delegationTimeoutMs(agentTimeoutMs);
     this.catalog = catalog;
     this.bodyLimitBytes = maxContentBytes * 2 + 64 * 1024;
+  }
+
+  /** How long a delegated edit may take: the document agent's loop, and a little longer. */
+  static long delegationTimeoutMs(long agentTimeoutMs) {
+    return agentTimeoutMs + 5_000;
   }
 
   void mount(Router router) {

@@ -202,6 +202,20 @@ final class EdgeLimits {
     return runs.giveBack(client(ctx), roomId);
   }
 
+  /**
+   * One run from a tool call of {@code grant} ({@code /mcp}) in {@code roomId}, counted against both
+   * limits or neither: empty when counted, else why not. A tool call knows its token but not its
+   * connection, so with auth off every MCP client counts as one client, of an unknown address.
+   */
+  Future<Optional<RateLimit.Over>> takeRun(Grant grant, String roomId) {
+    return runs.take(client(grant, null), roomId);
+  }
+
+  /** A run {@link #takeRun(Grant, String)} counted was refused further in: it does not count. */
+  Future<Void> giveBackRun(Grant grant, String roomId) {
+    return runs.giveBack(client(grant, null), roomId);
+  }
+
   /** An event stream or WebSocket of {@code roomId} about to open: what it holds, or null after answering 429. */
   Hold openStream(RoutingContext ctx, String roomId) {
     String address = address(ctx.request().remoteAddress());

@@ -11,13 +11,23 @@ import java.util.Optional;
 public final class CanvasMcp {
   private CanvasMcp() {}
 
+  /**
+   * {@code admission}: the edge's run limits, which a run asked here counts against as one asked over
+   * {@code /api} does; {@code delegationTimeoutMs}: how long a delegated document edit may take.
+   */
   public static McpServer server(
-      Vertx vertx, ActionCatalog catalog, DocumentToolCatalog documentTools) {
+      Vertx vertx,
+      ActionCatalog catalog,
+      DocumentToolCatalog documentTools,
+      RunAdmission admission,
+      long delegationTimeoutMs) {
     McpAccess access = new McpAccess(vertx.eventBus());
     List<McpTool> tools = new ArrayList<>();
     tools.addAll(BoardVerbTool.all(vertx.eventBus(), access, catalog));
     tools.add(new CanvasViewTool(vertx.eventBus(), access));
     tools.addAll(DocumentTool.all(vertx.eventBus(), access, documentTools));
+    tools.add(new AgentRunTool(vertx.eventBus(), access, admission));
+    tools.add(new EditRequestTool(vertx.eventBus(), access, admission, delegationTimeoutMs));
     List<McpResource> resources = new ArrayList<>();
     resources.add(new CatalogResource(catalog, documentTools));
     return new McpServer(tools, resources, List.of(), version());
