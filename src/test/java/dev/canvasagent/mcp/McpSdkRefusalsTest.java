@@ -1,6 +1,7 @@
 package dev.canvasagent.mcp;
 
 import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertFalse;
 import static org.junit.jupiter.api.Assertions.assertNotNull;
 import static org.junit.jupiter.api.Assertions.assertThrows;
 import static org.junit.jupiter.api.Assertions.assertTrue;
@@ -53,7 +54,7 @@ class McpSdkRefusalsTest {
                 .put("type", "rectangle")
                 .put("x", 0)
                 .put("y", 0));
-    assertTrue(!kept.getBoolean("isError", false), kept.encode());
+    assertFalse(kept.getBoolean("isError", false), kept.encode());
   }
 
   @AfterAll
