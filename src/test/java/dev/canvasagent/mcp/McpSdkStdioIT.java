@@ -1,6 +1,7 @@
 package dev.canvasagent.mcp;
 
 import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertFalse;
 import static org.junit.jupiter.api.Assertions.assertNotNull;
 import static org.junit.jupiter.api.Assertions.assertThrows;
 import static org.junit.jupiter.api.Assertions.assertTrue;
@@ -12,7 +13,10 @@ import dev.canvasagent.support.McpClients.McpFailure;
 import dev.canvasagent.support.TestServer;
 import dev.canvasagent.support.TestTokens;
 import io.vertx.core.Vertx;
+import io.vertx.core.buffer.Buffer;
+import io.vertx.core.json.JsonArray;
 import io.vertx.core.json.JsonObject;
+import io.vertx.ext.web.client.HttpResponse;
 import java.nio.file.Path;
 import java.util.List;
 import java.util.Map;
@@ -34,13 +38,14 @@ class McpSdkStdioIT {
   TestServer server;
   McpClients mcp;
   Client client;
+  String token;
 
   @BeforeAll
   void start() {
     mcp = McpClients.start();
     vertx = Vertx.vertx();
     server = TestServer.start(vertx, TestServer.config(TestTokens.ENVIRONMENT));
-    String token = new TestTokens(vertx).admin();
+    token = new TestTokens(vertx).admin();
     client =
         mcp.stdio(
             "stdio",
@@ -88,5 +93,41 @@ class McpSdkStdioIT {
             McpFailure.class, () -> client.request("canvas/no_such_method", new JsonObject()));
     assertEquals(-32601, refused.code(), refused.getMessage());
     assertTrue(client.listTools().getJsonArray("tools").size() > 0);
+  }
+
+  @Test
+  void aShapeCreatedThroughStdioIsOnTheBoard() {
+    JsonObject result =
+        client.callTool(
+            "create_shape",
+            new JsonObject()
+                .put("roomId", "mcp-stdio-room")
+                .put("id", "through-stdio")
+                .put("type", "rectangle")
+                .put("x", 40)
+                .put("y", 60)
+                .put("text", "Hello"));
+    assertFalse(result.getBoolean("isError", false), result.encode() + mcp.errors());
+    JsonObject outcome = result.getJsonObject("structuredContent");
+    assertEquals(List.of("shape:through-stdio"), outcome.getJsonArray("created").getList());
+
+    HttpResponse<Buffer> board =
+        Await.result(
+            server
+                .http()
+                .get("/api/rooms/mcp-stdio-room/board")
+                .putHeader("authorization", TestTokens.bearer(token))
+                .send());
+    assertEquals(200, board.statusCode(), board.bodyAsString());
+    assertEquals(outcome.getLong("revision"), board.bodyAsJsonObject().getLong("revision"));
+    JsonArray records = board.bodyAsJsonObject().getJsonArray("records");
+    JsonObject shape =
+        records.stream()
+            .map(JsonObject.class::cast)
+            .filter(record -> "shape:through-stdio".equals(record.getString("id")))
+            .findFirst()
+            .orElseThrow(() -> new AssertionError("not on the board: " + records));
+    assertEquals(40, shape.getNumber("x").intValue(), shape.encode());
+    assertEquals(60, shape.getNumber("y").intValue(), shape.encode());
   }
 }
