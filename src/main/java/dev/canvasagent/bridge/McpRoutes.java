@@ -378,7 +378,13 @@ final class McpRoutes {
     McpSession session = found.get();
     HttpServerResponse response = ctx.response();
     Consumer<JsonObject> writer = notification -> writeEvent(response, notification);
-    if (!session.openStream(writer)) {
+    if (!session.openStream(
+        writer,
+        () -> {
+          if (!response.closed()) {
+            response.end();
+          }
+        })) {
       refuse(
           ctx,
           409,

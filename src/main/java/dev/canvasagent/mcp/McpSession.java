@@ -28,6 +28,7 @@ public final class McpSession {
   private final Map<String, Runnable> subscriptions = new LinkedHashMap<>();
   private final Map<Object, Cancellation> inFlight = new HashMap<>();
   private Consumer<JsonObject> stream;
+  private Runnable closeStream;
   private long lastUsedMillis;
   private boolean ended;
 
@@ -145,18 +146,23 @@ public final class McpSession {
     return stream != null;
   }
 
-  /** The client's {@code GET /mcp} stream; false when one is already open (one per session). */
-  public boolean openStream(Consumer<JsonObject> writer) {
-    if (stream != null) {
+  /**
+   * The client's {@code GET /mcp} stream, ended by {@code close} when the session ends; false when one
+   * is already open (one per session).
+   */
+  public boolean openStream(Consumer<JsonObject> writer, Runnable close) {
+    if (stream != null || ended) {
       return false;
     }
     stream = writer;
+    closeStream = close;
     return true;
   }
 
   public void streamClosed(Consumer<JsonObject> writer) {
     if (stream == writer) {
       stream = null;
+      closeStream = null;
     }
   }
 
@@ -198,6 +204,11 @@ public final class McpSession {
     inFlight.clear();
     subscriptions.values().forEach(Runnable::run);
     subscriptions.clear();
+    Runnable close = closeStream;
     stream = null;
+    closeStream = null;
+    if (close != null) {
+      close.run();
+    }
   }
 }

@@ -10,6 +10,7 @@ import dev.canvasagent.support.Await;
 import dev.canvasagent.support.McpHttp;
 import dev.canvasagent.support.TestServer;
 import dev.canvasagent.support.TestTokens;
+import io.vertx.core.Future;
 import io.vertx.core.MultiMap;
 import io.vertx.core.Vertx;
 import io.vertx.core.buffer.Buffer;
@@ -314,6 +315,7 @@ class McpTransportTest {
     HttpClientResponse first = Await.result(client.request(get).compose(HttpClientRequest::send));
     assertEquals(200, first.statusCode());
     assertTrue(first.getHeader("content-type").startsWith("text/event-stream"));
+    Future<Void> firstEnded = first.end();
     HttpClientResponse second = Await.result(client.request(get).compose(HttpClientRequest::send));
     assertEquals(409, second.statusCode());
     HttpResponse<Buffer> noSse =
@@ -330,6 +332,8 @@ class McpTransportTest {
         Await.result(
             server.http().delete(server.port(), "127.0.0.1", "/mcp").putHeaders(headers).send());
     assertEquals(204, deleted.statusCode());
+    Await.result(firstEnded);
+    // The session's notification stream ended with it.
     HttpResponse<Buffer> after =
         post(mcp, mcp.headers(), mcp.request("ping", new JsonObject()).encode());
     assertEquals(404, after.statusCode());
