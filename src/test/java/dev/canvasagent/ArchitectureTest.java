@@ -139,7 +139,8 @@ class ArchitectureTest {
    * {@code Notice}, room topics through {@code RoomTopic.publish}, and consumers through
    * {@code CanvasVerticle}. The exceptions listen to a room's topic for as long as a room or a run
    * lasts: the bridge's relay to browsers, the screenshot verticle's wait for the host's answer, the
-   * document agent's watch of its lease, and the bridge's relay of a browser's screenshot; and the
+   * document agent's watch of its lease, the bridge's relay of a browser's screenshot, and an MCP
+   * resource subscription ({@code mcp.RoomTopicListener}, for as long as the subscription); and the
    * bridge's clustered addresses between the nodes that share a room ({@code bridge.ClusterLink}).
    */
   @ArchTest
@@ -163,6 +164,8 @@ class ArchitectureTest {
         .doNotHaveFullyQualifiedName(ROOT + ".screenshot.ScreenshotVerticle")
         .and()
         .doNotHaveFullyQualifiedName(ROOT + ".docagent.DocumentAgentRun")
+        .and()
+        .doNotHaveFullyQualifiedName(ROOT + ".mcp.RoomTopicListener")
         .should()
         .callMethodWhere(
             target(name("request"))
