@@ -1,5 +1,6 @@
 package dev.canvasagent.mcp;
 
+import dev.canvasagent.bus.Failure;
 import dev.canvasagent.bus.RoomId;
 import io.vertx.core.Future;
 import io.vertx.core.json.JsonArray;
@@ -38,6 +39,14 @@ final class DrawDiagramPrompt implements McpPrompt {
 
   @Override
   public Future<JsonObject> get(JsonObject arguments) {
+    try {
+      return Future.succeededFuture(message(arguments));
+    } catch (Failure refused) {
+      return Future.failedFuture(refused);
+    }
+  }
+
+  private static JsonObject message(JsonObject arguments) {
     String subject = PromptArguments.required(arguments, "subject", MAX_SUBJECT_CHARS, null);
     String roomId = PromptArguments.optional(arguments, "roomId", 64, RoomId.PATTERN);
     String room =
@@ -58,7 +67,6 @@ final class DrawDiagramPrompt implements McpPrompt {
             + "and what the server adjusted or dropped: read it before the next call.\n"
             + "4. Call canvas_view again to check the result, fix what overlaps or is unreadable, then say in one "
             + "or two sentences what you drew.";
-    return Future.succeededFuture(
-        PromptArguments.userMessage("Draw a diagram of a subject on the board", text));
+    return PromptArguments.userMessage("Draw a diagram of a subject on the board", text);
   }
 }

@@ -1,5 +1,6 @@
 package dev.canvasagent.mcp;
 
+import dev.canvasagent.bus.Failure;
 import io.vertx.core.Future;
 import io.vertx.core.json.JsonArray;
 import io.vertx.core.json.JsonObject;
@@ -38,6 +39,14 @@ final class EditDocumentPrompt implements McpPrompt {
 
   @Override
   public Future<JsonObject> get(JsonObject arguments) {
+    try {
+      return Future.succeededFuture(message(arguments));
+    } catch (Failure refused) {
+      return Future.failedFuture(refused);
+    }
+  }
+
+  private static JsonObject message(JsonObject arguments) {
     String docId =
         PromptArguments.required(arguments, "docId", ToolArguments.MAX_DOC_ID_CHARS, DOC_ID);
     String instruction =
@@ -60,6 +69,6 @@ final class EditDocumentPrompt implements McpPrompt {
             + "4. canvas_check_in with the lease_id, whatever happened.\n"
             + "If a call answers STALE_EPOCH or LEASE_EXPIRED, a person took the document back: stop editing and "
             + "say what you had done. End with one or two sentences on what changed.";
-    return Future.succeededFuture(PromptArguments.userMessage("Edit a Markdown document", text));
+    return PromptArguments.userMessage("Edit a Markdown document", text);
   }
 }
