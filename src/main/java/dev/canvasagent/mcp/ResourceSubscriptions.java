@@ -1,5 +1,7 @@
 package dev.canvasagent.mcp;
 
+import dev.canvasagent.bus.Failure;
+import dev.canvasagent.bus.FailureCode;
 import dev.canvasagent.bus.RoomTopic;
 import io.vertx.core.Future;
 import io.vertx.core.Vertx;
@@ -12,11 +14,15 @@ import org.slf4j.LoggerFactory;
 /**
  * A resource subscription as the sessions hold it: the room topics that tell of the resource's
  * changes, heard until the client unsubscribes or the session ends, each change told to the session as
- * {@code notifications/resources/updated {uri}}, coalesced ({@link CoalescedUpdates}).
+ * {@code notifications/resources/updated {uri}}, coalesced ({@link CoalescedUpdates}); at most {@link
+ * #MAX_PER_SESSION} per session.
  */
 final class ResourceSubscriptions {
   private static final Logger LOG = LoggerFactory.getLogger(ResourceSubscriptions.class);
   static final String UPDATED = "notifications/resources/updated";
+
+  /** Each subscription holds consumers on the bus: a session may hold this many, no more. */
+  static final int MAX_PER_SESSION = 64;
 
   private final Vertx vertx;
   private final RoomTopicListener topics;
@@ -39,6 +45,13 @@ final class ResourceSubscriptions {
       String roomId,
       List<RoomTopic> roomTopics,
       Predicate<JsonObject> relevant) {
+    if (!session.subscribed(uri) && session.subscriptionCount() >= MAX_PER_SESSION) {
+      return Failure.future(
+          FailureCode.INVALID_REQUEST,
+          "this session already holds "
+              + MAX_PER_SESSION
+              + " subscriptions, the most one may: unsubscribe from one first");
+    }
     CoalescedUpdates updates =
         new CoalescedUpdates(
             vertx, windowMs, () -> session.notify(UPDATED, new JsonObject().put("uri", uri)));

@@ -371,6 +371,34 @@ class McpResourcesTest {
   }
 
   @Test
+  void aSessionHoldsABoundedNumberOfSubscriptions() {
+    token = tokens.admin();
+    mcp = new McpHttp(server.http(), server.port(), token);
+    mcp.initialize("");
+    for (int i = 0; i < ResourceSubscriptions.MAX_PER_SESSION; i++) {
+      result("resources/subscribe", uri(board(room + "-" + i)));
+    }
+    result("resources/subscribe", uri(board(room + "-0")));
+    JsonObject refused = mcp.call("resources/subscribe", uri(board(room)));
+    assertEquals(JsonRpcError.INVALID_PARAMS, refused.getJsonObject("error").getInteger("code"));
+    assertTrue(
+        refused.getJsonObject("error").getString("message").contains("INVALID_REQUEST"),
+        refused.encode());
+    // The refusal subscribed nothing: a change there is not told, one to a subscribed board after
+    // it is.
+    SseClient stream = notifications();
+    personChange(room, 0, "refused");
+    personChange(room + "-0", 0, "held");
+    Await.result(stream.awaitEvent(updated(board(room + "-0"))));
+    assertEquals(0, count(stream, board(room)));
+    // Freeing one makes room again.
+    result("resources/unsubscribe", uri(board(room + "-1")));
+    result("resources/subscribe", uri(board(room)));
+    personChange(room, 1, "after");
+    Await.result(stream.awaitEvent(updated(board(room))));
+  }
+
+  @Test
   void thePromptsAreListedAndGivenAndBadArgumentsAreRefused() {
     mcp.initialize("");
     List<String> names =
