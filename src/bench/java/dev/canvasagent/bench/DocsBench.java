@@ -98,7 +98,12 @@ public final class DocsBench {
     store.documents().create(new NewDocument(docId, "bench-room", "Benchmark", big, BENCH_ACTOR));
     DocumentTools tools =
         new DocumentTools(
-            store.documents(), new DocumentToolCatalog(), 60_000, 1_048_576, event -> {});
+            store.documents(),
+            new DocumentToolCatalog(),
+            60_000,
+            1_048_576,
+            event -> {},
+            event -> {});
     JsonObject literalArgs = new JsonObject().put("query", LITERAL).put("max_results", 1000);
     JsonObject regexArgs =
         new JsonObject().put("query", REGEX).put("regex", true).put("max_results", 1000);

@@ -43,7 +43,8 @@ final class RoomHub {
           RoomTopic.AGENT_STATUS,
           RoomTopic.AGENT_SCREENSHOT_REQUEST,
           RoomTopic.CANVAS_CHANGE,
-          RoomTopic.DOC_LEASE);
+          RoomTopic.DOC_LEASE,
+          RoomTopic.DOC_REVISION);
 
   /** How long an empty room keeps listening and buffering, so a client that reconnects can resume. */
   static final long LINGER_MS = 60_000;

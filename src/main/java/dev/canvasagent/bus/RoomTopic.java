@@ -27,6 +27,11 @@ public enum RoomTopic {
   CANVAS_RESYNC("canvas:resync"),
   /** A document's lease changed (held, renewed, released, expired), for the lock indicator. */
   DOC_LEASE("doc:lease"),
+  /**
+   * A document has a new revision (a person's edit, a tool's write, the document agent's):
+   * {@code {type, docId, revision, author}}, never the text.
+   */
+  DOC_REVISION("doc:revision"),
   /** Something a client sent was refused: {@code {code, message}}. */
   ERROR("error");
 

@@ -19,6 +19,7 @@ import dev.canvasagent.store.DocumentText;
 import io.vertx.core.Future;
 import io.vertx.core.json.JsonObject;
 import java.time.Instant;
+import java.util.Optional;
 import java.util.UUID;
 import java.util.function.Consumer;
 import java.util.function.Function;
@@ -41,22 +42,39 @@ public final class DocumentTools {
   private final long leaseTtlMs;
   private final int maxContentBytes;
   private final Consumer<LeaseEvent> leaseEvents;
+  private final Consumer<RevisionEvent> revisionEvents;
   private final StrictPatch patches = new StrictPatch(MissingFinalNewline.TOLERATED);
 
   /** A lease change for the lock indicator: {@code state} held, renewed, released or preempted. */
   public record LeaseEvent(String roomId, String docId, String state, Lease lease) {}
+
+  /** A new revision of a document in {@code roomId}, written by {@code author} ({@code Actor#name()}). */
+  public record RevisionEvent(String roomId, String docId, String revisionId, String author) {
+    /** The event of a write, when it made a revision (a write that changed nothing made none). */
+    public static Optional<RevisionEvent> of(Committed committed, Actor writer) {
+      if (!committed.changed()) {
+        return Optional.empty();
+      }
+      Document document = committed.document();
+      return Optional.of(
+          new RevisionEvent(
+              document.roomId(), document.id(), document.revisionId(), writer.name()));
+    }
+  }
 
   public DocumentTools(
       DocumentStore store,
       DocumentToolCatalog catalog,
       long leaseTtlMs,
       int maxContentBytes,
-      Consumer<LeaseEvent> leaseEvents) {
+      Consumer<LeaseEvent> leaseEvents,
+      Consumer<RevisionEvent> revisionEvents) {
     this.store = store;
     this.catalog = catalog;
     this.leaseTtlMs = leaseTtlMs;
     this.maxContentBytes = maxContentBytes;
     this.leaseEvents = leaseEvents;
+    this.revisionEvents = revisionEvents;
   }
 
   public Future<JsonObject> call(String docId, String tool, JsonObject args, Actor caller) {
@@ -291,14 +309,21 @@ public final class DocumentTools {
   }
 
   private Future<JsonObject> commit(String docId, Guard.Agent guard, Edit edit) {
-    return store.commit(docId, guard, edit).map(DocumentTools::answer);
+    return committed(docId, guard, edit).map(DocumentTools::answer);
+  }
+
+  /** Every tool write goes through here, so each new revision is told, whichever tool made it. */
+  private Future<Committed> committed(String docId, Guard.Agent guard, Edit edit) {
+    return store
+        .commit(docId, guard, edit)
+        .onSuccess(
+            committed -> RevisionEvent.of(committed, guard.actor()).ifPresent(revisionEvents));
   }
 
   /** An undo or redo, answered with what it took back ({@code undone_action}) or did again. */
   private Future<JsonObject> stackMove(String docId, Guard.Agent guard, Edit edit) {
     boolean undo = edit instanceof Edit.Undo;
-    return store
-        .commit(docId, guard, edit)
+    return committed(docId, guard, edit)
         .compose(
             committed ->
                 (undo
@@ -312,8 +337,7 @@ public final class DocumentTools {
 
   /** A revert, answered as seed 001 has it: which snapshot, from when, and the unified diff it made. */
   private Future<JsonObject> revert(String docId, Guard.Agent guard, String snapshotId) {
-    return store
-        .commit(docId, guard, new Edit.Revert(snapshotId))
+    return committed(docId, guard, new Edit.Revert(snapshotId))
         .compose(
             committed ->
                 store

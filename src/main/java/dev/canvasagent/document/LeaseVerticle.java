@@ -9,6 +9,7 @@ import dev.canvasagent.bus.DocumentEdited;
 import dev.canvasagent.bus.DocumentHistory;
 import dev.canvasagent.bus.DocumentHistoryRequest;
 import dev.canvasagent.bus.DocumentRef;
+import dev.canvasagent.bus.DocumentRevision;
 import dev.canvasagent.bus.DocumentRoom;
 import dev.canvasagent.bus.DocumentToolResult;
 import dev.canvasagent.bus.DocumentView;
@@ -38,7 +39,8 @@ import org.slf4j.LoggerFactory;
  * The lease manager, and the owner of documents: it creates and reads them, takes a person's edits
  * (which preempt any agent lease), and runs the document tools under exclusive, expiring leases whose
  * epoch every agent write carries. Lease and epoch live in the store, so any node may serve any call.
- * Lease changes go out on the document's room as {@code doc:lease}. Every write names its {@link Actor}
+ * Lease changes go out on the document's room as {@code doc:lease}, and every new revision, whoever
+ * wrote it, as {@code doc:revision}. Every write names its {@link Actor}
  * in the request ({@code subject}, and {@code agentSession} for the document agent), as the bridge read it
  * from the token: a lease is bound to the actor that checked it out, and a revision records who wrote it.
  */
@@ -67,7 +69,12 @@ public final class LeaseVerticle extends CanvasVerticle {
     watch = new LeaseWatch(vertx, documents, this::announce);
     tools =
         new DocumentTools(
-            documents, catalog, config.leaseTtlMs(), config.maxContentBytes(), this::publish);
+            documents,
+            catalog,
+            config.leaseTtlMs(),
+            config.maxContentBytes(),
+            this::publish,
+            this::announceRevision);
     return Future.all(
         List.of(
             answer(Address.DOC_CREATE, this::create),
@@ -191,6 +198,8 @@ public final class LeaseVerticle extends CanvasVerticle {
               publish(
                   new DocumentTools.LeaseEvent(
                       committed.document().roomId(), docId, "preempted", committed.lease()));
+              DocumentTools.RevisionEvent.of(committed, ask.author())
+                  .ifPresent(this::announceRevision);
               return new DocumentEdited(
                   docId,
                   committed.document().revisionId(),
@@ -224,6 +233,12 @@ public final class LeaseVerticle extends CanvasVerticle {
       watch.cancel(event.docId());
     }
     announce(event);
+  }
+
+  /** After the commit, so a reader told of the revision finds it (or a later one) in the store. */
+  private void announceRevision(DocumentTools.RevisionEvent event) {
+    new DocumentRevision(event.docId(), event.revisionId(), event.author())
+        .publish(vertx.eventBus(), event.roomId());
   }
 
   private void announce(DocumentTools.LeaseEvent event) {

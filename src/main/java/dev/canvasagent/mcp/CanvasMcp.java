@@ -30,7 +30,12 @@ public final class CanvasMcp {
     tools.add(new EditRequestTool(vertx.eventBus(), access, admission, delegationTimeoutMs));
     List<McpResource> resources = new ArrayList<>();
     resources.add(new CatalogResource(catalog, documentTools));
-    return new McpServer(tools, resources, List.of(), version());
+    ResourceSubscriptions subscriptions =
+        new ResourceSubscriptions(vertx, CoalescedUpdates.WINDOW_MS);
+    resources.add(new BoardResource(vertx.eventBus(), access, subscriptions));
+    resources.add(new DocumentResource(vertx.eventBus(), access, subscriptions));
+    List<McpPrompt> prompts = List.of(new DrawDiagramPrompt(), new EditDocumentPrompt());
+    return new McpServer(tools, resources, prompts, version());
   }
 
   /** The jar's version (its manifest's {@code Implementation-Version}); "development" from classes. */

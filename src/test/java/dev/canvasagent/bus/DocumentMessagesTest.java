@@ -49,6 +49,7 @@ class DocumentMessagesTest {
             snapshots),
         DocumentView::fromJson);
     roundTrips(new DocumentRoom("doc-1", "room-1"), DocumentRoom::fromJson);
+    roundTrips(new DocumentRevision("doc-1", "rev-2", "ana"), DocumentRevision::fromJson);
     roundTrips(
         new DocumentEditRequest("doc-1", "new\n", "0123456789abcdef", PERSON),
         DocumentEditRequest::fromJson);
@@ -123,6 +124,9 @@ class DocumentMessagesTest {
             "canvas_epoch"),
         new LeaseChange("doc-1", "expired", FREE).toJson().fieldNames());
     assertEquals("doc:lease", new LeaseChange("doc-1", "held", HELD).toJson().getString("type"));
+    assertEquals(
+        Set.of("type", "docId", "revision", "author"),
+        new DocumentRevision("doc-1", "rev-2", "agent:s1").toJson().fieldNames());
     assertEquals(
         "running",
         new DocumentAgentStarted("r", "d", "s", "room", "m", "h", 1, "rev")

@@ -241,6 +241,51 @@ class DocumentHttpTest {
   }
 
   @Test
+  void everyNewRevisionIsToldOnDocRevisionAndAWriteThatChangesNothingIsNot() {
+    String docId = create(TEXT);
+    SseClient room = server.events(docId);
+    JsonObject lease = checkOut(docId);
+    JsonObject replace =
+        leased(lease).put("start_line", 3).put("end_line", 3).put("new_content", "agent intro");
+    String written = ok(tool(docId, "canvas_replace_lines", replace)).getString("revision_id");
+    assertFalse(ok(tool(docId, "canvas_replace_lines", replace)).getBoolean("changed"));
+    String undone = ok(tool(docId, "canvas_undo", leased(lease))).getString("revision_id");
+    ok(tool(docId, "canvas_check_in", leased(lease)));
+    JsonObject same = new JsonObject().put("content", TEXT).put("baseRevisionId", undone);
+    assertFalse(
+        ok(Await.result(server.http().put("/api/docs/" + docId).sendJsonObject(same)))
+            .getBoolean("changed"));
+    String edited =
+        ok(Await.result(
+                server
+                    .http()
+                    .put("/api/docs/" + docId)
+                    .sendJsonObject(
+                        new JsonObject().put("content", "person\n").put("baseRevisionId", undone))))
+            .getString("revisionId");
+    List<JsonObject> told =
+        Await.result(
+                room.awaitEvent(
+                    event ->
+                        "doc:revision".equals(event.event())
+                            && edited.equals(event.data().getString("revision"))))
+            .stream()
+            .filter(event -> "doc:revision".equals(event.event()))
+            .map(SseClient.SseEvent::data)
+            .toList();
+    assertEquals(
+        List.of(written, undone, edited),
+        told.stream().map(event -> event.getString("revision")).toList(),
+        "one doc:revision per new revision, none for the writes that changed nothing");
+    for (JsonObject event : told) {
+      assertEquals(docId, event.getString("docId"));
+      assertEquals("local", event.getString("author"), event.encode());
+      assertFalse(event.containsKey("content"), "never the text");
+    }
+    Await.result(room.close());
+  }
+
+  @Test
   void twoAgentsContendAndExactlyOneGetsTheLease() {
     String docId = create(TEXT);
     List<HttpResponse<Buffer>> both =

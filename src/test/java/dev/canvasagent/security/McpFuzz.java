@@ -14,7 +14,6 @@ import java.util.ArrayList;
 import java.util.Collections;
 import java.util.List;
 import java.util.Map;
-import java.util.Set;
 
 /**
  * The fuzz pass over {@code /mcp}: every method a client may call and every tool with valid arguments,
@@ -24,17 +23,6 @@ import java.util.Set;
  * leave the state as it was; what must be refused is.
  */
 final class McpFuzz {
-  /** Tools that only read: whatever they answer, nothing changes. */
-  private static final Set<String> READ_ONLY_METHODS =
-      Set.of(
-          "ping",
-          "tools/list",
-          "resources/list",
-          "resources/templates/list",
-          "resources/read",
-          "prompts/list",
-          "prompts/get");
-
   record Target(String name, JsonObject message, boolean readOnly) {}
 
   private record Answer(int status, String body) {}
@@ -75,7 +63,27 @@ final class McpFuzz {
     targets.add(request("resources/list", new JsonObject(), true));
     targets.add(request("resources/templates/list", new JsonObject(), true));
     targets.add(request("resources/read", new JsonObject().put("uri", "canvas://catalog"), true));
+    targets.add(
+        request(
+            "resources/read",
+            new JsonObject().put("uri", "canvas://rooms/" + fixture.room + "/board"),
+            true));
+    targets.add(
+        request(
+            "resources/read", new JsonObject().put("uri", "canvas://docs/" + fixture.doc), true));
+    targets.add(
+        request(
+            "resources/subscribe",
+            new JsonObject().put("uri", "canvas://rooms/" + fixture.room + "/board"),
+            true));
     targets.add(request("prompts/list", new JsonObject(), true));
+    targets.add(
+        request(
+            "prompts/get",
+            new JsonObject()
+                .put("name", "draw_diagram")
+                .put("arguments", new JsonObject().put("subject", "a login flow")),
+            true));
     targets.add(
         request(
             "initialize",
@@ -103,7 +111,9 @@ final class McpFuzz {
   }
 
   private Target request(String method, JsonObject params, boolean readOnly) {
-    return new Target(method, session.request(method, params), readOnly);
+    String uri = params.getString("uri");
+    return new Target(
+        uri == null ? method : method + " " + uri, session.request(method, params), readOnly);
   }
 
   /** Valid arguments: a document tool's from its schema, a verb's from the catalog's sample. */
