@@ -139,10 +139,10 @@ class ArchitectureTest {
    * {@code Notice}, room topics through {@code RoomTopic.publish}, and consumers through
    * {@code CanvasVerticle}. The exceptions listen to a room's topic for as long as a room or a run
    * lasts: the bridge's relay to browsers, the screenshot verticle's wait for the host's answer, the
-   * document agent's watch of its lease, the bridge's relay of a browser's screenshot, the MCP
-   * {@code canvas_agent_run}'s watch of its run to its end ({@code mcp.RunWatch}: the scheduler offers
-   * no await of a run over the bus, and the room's {@code agent:status} is where the end is told), and
-   * an MCP resource subscription ({@code mcp.RoomTopicListener}, for as long as the subscription); and
+   * document agent's watch of its lease, the bridge's relay of a browser's screenshot, and the MCP
+   * layer's room listener ({@code mcp.RoomTopicListener}: a resource subscription, and a {@code
+   * canvas_agent_run} call's watch of its run to its end, since the scheduler offers no await of a run
+   * over the bus); and
    * the bridge's clustered addresses between the nodes that share a room ({@code
    * bridge.ClusterLink}).
    */
@@ -167,8 +167,6 @@ class ArchitectureTest {
         .doNotHaveFullyQualifiedName(ROOT + ".screenshot.ScreenshotVerticle")
         .and()
         .doNotHaveFullyQualifiedName(ROOT + ".docagent.DocumentAgentRun")
-        .and()
-        .doNotHaveFullyQualifiedName(ROOT + ".mcp.RunWatch")
         .and()
         .doNotHaveFullyQualifiedName(ROOT + ".mcp.RoomTopicListener")
         .should()

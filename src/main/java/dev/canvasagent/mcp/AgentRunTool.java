@@ -37,6 +37,7 @@ final class AgentRunTool implements McpTool {
   private final EventBus bus;
   private final McpAccess access;
   private final RunAdmission admission;
+  private final RoomTopicListener topics;
   private final JsonSchemaFile schema = JsonSchemaFile.load("api/run-request.json");
   private final JsonObject descriptor;
 
@@ -44,6 +45,7 @@ final class AgentRunTool implements McpTool {
     this.bus = bus;
     this.access = access;
     this.admission = admission;
+    this.topics = new RoomTopicListener(bus);
     this.descriptor =
         new JsonObject()
             .put("name", NAME)
@@ -116,7 +118,7 @@ final class AgentRunTool implements McpTool {
         .room(grant, Role.EDITOR, roomId)
         .compose(allowed -> access.sessionIfNamed(grant, Role.EDITOR, submit.sessionId()))
         .compose(allowed -> admission.take(grant, roomId))
-        .compose(taken -> RunWatch.open(bus, roomId, call.progress()))
+        .compose(taken -> RunWatch.open(topics, roomId, call.progress()))
         .compose(watch -> run(call, submit, watch));
   }
 

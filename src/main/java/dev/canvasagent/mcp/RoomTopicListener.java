@@ -7,11 +7,15 @@ import io.vertx.core.eventbus.MessageConsumer;
 import io.vertx.core.json.JsonObject;
 import java.util.ArrayList;
 import java.util.List;
+import java.util.function.BiConsumer;
 import java.util.function.Predicate;
 
 /**
  * The one class of {@code mcp} that listens on the raw event bus: a resource subscription hears a
- * room's topics (what the room's browsers hear) for as long as the subscription lasts. A room topic is
+ * room's topics (what the room's browsers hear) for as long as the subscription lasts, and a
+ * {@code canvas_agent_run} call hears its run's statuses, chat and envelopes until the run ends (the
+ * scheduler offers no await of a run over the bus; the room's {@code agent:status} is where its end is
+ * told). A room topic is
  * no {@code Address} (its address names the room), so these are plain consumers, opened and closed
  * with the subscription, each message read as the topic's JSON payload and never answered.
  */
@@ -31,6 +35,18 @@ final class RoomTopicListener {
    */
   Listening listen(
       String roomId, List<RoomTopic> topics, Predicate<JsonObject> relevant, Runnable changed) {
+    return listen(
+        roomId,
+        topics,
+        (topic, payload) -> {
+          if (relevant.test(payload)) {
+            changed.run();
+          }
+        });
+  }
+
+  /** Hands {@code heard} each message on {@code topics} of {@code roomId}, until {@code close} runs. */
+  Listening listen(String roomId, List<RoomTopic> topics, BiConsumer<RoomTopic, JsonObject> heard) {
     List<MessageConsumer<Object>> consumers = new ArrayList<>();
     List<Future<Void>> registered = new ArrayList<>();
     for (RoomTopic topic : topics) {
@@ -38,8 +54,8 @@ final class RoomTopicListener {
           bus.consumer(
               topic.address(roomId),
               message -> {
-                if (message.body() instanceof JsonObject payload && relevant.test(payload)) {
-                  changed.run();
+                if (message.body() instanceof JsonObject payload) {
+                  heard.accept(topic, payload);
                 }
               });
       consumers.add(consumer);

@@ -5,8 +5,6 @@ import dev.canvasagent.bus.RunAccepted;
 import dev.canvasagent.bus.RunState;
 import io.vertx.core.Future;
 import io.vertx.core.Promise;
-import io.vertx.core.eventbus.EventBus;
-import io.vertx.core.eventbus.MessageConsumer;
 import io.vertx.core.json.JsonArray;
 import io.vertx.core.json.JsonObject;
 import java.util.ArrayList;
@@ -20,8 +18,7 @@ import java.util.stream.Collectors;
  * Follows one user request's runs in a room to their end, as the room's browsers see them: its
  * {@code agent:status}, {@code agent:chat} and {@code agent:action}. The scheduler answers a submit at
  * once and offers no way to await a run's end over the bus, and the room's topics are where that end is
- * told anyway: so this listens to them, with plain consumers that live and die with the call (an
- * exception {@code ArchitectureTest} names, like the document agent's lease watch).
+ * told anyway: so this listens to them ({@link RoomTopicListener}), for as long as the call lasts.
  *
  * <p>The request is its run and the follow-ups it is granted (named in a {@code scheduled} status's
  * {@code followupsQueued}, or by a status's {@code followUp.requestRunId}); it ends at the first final
@@ -37,7 +34,7 @@ final class RunWatch {
   private record Event(RoomTopic topic, JsonObject body) {}
 
   private final ToolProgress progress;
-  private final List<MessageConsumer<JsonObject>> consumers = new ArrayList<>();
+  private Runnable stopListening = () -> {};
   private final List<Event> held = new ArrayList<>();
   private final Set<String> runs = new HashSet<>();
   private final JsonArray chat = new JsonArray();
@@ -52,17 +49,15 @@ final class RunWatch {
   }
 
   /** A watch of {@code roomId}, once its consumers are registered (on every node of a cluster). */
-  static Future<RunWatch> open(EventBus bus, String roomId, ToolProgress progress) {
+  static Future<RunWatch> open(RoomTopicListener topics, String roomId, ToolProgress progress) {
     RunWatch watch = new RunWatch(progress);
-    List<Future<Void>> registered = new ArrayList<>();
-    for (RoomTopic topic :
-        List.of(RoomTopic.AGENT_STATUS, RoomTopic.AGENT_CHAT, RoomTopic.AGENT_ACTION)) {
-      MessageConsumer<JsonObject> consumer =
-          bus.consumer(topic.address(roomId), message -> watch.seen(topic, message.body()));
-      watch.consumers.add(consumer);
-      registered.add(consumer.completion());
-    }
-    return Future.all(registered).map(watch).onFailure(error -> watch.close());
+    RoomTopicListener.Listening listening =
+        topics.listen(
+            roomId,
+            List.of(RoomTopic.AGENT_STATUS, RoomTopic.AGENT_CHAT, RoomTopic.AGENT_ACTION),
+            watch::seen);
+    watch.stopListening = listening.close();
+    return listening.ready().map(watch).onFailure(error -> watch.close());
   }
 
   /** Follows the request the scheduler accepted; what was held meanwhile is read first. */
@@ -81,8 +76,8 @@ final class RunWatch {
 
   /** Stops listening (idempotent); a watch that has not ended never will. */
   void close() {
-    consumers.forEach(MessageConsumer::unregister);
-    consumers.clear();
+    stopListening.run();
+    stopListening = () -> {};
     held.clear();
   }
 
