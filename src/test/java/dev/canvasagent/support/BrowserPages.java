@@ -2,19 +2,13 @@ package dev.canvasagent.support;
 
 import io.vertx.core.json.JsonArray;
 import io.vertx.core.json.JsonObject;
-import java.io.BufferedReader;
 import java.io.BufferedWriter;
 import java.io.IOException;
-import java.io.InputStream;
-import java.io.InputStreamReader;
 import java.io.OutputStreamWriter;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.Path;
-import java.util.HashMap;
 import java.util.List;
-import java.util.Map;
-import java.util.concurrent.TimeUnit;
 import org.junit.jupiter.api.Assumptions;
 
 /**
@@ -30,9 +24,8 @@ public final class BrowserPages implements AutoCloseable {
 
   private final Process process;
   private final BufferedWriter commands;
-  private final Map<Integer, JsonObject> answers = new HashMap<>();
   private final StringBuffer errors = new StringBuffer();
-  private boolean ended;
+  private final NodeAnswers answers;
   private int refs;
 
   private BrowserPages(Process process) {
@@ -40,7 +33,8 @@ public final class BrowserPages implements AutoCloseable {
     this.commands =
         new BufferedWriter(
             new OutputStreamWriter(process.getOutputStream(), StandardCharsets.UTF_8));
-    NodeProcesses.daemon("browser-pages-out", () -> readAnswers(process.getInputStream()));
+    this.answers = new NodeAnswers("the browser driver", errors);
+    NodeProcesses.daemon("browser-pages-out", () -> answers.read(process.getInputStream()));
     NodeProcesses.daemon(
         "browser-pages-err", () -> NodeProcesses.collectErrors(process.getErrorStream(), errors));
   }
@@ -71,7 +65,7 @@ public final class BrowserPages implements AutoCloseable {
       throw new IllegalStateException(
           "cannot run `node` (Node.js 20+ must be on the PATH; the test suite needs it)", e);
     }
-    pages.await(0, 60_000, "the browser to start");
+    pages.answers.await(0, 60_000, "the browser to start");
     return pages;
   }
 
@@ -197,7 +191,7 @@ public final class BrowserPages implements AutoCloseable {
     }
     NodeProcesses.send(commands, command.put("ref", ref), errors);
     JsonObject answer =
-        await(ref, waitMs, command.getString("op") + " " + command.getString("page"));
+        answers.await(ref, waitMs, command.getString("op") + " " + command.getString("page"));
     if (!answer.getBoolean("ok", false)) {
       throw new AssertionError(
           command.getString("op")
@@ -207,49 +201,6 @@ public final class BrowserPages implements AutoCloseable {
               + answer.getString("error"));
     }
     return answer.getValue("value");
-  }
-
-  private synchronized JsonObject await(int ref, long waitMs, String what) {
-    long deadline = System.nanoTime() + TimeUnit.MILLISECONDS.toNanos(waitMs);
-    while (!answers.containsKey(ref)) {
-      long left = deadline - System.nanoTime();
-      if (ended || left <= 0) {
-        throw new AssertionError(
-            "no answer to "
-                + what
-                + (ended ? ": the browser driver exited" : " within " + waitMs + " ms")
-                + "\nstderr:\n"
-                + errors);
-      }
-      try {
-        TimeUnit.NANOSECONDS.timedWait(this, left);
-      } catch (InterruptedException e) {
-        Thread.currentThread().interrupt();
-        throw new IllegalStateException(e);
-      }
-    }
-    return answers.remove(ref);
-  }
-
-  private void readAnswers(InputStream output) {
-    try (BufferedReader lines =
-        new BufferedReader(new InputStreamReader(output, StandardCharsets.UTF_8))) {
-      String line;
-      while ((line = lines.readLine()) != null) {
-        JsonObject answer = new JsonObject(line);
-        synchronized (this) {
-          answers.put(answer.getInteger("ref", -1), answer);
-          notifyAll();
-        }
-      }
-    } catch (IOException | RuntimeException ignored) {
-      // The process is gone or wrote something else; a waiting test is told below.
-    } finally {
-      synchronized (this) {
-        ended = true;
-        notifyAll();
-      }
-    }
   }
 
   @Override

@@ -2,11 +2,8 @@ package dev.canvasagent.support;
 
 import io.vertx.core.json.JsonArray;
 import io.vertx.core.json.JsonObject;
-import java.io.BufferedReader;
 import java.io.BufferedWriter;
 import java.io.IOException;
-import java.io.InputStream;
-import java.io.InputStreamReader;
 import java.io.OutputStreamWriter;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
@@ -15,7 +12,6 @@ import java.util.HashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.Optional;
-import java.util.concurrent.TimeUnit;
 import org.junit.jupiter.api.Assumptions;
 
 /**
@@ -33,9 +29,8 @@ public final class McpClients implements AutoCloseable {
 
   private final Process process;
   private final BufferedWriter commands;
-  private final Map<Integer, JsonObject> answers = new HashMap<>();
   private final StringBuffer errors = new StringBuffer();
-  private boolean ended;
+  private final NodeAnswers answers;
   private int refs;
 
   private McpClients(Process process) {
@@ -43,7 +38,8 @@ public final class McpClients implements AutoCloseable {
     this.commands =
         new BufferedWriter(
             new OutputStreamWriter(process.getOutputStream(), StandardCharsets.UTF_8));
-    NodeProcesses.daemon("mcp-clients-out", () -> readAnswers(process.getInputStream()));
+    this.answers = new NodeAnswers("the MCP client process", errors);
+    NodeProcesses.daemon("mcp-clients-out", () -> answers.read(process.getInputStream()));
     NodeProcesses.daemon(
         "mcp-clients-err", () -> NodeProcesses.collectErrors(process.getErrorStream(), errors));
   }
@@ -60,7 +56,7 @@ public final class McpClients implements AutoCloseable {
       throw new IllegalStateException(
           "cannot run `node` (Node.js 20+ must be on the PATH; the test suite needs it)", e);
     }
-    clients.await(0, 60_000, "the MCP client process to start");
+    clients.answers.await(0, 60_000, "the MCP client process to start");
     return clients;
   }
 
@@ -330,54 +326,11 @@ public final class McpClients implements AutoCloseable {
     }
     NodeProcesses.send(commands, command.put("ref", ref), errors);
     String what = command.getString("op") + " " + command.getString("client");
-    JsonObject answer = await(ref, waitMs, what);
+    JsonObject answer = answers.await(ref, waitMs, what);
     if (!answer.getBoolean("ok", false)) {
       throw new McpFailure(what, answer.getJsonObject("error", new JsonObject()));
     }
     return answer.getValue("result");
-  }
-
-  private synchronized JsonObject await(int ref, long waitMs, String what) {
-    long deadline = System.nanoTime() + TimeUnit.MILLISECONDS.toNanos(waitMs);
-    while (!answers.containsKey(ref)) {
-      long left = deadline - System.nanoTime();
-      if (ended || left <= 0) {
-        throw new AssertionError(
-            "no answer to "
-                + what
-                + (ended ? ": the MCP client process exited" : " within " + waitMs + " ms")
-                + "\nstderr:\n"
-                + errors);
-      }
-      try {
-        TimeUnit.NANOSECONDS.timedWait(this, left);
-      } catch (InterruptedException e) {
-        Thread.currentThread().interrupt();
-        throw new IllegalStateException(e);
-      }
-    }
-    return answers.remove(ref);
-  }
-
-  private void readAnswers(InputStream output) {
-    try (BufferedReader lines =
-        new BufferedReader(new InputStreamReader(output, StandardCharsets.UTF_8))) {
-      String line;
-      while ((line = lines.readLine()) != null) {
-        JsonObject answer = new JsonObject(line);
-        synchronized (this) {
-          answers.put(answer.getInteger("ref", -1), answer);
-          notifyAll();
-        }
-      }
-    } catch (IOException | RuntimeException ignored) {
-      // The process is gone or wrote something else; a waiting test is told below.
-    } finally {
-      synchronized (this) {
-        ended = true;
-        notifyAll();
-      }
-    }
   }
 
   /** What the process and the servers it launched wrote on stderr so far (bounded). */
