@@ -103,7 +103,7 @@ class PgFuzzTest {
    * has not reached: a whole allowance is the same as none, whether its row is there or gone (a run
    * taken and given back leaves none), so only the spent ones are compared.
    */
-  private static String wholeAllowancesLeftOut(String table) {
+  static String wholeAllowancesLeftOut(String table) {
     return table.equals("canvas_rate_limits")
         ? " WHERE t.full_again_at > (extract(epoch FROM clock_timestamp()) * 1e9)::bigint"
         : "";
