@@ -1,15 +1,27 @@
 import { useCallback, useEffect, useRef, useState } from 'react'
+import { changedLines } from './document/changedLines.js'
+import { DiffView } from './document/DiffView.jsx'
+import { HighlightedEditor } from './document/HighlightedEditor.jsx'
+import { MarkdownPreview } from './document/MarkdownPreview.jsx'
+import { VersionTimeline } from './document/VersionTimeline.jsx'
 
 const STARTER = (title) => `# ${title}\n\nWrite here, or ask the document agent.\n`
+/** How long the lines a new revision changed stay highlighted. */
+const HIGHLIGHT_MS = 30_000
+const NONE = new Set()
 
 /**
- * A Markdown document of the room (`?doc=`): its text, which a person edits and saves (a save
- * preempts the agent: a person always wins), the lease lock indicator while anyone else holds the lease
- * (`doc:lease`; "Take control" preempts it), the document agent's instruction box and status, the diff
- * since the latest snapshot, snapshots, and undo/redo. Snapshots, revert, undo and redo are write tools:
- * the page checks the lease out for the one call and in again. The server names every holder (the
- * person's token subject, or `agent:<session>`) and shows nobody a lease's id, so the page knows its own
- * lease by what its check-out answered: the holder and when it was taken.
+ * A Markdown document of the room (`?doc=`), seed 001's canvas view: its source, which a person edits
+ * and saves (a save preempts the agent: a person always wins), or its rendered preview; the lines the
+ * latest revision changed, highlighted; undo and redo; the diff since the latest snapshot, inline or
+ * side by side; a timeline of revisions and snapshots; "Add to Chat" on a selection, into the document
+ * agent's instruction box; the lease lock indicator while anyone else holds the lease (`doc:lease`;
+ * "Take control" preempts it), and the document agent's status.
+ *
+ * Snapshots, revert, undo and redo are write tools: the page checks the lease out for the one call and
+ * in again. The server names every holder (the person's token subject, or `agent:<session>`) and shows
+ * nobody a lease's id, so the page knows its own lease by what its check-out answered: the holder and
+ * when it was taken.
  */
 export function DocumentView({ client, api, roomId, initialDocId, onDocument }) {
   const [docId, setDocId] = useState(initialDocId)
@@ -19,23 +31,42 @@ export function DocumentView({ client, api, roomId, initialDocId, onDocument }) 
   const [lease, setLease] = useState(null)
   const [ownLease, setOwnLease] = useState(null)
   const [diff, setDiff] = useState(null)
+  const [view, setView] = useState('edit')
+  const [panel, setPanel] = useState(null)
+  const [changed, setChanged] = useState(NONE)
   const [agent, setAgent] = useState(null)
   const [instruction, setInstruction] = useState('')
   const [title, setTitle] = useState('Notes')
   const [error, setError] = useState(null)
   const dirtyRef = useRef(dirty)
   dirtyRef.current = dirty
+  // The revision the view last showed, to mark what the next one changed.
+  const shown = useRef(null)
+  const instructionBox = useRef(null)
 
   const load = useCallback((id = docId) => {
     if (!id) return Promise.resolve()
     return api.document(id).then((answer) => {
       setDoc(answer)
       setLease(answer.lease)
-      if (!dirtyRef.current) setDraft(answer.content)
+      const before = shown.current
+      if (before && before.docId === id && before.revisionId !== answer.revisionId && !dirtyRef.current) {
+        setChanged(changedLines(before.content, answer.content))
+      }
+      if (!dirtyRef.current) {
+        setDraft(answer.content)
+        shown.current = { docId: id, revisionId: answer.revisionId, content: answer.content }
+      }
     }).catch((failure) => setError(failure.message))
   }, [api, docId])
 
   useEffect(() => { load() }, [load])
+
+  useEffect(() => {
+    if (changed.size === 0) return undefined
+    const timer = setTimeout(() => setChanged(NONE), HIGHLIGHT_MS)
+    return () => clearTimeout(timer)
+  }, [changed])
 
   const ownsLease = !!ownLease && lease?.holder === ownLease.holder && lease?.held_since === ownLease.held_since
   const heldByOther = !!lease?.held && !ownsLease
@@ -44,6 +75,8 @@ export function DocumentView({ client, api, roomId, initialDocId, onDocument }) 
     if (topic === 'doc:lease' && body.docId === docId) {
       setLease(body)
       if (!body.held) load()
+    } else if (topic === 'doc:revision' && body.docId === docId) {
+      load()
     } else if (topic === 'agent:status' && body.detail?.docId === docId) {
       setAgent((previous) => ({ ...previous, state: body.state, detail: body.detail }))
       if (['done', 'canceled', 'error'].includes(body.state)) load()
@@ -65,6 +98,9 @@ export function DocumentView({ client, api, roomId, initialDocId, onDocument }) 
     setDoc(null)
     setDirty(false)
     setDiff(null)
+    setPanel(null)
+    setChanged(NONE)
+    shown.current = null
     setAgent(null)
   }
 
@@ -82,9 +118,17 @@ export function DocumentView({ client, api, roomId, initialDocId, onDocument }) 
     open(created.id)
   })
 
+  const edit = (text) => {
+    setDraft(text)
+    setDirty(true)
+    setChanged(NONE)
+  }
+
   const save = () => act(async () => {
     try {
-      await api.editDocument(docId, draft, doc.revisionId)
+      const saved = await api.editDocument(docId, draft, doc.revisionId)
+      // The person's own edit is not news to them: nothing to highlight.
+      shown.current = { docId, revisionId: saved.revisionId, content: draft }
       setDirty(false)
       dirtyRef.current = false
       await load()
@@ -109,6 +153,17 @@ export function DocumentView({ client, api, roomId, initialDocId, onDocument }) 
     })
   }
 
+  /** "Add to Chat": the selection's message goes into the instruction box, for the person's question. */
+  const addToChat = (message) => {
+    setInstruction((previous) => (previous.trim() ? `${previous.trimEnd()}\n\n${message}` : message))
+    requestAnimationFrame(() => {
+      const box = instructionBox.current
+      if (!box) return
+      box.focus()
+      box.setSelectionRange(box.value.length, box.value.length)
+    })
+  }
+
   /** One write tool under a lease of this page's own, checked in again whatever happens. */
   const withLease = (tool, args = {}) => act(async () => {
     const checkout = await api.documentTool(docId, 'canvas_check_out', {})
@@ -126,7 +181,10 @@ export function DocumentView({ client, api, roomId, initialDocId, onDocument }) 
   const showDiff = () => act(async () => {
     const answer = await api.documentTool(docId, 'canvas_get_diff', {})
     setDiff(answer.diff ?? '')
+    setPanel('diff')
   })
+
+  const togglePanel = (name) => setPanel((current) => (current === name ? null : name))
 
   if (!docId) {
     return (
@@ -159,20 +217,36 @@ export function DocumentView({ client, api, roomId, initialDocId, onDocument }) 
           <span>Free to edit</span>
         )}
       </div>
-      <textarea className={`markdown ${heldByOther ? 'locked' : ''}`} data-testid="markdown" value={draft}
-        readOnly={heldByOther} title={heldByOther ? 'Assistant editing canvas…' : 'Markdown'}
-        onChange={(e) => { setDraft(e.target.value); setDirty(true) }} />
+      <div className="row toolbar" role="toolbar" aria-label="document">
+        <button onClick={() => withLease('canvas_undo')} disabled={heldByOther || !doc?.undoDepth} data-testid="undo"
+          title="Undo the last change">Undo</button>
+        <button onClick={() => withLease('canvas_redo')} disabled={heldByOther || !doc?.redoDepth} data-testid="redo"
+          title="Redo what was undone">Redo</button>
+        <button onClick={showDiff} className={panel === 'diff' ? 'active' : ''} data-testid="show-diff"
+          title="What changed since the latest snapshot">Diff</button>
+        <button onClick={() => togglePanel('history')} className={panel === 'history' ? 'active' : ''}
+          data-testid="show-history" title="Revisions and snapshots">History</button>
+        <span className="toggle">
+          <button className={view === 'edit' ? 'active' : ''} onClick={() => setView('edit')} data-testid="view-edit">Edit</button>
+          <button className={view === 'preview' ? 'active' : ''} onClick={() => setView('preview')} data-testid="view-preview">Preview</button>
+        </span>
+      </div>
+      {view === 'edit' ? (
+        <HighlightedEditor value={draft} readOnly={heldByOther} changed={dirty ? NONE : changed} onChange={edit}
+          onAddToChat={addToChat} />
+      ) : (
+        <MarkdownPreview text={draft} />
+      )}
       <div className="row">
         <button onClick={save} disabled={!dirty || heldByOther} data-testid="save">Save</button>
         <button onClick={() => { setDirty(false); dirtyRef.current = false; load() }}>Reload</button>
-        <button onClick={() => withLease('canvas_undo')} disabled={heldByOther || !doc?.undoDepth} data-testid="undo">Undo</button>
-        <button onClick={() => withLease('canvas_redo')} disabled={heldByOther || !doc?.redoDepth} data-testid="redo">Redo</button>
-        <button onClick={showDiff} data-testid="show-diff">Diff</button>
+        {changed.size > 0 && !dirty && <span className="muted" data-testid="changed-count">{changed.size} line(s) just changed</span>}
       </div>
-      <form className="row" onSubmit={askAgent}>
-        <input value={instruction} onChange={(e) => setInstruction(e.target.value)} placeholder="Ask the document agent…"
-          data-testid="doc-instruction" />
-        <button type="submit" disabled={!instruction.trim()}>Ask</button>
+      <form className="instruction" onSubmit={askAgent}>
+        <textarea ref={instructionBox} value={instruction} onChange={(e) => setInstruction(e.target.value)}
+          placeholder="Ask the document agent…" data-testid="doc-instruction"
+          onKeyDown={(e) => { if (e.key === 'Enter' && (e.metaKey || e.ctrlKey)) askAgent(e) }} />
+        <button type="submit" disabled={!instruction.trim()} data-testid="doc-ask">Ask</button>
       </form>
       {agent && (
         <div className="doc-agent" data-testid="doc-agent">
@@ -180,12 +254,17 @@ export function DocumentView({ client, api, roomId, initialDocId, onDocument }) 
           {agent.text && <div className="muted">{agent.text}</div>}
         </div>
       )}
-      {diff !== null && (
-        <pre className="diff" data-testid="diff">
-          {diff === '' ? 'No changes since the latest snapshot.' : diff.split('\n').map((line, index) => (
-            <div key={index} className={line.startsWith('+') ? 'add' : line.startsWith('-') ? 'del' : line.startsWith('@@') ? 'hunk' : ''}>{line || ' '}</div>
-          ))}
-        </pre>
+      {panel === 'diff' && diff !== null && (
+        <div className="doc-panel">
+          {diff === '' ? <div className="muted" data-testid="diff">No changes since the latest snapshot.</div>
+            : <DiffView diff={diff} title="Since the latest snapshot" />}
+        </div>
+      )}
+      {panel === 'history' && doc && (
+        <div className="doc-panel">
+          <VersionTimeline api={api} doc={doc} locked={heldByOther} onError={setError}
+            onRestore={(snapshotId) => withLease('canvas_revert_to_snapshot', { snapshot_id: snapshotId })} />
+        </div>
       )}
       <div className="snapshots" data-testid="snapshots">
         <div className="row">

@@ -10,6 +10,7 @@ export const TOPICS_IN = [
   'agent:screenshot_request',
   'canvas:change',
   'doc:lease',
+  'doc:revision',
 ]
 
 /**

@@ -38,6 +38,7 @@ export function createApi(token) {
     todos: (sessionId) => call('GET', `/api/sessions/${enc(sessionId)}/todos`),
     createDocument: (roomId, title, content) => call('POST', '/api/docs', { roomId, title, content }),
     document: (docId) => call('GET', `/api/docs/${enc(docId)}`),
+    revisions: (docId) => call('GET', `/api/docs/${enc(docId)}/revisions?limit=50`),
     editDocument: (docId, content, baseRevisionId) => call('PUT', `/api/docs/${enc(docId)}`, { content, baseRevisionId }),
     documentTool: (docId, tool, args) => call('POST', `/api/docs/${enc(docId)}/tools/${enc(tool)}`, args),
     documentAgent: (docId, instruction) => call('POST', `/api/docs/${enc(docId)}/agent`, { instruction }),
