@@ -1,4 +1,5 @@
 import { useCallback, useEffect, useRef, useState } from 'react'
+import { RunUndo } from './RunUndo.jsx'
 
 const RUNNING = new Set(['queued', 'running', 'waiting_context', 'calling_model', 'streaming'])
 
@@ -68,6 +69,7 @@ export function ChatPanel({ client, api, roomId, initialSessionId, onSession }) 
       refresh()
     } else if (topic === 'agent:status' && body.sessionId && !body.detail?.docId) {
       statuses.current.set(body.sessionId, { state: body.state, detail: body.detail })
+      markRunEnd(chatOf(body.sessionId), body)
       refresh()
     }
   }), [client, loadTodos]) // eslint-disable-line react-hooks/exhaustive-deps
@@ -145,6 +147,7 @@ export function ChatPanel({ client, api, roomId, initialSessionId, onSession }) 
           <li key={index} className={`message ${message.role}`}>
             <span className="role">{message.role === 'user' ? 'you' : message.role === 'assistant' ? 'agent' : 'system'}</span>
             <span className="text">{message.text}</span>
+            {message.runId && <RunUndo api={api} roomId={roomId} runId={message.runId} />}
           </li>
         ))}
       </ol>
@@ -166,6 +169,24 @@ export function ChatPanel({ client, api, roomId, initialSessionId, onSession }) 
       </form>
     </div>
   )
+}
+
+/**
+ * A run that ended having changed the board gets its Undo on the agent's last message of it (the
+ * messages since the person's prompt), or on a line of its own when it said nothing.
+ */
+function markRunEnd(chat, { state, detail }) {
+  if (!['done', 'scheduled', 'error', 'canceled'].includes(state) || !detail?.runId || !(detail.applied > 0)) return
+  if (chat.some((message) => message.runId === detail.runId)) return
+  let last = null
+  for (let i = chat.length - 1; i >= 0 && chat[i].role !== 'user'; i--) {
+    if (chat[i].role === 'assistant' && !chat[i].runId) {
+      last = chat[i]
+      break
+    }
+  }
+  if (last) last.runId = detail.runId
+  else chat.push({ role: 'assistant', text: `changed the board (${detail.applied} applied)`, runId: detail.runId })
 }
 
 function currentView(editor) {

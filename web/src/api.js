@@ -32,6 +32,7 @@ export function createApi(token) {
     board: (roomId) => call('GET', `/api/rooms/${enc(roomId)}/board`),
     run: (request) => call('POST', '/api/canvas-agent/run', request),
     cancel: (sessionId) => call('POST', '/api/canvas-agent/cancel', { sessionId }),
+    revertRun: (runId, roomId) => call('POST', `/api/canvas-agent/runs/${enc(runId)}/revert`, { roomId }),
     sessions: (roomId) => call('GET', `/api/sessions?roomId=${enc(roomId)}&limit=50`),
     createSession: (roomId, title) => call('POST', '/api/sessions', title ? { roomId, title } : { roomId }),
     session: (sessionId, roomId) => call('GET', `/api/sessions/${enc(sessionId)}?roomId=${enc(roomId)}`),

@@ -2,6 +2,9 @@ package dev.canvasagent.bridge;
 
 import dev.canvasagent.auth.Role;
 import dev.canvasagent.bus.Address;
+import dev.canvasagent.bus.FailureCode;
+import dev.canvasagent.bus.RoomId;
+import dev.canvasagent.bus.RunRevertRequest;
 import dev.canvasagent.bus.RunSubmit;
 import dev.canvasagent.bus.SessionCanceled;
 import dev.canvasagent.bus.SessionRef;
@@ -12,9 +15,10 @@ import io.vertx.ext.web.Router;
 import io.vertx.ext.web.RoutingContext;
 
 /**
- * {@code /api/canvas-agent/run} and {@code /cancel}: a person asks the agent for a run on a room's
- * board (the scheduler queues it, 202) or cancels a session's work. A run counts against the client's
- * and the room's run limits ({@link EdgeLimits#takeRun}).
+ * {@code /api/canvas-agent/run}, {@code /cancel} and {@code /runs/{runId}/revert}: a person asks the
+ * agent for a run on a room's board (the scheduler queues it, 202), cancels a session's work, or undoes
+ * a run that has ended. A run counts against the client's and the room's run limits ({@link
+ * EdgeLimits#takeRun}).
  */
 final class RunRoutes {
   /** A cancel body holds one session id. */
@@ -25,6 +29,7 @@ final class RunRoutes {
   private final EdgeLimits limits;
   private final JsonSchemaFile runRequestSchema = JsonSchemaFile.load("api/run-request.json");
   private final JsonSchemaFile cancelSchema = JsonSchemaFile.load("api/cancel.json");
+  private final JsonSchemaFile revertSchema = JsonSchemaFile.load("api/run-revert.json");
 
   RunRoutes(Vertx vertx, EdgeAccess access, EdgeLimits limits) {
     this.vertx = vertx;
@@ -38,6 +43,32 @@ final class RunRoutes {
     JsonBody.upTo(CANCEL_BODY_LIMIT_BYTES, "a cancel body")
         .on(router.post("/api/canvas-agent/cancel"))
         .handler(this::cancel);
+    JsonBody.upTo(CANCEL_BODY_LIMIT_BYTES, "a revert body")
+        .on(router.post("/api/canvas-agent/runs/:runId/revert"))
+        .handler(this::revert);
+  }
+
+  /**
+   * Undoes a run of the room the body names, for an editor of that room: its changes reverted as one
+   * new revision, broadcast as a {@code canvas:change}; records changed since are left and reported.
+   */
+  private void revert(RoutingContext ctx) {
+    String runId = ctx.pathParam("runId");
+    if (!RoomId.isValid(runId)) {
+      HttpErrors.send(
+          ctx, FailureCode.INVALID_REQUEST, "runId must match " + RoomId.PATTERN.pattern());
+      return;
+    }
+    JsonObject request = JsonBody.parse(ctx, revertSchema);
+    if (request == null || !EdgeAccess.room(ctx, Role.EDITOR, request.getString("roomId"))) {
+      return;
+    }
+    JsonResponse.answer(
+        ctx,
+        200,
+        Address.SCHEDULER_RUN_REVERT.ask(
+            vertx.eventBus(), new RunRevertRequest(request.getString("roomId"), runId)),
+        reverted -> new JsonObject().put("runId", runId).mergeIn(reverted.toJson()));
   }
 
   private void run(RoutingContext ctx) {

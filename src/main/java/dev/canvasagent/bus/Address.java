@@ -78,6 +78,14 @@ public final class Address {
   public static final Endpoint<SessionRef, SessionCanceled> SCHEDULER_CANCEL =
       Endpoint.of("scheduler.cancel", SessionRef::fromJson, SessionCanceled::fromJson);
 
+  /**
+   * Scheduler: undo a run ({@link RunRevertRequest} → {@link RunReverted}) once it has ended: checks
+   * its record (RUN_NOT_FOUND, RUN_ROOM_MISMATCH, RUN_STILL_RUNNING), then asks {@code
+   * patch.board.revert}.
+   */
+  public static final Endpoint<RunRevertRequest, RunReverted> SCHEDULER_RUN_REVERT =
+      Endpoint.of("scheduler.run.revert", RunRevertRequest::fromJson, RunReverted::fromJson);
+
   /** Runner: execute one run ({@link RunStart}) to its end and answer with its outcome ({@link RunOutcome}). */
   public static final Endpoint<RunStart, RunOutcome> RUNNER_RUN =
       Endpoint.of("runner.run", RunStart::fromJson, RunOutcome::fromJson);
@@ -146,6 +154,14 @@ public final class Address {
    */
   public static final Endpoint<RoomRef, BoardHead> PATCH_BOARD_HEAD =
       Endpoint.of("patch.board.head", RoomRef::fromJson, BoardHead::fromJson);
+
+  /**
+   * Patch engine: the changes a run made to the board, reverted as one new revision committed
+   * conditionally on the current one and published on {@code canvas:change} ({@link RunRevertRequest}
+   * → {@link RunReverted}); records changed since by anyone are left alone and reported.
+   */
+  public static final Endpoint<RunRevertRequest, RunReverted> PATCH_BOARD_REVERT =
+      Endpoint.of("patch.board.revert", RunRevertRequest::fromJson, RunReverted::fromJson);
 
   /** Patch engine: a page of a board's stored revisions, oldest first ({@link BoardRevisionsQuery} → {@link BoardRevisionPage}). */
   public static final Endpoint<BoardRevisionsQuery, BoardRevisionPage> PATCH_BOARD_REVISIONS =

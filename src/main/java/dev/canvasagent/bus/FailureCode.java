@@ -80,6 +80,21 @@ public enum FailureCode {
    */
   RUN_INTERRUPTED(36, 409),
 
+  /** A run id the server has no record of (or one deleted with its session). */
+  RUN_NOT_FOUND(37, 404),
+
+  /** A run of another room than the one the request names. */
+  RUN_ROOM_MISMATCH(38, 409),
+
+  /** A run that is queued or running: it can be reverted once it has ended. */
+  RUN_STILL_RUNNING(39, 409),
+
+  /**
+   * A run whose changes cannot be reverted exactly: the board's kept history no longer reaches back
+   * to before it, or it made its revisions before they recorded their run.
+   */
+  RUN_NOT_REVERTIBLE(40, 409),
+
   /** Canceled by request, or by the server shutting down. */
   CANCELED,
   /** A newer message in the session took the run's place. */

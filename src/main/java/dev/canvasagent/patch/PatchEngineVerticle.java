@@ -14,13 +14,18 @@ import dev.canvasagent.bus.Failure;
 import dev.canvasagent.bus.FailureCode;
 import dev.canvasagent.bus.RoomRef;
 import dev.canvasagent.bus.RoomTopic;
+import dev.canvasagent.bus.RunRevertRequest;
+import dev.canvasagent.bus.RunReverted;
 import dev.canvasagent.config.AppConfig;
 import dev.canvasagent.nodeboards.NodeBoards;
+import dev.canvasagent.store.BoardStore;
 import dev.canvasagent.store.RevisionConflict;
 import dev.canvasagent.store.Store;
 import dev.canvasagent.verticle.CanvasVerticle;
 import io.vertx.core.Future;
 import io.vertx.core.json.JsonObject;
+import java.util.ArrayList;
+import java.util.List;
 import java.util.Optional;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
@@ -35,6 +40,9 @@ import org.slf4j.LoggerFactory;
  * one room run one at a time ({@link RoomTurns}).
  */
 public final class PatchEngineVerticle extends CanvasVerticle {
+  /** How many times a revert is worked out again when someone commits while it is being made. */
+  private static final int REVERT_ATTEMPTS = 5;
+
   private static final Logger LOG = LoggerFactory.getLogger(PatchEngineVerticle.class);
   static final int MAX_REVISIONS_PER_PAGE = 500;
 
@@ -70,7 +78,11 @@ public final class PatchEngineVerticle extends CanvasVerticle {
         answer(Address.PATCH_BOARD_HEAD, this::headOf),
         answer(Address.PATCH_BOARD_APPLY, request -> applyToBoard(request, false)),
         answer(Address.PATCH_BOARD_CHANGE, request -> applyToBoard(request, true)),
-        answer(Address.PATCH_BOARD_REVISIONS, this::listRevisions));
+        answer(Address.PATCH_BOARD_REVISIONS, this::listRevisions),
+        answer(
+            Address.PATCH_BOARD_REVERT,
+            request ->
+                revert(request, REVERT_ATTEMPTS).onSuccess(done -> reverted(request, done))));
   }
 
   @Override
@@ -183,7 +195,7 @@ public final class PatchEngineVerticle extends CanvasVerticle {
     }
     return store
         .boards()
-        .commit(roomId, base, diff, request.author())
+        .commit(roomId, base, diff, request.author(), request.runId())
         .compose(
             revision -> {
               boards.committed(room, diff, revision);
@@ -276,6 +288,81 @@ public final class PatchEngineVerticle extends CanvasVerticle {
                                     stored.createdAtMillis()))
                         .toList()))
         .recover(error -> Future.failedFuture(storeFailure(error)));
+  }
+
+  /**
+   * Reverts a run: the plan worked out from the current board and its history up to it, committed as
+   * one person's change (published on {@code canvas:change}) conditionally on that board's revision.
+   * Someone committing in between makes it work the plan out again, a few times at most.
+   */
+  private Future<RunReverted> revert(RunRevertRequest request, int attemptsLeft) {
+    String roomId = request.roomId();
+    return turns
+        .next(roomId, () -> boards.current(roomId))
+        .map(CachedRoom::board)
+        .compose(
+            board ->
+                history(roomId, 0, board.revision(), new ArrayList<>())
+                    .map(history -> RunRevertPlan.of(request.runId(), history, board))
+                    .compose(
+                        plan -> {
+                          if (plan.diff().isEmpty()) {
+                            return Future.succeededFuture(
+                                new RunReverted(
+                                    board.revision(), false, List.of(), plan.keptChanged()));
+                          }
+                          return applyToBoard(
+                                  new BoardChangeRequest(
+                                      roomId,
+                                      board.revision(),
+                                      plan.diff(),
+                                      "revert:" + request.runId()),
+                                  true)
+                              .map(
+                                  committed ->
+                                      new RunReverted(
+                                          committed.revision(),
+                                          committed.changed(),
+                                          committed.changed() ? plan.reverted() : List.of(),
+                                          plan.keptChanged()));
+                        }))
+        .recover(
+            error -> {
+              if (attemptsLeft > 1 && Failure.of(error).code() == FailureCode.REVISION_CONFLICT) {
+                return revert(request, attemptsLeft - 1);
+              }
+              return asFailure(error);
+            });
+  }
+
+  private void reverted(RunRevertRequest request, RunReverted done) {
+    LOG.atInfo()
+        .addKeyValue("roomId", request.roomId())
+        .addKeyValue("runId", request.runId())
+        .addKeyValue("rev", done.revision())
+        .addKeyValue("changed", done.changed())
+        .addKeyValue("reverted", done.reverted().size())
+        .addKeyValue("keptChanged", done.keptChanged().size())
+        .log("board.run_reverted");
+  }
+
+  /** The room's kept revisions after {@code after} up to {@code through}, page by page. */
+  private Future<List<BoardStore.BoardRevision>> history(
+      String roomId, long after, long through, List<BoardStore.BoardRevision> gathered) {
+    if (after >= through) {
+      return Future.succeededFuture(gathered);
+    }
+    return store
+        .boards()
+        .revisions(roomId, after, MAX_REVISIONS_PER_PAGE)
+        .compose(
+            page -> {
+              if (page.isEmpty()) {
+                return Future.succeededFuture(gathered);
+              }
+              gathered.addAll(page);
+              return history(roomId, page.get(page.size() - 1).revision(), through, gathered);
+            });
   }
 
   private static Failure storeFailure(Throwable error) {

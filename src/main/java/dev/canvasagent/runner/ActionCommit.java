@@ -49,18 +49,26 @@ final class ActionCommit {
   private final EventBus bus;
   private final String roomId;
   private final String author;
+  private final String runId;
   private final WriterBoard board;
   private final BooleanSupplier goOn;
 
   /**
    * @param author who the commit names: {@code agent:<session>} for a run, the outside actor's name
+   * @param runId the run whose actions these are, kept with each revision (null outside a run)
    * @param goOn asked after each judgement and each pause: false stops the action there
    */
   ActionCommit(
-      EventBus bus, String roomId, String author, WriterBoard board, BooleanSupplier goOn) {
+      EventBus bus,
+      String roomId,
+      String author,
+      String runId,
+      WriterBoard board,
+      BooleanSupplier goOn) {
     this.bus = bus;
     this.roomId = roomId;
     this.author = author;
+    this.runId = runId;
     this.board = board;
     this.goOn = goOn;
   }
@@ -98,7 +106,9 @@ final class ActionCommit {
       return Future.succeededFuture(new Judged(accepted));
     }
     return Address.PATCH_BOARD_APPLY
-        .ask(bus, new BoardChangeRequest(roomId, judgedOn.revision(), accepted.diff(), author))
+        .ask(
+            bus,
+            new BoardChangeRequest(roomId, judgedOn.revision(), accepted.diff(), author, runId))
         .transform(
             stored -> {
               if (stored.succeeded()) {

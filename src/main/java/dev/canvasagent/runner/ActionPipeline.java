@@ -99,7 +99,12 @@ final class ActionPipeline {
     this.board = new WriterBoard(boards, request.roomId(), deletedTargets::saw);
     this.commits =
         new ActionCommit(
-            bus, request.roomId(), "agent:" + request.sessionId(), board, () -> !stopping);
+            bus,
+            request.roomId(),
+            "agent:" + request.sessionId(),
+            request.runId(),
+            board,
+            () -> !stopping);
   }
 
   /** An action that names shapes not on the board yet, waiting for the create that makes them. */

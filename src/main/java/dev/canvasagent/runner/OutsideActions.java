@@ -110,6 +110,7 @@ final class OutsideActions {
                       vertx.eventBus(),
                       request.roomId(),
                       request.author().name(),
+                      null,
                       board,
                       () -> true);
               CommitAttempts attempts =

@@ -164,6 +164,7 @@ public final class SchedulerVerticle extends CanvasVerticle {
                 answer(Address.SCHEDULER_SUBMIT, this::submit),
                 answer(Address.SCHEDULER_RUN_ENDING, this::runEnding),
                 answer(Address.SCHEDULER_CANCEL, this::cancel),
+                answer(Address.SCHEDULER_RUN_REVERT, new RunReverts(bus, store.runs())::revert),
                 answerAcrossNodes(
                     Address.schedulerNodeSubmit(node),
                     owned -> intake.submit(owned.submit(), owned.sessionId())),

@@ -18,7 +18,16 @@ public interface BoardStore {
    * Applies {@code diff} atomically as revision {@code baseRevision + 1}. Fails with
    * {@link RevisionConflict} (and changes nothing) when the room is no longer at {@code baseRevision}.
    */
-  Future<Long> commit(String roomId, long baseRevision, RecordDiff diff, String author);
+  default Future<Long> commit(String roomId, long baseRevision, RecordDiff diff, String author) {
+    return commit(roomId, baseRevision, diff, author, null);
+  }
+
+  /**
+   * As {@link #commit(String, long, RecordDiff, String)}, the revision marked as made by run {@code
+   * runId} (null: by no run), so that a run's revisions can be found exactly to revert it.
+   */
+  Future<Long> commit(
+      String roomId, long baseRevision, RecordDiff diff, String author, String runId);
 
   /**
    * The kept revisions after {@code afterRevision}, oldest first, consecutive, at most {@code limit}.
@@ -30,6 +39,12 @@ public interface BoardStore {
    */
   Future<List<BoardRevision>> revisions(String roomId, long afterRevision, int limit);
 
-  /** One stored revision: its number, the diff that made it, and who made it. */
-  record BoardRevision(long revision, RecordDiff diff, String author, long createdAtMillis) {}
+  /** One stored revision: its number, the diff that made it, who made it, and the run that did (or null). */
+  record BoardRevision(
+      long revision, RecordDiff diff, String author, long createdAtMillis, String runId) {
+    /** A revision no run made. */
+    public BoardRevision(long revision, RecordDiff diff, String author, long createdAtMillis) {
+      this(revision, diff, author, createdAtMillis, null);
+    }
+  }
 }

@@ -20,7 +20,7 @@ class FailureCodeTest {
         Arrays.stream(FailureCode.values())
             .filter(FailureCode::isReply)
             .toArray(FailureCode[]::new);
-    assertEquals(36, replies.length);
+    assertEquals(40, replies.length);
     for (int i = 0; i < replies.length; i++) {
       assertEquals(i + 1, replies[i].wire(), replies[i].name());
       assertEquals(replies[i], FailureCode.fromWire(i + 1).orElseThrow());
@@ -49,7 +49,12 @@ class FailureCodeTest {
                     FailureCode.FORBIDDEN,
                     FailureCode.ORIGIN_NOT_ALLOWED,
                     FailureCode.HOST_NOT_ALLOWED)),
-            Map.entry(404, EnumSet.of(FailureCode.NOT_FOUND, FailureCode.SESSION_NOT_FOUND)),
+            Map.entry(
+                404,
+                EnumSet.of(
+                    FailureCode.NOT_FOUND,
+                    FailureCode.SESSION_NOT_FOUND,
+                    FailureCode.RUN_NOT_FOUND)),
             Map.entry(405, EnumSet.of(FailureCode.METHOD_NOT_ALLOWED)),
             Map.entry(408, EnumSet.of(FailureCode.REQUEST_TIMEOUT)),
             Map.entry(
@@ -62,7 +67,10 @@ class FailureCodeTest {
                     FailureCode.LOCK_NOT_OWNED,
                     FailureCode.LEASE_EXPIRED,
                     FailureCode.STALE_EPOCH,
-                    FailureCode.RUN_INTERRUPTED)),
+                    FailureCode.RUN_INTERRUPTED,
+                    FailureCode.RUN_ROOM_MISMATCH,
+                    FailureCode.RUN_STILL_RUNNING,
+                    FailureCode.RUN_NOT_REVERTIBLE)),
             Map.entry(413, EnumSet.of(FailureCode.BODY_TOO_LARGE)),
             Map.entry(415, EnumSet.of(FailureCode.UNSUPPORTED_MEDIA_TYPE)),
             Map.entry(

@@ -43,8 +43,9 @@ final class ScriptedBoards implements BoardStore {
   }
 
   @Override
-  public Future<Long> commit(String roomId, long baseRevision, RecordDiff diff, String author) {
-    Future<Long> committed = real.commit(roomId, baseRevision, diff, author);
+  public Future<Long> commit(
+      String roomId, long baseRevision, RecordDiff diff, String author, String runId) {
+    Future<Long> committed = real.commit(roomId, baseRevision, diff, author, runId);
     if (loseNextCommitAnswer.compareAndSet(true, false)) {
       return committed.transform(
           done -> Future.failedFuture(new IllegalStateException("connection reset")));

@@ -145,7 +145,8 @@ public final class MemoryStore implements Store, BoardStore, SessionStore {
   }
 
   @Override
-  public Future<Long> commit(String roomId, long baseRevision, RecordDiff diff, String author) {
+  public Future<Long> commit(
+      String roomId, long baseRevision, RecordDiff diff, String author, String runId) {
     synchronized (lock) {
       Board current = boards.getOrDefault(roomId, Board.empty(roomId));
       if (current.revision() != baseRevision) {
@@ -155,7 +156,7 @@ public final class MemoryStore implements Store, BoardStore, SessionStore {
       boards.put(roomId, current.apply(diff, next));
       revisions
           .computeIfAbsent(roomId, id -> new RevisionHistory(retention))
-          .append(new BoardRevision(next, diff, author, System.currentTimeMillis()));
+          .append(new BoardRevision(next, diff, author, System.currentTimeMillis(), runId));
       return Future.succeededFuture(next);
     }
   }

@@ -46,14 +46,16 @@ final class PgBoardStore implements BoardStore {
   }
 
   @Override
-  public Future<Long> commit(String roomId, long baseRevision, RecordDiff diff, String author) {
+  public Future<Long> commit(
+      String roomId, long baseRevision, RecordDiff diff, String author, String runId) {
     return pool.withTransaction(
         connection ->
             connection
                 .preparedQuery(Sql.ENSURE_ROOM)
                 .execute(Tuple.of(roomId))
                 .compose(ensured -> advance(connection, roomId, baseRevision))
-                .compose(revision -> writeRevision(connection, roomId, revision, diff, author)));
+                .compose(
+                    revision -> writeRevision(connection, roomId, revision, diff, author, runId)));
   }
 
   private static Future<Long> advance(SqlConnection connection, String roomId, long baseRevision) {
@@ -79,11 +81,16 @@ final class PgBoardStore implements BoardStore {
   }
 
   private static Future<Long> writeRevision(
-      SqlConnection connection, String roomId, long revision, RecordDiff diff, String author) {
+      SqlConnection connection,
+      String roomId,
+      long revision,
+      RecordDiff diff,
+      String author,
+      String runId) {
     Future<?> written =
         connection
             .preparedQuery(Sql.INSERT_BOARD_REVISION)
-            .execute(Tuple.of(roomId, revision, diff.toJson(), author));
+            .execute(Tuple.of(roomId, revision, diff.toJson(), author, runId));
     if (!diff.remove().isEmpty()) {
       written =
           written.compose(
@@ -117,7 +124,8 @@ final class PgBoardStore implements BoardStore {
                         row.getLong("rev"),
                         RecordDiff.fromJson((JsonObject) row.getJson("diff")),
                         row.getString("author"),
-                        row.getOffsetDateTime("created_at").toInstant().toEpochMilli()));
+                        row.getOffsetDateTime("created_at").toInstant().toEpochMilli(),
+                        row.getString("run_id")));
               }
               return revisions;
             });

@@ -19,7 +19,8 @@ final class Sql {
   static final String CURRENT_BOARD_REVISION = "SELECT board_rev FROM canvas_rooms WHERE id = $1";
 
   static final String INSERT_BOARD_REVISION =
-      "INSERT INTO canvas_board_revisions (room_id, rev, diff, author) VALUES ($1, $2, $3::jsonb, $4)";
+      "INSERT INTO canvas_board_revisions (room_id, rev, diff, author, run_id)"
+          + " VALUES ($1, $2, $3::jsonb, $4, $5)";
 
   static final String REMOVE_BOARD_RECORDS =
       "DELETE FROM canvas_board_records WHERE room_id = $1 AND record_id = ANY($2)";
@@ -30,7 +31,7 @@ final class Sql {
           + " ON CONFLICT (room_id, record_id) DO UPDATE SET record = EXCLUDED.record";
 
   static final String LIST_BOARD_REVISIONS =
-      "SELECT rev, diff, author, created_at FROM canvas_board_revisions"
+      "SELECT rev, diff, author, created_at, run_id FROM canvas_board_revisions"
           + " WHERE room_id = $1 AND rev > $2 ORDER BY rev LIMIT $3";
 
   /** An id already there (a retry) is left as it is, and answers nothing: see {@link #SESSION_REQUEST_FINGERPRINT}. */
