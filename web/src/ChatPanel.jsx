@@ -63,8 +63,8 @@ export function ChatPanel({ client, api, roomId, initialSessionId, onSession }) 
 
   useEffect(() => client.subscribe((topic, body) => {
     if (topic === 'agent:chat' && body.sessionId && !body.docId) {
-      chatOf(body.sessionId).push({ role: body.message.role, text: body.message.text, todo: body.message.todo })
-      if (body.message.todo && body.sessionId === current.current) loadTodos(body.sessionId)
+      applyChat(chatOf(body.sessionId), body)
+      if (body.message?.todo && body.sessionId === current.current) loadTodos(body.sessionId)
       refresh()
     } else if (topic === 'agent:status' && body.sessionId && !body.detail?.docId) {
       statuses.current.set(body.sessionId, { state: body.state, detail: body.detail })
@@ -142,7 +142,8 @@ export function ChatPanel({ client, api, roomId, initialSessionId, onSession }) 
       </div>
       <ol className="messages" data-testid="messages">
         {messages.map((message, index) => (
-          <li key={index} className={`message ${message.role}`}>
+          <li key={message.id ?? index} className={`message ${message.role}${message.streaming ? ' streaming' : ''}`}
+            data-message-id={message.id} data-streaming={message.streaming ? 'true' : undefined}>
             <span className="role">{message.role === 'user' ? 'you' : message.role === 'assistant' ? 'agent' : 'system'}</span>
             <span className="text">{message.text}</span>
           </li>
@@ -166,6 +167,29 @@ export function ChatPanel({ client, api, roomId, initialSessionId, onSession }) 
       </form>
     </div>
   )
+}
+
+/**
+ * One `agent:chat` event into a session's chat: a delta grows the message it names (begun where its
+ * first delta came, so messages stand in the order the model began them), a final sets its whole
+ * text, a withdrawal removes it; a message without an id (system lines, older servers) is appended.
+ */
+export function applyChat(chat, body) {
+  const id = body.messageId
+  const at = id ? chat.findIndex((message) => message.id === id) : -1
+  if (body.withdrawn) {
+    if (at >= 0) chat.splice(at, 1)
+    return
+  }
+  if (typeof body.delta === 'string') {
+    if (at >= 0) chat[at] = { ...chat[at], text: chat[at].text + body.delta }
+    else chat.push({ id, role: body.role ?? 'assistant', text: body.delta, streaming: true })
+    return
+  }
+  if (!body.message) return
+  const whole = { id, role: body.message.role, text: body.message.text, todo: body.message.todo }
+  if (at >= 0) chat[at] = whole
+  else chat.push(whole)
 }
 
 function currentView(editor) {
