@@ -64,8 +64,8 @@ export function ChatPanel({ client, api, roomId, initialSessionId, onSession }) 
 
   useEffect(() => client.subscribe((topic, body) => {
     if (topic === 'agent:chat' && body.sessionId && !body.docId) {
-      chatOf(body.sessionId).push({ role: body.message.role, text: body.message.text, todo: body.message.todo })
-      if (body.message.todo && body.sessionId === current.current) loadTodos(body.sessionId)
+      applyChat(chatOf(body.sessionId), body)
+      if (body.message?.todo && body.sessionId === current.current) loadTodos(body.sessionId)
       refresh()
     } else if (topic === 'agent:status' && body.sessionId && !body.detail?.docId) {
       statuses.current.set(body.sessionId, { state: body.state, detail: body.detail })
@@ -144,7 +144,8 @@ export function ChatPanel({ client, api, roomId, initialSessionId, onSession }) 
       </div>
       <ol className="messages" data-testid="messages">
         {messages.map((message, index) => (
-          <li key={index} className={`message ${message.role}`}>
+          <li key={message.id ?? index} className={`message ${message.role}${message.streaming ? ' streaming' : ''}`}
+            data-message-id={message.id} data-streaming={message.streaming ? 'true' : undefined}>
             <span className="role">{message.role === 'user' ? 'you' : message.role === 'assistant' ? 'agent' : 'system'}</span>
             <span className="text">{message.text}</span>
             {message.runId && <RunUndo api={api} roomId={roomId} runId={message.runId} />}
@@ -187,6 +188,29 @@ function markRunEnd(chat, { state, detail }) {
   }
   if (last) last.runId = detail.runId
   else chat.push({ role: 'assistant', text: `changed the board (${detail.applied} applied)`, runId: detail.runId })
+}
+
+/**
+ * One `agent:chat` event into a session's chat: a delta grows the message it names (begun where its
+ * first delta came, so messages stand in the order the model began them), a final sets its whole
+ * text, a withdrawal removes it; a message without an id (system lines, older servers) is appended.
+ */
+export function applyChat(chat, body) {
+  const id = body.messageId
+  const at = id ? chat.findIndex((message) => message.id === id) : -1
+  if (body.withdrawn) {
+    if (at >= 0) chat.splice(at, 1)
+    return
+  }
+  if (typeof body.delta === 'string') {
+    if (at >= 0) chat[at] = { ...chat[at], text: chat[at].text + body.delta }
+    else chat.push({ id, role: body.role ?? 'assistant', text: body.delta, streaming: true })
+    return
+  }
+  if (!body.message) return
+  const whole = { id, role: body.message.role, text: body.message.text, todo: body.message.todo }
+  if (at >= 0) chat[at] = { ...chat[at], ...whole, streaming: false }
+  else chat.push(whole)
 }
 
 function currentView(editor) {

@@ -80,7 +80,7 @@ export function DocumentView({ client, api, roomId, initialDocId, onDocument }) 
     } else if (topic === 'agent:status' && body.detail?.docId === docId) {
       setAgent((previous) => ({ ...previous, state: body.state, detail: body.detail }))
       if (['done', 'canceled', 'error'].includes(body.state)) load()
-    } else if (topic === 'agent:chat' && body.docId === docId) {
+    } else if (topic === 'agent:chat' && body.docId === docId && body.message) {
       setAgent((previous) => ({ ...previous, text: body.message.text }))
     }
   }), [client, docId, load])

@@ -48,8 +48,10 @@ final class RoomSequencer {
    * Room#REPLAYED} lists except a partial envelope, which is delivered once and never replayed.
    */
   Sequenced sequence(RoomTopic topic, JsonObject payload, String messageId) {
+    // A chat delta is like a partial envelope: the message's final text supersedes it.
     boolean partial =
-        topic == RoomTopic.AGENT_ACTION && Boolean.TRUE.equals(payload.getValue("partial"));
+        topic == RoomTopic.AGENT_ACTION && Boolean.TRUE.equals(payload.getValue("partial"))
+            || topic == RoomTopic.AGENT_CHAT && payload.containsKey("delta");
     String eventId = Room.REPLAYED.contains(topic) && !partial ? replay.nextId() : null;
     if (eventId != null) {
       replay.append(new RoomEvent(eventId, topic, payload));

@@ -95,8 +95,9 @@ final class RunWatch {
     switch (topic) {
       case AGENT_STATUS -> status(body);
       case AGENT_CHAT -> {
-        if (ours(running)) {
-          chat.add(body.getJsonObject("message", new JsonObject()));
+        // A delta has no message: only whole messages are told.
+        if (ours(running) && body.containsKey("message")) {
+          chat.add(body.getJsonObject("message"));
         }
       }
       case AGENT_ACTION -> {

@@ -142,7 +142,9 @@ final class ActionPipeline {
     tail =
         tail.compose(
             previous ->
-                runOpen.getAsBoolean() ? handleInOurVerbs(action) : Future.succeededFuture());
+                runOpen.getAsBoolean()
+                    ? handleInOurVerbs(action).onComplete(handled -> chat.settle(action.id()))
+                    : Future.succeededFuture());
     return tail;
   }
 
@@ -253,7 +255,7 @@ final class ActionPipeline {
     AgentAction action = sanitized.action();
     VerbKind kind = VerbKind.valueOf(sanitized.kind());
     if (kind == VerbKind.CHAT) {
-      chat.say(action.params().getString("text"));
+      chat.say(action.id(), action.params().getString("text"));
       tally.applied(kind);
       return Future.succeededFuture();
     }

@@ -138,6 +138,21 @@ final class Run {
               public void unreadable(String problem) {
                 breakStream(problem);
               }
+
+              @Override
+              public void prose(String stretchSoFar) {
+                chat.prose(stretchSoFar);
+              }
+
+              @Override
+              public void proseEnds() {
+                chat.proseEnds();
+              }
+
+              @Override
+              public void chatPartial(String actionId, String textSoFar) {
+                chat.partial(actionId, textSoFar);
+              }
             });
   }
 
@@ -286,7 +301,6 @@ final class Run {
           .onSuccess(
               done -> {
                 actions.dropDeferred();
-                chat.sayProse(stream.prose());
                 finish(RunState.DONE, finalStatus.summary().put("stopReason", stop.reason()));
               });
     } else if (event instanceof ModelEvent.Error error) {
@@ -348,7 +362,12 @@ final class Run {
     }
     actions
         .settled()
-        .compose(settled -> finalStatus.publish(state, detail))
+        .compose(
+            settled -> {
+              // The run's chat ends before its final status, as far as it was written.
+              chat.close();
+              return finalStatus.publish(state, detail);
+            })
         .onSuccess(
             published -> {
               if (call != null) {

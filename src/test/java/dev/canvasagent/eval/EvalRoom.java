@@ -49,6 +49,7 @@ final class EvalRoom {
     List<String> chat() {
       return events.stream()
           .filter(event -> event.event().equals("agent:chat"))
+          .filter(event -> event.data().containsKey("message"))
           .map(event -> event.data().getJsonObject("message").getString("text"))
           .toList();
     }

@@ -110,6 +110,7 @@ abstract class RunFlowContract {
             .anyMatch(
                 e ->
                     e.event().equals("agent:chat")
+                        && e.data().containsKey("message")
                         && e.data().getJsonObject("message").getString("role").equals("assistant")),
         "think became chat");
     Await.result(sse.close());

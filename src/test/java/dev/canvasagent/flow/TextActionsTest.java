@@ -74,12 +74,14 @@ class TextActionsTest {
     List<String> chat =
         events.stream()
             .filter(event -> event.event().equals("agent:chat"))
+            .filter(event -> event.data().containsKey("message"))
             .map(event -> event.data().getJsonObject("message").getString("text"))
             .toList();
     assertEquals(
-        List.of("Two shapes, written as an actions JSON.", "Here is the plan.\n\nDone."),
+        List.of("Here is the plan.", "Two shapes, written as an actions JSON.", "Done."),
         chat,
-        "the think action, then the prose without the JSON or its fence");
+        "in the model's order: the prose before the JSON (without its fence), the think action in"
+            + " it, the prose after it");
   }
 
   @Test

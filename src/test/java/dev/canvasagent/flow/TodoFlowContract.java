@@ -85,7 +85,7 @@ abstract class TodoFlowContract {
 
     List<JsonObject> todoChats =
         events.stream()
-            .filter(e -> e.event().equals("agent:chat"))
+            .filter(e -> e.event().equals("agent:chat") && e.data().containsKey("message"))
             .map(e -> e.data().getJsonObject("message"))
             .filter(message -> message.containsKey("todo"))
             .toList();

@@ -6,8 +6,11 @@ import dev.canvasagent.catalog.VerbKind;
 import dev.canvasagent.model.ModelEvent;
 import io.vertx.core.json.JsonObject;
 import java.util.HashMap;
+import java.util.HashSet;
+import java.util.List;
 import java.util.Map;
 import java.util.Optional;
+import java.util.Set;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
@@ -31,6 +34,18 @@ public final class ActionStream {
 
     /** The text's actions JSON cannot be read; nothing more is read after it. */
     void unreadable(String problem);
+
+    /**
+     * The model's prose so far in the current stretch (since the last tool call or actions JSON),
+     * for the chat; it may shrink when what looked like prose turns out to open an actions JSON.
+     */
+    default void prose(String stretchSoFar) {}
+
+    /** The current stretch of prose is over: a tool call or an actions JSON began, or the model stopped. */
+    default void proseEnds() {}
+
+    /** The {@code text} so far of a chat action ({@code think}, {@code message}) still being written. */
+    default void chatPartial(String actionId, String textSoFar) {}
   }
 
   private final String runId;
@@ -40,6 +55,14 @@ public final class ActionStream {
   private final Listener listener;
   private final ActionsArrayReader textActions = new ActionsArrayReader();
   private final Map<Integer, ToolCallArgumentsReader> toolCallArguments = new HashMap<>();
+
+  /** The tool calls being written whose verb talks to the room: their text goes out as it comes. */
+  private final Set<Integer> chatCalls = new HashSet<>();
+
+  /** Where the current stretch of prose starts in {@link ActionsArrayReader#prose}. */
+  private int proseStart;
+
+  private boolean proseBeforeActions = true;
 
   public ActionStream(
       String runId, ActionCatalog catalog, PartialGate partials, Listener listener) {
@@ -52,7 +75,10 @@ public final class ActionStream {
 
   /** Text: prose for the chat, or an actions JSON whose every completed action goes to the listener. */
   public void text(ModelEvent.TextDelta text) {
-    for (StreamedAction action : textActions.feed(text.text())) {
+    List<StreamedAction> completed = textActions.feed(text.text());
+    // The prose first: it was written before the actions this fragment completed.
+    streamProse();
+    for (StreamedAction action : completed) {
       String actionId = textActionId(action.index());
       partials.close(actionId);
       if (!listener.action(new AgentAction(actionId, action.name(), action.params()))) {
@@ -68,7 +94,13 @@ public final class ActionStream {
         .ifPresent(
             writing -> {
               String actionId = textActionId(writing.index());
-              if (previewable(actionId, writing.verb())) {
+              if (talks(writing.verb())) {
+                textActions
+                    .partial(enumFields)
+                    .ifPresent(
+                        action ->
+                            listener.chatPartial(actionId, action.params().getString("text")));
+              } else if (previewable(actionId, writing.verb())) {
                 textActions
                     .partial(enumFields)
                     .ifPresent(action -> offer(actionId, action.name(), action.params()));
@@ -77,7 +109,11 @@ public final class ActionStream {
   }
 
   public void toolCallStart(ModelEvent.ToolCallStart start) {
-    if (previewable(toolCallId(start.ordinal()), start.name())) {
+    endProse();
+    if (talks(start.name())) {
+      chatCalls.add(start.ordinal());
+      toolCallArguments.put(start.ordinal(), new ToolCallArgumentsReader(start.name()));
+    } else if (previewable(toolCallId(start.ordinal()), start.name())) {
       toolCallArguments.put(start.ordinal(), new ToolCallArgumentsReader(start.name()));
     }
   }
@@ -101,7 +137,9 @@ public final class ActionStream {
       return;
     }
     String actionId = toolCallId(delta.ordinal());
-    if (partials.due(actionId)) {
+    if (chatCalls.contains(delta.ordinal())) {
+      listener.chatPartial(actionId, reader.snapshot(enumFields).getString("text"));
+    } else if (partials.due(actionId)) {
       offer(actionId, reader.name(), reader.snapshot(enumFields));
     }
   }
@@ -110,6 +148,7 @@ public final class ActionStream {
     String actionId = toolCallId(end.ordinal());
     partials.close(actionId);
     ToolCallArgumentsReader reader = toolCallArguments.remove(end.ordinal());
+    chatCalls.remove(end.ordinal());
     if (reader != null
         && reader.arguments().filter(parsed -> !parsed.equals(end.arguments())).isPresent()) {
       LOG.atWarn()
@@ -123,12 +162,50 @@ public final class ActionStream {
   /** The model stopped: the problem with the text's actions JSON if it was left unfinished or broken. */
   public Optional<String> finish() {
     textActions.finish();
+    streamProse();
+    listener.proseEnds();
     return textActions.problem();
+  }
+
+  /** The current stretch of prose to the listener; an actions JSON that just began ends it. */
+  private void streamProse() {
+    String all = textActions.prose();
+    if (proseBeforeActions && textActions.sawActions()) {
+      proseBeforeActions = false;
+      // The fence before the JSON is gone from the prose now; the stretch ends where the JSON
+      // began.
+      listener.prose(stretch(all));
+      endProse();
+      return;
+    }
+    if (proseBeforeActions) {
+      // A code fence at the end may open an actions JSON: held back until that is known.
+      int fence = all.lastIndexOf("```", all.length());
+      if (fence >= proseStart) {
+        all = all.substring(0, fence);
+      }
+    }
+    listener.prose(stretch(all));
+  }
+
+  private String stretch(String all) {
+    return all.length() > proseStart ? all.substring(proseStart).strip() : "";
+  }
+
+  private void endProse() {
+    listener.proseEnds();
+    proseStart = textActions.prose().length();
   }
 
   /** The model's text without its actions JSON (and its fence): what goes to the chat. */
   public String prose() {
     return textActions.prose();
+  }
+
+  /** Whether the verb talks to the room ({@code think}, {@code message}): its text is streamed to the chat. */
+  private boolean talks(String verb) {
+    return verb != null
+        && catalog.entry(verb).map(entry -> entry.verb().kind() == VerbKind.CHAT).orElse(false);
   }
 
   /** Whether the action may still be previewed: not complete yet. */
