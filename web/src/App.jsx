@@ -6,6 +6,7 @@ import { createApi } from './api.js'
 import { RoomClient } from './RoomClient.js'
 import { ChatPanel } from './ChatPanel.jsx'
 import { DocumentView } from './DocumentView.jsx'
+import { FollowAgent } from './FollowAgent.jsx'
 import { writePageParam } from './pageParams.js'
 
 const assetUrls = getAssetUrlsByImport()
@@ -47,6 +48,7 @@ export function App({ params }) {
       <main className="main">
         <section className="canvas" data-testid="canvas">
           <Tldraw assetUrls={assetUrls} onMount={setEditor} inferDarkMode={false} />
+          {client && <FollowAgent editor={editor} client={client} />}
         </section>
         <aside className="side">
           <nav className="tabs">

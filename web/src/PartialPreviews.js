@@ -1,15 +1,26 @@
-import { toRichText } from 'tldraw'
+import {
+  DefaultColorStyle,
+  DefaultDashStyle,
+  DefaultFillStyle,
+  DefaultFontStyle,
+  DefaultSizeStyle,
+  GeoShapeGeoStyle,
+  b64Vecs,
+  getIndices,
+  toRichText,
+} from 'tldraw'
 import { PREVIEW_PREFIX } from './boardRecords.js'
 
-const GEO = new Set(['cloud', 'rectangle', 'ellipse', 'triangle', 'diamond', 'pentagon', 'hexagon', 'octagon', 'star',
-  'rhombus', 'rhombus-2', 'oval', 'trapezoid', 'arrow-right', 'arrow-left', 'arrow-up', 'arrow-down', 'x-box',
-  'check-box', 'heart'])
-const GEO_WORDS = { box: 'rectangle', square: 'rectangle', rect: 'rectangle', circle: 'ellipse' }
-const NOTE_WORDS = new Set(['note', 'sticky', 'sticky-note'])
-const TEXT_WORDS = new Set(['text', 'headline', 'label', 'caption'])
-const COLORS = new Set(['black', 'grey', 'light-violet', 'violet', 'blue', 'light-blue', 'yellow', 'orange', 'green',
-  'light-green', 'light-red', 'red', 'white'])
-const FILLS = new Set(['none', 'semi', 'solid', 'pattern', 'fill', 'lined-fill'])
+// tldraw's own values: a preview never holds one tldraw would refuse, and never one it lacks.
+const TYPES = new Set(['geo', 'note', 'text', 'frame', 'line', 'draw', 'arrow'])
+const GEO = new Set(GeoShapeGeoStyle.values)
+const STYLES = {
+  color: new Set(DefaultColorStyle.values),
+  fill: new Set(DefaultFillStyle.values),
+  dash: new Set(DefaultDashStyle.values),
+  size: new Set(DefaultSizeStyle.values),
+  font: new Set(DefaultFontStyle.values),
+}
 
 /**
  * Board actions still being written (partial envelopes) drawn as previews: a `create_shape` whose
@@ -29,6 +40,35 @@ export class PartialPreviews {
     this.origins = new Map()
     this.shown = new Map()
     this.count = 0
+    // The server's words for kinds and colors (post-it, heading, charcoal …), read once: a preview
+    // reads an action as the server will. Until they arrive, tldraw's own names still preview.
+    this.words = { shapeKinds: {}, colorAliases: {} }
+    this.ready = Promise.resolve(api.catalog?.())
+      .then((catalog) => {
+        if (catalog) this.words = { shapeKinds: catalog.shapeKinds ?? {}, colorAliases: catalog.colorAliases ?? {} }
+      })
+      .catch(() => {})
+  }
+
+  /** The tldraw type (and geo) a model's kind word means, as the server's ShapeKinds reads it. */
+  kindOf(word) {
+    const value = normalized(word)
+    if (GEO.has(value)) return { type: 'geo', geo: value }
+    const known = this.words.shapeKinds[value]
+    if (known) return known
+    return TYPES.has(value) ? { type: value, geo: value === 'geo' ? 'rectangle' : undefined } : null
+  }
+
+  /** The model's styles that tldraw (or the server's aliases) know, as tldraw names them. */
+  stylesOf(props) {
+    const styles = {}
+    for (const [name, values] of Object.entries(STYLES)) {
+      if (typeof props[name] !== 'string') continue
+      const value = normalized(props[name])
+      const known = values.has(value) ? value : name === 'color' ? this.words.colorAliases[value] : undefined
+      if (known) styles[name] = known
+    }
+    return styles
   }
 
   show(sessionId, action) {
@@ -69,35 +109,61 @@ export class PartialPreviews {
 
   shapeFor(action, origin) {
     const params = action.params
-    if (!Number.isFinite(params.x) || !Number.isFinite(params.y) || typeof params.type !== 'string') return null
-    const kind = params.type.toLowerCase()
+    if (typeof params.type !== 'string') return null
+    const kind = this.kindOf(params.type)
+    if (!kind) return null
     const props = params.props ?? {}
     const id = PREVIEW_PREFIX + action.id.replace(/[^A-Za-z0-9_-]/g, '_')
-    const base = { id, x: origin.x + params.x, y: origin.y + params.y, isLocked: true, opacity: 0.5, meta: { preview: true } }
-    const color = COLORS.has(props.color) ? { color: props.color } : {}
-    const text = typeof params.text === 'string' && params.text.length > 0 ? params.text : null
-    const geo = GEO.has(kind) ? kind : GEO_WORDS[kind]
-    if (geo) {
-      return {
-        ...base,
-        type: 'geo',
-        props: {
-          geo,
-          w: positive(props.w, 200),
-          h: positive(props.h, 120),
-          ...color,
-          ...(FILLS.has(props.fill) ? { fill: props.fill } : {}),
-          ...(text ? { richText: toRichText(text) } : {}),
-        },
+    const base = { id, isLocked: true, opacity: 0.5, meta: { preview: true } }
+    const styles = this.stylesOf(props)
+    const label = typeof params.text === 'string' && params.text.length > 0 ? params.text
+      : typeof props.text === 'string' && props.text.length > 0 ? props.text : null
+    const at = (point) => ({ x: origin.x + point.x, y: origin.y + point.y })
+    const placed = Number.isFinite(params.x) && Number.isFinite(params.y) ? at(params) : null
+    const { color, fill, dash, size, font } = styles
+    switch (kind.type) {
+      case 'geo':
+        if (!placed) return null
+        return { ...base, ...placed, type: 'geo', props: {
+          geo: kind.geo ?? 'rectangle', w: positive(props.w, 100), h: positive(props.h, 100),
+          ...pick({ color, fill, dash, size, font }), ...(label ? { richText: toRichText(label) } : {}) } }
+      case 'note':
+        if (!placed) return null
+        return { ...base, ...placed, type: 'note', props: { ...pick({ color, size, font }), ...(label ? { richText: toRichText(label) } : {}) } }
+      case 'text':
+        if (!placed || !label) return null
+        return { ...base, ...placed, type: 'text', props: { ...pick({ color, size, font }), richText: toRichText(label) } }
+      case 'frame':
+        if (!placed) return null
+        return { ...base, ...placed, type: 'frame', props: {
+          w: positive(props.w, 320), h: positive(props.h, 240), name: typeof props.name === 'string' ? props.name : label ?? '' } }
+      case 'line': {
+        const points = pointsOf(params).map(at)
+        if (points.length < 2) return null
+        const indices = getIndices(points.length)
+        const [first] = points
+        const handles = Object.fromEntries(points.map((p, i) => [indices[i], { id: indices[i], index: indices[i], x: p.x - first.x, y: p.y - first.y }]))
+        return { ...base, x: first.x, y: first.y, type: 'line', props: { ...pick({ color, dash, size }), points: handles } }
       }
+      case 'draw': {
+        const points = pointsOf(params).map(at)
+        if (points.length < 2) return null
+        const [first] = points
+        const path = b64Vecs.encodePoints(points.map((p) => ({ x: p.x - first.x, y: p.y - first.y, z: 0.5 })))
+        return { ...base, x: first.x, y: first.y, type: 'draw', props: { ...pick({ color, fill, dash, size }), segments: [{ type: 'free', path }] } }
+      }
+      case 'arrow': {
+        const ends = arrowEnds(params)
+        if (!ends) return null
+        const start = at(ends[0])
+        const end = at(ends[1])
+        return { ...base, x: start.x, y: start.y, type: 'arrow', props: {
+          ...pick({ color, fill, dash, size, font }), start: { x: 0, y: 0 }, end: { x: end.x - start.x, y: end.y - start.y },
+          ...(label ? { richText: toRichText(label) } : {}) } }
+      }
+      default:
+        return null
     }
-    if (NOTE_WORDS.has(kind)) {
-      return { ...base, type: 'note', props: { ...color, ...(text ? { richText: toRichText(text) } : {}) } }
-    }
-    if (TEXT_WORDS.has(kind) && text) {
-      return { ...base, type: 'text', props: { ...color, richText: toRichText(text) } }
-    }
-    return null
   }
 
   discard(actionId) {
@@ -129,6 +195,32 @@ export class PartialPreviews {
     const present = ids.filter((id) => this.editor.store.has(id))
     if (present.length) this.editor.store.mergeRemoteChanges(() => this.editor.store.remove(present))
   }
+}
+
+function normalized(word) {
+  return String(word).trim().toLowerCase().replace(/[_ ]/g, '-')
+}
+
+function pick(styles) {
+  return Object.fromEntries(Object.entries(styles).filter(([, value]) => value !== undefined))
+}
+
+function isPoint(point) {
+  return point && Number.isFinite(point.x) && Number.isFinite(point.y)
+}
+
+/** A line's or a drawing's points so far: those complete enough to draw. */
+function pointsOf(params) {
+  const points = Array.isArray(params.points) ? params.points
+    : Array.isArray(params.props?.segments?.[0]?.points) ? params.props.segments[0].points : []
+  return points.filter(isPoint).slice(0, 2000)
+}
+
+/** An arrow's two ends in the model's frame: start and end, else its first and last points. */
+function arrowEnds(params) {
+  if (isPoint(params.start) && isPoint(params.end)) return [params.start, params.end]
+  const points = pointsOf(params)
+  return points.length >= 2 ? [points[0], points[points.length - 1]] : null
 }
 
 function positive(value, fallback) {

@@ -29,6 +29,7 @@ export function createApi(token) {
   }
   const enc = encodeURIComponent
   return {
+    catalog: () => call('GET', '/api/catalog'),
     board: (roomId) => call('GET', `/api/rooms/${enc(roomId)}/board`),
     run: (request) => call('POST', '/api/canvas-agent/run', request),
     cancel: (sessionId) => call('POST', '/api/canvas-agent/cancel', { sessionId }),

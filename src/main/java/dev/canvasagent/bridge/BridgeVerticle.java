@@ -116,7 +116,7 @@ public final class BridgeVerticle extends CanvasVerticle {
     router.route("/api/*").handler(limits::screenUnauthenticated);
     router.route("/api/*").handler(access::authenticate);
     router.route("/api/*").handler(limits::countRequest);
-    new CatalogRoute(catalog).mount(router);
+    new CatalogRoute(catalog, config.themeEnabled()).mount(router);
     new RunRoutes(vertx, access, limits).mount(router, body);
     new StreamRoutes(vertx, hub, inbound, limits, config.bridge(), config.http().sseHeartbeatMs())
         .mount(router);

@@ -6,17 +6,28 @@ import io.vertx.core.json.JsonObject;
 /**
  * One action for the sanitizer to judge ({@code sanitizer.sanitize}): the action as the model wrote it,
  * the revision of the room's board it is judged against (the board itself is read on the sanitizer's
- * node, never sent), and the frame the model's coordinates are in.
+ * node, never sent), the frame the model's coordinates are in, and the requester's view (page space,
+ * null when unknown): where work the action does not place goes.
  */
 public record SanitizeRequest(
-    String roomId, AgentAction action, long revision, CoordinateFrame frame) implements BusMessage {
+    String roomId, AgentAction action, long revision, CoordinateFrame frame, Viewport view)
+    implements BusMessage {
+  public SanitizeRequest(String roomId, AgentAction action, long revision, CoordinateFrame frame) {
+    this(roomId, action, revision, frame, null);
+  }
+
   @Override
   public JsonObject toJson() {
-    return new JsonObject()
-        .put("roomId", roomId)
-        .put("action", action.toJson())
-        .put("revision", revision)
-        .put("frame", frame.toJson());
+    JsonObject json =
+        new JsonObject()
+            .put("roomId", roomId)
+            .put("action", action.toJson())
+            .put("revision", revision)
+            .put("frame", frame.toJson());
+    if (view != null) {
+      json.put("view", view.toJson());
+    }
+    return json;
   }
 
   /** Without a frame, the model's coordinates are the page's ({@link CoordinateFrame#atOrigin}). */
@@ -25,6 +36,7 @@ public record SanitizeRequest(
         MessageFields.string(json, "roomId", "SanitizeRequest"),
         AgentAction.fromJson(MessageFields.object(json, "action", "SanitizeRequest")),
         MessageFields.number(json, "revision", "SanitizeRequest"),
-        CoordinateFrame.fromJson(json.getJsonObject("frame")));
+        CoordinateFrame.fromJson(json.getJsonObject("frame")),
+        Viewport.checked(json.getValue("view")));
   }
 }

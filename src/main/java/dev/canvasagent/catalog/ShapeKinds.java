@@ -1,9 +1,11 @@
 package dev.canvasagent.catalog;
 
 import dev.canvasagent.board.TldrawStyles;
+import io.vertx.core.json.JsonObject;
 import java.util.Locale;
 import java.util.Map;
 import java.util.Optional;
+import java.util.TreeMap;
 
 /**
  * What kind of tldraw shape a model means: a tldraw type ({@code geo}, {@code note}, …), a geo kind
@@ -45,6 +47,25 @@ public final class ShapeKinds {
           Map.entry("container", new Kind("frame", null)));
 
   private ShapeKinds() {}
+
+  /**
+   * The words for kinds, beside tldraw's own types and geo kinds, as {@code {word: {type, geo?}}}: what
+   * a client needs to read a model's {@code create_shape} the way the server will ({@code GET
+   * /api/catalog}).
+   */
+  public static JsonObject words() {
+    JsonObject words = new JsonObject();
+    new TreeMap<>(WORDS)
+        .forEach(
+            (word, kind) -> {
+              JsonObject described = new JsonObject().put("type", kind.type());
+              if (kind.geo() != null) {
+                described.put("geo", kind.geo());
+              }
+              words.put(word, described);
+            });
+    return words;
+  }
 
   public static Optional<Kind> of(String word) {
     if (word == null) {

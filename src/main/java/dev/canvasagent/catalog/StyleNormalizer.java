@@ -1,10 +1,12 @@
 package dev.canvasagent.catalog;
 
 import dev.canvasagent.board.TldrawStyles;
+import io.vertx.core.json.JsonObject;
 import java.util.Locale;
 import java.util.Map;
 import java.util.Optional;
 import java.util.Set;
+import java.util.TreeMap;
 
 /**
  * Turns what a model says about style into tldraw's values: tldraw's own names pass, color aliases
@@ -134,6 +136,17 @@ public final class StyleNormalizer {
           "rhombus");
 
   private StyleNormalizer() {}
+
+  /**
+   * The color words the server reads as one of tldraw's colors ({@code purple} is violet; with the
+   * brand palette on, {@code charcoal} is black …), keyed as normalized: lower case, words joined by
+   * {@code -}.
+   */
+  public static JsonObject describeColorAliases(boolean brandPalette) {
+    JsonObject json = new JsonObject();
+    new TreeMap<>(colorAliases(brandPalette)).forEach(json::put);
+    return json;
+  }
 
   /** The tldraw value of a style prop ({@code color}, {@code labelColor}, {@code fill}, …), if it has one. */
   public static Optional<String> normalize(String prop, String raw, boolean brandPalette) {

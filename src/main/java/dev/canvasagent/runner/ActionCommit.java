@@ -10,6 +10,7 @@ import dev.canvasagent.bus.CommittedRevision;
 import dev.canvasagent.bus.Failure;
 import dev.canvasagent.bus.FailureCode;
 import dev.canvasagent.bus.SanitizeRequest;
+import dev.canvasagent.bus.Viewport;
 import dev.canvasagent.catalog.VerbKind;
 import io.vertx.core.Future;
 import io.vertx.core.eventbus.EventBus;
@@ -53,6 +54,9 @@ final class ActionCommit {
   private final WriterBoard board;
   private final BooleanSupplier goOn;
 
+  /** The requester's view (page space), where the sanitizer places what an action does not. */
+  private Viewport view;
+
   /**
    * @param author who the commit names: {@code agent:<session>} for a run, the outside actor's name
    * @param runId the run whose actions these are, kept with each revision (null outside a run)
@@ -73,11 +77,15 @@ final class ActionCommit {
     this.goOn = goOn;
   }
 
+  void useView(Viewport view) {
+    this.view = view;
+  }
+
   /** {@code action} judged in {@code frame} and, for a board verb, committed. */
   Future<Result> attempt(AgentAction action, CoordinateFrame frame, CommitAttempts attempts) {
     Board judgedOn = board.current();
     return Address.SANITIZER_SANITIZE
-        .ask(bus, new SanitizeRequest(roomId, action, judgedOn.revision(), frame))
+        .ask(bus, new SanitizeRequest(roomId, action, judgedOn.revision(), frame, view))
         .transform(
             judged -> {
               if (judged.succeeded()) {

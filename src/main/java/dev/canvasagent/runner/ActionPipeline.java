@@ -8,6 +8,7 @@ import dev.canvasagent.bus.AgentAction;
 import dev.canvasagent.bus.Failure;
 import dev.canvasagent.bus.FailureCode;
 import dev.canvasagent.bus.RunRequest;
+import dev.canvasagent.bus.Viewport;
 import dev.canvasagent.catalog.ActionCatalog;
 import dev.canvasagent.catalog.ActionRejected;
 import dev.canvasagent.catalog.VerbKind;
@@ -132,6 +133,11 @@ final class ActionPipeline {
 
   void useFrame(CoordinateFrame frame) {
     this.frame = frame;
+  }
+
+  /** The requester's view for this run (page space, null when unknown). */
+  void useView(Viewport view) {
+    commits.useView(view);
   }
 
   /**

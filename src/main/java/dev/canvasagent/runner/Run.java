@@ -248,7 +248,11 @@ final class Run {
     }
     contextGatherer
         .gather(request, actions.board(), screenshot)
-        .map(inputs -> contextBuilder.build(inputs, prompt.bytes()))
+        .map(
+            inputs -> {
+              actions.useView(inputs.viewport());
+              return contextBuilder.build(inputs, prompt.bytes());
+            })
         .onSuccess(
             context -> {
               if (!open()) {

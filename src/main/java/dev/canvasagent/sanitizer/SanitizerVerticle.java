@@ -2,12 +2,14 @@ package dev.canvasagent.sanitizer;
 
 import dev.canvasagent.board.Board;
 import dev.canvasagent.board.ShapeIds;
+import dev.canvasagent.board.geometry.Box;
 import dev.canvasagent.bus.AcceptedAction;
 import dev.canvasagent.bus.Address;
 import dev.canvasagent.bus.AgentAction;
 import dev.canvasagent.bus.Failure;
 import dev.canvasagent.bus.FailureCode;
 import dev.canvasagent.bus.SanitizeRequest;
+import dev.canvasagent.bus.Viewport;
 import dev.canvasagent.catalog.ActionCatalog;
 import dev.canvasagent.catalog.ActionContext;
 import dev.canvasagent.catalog.ActionRejected;
@@ -108,7 +110,9 @@ public final class SanitizerVerticle extends CanvasVerticle {
           entry
               .get()
               .verb()
-              .sanitize(params, new ActionContext(board, request.frame(), brandPalette));
+              .sanitize(
+                  params,
+                  new ActionContext(board, request.frame(), brandPalette, view(request.view())));
     } catch (ActionRejected rejected) {
       return drop(action, FailureCode.ACTION_INVALID, rejected.getMessage());
     } catch (RuntimeException unexpected) {
@@ -171,5 +175,11 @@ public final class SanitizerVerticle extends CanvasVerticle {
             .put("deduped", deduped)
             .put("boardsHeld", lookup.held())
             .put("boardsFetched", lookup.fetched()));
+  }
+
+  private static Box view(Viewport viewport) {
+    return viewport == null || viewport.w() <= 0 || viewport.h() <= 0
+        ? null
+        : Box.of(viewport.x(), viewport.y(), viewport.w(), viewport.h());
   }
 }

@@ -85,6 +85,15 @@ class BoardMessagesTest {
         CoordinateFrame.atOrigin().toJson(),
         SanitizeRequest.fromJson(json.copy().put("frame", null)).frame().toJson(),
         "no frame: the page's own coordinates");
+    SanitizeRequest inView =
+        new SanitizeRequest(
+            "room-1", action, 3, CoordinateFrame.atOrigin(), new Viewport(5, 6, 7, 8));
+    assertEquals(new Viewport(5, 6, 7, 8), SanitizeRequest.fromJson(inView.toJson()).view());
+    assertEquals(null, request.view(), "no view: placed near the session's origin");
+    assertEquals(
+        null,
+        SanitizeRequest.fromJson(json.copy().put("view", "everywhere")).view(),
+        "a view that is not a rectangle is no view");
 
     AcceptedAction accepted = new AcceptedAction(action, "BOARD", DIFF);
     assertEquals(accepted, AcceptedAction.fromJson(accepted.toJson()));

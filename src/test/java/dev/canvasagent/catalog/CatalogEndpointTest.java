@@ -44,4 +44,30 @@ class CatalogEndpointTest {
     }
     Await.result(server.stop());
   }
+
+  @Test
+  void theCatalogNamesTheWordsTheServerReadsAsShapeKindsAndColors(Vertx vertx) {
+    TestServer server = TestServer.start(vertx, Optional.empty());
+    JsonObject answer = server.get("/api/catalog").bodyAsJsonObject();
+    JsonObject kinds = answer.getJsonObject("shapeKinds");
+    assertEquals(new JsonObject().put("type", "note"), kinds.getJsonObject("post-it"));
+    assertEquals(new JsonObject().put("type", "text"), kinds.getJsonObject("heading"));
+    assertEquals(
+        new JsonObject().put("type", "geo").put("geo", "ellipse"), kinds.getJsonObject("circle"));
+    for (String word : kinds.fieldNames()) {
+      ShapeKinds.Kind kind = ShapeKinds.of(word).orElseThrow();
+      assertEquals(kind.type(), kinds.getJsonObject(word).getString("type"), word);
+      assertEquals(kind.geo(), kinds.getJsonObject(word).getString("geo"), word);
+    }
+    JsonObject colors = answer.getJsonObject("colorAliases");
+    assertEquals("violet", colors.getString("purple"));
+    assertEquals("black", colors.getString("charcoal"), "the brand palette is on by default");
+    for (String word : colors.fieldNames()) {
+      assertEquals(
+          Optional.of(colors.getString(word)),
+          StyleNormalizer.normalize("color", word, true),
+          word);
+    }
+    Await.result(server.stop());
+  }
 }

@@ -6,6 +6,7 @@ import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import dev.canvasagent.board.geometry.Box;
+import dev.canvasagent.catalog.PanelInsets;
 import dev.canvasagent.eval.EvalRoom.BoardView;
 import dev.canvasagent.eval.EvalRoom.RunResult;
 import dev.canvasagent.model.fake.FakeScenarios;
@@ -231,8 +232,22 @@ class FakeScenarioEvalTest {
   }
 
   @Test
-  void thePosterLeavesAHeroABlockAVerticalDividerBetweenThemAndTheNotesAndThreeNotesInARow() {
-    RunResult result = room.runDone(TRIGGERS.get("brutalist-poster"));
+  void thePosterLeavesAHeroABlockAVerticalDividerAndThreeNotesInARowInsideThePersonsView() {
+    // The browser client's canvas at 1280 x 800, somewhere on the page: the notes say no place, so
+    // the server puts them where this person can see them, clear of tldraw's panels.
+    Box view = Box.of(5000, 3000, 920, 760);
+    RunResult result =
+        room.run(
+            new JsonObject()
+                .put("message", TRIGGERS.get("brutalist-poster"))
+                .put(
+                    "viewport",
+                    new JsonObject()
+                        .put("x", view.minX())
+                        .put("y", view.minY())
+                        .put("w", view.width())
+                        .put("h", view.height())));
+    assertEquals("done", result.state(), result.finalStatus().encode());
     assertEquals(0, result.detail().getInteger("dropped"), result.finalStatus().encode());
     assertTrue(
         result.chat().stream().anyMatch(text -> text.startsWith("Poster drafted")),
@@ -273,9 +288,11 @@ class FakeScenarioEvalTest {
             "PALETTE: orange, concrete, ink",
             "GRID: hard edges, no rounding"),
         notes.stream().map(EvalRoom.BoardView::text).toList());
+    Box safeArea = PanelInsets.TLDRAW.safeArea(view);
     for (int i = 0; i < notes.size(); i++) {
       Box note = board.bounds(notes.get(i));
       assertEquals(board.bounds(notes.get(0)).minY(), note.minY(), 0.001, "the notes share a row");
+      assertTrue(note.isWithin(safeArea), "in view, clear of the panels: " + note);
       if (i > 0) {
         assertTrue(board.bounds(notes.get(i - 1)).maxX() <= note.minX(), "side by side, apart");
       }
@@ -287,10 +304,23 @@ class FakeScenarioEvalTest {
     assertTrue(
         heroBox.maxX() <= line.minX() && blockBox.maxX() <= line.minX(),
         "headline and block left of the divider");
-    assertTrue(line.maxX() <= board.bounds(notes.get(0)).minX(), "the notes right of it");
+    for (JsonObject note : notes) {
+      for (Box other : List.of(heroBox, blockBox, line)) {
+        assertTrue(
+            !board.bounds(note).isWithin(other) && apart(board.bounds(note), other, 40),
+            "each note clear of the poster: " + board.bounds(note) + " " + other);
+      }
+    }
     assertTrue(
         line.minY() <= heroBox.minY() && line.maxY() >= blockBox.maxY(),
         "the divider spans headline and block");
+  }
+
+  private static boolean apart(Box a, Box b, double gap) {
+    return a.maxX() + gap <= b.minX()
+        || b.maxX() + gap <= a.minX()
+        || a.maxY() + gap <= b.minY()
+        || b.maxY() + gap <= a.minY();
   }
 
   @Test

@@ -20,7 +20,39 @@ public final class FreeSpot {
 
   private FreeSpot() {}
 
+  /**
+   * The first free spot in reading order (top to bottom, then left to right) from {@code area}'s
+   * top-left where the whole group fits inside {@code area}: things placed one after another fill a
+   * row before starting the next, as a person would lay them out. When none fits, {@link #near} the
+   * area's top-left (outside it, but clear of every shape).
+   */
+  public static Vec within(Box area, Size group, List<Box> occupied, double gap) {
+    List<Vec> spots = spots(area.topLeft(), occupied, gap);
+    spots.sort(Comparator.comparingDouble(Vec::y).thenComparingDouble(Vec::x));
+    for (Vec spot : spots) {
+      if (Box.of(spot.x(), spot.y(), group.w(), group.h()).isWithin(area)
+          && isFree(spot, group, occupied, gap)) {
+        return spot;
+      }
+    }
+    return near(area.topLeft(), group, occupied, gap);
+  }
+
   public static Vec near(Vec anchor, Size group, List<Box> occupied, double gap) {
+    for (Vec spot : spots(anchor, occupied, gap)) {
+      if (isFree(spot, group, occupied, gap)) {
+        return spot;
+      }
+    }
+    double right = anchor.x();
+    for (Box box : occupied) {
+      right = Math.max(right, box.maxX() + gap);
+    }
+    return new Vec(right, anchor.y());
+  }
+
+  /** The candidate spots, nearest the anchor first. */
+  private static List<Vec> spots(Vec anchor, List<Box> occupied, double gap) {
     List<Double> xs =
         candidates(anchor.x(), occupied.stream().map(box -> box.maxX() + gap).toList());
     List<Double> ys =
@@ -35,16 +67,7 @@ public final class FreeSpot {
         Comparator.<Vec>comparingDouble(spot -> (spot.x() - anchor.x()) + (spot.y() - anchor.y()))
             .thenComparingDouble(Vec::y)
             .thenComparingDouble(Vec::x));
-    for (Vec spot : spots) {
-      if (isFree(spot, group, occupied, gap)) {
-        return spot;
-      }
-    }
-    double right = anchor.x();
-    for (Box box : occupied) {
-      right = Math.max(right, box.maxX() + gap);
-    }
-    return new Vec(right, anchor.y());
+    return spots;
   }
 
   private static List<Double> candidates(double anchor, List<Double> edges) {

@@ -75,11 +75,9 @@ public final class BatchOperationsVerb implements ActionVerb {
                   .collect(Collectors.joining("; ")));
     }
     BatchLayout.Result layout = BatchLayout.arrange(batch, directive, title);
-    Vec anchor =
-        new Vec(
-            context.frame().toPage(null, "x", CLEARANCE),
-            context.frame().toPage(null, "y", CLEARANCE));
-    Vec origin = FreeSpot.near(anchor, layout.group(), occupied(context.board()), CLEARANCE);
+    Vec origin =
+        FreeSpot.within(
+            context.placementArea(), layout.group(), occupied(context.board()), CLEARANCE);
     if (!Double.isFinite(origin.x()) || !Double.isFinite(origin.y())) {
       throw new ActionRejected("the numbers in this action are out of range");
     }
@@ -117,7 +115,7 @@ public final class BatchOperationsVerb implements ActionVerb {
    * The page bounds of every top-level shape: what the new group must keep clear of. The page's
    * children, not every record; in no particular order, which {@link FreeSpot} does not depend on.
    */
-  private static List<Box> occupied(Board board) {
+  static List<Box> occupied(Board board) {
     ShapeGeometry geometry = new ShapeGeometry(board);
     List<Box> boxes = new ArrayList<>();
     for (String id : board.childIds(ShapeRecords.PAGE_ID)) {

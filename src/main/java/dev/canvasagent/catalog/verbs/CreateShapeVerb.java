@@ -9,12 +9,15 @@ import dev.canvasagent.board.ShapeIds;
 import dev.canvasagent.board.ShapeRecords;
 import dev.canvasagent.board.geometry.Box;
 import dev.canvasagent.board.geometry.ShapeGeometry;
+import dev.canvasagent.board.geometry.Vec;
 import dev.canvasagent.catalog.ActionContext;
 import dev.canvasagent.catalog.ActionRejected;
 import dev.canvasagent.catalog.ActionVerb;
 import dev.canvasagent.catalog.SanitizedAction;
 import dev.canvasagent.catalog.ShapeKinds;
 import dev.canvasagent.catalog.VerbKind;
+import dev.canvasagent.catalog.batch.FreeSpot;
+import dev.canvasagent.catalog.batch.Size;
 import io.vertx.core.json.JsonArray;
 import io.vertx.core.json.JsonObject;
 import java.util.ArrayList;
@@ -27,6 +30,11 @@ import java.util.Set;
  * are normalized, numbers clamped; a kind tldraw has no util for drops the action.
  */
 public final class CreateShapeVerb implements ActionVerb {
+  /** tldraw's note side at size m. */
+  private static final double NOTE_SIDE = 200;
+
+  private static final double TEXT_LINE_HEIGHT = 50;
+
   @Override
   public String name() {
     return "create_shape";
@@ -54,14 +62,32 @@ public final class CreateShapeVerb implements ActionVerb {
     String id = newShapeId(params.getString("id"), board);
     CoordinateFrame frame = context.frame();
     boolean placedByPoints = java.util.Set.of("line", "draw", "arrow").contains(kind.type());
-    if (!placedByPoints && (params.getDouble("x") == null || params.getDouble("y") == null)) {
-      throw new ActionRejected("a " + kind.type() + " shape needs x and y");
+    boolean hasX = params.getDouble("x") != null;
+    boolean hasY = params.getDouble("y") != null;
+    if (!placedByPoints && hasX != hasY) {
+      throw new ActionRejected("a " + kind.type() + " shape needs both x and y, or neither");
     }
-    double x =
-        placedByPoints ? 0 : VerbRanges.coordinate(frame.toPage(null, "x", params.getDouble("x")));
-    double y =
-        placedByPoints ? 0 : VerbRanges.coordinate(frame.toPage(null, "y", params.getDouble("y")));
     String text = params.getString("text", props.getString("text", ""));
+    // Not told where: the server places it, in free space inside the requester's view.
+    boolean serverPlaced = !placedByPoints && !hasX;
+    Vec spot =
+        serverPlaced
+            ? FreeSpot.within(
+                context.placementArea(),
+                placedSize(kind.type(), props, text),
+                BatchOperationsVerb.occupied(board),
+                BatchOperationsVerb.CLEARANCE)
+            : null;
+    double x =
+        placedByPoints
+            ? 0
+            : VerbRanges.coordinate(
+                serverPlaced ? spot.x() : frame.toPage(null, "x", params.getDouble("x")));
+    double y =
+        placedByPoints
+            ? 0
+            : VerbRanges.coordinate(
+                serverPlaced ? spot.y() : frame.toPage(null, "y", params.getDouble("y")));
     String index = FractionalIndex.after(board.topIndexOnPage(ShapeRecords.PAGE_ID).orElse(null));
 
     JsonObject record =
@@ -99,6 +125,9 @@ public final class CreateShapeVerb implements ActionVerb {
       record.put("rotation", Math.toRadians(params.getDouble("rotation") % 360));
     }
     JsonObject normalized = params.copy().put("id", id).put("type", kind.type());
+    if (serverPlaced) {
+      normalized.put("x", frame.toModel(null, "x", x)).put("y", frame.toModel(null, "y", y));
+    }
     List<JsonObject> records = new ArrayList<>();
     records.add(record);
     if ("arrow".equals(kind.type())) {
@@ -120,6 +149,21 @@ public final class CreateShapeVerb implements ActionVerb {
           "shape '" + requested + "' already exists; update it instead of creating it again");
     }
     return id;
+  }
+
+  /**
+   * The room a shape the server places needs. A text's width grows with its words, so it is
+   * estimated (16 a character, one line); the clearance around it absorbs the difference.
+   */
+  private static Size placedSize(String type, JsonObject props, String text) {
+    return switch (type) {
+      case "geo" -> new Size(size(props, "w", 100), size(props, "h", 100));
+      case "frame" -> new Size(size(props, "w", 320), size(props, "h", 240));
+      case "note" -> new Size(NOTE_SIDE, NOTE_SIDE);
+      default ->
+          new Size(
+              Math.max(size(props, "w", 8), Math.min(text.length() * 16.0, 800)), TEXT_LINE_HEIGHT);
+    };
   }
 
   private static double size(JsonObject props, String key, double fallback) {

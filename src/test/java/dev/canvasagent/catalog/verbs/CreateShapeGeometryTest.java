@@ -307,12 +307,12 @@ class CreateShapeGeometryTest {
   // Position and rotation
 
   @Test
-  void xAndYAreRequiredForBoxesTextNotesAndFrames() {
+  void boxesTextNotesAndFramesTakeBothXAndYOrNeither() {
     for (String type : List.of("rectangle", "text", "note", "frame")) {
       rejected(shape(type).put("x", 10));
       rejected(shape(type).put("y", 10));
-      rejected(shape(type));
     }
+    // Neither: the server places it (ServerPlacementTest).
   }
 
   @Test
