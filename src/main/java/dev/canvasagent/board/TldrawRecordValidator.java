@@ -55,7 +55,8 @@ public final class TldrawRecordValidator {
               .with("meta", jsonObject()));
 
   /**
-   * The server is stricter than tldraw about an asset's {@code src}: null while the file is uploading,
+   * The server is stricter than tldraw about an asset's {@code src}: null or "" (tldraw's own
+   * placeholder) while the file is uploading,
    * then only {@code asset:<id>}, an asset this room's store keeps (the patch engine checks it is
    * there). No outside URL, which every viewer's browser would fetch (a tracking pixel), and no data
    * URL, which would carry the file in the board.
@@ -64,10 +65,10 @@ public final class TldrawRecordValidator {
       JsonCheck.string()
           .and(
               value ->
-                  ((String) value).matches("asset:[0-9a-f]{64}")
+                  ((String) value).isEmpty() || ((String) value).matches("asset:[0-9a-f]{64}")
                       ? null
                       : expected(
-                          "null or \"asset:<id>\", an asset uploaded to the room (POST /api/rooms/{roomId}/assets)",
+                          "null, \"\" or \"asset:<id>\", an asset uploaded to the room (POST /api/rooms/{roomId}/assets)",
                           value))
           .nullable();
 
