@@ -8,11 +8,13 @@ import { ChatPanel } from './ChatPanel.jsx'
 import { DocumentView } from './DocumentView.jsx'
 import { FollowAgent } from './FollowAgent.jsx'
 import { writePageParam } from './pageParams.js'
+import { createAssetStore } from './assetStore.js'
 
 const assetUrls = getAssetUrlsByImport()
 
 export function App({ params }) {
   const api = useMemo(() => createApi(params.token), [params.token])
+  const assets = useMemo(() => createAssetStore({ roomId: params.roomId, token: params.token }), [params.roomId, params.token])
   const [editor, setEditor] = useState(null)
   const [client, setClient] = useState(null)
   const [status, setStatus] = useState({ state: 'connecting', isHost: false, revision: null })
@@ -47,7 +49,7 @@ export function App({ params }) {
       </header>
       <main className="main">
         <section className="canvas" data-testid="canvas">
-          <Tldraw assetUrls={assetUrls} onMount={setEditor} inferDarkMode={false} />
+          <Tldraw assetUrls={assetUrls} assets={assets} onMount={setEditor} inferDarkMode={false} />
           {client && <FollowAgent editor={editor} client={client} />}
         </section>
         <aside className="side">

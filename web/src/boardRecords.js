@@ -1,6 +1,7 @@
-// Which of the editor's records belong to the room's board: the server keeps shapes and arrow
-// bindings; pages, the document record, cameras and the like are this page's own.
-export const BOARD_TYPES = new Set(['shape', 'binding'])
+// Which of the editor's records belong to the room's board: the server keeps shapes, arrow
+// bindings and the image/video assets shapes show; pages, the document record, cameras and the like
+// are this page's own.
+export const BOARD_TYPES = new Set(['shape', 'binding', 'asset'])
 
 export const PREVIEW_PREFIX = 'shape:preview_'
 

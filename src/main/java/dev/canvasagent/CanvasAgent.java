@@ -21,6 +21,7 @@ import dev.canvasagent.sanitizer.SanitizerVerticle;
 import dev.canvasagent.scheduler.SchedulerVerticle;
 import dev.canvasagent.screenshot.ScreenshotVerticle;
 import dev.canvasagent.store.Store;
+import dev.canvasagent.store.files.DirectoryAssetStore;
 import dev.canvasagent.store.memory.MemoryStore;
 import dev.canvasagent.store.memory.RevisionRetention;
 import dev.canvasagent.store.pg.PgStore;
@@ -146,7 +147,9 @@ public final class CanvasAgent {
                 new MemoryStore(
                     new RevisionRetention(
                         config.memoryHistory().revisionsPerRoom(),
-                        config.memoryHistory().revisionBytesPerRoom())));
+                        config.memoryHistory().revisionBytesPerRoom()),
+                    // Images off the heap, in files, read and written without blocking.
+                    new DirectoryAssetStore(vertx, config.assets().directory())));
     return opened
         .recover(error -> providers.close().transform(closed -> Future.failedFuture(error)))
         .compose(
@@ -174,7 +177,8 @@ public final class CanvasAgent {
                   new ArrayList<>(verticles.stream().map(CanvasVerticle::name).toList());
               names.add(0, "bridge");
               BridgeVerticle bridge =
-                  new BridgeVerticle(config, catalog, names, tokens, store.rateLimits(), cluster);
+                  new BridgeVerticle(
+                      config, catalog, names, tokens, store.rateLimits(), store.assets(), cluster);
               verticles.add(bridge);
               List<String> deployed = new ArrayList<>();
               Future<Void> chain = Future.succeededFuture();

@@ -29,16 +29,19 @@ public final class BoardIntegrity {
     }
     for (JsonObject record : diff.put()) {
       String typeName = record.getString("typeName");
-      if (!"shape".equals(typeName) && !"binding".equals(typeName)) {
-        return Optional.of(record.getString("id") + ": only shape and binding records can change");
+      if (!"shape".equals(typeName) && !"binding".equals(typeName) && !"asset".equals(typeName)) {
+        return Optional.of(
+            record.getString("id") + ": only shape, binding and asset records can change");
       }
     }
     Board next = board.apply(diff, board.revision() + 1);
     for (JsonObject record : diff.put()) {
+      String typeName = record.getString("typeName");
       Optional<String> problem =
-          "shape".equals(record.getString("typeName"))
+          "shape".equals(typeName)
               ? shapeProblem(next, record, Set.copyOf(diff.remove()))
-              : bindingProblem(next, record);
+                  .or(() -> assetProblem(next, record))
+              : "binding".equals(typeName) ? bindingProblem(next, record) : Optional.empty();
       if (problem.isPresent()) {
         return problem;
       }
@@ -117,6 +120,23 @@ public final class BoardIntegrity {
         return Optional.of(id + " parentId: nested deeper than " + MAX_DEPTH);
       }
       current = board.record(current).map(record -> record.getString("parentId")).orElse(null);
+    }
+    return Optional.empty();
+  }
+
+  /** An image or video shows the asset record it names, which the board must hold. */
+  private static Optional<String> assetProblem(Board board, JsonObject shape) {
+    if (!TldrawShapeProps.MEDIA.containsKey(shape.getString("type"))) {
+      return Optional.empty();
+    }
+    Object assetId = shape.getJsonObject("props").getValue("assetId");
+    if (assetId instanceof String id
+        && board
+            .record(id)
+            .map(found -> !"asset".equals(found.getString("typeName")))
+            .orElse(true)) {
+      return Optional.of(
+          shape.getString("id") + " props.assetId: " + id + " is not an asset on the board");
     }
     return Optional.empty();
   }

@@ -20,7 +20,7 @@ import java.util.TreeMap;
 import java.util.TreeSet;
 
 /**
- * Whether a shape or binding record is one a tldraw 5.4.2 editor will load. One invalid record makes
+ * Whether a shape, binding or asset record is one a tldraw 5.4.2 editor will load. One invalid record makes
  * the whole tldraw UI refuse to mount, so a record a person posts is checked here, as strictly as
  * tldraw's schema checks it ({@code createTLSchema().types[typeName].validate}), before the board
  * keeps it. On top of tldraw's rules the server bounds what it is willing to hold: the record's size,
@@ -53,6 +53,59 @@ public final class TldrawRecordValidator {
                       .with("isPrecise", bool())
                       .with("snap", oneOf(Set.of("none", "center", "edge-point", "edge"))))
               .with("meta", jsonObject()));
+
+  /**
+   * The server is stricter than tldraw about an asset's {@code src}: null or "" (tldraw's own
+   * placeholder) while the file is uploading,
+   * then only {@code asset:<id>}, an asset this room's store keeps (the patch engine checks it is
+   * there). No outside URL, which every viewer's browser would fetch (a tracking pixel), and no data
+   * URL, which would carry the file in the board.
+   */
+  static final JsonCheck ASSET_SRC =
+      JsonCheck.string()
+          .and(
+              value ->
+                  ((String) value).isEmpty() || ((String) value).matches("asset:[0-9a-f]{64}")
+                      ? null
+                      : expected(
+                          "null, \"\" or \"asset:<id>\", an asset uploaded to the room (POST /api/rooms/{roomId}/assets)",
+                          value))
+          .nullable();
+
+  private static final Map<String, JsonCheck> ASSETS =
+      Map.of(
+          "image",
+          asset(
+              "image",
+              object()
+                  .with("w", number())
+                  .with("h", number())
+                  .with("name", JsonCheck.string())
+                  .with("isAnimated", bool())
+                  .with("mimeType", JsonCheck.string().nullable())
+                  .with("src", ASSET_SRC)
+                  .with("fileSize", JsonCheck.nonZeroNumber().optional())
+                  .with("pixelRatio", JsonCheck.positiveNumber().optional())),
+          "video",
+          asset(
+              "video",
+              object()
+                  .with("w", number())
+                  .with("h", number())
+                  .with("name", JsonCheck.string())
+                  .with("isAnimated", bool())
+                  .with("mimeType", JsonCheck.string().nullable())
+                  .with("src", ASSET_SRC)
+                  .with("fileSize", number().optional())));
+
+  private static JsonCheck asset(String type, JsonCheck props) {
+    return object()
+        .with("id", recordId("asset:"))
+        .with("typeName", literal("asset"))
+        .with("type", literal(type))
+        .with("props", props)
+        .with("meta", jsonObject());
+  }
 
   static {
     TldrawShapeProps.BY_TYPE.forEach(
@@ -106,8 +159,10 @@ public final class TldrawRecordValidator {
       variants = SHAPES;
     } else if ("binding".equals(typeName)) {
       variants = BINDINGS;
+    } else if ("asset".equals(typeName)) {
+      variants = ASSETS;
     } else {
-      return expected("\"shape\" or \"binding\"", typeName).under("typeName");
+      return expected("\"shape\", \"binding\" or \"asset\"", typeName).under("typeName");
     }
     // tldraw picks the validator by type before it looks at anything else.
     Object type = member(record, "type");

@@ -75,7 +75,43 @@ final class TldrawShapeProps {
           .with("x", number())
           .with("y", number());
 
-  static final Map<String, JsonCheck> BY_TYPE =
+  /** An image or video shape's asset: a record id, or null while it has none. */
+  private static final JsonCheck ASSET_ID = JsonCheck.recordId("asset:").nullable();
+
+  /** tldraw's ImageShapeCrop. */
+  private static final JsonCheck CROP =
+      object()
+          .with("topLeft", VEC)
+          .with("bottomRight", VEC)
+          .with("isCircle", bool().optional())
+          .nullable();
+
+  /** Shapes that show an asset ({@code props.assetId}): the board must hold the asset record. */
+  static final Map<String, JsonCheck> MEDIA =
+      Map.of(
+          "image",
+          object()
+              .with("w", nonZeroNumber())
+              .with("h", nonZeroNumber())
+              .with("playing", bool())
+              .with("url", LINK_URL)
+              .with("assetId", ASSET_ID)
+              .with("crop", CROP)
+              .with("flipX", bool())
+              .with("flipY", bool())
+              .with("altText", string()),
+          "video",
+          object()
+              .with("w", nonZeroNumber())
+              .with("h", nonZeroNumber())
+              .with("time", number())
+              .with("playing", bool())
+              .with("autoplay", bool())
+              .with("url", LINK_URL)
+              .with("assetId", ASSET_ID)
+              .with("altText", string()));
+
+  private static final Map<String, JsonCheck> DRAWN =
       Map.of(
           "geo",
               object()
@@ -177,7 +213,16 @@ final class TldrawShapeProps {
                   .with("color", COLOR),
           "group", object());
 
+  static final Map<String, JsonCheck> BY_TYPE = both(DRAWN, MEDIA);
+
   private TldrawShapeProps() {}
+
+  private static Map<String, JsonCheck> both(
+      Map<String, JsonCheck> first, Map<String, JsonCheck> second) {
+    Map<String, JsonCheck> all = new java.util.HashMap<>(first);
+    all.putAll(second);
+    return Map.copyOf(all);
+  }
 
   /**
    * tldraw accepts any key its fractional indexing can read; the board also needs to place keys

@@ -11,6 +11,7 @@ import dev.canvasagent.config.AppConfig;
 import dev.canvasagent.doctools.DocumentToolCatalog;
 import dev.canvasagent.mcp.CanvasMcp;
 import dev.canvasagent.mcp.McpSessions;
+import dev.canvasagent.store.AssetStore;
 import dev.canvasagent.store.RateLimits;
 import dev.canvasagent.verticle.CanvasVerticle;
 import io.vertx.core.Future;
@@ -44,6 +45,7 @@ public final class BridgeVerticle extends CanvasVerticle {
   private final List<String> verticleNames;
   private final Optional<AccessTokens> tokens;
   private final RateLimits runCounts;
+  private final AssetStore assets;
   private final ClusterView cluster;
   private ClusterLink link;
   private Sequencers sequencers;
@@ -59,7 +61,8 @@ public final class BridgeVerticle extends CanvasVerticle {
   /**
    * {@code verticleNames}: the verticles whose health {@code GET /health} reports, this one included;
    * {@code tokens}: the token verifier, empty when auth is off; {@code runCounts}: the store's rate
-   * limits, where runs a minute are counted (on PostgreSQL, across the cluster); {@code cluster}: the
+   * limits, where runs a minute are counted (on PostgreSQL, across the cluster); {@code assets}: the
+   * store's assets, which the asset routes read and write directly (bytes never cross the bus); {@code cluster}: the
    * nodes that share the rooms (rooms across nodes, docs/cluster.md), shown by {@code /health}.
    */
   public BridgeVerticle(
@@ -68,12 +71,14 @@ public final class BridgeVerticle extends CanvasVerticle {
       List<String> verticleNames,
       Optional<AccessTokens> tokens,
       RateLimits runCounts,
+      AssetStore assets,
       ClusterView cluster) {
     this.config = config;
     this.catalog = catalog;
     this.verticleNames = List.copyOf(verticleNames);
     this.tokens = tokens;
     this.runCounts = runCounts;
+    this.assets = assets;
     this.cluster = cluster;
   }
 
@@ -121,6 +126,7 @@ public final class BridgeVerticle extends CanvasVerticle {
     new StreamRoutes(vertx, hub, inbound, limits, config.bridge(), config.http().sseHeartbeatMs())
         .mount(router);
     new RoomRoutes(vertx).mount(router, body);
+    new AssetRoutes(assets, config.assets().maxBytes()).mount(router);
     new SessionRoutes(vertx, access).mount(router, body);
     new DocumentRoutes(
             vertx,

@@ -24,7 +24,7 @@ import java.util.regex.Pattern;
 /**
  * Who may do what at the edge. Every {@code /api} request is authenticated first ({@link
  * #authenticate}): a bearer token in {@code Authorization}, or, on the two streaming routes that
- * browsers open without headers (SSE and WebSocket), an {@code access_token} query parameter. Each
+ * browsers open without headers (SSE, WebSocket, and an asset's bytes), an {@code access_token} query parameter. Each
  * route then asks for a role in the room, session or document it touches ({@link #room},
  * {@link #session}, {@link #document}) before it does anything. A room the request names itself is
  * refused 403 (the caller named it; nothing is learnt); a session or document it names by id and may
@@ -36,8 +36,12 @@ final class EdgeAccess {
   static final String GRANT_KEY = "canvas.grant";
   static final String TOKEN_PARAMETER = "access_token";
 
-  /** The routes browsers open without being able to set headers. */
-  private static final Pattern STREAM_PATH = Pattern.compile("/api/rooms/[^/]+/(events|ws)");
+  /**
+   * The routes browsers open without being able to set headers: the streams, and an asset's bytes
+   * (an {@code <img>} or {@code <video>} element's request).
+   */
+  private static final Pattern STREAM_PATH =
+      Pattern.compile("/api/rooms/[^/]+/(events|ws|assets/[0-9a-f]{64})");
 
   private final Vertx vertx;
   private final Optional<AccessTokens> tokens;
@@ -108,7 +112,7 @@ final class EdgeAccess {
     if (!parameters.isEmpty() && !queryAllowed) {
       unauthenticated(
           ctx,
-          "an access_token query parameter is accepted only by the event stream and the WebSocket; send Authorization: Bearer");
+          "an access_token query parameter is accepted only by the event stream, the WebSocket and an asset's bytes; send Authorization: Bearer");
       return Optional.empty();
     }
     if (headers.size() + parameters.size() > 1) {

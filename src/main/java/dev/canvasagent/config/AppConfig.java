@@ -30,7 +30,8 @@ public record AppConfig(
     boolean themeEnabled,
     Optional<DatabaseConfig> database,
     Cluster cluster,
-    Mcp mcp) {
+    Mcp mcp,
+    Assets assets) {
 
   /**
    * {@code corsOrigins}: the other origins browsers may call from (none: only the server's own).
@@ -291,6 +292,12 @@ public record AppConfig(
    */
   public record Mcp(int maxSessions, int sessionIdleMs) {}
 
+  /**
+   * Uploaded images and videos: the largest a person may upload ({@code maxBytes}), and the
+   * directory the embedded (memory) store keeps them in.
+   */
+  public record Assets(int maxBytes, java.nio.file.Path directory) {}
+
   public AppConfig withHttp(Http otherHttp) {
     return new AppConfig(
         otherHttp,
@@ -314,7 +321,8 @@ public record AppConfig(
         themeEnabled,
         database,
         cluster,
-        mcp);
+        mcp,
+        assets);
   }
 
   public AppConfig withDatabase(Optional<DatabaseConfig> otherDatabase) {
@@ -340,6 +348,7 @@ public record AppConfig(
         themeEnabled,
         otherDatabase,
         cluster,
-        mcp);
+        mcp,
+        assets);
   }
 }

@@ -55,7 +55,8 @@ public final class ConfigLoader {
             values.flag(FlagSettings.THEME_ENABLED),
             DatabaseSettings.read(values),
             ClusterSettings.read(values),
-            McpSettings.read(values));
+            McpSettings.read(values),
+            AssetSettings.read(values));
     ClusterSettings.requireSharedStore(values, config.cluster(), config.database());
     List<String> unread = values.unread();
     if (!unread.isEmpty()) {

@@ -20,6 +20,7 @@ final class Settings {
               RunnerSettings.ALL,
               SchedulerSettings.ALL,
               DocumentSettings.ALL,
+              AssetSettings.ALL,
               McpSettings.ALL,
               BoardCacheSettings.ALL,
               DurabilitySettings.ALL,

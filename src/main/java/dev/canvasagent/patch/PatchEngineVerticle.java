@@ -1,5 +1,6 @@
 package dev.canvasagent.patch;
 
+import dev.canvasagent.board.AssetSources;
 import dev.canvasagent.board.RecordDiff;
 import dev.canvasagent.bus.Address;
 import dev.canvasagent.bus.BoardChangeRequest;
@@ -26,6 +27,7 @@ import io.vertx.core.Future;
 import io.vertx.core.json.JsonObject;
 import java.util.ArrayList;
 import java.util.List;
+import java.util.Map;
 import java.util.Optional;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
@@ -193,9 +195,17 @@ public final class PatchEngineVerticle extends CanvasVerticle {
     if (!changes) {
       return Future.succeededFuture(unchanged(roomId, request.author(), base));
     }
+    return uploaded(roomId, diff)
+        .compose(checked -> commit(room, request, publishAsChange, mayCatchUp));
+  }
+
+  private Future<CommittedRevision> commit(
+      CachedRoom room, BoardChangeRequest request, boolean publishAsChange, boolean mayCatchUp) {
+    String roomId = request.roomId();
+    RecordDiff diff = request.diff();
     return store
         .boards()
-        .commit(roomId, base, diff, request.author(), request.runId())
+        .commit(roomId, request.baseRevision(), diff, request.author(), request.runId())
         .compose(
             revision -> {
               boards.committed(room, diff, revision);
@@ -215,6 +225,40 @@ public final class PatchEngineVerticle extends CanvasVerticle {
                 boards.evict(roomId, RoomBoards.Eviction.UNKNOWN_OUTCOME);
               }
               return Future.failedFuture(error);
+            });
+  }
+
+  /**
+   * Succeeds when every file the diff's asset records point at has been uploaded to the room; else
+   * INVALID_RECORD naming the first record that points at a missing one. Asked of the store only for
+   * a diff that has such records.
+   */
+  private Future<Void> uploaded(String roomId, RecordDiff diff) {
+    Map<String, String> sources = AssetSources.of(diff);
+    if (sources.isEmpty()) {
+      return Future.succeededFuture();
+    }
+    return store
+        .assets()
+        .existing(roomId, sources.keySet())
+        .compose(
+            found -> {
+              for (Map.Entry<String, String> source : sources.entrySet()) {
+                if (!found.contains(source.getKey())) {
+                  return Future.failedFuture(
+                      new Failure(
+                          FailureCode.INVALID_RECORD,
+                          source.getValue()
+                              + " props.src: room "
+                              + roomId
+                              + " has no asset "
+                              + source.getKey()
+                              + "; upload the file first (POST /api/rooms/"
+                              + roomId
+                              + "/assets)"));
+                }
+              }
+              return Future.succeededFuture();
             });
   }
 

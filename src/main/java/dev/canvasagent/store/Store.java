@@ -30,6 +30,9 @@ public interface Store {
   /** The counts of the cost-bearing rate limits, shared by every node on this store. */
   RateLimits rateLimits();
 
+  /** The images and videos of each room's board, by content. */
+  AssetStore assets();
+
   /** The ids idempotency keys name, under a secret every node sharing this store has. */
   IdempotencyKeys idempotencyKeys();
 

@@ -210,7 +210,7 @@ class BoardIntegrityTest {
   }
 
   @Test
-  void onlyShapesAndBindingsMayBePut() {
+  void onlyShapesBindingsAndAssetsMayBePut() {
     JsonObject page =
         new JsonObject()
             .put("id", "page:page")
@@ -221,7 +221,7 @@ class BoardIntegrityTest {
     JsonObject document =
         new JsonObject().put("id", "document:document").put("typeName", "document");
     assertProblem(
-        problem(board(), RecordDiff.putting(page)), "page:page", "only shape and binding");
+        problem(board(), RecordDiff.putting(page)), "page:page", "only shape, binding and asset");
     assertProblem(problem(board(), RecordDiff.putting(document)), "document:document");
     assertProblem(problem(board(), RecordDiff.putting(new JsonObject().put("id", "x:1"))), "x:1");
   }

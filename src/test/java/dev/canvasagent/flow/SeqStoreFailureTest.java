@@ -121,6 +121,11 @@ class SeqStoreFailureTest {
     }
 
     @Override
+    public dev.canvasagent.store.AssetStore assets() {
+      return store.assets();
+    }
+
+    @Override
     public dev.canvasagent.store.RateLimits rateLimits() {
       return store.rateLimits();
     }

@@ -123,7 +123,10 @@ final class ModelShapes {
     return type;
   }
 
-  /** The shape's text: its rich text, a plain {@code text} prop, or a frame's name; empty when none. */
+  /**
+   * The shape's text: its rich text, a plain {@code text} prop, an image's or video's alt text (what
+   * the model can know of a picture it is not shown), or a frame's name; empty when none.
+   */
   static String text(JsonObject record) {
     JsonObject props = RecordNumbers.object(record, "props");
     if (props.getValue("richText") instanceof JsonObject richText) {
@@ -131,6 +134,9 @@ final class ModelShapes {
     }
     if (props.getValue("text") instanceof String text) {
       return text;
+    }
+    if (props.getValue("altText") instanceof String altText) {
+      return altText;
     }
     return props.getValue("name") instanceof String name ? name : "";
   }

@@ -2,6 +2,7 @@ package dev.canvasagent.store.memory;
 
 import dev.canvasagent.board.Board;
 import dev.canvasagent.board.RecordDiff;
+import dev.canvasagent.store.AssetStore;
 import dev.canvasagent.store.BoardStore;
 import dev.canvasagent.store.ChatStore;
 import dev.canvasagent.store.DocumentAgentSessions;
@@ -59,6 +60,7 @@ public final class MemoryStore implements Store, BoardStore, SessionStore {
   private final MemoryDocumentStore documents = new MemoryDocumentStore(System::currentTimeMillis);
   private final MemoryDocumentAgentSessions agentSessions = new MemoryDocumentAgentSessions();
   private final MemoryRateLimits rateLimits = new MemoryRateLimits();
+  private final AssetStore assets;
 
   /** Its own secret: this store's ids, like everything else in it, live only as long as the process. */
   private final IdempotencyKeys idempotencyKeys = new IdempotencyKeys(IdempotencyKeys.newSecret());
@@ -69,7 +71,21 @@ public final class MemoryStore implements Store, BoardStore, SessionStore {
   }
 
   public MemoryStore(RevisionRetention retention) {
+    this(retention, new MemoryAssetStore());
+  }
+
+  /**
+   * {@code assets}: where its assets are kept; the embedded server keeps them in a directory, off
+   * the heap.
+   */
+  public MemoryStore(RevisionRetention retention, AssetStore assets) {
     this.retention = Objects.requireNonNull(retention, "retention");
+    this.assets = Objects.requireNonNull(assets, "assets");
+  }
+
+  @Override
+  public AssetStore assets() {
+    return assets;
   }
 
   @Override

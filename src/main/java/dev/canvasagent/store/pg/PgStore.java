@@ -1,6 +1,7 @@
 package dev.canvasagent.store.pg;
 
 import dev.canvasagent.config.DatabaseConfig;
+import dev.canvasagent.store.AssetStore;
 import dev.canvasagent.store.BoardStore;
 import dev.canvasagent.store.ChatStore;
 import dev.canvasagent.store.DocumentAgentSessions;
@@ -37,6 +38,7 @@ public final class PgStore implements Store {
   private final PgDocumentStore documents;
   private final PgDocumentAgentSessions agentSessions;
   private final PgRateLimits rateLimits;
+  private final PgAssetStore assets;
   private final IdempotencyKeys idempotencyKeys;
 
   private PgStore(Pool pool, byte[] idempotencySecret) {
@@ -51,6 +53,7 @@ public final class PgStore implements Store {
     this.documents = new PgDocumentStore(pool);
     this.agentSessions = new PgDocumentAgentSessions(pool);
     this.rateLimits = new PgRateLimits(pool);
+    this.assets = new PgAssetStore(pool);
   }
 
   /** The secret {@link IdempotencyKeys} derives ids with, in {@code canvas_server_secrets}. */
@@ -135,6 +138,11 @@ public final class PgStore implements Store {
   @Override
   public DocumentAgentSessions documentAgentSessions() {
     return agentSessions;
+  }
+
+  @Override
+  public AssetStore assets() {
+    return assets;
   }
 
   @Override

@@ -398,4 +398,15 @@ final class Sql {
       "SELECT doc_id, last_seen_revision_id FROM canvas_doc_agent_sessions WHERE session_id = $1";
   static final String LIST_DOC_AGENT_TURNS =
       "SELECT turn FROM canvas_doc_agent_turns WHERE session_id = $1 ORDER BY seq";
+
+  // Assets: content-addressed within a room; a second put of the same bytes changes nothing.
+  static final String PUT_ASSET =
+      "INSERT INTO canvas_assets (room_id, asset_id, content_type, size, bytes)"
+          + " VALUES ($1, $2, $3, $4, $5) ON CONFLICT (room_id, asset_id) DO NOTHING";
+  static final String FIND_ASSET_TYPE =
+      "SELECT content_type, size FROM canvas_assets WHERE room_id = $1 AND asset_id = $2";
+  static final String FIND_ASSET =
+      "SELECT content_type, size, bytes FROM canvas_assets WHERE room_id = $1 AND asset_id = $2";
+  static final String EXISTING_ASSETS =
+      "SELECT asset_id FROM canvas_assets WHERE room_id = $1 AND asset_id = ANY($2)";
 }
