@@ -118,6 +118,7 @@ class HttpAccessTest {
           path.replace(":roomId", target.roomId)
               .replace(":sessionId", target.sessionId)
               .replace(":docId", target.docId)
+              .replace(":runId", target.runId)
               .replace(":tool", TOOL);
       return query == null ? uri : uri + "?" + query.replace(":roomId", target.roomId);
     }
@@ -207,6 +208,12 @@ class HttpAccessTest {
           route("POST", "/api/docs/:docId/lease/preempt", Need.EDITOR, 200),
           route(
               "POST",
+              "/api/canvas-agent/runs/:runId/revert",
+              Need.EDITOR,
+              200,
+              target -> new JsonObject().put("roomId", target.roomId)),
+          route(
+              "POST",
               "/api/canvas-agent/edit-request",
               Need.EDITOR,
               200,
@@ -269,6 +276,7 @@ class HttpAccessTest {
   final class Target {
     final String roomId;
     final String sessionId;
+    final String runId;
     final String docId;
 
     Target(String roomId) {
@@ -288,6 +296,7 @@ class HttpAccessTest {
               new JsonObject().put("roomId", roomId).put("message", "a box for the roadmap"));
       assertEquals(202, run.statusCode(), run.bodyAsString());
       sessionId = run.bodyAsJsonObject().getString("sessionId");
+      runId = run.bodyAsJsonObject().getString("runId");
       Await.result(
           events.awaitEvent(
               event ->
