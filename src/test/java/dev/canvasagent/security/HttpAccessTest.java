@@ -72,6 +72,13 @@ class HttpAccessTest {
   static final String TOOL = "canvas_check_out";
   static final String DOCUMENT_TEXT = "teh first line\nthe second line\n";
 
+  /** A 1×1 PNG: what an upload sends and an asset route answers. */
+  static final Buffer PNG =
+      Buffer.buffer(
+          Base64.getDecoder()
+              .decode(
+                  "iVBORw0KGgoAAAANSUhEUgAAAAEAAAABCAYAAAAfFcSJAAAADUlEQVR42mP8z8BQDwAEhQGAhKmMIQAAAABJRU5ErkJggg=="));
+
   /** What a route asks of a token in the room, session or document it touches. */
   enum Need {
     TOKEN,
@@ -83,7 +90,11 @@ class HttpAccessTest {
   enum Kind {
     PLAIN,
     EVENTS,
-    WEBSOCKET
+    WEBSOCKET,
+    /** A file's bytes as the body, not JSON. */
+    UPLOAD,
+    /** Bytes an {@code <img>} fetches: the token may come as {@code ?access_token=}. */
+    ASSET
   }
 
   /**
@@ -119,6 +130,7 @@ class HttpAccessTest {
               .replace(":sessionId", target.sessionId)
               .replace(":docId", target.docId)
               .replace(":runId", target.runId)
+              .replace(":assetId", target.assetId)
               .replace(":tool", TOOL);
       return query == null ? uri : uri + "?" + query.replace(":roomId", target.roomId);
     }
@@ -169,6 +181,15 @@ class HttpAccessTest {
               Need.EDITOR,
               201,
               target -> new JsonObject().put("speaker", "ana").put("text", "make the box blue")),
+          new Route("POST", "/api/rooms/:roomId/assets", null, Need.EDITOR, Kind.UPLOAD, 201, null),
+          new Route(
+              "GET",
+              "/api/rooms/:roomId/assets/:assetId",
+              null,
+              Need.VIEWER,
+              Kind.ASSET,
+              200,
+              null),
           new Route("GET", "/api/rooms/:roomId/events", null, Need.VIEWER, Kind.EVENTS, 200, null),
           new Route("GET", "/api/rooms/:roomId/ws", null, Need.VIEWER, Kind.WEBSOCKET, 101, null),
           route(
@@ -278,6 +299,7 @@ class HttpAccessTest {
     final String sessionId;
     final String runId;
     final String docId;
+    final String assetId;
 
     Target(String roomId) {
       this.roomId = roomId;
@@ -320,6 +342,16 @@ class HttpAccessTest {
               new JsonObject().put("roomId", roomId).put("content", DOCUMENT_TEXT));
       assertEquals(201, created.statusCode(), created.bodyAsString());
       docId = created.bodyAsJsonObject().getString("id");
+      HttpResponse<Buffer> uploaded =
+          Await.result(
+              server
+                  .http()
+                  .post("/api/rooms/" + roomId + "/assets")
+                  .putHeader("authorization", TestTokens.bearer(admin))
+                  .putHeader("content-type", "image/png")
+                  .sendBuffer(PNG));
+      assertEquals(201, uploaded.statusCode(), uploaded.bodyAsString());
+      assetId = uploaded.bodyAsJsonObject().getString("assetId");
     }
 
     long boardRevision() {
@@ -543,7 +575,7 @@ class HttpAccessTest {
                                 .put("urn:x:bound", true))),
                     401,
                     "UNAUTHENTICATED")));
-    if (route.kind() == Kind.PLAIN) {
+    if (route.kind() == Kind.PLAIN || route.kind() == Kind.UPLOAD) {
       refusals.add(
           new Refusal(
               new Credential("access_token off the streams", List.of(), "access_token=" + valid),
@@ -781,19 +813,24 @@ class HttpAccessTest {
   void theTableHasARowForEveryRouteTheServerDeclares() throws IOException {
     // The router is built inside BridgeVerticle and not reachable from here, so its declarations
     // are read from the source: a route added anywhere without a row in ROUTES fails this test.
+    // A path may be a literal or a String constant of the same file, which is read in its place.
     Pattern declaration =
         Pattern.compile(
-            "router\\s*\\.\\s*(get|post|put|patch|delete|head|options|route)(WithRegex)?\\(\"(/api[^\"]*)\"\\)");
+            "router\\s*\\.\\s*(get|post|put|patch|delete|head|options|route)(WithRegex)?\\((\"[^\"]*\"|[A-Za-z_][A-Za-z0-9_]*)\\)");
     Set<String> declared = new TreeSet<>();
     try (Stream<Path> files = Files.walk(Path.of("src/main/java"))) {
       for (Path file : files.filter(path -> path.toString().endsWith(".java")).toList()) {
-        Matcher found = declaration.matcher(Files.readString(file, StandardCharsets.UTF_8));
+        String source = Files.readString(file, StandardCharsets.UTF_8);
+        Matcher found = declaration.matcher(source);
         while (found.find()) {
-          declared.add(
-              found.group(1).toUpperCase(java.util.Locale.ROOT)
-                  + (found.group(2) == null ? "" : " regex")
-                  + " "
-                  + found.group(3));
+          String path = declaredPath(found.group(3), source, file);
+          if (path.startsWith("/api")) {
+            declared.add(
+                found.group(1).toUpperCase(java.util.Locale.ROOT)
+                    + (found.group(2) == null ? "" : " regex")
+                    + " "
+                    + path);
+          }
         }
       }
     }
@@ -802,6 +839,22 @@ class HttpAccessTest {
         "every /api route is authenticated by one handler on /api/*: " + declared);
     assertEquals(
         declared, ROUTES.stream().map(Route::name).collect(Collectors.toCollection(TreeSet::new)));
+  }
+
+  /** The path a route declaration names: its literal, or the value of the constant it names. */
+  static String declaredPath(String argument, String source, Path file) {
+    if (argument.startsWith("\"")) {
+      return argument.substring(1, argument.length() - 1);
+    }
+    Matcher constant =
+        Pattern.compile("String\\s+" + argument + "\\s*=\\s*\"([^\"]*)\"\\s*;").matcher(source);
+    assertTrue(
+        constant.find(),
+        file
+            + " declares a route with "
+            + argument
+            + ", which is not a String constant of that file: the table cannot check it");
+    return constant.group(1);
   }
 
   @Order(6)
@@ -865,7 +918,16 @@ class HttpAccessTest {
         Await.result(socket.close());
         yield 101;
       }
-      case PLAIN -> {
+      case ASSET -> {
+        // As an <img> asks: no header, the token in the query.
+        HttpResponse<Buffer> response =
+            request(
+                route, target, new Credential("token", List.of(), "access_token=" + token), null);
+        assertEquals(PNG, response.body(), route.toString());
+        assertEquals("image/png", response.getHeader("content-type"), route.toString());
+        yield response.statusCode();
+      }
+      case PLAIN, UPLOAD -> {
         HttpResponse<Buffer> response =
             request(
                 route,
@@ -886,6 +948,9 @@ class HttpAccessTest {
     HttpRequest<Buffer> request = server.http().request(HttpMethod.valueOf(route.method()), uri);
     for (Map.Entry<String, String> header : credential.headers()) {
       request.headers().add(header.getKey(), header.getValue());
+    }
+    if (route.kind() == Kind.UPLOAD) {
+      return Await.result(request.putHeader("content-type", "image/png").sendBuffer(PNG));
     }
     return Await.result(body == null ? request.send() : request.sendJsonObject(body));
   }
