@@ -46,7 +46,9 @@ export function ChatPanel({ client, api, roomId, initialSessionId, onSession }) 
       return
     }
     api.session(id, roomId).then((answer) => {
-      chats.current.set(id, answer.chat.map((message) => ({ role: message.role, text: message.text })))
+      const history = answer.chat.map((message) => ({ role: message.role, text: message.text, runId: message.runId }))
+      markRunsInHistory(history, answer.runs)
+      chats.current.set(id, history)
       const newest = answer.runs[0]
       if (newest && !statuses.current.has(id)) statuses.current.set(id, { state: newest.state, detail: newest.detail })
       setTodos(answer.todos)
@@ -148,7 +150,7 @@ export function ChatPanel({ client, api, roomId, initialSessionId, onSession }) 
             data-message-id={message.id} data-streaming={message.streaming ? 'true' : undefined}>
             <span className="role">{message.role === 'user' ? 'you' : message.role === 'assistant' ? 'agent' : 'system'}</span>
             <span className="text">{message.text}</span>
-            {message.runId && <RunUndo api={api} roomId={roomId} runId={message.runId} />}
+            {message.undoRunId && <RunUndo api={api} roomId={roomId} runId={message.undoRunId} />}
           </li>
         ))}
       </ol>
@@ -172,22 +174,46 @@ export function ChatPanel({ client, api, roomId, initialSessionId, onSession }) 
   )
 }
 
+const FINAL_STATES = ['done', 'scheduled', 'error', 'canceled']
+
+const changedTheBoard = (runId, applied) => ({ role: 'assistant', text: `changed the board (${applied} applied)`, undoRunId: runId })
+
 /**
  * A run that ended having changed the board gets its Undo on the agent's last message of it (the
  * messages since the person's prompt), or on a line of its own when it said nothing.
  */
 function markRunEnd(chat, { state, detail }) {
-  if (!['done', 'scheduled', 'error', 'canceled'].includes(state) || !detail?.runId || !(detail.applied > 0)) return
-  if (chat.some((message) => message.runId === detail.runId)) return
+  if (!FINAL_STATES.includes(state) || !detail?.runId || !(detail.applied > 0)) return
+  if (chat.some((message) => message.undoRunId === detail.runId)) return
   let last = null
   for (let i = chat.length - 1; i >= 0 && chat[i].role !== 'user'; i--) {
-    if (chat[i].role === 'assistant' && !chat[i].runId) {
+    if (chat[i].role === 'assistant' && !chat[i].undoRunId) {
       last = chat[i]
       break
     }
   }
-  if (last) last.runId = detail.runId
-  else chat.push({ role: 'assistant', text: `changed the board (${detail.applied} applied)`, runId: detail.runId })
+  if (last) last.undoRunId = detail.runId
+  else chat.push(changedTheBoard(detail.runId, detail.applied))
+}
+
+/**
+ * The same Undo on a resumed session's history: each message names its run, so every ended run that
+ * changed the board gets its Undo on its last agent message, or a line after its last message when
+ * the agent said nothing. A run whose messages are older than the history shown gets none.
+ */
+export function markRunsInHistory(chat, runs) {
+  for (const run of runs) {
+    if (!FINAL_STATES.includes(run.state) || !(run.detail?.applied > 0)) continue
+    let lastOfRun = -1
+    let lastSaid = -1
+    chat.forEach((message, index) => {
+      if (message.runId !== run.runId) return
+      lastOfRun = index
+      if (message.role === 'assistant') lastSaid = index
+    })
+    if (lastSaid >= 0) chat[lastSaid].undoRunId = run.runId
+    else if (lastOfRun >= 0) chat.splice(lastOfRun + 1, 0, changedTheBoard(run.runId, run.detail.applied))
+  }
 }
 
 /**

@@ -87,7 +87,7 @@ final class Run {
     this.config = config;
     this.contextBuilder = contextBuilder;
     this.contextGatherer = contextGatherer;
-    this.history = new ChatRecorder(store.chats(), request.sessionId());
+    this.history = new ChatRecorder(store.chats(), request.sessionId(), request.runId());
     this.meta = new MetaActions(bus, request);
     this.metrics = new RunMetrics();
     this.statuses = new RunStatuses(bus, request, metrics);

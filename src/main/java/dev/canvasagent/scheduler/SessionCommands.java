@@ -228,7 +228,8 @@ final class SessionCommands {
   }
 
   private static JsonObject chatJson(ChatMessage message) {
-    return message.toJson().put("at", message.atMillis());
+    JsonObject json = message.toJson().put("at", message.atMillis());
+    return message.runId() == null ? json : json.put("runId", message.runId());
   }
 
   private static <T> List<JsonObject> json(List<T> items, Function<T, JsonObject> json) {

@@ -119,6 +119,12 @@ abstract class ChatStreamContract {
         List.of(
             "user: /poster", "assistant: " + PROSE, "assistant: " + THINK, "assistant: " + MESSAGE),
         history);
+    // Each names its run, so a page that reloads still knows which run an Undo reverts.
+    assertEquals(
+        List.of(runId, runId, runId, runId),
+        session.bodyAsJsonObject().getJsonArray("chat").stream()
+            .map(m -> ((JsonObject) m).getString("runId"))
+            .toList());
   }
 
   @Test

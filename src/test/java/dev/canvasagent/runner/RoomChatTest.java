@@ -44,9 +44,10 @@ class RoomChatTest {
     ChatStore store =
         new ChatStore() {
           @Override
-          public Future<ChatMessage> append(String sessionId, String role, String text) {
+          public Future<ChatMessage> append(
+              String sessionId, String runId, String role, String text) {
             recorded.add(role + ": " + text);
-            return Future.succeededFuture(new ChatMessage(role, text, 0));
+            return Future.succeededFuture(new ChatMessage(role, text, 0, runId));
           }
 
           @Override
@@ -55,7 +56,7 @@ class RoomChatTest {
           }
         };
     RunRequest request = new RunRequest("r1", "s1", ROOM, "hi", "debug/fake", null, null, null);
-    chat = new RoomChat(vertx.eventBus(), request, new ChatRecorder(store, "s1"));
+    chat = new RoomChat(vertx.eventBus(), request, new ChatRecorder(store, "s1", "r1"));
   }
 
   @AfterEach

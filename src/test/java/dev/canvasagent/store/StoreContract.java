@@ -483,9 +483,9 @@ public abstract class StoreContract {
   void chatHistoryIsTheLastMessagesOldestFirst() {
     Session session = newSession();
     ChatStore chats = store.chats();
-    Await.result(chats.append(session.id(), ChatMessage.USER, "draw a box"));
-    Await.result(chats.append(session.id(), ChatMessage.ASSISTANT, "drawing it"));
-    Await.result(chats.append(session.id(), ChatMessage.USER, "move it"));
+    Await.result(chats.append(session.id(), null, ChatMessage.USER, "draw a box"));
+    Await.result(chats.append(session.id(), null, ChatMessage.ASSISTANT, "drawing it"));
+    Await.result(chats.append(session.id(), null, ChatMessage.USER, "move it"));
 
     List<ChatMessage> all = Await.result(chats.recent(session.id(), 10));
     assertEquals(
@@ -498,10 +498,24 @@ public abstract class StoreContract {
   }
 
   @Test
+  void aChatMessageKeepsTheRunThatRecordedIt() {
+    Session session = newSession();
+    ChatStore chats = store.chats();
+    ChatMessage appended =
+        Await.result(chats.append(session.id(), "run-1", ChatMessage.ASSISTANT, "drew it"));
+    Await.result(chats.append(session.id(), null, ChatMessage.USER, "thanks"));
+
+    assertEquals("run-1", appended.runId());
+    List<ChatMessage> all = Await.result(chats.recent(session.id(), 10));
+    assertEquals("run-1", all.get(0).runId());
+    assertEquals(null, all.get(1).runId());
+  }
+
+  @Test
   void chatHistoriesOfSessionsAreSeparate() {
     Session one = newSession();
     Session two = newSession();
-    Await.result(store.chats().append(one.id(), ChatMessage.USER, "mine"));
+    Await.result(store.chats().append(one.id(), null, ChatMessage.USER, "mine"));
 
     assertTrue(Await.result(store.chats().recent(two.id(), 10)).isEmpty());
   }
@@ -590,8 +604,8 @@ public abstract class StoreContract {
   void deletingASessionRemovesItsAtomsButNotTheRoomsBoardOrTranscript() {
     Session session = newSession();
     Session kept = newSession();
-    Await.result(store.chats().append(session.id(), ChatMessage.USER, "hello"));
-    Await.result(store.chats().append(kept.id(), ChatMessage.USER, "still here"));
+    Await.result(store.chats().append(session.id(), null, ChatMessage.USER, "hello"));
+    Await.result(store.chats().append(kept.id(), null, ChatMessage.USER, "still here"));
     Await.result(store.todos().add(session.id(), "a todo", 0));
     String runId = unique("run");
     Await.result(store.runs().accept(new NewRun(runId, session.id(), roomId, null, 5)));

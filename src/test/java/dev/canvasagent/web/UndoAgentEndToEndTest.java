@@ -138,4 +138,41 @@ class UndoAgentEndToEndTest {
     person.screenshot(SCREENSHOTS.resolve("undo-agent-after.png"));
     watching.screenshot(SCREENSHOTS.resolve("undo-agent-after-watching.png"));
   }
+
+  @Test
+  void aPageOpenedAfterTheRunStillOffersItsUndo() {
+    String roomId = "e2e-undo-later";
+    Page asking = openRoom("undo-asking", roomId);
+    BrowserEndToEndTest.ask(asking, "draw boxes labeled A, B and C");
+    BrowserEndToEndTest.awaitAgentState(asking, "done", "the run done in the chat panel");
+    asking.waitFor(geoShapes(".length === 3"), "the agent's three boxes");
+    awaitSettled(asking, roomId);
+    String runId =
+        (String)
+            asking.eval("document.querySelector('[data-testid=undo-run]')?.dataset.runId ?? null");
+
+    // A page that was not open during the run resumes the session from its history.
+    Page later = openRoom("undo-later", roomId);
+    later.waitFor(
+        "document.querySelector('[data-testid=undo-run]') !== null",
+        "Undo on the agent's message of the resumed session");
+    assertEquals(
+        runId,
+        later.eval("document.querySelector('[data-testid=undo-run]').dataset.runId"),
+        "the Undo reverts the run that drew the boxes");
+    assertEquals(
+        1L,
+        ((Number) later.eval("document.querySelectorAll('[data-testid=undo-run]').length"))
+            .longValue(),
+        "one Undo per run");
+    later.screenshot(SCREENSHOTS.resolve("undo-agent-resumed.png"));
+    later.click("[data-testid=undo-run]");
+    later.click("[data-testid=undo-yes]");
+    later.waitFor(
+        "document.querySelector('[data-testid=undo-outcome]')?.dataset.phase === 'done'",
+        "the revert's outcome");
+    for (Page page : List.of(asking, later)) {
+      page.waitFor(geoShapes(".length === 0"), "the agent's boxes gone in " + page.name());
+    }
+  }
 }

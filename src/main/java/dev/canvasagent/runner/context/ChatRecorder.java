@@ -15,11 +15,13 @@ public final class ChatRecorder {
 
   private final ChatStore chats;
   private final String sessionId;
+  private final String runId;
   private Future<Void> writes = Future.succeededFuture();
 
-  public ChatRecorder(ChatStore chats, String sessionId) {
+  public ChatRecorder(ChatStore chats, String sessionId, String runId) {
     this.chats = chats;
     this.sessionId = sessionId;
+    this.runId = runId;
   }
 
   public void user(String text) {
@@ -37,7 +39,7 @@ public final class ChatRecorder {
   private void record(String role, String text) {
     writes =
         writes
-            .compose(previous -> chats.append(sessionId, role, text))
+            .compose(previous -> chats.append(sessionId, runId, role, text))
             .<Void>mapEmpty()
             .otherwise(
                 error -> {

@@ -20,9 +20,9 @@ final class MemoryChatStore implements ChatStore {
   private final Map<String, Deque<ChatMessage>> sessions = new HashMap<>();
 
   @Override
-  public Future<ChatMessage> append(String sessionId, String role, String text) {
+  public Future<ChatMessage> append(String sessionId, String runId, String role, String text) {
     synchronized (lock) {
-      ChatMessage message = new ChatMessage(role, text, System.currentTimeMillis());
+      ChatMessage message = new ChatMessage(role, text, System.currentTimeMillis(), runId);
       Deque<ChatMessage> history = sessions.computeIfAbsent(sessionId, id -> new ArrayDeque<>());
       history.addLast(message);
       if (history.size() > KEPT_PER_SESSION) {

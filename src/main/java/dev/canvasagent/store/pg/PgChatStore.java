@@ -17,9 +17,9 @@ final class PgChatStore implements ChatStore {
   }
 
   @Override
-  public Future<ChatMessage> append(String sessionId, String role, String text) {
+  public Future<ChatMessage> append(String sessionId, String runId, String role, String text) {
     return pool.preparedQuery(Sql.INSERT_CHAT_MESSAGE)
-        .execute(Tuple.of(sessionId, role, text))
+        .execute(Tuple.of(sessionId, role, text, runId))
         .map(
             rows ->
                 new ChatMessage(
@@ -29,7 +29,8 @@ final class PgChatStore implements ChatStore {
                         .next()
                         .getOffsetDateTime("created_at")
                         .toInstant()
-                        .toEpochMilli()));
+                        .toEpochMilli(),
+                    runId));
   }
 
   @Override
@@ -45,7 +46,8 @@ final class PgChatStore implements ChatStore {
                           new ChatMessage(
                               row.getString("role"),
                               row.getString("text"),
-                              row.getOffsetDateTime("created_at").toInstant().toEpochMilli())));
+                              row.getOffsetDateTime("created_at").toInstant().toEpochMilli(),
+                              row.getString("run_id"))));
               Collections.reverse(newestFirst);
               return newestFirst;
             });

@@ -217,11 +217,13 @@ final class Sql {
           + " ORDER BY ts DESC, id DESC LIMIT $3";
 
   static final String INSERT_CHAT_MESSAGE =
-      "INSERT INTO canvas_agent_chat (session_id, role, text) VALUES ($1, $2, $3) RETURNING created_at";
+      "INSERT INTO canvas_agent_chat (session_id, role, text, run_id) VALUES ($1, $2, $3, $4)"
+          + " RETURNING created_at";
 
   /** The newest {@code $2} messages, put back in order by the caller. */
   static final String LIST_RECENT_CHAT =
-      "SELECT role, text, created_at FROM canvas_agent_chat WHERE session_id = $1 ORDER BY id DESC LIMIT $2";
+      "SELECT role, text, created_at, run_id FROM canvas_agent_chat WHERE session_id = $1"
+          + " ORDER BY id DESC LIMIT $2";
 
   static final String TODO_COLUMNS =
       "id::text AS id, session_id, text, status, position, created_at, resolved_at";

@@ -39,7 +39,7 @@ class ContextBuilderTest {
             .viewport(100, 50, 800, 600)
             .selection("shape:box");
     inputs.transcript = List.of(new Utterance("ana", "make it blue", 999_000));
-    inputs.chat = List.of(new ChatMessage("user", "draw a box", 1));
+    inputs.chat = List.of(new ChatMessage("user", "draw a box", 1, null));
     inputs.todos =
         List.of(new Todo("t1", "session-1", "headline", TodoStore.Status.OPEN, 0, 1, null));
     return inputs;

@@ -94,9 +94,9 @@ class ConversationPartsTest {
     Inputs inputs = new Inputs();
     inputs.chat =
         List.of(
-            new ChatMessage("user", "x".repeat(200), 1),
-            new ChatMessage("user", "move it", 2),
-            new ChatMessage("assistant", "moved", 3));
+            new ChatMessage("user", "x".repeat(200), 1, null),
+            new ChatMessage("user", "move it", 2, null),
+            new ChatMessage("assistant", "moved", 3, null));
 
     PartOutput output = new ChatHistoryPart().render(inputs.scope(), 150);
 

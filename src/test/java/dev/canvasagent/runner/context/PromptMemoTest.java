@@ -56,7 +56,7 @@ class PromptMemoTest {
     Inputs first = inputs();
     builder.build(first.build(), 0);
     first.message = "move it";
-    first.chat = List.of(new ChatMessage("user", "draw a box", 1));
+    first.chat = List.of(new ChatMessage("user", "draw a box", 1, null));
 
     BuiltContext hit = builder.build(first.build(), 0);
 
