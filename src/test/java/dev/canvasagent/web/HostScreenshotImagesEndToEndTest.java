@@ -189,9 +189,9 @@ class HostScreenshotImagesEndToEndTest {
     }
     assertEquals(inside, insideOfColour, "every pixel where the image is has its colour");
     assertEquals(0, outsideOfColour, "no pixel away from the image has its colour");
-    assertTrue(
-        ((Number) host.eval("window.canvasAgent.screenshots.answered")).intValue() >= 1,
-        "the page answered the screenshot request");
+    // The page counts its answer once its send is acknowledged, which may come after the server has
+    // it.
+    host.waitFor("window.canvasAgent.screenshots.answered >= 1", "the page's count of its answer");
   }
 
   /** A PNG of one colour, {@link #IMAGE_SIDE} square. */
