@@ -3,6 +3,11 @@ import { PartialPreviews } from './PartialPreviews.js'
 
 /** The states that end a run: its partial previews without a final envelope are discarded then. */
 const FINAL_STATES = new Set(['done', 'scheduled', 'error', 'canceled'])
+/**
+ * The states of a board run whose session's origin is fixed (its context is gathered): the previews ask
+ * for it then, so it is known when the run's first partial comes, and its first shape previews too.
+ */
+const MODEL_STATES = new Set(['calling_model', 'streaming'])
 /** How many applied action ids a session remembers for idempotency. */
 const REMEMBERED_ACTIONS = 5000
 
@@ -84,6 +89,8 @@ export class BoardExecutor {
         break
       case 'agent:status':
         if (FINAL_STATES.has(body.state) && body.detail?.runId) this.previews.discardRun(body.detail.runId)
+        // A document agent's run (detail.docId) has no board session, so no origin to ask for.
+        else if (MODEL_STATES.has(body.state) && typeof body.sessionId === 'string' && !body.detail?.docId) this.previews.origin(body.sessionId)
         break
       default:
     }

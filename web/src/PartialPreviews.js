@@ -11,6 +11,9 @@ import {
 } from 'tldraw'
 import { PREVIEW_PREFIX } from './boardRecords.js'
 
+/** How many preview events the page remembers (`timeline`), newest last. */
+const TIMELINE_LENGTH = 500
+
 // tldraw's own values: a preview never holds one tldraw would refuse, and never one it lacks.
 const TYPES = new Set(['geo', 'note', 'text', 'frame', 'line', 'draw', 'arrow'])
 const GEO = new Set(GeoShapeGeoStyle.values)
@@ -40,6 +43,10 @@ export class PartialPreviews {
     this.origins = new Map()
     this.shown = new Map()
     this.count = 0
+    // What the previews did, for a console and the tests to read (the page never reads it back):
+    // `preview` when an action's preview first appears (its word, tldraw type and geo), `replaced`
+    // when its final envelope takes its place, `discarded` when its run ended without one.
+    this.timeline = []
     // The server's words for kinds and colors (post-it, heading, charcoal …), read once: a preview
     // reads an action as the server will. Until they arrive, tldraw's own names still preview.
     this.words = { shapeKinds: {}, colorAliases: {} }
@@ -77,6 +84,7 @@ export class PartialPreviews {
     if (!origin) return
     const shape = this.shapeFor(action, origin)
     if (!shape) return
+    const first = !this.shown.has(action.id)
     this.editor.store.mergeRemoteChanges(() => {
       this.editor.run(() => {
         if (this.editor.getShape(shape.id)) {
@@ -88,6 +96,12 @@ export class PartialPreviews {
     })
     this.shown.set(action.id, shape.id)
     this.count += 1
+    if (first) this.record({ event: 'preview', actionId: action.id, word: action.params.type, type: shape.type, geo: shape.props.geo })
+  }
+
+  record(entry) {
+    this.timeline.push(entry)
+    if (this.timeline.length > TIMELINE_LENGTH) this.timeline.splice(0, this.timeline.length - TIMELINE_LENGTH)
   }
 
   /** The session's origin, or null while it is being fetched (the next partial draws). */
@@ -166,11 +180,13 @@ export class PartialPreviews {
     }
   }
 
+  /** The action's final envelope came: its records take the preview's place. */
   discard(actionId) {
     const id = this.shown.get(actionId)
     if (!id) return
     this.shown.delete(actionId)
     this.remove([id])
+    this.record({ event: 'replaced', actionId })
   }
 
   /** A run ended: its previews that never got a final envelope go. */
@@ -180,6 +196,7 @@ export class PartialPreviews {
       if (actionId.startsWith(`${runId}:`)) {
         ids.push(id)
         this.shown.delete(actionId)
+        this.record({ event: 'discarded', actionId })
       }
     }
     this.remove(ids)
@@ -187,6 +204,7 @@ export class PartialPreviews {
 
   discardAll() {
     const ids = [...this.shown.values()]
+    for (const actionId of this.shown.keys()) this.record({ event: 'discarded', actionId })
     this.shown.clear()
     this.remove(ids)
   }

@@ -5,8 +5,10 @@ import static dev.canvasagent.eval.EvalRoom.BoardView.text;
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
+import dev.canvasagent.board.TldrawStyles;
 import dev.canvasagent.board.geometry.Box;
 import dev.canvasagent.catalog.PanelInsets;
+import dev.canvasagent.catalog.ShapeKinds;
 import dev.canvasagent.eval.EvalRoom.BoardView;
 import dev.canvasagent.eval.EvalRoom.RunResult;
 import dev.canvasagent.model.fake.FakeScenarios;
@@ -19,6 +21,7 @@ import java.util.Comparator;
 import java.util.List;
 import java.util.Map;
 import java.util.Set;
+import java.util.TreeSet;
 import java.util.UUID;
 import java.util.stream.Collectors;
 import org.junit.jupiter.api.AfterEach;
@@ -47,6 +50,7 @@ class FakeScenarioEvalTest {
           Map.entry("tour", "/tour please"),
           Map.entry("brutalist-poster", "Draft a brutalist poster concept for the launch"),
           Map.entry("clear", "/clear"),
+          Map.entry("previews", "/previews please"),
           Map.entry("model-error", "/fail now"),
           Map.entry("invalid-action", "/invalid please"),
           Map.entry("labeled-box", "a box for the roadmap"));
@@ -375,6 +379,25 @@ class FakeScenarioEvalTest {
     assertEquals(heroBox.maxX() + 40, scribble.minX(), 1, "placed right of the hero, 40 apart");
     Box captionBox = board.bounds(caption);
     assertTrue(captionBox.minY() >= heroBox.maxY(), "stacked under the hero");
+  }
+
+  @Test
+  void thePreviewsScenarioLeavesOneShapeOfEveryKindTheCatalogCanCreate() {
+    RunResult result = room.runDone(TRIGGERS.get("previews"));
+    assertEquals(0, result.detail().getInteger("dropped"), result.finalStatus().encode());
+    Set<String> words = new TreeSet<>(ShapeKinds.words().fieldNames());
+    words.addAll(TldrawStyles.GEOS);
+    BoardView board = room.board();
+    assertEquals(words.size(), board.shapes().size(), "one shape per word");
+    for (String word : words) {
+      ShapeKinds.Kind kind = ShapeKinds.of(word).orElseThrow();
+      JsonObject shape =
+          board.shape("kind-" + word).orElseThrow(() -> new AssertionError("no shape for " + word));
+      assertEquals(kind.type(), shape.getString("type"), word);
+      if (kind.geo() != null) {
+        assertEquals(kind.geo(), prop(shape, "geo"), word);
+      }
+    }
   }
 
   @Test

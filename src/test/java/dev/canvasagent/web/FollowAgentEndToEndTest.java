@@ -3,6 +3,7 @@ package dev.canvasagent.web;
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
+import dev.canvasagent.board.TldrawStyles;
 import dev.canvasagent.support.Await;
 import dev.canvasagent.support.BrowserPages;
 import dev.canvasagent.support.BrowserPages.Page;
@@ -13,8 +14,12 @@ import io.vertx.core.json.JsonArray;
 import io.vertx.core.json.JsonObject;
 import java.nio.file.Path;
 import java.util.ArrayList;
+import java.util.HashMap;
 import java.util.List;
 import java.util.Map;
+import java.util.Set;
+import java.util.TreeMap;
+import java.util.TreeSet;
 import org.junit.jupiter.api.AfterAll;
 import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.BeforeAll;
@@ -24,7 +29,8 @@ import org.junit.jupiter.api.TestInstance;
 /**
  * Watching the agent in real headless Chromium: following it moves the camera to its work, work
  * outside the view is pointed at when not following, and a partial {@code create_shape} of every
- * kind the catalog can create is previewed (tldraw validating each preview record). Screenshots in
+ * kind the catalog can create is previewed (tldraw validating each preview record), fed to the page's
+ * preview code and, through the real stream, by the fake model's {@code /previews} run. Screenshots in
  * {@code target/e2e-screenshots/}; no page may log an error.
  */
 @TestInstance(TestInstance.Lifecycle.PER_CLASS)
@@ -62,8 +68,10 @@ class FollowAgentEndToEndTest {
             vertx,
             TestServer.config(
                 Map.of(
-                    "CANVAS_AGENT_PARTIAL_INTERVAL_MS", "100",
-                    "CANVAS_AGENT_FAKE_TOKEN_DELAY_MS", "5")));
+                    "CANVAS_AGENT_PARTIAL_INTERVAL_MS", "50",
+                    // Slow enough that each of /previews' shapes is still streaming when a partial
+                    // with its place goes out.
+                    "CANVAS_AGENT_FAKE_TOKEN_DELAY_MS", "20")));
   }
 
   @AfterEach
@@ -190,6 +198,97 @@ class FollowAgentEndToEndTest {
                 page.eval(
                     "window.canvasAgent.editor.getCurrentPageShapes().filter((s) => s.meta?.preview).length"))
             .intValue());
+  }
+
+  @Test
+  void theFakesPreviewsRunShowsAPreviewOfEveryKindBeforeItsFinalShape() {
+    String roomId = "e2e-previews-run";
+    Page page = openRoom("previews-run", roomId);
+    // Every word the catalog reads as a kind, and every geo kind: what /previews streams.
+    JsonObject kinds = server.get("/api/catalog").bodyAsJsonObject().getJsonObject("shapeKinds");
+    Map<String, JsonObject> expected = new TreeMap<>();
+    kinds.fieldNames().forEach(word -> expected.put(word, kinds.getJsonObject(word)));
+    TldrawStyles.GEOS.forEach(
+        geo -> expected.put(geo, new JsonObject().put("type", "geo").put("geo", geo)));
+    page.waitFor(
+        "Object.keys(window.canvasAgent.executor.previews.words.shapeKinds).length > 0",
+        "the server's words for kinds, from /api/catalog");
+
+    var accepted =
+        server.postRun(
+            new JsonObject()
+                .put("roomId", roomId)
+                .put("message", "/previews")
+                .put(
+                    "viewport",
+                    new JsonObject().put("x", 0).put("y", 0).put("w", 1300).put("h", 1300)));
+    assertEquals(202, accepted.statusCode(), accepted.bodyAsString());
+    page.waitFor(
+        "window.canvasAgent.executor.previews.shown.size > 0", "a preview while the run streams");
+    page.screenshot(SCREENSHOTS.resolve("previews-run-streaming.png"));
+    String finalShapes =
+        new JsonArray(expected.keySet().stream().map(word -> "shape:kind-" + word).toList())
+                .encode()
+            + ".every((id) => window.canvasAgent.editor.getShape(id))";
+    page.waitFor(finalShapes, "every kind's final shape on the page");
+
+    JsonArray timeline = page.evalArray("window.canvasAgent.executor.previews.timeline");
+    Map<String, JsonObject> previewed = new TreeMap<>();
+    Map<String, String> wordOfAction = new HashMap<>();
+    List<String> replacedAfterPreview = new ArrayList<>();
+    for (Object item : timeline) {
+      JsonObject entry = (JsonObject) item;
+      String actionId = entry.getString("actionId");
+      switch (entry.getString("event")) {
+        case "preview" -> {
+          previewed.put(entry.getString("word"), entry);
+          wordOfAction.put(actionId, entry.getString("word"));
+        }
+        case "replaced" -> {
+          if (wordOfAction.containsKey(actionId)) {
+            replacedAfterPreview.add(wordOfAction.get(actionId));
+          }
+        }
+        default -> {}
+      }
+    }
+    Set<String> missing = new TreeSet<>(expected.keySet());
+    missing.removeAll(previewed.keySet());
+    assertEquals(Set.of(), missing, "kinds never previewed (the first included)");
+    expected.forEach(
+        (word, kind) -> {
+          JsonObject preview = previewed.get(word);
+          assertEquals(kind.getString("type"), preview.getString("type"), word);
+          assertEquals(kind.getString("geo"), preview.getString("geo"), word);
+        });
+    Set<String> notReplaced = new TreeSet<>(expected.keySet());
+    notReplaced.removeAll(replacedAfterPreview);
+    assertEquals(Set.of(), notReplaced, "previews not replaced by their final envelope after them");
+
+    JsonObject finals =
+        page.evalObject(
+            "Object.fromEntries(window.canvasAgent.editor.getCurrentPageShapes()"
+                + ".filter((s) => s.id.startsWith('shape:kind-'))"
+                + ".map((s) => [s.id.slice('shape:kind-'.length), { type: s.type, geo: s.props.geo ?? null }]))");
+    assertEquals(expected.keySet(), finals.fieldNames(), "the final shapes, one per kind");
+    expected.forEach(
+        (word, kind) -> {
+          assertEquals(kind.getString("type"), finals.getJsonObject(word).getString("type"), word);
+          assertEquals(kind.getString("geo"), finals.getJsonObject(word).getString("geo"), word);
+        });
+    page.waitFor(
+        "window.canvasAgent.editor.getCurrentPageShapes().every((s) => !s.meta?.preview)"
+            + " && window.canvasAgent.executor.previews.shown.size === 0",
+        "no preview left");
+    JsonArray board = server.board(roomId).getJsonArray("records");
+    assertEquals(
+        expected.size(),
+        board.stream()
+            .map(JsonObject.class::cast)
+            .filter(record -> record.getString("id").startsWith("shape:kind-"))
+            .count(),
+        "the server's board holds them all");
+    page.screenshot(SCREENSHOTS.resolve("previews-run-final.png"));
   }
 
   private static JsonObject kind(String word, String type, JsonObject params) {
