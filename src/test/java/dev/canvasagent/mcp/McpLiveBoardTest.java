@@ -254,9 +254,9 @@ class McpLiveBoardTest {
                         "no image content: " + pictured.getJsonObject("structuredContent")));
     assertTrue(image.getString("mimeType").startsWith("image/"), image.getString("mimeType"));
     assertTrue(Base64.getDecoder().decode(image.getString("data")).length > 0, "image bytes");
-    assertTrue(
-        ((Number) page.eval("window.canvasAgent.screenshots.answered")).intValue() >= 1,
-        "the page answered the screenshot request");
+    // The page counts its answer once the send is acknowledged, which may trail the server's reply.
+    page.waitFor(
+        "window.canvasAgent.screenshots.answered >= 1", "the page answered the screenshot request");
 
     page.screenshot(SCREENSHOTS.resolve("mcp-live-board.png"));
     assertEquals(List.of(), page.errors(), "the page logged no error");
