@@ -29,7 +29,7 @@ import org.junit.jupiter.api.extension.ExtendWith;
  * turns 503 {@code draining} at once while {@code /health/live} stays 200, new runs are refused
  * {@code 503 SHUTTING_DOWN} over HTTP and MCP, and the running run ends by itself within the grace
  * or, still going at its end, {@code canceled} — either way with a final status the room's clients
- * see before the streams close. The real process and SIGTERM: {@link DrainingShutdownTest}.
+ * see before the streams close. The real process and SIGTERM: {@link DrainingShutdownIT}.
  */
 @ExtendWith(VertxExtension.class)
 class DrainTest {

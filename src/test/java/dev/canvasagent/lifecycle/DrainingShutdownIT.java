@@ -3,7 +3,6 @@ package dev.canvasagent.lifecycle;
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
-import dev.canvasagent.App;
 import dev.canvasagent.config.DatabaseConfig;
 import dev.canvasagent.support.Await;
 import dev.canvasagent.support.ServerProcess;
@@ -34,15 +33,14 @@ import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.extension.ExtendWith;
 
 /**
- * Readiness and the draining shutdown with the server as an operating-system process ({@code
- * App.main} on the test classpath) on PostgreSQL: not ready while it starts, ready once it has, and
+ * Readiness and the draining shutdown with the fat jar as an operating-system process ({@code
+ * java -jar target/canvas-agent.jar}, so it runs with {@code verify}) on PostgreSQL: not ready while it starts, ready once it has, and
  * on SIGTERM not ready at once, no new runs, the running run ended with a final status its SSE
  * client sees, then the stream ended and exit status 0.
  */
 @ExtendWith(VertxExtension.class)
-class DrainingShutdownTest {
-  static final List<String> MAIN =
-      List.of("-cp", System.getProperty("java.class.path"), App.class.getName());
+class DrainingShutdownIT {
+  static final List<String> JAR = List.of("-jar", "target/canvas-agent.jar");
   static final String ROOM = "drain";
   static final long POLL_MS = 20;
   static final int POLLS = 3_000;
@@ -147,7 +145,7 @@ class DrainingShutdownTest {
             vertx, new WebClientOptions().setDefaultHost("127.0.0.1").setDefaultPort(port));
     try (Connection holder =
             DriverManager.getConnection(database.jdbcUrl(), database.user(), database.password());
-        ServerProcess server = ServerProcess.java(MAIN, env)) {
+        ServerProcess server = ServerProcess.java(JAR, env)) {
       // The scheduler sweeps the runs table as it deploys: while this lock is held, it cannot.
       holder.setAutoCommit(false);
       try (Statement lock = holder.createStatement()) {
@@ -238,7 +236,7 @@ class DrainingShutdownTest {
     // Each fragment of the model's answer takes a second: the run would go on for minutes.
     env.put("CANVAS_AGENT_FAKE_TOKEN_DELAY_MS", "1000");
     env.put("CANVAS_AGENT_SHUTDOWN_GRACE_MS", "1000");
-    try (ServerProcess server = ServerProcess.java(MAIN, env)) {
+    try (ServerProcess server = ServerProcess.java(JAR, env)) {
       int port = server.awaitStartedPort();
       server.keepReading();
       WebClient http =
