@@ -783,7 +783,14 @@ public final class SchedulerVerticle extends CanvasVerticle {
             .compose(over -> nextTurn())
             .compose(
                 over -> {
-                  List<ActiveRun> still = running.stream().filter(run -> !run.ended()).toList();
+                  // Every run still going, one whose claim was under way when the drain began
+                  // included.
+                  List<ActiveRun> still =
+                      queues.values().stream()
+                          .map(queue -> queue.active)
+                          .filter(active -> active != null && !active.ended())
+                          .toList();
+                  int finished = (int) running.stream().filter(ActiveRun::ended).count();
                   String reason =
                       "the server is shutting down: the run was still going at the end of the "
                           + request.graceMs()
@@ -802,10 +809,7 @@ public final class SchedulerVerticle extends CanvasVerticle {
                               endWaiting()
                                   .map(
                                       notStarted ->
-                                          new Drained(
-                                              running.size() - still.size(),
-                                              still.size(),
-                                              notStarted)));
+                                          new Drained(finished, still.size(), notStarted)));
                 })
             .onSuccess(
                 outcome ->
@@ -872,7 +876,8 @@ public final class SchedulerVerticle extends CanvasVerticle {
       recorded.add(journal.release(leaving).otherwise(error -> null));
     }
     int ended = waiting;
-    return Future.join(recorded).map(all -> ended);
+    // A final state the store did not take is written again by FinalWrites; it holds up nothing.
+    return Future.join(recorded).transform(all -> Future.succeededFuture(ended));
   }
 
   @Override
