@@ -22,8 +22,9 @@ import org.slf4j.LoggerFactory;
 
 /**
  * {@code java -jar canvas-agent.jar}: reads the configuration, starts the server, and on SIGTERM (or
- * Ctrl-C) stops it cleanly: verticles undeployed, event streams ended, the database pool closed and,
- * clustered ({@code CANVAS_AGENT_CLUSTER=hazelcast}), the cluster left.
+ * Ctrl-C) drains and stops it cleanly: not ready, no new runs, the running runs ended within the
+ * shutdown grace, then event streams ended, verticles undeployed, the database pool closed and,
+ * clustered ({@code CANVAS_AGENT_CLUSTER=hazelcast}), the cluster left; exit status 0.
  */
 public final class App {
   private static final Logger LOG = LoggerFactory.getLogger(App.class);
@@ -103,7 +104,7 @@ public final class App {
       return;
     }
     Runtime.getRuntime()
-        .addShutdownHook(new Thread(() -> shutdown(vertx, agent), "canvas-agent-shutdown"));
+        .addShutdownHook(new Thread(() -> shutdown(vertx, agent, config), "canvas-agent-shutdown"));
     String base = "http://" + config.http().host() + ":" + agent.port();
     // With auth on, the hints show where the token goes; the token itself is the reader's.
     String bearer = config.auth().enabled() ? "-H \"authorization: Bearer $TOKEN\" " : "";
@@ -157,18 +158,47 @@ public final class App {
         .join();
   }
 
-  private static void shutdown(Vertx vertx, CanvasAgent agent) {
-    LOG.info("server.stopping");
+  /**
+   * SIGTERM (or Ctrl-C): drains ({@link CanvasAgent#drain}: not ready, no new runs, the running ones
+   * end within the grace, their final statuses published), then stops (streams ended, verticles
+   * undeployed, the store closed) and closes Vert.x (clustered: leaves the cluster, so the sessions
+   * move to the other members). The process then exits 0, or 1 if the shutdown failed: a drained
+   * stop is a clean one, not the JVM's 143 for a signal.
+   */
+  private static void shutdown(Vertx vertx, CanvasAgent agent, AppConfig config) {
+    LOG.atInfo()
+        .addKeyValue("graceMs", config.scheduler().shutdownGraceMs())
+        .log("server.draining");
+    long boundMs =
+        config.scheduler().shutdownGraceMs()
+            + config.scheduler().cancelGraceMs()
+            + TimeUnit.SECONDS.toMillis(SHUTDOWN_TIMEOUT_SECONDS);
+    int status = 0;
     try {
       agent
-          .stop()
-          .eventually(() -> vertx.close())
+          .drain()
+          .onSuccess(
+              drained ->
+                  LOG.atInfo()
+                      .addKeyValue("finished", drained.finished())
+                      .addKeyValue("canceled", drained.canceled())
+                      .addKeyValue("notStarted", drained.notStarted())
+                      .log("server.drained"))
+          .onFailure(
+              error ->
+                  LOG.atWarn().addKeyValue("error", error.toString()).log("server.drain_failed"))
+          .eventually(agent::stop)
+          .eventually(vertx::close)
           .toCompletionStage()
           .toCompletableFuture()
-          .get(SHUTDOWN_TIMEOUT_SECONDS, TimeUnit.SECONDS);
+          .get(boundMs, TimeUnit.MILLISECONDS);
       LOG.info("server.stopped");
     } catch (Exception e) {
       LOG.atError().addKeyValue("error", e.toString()).log("server.stop_failed");
+      status = 1;
     }
+    // Halting here skips nothing that matters (Hazelcast's own hook is off, the log is written
+    // synchronously) and replaces the signal's exit status with the shutdown's own.
+    Runtime.getRuntime().halt(status);
   }
 }

@@ -2,6 +2,9 @@ package dev.canvasagent;
 
 import dev.canvasagent.auth.AccessTokens;
 import dev.canvasagent.bridge.BridgeVerticle;
+import dev.canvasagent.bus.Address;
+import dev.canvasagent.bus.DrainRequest;
+import dev.canvasagent.bus.Drained;
 import dev.canvasagent.catalog.ActionCatalog;
 import dev.canvasagent.cluster.ClusterView;
 import dev.canvasagent.config.AppConfig;
@@ -28,6 +31,7 @@ import dev.canvasagent.store.pg.PgStore;
 import dev.canvasagent.verticle.CanvasVerticle;
 import io.vertx.core.Future;
 import io.vertx.core.Vertx;
+import io.vertx.core.eventbus.DeliveryOptions;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Optional;
@@ -36,12 +40,15 @@ import org.slf4j.LoggerFactory;
 
 /**
  * The running server: its store, its model providers and its eight verticles. {@link #start} opens the store and deploys
- * the verticles in dependency order, the HTTP edge last, so nothing is reachable before everything
- * behind it listens; if any step fails, what was started is stopped again and the failure names the
- * step. {@link #stop} undeploys in reverse order, then closes the store.
+ * the HTTP edge first, answering only its health routes ({@code /health/ready}: "starting"), then the
+ * other verticles in dependency order, and opens the API once all of them are there; if any step
+ * fails, what was started is stopped again and the failure names the step. {@link #drain} is a
+ * shutdown's first part (not ready, no new runs, the running ones end within a grace); {@link #stop}
+ * undeploys the edge first, then the rest in reverse order, then closes the store.
  */
 public final class CanvasAgent {
   private static final Logger LOG = LoggerFactory.getLogger(CanvasAgent.class);
+  static final long DRAIN_MARGIN_MS = 5_000;
 
   private final Vertx vertx;
   private final Store store;
@@ -50,6 +57,7 @@ public final class CanvasAgent {
   private final HttpProviders providers;
   private final NodeBoards boards;
   private final ClusterView cluster;
+  private final AppConfig config;
 
   private CanvasAgent(
       Vertx vertx,
@@ -58,7 +66,8 @@ public final class CanvasAgent {
       BridgeVerticle bridge,
       HttpProviders providers,
       NodeBoards boards,
-      ClusterView cluster) {
+      ClusterView cluster,
+      AppConfig config) {
     this.vertx = vertx;
     this.store = store;
     this.deploymentIds = deploymentIds;
@@ -66,6 +75,7 @@ public final class CanvasAgent {
     this.providers = providers;
     this.boards = boards;
     this.cluster = cluster;
+    this.config = config;
   }
 
   public static Future<CanvasAgent> start(Vertx vertx, AppConfig config) {
@@ -181,6 +191,10 @@ public final class CanvasAgent {
                       config, catalog, names, tokens, store.rateLimits(), store.assets(), cluster);
               verticles.add(bridge);
               List<String> deployed = new ArrayList<>();
+              // The edge first: it listens while the rest deploy, answering only its health routes
+              // (ready: "starting"); it opens the API once every verticle behind it is there.
+              verticles.remove(bridge);
+              verticles.add(0, bridge);
               Future<Void> chain = Future.succeededFuture();
               for (CanvasVerticle verticle : verticles) {
                 chain =
@@ -204,9 +218,11 @@ public final class CanvasAgent {
                                     }));
               }
               CanvasAgent agent =
-                  new CanvasAgent(vertx, store, deployed, bridge, providers, boards, cluster);
+                  new CanvasAgent(
+                      vertx, store, deployed, bridge, providers, boards, cluster, config);
               return chain
-                  .map(started -> agent)
+                  .compose(started -> bridge.serve())
+                  .map(serving -> agent)
                   .recover(error -> agent.stop().transform(stopped -> Future.failedFuture(error)));
             });
   }
@@ -230,10 +246,39 @@ public final class CanvasAgent {
     return store.kind();
   }
 
-  /** Undeploys the verticles, newest first (the HTTP edge closes its streams first), then closes the store. */
+  /**
+   * The first part of a shutdown ({@link #stop} is the second): {@code /health/ready} answers 503
+   * {@code draining} at once, new runs are refused SHUTTING_DOWN, and the running runs have {@code
+   * scheduler.shutdownGraceMs} to end by themselves; those still going then are canceled. Completes
+   * once every run has ended and its final status was published, while the streams are still open.
+   */
+  public Future<Drained> drain() {
+    long graceMs = config.scheduler().shutdownGraceMs();
+    // Past the grace, the runner has the cancel grace to end what is canceled; a little more covers
+    // the final writes.
+    long patience = graceMs + config.scheduler().cancelGraceMs() + DRAIN_MARGIN_MS;
+    return bridge
+        .drain()
+        .compose(
+            notReady ->
+                Address.SCHEDULER_DRAIN.ask(
+                    vertx.eventBus(),
+                    new DrainRequest(graceMs),
+                    new DeliveryOptions().setSendTimeout(patience)));
+  }
+
+  /**
+   * Undeploys the verticles: the HTTP edge first (its streams end), then the others newest first;
+   * then closes the store.
+   */
   public Future<Void> stop() {
+    List<String> order = reversed(deploymentIds);
+    if (!order.isEmpty()) {
+      // The edge was deployed first: it goes first all the same.
+      order.add(0, order.remove(order.size() - 1));
+    }
     Future<Void> chain = Future.succeededFuture();
-    for (String id : reversed(deploymentIds)) {
+    for (String id : order) {
       chain =
           chain.compose(
               previous ->

@@ -15,10 +15,12 @@ import dev.canvasagent.store.AssetStore;
 import dev.canvasagent.store.RateLimits;
 import dev.canvasagent.verticle.CanvasVerticle;
 import io.vertx.core.Future;
+import io.vertx.core.Promise;
 import io.vertx.core.http.HttpServer;
 import io.vertx.core.http.HttpServerOptions;
 import io.vertx.core.json.JsonObject;
 import io.vertx.ext.web.Router;
+import io.vertx.ext.web.RoutingContext;
 import java.util.EnumMap;
 import java.util.List;
 import java.util.Map;
@@ -57,6 +59,9 @@ public final class BridgeVerticle extends CanvasVerticle {
   private InboundFrames inbound;
   private McpSessions mcpSessions;
   private HttpServer server;
+
+  /** Read and written on this verticle's event loop only ({@link #serve}, {@link #drain}). */
+  private NodePhase phase = NodePhase.STARTING;
 
   /**
    * {@code verticleNames}: the verticles whose health {@code GET /health} reports, this one included;
@@ -112,7 +117,11 @@ public final class BridgeVerticle extends CanvasVerticle {
     router.route().handler(new OriginGuard(config.http().corsOrigins(), tokens.isEmpty()));
 
     // A load balancer's probe carries no token, so /health is outside /api (HealthRoute).
-    new HealthRoute(vertx, verticleNames, tokens, config.model().defaultModel(), cluster)
+    // The edge listens before the verticles behind it are deployed, so that readiness can say
+    // "starting"; until they are, everything but the health routes is refused, never half-served.
+    router.route().handler(this::refuseWhileStarting);
+    new HealthRoute(
+            vertx, verticleNames, tokens, config.model().defaultModel(), cluster, () -> phase)
         .mount(router);
     // The API is under /api and the bus under /eventbus; the browser client's page and assets,
     // public like any web page, are everything else (PageRoutes). /api is authenticated here,
@@ -231,7 +240,6 @@ public final class BridgeVerticle extends CanvasVerticle {
           hosts.membersChanged(members);
         });
     return Future.all(viewports, linkRooms())
-        .onSuccess(linked -> hosts.catchUp(cluster.members()))
         .compose(
             registered ->
                 vertx
@@ -291,6 +299,50 @@ public final class BridgeVerticle extends CanvasVerticle {
     return hub.room(ask.roomId())
         .map(Room::viewports)
         .orElseGet(() -> new RoomViewports(ask.roomId(), null, List.of()));
+  }
+
+  /**
+   * Every verticle behind the edge is deployed: the API opens and {@code /health/ready} may answer
+   * 200. The hosts other nodes elected are asked for now, when this node's screenshot verticle is
+   * there to be told. Completes once done on this verticle's event loop.
+   */
+  public Future<Void> serve() {
+    return onThisContext(
+        () -> {
+          if (phase == NodePhase.STARTING) {
+            phase = NodePhase.SERVING;
+            hosts.catchUp(cluster.members());
+          }
+        });
+  }
+
+  /**
+   * A shutdown begins: {@code /health/ready} answers 503 {@code draining} from now on; the rest
+   * serves on (the scheduler refuses new runs) until the verticle is undeployed.
+   */
+  public Future<Void> drain() {
+    return onThisContext(() -> phase = NodePhase.DRAINING);
+  }
+
+  private Future<Void> onThisContext(Runnable change) {
+    Promise<Void> done = Promise.promise();
+    context.runOnContext(
+        now -> {
+          change.run();
+          done.complete();
+        });
+    return done.future();
+  }
+
+  private void refuseWhileStarting(RoutingContext ctx) {
+    if (phase != NodePhase.STARTING || HealthRoute.PATHS.contains(ctx.request().path())) {
+      ctx.next();
+      return;
+    }
+    HttpErrors.send(
+        ctx,
+        FailureCode.STARTING,
+        "this server is still starting: only /health, /health/live and /health/ready answer yet");
   }
 
   @Override

@@ -79,6 +79,14 @@ public final class Address {
       Endpoint.of("scheduler.cancel", SessionRef::fromJson, SessionCanceled::fromJson);
 
   /**
+   * Scheduler: the node is shutting down ({@link DrainRequest}): from now on a submit is refused
+   * SHUTTING_DOWN and no waiting run starts; answers once every running run has ended, by itself or
+   * canceled at the grace's end, and the waiting ones are ended or let go ({@link Drained}).
+   */
+  public static final Endpoint<DrainRequest, Drained> SCHEDULER_DRAIN =
+      Endpoint.of("scheduler.drain", DrainRequest::fromJson, Drained::fromJson);
+
+  /**
    * Scheduler: undo a run ({@link RunRevertRequest} → {@link RunReverted}) once it has ended: checks
    * its record (RUN_NOT_FOUND, RUN_ROOM_MISMATCH, RUN_STILL_RUNNING), then asks {@code
    * patch.board.revert}.

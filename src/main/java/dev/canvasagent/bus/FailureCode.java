@@ -95,6 +95,18 @@ public enum FailureCode {
    */
   RUN_NOT_REVERTIBLE(40, 409),
 
+  /**
+   * The node is draining for a shutdown: it takes no new run (or follow-up message); another node,
+   * or this one once restarted, will. Answered with {@code Retry-After}.
+   */
+  SHUTTING_DOWN(41, 503, Retry.YES),
+
+  /**
+   * The node has not finished starting: only its health routes answer yet. Answered with {@code
+   * Retry-After}.
+   */
+  STARTING(42, 503, Retry.YES),
+
   /** Canceled by request, or by the server shutting down. */
   CANCELED,
   /** A newer message in the session took the run's place. */

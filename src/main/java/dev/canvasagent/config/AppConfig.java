@@ -194,9 +194,11 @@ public record AppConfig(
   /**
    * How many runs may wait behind a session's running run; how long a run may take before the
    * scheduler cancels it (the watchdog); how long the runner has to answer a cancel before the
-   * scheduler gives the run up as interrupted and moves the session's queue on.
+   * scheduler gives the run up as interrupted and moves the session's queue on; how long a shutdown
+   * lets the running runs end by themselves before it cancels them.
    */
-  public record Scheduler(int maxQueueDepth, int watchdogMs, int cancelGraceMs) {}
+  public record Scheduler(
+      int maxQueueDepth, int watchdogMs, int cancelGraceMs, int shutdownGraceMs) {}
 
   /**
    * Runs that outlive their node: how often the node holding a queued or running run renews its

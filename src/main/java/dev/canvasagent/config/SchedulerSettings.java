@@ -29,12 +29,24 @@ final class SchedulerSettings {
           5000,
           "How long a runner has to end a canceled run (cancel, preemption, watchdog), 2000–60000 (more than the runner's 1 s wait for the action in hand); past it the scheduler publishes `error` `INTERRUPTED` and moves the session on.");
 
-  static final List<Setting> ALL = List.of(MAX_QUEUE_DEPTH, WATCHDOG_MS, CANCEL_GRACE_MS);
+  static final Setting SHUTDOWN_GRACE_MS =
+      Setting.of(
+          "scheduler.shutdownGraceMs",
+          "CANVAS_AGENT_SHUTDOWN_GRACE_MS",
+          whole(0, 600_000),
+          20_000,
+          "On SIGTERM, how long the running runs have to end by themselves, 0–600000; those still going then end `canceled` (`CANCELED`). See [Operations: Shutdown](operations.md#shutdown).");
+
+  static final List<Setting> ALL =
+      List.of(MAX_QUEUE_DEPTH, WATCHDOG_MS, CANCEL_GRACE_MS, SHUTDOWN_GRACE_MS);
 
   private SchedulerSettings() {}
 
   static AppConfig.Scheduler read(ConfigValues values) {
     return new AppConfig.Scheduler(
-        values.whole(MAX_QUEUE_DEPTH), values.whole(WATCHDOG_MS), values.whole(CANCEL_GRACE_MS));
+        values.whole(MAX_QUEUE_DEPTH),
+        values.whole(WATCHDOG_MS),
+        values.whole(CANCEL_GRACE_MS),
+        values.whole(SHUTDOWN_GRACE_MS));
   }
 }

@@ -29,6 +29,7 @@ import java.util.ArrayList;
 import java.util.List;
 import java.util.Map;
 import java.util.Optional;
+import java.util.concurrent.TimeUnit;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
@@ -47,6 +48,9 @@ public final class PatchEngineVerticle extends CanvasVerticle {
 
   private static final Logger LOG = LoggerFactory.getLogger(PatchEngineVerticle.class);
   static final int MAX_REVISIONS_PER_PAGE = 500;
+
+  /** How long the health probe waits for the store to answer a query (the route waits 2000 ms). */
+  static final long STORE_PING_DEADLINE_MS = 1_500;
 
   private final Store store;
   private final AppConfig.BoardCache cache;
@@ -425,6 +429,8 @@ public final class PatchEngineVerticle extends CanvasVerticle {
             .put("boardCache", boards.stats());
     return store
         .ping()
+        // Inside the health route's probe timeout, so that a store that hangs is reported as such.
+        .timeout(STORE_PING_DEADLINE_MS, TimeUnit.MILLISECONDS)
         .map(
             pong ->
                 report

@@ -108,7 +108,7 @@ final class MetaActions {
               }
               Failure failure = Failure.of(reply.cause());
               return switch (failure.code()) {
-                case QUEUE_FULL -> {
+                case QUEUE_FULL, SHUTTING_DOWN -> {
                   followUpsRefused++;
                   LOG.atInfo()
                       .addKeyValue("runId", request.runId())

@@ -3,6 +3,8 @@ package dev.canvasagent.scheduler;
 import dev.canvasagent.bus.Address;
 import dev.canvasagent.bus.AgentChat;
 import dev.canvasagent.bus.AgentStatus;
+import dev.canvasagent.bus.DrainRequest;
+import dev.canvasagent.bus.Drained;
 import dev.canvasagent.bus.Failure;
 import dev.canvasagent.bus.FailureCode;
 import dev.canvasagent.bus.FollowUpRequest;
@@ -31,6 +33,7 @@ import dev.canvasagent.store.SessionStore.Session;
 import dev.canvasagent.store.Store;
 import dev.canvasagent.verticle.CanvasVerticle;
 import io.vertx.core.Future;
+import io.vertx.core.Promise;
 import io.vertx.core.eventbus.DeliveryOptions;
 import io.vertx.core.eventbus.ReplyException;
 import io.vertx.core.eventbus.ReplyFailure;
@@ -40,6 +43,7 @@ import java.util.ArrayList;
 import java.util.HashMap;
 import java.util.List;
 import java.util.Map;
+import java.util.Objects;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
@@ -80,6 +84,10 @@ public final class SchedulerVerticle extends CanvasVerticle {
   private final Map<String, SessionQueue> queues = new HashMap<>();
   private QueueTakeover takeover;
   private boolean stopping;
+
+  /** Set by {@code scheduler.drain}, once: the node is shutting down and takes no new run. */
+  private Future<Drained> drained;
+
   private TodoCommands todoCommands;
   private RunJournal journal;
   private FinalWrites finals;
@@ -164,10 +172,13 @@ public final class SchedulerVerticle extends CanvasVerticle {
                 answer(Address.SCHEDULER_SUBMIT, this::submit),
                 answer(Address.SCHEDULER_RUN_ENDING, this::runEnding),
                 answer(Address.SCHEDULER_CANCEL, this::cancel),
+                answer(Address.SCHEDULER_DRAIN, this::drain),
                 answer(Address.SCHEDULER_RUN_REVERT, new RunReverts(bus, store.runs())::revert),
                 answerAcrossNodes(
                     Address.schedulerNodeSubmit(node),
-                    owned -> intake.submit(owned.submit(), owned.sessionId())),
+                    owned ->
+                        refuseWhileDraining()
+                            .compose(open -> intake.submit(owned.submit(), owned.sessionId()))),
                 answerAcrossNodes(Address.schedulerNodeCancel(node), this::cancelOwned),
                 answerAcrossNodes(Address.schedulerNodeCancelRun(node), this::cancelRunHere),
                 answer(Address.SCHEDULER_TODO, this::todo),
@@ -205,6 +216,9 @@ public final class SchedulerVerticle extends CanvasVerticle {
    * request TIMEOUT, retryable: a retry with the same Idempotency-Key finds the run if it was taken in.
    */
   private Future<RunAccepted> submit(RunSubmit submit) {
+    if (drained != null) {
+      return refuseWhileDraining();
+    }
     String sessionId = intake.sessionIdFor(submit);
     String owner = cluster.ownerOf(sessionId);
     if (owner.equals(cluster.nodeId())) {
@@ -280,7 +294,7 @@ public final class SchedulerVerticle extends CanvasVerticle {
    */
   private void startNext(String sessionId) {
     SessionQueue queue = queues.get(sessionId);
-    if (queue == null || queue.running() || stopping) {
+    if (queue == null || queue.running() || stopping || drained != null) {
       return;
     }
     if (!cluster.owns(sessionId)) {
@@ -629,6 +643,9 @@ public final class SchedulerVerticle extends CanvasVerticle {
   }
 
   private Future<GrantedFollowUp> followUp(FollowUpRequest request) {
+    if (drained != null) {
+      return refuseWhileDraining();
+    }
     return activeRun(request.sessionId(), request.runId())
         .compose(active -> followUps.asked(queues.get(request.sessionId()), active, request));
   }
@@ -640,7 +657,10 @@ public final class SchedulerVerticle extends CanvasVerticle {
   private Future<GrantedFollowUps> runEnding(RunEnding ending) {
     SessionQueue queue = ending.sessionId() == null ? null : queues.get(ending.sessionId());
     ActiveRun active = queue == null ? null : queue.active;
-    if (active == null || !active.run.runId().equals(ending.runId()) || active.canceling()) {
+    if (active == null
+        || !active.run.runId().equals(ending.runId())
+        || active.canceling()
+        || drained != null) {
       return Future.succeededFuture(new GrantedFollowUps(List.of()));
     }
     return followUps.ending(queue, active, ending.actionsApplied());
@@ -710,6 +730,97 @@ public final class SchedulerVerticle extends CanvasVerticle {
         .compose(found -> todoCommands.list(ref.sessionId()));
   }
 
+  /** Completes on this verticle's next turn, once what the current one does is done. */
+  private Future<Void> nextTurn() {
+    Promise<Void> turn = Promise.promise();
+    vertx.runOnContext(next -> turn.complete());
+    return turn.future();
+  }
+
+  /** SHUTTING_DOWN once the node drains; nothing otherwise. */
+  private <T> Future<T> refuseWhileDraining() {
+    return drained == null
+        ? Future.succeededFuture()
+        : Failure.future(
+            FailureCode.SHUTTING_DOWN,
+            "this server is shutting down and takes no new run; retry (another node, or this one"
+                + " once restarted, takes it)");
+  }
+
+  /**
+   * {@code scheduler.drain}: the node is shutting down. From now on it takes no run (SHUTTING_DOWN),
+   * starts none of the waiting ones and grants no follow-up; the running runs have {@code graceMs}
+   * to end by themselves, and those still going then are canceled (code CANCELED, their final status
+   * published while the streams are still open). The waiting runs then end with the server, or go to
+   * their sessions' next owners when other members remain, as {@link #stop()} would do. Asked twice,
+   * it answers the first drain's outcome.
+   */
+  private Future<Drained> drain(DrainRequest request) {
+    if (drained != null) {
+      return drained;
+    }
+    List<ActiveRun> running =
+        queues.values().stream().map(queue -> queue.active).filter(Objects::nonNull).toList();
+    LOG.atInfo()
+        .addKeyValue("running", running.size())
+        .addKeyValue(
+            "waiting", queues.values().stream().mapToInt(queue -> queue.waiting.size()).sum())
+        .addKeyValue("graceMs", request.graceMs())
+        .log("scheduler.draining");
+    Promise<Void> graceOver = Promise.promise();
+    long timer = vertx.setTimer(Math.max(1, request.graceMs()), id -> graceOver.tryComplete());
+    Future.join(running.stream().map(ActiveRun::whenEnded).toList())
+        .onComplete(
+            allEnded -> {
+              vertx.cancelTimer(timer);
+              graceOver.tryComplete();
+            });
+    drained =
+        graceOver
+            .future()
+            // A run's end completes inside its settle, which queues its follow-ups after: the
+            // next turn sees them.
+            .compose(over -> nextTurn())
+            .compose(
+                over -> {
+                  // Every run still going, one whose claim was under way when the drain began
+                  // included.
+                  List<ActiveRun> still =
+                      queues.values().stream()
+                          .map(queue -> queue.active)
+                          .filter(active -> active != null && !active.ended())
+                          .toList();
+                  int finished = (int) running.stream().filter(ActiveRun::ended).count();
+                  String reason =
+                      "the server is shutting down: the run was still going at the end of the "
+                          + request.graceMs()
+                          + " ms shutdown grace";
+                  return Future.join(
+                          still.stream()
+                              .map(
+                                  active ->
+                                      cancellation.cancelRunning(
+                                          active, FailureCode.CANCELED, reason))
+                              .toList())
+                      .otherwiseEmpty()
+                      .compose(canceled -> nextTurn())
+                      .compose(
+                          canceled ->
+                              endWaiting()
+                                  .map(
+                                      notStarted ->
+                                          new Drained(finished, still.size(), notStarted)));
+                })
+            .onSuccess(
+                outcome ->
+                    LOG.atInfo()
+                        .addKeyValue("finished", outcome.finished())
+                        .addKeyValue("canceled", outcome.canceled())
+                        .addKeyValue("notStarted", outcome.notStarted())
+                        .log("scheduler.drained"));
+    return drained;
+  }
+
   private void publishStatus(RunRequest run, RunState state, JsonObject detail) {
     new AgentStatus(run.sessionId(), state, detail).publish(vertx.eventBus(), run.roomId());
   }
@@ -725,13 +836,26 @@ public final class SchedulerVerticle extends CanvasVerticle {
     journal.stop();
     sweeper.stop();
     takeover.stop();
+    return endWaiting();
+  }
+
+  /**
+   * The runs waiting here, and the follow-ups granted to a running run, end with the server
+   * ({@code canceled}, each recorded and announced) — unless other members remain: then the waiting
+   * ones are let go to their sessions' next owners, who take them over once this node has left.
+   * Answers how many there were.
+   */
+  private Future<Integer> endWaiting() {
     boolean othersRemain = cluster.clustered() && cluster.members().size() > 1;
     List<Future<Void>> recorded = new ArrayList<>();
     List<RunRequest> leaving = new ArrayList<>();
+    int waiting = 0;
     for (SessionQueue queue : queues.values()) {
       if (queue.retryTimer >= 0) {
         vertx.cancelTimer(queue.retryTimer);
+        queue.retryTimer = -1;
       }
+      waiting += queue.waiting.size();
       if (othersRemain) {
         leaving.addAll(queue.waiting);
       } else {
@@ -751,7 +875,9 @@ public final class SchedulerVerticle extends CanvasVerticle {
           .log("queue.let_go_on_stop");
       recorded.add(journal.release(leaving).otherwise(error -> null));
     }
-    return Future.join(recorded);
+    int ended = waiting;
+    // A final state the store did not take is written again by FinalWrites; it holds up nothing.
+    return Future.join(recorded).transform(all -> Future.succeededFuture(ended));
   }
 
   @Override
@@ -775,6 +901,7 @@ public final class SchedulerVerticle extends CanvasVerticle {
             .put("runsTakenOver", takeover.takenOver())
             .put("running", running)
             .put("waiting", waiting)
+            .put("draining", drained != null)
             .put("runsHeld", journal.held())
             .put("runsEnding", finals.size())
             .put("runsInterrupted", sweeper.swept()));

@@ -20,7 +20,7 @@ class FailureCodeTest {
         Arrays.stream(FailureCode.values())
             .filter(FailureCode::isReply)
             .toArray(FailureCode[]::new);
-    assertEquals(40, replies.length);
+    assertEquals(42, replies.length);
     for (int i = 0; i < replies.length; i++) {
       assertEquals(i + 1, replies[i].wire(), replies[i].name());
       assertEquals(replies[i], FailureCode.fromWire(i + 1).orElseThrow());
@@ -83,7 +83,13 @@ class FailureCodeTest {
                     FailureCode.IDEMPOTENCY_KEY_REUSED)),
             Map.entry(429, EnumSet.of(FailureCode.QUEUE_FULL, FailureCode.RATE_LIMITED)),
             Map.entry(500, EnumSet.of(FailureCode.INTERNAL)),
-            Map.entry(503, EnumSet.of(FailureCode.NO_HOST, FailureCode.STORE_UNAVAILABLE)),
+            Map.entry(
+                503,
+                EnumSet.of(
+                    FailureCode.NO_HOST,
+                    FailureCode.STORE_UNAVAILABLE,
+                    FailureCode.SHUTTING_DOWN,
+                    FailureCode.STARTING)),
             Map.entry(504, EnumSet.of(FailureCode.SCREENSHOT_TIMEOUT, FailureCode.TIMEOUT)));
     Map<Integer, Set<FailureCode>> actual =
         Arrays.stream(FailureCode.values())
@@ -109,7 +115,9 @@ class FailureCodeTest {
             FailureCode.SCREENSHOT_TIMEOUT,
             FailureCode.QUEUE_FULL,
             FailureCode.REVISION_CONFLICT,
-            FailureCode.INTERRUPTED),
+            FailureCode.INTERRUPTED,
+            FailureCode.SHUTTING_DOWN,
+            FailureCode.STARTING),
         retryable);
     assertFalse(
         FailureCode.MODEL_ERROR.retryable(),

@@ -60,6 +60,9 @@ class SessionMessagesTest {
     roundTrips(new SessionUpdate("s1", null, null, null, new JsonArray()), SessionUpdate::fromJson);
     roundTrips(new SessionListQuery("demo", 20), SessionListQuery::fromJson);
     roundTrips(new HealthProbe(), HealthProbe::fromJson);
+    roundTrips(new HealthProbe(true), HealthProbe::fromJson);
+    roundTrips(new DrainRequest(20_000), DrainRequest::fromJson);
+    roundTrips(new Drained(2, 1, 3), Drained::fromJson);
   }
 
   @Test

@@ -82,11 +82,12 @@ class ConfigLoaderTest {
             config.runner().maxActions(),
             config.runner().partialIntervalMs()));
     assertEquals(
-        List.of(8, 60_000, 5_000),
+        List.of(8, 60_000, 5_000, 20_000),
         List.of(
             config.scheduler().maxQueueDepth(),
             config.scheduler().watchdogMs(),
-            config.scheduler().cancelGraceMs()));
+            config.scheduler().cancelGraceMs(),
+            config.scheduler().shutdownGraceMs()));
     assertEquals(200, config.ttfbSloMs());
     assertEquals(4096, config.shapeStateLimitBytes());
     assertEquals(60_000, config.context().transcriptWindowMs());
@@ -300,6 +301,7 @@ class ConfigLoaderTest {
             c -> c.durability().interruptedAfterMs(),
             60_000),
         override("CANVAS_AGENT_RUN_WATCHDOG_MS", "5000", c -> c.scheduler().watchdogMs(), 5_000),
+        override("CANVAS_AGENT_SHUTDOWN_GRACE_MS", "0", c -> c.scheduler().shutdownGraceMs(), 0),
         // The three retired flags accept only the one value this server supports (refusals are
         // below).
         override("CANVAS_AGENT_UNIFIED", "1", c -> c.http().port(), 8080),

@@ -119,6 +119,11 @@ public final class TestServer {
     return http;
   }
 
+  /** A shutdown's first part, as SIGTERM starts it: not ready, no new runs, the running ones end. */
+  public Future<dev.canvasagent.bus.Drained> drain() {
+    return agent.drain();
+  }
+
   public Future<Void> stop() {
     http.close();
     return agent.stop();
