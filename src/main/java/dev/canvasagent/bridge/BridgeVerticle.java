@@ -137,6 +137,7 @@ public final class BridgeVerticle extends CanvasVerticle {
     new RoomRoutes(vertx).mount(router, body);
     new AssetRoutes(assets, config.assets().maxBytes()).mount(router);
     new SessionRoutes(vertx, access).mount(router, body);
+    new AdminRoutes(vertx, hub, cluster).mount(router);
     new DocumentRoutes(
             vertx,
             access,

@@ -20,6 +20,7 @@ import java.util.Map;
 import java.util.Objects;
 import java.util.Optional;
 import java.util.Set;
+import java.util.TreeMap;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
@@ -92,6 +93,23 @@ final class Room {
 
   Optional<String> hostId() {
     return Optional.ofNullable(hostId);
+  }
+
+  /** This node's clients counted by transport ({@code sse}, {@code websocket}, {@code sockjs}), for the admin view. */
+  Map<String, Integer> clientsByTransport() {
+    Map<String, Integer> counts = new TreeMap<>();
+    clients.values().forEach(client -> counts.merge(client.transport(), 1, Integer::sum));
+    return counts;
+  }
+
+  /** Where the room's stream is, for the admin view: the incarnation, the latest event's number, the events held for resuming and the most it holds. */
+  JsonObject replayPosition() {
+    return new JsonObject()
+        .put("incarnation", replay.incarnationId())
+        .put("position", replay.lastNumber())
+        .put("latestEventId", replay.latestId())
+        .put("held", replay.events().size())
+        .put("capacity", config.replayEvents());
   }
 
   String latestEventId() {

@@ -94,6 +94,21 @@ public final class Address {
   public static final Endpoint<RunRevertRequest, RunReverted> SCHEDULER_RUN_REVERT =
       Endpoint.of("scheduler.run.revert", RunRevertRequest::fromJson, RunReverted::fromJson);
 
+  /**
+   * Scheduler, for the admin view: the room's runs this node's scheduler is running, and how many wait
+   * in its queues ({@link RoomRef} → {@link RoomRuns}).
+   */
+  public static final Endpoint<RoomRef, RoomRuns> SCHEDULER_ROOM_RUNS =
+      Endpoint.of("scheduler.room.runs", RoomRef::fromJson, RoomRuns::fromJson);
+
+  /**
+   * Scheduler, for the admin view: a session's owner node, queue, running run and last ended run
+   * ({@link SessionRef} → {@link SessionActivity}), asked of the owner when it is another node;
+   * SESSION_NOT_FOUND for an unknown session.
+   */
+  public static final Endpoint<SessionRef, SessionActivity> SCHEDULER_SESSION_ACTIVITY =
+      Endpoint.of("scheduler.session.activity", SessionRef::fromJson, SessionActivity::fromJson);
+
   /** Runner: execute one run ({@link RunStart}) to its end and answer with its outcome ({@link RunOutcome}). */
   public static final Endpoint<RunStart, RunOutcome> RUNNER_RUN =
       Endpoint.of("runner.run", RunStart::fromJson, RunOutcome::fromJson);
@@ -176,6 +191,13 @@ public final class Address {
       Endpoint.of(
           "patch.board.revisions", BoardRevisionsQuery::fromJson, BoardRevisionPage::fromJson);
 
+  /**
+   * Patch engine, for the admin view: the revision of the room's board it holds and the store's
+   * ({@link RoomRef} → {@link BoardCacheState}); loads and catches up nothing.
+   */
+  public static final Endpoint<RoomRef, BoardCacheState> PATCH_BOARD_STATE =
+      Endpoint.of("patch.board.state", RoomRef::fromJson, BoardCacheState::fromJson);
+
   /** Screenshot: ask the room's host client for an image of the board ({@link ScreenshotRequest} → {@link Screenshot}). */
   public static final Endpoint<ScreenshotRequest, Screenshot> SCREENSHOT_CAPTURE =
       Endpoint.of("screenshot.capture", ScreenshotRequest::fromJson, Screenshot::fromJson);
@@ -237,6 +259,13 @@ public final class Address {
       Endpoint.of("doc.tool", DocumentToolCall::fromJson, DocumentToolResult::fromJson);
 
   /**
+   * Lease manager, for the admin view: a room's documents and their leases ({@link RoomRef} → {@link
+   * RoomDocuments}); none for a room without documents.
+   */
+  public static final Endpoint<RoomRef, RoomDocuments> DOC_ROOM_LEASES =
+      Endpoint.of("doc.room.leases", RoomRef::fromJson, RoomDocuments::fromJson);
+
+  /**
    * Document agent: start a tool loop on a document ({@link DocumentAgentRequest}) for its requester,
    * answered once the lease is held ({@link DocumentAgentStarted}: never the lease id, which the loop
    * keeps); the loop goes on and reports on the document room's {@code agent:status} and {@code
@@ -287,6 +316,18 @@ public final class Address {
   public static Endpoint<RunCancel, SessionCanceled> schedulerNodeCancelRun(String nodeId) {
     return Endpoint.of(
         "scheduler.node." + nodeId + ".cancel_run", RunCancel::fromJson, SessionCanceled::fromJson);
+  }
+
+  /**
+   * The scheduler of node {@code nodeId}, across the cluster: what a session that node owns is doing,
+   * as {@code scheduler.session.activity} would answer there ({@link SessionRef} → {@link
+   * SessionActivity}).
+   */
+  public static Endpoint<SessionRef, SessionActivity> schedulerNodeSessionActivity(String nodeId) {
+    return Endpoint.of(
+        "scheduler.node." + nodeId + ".session_activity",
+        SessionRef::fromJson,
+        SessionActivity::fromJson);
   }
 
   /**

@@ -58,6 +58,7 @@ public final class ConfigLoader {
             McpSettings.read(values),
             AssetSettings.read(values));
     ClusterSettings.requireSharedStore(values, config.cluster(), config.database());
+    LogSettings.check(values);
     List<String> unread = values.unread();
     if (!unread.isEmpty()) {
       // A declaration its section does not read would go unchecked: a mistake in this package, not

@@ -28,7 +28,8 @@ final class Settings {
               HeapSettings.ALL,
               FlagSettings.ALL,
               DatabaseSettings.ALL,
-              ClusterSettings.ALL)
+              ClusterSettings.ALL,
+              LogSettings.ALL)
           .flatMap(List::stream)
           .toList();
 

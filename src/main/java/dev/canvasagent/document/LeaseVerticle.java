@@ -17,6 +17,8 @@ import dev.canvasagent.bus.Failure;
 import dev.canvasagent.bus.FailureCode;
 import dev.canvasagent.bus.LeaseChange;
 import dev.canvasagent.bus.LeasePreempted;
+import dev.canvasagent.bus.RoomDocuments;
+import dev.canvasagent.bus.RoomRef;
 import dev.canvasagent.config.AppConfig;
 import dev.canvasagent.doctools.DocumentToolCatalog;
 import dev.canvasagent.store.DocumentStore;
@@ -31,7 +33,9 @@ import dev.canvasagent.store.Store;
 import dev.canvasagent.verticle.CanvasVerticle;
 import io.vertx.core.Future;
 import io.vertx.core.json.JsonObject;
+import java.util.ArrayList;
 import java.util.List;
+import java.util.Optional;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
@@ -80,6 +84,7 @@ public final class LeaseVerticle extends CanvasVerticle {
             answer(Address.DOC_CREATE, this::create),
             answer(Address.DOC_GET, this::get),
             answer(Address.DOC_ROOM, this::room),
+            answer(Address.DOC_ROOM_LEASES, this::roomLeases),
             answer(Address.DOC_REVISIONS, this::revisions),
             answer(Address.DOC_EDIT, this::edit),
             answer(Address.DOC_PREEMPT, this::preempt),
@@ -110,6 +115,40 @@ public final class LeaseVerticle extends CanvasVerticle {
 
   private Future<DocumentRoom> room(DocumentRef ask) {
     return existing(ask.docId()).map(document -> new DocumentRoom(ask.docId(), document.roomId()));
+  }
+
+  /** {@code doc.room.leases}: each of the room's documents with its lease, for the admin view. */
+  private Future<RoomDocuments> roomLeases(RoomRef ask) {
+    return documents
+        .idsInRoom(ask.roomId(), RoomDocuments.LIMIT)
+        .compose(
+            ids -> {
+              List<Future<Optional<Lease>>> leases = ids.stream().map(documents::lease).toList();
+              return Future.all(leases)
+                  .map(
+                      all -> {
+                        List<RoomDocuments.DocumentLease> listed = new ArrayList<>();
+                        for (int i = 0; i < ids.size(); i++) {
+                          Optional<Lease> lease = leases.get(i).result();
+                          if (lease.isEmpty()) {
+                            continue; // deleted meanwhile
+                          }
+                          listed.add(
+                              new RoomDocuments.DocumentLease(
+                                  ids.get(i),
+                                  lease.get().view(),
+                                  lease.get().live() && lease.get().holder() != null
+                                      ? lease.get().holder().agentSession()
+                                      : null));
+                        }
+                        return new RoomDocuments(ask.roomId(), listed);
+                      });
+            })
+        .recover(
+            error ->
+                error instanceof Failure
+                    ? Future.failedFuture(error)
+                    : Failure.storeFailed("read the room's documents", error));
   }
 
   private Future<DocumentView> get(DocumentRef ask) {

@@ -3,6 +3,7 @@ package dev.canvasagent.patch;
 import dev.canvasagent.board.AssetSources;
 import dev.canvasagent.board.RecordDiff;
 import dev.canvasagent.bus.Address;
+import dev.canvasagent.bus.BoardCacheState;
 import dev.canvasagent.bus.BoardChangeRequest;
 import dev.canvasagent.bus.BoardHead;
 import dev.canvasagent.bus.BoardRef;
@@ -80,15 +81,17 @@ public final class PatchEngineVerticle extends CanvasVerticle {
         new RoomBoards(
             vertx, store.boards(), shared, cache.maxBytes(), cache.idleMs(), this::evicted);
     return Future.join(
-        answer(Address.PATCH_BOARD_GET, this::getBoard),
-        answer(Address.PATCH_BOARD_HEAD, this::headOf),
-        answer(Address.PATCH_BOARD_APPLY, request -> applyToBoard(request, false)),
-        answer(Address.PATCH_BOARD_CHANGE, request -> applyToBoard(request, true)),
-        answer(Address.PATCH_BOARD_REVISIONS, this::listRevisions),
-        answer(
-            Address.PATCH_BOARD_REVERT,
-            request ->
-                revert(request, REVERT_ATTEMPTS).onSuccess(done -> reverted(request, done))));
+        List.of(
+            answer(Address.PATCH_BOARD_GET, this::getBoard),
+            answer(Address.PATCH_BOARD_HEAD, this::headOf),
+            answer(Address.PATCH_BOARD_STATE, this::stateOf),
+            answer(Address.PATCH_BOARD_APPLY, request -> applyToBoard(request, false)),
+            answer(Address.PATCH_BOARD_CHANGE, request -> applyToBoard(request, true)),
+            answer(Address.PATCH_BOARD_REVISIONS, this::listRevisions),
+            answer(
+                Address.PATCH_BOARD_REVERT,
+                request ->
+                    revert(request, REVERT_ATTEMPTS).onSuccess(done -> reverted(request, done)))));
   }
 
   @Override
@@ -136,6 +139,19 @@ public final class PatchEngineVerticle extends CanvasVerticle {
   }
 
   /** The current revision; the board is then held here, in the node's boards, at that revision. */
+  /**
+   * {@code patch.board.state}: the held board's revision and the store's, for the admin view. Neither
+   * loads nor catches up the held board, so it shows a held board that is behind as it is.
+   */
+  private Future<BoardCacheState> stateOf(RoomRef room) {
+    Long held = boards.heldRevision(room.roomId());
+    return store
+        .boards()
+        .currentRevision(room.roomId())
+        .recover(error -> Failure.storeFailed("read the board's revision", error))
+        .map(stored -> new BoardCacheState(room.roomId(), held, stored));
+  }
+
   private Future<BoardHead> headOf(RoomRef room) {
     return turns
         .next(room.roomId(), () -> boards.current(room.roomId()))

@@ -90,6 +90,12 @@ final class RoomBoards {
     return Future.succeededFuture(room);
   }
 
+  /** The revision of the room's board held now (null when none is), without using or loading it. */
+  Long heldRevision(String roomId) {
+    CachedRoom room = rooms.get(roomId);
+    return room == null ? null : room.revision();
+  }
+
   /** The room at the store's current revision: loaded whole, or the held one caught up. */
   Future<CachedRoom> current(String roomId) {
     CachedRoom room = rooms.get(roomId);

@@ -1,5 +1,6 @@
 package dev.canvasagent.scheduler;
 
+import dev.canvasagent.bus.RunActivity;
 import dev.canvasagent.bus.RunCancel;
 import dev.canvasagent.bus.RunRequest;
 import io.vertx.core.Future;
@@ -26,8 +27,21 @@ final class ActiveRun {
   long watchdogTimer = -1;
   private final Promise<String> ended = Promise.promise();
 
+  /** When it started here (epoch milliseconds), as the admin view shows it. */
+  final long startedAtMillis;
+
   ActiveRun(RunRequest run) {
     this.run = run;
+    this.startedAtMillis = System.currentTimeMillis();
+  }
+
+  /** The run as the admin views show it. */
+  RunActivity activity() {
+    return new RunActivity(
+        run.sessionId(),
+        run.runId(),
+        canceling() ? RunActivity.CANCELING : RunActivity.RUNNING,
+        startedAtMillis);
   }
 
   boolean canceling() {

@@ -167,6 +167,7 @@ public final class SchedulerVerticle extends CanvasVerticle {
     var bus = vertx.eventBus();
     journal.startHeartbeats();
     String node = cluster.nodeId();
+    SchedulerViews views = new SchedulerViews(bus, store, cluster, queues);
     return Future.join(
             List.of(
                 answer(Address.SCHEDULER_SUBMIT, this::submit),
@@ -184,6 +185,10 @@ public final class SchedulerVerticle extends CanvasVerticle {
                 answer(Address.SCHEDULER_TODO, this::todo),
                 answer(Address.SCHEDULER_FOLLOW_UP, this::followUp),
                 answer(Address.SCHEDULER_TODOS, this::listTodos),
+                answer(Address.SCHEDULER_ROOM_RUNS, views::roomRuns),
+                answer(Address.SCHEDULER_SESSION_ACTIVITY, views::sessionActivity),
+                answerAcrossNodes(
+                    Address.schedulerNodeSessionActivity(node), views::ownedSessionActivity),
                 new SessionCommands(bus, store, models, config.model().defaultModel(), finals)
                     .register(this::answer),
                 sweeper.start()))

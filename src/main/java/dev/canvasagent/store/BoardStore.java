@@ -15,6 +15,14 @@ public interface BoardStore {
   Future<Board> load(String roomId);
 
   /**
+   * The room's current revision, 0 for a room never written. By default read from the loaded board; a
+   * store that can read the number alone does so.
+   */
+  default Future<Long> currentRevision(String roomId) {
+    return load(roomId).map(Board::revision);
+  }
+
+  /**
    * Applies {@code diff} atomically as revision {@code baseRevision + 1}. Fails with
    * {@link RevisionConflict} (and changes nothing) when the room is no longer at {@code baseRevision}.
    */

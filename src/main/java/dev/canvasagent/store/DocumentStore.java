@@ -66,6 +66,9 @@ public interface DocumentStore {
   /** The lease as it is now; {@code live} judged by the store's clock. */
   Future<Optional<Lease>> lease(String docId);
 
+  /** The ids of the room's documents, the oldest first (ties by id), at most {@code limit}. */
+  Future<List<String>> idsInRoom(String roomId, int limit);
+
   record NewDocument(String id, String roomId, String title, String content, Actor author) {}
 
   record Document(

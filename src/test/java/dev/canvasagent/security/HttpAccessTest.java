@@ -83,7 +83,9 @@ class HttpAccessTest {
   enum Need {
     TOKEN,
     VIEWER,
-    EDITOR
+    EDITOR,
+    /** An admin's token, whatever the room: every other role is refused 403 before the id is looked at. */
+    ADMIN
   }
 
   /** How a client opens it: a request, or a stream a browser keeps open. */
@@ -116,6 +118,9 @@ class HttpAccessTest {
 
     /** The code of a session or document the route looks up by id and does not find; null for a route that names its room. */
     String lookedUp() {
+      if (need == Need.ADMIN) {
+        return null;
+      }
       if (path.contains(":sessionId") || path.equals("/api/canvas-agent/cancel")) {
         return "SESSION_NOT_FOUND";
       }
@@ -201,6 +206,8 @@ class HttpAccessTest {
           new Route("GET", "/api/sessions", "roomId=:roomId", Need.VIEWER, Kind.PLAIN, 200, null),
           route("GET", "/api/sessions/:sessionId", Need.VIEWER, 200),
           route("GET", "/api/sessions/:sessionId/todos", Need.VIEWER, 200),
+          route("GET", "/api/admin/rooms/:roomId", Need.ADMIN, 200),
+          route("GET", "/api/admin/sessions/:sessionId", Need.ADMIN, 200),
           route(
               "PATCH",
               "/api/sessions/:sessionId",
@@ -606,7 +613,12 @@ class HttpAccessTest {
                     route,
                     Credential.bearer("another room's viewer", tokens.viewer(OTHER_ROOM)),
                     Role.VIEWER)));
-    if (route.need() == Need.EDITOR) {
+    if (route.need() == Need.ADMIN) {
+      refusals.add(
+          new Refusal(
+              Credential.bearer("the room's editor", tokens.editor(ROOM)), 403, "FORBIDDEN"));
+    }
+    if (route.need() == Need.EDITOR || route.need() == Need.ADMIN) {
       refusals.add(
           new Refusal(
               Credential.bearer("the room's viewer", tokens.viewer(ROOM)), 403, "FORBIDDEN"));
@@ -667,7 +679,12 @@ class HttpAccessTest {
     }
     assertEquals(before, state(), route + ": a refused request changes nothing");
 
-    if (route.need() != Need.EDITOR) {
+    if (route.need() == Need.ADMIN) {
+      // An admin reads, and reading changes nothing either.
+      assertEquals(route.allowed(), use(route, here, admin), route + " with an admin's token");
+      assertEquals(before, state(), route + ": reading changes nothing");
+    }
+    if (route.need() == Need.TOKEN || route.need() == Need.VIEWER) {
       // A viewer's token suffices here, and reading changes nothing either.
       assertEquals(
           route.allowed(),
@@ -859,8 +876,23 @@ class HttpAccessTest {
 
   @Order(6)
   @Test
-  void anEditorOfARoomMayUseEveryRouteInIt() {
-    everyRouteSucceeds(new Target("access-editor"), tokens.editor("access-editor"));
+  void anEditorOfARoomMayUseEveryRouteInItButTheAdminViews() {
+    Target target = new Target("access-editor");
+    String editor = tokens.editor("access-editor");
+    for (Route route : ROUTES) {
+      if (route.need() == Need.ADMIN) {
+        refused(
+            request(
+                route,
+                target,
+                Credential.bearer("the room's editor", editor),
+                route.body() == null ? null : route.body().apply(target)),
+            403,
+            "FORBIDDEN");
+      } else {
+        assertEquals(route.allowed(), use(route, target, editor), route.toString());
+      }
+    }
   }
 
   @Order(7)
@@ -882,7 +914,10 @@ class HttpAccessTest {
         assertEquals(route.allowed(), use(route, target, writer), route.toString());
       } else {
         Refusal expected =
-            outOfReach(route, Credential.bearer("the document's editor", writer), Role.EDITOR);
+            route.need() == Need.ADMIN
+                ? new Refusal(Credential.bearer("the document's editor", writer), 403, "FORBIDDEN")
+                : outOfReach(
+                    route, Credential.bearer("the document's editor", writer), Role.EDITOR);
         refused(
             request(
                 route,

@@ -6,6 +6,8 @@ import ch.qos.logback.classic.LoggerContext;
 import ch.qos.logback.classic.encoder.PatternLayoutEncoder;
 import ch.qos.logback.classic.spi.ILoggingEvent;
 import ch.qos.logback.core.OutputStreamAppender;
+import ch.qos.logback.core.encoder.Encoder;
+import dev.canvasagent.logging.JsonLinesTest;
 import java.io.ByteArrayOutputStream;
 import java.nio.charset.StandardCharsets;
 import java.util.HashMap;
@@ -15,7 +17,8 @@ import org.slf4j.LoggerFactory;
 
 /**
  * Every log event of every logger while it is open, written out in full: message with its arguments,
- * key-value pairs, MDC and the whole throwable chain. The loggers the configuration quiets (Netty,
+ * key-value pairs, MDC and the whole throwable chain ({@link #open}), or as the JSON console writes
+ * it ({@link #openJson}). The loggers the configuration quiets (Netty,
  * Vert.x, Flyway) and the root are opened to DEBUG for the while, and put back after.
  */
 final class LogCapture implements AutoCloseable {
@@ -33,12 +36,7 @@ final class LogCapture implements AutoCloseable {
   private final OutputStreamAppender<ILoggingEvent> appender = new OutputStreamAppender<>();
   private final Map<String, Level> levels = new HashMap<>();
 
-  private LogCapture() {
-    PatternLayoutEncoder encoder = new PatternLayoutEncoder();
-    encoder.setContext(context);
-    encoder.setPattern(PATTERN);
-    encoder.setCharset(StandardCharsets.UTF_8);
-    encoder.start();
+  private LogCapture(Encoder<ILoggingEvent> encoder) {
     appender.setContext(context);
     appender.setName("log-capture");
     appender.setEncoder(encoder);
@@ -47,8 +45,24 @@ final class LogCapture implements AutoCloseable {
     appender.start();
   }
 
+  /** Captures with {@link #PATTERN}. */
   static LogCapture open() {
-    LogCapture capture = new LogCapture();
+    LoggerContext context = (LoggerContext) LoggerFactory.getILoggerFactory();
+    PatternLayoutEncoder encoder = new PatternLayoutEncoder();
+    encoder.setContext(context);
+    encoder.setPattern(PATTERN);
+    encoder.setCharset(StandardCharsets.UTF_8);
+    encoder.start();
+    return open(encoder);
+  }
+
+  /** Captures with the JSON console's encoder ({@code logback-json.xml}), one JSON object a line. */
+  static LogCapture openJson() {
+    return open(JsonLinesTest.jsonEncoder());
+  }
+
+  private static LogCapture open(Encoder<ILoggingEvent> encoder) {
+    LogCapture capture = new LogCapture(encoder);
     for (String name : OPENED) {
       Logger logger = capture.context.getLogger(name);
       capture.levels.put(name, logger.getLevel());

@@ -11,6 +11,7 @@ import dev.canvasagent.config.AppConfig;
 import dev.canvasagent.config.ConfigException;
 import dev.canvasagent.config.ConfigLoader;
 import dev.canvasagent.config.DatabaseConfig;
+import dev.canvasagent.logging.JsonLinesTest;
 import dev.canvasagent.support.Await;
 import dev.canvasagent.support.SseClient;
 import dev.canvasagent.support.StubProvider;
@@ -54,8 +55,34 @@ class SecretsNotLoggedTest {
   static final String DATABASE_PASSWORD = "pgPasswordLogtest5b7e02c4";
   static final String ROOM = "secrets";
 
+  /** What a person wrote, as a run's message: logged as its length, never its text. */
+  static final String USER_TEXT = "userTextOfTheLogTest3c8e1a a person wrote this";
+
+  /** A document's content: logged as sizes and revisions, never its text. */
+  static final String DOCUMENT_TEXT = "documentTextOfTheLogTest9d2f6b a paragraph of it";
+
   @Test
   void noSecretIsLoggedFromStartupToShutdown(Vertx vertx) throws IOException {
+    loggedFromStartupToShutdown(vertx, LogCapture.open());
+  }
+
+  /**
+   * The same with the JSON console ({@code CANVAS_AGENT_LOG_FORMAT=json}): no secret, token, user
+   * message or document text in any line, and every line one JSON object with the event's fields.
+   */
+  @Test
+  void noSecretIsInTheJsonLinesAndEveryLineIsAnObject(Vertx vertx) throws IOException {
+    String logged = loggedFromStartupToShutdown(vertx, LogCapture.openJson());
+    List<JsonObject> lines = JsonLinesTest.parseLines(logged);
+    assertTrue(lines.size() > 10, logged);
+    assertTrue(
+        lines.stream().anyMatch(line -> "model.call.failed".equals(line.getString("event"))),
+        "the refused provider call was logged as an event");
+  }
+
+  /** Starts a server, presents every kind of secret to it, stops it; asserts none was logged, and answers the log. */
+  private static String loggedFromStartupToShutdown(Vertx vertx, LogCapture capture)
+      throws IOException {
     AccessTokens issuer = AccessTokens.create(vertx, TestTokens.auth(JWT_SECRET));
     AccessTokens forger = AccessTokens.create(vertx, TestTokens.auth(OTHER_SECRET));
     String editor = issuer.mint("ed", List.of(ROOM), List.of(), Role.EDITOR, Duration.ofHours(1));
@@ -110,7 +137,7 @@ class SecretsNotLoggedTest {
                 "0"));
     String logged;
     List<String> configErrors = new ArrayList<>();
-    try (LogCapture log = LogCapture.open()) {
+    try (LogCapture log = capture) {
       TestServer server =
           TestServer.start(
               vertx, TestServer.config(environment).withDatabase(Optional.of(withPassword)));
@@ -155,6 +182,11 @@ class SecretsNotLoggedTest {
         (what, secret) ->
             configErrors.forEach(
                 message -> assertFalse(message.contains(secret), what + " is in: " + message)));
+    for (String content : List.of(USER_TEXT, DOCUMENT_TEXT)) {
+      String marker = content.substring(0, content.indexOf(' '));
+      assertFalse(logged.contains(marker), "user content is in the log: " + around(logged, marker));
+    }
+    return logged;
   }
 
   /**
@@ -327,7 +359,7 @@ class SecretsNotLoggedTest {
                   .sendJsonObject(
                       new JsonObject()
                           .put("roomId", ROOM)
-                          .put("message", "draw two shapes")
+                          .put("message", "draw two shapes. " + USER_TEXT)
                           .put("model", model)));
       assertEquals(202, run.statusCode(), run.bodyAsString());
       String sessionId = run.bodyAsJsonObject().getString("sessionId");
@@ -343,6 +375,18 @@ class SecretsNotLoggedTest {
       assertEquals(model.startsWith("anthropic") ? "error" : "done", state, model);
     }
     Await.result(events.close());
+    HttpResponse<Buffer> document =
+        Await.result(
+            server
+                .http()
+                .post("/api/docs")
+                .putHeader("authorization", "Bearer " + editor)
+                .sendJsonObject(
+                    new JsonObject()
+                        .put("roomId", ROOM)
+                        .put("title", "notes")
+                        .put("content", "# Notes\n\n" + DOCUMENT_TEXT + "\n")));
+    assertEquals(201, document.statusCode(), document.bodyAsString());
     List<StubProvider.Received> received = stub.received();
     assertEquals(ANTHROPIC_KEY, received.get(0).headers().get("x-api-key"), "the key was sent");
     assertEquals("Bearer " + OPENAI_KEY, received.get(1).headers().get("authorization"));

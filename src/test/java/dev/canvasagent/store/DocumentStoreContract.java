@@ -98,6 +98,24 @@ public abstract class DocumentStoreContract {
   }
 
   @Test
+  void aRoomsDocumentsAreListedOldestFirstUpToTheLimit() {
+    String room = "room-" + docId.substring(4, 12);
+    String second = "doc-" + UUID.randomUUID();
+    String third = "doc-" + UUID.randomUUID();
+    Await.result(documents.create(new NewDocument(second, room, "T", "x\n", PERSON)));
+    Await.result(documents.create(new NewDocument(third, room, "T", "y\n", PERSON)));
+    Await.result(
+        documents.create(
+            new NewDocument("doc-" + UUID.randomUUID(), "another-room", "T", "z\n", PERSON)));
+
+    List<String> listed = Await.result(documents.idsInRoom(room, 10));
+    assertEquals(3, listed.size(), listed.toString());
+    assertEquals(java.util.Set.of(docId, second, third), java.util.Set.copyOf(listed));
+    assertEquals(2, Await.result(documents.idsInRoom(room, 2)).size());
+    assertEquals(List.of(), Await.result(documents.idsInRoom("no-documents-here", 10)));
+  }
+
+  @Test
   void aNewDocumentIsAtTheHashOfItsContentWithAFreeLease() {
     Document document = current();
     assertEquals(DocumentText.revisionId("a\nb\nc\n"), document.revisionId());

@@ -120,6 +120,19 @@ final class MemoryDocumentStore implements DocumentStore {
   }
 
   @Override
+  public Future<List<String>> idsInRoom(String roomId, int limit) {
+    return guarded(
+        () ->
+            documents.values().stream()
+                .filter(document -> document.roomId().equals(roomId))
+                .sorted(
+                    Comparator.comparingLong(Document::createdAtMillis).thenComparing(Document::id))
+                .limit(limit)
+                .map(Document::id)
+                .toList());
+  }
+
+  @Override
   public Future<Optional<String>> content(String docId, String revisionId) {
     return guarded(
         () ->

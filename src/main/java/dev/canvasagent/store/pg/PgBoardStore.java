@@ -26,6 +26,13 @@ final class PgBoardStore implements BoardStore {
   }
 
   @Override
+  public Future<Long> currentRevision(String roomId) {
+    return pool.preparedQuery(Sql.CURRENT_BOARD_REVISION)
+        .execute(Tuple.of(roomId))
+        .map(rows -> rows.rowCount() == 0 ? 0L : rows.iterator().next().getLong("board_rev"));
+  }
+
+  @Override
   public Future<Board> load(String roomId) {
     return pool.preparedQuery(Sql.LOAD_BOARD)
         .execute(Tuple.of(roomId))

@@ -102,6 +102,18 @@ final class PgDocumentStore implements DocumentStore {
   }
 
   @Override
+  public Future<List<String>> idsInRoom(String roomId, int limit) {
+    return pool.preparedQuery(Sql.DOCUMENT_IDS_IN_ROOM)
+        .execute(Tuple.of(roomId, limit))
+        .map(
+            rows -> {
+              List<String> ids = new ArrayList<>();
+              rows.forEach(row -> ids.add(row.getString("id")));
+              return ids;
+            });
+  }
+
+  @Override
   public Future<Optional<String>> content(String docId, String revisionId) {
     return content(pool, docId, revisionId);
   }

@@ -273,6 +273,9 @@ final class Sql {
   static final String INSERT_DOCUMENT_LEASE =
       "INSERT INTO canvas_document_leases (doc_id) VALUES ($1)";
 
+  static final String DOCUMENT_IDS_IN_ROOM =
+      "SELECT id FROM canvas_documents WHERE room_id = $1 ORDER BY created_at, id LIMIT $2";
+
   static final String FIND_DOCUMENT =
       "SELECT "
           + DOCUMENT_COLUMNS
