@@ -114,6 +114,8 @@ public final class BridgeVerticle extends CanvasVerticle {
     // A load balancer's probe carries no token, so /health is outside /api (HealthRoute).
     new HealthRoute(vertx, verticleNames, tokens, config.model().defaultModel(), cluster)
         .mount(router);
+    // Prometheus scrapes with an admin's token, outside /api like /health (MetricsRoute).
+    new MetricsRoute(vertx, access).mount(router);
     // The API is under /api and the bus under /eventbus; the browser client's page and assets,
     // public like any web page, are everything else (PageRoutes). /api is authenticated here,
     // before any body is read; the SockJS bridge checks the token of each message itself

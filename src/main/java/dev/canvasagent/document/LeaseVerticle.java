@@ -19,6 +19,7 @@ import dev.canvasagent.bus.LeaseChange;
 import dev.canvasagent.bus.LeasePreempted;
 import dev.canvasagent.config.AppConfig;
 import dev.canvasagent.doctools.DocumentToolCatalog;
+import dev.canvasagent.metrics.CanvasMetrics;
 import dev.canvasagent.store.DocumentStore;
 import dev.canvasagent.store.DocumentStore.Document;
 import dev.canvasagent.store.DocumentStore.Edit;
@@ -88,6 +89,12 @@ public final class LeaseVerticle extends CanvasVerticle {
                 call ->
                     tools
                         .call(call.docId(), call.tool(), call.args(), call.caller())
+                        .onFailure(
+                            error -> {
+                              if (Failure.of(error).code() == FailureCode.STALE_EPOCH) {
+                                CanvasMetrics.of(vertx).staleEpochRefused();
+                              }
+                            })
                         .map(DocumentToolResult::new))));
   }
 
@@ -247,6 +254,11 @@ public final class LeaseVerticle extends CanvasVerticle {
         .addKeyValue("state", event.state())
         .addKeyValue("epoch", event.lease().epoch())
         .log("document.lease");
+    if ("held".equals(event.state())) {
+      CanvasMetrics.of(vertx).leaseGranted();
+    } else if ("preempted".equals(event.state())) {
+      CanvasMetrics.of(vertx).leasePreempted();
+    }
     new LeaseChange(event.docId(), event.state(), event.lease().view())
         .publish(vertx.eventBus(), event.roomId());
   }

@@ -1,0 +1,199 @@
+package dev.canvasagent.metrics;
+
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertFalse;
+import static org.junit.jupiter.api.Assertions.assertTrue;
+
+import dev.canvasagent.config.DatabaseConfig;
+import dev.canvasagent.support.Await;
+import dev.canvasagent.support.PrometheusText;
+import dev.canvasagent.support.SseClient;
+import dev.canvasagent.support.TestDatabase;
+import dev.canvasagent.support.TestServer;
+import io.vertx.core.Vertx;
+import io.vertx.core.VertxOptions;
+import io.vertx.core.buffer.Buffer;
+import io.vertx.core.json.JsonArray;
+import io.vertx.core.json.JsonObject;
+import io.vertx.ext.web.client.HttpResponse;
+import java.util.List;
+import java.util.Map;
+import java.util.Optional;
+import java.util.Set;
+import org.junit.jupiter.api.AfterAll;
+import org.junit.jupiter.api.BeforeAll;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.TestInstance;
+
+/**
+ * {@code GET /metrics} after real work, read by the reference Prometheus text parser: a run with the
+ * {@code debug/fake} model that drops two malformed actions beside a valid one, a second run refused by
+ * the room's run limit, a person's change on a stale revision, an open event stream, all on the real
+ * server over HTTP with PostgreSQL (its pool's meters too). The named series are there with sane
+ * values, the SLOs are bucket boundaries, and no label carries the room's id.
+ */
+@TestInstance(TestInstance.Lifecycle.PER_CLASS)
+class MetricsScrapeTest {
+  static final String ROOM = "metrics-room-7f3a";
+
+  Vertx vertx;
+  DatabaseConfig database;
+  TestServer server;
+  SseClient events;
+  PrometheusText scrape;
+
+  @BeforeAll
+  void runSomethingThenScrape() {
+    vertx = NodeRegistry.vertx(new VertxOptions());
+    database = TestDatabase.freshSchema();
+    server =
+        TestServer.start(
+            vertx,
+            TestServer.config(Map.of("CANVAS_AGENT_ROOM_RUNS_PER_MINUTE", "1"))
+                .withDatabase(Optional.of(database)));
+    events = server.events(ROOM);
+    HttpResponse<Buffer> accepted =
+        server.postRun(new JsonObject().put("roomId", ROOM).put("message", "/invalid please"));
+    assertEquals(202, accepted.statusCode(), accepted.bodyAsString());
+    String sessionId = accepted.bodyAsJsonObject().getString("sessionId");
+    Await.result(
+        events.awaitEvent(
+            event ->
+                event.event().equals("agent:status")
+                    && sessionId.equals(event.data().getString("sessionId"))
+                    && Set.of("done", "error", "canceled", "scheduled")
+                        .contains(event.data().getString("state"))));
+    HttpResponse<Buffer> limited =
+        server.postRun(new JsonObject().put("roomId", ROOM).put("message", "another box"));
+    assertEquals(429, limited.statusCode(), limited.bodyAsString());
+    HttpResponse<Buffer> stale =
+        Await.result(
+            server
+                .http()
+                .post("/api/rooms/" + ROOM + "/changes")
+                .sendJsonObject(
+                    new JsonObject()
+                        .put("baseRevision", 0)
+                        .put("remove", new JsonArray().add("shape:nothing-here"))));
+    assertEquals(409, stale.statusCode(), stale.bodyAsString());
+    assertEquals(200, server.get("/api/rooms/" + ROOM + "/board").statusCode());
+
+    HttpResponse<Buffer> metrics = server.get("/metrics");
+    assertEquals(200, metrics.statusCode(), metrics.bodyAsString());
+    assertTrue(
+        metrics.getHeader("content-type").startsWith("text/plain; version=0.0.4"),
+        metrics.getHeader("content-type"));
+    scrape = PrometheusText.parse(metrics.bodyAsString());
+  }
+
+  @AfterAll
+  void stop() {
+    Await.result(events.close());
+    Await.result(server.stop());
+    Await.result(vertx.close());
+    TestDatabase.drop(database);
+  }
+
+  @Test
+  void theRunIsCountedByItsEndStateAndCode() {
+    assertAtLeast(1, CanvasMeter.RUNS, Map.of("state", "done", "code", "none"));
+    assertAtLeast(1, "canvas_agent_provider_calls_total", Map.of("provider", "debug"));
+    assertAtLeast(1, "canvas_agent_envelopes_published_total", Map.of("kind", "final"));
+  }
+
+  @Test
+  void timeToFirstEnvelopeAndToFirstAppliedAreHistogramsWithTheSloAsABucket() {
+    for (String histogram :
+        List.of("canvas_agent_run_ttfb_seconds", "canvas_agent_run_first_applied_seconds")) {
+      assertAtLeast(1, histogram + "_count", Map.of());
+      assertTrue(
+          scrape.value(histogram + "_bucket", Map.of("le", "0.2")).isPresent(),
+          histogram + " has the 200 ms objective as a bucket");
+      double sum = scrape.value(histogram + "_sum", Map.of()).orElseThrow();
+      assertTrue(sum > 0 && sum < 60, histogram + "_sum in seconds: " + sum);
+      assertEquals(
+          scrape.value(histogram + "_count", Map.of()).orElseThrow(),
+          scrape.value(histogram + "_bucket", Map.of("le", "+Inf")).orElseThrow(),
+          "+Inf holds every observation");
+    }
+    assertTrue(
+        scrape
+            .value("canvas_agent_screenshot_capture_seconds_bucket", Map.of("le", "0.15"))
+            .isPresent(),
+        "the screenshot objective (150 ms) is a bucket, before any capture");
+  }
+
+  @Test
+  void dropsRefusalsRejectionsAndOpenStreamsAreCountedByTheirReason() {
+    assertAtLeast(2, CanvasMeter.SANITIZER_DROPS, Map.of());
+    for (var drop : scrape.samples("canvas_agent_sanitizer_drops_total", Map.of())) {
+      assertTrue(CanvasMetrics.DROP_REASONS.contains(drop.labels().get("reason")), drop.toString());
+    }
+    assertAtLeast(1, CanvasMeter.RATE_LIMIT_REFUSALS, Map.of("limit", "room_runs_per_minute"));
+    assertAtLeast(1, CanvasMeter.PATCH_REJECTIONS, Map.of("reason", "revision_conflict"));
+    assertAtLeast(1, CanvasMeter.OPEN_STREAMS, Map.of("transport", "sse"));
+    assertEquals(
+        0.0,
+        scrape.value("canvas_agent_open_streams", Map.of("transport", "websocket")).orElseThrow());
+  }
+
+  @Test
+  void everyDomainMeterIsExportedUnderItsDeclaredName() {
+    for (CanvasMeter meter : CanvasMeter.values()) {
+      String family = meter.prometheusName().replaceAll("_total$", "");
+      assertTrue(
+          scrape.samples().stream().anyMatch(sample -> sample.family().equals(family)),
+          meter + " (" + family + ") is in the scrape: " + names("canvas_agent"));
+    }
+  }
+
+  @Test
+  void vertxsOwnMetersAreThereWithBoundedLabels() {
+    assertTrue(
+        scrape.samples().stream()
+            .anyMatch(
+                sample ->
+                    sample.name().equals("vertx_http_server_requests_total")
+                        && "/api/rooms/:roomId/board".equals(sample.labels().get("route"))),
+        "HTTP server requests are labelled by route pattern: "
+            + scrape.samples("vertx_http_server_requests_total", Map.of()));
+    assertTrue(
+        scrape.samples().stream().anyMatch(sample -> sample.name().startsWith("vertx_eventbus_")),
+        "the event bus's meters: " + names("vertx_eventbus"));
+    assertTrue(
+        scrape.samples().stream()
+            .anyMatch(sample -> "room.<id>".equals(sample.labels().get("address"))),
+        "room topics are folded into one address");
+    assertTrue(
+        scrape.samples().stream()
+            .anyMatch(
+                sample ->
+                    sample.name().startsWith("vertx_pool_")
+                        || sample.name().startsWith("vertx_sql_")),
+        "the PostgreSQL pool's meters: " + names("vertx_"));
+    for (var sample : scrape.samples()) {
+      for (String value : sample.labels().values()) {
+        assertFalse(value.contains(ROOM), "a room id in a label: " + sample);
+      }
+    }
+  }
+
+  private void assertAtLeast(double least, CanvasMeter meter, Map<String, String> labels) {
+    String name =
+        meter.kind() == CanvasMeter.Kind.TIMER
+            ? meter.prometheusName() + "_count"
+            : meter.prometheusName();
+    assertAtLeast(least, name, labels);
+  }
+
+  private void assertAtLeast(double least, String name, Map<String, String> labels) {
+    Optional<Double> value = scrape.value(name, labels);
+    assertTrue(
+        value.isPresent() && value.get() >= least,
+        name + labels + " ≥ " + least + ": " + value + " in " + names("canvas_agent"));
+  }
+
+  private List<String> names(String prefix) {
+    return scrape.names().stream().filter(name -> name.startsWith(prefix)).toList();
+  }
+}
