@@ -16,10 +16,18 @@ import io.vertx.core.buffer.Buffer;
 import io.vertx.core.json.JsonArray;
 import io.vertx.core.json.JsonObject;
 import io.vertx.ext.web.client.HttpResponse;
+import java.io.IOException;
+import java.nio.charset.StandardCharsets;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.util.ArrayList;
 import java.util.List;
 import java.util.Map;
 import java.util.Optional;
 import java.util.Set;
+import java.util.TreeSet;
+import java.util.regex.Matcher;
+import java.util.regex.Pattern;
 import org.junit.jupiter.api.AfterAll;
 import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.Test;
@@ -35,6 +43,7 @@ import org.junit.jupiter.api.TestInstance;
 @TestInstance(TestInstance.Lifecycle.PER_CLASS)
 class MetricsScrapeTest {
   static final String ROOM = "metrics-room-7f3a";
+  static final Path DASHBOARD = Path.of("ops/grafana/canvas-agent.json");
 
   Vertx vertx;
   DatabaseConfig database;
@@ -177,6 +186,87 @@ class MetricsScrapeTest {
       }
     }
   }
+
+  /**
+   * ops/grafana/canvas-agent.json: every metric its PromQL names is in this scrape (a panel never
+   * queries a series the server does not export), and every domain meter has a panel.
+   */
+  @Test
+  void theGrafanaDashboardNamesOnlyMetricsTheServerExports() throws IOException {
+    JsonObject dashboard = new JsonObject(Files.readString(DASHBOARD, StandardCharsets.UTF_8));
+    List<String> expressions = new ArrayList<>();
+    for (Object panel : dashboard.getJsonArray("panels")) {
+      JsonArray targets = ((JsonObject) panel).getJsonArray("targets", new JsonArray());
+      for (Object target : targets) {
+        expressions.add(((JsonObject) target).getString("expr"));
+      }
+    }
+    assertTrue(expressions.size() > 20, "the dashboard's queries: " + expressions.size());
+    Set<String> named = new TreeSet<>();
+    expressions.forEach(expression -> named.addAll(metricNames(expression)));
+    Set<String> missing = new TreeSet<>(named);
+    missing.removeAll(scrape.names());
+    assertEquals(Set.of(), missing, "named by the dashboard, not in the scrape");
+    for (CanvasMeter meter : CanvasMeter.values()) {
+      assertTrue(
+          named.stream().anyMatch(name -> name.startsWith(meter.prometheusName())),
+          meter + " has a panel: " + named);
+    }
+    assertTrue(
+        expressions.stream()
+            .anyMatch(e -> e.contains("canvas_agent_run_ttfb_seconds_bucket{le=\"0.2\"}")),
+        "an SLO panel counts runs within 200 ms");
+    assertTrue(
+        expressions.stream()
+            .anyMatch(
+                e -> e.contains("canvas_agent_screenshot_capture_seconds_bucket{le=\"0.15\"}")),
+        "an SLO panel counts screenshots within 150 ms");
+  }
+
+  /**
+   * The metric names in a PromQL expression: what is left once label matchers, ranges, strings,
+   * grouping clauses, numbers, functions and keywords are taken out.
+   */
+  static Set<String> metricNames(String expression) {
+    String bare =
+        expression
+            .replaceAll("\"[^\"]*\"", " ")
+            .replaceAll("\\{[^}]*}", " ")
+            .replaceAll("\\[[^\\]]*]", " ")
+            .replaceAll("\\b(by|without|on|ignoring|group_left|group_right)\\s*\\([^)]*\\)", " ");
+    Set<String> names = new TreeSet<>();
+    Matcher identifier = Pattern.compile("[a-zA-Z_:][a-zA-Z0-9_:]*").matcher(bare);
+    while (identifier.find()) {
+      String word = identifier.group();
+      if (!PROMQL_WORDS.contains(word)) {
+        names.add(word);
+      }
+    }
+    return names;
+  }
+
+  static final Set<String> PROMQL_WORDS =
+      Set.of(
+          "sum",
+          "avg",
+          "min",
+          "max",
+          "count",
+          "rate",
+          "irate",
+          "increase",
+          "histogram_quantile",
+          "clamp_min",
+          "clamp_max",
+          "topk",
+          "bottomk",
+          "and",
+          "or",
+          "unless",
+          "offset",
+          "abs",
+          "vector",
+          "scalar");
 
   private void assertAtLeast(double least, CanvasMeter meter, Map<String, String> labels) {
     String name =
