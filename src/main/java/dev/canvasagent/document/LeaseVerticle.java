@@ -225,6 +225,9 @@ public final class LeaseVerticle extends CanvasVerticle {
                     .find(docId)
                     .map(
                         found -> {
+                          // Counted here, not for every "preempted" announcement: a person's edit
+                          // announces one too, whether or not an agent held the lease.
+                          CanvasMetrics.of(vertx).leasePreempted();
                           publish(
                               new DocumentTools.LeaseEvent(
                                   found.orElseThrow().roomId(), docId, "preempted", lease));
@@ -256,8 +259,6 @@ public final class LeaseVerticle extends CanvasVerticle {
         .log("document.lease");
     if ("held".equals(event.state())) {
       CanvasMetrics.of(vertx).leaseGranted();
-    } else if ("preempted".equals(event.state())) {
-      CanvasMetrics.of(vertx).leasePreempted();
     }
     new LeaseChange(event.docId(), event.state(), event.lease().view())
         .publish(vertx.eventBus(), event.roomId());

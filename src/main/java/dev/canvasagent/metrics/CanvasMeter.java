@@ -64,7 +64,7 @@ public enum CanvasMeter {
       "canvas.agent.lease.preemptions",
       Kind.COUNTER,
       List.of(),
-      "Document leases a person took back from the agent"),
+      "Documents a person took back from the agent (doc.preempt)"),
   LEASE_STALE_EPOCHS(
       "canvas.agent.lease.stale.epochs",
       Kind.COUNTER,

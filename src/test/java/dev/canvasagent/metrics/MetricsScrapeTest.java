@@ -36,7 +36,8 @@ import org.junit.jupiter.api.TestInstance;
 /**
  * {@code GET /metrics} after real work, read by the reference Prometheus text parser: a run with the
  * {@code debug/fake} model that drops two malformed actions beside a valid one, a second run refused by
- * the room's run limit, a person's change on a stale revision, an open event stream, all on the real
+ * the room's run limit, a person's change on a stale revision, a document lease taken back and then
+ * written under (STALE_EPOCH), an open event stream, all on the real
  * server over HTTP with PostgreSQL (its pool's meters too). The named series are there with sane
  * values, the SLOs are bucket boundaries, and no label carries the room's id.
  */
@@ -86,6 +87,25 @@ class MetricsScrapeTest {
                         .put("remove", new JsonArray().add("shape:nothing-here"))));
     assertEquals(409, stale.statusCode(), stale.bodyAsString());
     assertEquals(200, server.get("/api/rooms/" + ROOM + "/board").statusCode());
+    // A document leased, taken back by its person, then written under the old lease.
+    HttpResponse<Buffer> document =
+        post("/api/docs", new JsonObject().put("roomId", ROOM).put("content", "one\ntwo\n"));
+    assertEquals(201, document.statusCode(), document.bodyAsString());
+    String docId = document.bodyAsJsonObject().getString("id");
+    HttpResponse<Buffer> checkedOut =
+        post("/api/docs/" + docId + "/tools/canvas_check_out", new JsonObject());
+    assertEquals(200, checkedOut.statusCode(), checkedOut.bodyAsString());
+    JsonObject lease = checkedOut.bodyAsJsonObject();
+    assertEquals(200, post("/api/docs/" + docId + "/lease/preempt", new JsonObject()).statusCode());
+    HttpResponse<Buffer> late =
+        post(
+            "/api/docs/" + docId + "/tools/canvas_delete_lines",
+            new JsonObject()
+                .put("lease_id", lease.getString("lease_id"))
+                .put("canvas_epoch", lease.getLong("canvas_epoch"))
+                .put("start_line", 1)
+                .put("end_line", 1));
+    assertEquals(409, late.statusCode(), late.bodyAsString());
 
     HttpResponse<Buffer> metrics = server.get("/metrics");
     assertEquals(200, metrics.statusCode(), metrics.bodyAsString());
@@ -93,6 +113,10 @@ class MetricsScrapeTest {
         metrics.getHeader("content-type").startsWith("text/plain; version=0.0.4"),
         metrics.getHeader("content-type"));
     scrape = PrometheusText.parse(metrics.bodyAsString());
+  }
+
+  private HttpResponse<Buffer> post(String path, JsonObject body) {
+    return Await.result(server.http().post(path).sendJsonObject(body));
   }
 
   @AfterAll
@@ -133,7 +157,7 @@ class MetricsScrapeTest {
   }
 
   @Test
-  void dropsRefusalsRejectionsAndOpenStreamsAreCountedByTheirReason() {
+  void dropsRefusalsRejectionsStreamsAndLeasesAreCounted() {
     assertAtLeast(2, CanvasMeter.SANITIZER_DROPS, Map.of());
     for (var drop : scrape.samples("canvas_agent_sanitizer_drops_total", Map.of())) {
       assertTrue(CanvasMetrics.DROP_REASONS.contains(drop.labels().get("reason")), drop.toString());
@@ -141,6 +165,9 @@ class MetricsScrapeTest {
     assertAtLeast(1, CanvasMeter.RATE_LIMIT_REFUSALS, Map.of("limit", "room_runs_per_minute"));
     assertAtLeast(1, CanvasMeter.PATCH_REJECTIONS, Map.of("reason", "revision_conflict"));
     assertAtLeast(1, CanvasMeter.OPEN_STREAMS, Map.of("transport", "sse"));
+    assertAtLeast(1, CanvasMeter.LEASE_GRANTS, Map.of());
+    assertAtLeast(1, CanvasMeter.LEASE_PREEMPTIONS, Map.of());
+    assertAtLeast(1, CanvasMeter.LEASE_STALE_EPOCHS, Map.of());
     assertEquals(
         0.0,
         scrape.value("canvas_agent_open_streams", Map.of("transport", "websocket")).orElseThrow());
