@@ -6,10 +6,12 @@ import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import dev.canvasagent.config.DatabaseConfig;
 import dev.canvasagent.support.Await;
+import dev.canvasagent.support.Eventually;
 import dev.canvasagent.support.PrometheusText;
 import dev.canvasagent.support.SseClient;
 import dev.canvasagent.support.TestDatabase;
 import dev.canvasagent.support.TestServer;
+import dev.canvasagent.support.WsClient;
 import io.vertx.core.Vertx;
 import io.vertx.core.VertxOptions;
 import io.vertx.core.buffer.Buffer;
@@ -165,12 +167,27 @@ class MetricsScrapeTest {
     assertAtLeast(1, CanvasMeter.RATE_LIMIT_REFUSALS, Map.of("limit", "room_runs_per_minute"));
     assertAtLeast(1, CanvasMeter.PATCH_REJECTIONS, Map.of("reason", "revision_conflict"));
     assertAtLeast(1, CanvasMeter.OPEN_STREAMS, Map.of("transport", "sse"));
+    assertAtLeast(1, CanvasMeter.SCREENSHOTS, Map.of("outcome", "no_host"));
     assertAtLeast(1, CanvasMeter.LEASE_GRANTS, Map.of());
     assertAtLeast(1, CanvasMeter.LEASE_PREEMPTIONS, Map.of());
     assertAtLeast(1, CanvasMeter.LEASE_STALE_EPOCHS, Map.of());
     assertEquals(
         0.0,
         scrape.value("canvas_agent_open_streams", Map.of("transport", "websocket")).orElseThrow());
+  }
+
+  @Test
+  void aWebSocketIsCountedWhileItIsOpenAndNoLongerOnceItCloses() {
+    String open = "canvas_agent_open_streams{transport=\"websocket\"} 1.0";
+    String none = "canvas_agent_open_streams{transport=\"websocket\"} 0.0";
+    WsClient socket = Await.result(WsClient.connect(vertx, server.port(), ROOM));
+    Await.result(Eventually.holds(vertx, () -> metricsText().map(text -> text.contains(open))));
+    Await.result(socket.close());
+    Await.result(Eventually.holds(vertx, () -> metricsText().map(text -> text.contains(none))));
+  }
+
+  private io.vertx.core.Future<String> metricsText() {
+    return server.http().get("/metrics").send().map(HttpResponse::bodyAsString);
   }
 
   @Test
