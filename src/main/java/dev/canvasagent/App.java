@@ -8,6 +8,7 @@ import dev.canvasagent.config.AppConfig;
 import dev.canvasagent.config.ConfigException;
 import dev.canvasagent.config.ConfigLoader;
 import dev.canvasagent.mcpstdio.McpStdioCommand;
+import dev.canvasagent.metrics.NodeRegistry;
 import io.vertx.core.Vertx;
 import io.vertx.core.VertxOptions;
 import java.io.InputStream;
@@ -86,8 +87,8 @@ public final class App {
       }
     } else {
       // Alone: no cluster manager started; the fat jar loads none of Hazelcast's classes either (it
-      // does not register the manager as a Vert.x service: pom.xml).
-      vertx = Vertx.vertx();
+      // does not register the manager as a Vert.x service: pom.xml). Its meters: GET /metrics.
+      vertx = NodeRegistry.vertx(new VertxOptions());
       cluster = ClusterView.single();
     }
     CanvasAgent agent;

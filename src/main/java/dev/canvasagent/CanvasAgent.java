@@ -12,6 +12,7 @@ import dev.canvasagent.config.ConfigException;
 import dev.canvasagent.docagent.DocumentAgentVerticle;
 import dev.canvasagent.doctools.DocumentToolCatalog;
 import dev.canvasagent.document.LeaseVerticle;
+import dev.canvasagent.metrics.CanvasMetrics;
 import dev.canvasagent.model.HttpProviders;
 import dev.canvasagent.model.ModelProvider;
 import dev.canvasagent.model.ModelRegistry;
@@ -97,6 +98,9 @@ public final class CanvasAgent {
    */
   public static Future<CanvasAgent> start(
       Vertx vertx, AppConfig config, List<ModelProvider> extraProviders, ClusterView cluster) {
+    // First, so the verticles' meters (CanvasMetrics.of) have the configured objectives as buckets.
+    CanvasMetrics.of(
+        vertx, new CanvasMetrics.Objectives(config.ttfbSloMs(), config.screenshotSloMs()));
     FakeScenarios scenarios = FakeScenarios.load();
     if (config.model().fakeTokenDelayMs().isPresent()) {
       scenarios = scenarios.withChunkDelayMs(config.model().fakeTokenDelayMs().getAsInt());

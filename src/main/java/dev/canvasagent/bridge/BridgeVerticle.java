@@ -123,6 +123,8 @@ public final class BridgeVerticle extends CanvasVerticle {
     new HealthRoute(
             vertx, verticleNames, tokens, config.model().defaultModel(), cluster, () -> phase)
         .mount(router);
+    // Prometheus scrapes with an admin's token, outside /api like /health (MetricsRoute).
+    new MetricsRoute(vertx, access).mount(router);
     // The API is under /api and the bus under /eventbus; the browser client's page and assets,
     // public like any web page, are everything else (PageRoutes). /api is authenticated here,
     // before any body is read; the SockJS bridge checks the token of each message itself

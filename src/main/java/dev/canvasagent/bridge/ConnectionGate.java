@@ -1,6 +1,7 @@
 package dev.canvasagent.bridge;
 
 import dev.canvasagent.config.AppConfig;
+import dev.canvasagent.metrics.CanvasMetrics;
 import io.vertx.core.Future;
 import io.vertx.core.Promise;
 import io.vertx.core.Vertx;
@@ -57,6 +58,7 @@ final class ConnectionGate {
     String address = EdgeLimits.address(connection.remoteAddress());
     if (!addresses.tryOpen(address)) {
       refused.record(address, "over CANVAS_AGENT_TCP_CONNECTIONS_PER_ADDRESS");
+      CanvasMetrics.of(vertx).rateLimited("tcp_connections_per_address");
       connection.close();
       return;
     }

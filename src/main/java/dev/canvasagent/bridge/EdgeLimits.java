@@ -3,6 +3,7 @@ package dev.canvasagent.bridge;
 import dev.canvasagent.auth.Grant;
 import dev.canvasagent.bus.FailureCode;
 import dev.canvasagent.config.AppConfig;
+import dev.canvasagent.metrics.CanvasMetrics;
 import dev.canvasagent.store.RateLimits;
 import io.vertx.core.Future;
 import io.vertx.core.Vertx;
@@ -50,7 +51,7 @@ final class EdgeLimits {
     private final List<Runnable> releases = new ArrayList<>(2);
     private boolean released;
 
-    private void add(Runnable release) {
+    void add(Runnable release) {
       if (released) {
         release.run();
       } else {
@@ -79,18 +80,21 @@ final class EdgeLimits {
     this.runs = new RunAllowance(counts, limits.runsPerMinute(), limits.roomRunsPerMinute());
     this.requests =
         new RateLimit(
+            "requests_per_second",
             "API requests a second from this client (CANVAS_AGENT_REQUESTS_PER_SECOND)",
             limits.requestsPerSecond(),
             second,
             MAX_KEYS);
     this.roomMessages =
         new RateLimit(
+            "room_messages_per_second",
             "messages a second into this room (CANVAS_AGENT_ROOM_MESSAGES_PER_SECOND)",
             limits.roomMessagesPerSecond(),
             second,
             MAX_KEYS);
     this.screenshotBytes =
         new RateLimit(
+            "screenshot_bytes_per_minute",
             "screenshot bytes a minute from this client (CANVAS_AGENT_SCREENSHOT_BYTES_PER_MINUTE)",
             limits.screenshotBytesPerMinute(),
             minute,
@@ -99,6 +103,7 @@ final class EdgeLimits {
     // a flood of bad tokens is bounded like anyone's requests.
     this.refusedTokens =
         new RateLimit(
+            "unauthenticated_requests_per_second",
             "requests refused 401 a second from this address (CANVAS_AGENT_REQUESTS_PER_SECOND)",
             limits.requestsPerSecond(),
             second,
@@ -275,8 +280,14 @@ final class EdgeLimits {
     hold.add(() -> connections.left(client, roomId));
   }
 
-  /** 429 with {@code Retry-After} in whole seconds. */
+  /** A refusal answered elsewhere (an MCP tool call's, a SockJS connection's): counted by its limit. */
+  void counted(RateLimit.Over over) {
+    CanvasMetrics.of(vertx).rateLimited(over.limit());
+  }
+
+  /** 429 with {@code Retry-After} in whole seconds; counted by its limit. */
   static void refuse(RoutingContext ctx, RateLimit.Over over) {
+    CanvasMetrics.of(ctx.vertx()).rateLimited(over.limit());
     LOG.atDebug()
         .addKeyValue("path", ctx.request().path())
         .addKeyValue("retryAfterSeconds", over.retryAfterSeconds())
@@ -288,7 +299,8 @@ final class EdgeLimits {
   }
 
   /** The error frame of a refused message: {@code RATE_LIMITED}, the message, and {@code retryAfterSeconds}. */
-  static InboundFrames.Refusal refusal(RateLimit.Over over) {
+  InboundFrames.Refusal refusal(RateLimit.Over over) {
+    counted(over);
     InboundFrames.Refusal refusal =
         InboundFrames.Refusal.of(FailureCode.RATE_LIMITED, over.message());
     refusal.payload().put("retryAfterSeconds", over.retryAfterSeconds());

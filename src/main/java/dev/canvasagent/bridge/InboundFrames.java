@@ -84,7 +84,7 @@ final class InboundFrames {
     // Counted once the sender may send, so listeners cannot use up the room's allowance.
     var crowded = limits.roomMessage(room.roomId());
     if (crowded.isPresent()) {
-      return Future.succeededFuture(EdgeLimits.refusal(crowded.get()));
+      return Future.succeededFuture(limits.refusal(crowded.get()));
     }
     RoomTopic topic =
         schemas.keySet().stream()
@@ -141,7 +141,7 @@ final class InboundFrames {
     var over =
         limits.screenshot(client.limitKey(), dataUrl instanceof String text ? text.length() : 0);
     if (over.isPresent()) {
-      return Future.succeededFuture(EdgeLimits.refusal(over.get()));
+      return Future.succeededFuture(limits.refusal(over.get()));
     }
     // Relayed as the browser sent it, its sender stamped: a room topic carries the wire protocol,
     // not a

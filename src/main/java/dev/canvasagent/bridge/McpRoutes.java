@@ -10,6 +10,7 @@ import dev.canvasagent.mcp.McpServer;
 import dev.canvasagent.mcp.McpSession;
 import dev.canvasagent.mcp.McpSessions;
 import dev.canvasagent.mcp.ToolProgress;
+import dev.canvasagent.metrics.CanvasMetrics;
 import dev.canvasagent.schema.NulCharacters;
 import io.vertx.core.Vertx;
 import io.vertx.core.buffer.Buffer;
@@ -408,8 +409,12 @@ final class McpRoutes {
                 response.write(": keepalive\n\n");
               }
             });
+    // Counted out once, whichever comes first: the session ends it, or the connection closes.
+    Runnable counted = CanvasMetrics.of(vertx).streamOpened(CanvasMetrics.Transport.MCP);
+    response.endHandler(ended -> counted.run());
     response.closeHandler(
         closed -> {
+          counted.run();
           vertx.cancelTimer(heartbeat);
           session.streamClosed(writer);
         });

@@ -35,6 +35,7 @@ final class McpRunAdmission implements RunAdmission {
                   .addKeyValue("roomId", roomId)
                   .addKeyValue("retryAfterSeconds", over.get().retryAfterSeconds())
                   .log("edge.mcp_runs_limited");
+              limits.counted(over.get());
               return Failure.future(FailureCode.RATE_LIMITED, over.get().message());
             });
   }

@@ -31,6 +31,7 @@ final class OpenConnections {
         ? Optional.empty()
         : Optional.of(
             new RateLimit.Over(
+                "connections_per_address",
                 "more than "
                     + perAddress
                     + " open connections from this address (CANVAS_AGENT_CONNECTIONS_PER_ADDRESS);"
@@ -45,6 +46,7 @@ final class OpenConnections {
         ? Optional.empty()
         : Optional.of(
             new RateLimit.Over(
+                "rooms_per_client",
                 "more than "
                     + roomsPerClient
                     + " rooms open at once by this client (CANVAS_AGENT_ROOMS_PER_CLIENT);"

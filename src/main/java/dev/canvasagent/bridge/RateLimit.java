@@ -18,9 +18,14 @@ import java.util.Optional;
  * loop is its only caller.
  */
 final class RateLimit {
-  /** Over a limit: what to tell the client, and in how many whole seconds (at least 1) to try again. */
-  record Over(String message, long retryAfterSeconds) {}
+  /**
+   * Over a limit: which ({@code limit}, the {@code limit} label of the refusal's meter, e.g. {@code
+   * requests_per_second}), what to tell the client, and in how many whole seconds (at least 1) to try
+   * again.
+   */
+  record Over(String limit, String message, long retryAfterSeconds) {}
 
+  private final String limit;
   private final String description;
   private final long capacity;
   private final Duration period;
@@ -29,10 +34,18 @@ final class RateLimit {
   private final Map<String, Bucket> buckets = new HashMap<>();
 
   /**
-   * {@code description} completes "more than {capacity} …" in refusals, e.g. "runs a minute from this
-   * client (CANVAS_AGENT_RUNS_PER_MINUTE)".
+   * {@code limit} names it in metrics ({@code requests_per_second}); {@code description} completes
+   * "more than {capacity} …" in refusals, e.g. "runs a minute from this client
+   * (CANVAS_AGENT_RUNS_PER_MINUTE)".
    */
-  RateLimit(String description, long capacity, Duration period, int maxKeys, TimeMeter clock) {
+  RateLimit(
+      String limit,
+      String description,
+      long capacity,
+      Duration period,
+      int maxKeys,
+      TimeMeter clock) {
+    this.limit = limit;
     this.description = description;
     this.capacity = capacity;
     this.period = period;
@@ -40,8 +53,8 @@ final class RateLimit {
     this.clock = clock;
   }
 
-  RateLimit(String description, long capacity, Duration period, int maxKeys) {
-    this(description, capacity, period, maxKeys, TimeMeter.SYSTEM_NANOTIME);
+  RateLimit(String limit, String description, long capacity, Duration period, int maxKeys) {
+    this(limit, description, capacity, period, maxKeys, TimeMeter.SYSTEM_NANOTIME);
   }
 
   /** Takes {@code amount} from {@code key}'s allowance, or takes nothing and says why. */
@@ -95,12 +108,14 @@ final class RateLimit {
     if (amount > capacity) {
       return Optional.of(
           new Over(
+              limit,
               amount + " is more than the whole allowance of " + capacity + " " + description,
               Math.max(1, period.toSeconds())));
     }
     if (!buckets.containsKey(key) && buckets.size() >= maxKeys && evictIdle() >= maxKeys) {
       return Optional.of(
           new Over(
+              limit,
               "this node already tracks "
                   + maxKeys
                   + " others under the limit of "
@@ -125,13 +140,15 @@ final class RateLimit {
   }
 
   private Over over(long nanosToWait) {
-    return over(capacity, description, nanosToWait);
+    return over(limit, capacity, description, nanosToWait);
   }
 
   /** Over {@code capacity} {@code description} for {@code nanosToWait} more: whole seconds, at least 1. */
-  static Over over(long capacity, String description, long nanosToWait) {
+  static Over over(String limit, long capacity, String description, long nanosToWait) {
     long seconds = Math.max(1, (nanosToWait + 999_999_999L) / 1_000_000_000L);
     return new Over(
-        "more than " + capacity + " " + description + "; try again in " + seconds + " s", seconds);
+        limit,
+        "more than " + capacity + " " + description + "; try again in " + seconds + " s",
+        seconds);
   }
 }

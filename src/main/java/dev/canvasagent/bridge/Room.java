@@ -8,6 +8,7 @@ import dev.canvasagent.bus.RoomViewports.ClientViewport;
 import dev.canvasagent.bus.RunState;
 import dev.canvasagent.bus.Viewport;
 import dev.canvasagent.config.AppConfig;
+import dev.canvasagent.metrics.CanvasMetrics;
 import io.vertx.core.Future;
 import io.vertx.core.Vertx;
 import io.vertx.core.json.JsonArray;
@@ -384,6 +385,7 @@ final class Room {
                     .addKeyValue("seq", seq)
                     .addKeyValue("attempt", pending.resent + 1)
                     .log("ack.resend");
+                CanvasMetrics.of(vertx).ackResent();
                 deliverToHost(pending.event);
                 if (pendingAcks.get(key) == pending) {
                   arm(pending, sessionId, seq);
@@ -396,6 +398,7 @@ final class Room {
                   .addKeyValue("sessionId", sessionId)
                   .addKeyValue("seq", seq)
                   .log("ack.failed");
+              CanvasMetrics.of(vertx).ackFailed();
               new AgentStatus(
                       sessionId,
                       RunState.ERROR,

@@ -23,6 +23,10 @@ final class RunAllowance {
   private static final Duration MINUTE = Duration.ofMinutes(1);
   static final String CLIENT_LIMIT = "CANVAS_AGENT_RUNS_PER_MINUTE";
   static final String ROOM_LIMIT = "CANVAS_AGENT_ROOM_RUNS_PER_MINUTE";
+
+  /** The limits' names in metrics, in the order of {@link #DESCRIPTIONS}. */
+  private static final List<String> LIMITS = List.of("runs_per_minute", "room_runs_per_minute");
+
   private static final List<String> DESCRIPTIONS =
       List.of(
           "runs a minute from this client (" + CLIENT_LIMIT + ")",
@@ -49,6 +53,7 @@ final class RunAllowance {
                 refused.map(
                     wait ->
                         RateLimit.over(
+                            LIMITS.get(wait.index()),
                             both.get(wait.index()).capacity(),
                             DESCRIPTIONS.get(wait.index()),
                             wait.nanos())));

@@ -8,6 +8,7 @@ import dev.canvasagent.bus.FailureCode;
 import dev.canvasagent.bus.RoomId;
 import dev.canvasagent.bus.RoomTopic;
 import dev.canvasagent.config.AppConfig;
+import dev.canvasagent.metrics.CanvasMetrics;
 import io.vertx.core.Future;
 import io.vertx.core.Vertx;
 import io.vertx.core.json.JsonObject;
@@ -161,6 +162,7 @@ final class SockJSBridge {
     EdgeLimits.Hold hold = new EdgeLimits.Hold();
     Optional<RateLimit.Over> crowded = limits.openSocket(event.socket().remoteAddress(), hold);
     if (crowded.isPresent()) {
+      limits.counted(crowded.get());
       event
           .socket()
           .write(
@@ -185,6 +187,7 @@ final class SockJSBridge {
             "sockjs-" + UUID.randomUUID(),
             config.maxMessageBytes(),
             new MessageRate(config.messagesPerSecond()));
+    hold.add(CanvasMetrics.of(vertx).streamOpened(CanvasMetrics.Transport.SOCKJS));
     client.holds(hold);
     clients.put(event.socket(), client);
     event.complete(true);
@@ -243,8 +246,7 @@ final class SockJSBridge {
       Optional<RateLimit.Over> crowded = limits.joinRoom(limitKey, roomId, client.hold());
       if (crowded.isPresent()) {
         // Told on the address being registered, so the page's handler for it hears why.
-        SockJSAnswers.refuse(
-            event, client, topic.address(roomId), EdgeLimits.refusal(crowded.get()));
+        SockJSAnswers.refuse(event, client, topic.address(roomId), limits.refusal(crowded.get()));
         return;
       }
       client.limitKey(limitKey);

@@ -5,6 +5,7 @@ import dev.canvasagent.auth.Role;
 import dev.canvasagent.bus.FailureCode;
 import dev.canvasagent.bus.RoomTopic;
 import dev.canvasagent.config.AppConfig;
+import dev.canvasagent.metrics.CanvasMetrics;
 import io.netty.handler.codec.http.websocketx.CorruptedWebSocketFrameException;
 import io.netty.handler.codec.http.websocketx.WebSocketCloseStatus;
 import io.vertx.core.Vertx;
@@ -61,6 +62,7 @@ final class StreamRoutes {
     if (hold == null) {
       return;
     }
+    hold.add(CanvasMetrics.of(vertx).streamOpened(CanvasMetrics.Transport.SSE));
     String clientId = "sse-" + UUID.randomUUID();
     long[] expiry = {-1};
     SseStream stream =
@@ -92,6 +94,7 @@ final class StreamRoutes {
     if (hold == null) {
       return;
     }
+    hold.add(CanvasMetrics.of(vertx).streamOpened(CanvasMetrics.Transport.WEBSOCKET));
     String limitKey = limits.client(ctx);
     String lastEventId = ctx.request().getParam("lastEventId");
     ctx.request()

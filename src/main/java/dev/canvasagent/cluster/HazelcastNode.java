@@ -6,6 +6,7 @@ import com.hazelcast.config.NetworkConfig;
 import dev.canvasagent.config.AppConfig;
 import dev.canvasagent.config.ConfigException;
 import dev.canvasagent.config.Loopback;
+import dev.canvasagent.metrics.NodeRegistry;
 import io.vertx.core.Future;
 import io.vertx.core.Vertx;
 import io.vertx.core.VertxOptions;
@@ -108,10 +109,8 @@ public final class HazelcastNode {
                             .setCertPath(tls.certPath()))
                     .setTrustOptions(new PemTrustOptions().addCertPath(tls.trustPath()))
                     .setClientAuth(ClientAuth.REQUIRED));
-    return Vertx.builder()
-        .with(options)
-        .withClusterManager(manager)
-        .buildClustered()
+    // With a meter registry of its own (GET /metrics): several nodes may share one JVM.
+    return NodeRegistry.clustered(options, manager)
         .map(vertx -> new Started(vertx, new HazelcastView(manager)));
   }
 

@@ -52,6 +52,7 @@ public final class ConfigLoader {
             HeapSettings.read(values),
             values.whole(ContextSettings.SHAPE_STATE_LIMIT),
             values.whole(SloSettings.TTFB_MS),
+            values.whole(SloSettings.SCREENSHOT_MS),
             values.flag(FlagSettings.THEME_ENABLED),
             DatabaseSettings.read(values),
             ClusterSettings.read(values),

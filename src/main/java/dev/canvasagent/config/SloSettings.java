@@ -12,9 +12,17 @@ final class SloSettings {
           "CANVAS_AGENT_TTFB_SLO_MS",
           whole(1, 60_000),
           200,
-          "Time-to-first-envelope objective; each run logs `ttfbMs` and `ttfbSloMet`.");
+          "Time-to-first-envelope objective; each run logs `ttfbMs` and `ttfbSloMet`, and it is a bucket boundary of `canvas_agent_run_ttfb_seconds` ([Metrics](operations.md#metrics)).");
 
-  static final List<Setting> ALL = List.of(TTFB_MS);
+  static final Setting SCREENSHOT_MS =
+      Setting.of(
+          "slo.screenshotMs",
+          "CANVAS_AGENT_SCREENSHOT_SLO_MS",
+          whole(1, 60_000),
+          150,
+          "Screenshot objective: a bucket boundary of `canvas_agent_screenshot_capture_seconds` ([Metrics](operations.md#metrics)).");
+
+  static final List<Setting> ALL = List.of(TTFB_MS, SCREENSHOT_MS);
 
   private SloSettings() {}
 }

@@ -21,6 +21,7 @@ import dev.canvasagent.bus.RoomDocuments;
 import dev.canvasagent.bus.RoomRef;
 import dev.canvasagent.config.AppConfig;
 import dev.canvasagent.doctools.DocumentToolCatalog;
+import dev.canvasagent.metrics.CanvasMetrics;
 import dev.canvasagent.store.DocumentStore;
 import dev.canvasagent.store.DocumentStore.Document;
 import dev.canvasagent.store.DocumentStore.Edit;
@@ -93,6 +94,12 @@ public final class LeaseVerticle extends CanvasVerticle {
                 call ->
                     tools
                         .call(call.docId(), call.tool(), call.args(), call.caller())
+                        .onFailure(
+                            error -> {
+                              if (Failure.of(error).code() == FailureCode.STALE_EPOCH) {
+                                CanvasMetrics.of(vertx).staleEpochRefused();
+                              }
+                            })
                         .map(DocumentToolResult::new))));
   }
 
@@ -257,6 +264,9 @@ public final class LeaseVerticle extends CanvasVerticle {
                     .find(docId)
                     .map(
                         found -> {
+                          // Counted here, not for every "preempted" announcement: a person's edit
+                          // announces one too, whether or not an agent held the lease.
+                          CanvasMetrics.of(vertx).leasePreempted();
                           publish(
                               new DocumentTools.LeaseEvent(
                                   found.orElseThrow().roomId(), docId, "preempted", lease));
@@ -286,6 +296,9 @@ public final class LeaseVerticle extends CanvasVerticle {
         .addKeyValue("state", event.state())
         .addKeyValue("epoch", event.lease().epoch())
         .log("document.lease");
+    if ("held".equals(event.state())) {
+      CanvasMetrics.of(vertx).leaseGranted();
+    }
     new LeaseChange(event.docId(), event.state(), event.lease().view())
         .publish(vertx.eventBus(), event.roomId());
   }

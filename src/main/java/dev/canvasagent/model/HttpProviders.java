@@ -1,6 +1,7 @@
 package dev.canvasagent.model;
 
 import dev.canvasagent.config.AppConfig;
+import dev.canvasagent.metrics.CanvasMetrics;
 import dev.canvasagent.model.http.HttpProvider;
 import dev.canvasagent.model.http.Limits;
 import dev.canvasagent.security.CredentialRedactor;
@@ -52,6 +53,8 @@ public final class HttpProviders {
                         limits,
                         redactor))
             .toList();
+    CanvasMetrics meters = CanvasMetrics.of(vertx);
+    providers.forEach(provider -> meters.providerKnown(provider.id()));
     return new HttpProviders(client, providers);
   }
 

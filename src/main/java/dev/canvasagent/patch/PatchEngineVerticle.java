@@ -19,6 +19,7 @@ import dev.canvasagent.bus.RoomTopic;
 import dev.canvasagent.bus.RunRevertRequest;
 import dev.canvasagent.bus.RunReverted;
 import dev.canvasagent.config.AppConfig;
+import dev.canvasagent.metrics.CanvasMetrics;
 import dev.canvasagent.nodeboards.NodeBoards;
 import dev.canvasagent.store.BoardStore;
 import dev.canvasagent.store.RevisionConflict;
@@ -28,6 +29,7 @@ import io.vertx.core.Future;
 import io.vertx.core.json.JsonObject;
 import java.util.ArrayList;
 import java.util.List;
+import java.util.Locale;
 import java.util.Map;
 import java.util.Optional;
 import java.util.concurrent.TimeUnit;
@@ -63,6 +65,7 @@ public final class PatchEngineVerticle extends CanvasVerticle {
   private long rechecked;
   private long refused;
   private long unchanged;
+  private CanvasMetrics meters;
 
   public PatchEngineVerticle(Store store, AppConfig.BoardCache cache, NodeBoards shared) {
     this.store = store;
@@ -77,6 +80,7 @@ public final class PatchEngineVerticle extends CanvasVerticle {
 
   @Override
   protected Future<?> startVerticle() {
+    meters = CanvasMetrics.of(vertx);
     boards =
         new RoomBoards(
             vertx, store.boards(), shared, cache.maxBytes(), cache.idleMs(), this::evicted);
@@ -183,7 +187,10 @@ public final class PatchEngineVerticle extends CanvasVerticle {
                   && failure.code() == FailureCode.INVALID_RECORD) {
                 refused++;
               }
-              return asFailure(error);
+              Future<CommittedRevision> answer = asFailure(error);
+              meters.patchRejected(
+                  Failure.of(answer.cause()).code().name().toLowerCase(Locale.ROOT));
+              return answer;
             });
   }
 

@@ -5,6 +5,7 @@ import dev.canvasagent.bus.ActionEnvelope;
 import dev.canvasagent.bus.AgentAction;
 import dev.canvasagent.bus.Failure;
 import dev.canvasagent.bus.RoomTopic;
+import dev.canvasagent.metrics.CanvasMetrics;
 import dev.canvasagent.store.SessionStore;
 import io.vertx.core.Future;
 import io.vertx.core.eventbus.EventBus;
@@ -33,6 +34,7 @@ final class EnvelopePublisher {
   private final Runnable published;
 
   private final BooleanSupplier open;
+  private final CanvasMetrics meters;
   private Future<Void> seqQueue = Future.succeededFuture();
   private int partialEnvelopes;
 
@@ -42,13 +44,15 @@ final class EnvelopePublisher {
       String roomId,
       String sessionId,
       Runnable published,
-      BooleanSupplier open) {
+      BooleanSupplier open,
+      CanvasMetrics meters) {
     this.bus = bus;
     this.sessions = sessions;
     this.roomId = roomId;
     this.sessionId = sessionId;
     this.published = published;
     this.open = open;
+    this.meters = meters;
   }
 
   /**
@@ -76,6 +80,7 @@ final class EnvelopePublisher {
                   revision,
                   diff == null ? null : diff.toJson());
           RoomTopic.AGENT_ACTION.publish(bus, roomId, envelope);
+          meters.envelopePublished(false);
           published.run();
         });
   }
@@ -102,6 +107,7 @@ final class EnvelopePublisher {
                       0,
                       null);
               RoomTopic.AGENT_ACTION.publish(bus, roomId, envelope);
+              meters.envelopePublished(true);
               partialEnvelopes++;
             })
         .onFailure(

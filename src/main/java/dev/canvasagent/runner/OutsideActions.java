@@ -13,6 +13,7 @@ import dev.canvasagent.bus.OutsideAction;
 import dev.canvasagent.catalog.ActionCatalog;
 import dev.canvasagent.catalog.VerbKind;
 import dev.canvasagent.catalog.dialect.ClosestVerbs;
+import dev.canvasagent.metrics.CanvasMetrics;
 import dev.canvasagent.nodeboards.BoardLookup;
 import dev.canvasagent.store.SessionStore;
 import dev.canvasagent.store.SessionStore.Origin;
@@ -188,7 +189,8 @@ final class OutsideActions {
             request.roomId(),
             request.sessionId(),
             () -> {},
-            () -> true);
+            () -> true,
+            CanvasMetrics.of(vertx));
     return envelopes.publish(accepted.action(), accepted.diff(), revision).map(outcome);
   }
 

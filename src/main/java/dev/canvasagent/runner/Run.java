@@ -11,6 +11,7 @@ import dev.canvasagent.bus.Screenshot;
 import dev.canvasagent.bus.ScreenshotRequest;
 import dev.canvasagent.catalog.ActionCatalog;
 import dev.canvasagent.config.AppConfig;
+import dev.canvasagent.metrics.CanvasMetrics;
 import dev.canvasagent.model.ModelCall;
 import dev.canvasagent.model.ModelEvent;
 import dev.canvasagent.model.ModelRegistry;
@@ -99,7 +100,8 @@ final class Run {
             request.roomId(),
             request.sessionId(),
             metrics::envelopePublished,
-            this::open);
+            this::open,
+            CanvasMetrics.of(vertx));
     this.actions =
         new ActionPipeline(
             vertx,
@@ -115,7 +117,7 @@ final class Run {
             this::open);
     this.finalStatus =
         new FinalStatus(bus, request, store.runs(), history, actions, meta, statuses);
-    this.runLog = new RunLog(request, config, metrics);
+    this.runLog = new RunLog(request, config, metrics, CanvasMetrics.of(vertx));
     this.stream =
         new ActionStream(
             request.runId(),

@@ -3,6 +3,7 @@ package dev.canvasagent.runner;
 import dev.canvasagent.bus.RunRequest;
 import dev.canvasagent.bus.RunState;
 import dev.canvasagent.config.AppConfig;
+import dev.canvasagent.metrics.CanvasMetrics;
 import io.vertx.core.json.JsonObject;
 import java.nio.charset.StandardCharsets;
 import java.security.MessageDigest;
@@ -35,15 +36,25 @@ final class RunLog {
   private final RunRequest request;
   private final AppConfig config;
   private final RunMetrics metrics;
+  private final CanvasMetrics meters;
 
-  RunLog(RunRequest request, AppConfig config, RunMetrics metrics) {
+  /** {@code meters}: the node's meters, where the line's state, code and first times are counted too. */
+  RunLog(RunRequest request, AppConfig config, RunMetrics metrics, CanvasMetrics meters) {
     this.request = request;
     this.config = config;
     this.metrics = metrics;
+    this.meters = meters;
   }
 
   void finished(RunState state, JsonObject detail, Counts counts) {
     long ttfbMs = metrics.ttfbMs();
+    meters.runEnded(state.wireName(), detail.getString("code"));
+    if (ttfbMs >= 0) {
+      meters.firstEnvelope(ttfbMs);
+    }
+    if (metrics.firstAppliedMs() >= 0) {
+      meters.firstApplied(metrics.firstAppliedMs());
+    }
     var line =
         LOG.atInfo()
             .addKeyValue("roomId", request.roomId())

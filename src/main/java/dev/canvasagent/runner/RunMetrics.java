@@ -125,6 +125,11 @@ final class RunMetrics {
     return firstEnvelopeNanos == 0 ? -1 : millisSinceStart(firstEnvelopeNanos);
   }
 
+  /** Time to the first action committed on the board, or -1 when none was. */
+  long firstAppliedMs() {
+    return firstAppliedNanos == 0 ? -1 : millisSinceStart(firstAppliedNanos);
+  }
+
   LoggingEventBuilder addTo(LoggingEventBuilder log) {
     LoggingEventBuilder line =
         log.addKeyValue("promptTokenEstimate", promptTokenEstimate)

@@ -15,6 +15,7 @@ import dev.canvasagent.catalog.ActionContext;
 import dev.canvasagent.catalog.ActionRejected;
 import dev.canvasagent.catalog.SanitizedAction;
 import dev.canvasagent.catalog.dialect.ClosestVerbs;
+import dev.canvasagent.metrics.CanvasMetrics;
 import dev.canvasagent.nodeboards.BoardLookup;
 import dev.canvasagent.nodeboards.NodeBoards;
 import dev.canvasagent.schema.NulCharacters;
@@ -42,6 +43,7 @@ public final class SanitizerVerticle extends CanvasVerticle {
   private final boolean brandPalette;
   private final NodeBoards boards;
   private BoardLookup lookup;
+  private CanvasMetrics meters;
   private long accepted;
   private long dropped;
   private long deduped;
@@ -60,6 +62,7 @@ public final class SanitizerVerticle extends CanvasVerticle {
   @Override
   protected Future<?> startVerticle() {
     lookup = new BoardLookup(boards, vertx.eventBus());
+    meters = CanvasMetrics.of(vertx);
     return answer(Address.SANITIZER_SANITIZE, this::sanitize);
   }
 
@@ -78,7 +81,10 @@ public final class SanitizerVerticle extends CanvasVerticle {
     var entry = catalog.entry(action.name());
     if (entry.isEmpty()) {
       return drop(
-          action, FailureCode.ACTION_INVALID, ClosestVerbs.reason(action.name(), catalog.names()));
+          action,
+          "unknown_verb",
+          FailureCode.ACTION_INVALID,
+          ClosestVerbs.reason(action.name(), catalog.names()));
     }
     // A model may write a NUL into a label, a message or a todo. PostgreSQL cannot store it and it
     // means nothing, so it is stripped here rather than failing the commit with a driver error.
@@ -93,6 +99,7 @@ public final class SanitizerVerticle extends CanvasVerticle {
           .log("[CanvasAgent:SchemaGuard]");
       return drop(
           action,
+          "schema",
           FailureCode.ACTION_INVALID,
           "params do not match the " + action.name() + " schema: " + violations.get());
     }
@@ -114,7 +121,7 @@ public final class SanitizerVerticle extends CanvasVerticle {
                   params,
                   new ActionContext(board, request.frame(), brandPalette, view(request.view())));
     } catch (ActionRejected rejected) {
-      return drop(action, FailureCode.ACTION_INVALID, rejected.getMessage());
+      return drop(action, "rejected", FailureCode.ACTION_INVALID, rejected.getMessage());
     } catch (RuntimeException unexpected) {
       LOG.atError()
           .addKeyValue("verb", action.name())
@@ -123,13 +130,14 @@ public final class SanitizerVerticle extends CanvasVerticle {
           .log("sanitizer.verb_failed");
       return drop(
           action,
+          "verb_failed",
           FailureCode.ACTION_INVALID,
           "the " + action.name() + " action could not be applied");
     }
     // The one lock check for every board verb: the diff must leave what a person locked as it is.
     var locked = LockGuard.refusal(board, sanitized.diff());
     if (locked.isPresent()) {
-      return drop(action, FailureCode.ACTION_INVALID, locked.get());
+      return drop(action, "locked", FailureCode.ACTION_INVALID, locked.get());
     }
     var duplicate = Dedupe.duplicateOf(board, sanitized.diff());
     if (duplicate.isPresent()) {
@@ -140,6 +148,7 @@ public final class SanitizerVerticle extends CanvasVerticle {
           .addKeyValue("duplicateOf", duplicate.get())
           .addKeyValue("deduped", deduped)
           .log("[CanvasAgent:Dedupe]");
+      meters.sanitizerDrop("duplicate");
       return Failure.future(
           FailureCode.DUPLICATE_CREATE,
           "shape "
@@ -154,8 +163,11 @@ public final class SanitizerVerticle extends CanvasVerticle {
             sanitized.diff()));
   }
 
-  private Future<AcceptedAction> drop(AgentAction action, FailureCode code, String reason) {
+  /** {@code kind}: the {@code reason} label of the drop's meter, from a closed set. */
+  private Future<AcceptedAction> drop(
+      AgentAction action, String kind, FailureCode code, String reason) {
     dropped++;
+    meters.sanitizerDrop(kind);
     LOG.atInfo()
         .addKeyValue("verb", action.name())
         .addKeyValue("actionId", action.id())

@@ -9,6 +9,7 @@ import dev.canvasagent.bus.RoomTopic;
 import dev.canvasagent.bus.Screenshot;
 import dev.canvasagent.bus.ScreenshotRequest;
 import dev.canvasagent.config.AppConfig;
+import dev.canvasagent.metrics.CanvasMetrics;
 import dev.canvasagent.verticle.CanvasVerticle;
 import io.vertx.core.Future;
 import io.vertx.core.Promise;
@@ -24,6 +25,7 @@ import java.util.Map;
 import java.util.Optional;
 import java.util.Set;
 import java.util.UUID;
+import java.util.concurrent.TimeUnit;
 import java.util.regex.Matcher;
 import java.util.regex.Pattern;
 import org.slf4j.Logger;
@@ -93,7 +95,32 @@ public final class ScreenshotVerticle extends CanvasVerticle {
     }
     return Future.join(
         listen(Address.SCREENSHOT_HOSTS, this::trackHost),
-        answer(Address.SCREENSHOT_CAPTURE, this::capture));
+        answer(Address.SCREENSHOT_CAPTURE, this::measuredCapture));
+  }
+
+  /** A capture, counted by outcome; a host's answer also timed, from the first ask to the accepted reply. */
+  private Future<Screenshot> measuredCapture(ScreenshotRequest request) {
+    CanvasMetrics meters = CanvasMetrics.of(vertx);
+    long startedAt = System.nanoTime();
+    return capture(request)
+        .onSuccess(
+            shot -> {
+              if (shot.cached()) {
+                meters.screenshot("cached");
+              } else {
+                meters.screenshot("captured");
+                meters.screenshotCaptured(
+                    TimeUnit.NANOSECONDS.toMillis(System.nanoTime() - startedAt));
+              }
+            })
+        .onFailure(
+            error ->
+                meters.screenshot(
+                    switch (Failure.of(error).code()) {
+                      case NO_HOST -> "no_host";
+                      case SCREENSHOT_TIMEOUT -> "timeout";
+                      default -> "failed";
+                    }));
   }
 
   @Override

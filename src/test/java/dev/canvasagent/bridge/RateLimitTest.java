@@ -32,6 +32,7 @@ class RateLimitTest {
   final ManualClock clock = new ManualClock();
   final RateLimit runs =
       new RateLimit(
+          "runs_per_minute",
           "runs a minute from this client (CANVAS_AGENT_RUNS_PER_MINUTE)",
           3,
           Duration.ofMinutes(1),

@@ -277,6 +277,7 @@ class ConfigLoaderTest {
             "CANVAS_AGENT_LOW_ACTION_THRESHOLD", "2", c -> c.followups().lowActionThreshold(), 2),
         override("CANVAS_AGENT_MAX_FOLLOWUPS", "5", c -> c.followups().maxFollowups(), 5),
         override("CANVAS_AGENT_TTFB_SLO_MS", "150", AppConfig::ttfbSloMs, 150),
+        override("CANVAS_AGENT_SCREENSHOT_SLO_MS", "300", AppConfig::screenshotSloMs, 300),
         override("CANVAS_AGENT_SHAPE_STATE_LIMIT", "8192", AppConfig::shapeStateLimitBytes, 8192),
         override(
             "CANVAS_AGENT_TRANSCRIPT_WINDOW_MS",

@@ -1,5 +1,6 @@
 package dev.canvasagent.model.fake;
 
+import dev.canvasagent.metrics.CanvasMetrics;
 import dev.canvasagent.model.ModelCall;
 import dev.canvasagent.model.ModelContext;
 import dev.canvasagent.model.ModelEvent;
@@ -31,6 +32,7 @@ public final class FakeModel implements ModelProvider {
     this.vertx = vertx;
     this.scenarios = scenarios;
     this.planner = new CommandPlanner(scenarios.helpLines());
+    CanvasMetrics.of(vertx).providerKnown(id());
   }
 
   @Override
@@ -45,6 +47,7 @@ public final class FakeModel implements ModelProvider {
 
   @Override
   public ModelCall stream(ModelRequest request, Consumer<ModelEvent> events) {
+    CanvasMetrics.of(vertx).providerCall(id());
     String message = message(request);
     Playback playback =
         new Playback(

@@ -1,5 +1,6 @@
 package dev.canvasagent.model.http;
 
+import dev.canvasagent.metrics.CanvasMetrics;
 import dev.canvasagent.model.ModelCall;
 import dev.canvasagent.model.ModelEvent;
 import dev.canvasagent.model.StreamNormalizer;
@@ -93,6 +94,7 @@ final class StreamingCall implements ModelCall {
   }
 
   void start() {
+    CanvasMetrics.of(vertx).providerCall(provider);
     attempt();
   }
 
@@ -246,10 +248,12 @@ final class StreamingCall implements ModelCall {
           .addKeyValue("retry", retries)
           .addKeyValue("delayMs", delay)
           .log("model.call.retry");
+      CanvasMetrics.of(vertx).providerRetry(provider);
       retryTimer = vertx.setTimer(Math.max(1, delay), id -> attempt());
       return;
     }
     finished = true;
+    CanvasMetrics.of(vertx).providerError(provider, error.retryable());
     ModelEvent.Error told = CallerError.of(provider, attempt.status, error, CorrelationId.next());
     var line =
         LOG.atWarn()
