@@ -116,15 +116,17 @@ public final class BridgeVerticle extends CanvasVerticle {
     // Before any route: a browser page from another origin is refused, a listed one gets CORS.
     router.route().handler(new OriginGuard(config.http().corsOrigins(), tokens.isEmpty()));
 
+    // Prometheus scrapes with an admin's token, outside /api like /health (MetricsRoute), and
+    // from the moment the node listens: a slow start is worth watching.
+    new MetricsRoute(vertx, access).mount(router);
     // A load balancer's probe carries no token, so /health is outside /api (HealthRoute).
     // The edge listens before the verticles behind it are deployed, so that readiness can say
-    // "starting"; until they are, everything but the health routes is refused, never half-served.
+    // "starting"; until they are, everything but the health routes and /metrics is refused, never
+    // half-served.
     router.route().handler(this::refuseWhileStarting);
     new HealthRoute(
             vertx, verticleNames, tokens, config.model().defaultModel(), cluster, () -> phase)
         .mount(router);
-    // Prometheus scrapes with an admin's token, outside /api like /health (MetricsRoute).
-    new MetricsRoute(vertx, access).mount(router);
     // The API is under /api and the bus under /eventbus; the browser client's page and assets,
     // public like any web page, are everything else (PageRoutes). /api is authenticated here,
     // before any body is read; the SockJS bridge checks the token of each message itself

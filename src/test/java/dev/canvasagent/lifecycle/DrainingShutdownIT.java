@@ -167,6 +167,12 @@ class DrainingShutdownIT {
       assertEquals(503, tooSoon.statusCode(), tooSoon.bodyAsString());
       assertEquals("STARTING", tooSoon.bodyAsJsonObject().getJsonObject("error").getString("code"));
       assertEquals("1", tooSoon.getHeader("Retry-After"));
+      // A scrape while starting shows the node's own meters: a slow start is worth watching.
+      HttpResponse<Buffer> scrape = Await.result(http.get("/metrics").send());
+      assertEquals(200, scrape.statusCode(), scrape.bodyAsString());
+      assertTrue(
+          scrape.bodyAsString().contains("canvas_agent_envelopes_published_total"),
+          "the domain's meters, at zero");
       assertEquals(
           503,
           Await.result(http.get("/health/ready").send()).statusCode(),
