@@ -100,7 +100,9 @@ public final class CanvasAgent {
       Vertx vertx, AppConfig config, List<ModelProvider> extraProviders, ClusterView cluster) {
     // First, so the verticles' meters (CanvasMetrics.of) have the configured objectives as buckets.
     CanvasMetrics.of(
-        vertx, new CanvasMetrics.Objectives(config.ttfbSloMs(), config.screenshotSloMs()));
+        vertx,
+        new CanvasMetrics.Objectives(
+            config.ttfbSloMs(), config.screenshotSloMs(), config.applyJitterSloMs()));
     FakeScenarios scenarios = FakeScenarios.load();
     if (config.model().fakeTokenDelayMs().isPresent()) {
       scenarios = scenarios.withChunkDelayMs(config.model().fakeTokenDelayMs().getAsInt());

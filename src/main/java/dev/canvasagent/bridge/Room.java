@@ -52,6 +52,8 @@ final class Room {
   private final Map<String, ClientViewport> viewports = new HashMap<>();
   private final Map<String, PendingAck> pendingAcks = new LinkedHashMap<>();
   private final Map<String, Long> lastSeqBySession = new HashMap<>();
+  // The host's last publish-to-ack time per session: the apply jitter is the next one's difference.
+  private final Map<String, Long> lastApplyNanosBySession = new HashMap<>();
   private final Owner owner;
   private ReplayBuffer replay;
   private String hostId;
@@ -64,6 +66,7 @@ final class Room {
   /** An envelope the host has not acked yet. */
   private static final class PendingAck {
     final RoomEvent event;
+    final long expectedAtNanos = System.nanoTime();
     int resent;
     long timerId;
 
@@ -255,6 +258,7 @@ final class Room {
   private void dropPendingAcks() {
     pendingAcks.values().forEach(pending -> vertx.cancelTimer(pending.timerId));
     pendingAcks.clear();
+    lastApplyNanosBySession.clear();
   }
 
   /**
@@ -431,9 +435,23 @@ final class Room {
       PendingAck pending = pendingAcks.remove(ackKey(sessionId, seq));
       if (pending != null) {
         vertx.cancelTimer(pending.timerId);
+        if (pending.resent == 0) {
+          hostApplied(sessionId, System.nanoTime() - pending.expectedAtNanos);
+        }
       }
     }
     return Optional.empty();
+  }
+
+  /**
+   * Seed 000's apply jitter on the host, as RFC 3550 measures a stream's: how much this envelope's
+   * publish-to-ack time differs from the one before it in the session. A re-sent envelope's time says
+   * more about the timeout than about the host, so it is left out.
+   */
+  private void hostApplied(String sessionId, long applyNanos) {
+    Long before = lastApplyNanosBySession.put(sessionId, applyNanos);
+    CanvasMetrics.of(vertx)
+        .hostApplied(applyNanos, before == null ? -1 : Math.abs(applyNanos - before));
   }
 
   private static String ackKey(String sessionId, long seq) {

@@ -53,6 +53,7 @@ public final class ConfigLoader {
             values.whole(ContextSettings.SHAPE_STATE_LIMIT),
             values.whole(SloSettings.TTFB_MS),
             values.whole(SloSettings.SCREENSHOT_MS),
+            values.whole(SloSettings.APPLY_JITTER_MS),
             values.flag(FlagSettings.THEME_ENABLED),
             DatabaseSettings.read(values),
             ClusterSettings.read(values),

@@ -22,7 +22,15 @@ final class SloSettings {
           150,
           "Screenshot objective: a bucket boundary of `canvas_agent_screenshot_capture_seconds` ([Metrics](operations.md#metrics)).");
 
-  static final List<Setting> ALL = List.of(TTFB_MS, SCREENSHOT_MS);
+  static final Setting APPLY_JITTER_MS =
+      Setting.of(
+          "slo.applyJitterMs",
+          "CANVAS_AGENT_APPLY_JITTER_SLO_MS",
+          whole(1, 60_000),
+          50,
+          "Apply-jitter objective (seed 000: p95 of the host's apply jitter within it): a bucket boundary of `canvas_agent_apply_jitter_seconds` ([Metrics](operations.md#metrics)).");
+
+  static final List<Setting> ALL = List.of(TTFB_MS, SCREENSHOT_MS, APPLY_JITTER_MS);
 
   private SloSettings() {}
 }

@@ -44,6 +44,16 @@ public enum CanvasMeter {
       Kind.TIMER,
       List.of(),
       "Time to get a screenshot from a room's host, retries included (cache hits excluded); slo.screenshotMs is a bucket boundary"),
+  HOST_APPLY(
+      "canvas.agent.host.apply",
+      Kind.TIMER,
+      List.of(),
+      "Time from publishing a final envelope to the room's host acknowledging it applied (re-sent ones excluded); slo.applyJitterMs is a bucket boundary"),
+  APPLY_JITTER(
+      "canvas.agent.apply.jitter",
+      Kind.TIMER,
+      List.of(),
+      "The host's apply jitter: how much one envelope's publish-to-ack time differs from the one before it in the same session (RFC 3550's transit difference); slo.applyJitterMs is a bucket boundary"),
   SCREENSHOTS(
       "canvas.agent.screenshots",
       Kind.COUNTER,

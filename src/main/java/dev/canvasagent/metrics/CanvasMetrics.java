@@ -30,9 +30,9 @@ public final class CanvasMetrics implements Shareable {
   private static final String KEY = "canvas";
 
   /** The service-level objectives that are histogram bucket boundaries. */
-  public record Objectives(long ttfbMs, long screenshotMs) {
+  public record Objectives(long ttfbMs, long screenshotMs, long applyJitterMs) {
     /** Seed 000's: first envelope within 200 ms, a screenshot within 150 ms. */
-    public static final Objectives DEFAULT = new Objectives(200, 150);
+    public static final Objectives DEFAULT = new Objectives(200, 150, 50);
   }
 
   /** A stream's transport, the {@code transport} label of {@link CanvasMeter#OPEN_STREAMS}. */
@@ -77,6 +77,8 @@ public final class CanvasMetrics implements Shareable {
   private final Timer ttfb;
   private final Timer firstApplied;
   private final Timer screenshotCapture;
+  private final Timer hostApply;
+  private final Timer applyJitter;
   private final Map<Transport, AtomicInteger> openStreams = new EnumMap<>(Transport.class);
 
   private CanvasMetrics(PrometheusMeterRegistry registry, Objectives objectives) {
@@ -97,6 +99,10 @@ public final class CanvasMetrics implements Shareable {
             500,
             1000,
             2500);
+    this.hostApply =
+        timer(CanvasMeter.HOST_APPLY, objectives.applyJitterMs(), 10, 25, 100, 250, 500, 1000);
+    this.applyJitter =
+        timer(CanvasMeter.APPLY_JITTER, objectives.applyJitterMs(), 5, 10, 25, 100, 250, 500);
     // Known label values start at zero, so a rate or an alert sees the series before its first
     // event.
     for (String kind : List.of("final", "partial")) {
@@ -192,6 +198,17 @@ public final class CanvasMetrics implements Shareable {
 
   public void ackFailed() {
     counter(CanvasMeter.ACK_FAILURES).increment();
+  }
+
+  /**
+   * The host acknowledged an envelope {@code applyNanos} after it was published; {@code jitterNanos}
+   * is how much that differs from the session's envelope before (negative: none before).
+   */
+  public void hostApplied(long applyNanos, long jitterNanos) {
+    hostApply.record(applyNanos, TimeUnit.NANOSECONDS);
+    if (jitterNanos >= 0) {
+      applyJitter.record(jitterNanos, TimeUnit.NANOSECONDS);
+    }
   }
 
   /** A screenshot request ended with {@code outcome} (a label of {@link CanvasMeter#SCREENSHOTS}). */

@@ -278,6 +278,7 @@ class ConfigLoaderTest {
         override("CANVAS_AGENT_MAX_FOLLOWUPS", "5", c -> c.followups().maxFollowups(), 5),
         override("CANVAS_AGENT_TTFB_SLO_MS", "150", AppConfig::ttfbSloMs, 150),
         override("CANVAS_AGENT_SCREENSHOT_SLO_MS", "300", AppConfig::screenshotSloMs, 300),
+        override("CANVAS_AGENT_APPLY_JITTER_SLO_MS", "80", AppConfig::applyJitterSloMs, 80),
         override("CANVAS_AGENT_SHAPE_STATE_LIMIT", "8192", AppConfig::shapeStateLimitBytes, 8192),
         override(
             "CANVAS_AGENT_TRANSCRIPT_WINDOW_MS",

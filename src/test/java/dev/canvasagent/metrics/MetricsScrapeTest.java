@@ -186,6 +186,56 @@ class MetricsScrapeTest {
     Await.result(Eventually.holds(vertx, () -> metricsText().map(text -> text.contains(none))));
   }
 
+  @Test
+  void theHostsAcksGiveItsApplyTimesAndTheirJitter() {
+    String room = "metrics-host";
+    WsClient host = Await.result(WsClient.connect(vertx, server.port(), room)).autoAck();
+    SseClient watching = server.events(room);
+    HttpResponse<Buffer> accepted =
+        server.postRun(new JsonObject().put("roomId", room).put("message", "draw 3 red circles"));
+    assertEquals(202, accepted.statusCode(), accepted.bodyAsString());
+    String sessionId = accepted.bodyAsJsonObject().getString("sessionId");
+    List<SseClient.SseEvent> events =
+        Await.result(
+            watching.awaitEvent(
+                event ->
+                    event.event().equals("agent:status")
+                        && sessionId.equals(event.data().getString("sessionId"))
+                        && "done".equals(event.data().getString("state"))));
+    long finals =
+        events.stream()
+            .filter(event -> event.event().equals("agent:action"))
+            .filter(event -> !event.data().getBoolean("partial", false))
+            .count();
+    assertTrue(finals >= 3, "the run's envelopes: " + finals);
+
+    // Each final envelope's ack gives one apply time, and each after the first one jitter.
+    Await.result(
+        Eventually.holds(
+            vertx,
+            () ->
+                metricsText()
+                    .map(
+                        text ->
+                            PrometheusText.parse(text)
+                                    .value("canvas_agent_host_apply_seconds_count", Map.of())
+                                    .orElse(0.0)
+                                >= finals)));
+    PrometheusText after = PrometheusText.parse(Await.result(metricsText()));
+    assertEquals(
+        (double) finals,
+        after.value("canvas_agent_host_apply_seconds_count", Map.of()).orElseThrow());
+    assertEquals(
+        (double) finals - 1,
+        after.value("canvas_agent_apply_jitter_seconds_count", Map.of()).orElseThrow());
+    assertTrue(
+        after.value("canvas_agent_apply_jitter_seconds_bucket", Map.of("le", "0.05")).isPresent(),
+        "the objective is a bucket: "
+            + after.samples("canvas_agent_apply_jitter_seconds_bucket", Map.of()));
+    Await.result(watching.close());
+    Await.result(host.close());
+  }
+
   private io.vertx.core.Future<String> metricsText() {
     return server.http().get("/metrics").send().map(HttpResponse::bodyAsString);
   }
