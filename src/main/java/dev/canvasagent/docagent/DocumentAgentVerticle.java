@@ -58,10 +58,10 @@ public final class DocumentAgentVerticle extends CanvasVerticle {
   private final Map<String, DocumentAgentRun> running = new java.util.HashMap<>();
 
   /**
-   * Every loop begun here and not over, checking out included: each with what it comes to, true once
-   * it has run and ended, false when it did not start. What a drain waits for.
+   * Every loop begun here and not over, checking out included: each with what it comes to, its
+   * outcome once it has run and ended, or null when it did not start. What a drain waits for.
    */
-  private final Map<DocumentAgentRun, Future<Boolean>> begun = new LinkedHashMap<>();
+  private final Map<DocumentAgentRun, Future<JsonObject>> begun = new LinkedHashMap<>();
 
   /** Set by the first {@code doc.agent.drain}: from then on no loop begins. */
   private Future<Drained> drained;
@@ -115,7 +115,7 @@ public final class DocumentAgentVerticle extends CanvasVerticle {
     if (drained != null) {
       return drained;
     }
-    Map<DocumentAgentRun, Future<Boolean>> going = new LinkedHashMap<>(begun);
+    Map<DocumentAgentRun, Future<JsonObject>> going = new LinkedHashMap<>(begun);
     LOG.atInfo()
         .addKeyValue("running", going.size())
         .addKeyValue("graceMs", request.graceMs())
@@ -133,23 +133,25 @@ public final class DocumentAgentVerticle extends CanvasVerticle {
             .future()
             .compose(
                 over -> {
-                  List<DocumentAgentRun> still =
-                      going.entrySet().stream()
-                          .filter(entry -> !entry.getValue().isComplete())
-                          .map(Map.Entry::getKey)
-                          .toList();
-                  still.forEach(run -> run.interrupt(SHUTDOWN));
+                  going.forEach(
+                      (run, ended) -> {
+                        if (!ended.isComplete()) {
+                          run.interrupt(SHUTDOWN);
+                        }
+                      });
                   return Future.join(List.copyOf(going.values()))
                       .transform(
                           allEnded -> {
                             int finished = 0;
                             int canceled = 0;
                             int notStarted = 0;
-                            for (Map.Entry<DocumentAgentRun, Future<Boolean>> entry :
-                                going.entrySet()) {
-                              if (!entry.getValue().result()) {
+                            // By the outcome, not by the interrupt: a loop already checking in
+                            // at the grace's end ends as it would have.
+                            for (Future<JsonObject> ended : going.values()) {
+                              if (ended.result() == null) {
                                 notStarted++;
-                              } else if (still.contains(entry.getKey())) {
+                              } else if (SHUTDOWN.equals(
+                                  ended.result().getString("interruptedBy"))) {
                                 canceled++;
                               } else {
                                 finished++;
@@ -338,9 +340,9 @@ public final class DocumentAgentVerticle extends CanvasVerticle {
             config.agentMaxSteps(),
             config.agentTimeoutMs());
     Future<DocumentAgentStarted> starting = run.begin();
-    Future<Boolean> over =
+    Future<JsonObject> over =
         starting.transform(
-            start -> start.succeeded() ? run.outcome().map(true) : Future.succeededFuture(false));
+            start -> start.succeeded() ? run.outcome() : Future.succeededFuture(null));
     begun.put(run, over);
     over.onComplete(ended -> begun.remove(run));
     return starting.map(
