@@ -181,9 +181,12 @@ public final class App {
           .onSuccess(
               drained ->
                   LOG.atInfo()
-                      .addKeyValue("finished", drained.finished())
-                      .addKeyValue("canceled", drained.canceled())
-                      .addKeyValue("notStarted", drained.notStarted())
+                      .addKeyValue("finished", drained.runs().finished())
+                      .addKeyValue("canceled", drained.runs().canceled())
+                      .addKeyValue("notStarted", drained.runs().notStarted())
+                      .addKeyValue("documentAgentFinished", drained.documentAgent().finished())
+                      .addKeyValue("documentAgentCanceled", drained.documentAgent().canceled())
+                      .addKeyValue("documentAgentNotStarted", drained.documentAgent().notStarted())
                       .log("server.drained"))
           .onFailure(
               error ->

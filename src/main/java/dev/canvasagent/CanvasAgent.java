@@ -254,23 +254,29 @@ public final class CanvasAgent {
 
   /**
    * The first part of a shutdown ({@link #stop} is the second): {@code /health/ready} answers 503
-   * {@code draining} at once, new runs are refused SHUTTING_DOWN, and the running runs have {@code
-   * scheduler.shutdownGraceMs} to end by themselves; those still going then are canceled. Completes
-   * once every run has ended and its final status was published, while the streams are still open.
+   * {@code draining} at once; then the scheduler and the document agent drain side by side, within
+   * the one {@code scheduler.shutdownGraceMs}: each refuses new work SHUTTING_DOWN, lets what is
+   * running end by itself within the grace and cancels what is still going then. Completes once both
+   * are drained, every final status published while the streams are still open.
    */
-  public Future<Drained> drain() {
+  public Future<NodeDrained> drain() {
     long graceMs = config.scheduler().shutdownGraceMs();
     // Past the grace, the runner has the cancel grace to end what is canceled; a little more covers
-    // the final writes.
+    // the final writes (a document-agent loop's check-in among them).
     long patience = graceMs + config.scheduler().cancelGraceMs() + DRAIN_MARGIN_MS;
+    DeliveryOptions patiently = new DeliveryOptions().setSendTimeout(patience);
+    DrainRequest request = new DrainRequest(graceMs);
     return bridge
         .drain()
         .compose(
-            notReady ->
-                Address.SCHEDULER_DRAIN.ask(
-                    vertx.eventBus(),
-                    new DrainRequest(graceMs),
-                    new DeliveryOptions().setSendTimeout(patience)));
+            notReady -> {
+              Future<Drained> runs =
+                  Address.SCHEDULER_DRAIN.ask(vertx.eventBus(), request, patiently);
+              Future<Drained> loops =
+                  Address.DOC_AGENT_DRAIN.ask(vertx.eventBus(), request, patiently);
+              return Future.all(runs, loops)
+                  .map(both -> new NodeDrained(runs.result(), loops.result()));
+            });
   }
 
   /**

@@ -25,7 +25,7 @@ import io.vertx.core.json.JsonObject;
 import io.vertx.ext.web.Router;
 import io.vertx.ext.web.RoutingContext;
 import java.util.UUID;
-import java.util.function.Supplier;
+import java.util.function.Function;
 import java.util.regex.Pattern;
 
 /**
@@ -279,7 +279,7 @@ final class DocumentRoutes {
             asRun(
                 ctx,
                 documentRoom(docId),
-                () ->
+                roomId ->
                     Address.DOC_AGENT
                         .ask(
                             vertx.eventBus(),
@@ -311,7 +311,7 @@ final class DocumentRoutes {
             asRun(
                 ctx,
                 sessionRoom(sessionId),
-                () -> {
+                roomId -> {
                   Address.DOC_AGENT_EDIT_REQUEST
                       .ask(
                           vertx.eventBus(),
@@ -323,9 +323,19 @@ final class DocumentRoutes {
                               request.getString("model")),
                           new DeliveryOptions().setSendTimeout(delegationTimeoutMs))
                       .onSuccess(reply -> answer(ctx, 200, reply))
-                      .onFailure(error -> HttpErrors.send(ctx, error));
-                  // It answers when the run has ended, so a failure may come after the model has
-                  // run: it still counts.
+                      .onFailure(
+                          error -> {
+                            if (Failure.of(error).code() == FailureCode.SHUTTING_DOWN) {
+                              // Refused before anything ran: given back, as a refused start is.
+                              limits
+                                  .giveBackRun(ctx, roomId)
+                                  .onComplete(given -> HttpErrors.send(ctx, error));
+                            } else {
+                              HttpErrors.send(ctx, error);
+                            }
+                          });
+                  // It answers when the run has ended, so another failure may come after the
+                  // model has run: it still counts.
                   return Future.succeededFuture();
                 }));
   }
@@ -348,7 +358,7 @@ final class DocumentRoutes {
    * starts; one refused before it started (a held lease, an unknown model) is given back before the
    * refusal is answered, so whoever reads the answer finds the allowance as it was.
    */
-  private void asRun(RoutingContext ctx, Future<String> room, Supplier<Future<?>> start) {
+  private void asRun(RoutingContext ctx, Future<String> room, Function<String, Future<?>> start) {
     room.onFailure(error -> HttpErrors.send(ctx, error))
         .onSuccess(
             roomId ->
@@ -358,7 +368,7 @@ final class DocumentRoutes {
                         taken -> {
                           if (taken) {
                             start
-                                .get()
+                                .apply(roomId)
                                 .onFailure(
                                     refused ->
                                         limits

@@ -283,6 +283,16 @@ public final class Address {
           "doc.agent.edit_request", DelegatedEditRequest::fromJson, DelegatedEditOutcome::fromJson);
 
   /**
+   * Document agent: the node is shutting down ({@link DrainRequest}), as {@link #SCHEDULER_DRAIN} is
+   * for runs: from now on {@link #DOC_AGENT} and {@link #DOC_AGENT_EDIT_REQUEST} are refused
+   * SHUTTING_DOWN; answers once every loop it had begun has ended, by itself within the grace or
+   * interrupted at its end (each checked in, its end published), with how many of each ({@link
+   * Drained}).
+   */
+  public static final Endpoint<DrainRequest, Drained> DOC_AGENT_DRAIN =
+      Endpoint.of("doc.agent.drain", DrainRequest::fromJson, Drained::fromJson);
+
+  /**
    * Document agent: the document a delegated edit's session works on ({@link AgentSessionRef} → {@link
    * DocumentRef}; an unknown session names a document itself), for access checks.
    */

@@ -96,8 +96,8 @@ public enum FailureCode {
   RUN_NOT_REVERTIBLE(40, 409),
 
   /**
-   * The node is draining for a shutdown: it takes no new run (or follow-up message); another node,
-   * or this one once restarted, will. Answered with {@code Retry-After}.
+   * The node is draining for a shutdown: it takes no new run (or follow-up message, or document-agent
+   * loop); another node, or this one once restarted, will. Answered with {@code Retry-After}.
    */
   SHUTTING_DOWN(41, 503, Retry.YES),
 

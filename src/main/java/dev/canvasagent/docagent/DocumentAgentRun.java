@@ -232,7 +232,12 @@ final class DocumentAgentRun {
     timer = vertx.setTimer(timeoutMs, fired -> interrupt("timeout"));
   }
 
-  private void interrupt(String why) {
+  /**
+   * Stops the loop (a model call under way is canceled, a tool call under way finishes), which then
+   * checks in and publishes its end {@code canceled}, {@code interruptedBy: why}; before the loop has
+   * started, it stops as it starts. The first reason wins.
+   */
+  void interrupt(String why) {
     if (!interrupted) {
       interrupted = true;
       interruptedBy = why;

@@ -8,6 +8,8 @@ import dev.canvasagent.bus.DelegatedEditRequest;
 import dev.canvasagent.bus.DocumentAgentRequest;
 import dev.canvasagent.bus.DocumentAgentStarted;
 import dev.canvasagent.bus.DocumentRef;
+import dev.canvasagent.bus.DrainRequest;
+import dev.canvasagent.bus.Drained;
 import dev.canvasagent.bus.Failure;
 import dev.canvasagent.bus.FailureCode;
 import dev.canvasagent.config.AppConfig;
@@ -17,8 +19,11 @@ import dev.canvasagent.model.ModelRegistry;
 import dev.canvasagent.store.DocumentAgentSessions;
 import dev.canvasagent.verticle.CanvasVerticle;
 import io.vertx.core.Future;
+import io.vertx.core.Promise;
 import io.vertx.core.json.JsonArray;
 import io.vertx.core.json.JsonObject;
+import java.util.LinkedHashMap;
+import java.util.List;
 import java.util.Map;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
@@ -33,7 +38,9 @@ import org.slf4j.LoggerFactory;
  * sessions (the conversation, hidden canvas updates included, and the revision the agent last saw)
  * are in the store ({@link DocumentAgentSessions}), so a session goes on on any node. A
  * loop acts for the subject whose request started it ({@code subject}, from the token): its lease
- * is {@code agent:<session>}'s on that subject's behalf, and its revisions are recorded so.
+ * is {@code agent:<session>}'s on that subject's behalf, and its revisions are recorded so. A
+ * shutdown drains it ({@link Address#DOC_AGENT_DRAIN}) as it drains the scheduler: no new loop, the
+ * running ones end within the grace or are interrupted at its end, their leases checked in.
  */
 public final class DocumentAgentVerticle extends CanvasVerticle {
   private static final Logger LOG = LoggerFactory.getLogger(DocumentAgentVerticle.class);
@@ -44,8 +51,20 @@ public final class DocumentAgentVerticle extends CanvasVerticle {
   private final JsonArray tools;
   private final DocumentAgentSessions sessions;
 
+  /** Why a loop still going at the end of a shutdown's grace stopped ({@code interruptedBy}). */
+  static final String SHUTDOWN = "shutdown";
+
   /** The loop running on this node for each document. */
   private final Map<String, DocumentAgentRun> running = new java.util.HashMap<>();
+
+  /**
+   * Every loop begun here and not over, checking out included: each with what it comes to, its
+   * outcome once it has run and ended, or null when it did not start. What a drain waits for.
+   */
+  private final Map<DocumentAgentRun, Future<JsonObject>> begun = new LinkedHashMap<>();
+
+  /** Set by the first {@code doc.agent.drain}: from then on no loop begins. */
+  private Future<Drained> drained;
 
   public DocumentAgentVerticle(
       DocumentAgentSessions sessions,
@@ -70,7 +89,86 @@ public final class DocumentAgentVerticle extends CanvasVerticle {
     return Future.all(
         answer(Address.DOC_AGENT, this::instruct),
         answer(Address.DOC_AGENT_EDIT_REQUEST, this::delegate),
-        answer(Address.DOC_AGENT_SESSION_DOCUMENT, this::sessionDocument));
+        answer(Address.DOC_AGENT_SESSION_DOCUMENT, this::sessionDocument),
+        answer(Address.DOC_AGENT_DRAIN, this::drain));
+  }
+
+  /** SHUTTING_DOWN once the node drains; nothing otherwise. */
+  private <T> Future<T> refuseWhileDraining() {
+    return drained == null
+        ? Future.succeededFuture()
+        : Failure.future(
+            FailureCode.SHUTTING_DOWN,
+            "this server is shutting down and starts no document-agent run; retry (another node, or"
+                + " this one once restarted, takes it)");
+  }
+
+  /**
+   * {@code doc.agent.drain}: the node is shutting down. From now on no loop begins (SHUTTING_DOWN,
+   * a request on its way in when the drain began included, before it changes anything); the loops
+   * begun have {@code graceMs} to end by themselves, and those still going then are interrupted
+   * ({@code interruptedBy: shutdown}): each checks in and publishes its end {@code canceled} as any
+   * interrupted loop does, while the streams are still open. Asked twice, it answers the first
+   * drain's outcome.
+   */
+  private Future<Drained> drain(DrainRequest request) {
+    if (drained != null) {
+      return drained;
+    }
+    Map<DocumentAgentRun, Future<JsonObject>> going = new LinkedHashMap<>(begun);
+    LOG.atInfo()
+        .addKeyValue("running", going.size())
+        .addKeyValue("graceMs", request.graceMs())
+        .log("doc_agent.draining");
+    Promise<Void> graceOver = Promise.promise();
+    long timer = vertx.setTimer(Math.max(1, request.graceMs()), id -> graceOver.tryComplete());
+    Future.join(List.copyOf(going.values()))
+        .onComplete(
+            allEnded -> {
+              vertx.cancelTimer(timer);
+              graceOver.tryComplete();
+            });
+    drained =
+        graceOver
+            .future()
+            .compose(
+                over -> {
+                  going.forEach(
+                      (run, ended) -> {
+                        if (!ended.isComplete()) {
+                          run.interrupt(SHUTDOWN);
+                        }
+                      });
+                  return Future.join(List.copyOf(going.values()))
+                      .transform(
+                          allEnded -> {
+                            int finished = 0;
+                            int canceled = 0;
+                            int notStarted = 0;
+                            // By the outcome, not by the interrupt: a loop already checking in
+                            // at the grace's end ends as it would have.
+                            for (Future<JsonObject> ended : going.values()) {
+                              if (ended.result() == null) {
+                                notStarted++;
+                              } else if (SHUTDOWN.equals(
+                                  ended.result().getString("interruptedBy"))) {
+                                canceled++;
+                              } else {
+                                finished++;
+                              }
+                            }
+                            return Future.succeededFuture(
+                                new Drained(finished, canceled, notStarted));
+                          });
+                })
+            .onSuccess(
+                outcome ->
+                    LOG.atInfo()
+                        .addKeyValue("finished", outcome.finished())
+                        .addKeyValue("canceled", outcome.canceled())
+                        .addKeyValue("notStarted", outcome.notStarted())
+                        .log("doc_agent.drained"));
+    return drained;
   }
 
   /** The session's document, or the id itself for a session not yet known. */
@@ -91,7 +189,9 @@ public final class DocumentAgentVerticle extends CanvasVerticle {
     String docId = ask.docId();
     String sessionId = ask.sessionId() == null ? docId : ask.sessionId();
     String instruction = ask.instruction();
-    return provider(instruction, ask.model())
+    // Refused before the person's preemption: a refusal voids no lease.
+    return refuseWhileDraining()
+        .compose(open -> provider(instruction, ask.model()))
         .compose(checked -> preemptForPerson(docId))
         .compose(
             cleared ->
@@ -138,7 +238,9 @@ public final class DocumentAgentVerticle extends CanvasVerticle {
    */
   private Future<DelegatedEditOutcome> delegate(DelegatedEditRequest ask) {
     String sessionId = ask.canvasSessionId();
-    return documentOf(sessionId).compose(docId -> delegate(ask, sessionId, docId));
+    return refuseWhileDraining()
+        .compose(open -> documentOf(sessionId))
+        .compose(docId -> delegate(ask, sessionId, docId));
   }
 
   private Future<DelegatedEditOutcome> delegate(
@@ -218,6 +320,11 @@ public final class DocumentAgentVerticle extends CanvasVerticle {
       String userText,
       String model,
       ModelProvider provider) {
+    if (drained != null) {
+      // On its way in when the drain began (waiting for the previous loop, reading the session):
+      // refused before it checks out, so it changes nothing and the drain has nothing to wait for.
+      return refuseWhileDraining();
+    }
     String key = model == null ? defaultModel : model;
     DocumentAgentRun run =
         new DocumentAgentRun(
@@ -232,12 +339,17 @@ public final class DocumentAgentVerticle extends CanvasVerticle {
             tools,
             config.agentMaxSteps(),
             config.agentTimeoutMs());
-    return run.begin()
-        .map(
-            started -> {
-              running.put(docId, run);
-              run.outcome().onComplete(ended -> running.remove(docId, run));
-              return new Started(run, started);
-            });
+    Future<DocumentAgentStarted> starting = run.begin();
+    Future<JsonObject> over =
+        starting.transform(
+            start -> start.succeeded() ? run.outcome() : Future.succeededFuture(null));
+    begun.put(run, over);
+    over.onComplete(ended -> begun.remove(run));
+    return starting.map(
+        started -> {
+          running.put(docId, run);
+          run.outcome().onComplete(ended -> running.remove(docId, run));
+          return new Started(run, started);
+        });
   }
 }

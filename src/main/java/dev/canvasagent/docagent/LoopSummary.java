@@ -36,9 +36,11 @@ final class LoopSummary {
               + " tool calls ran.";
       case INTERRUPTED ->
           "Stopped: "
-              + ("timeout".equals(interruptedBy)
-                  ? "the time limit was reached"
-                  : "the lease was taken back")
+              + switch (interruptedBy == null ? "" : interruptedBy) {
+                case "timeout" -> "the time limit was reached";
+                case DocumentAgentVerticle.SHUTDOWN -> "the server is shutting down";
+                default -> "the lease was taken back";
+              }
               + "; "
               + result.executed().size()
               + " tool calls ran.";

@@ -4,6 +4,7 @@ import dev.canvasagent.auth.Role;
 import dev.canvasagent.bus.Actor;
 import dev.canvasagent.bus.Address;
 import dev.canvasagent.bus.AgentSessionRef;
+import dev.canvasagent.bus.DelegatedEditOutcome;
 import dev.canvasagent.bus.DelegatedEditRequest;
 import dev.canvasagent.bus.DocumentRef;
 import dev.canvasagent.bus.DocumentRoom;
@@ -85,12 +86,31 @@ final class EditRequestTool implements McpTool {
     return access
         .agentSession(call.grant(), Role.EDITOR, sessionId)
         .compose(allowed -> sessionRoom(sessionId))
-        .compose(roomId -> admission.take(call.grant(), roomId))
         .compose(
-            taken ->
-                Address.DOC_AGENT_EDIT_REQUEST.ask(
-                    bus, request, new DeliveryOptions().setSendTimeout(timeoutMs)))
+            roomId ->
+                admission
+                    .take(call.grant(), roomId)
+                    .compose(
+                        taken ->
+                            Address.DOC_AGENT_EDIT_REQUEST
+                                .ask(bus, request, new DeliveryOptions().setSendTimeout(timeoutMs))
+                                .recover(
+                                    error -> givenBackIfRefused(call, roomId, Failure.of(error)))))
         .map(outcome -> ToolResult.ok(outcome.toJson()));
+  }
+
+  /**
+   * A node that is shutting down refuses the edit before anything ran: the run is given back, as
+   * {@code canvas_agent_run}'s refusal is. Any other failure may come after the model has run, and
+   * counts.
+   */
+  private Future<DelegatedEditOutcome> givenBackIfRefused(
+      ToolCall call, String roomId, Failure failure) {
+    Future<Void> given =
+        failure.code() == FailureCode.SHUTTING_DOWN
+            ? admission.giveBack(call.grant(), roomId).otherwiseEmpty()
+            : Future.succeededFuture();
+    return given.compose(done -> Future.failedFuture(failure));
   }
 
   /** The checked arguments as the document agent's request, for the token's subject. */

@@ -1,9 +1,12 @@
 package dev.canvasagent.lifecycle;
 
 import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertFalse;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
+import dev.canvasagent.NodeDrained;
 import dev.canvasagent.bus.Drained;
+import dev.canvasagent.model.ModelProvider;
 import dev.canvasagent.support.Await;
 import dev.canvasagent.support.Eventually;
 import dev.canvasagent.support.McpHttp;
@@ -29,7 +32,9 @@ import org.junit.jupiter.api.extension.ExtendWith;
  * turns 503 {@code draining} at once while {@code /health/live} stays 200, new runs are refused
  * {@code 503 SHUTTING_DOWN} over HTTP and MCP, and the running run ends by itself within the grace
  * or, still going at its end, {@code canceled} — either way with a final status the room's clients
- * see before the streams close. The real process and SIGTERM: {@link DrainingShutdownIT}.
+ * see before the streams close. The document agent drains alike: its requests are refused over HTTP
+ * and MCP, and its loop ends within the grace or is canceled at its end, giving its lease back. The
+ * real process and SIGTERM: {@link DrainingShutdownIT}.
  */
 @ExtendWith(VertxExtension.class)
 class DrainTest {
@@ -38,13 +43,16 @@ class DrainTest {
   TestServer server;
 
   TestServer start(Vertx vertx, String tokenDelayMs, String graceMs) {
-    server =
-        TestServer.start(
-            vertx,
-            TestServer.config(
-                Map.of(
-                    "CANVAS_AGENT_FAKE_TOKEN_DELAY_MS", tokenDelayMs,
-                    "CANVAS_AGENT_SHUTDOWN_GRACE_MS", graceMs)));
+    return start(
+        vertx,
+        Map.of(
+            "CANVAS_AGENT_FAKE_TOKEN_DELAY_MS", tokenDelayMs,
+            "CANVAS_AGENT_SHUTDOWN_GRACE_MS", graceMs),
+        List.of());
+  }
+
+  TestServer start(Vertx vertx, Map<String, String> environment, List<ModelProvider> models) {
+    server = TestServer.start(vertx, TestServer.config(environment), models);
     return server;
   }
 
@@ -128,7 +136,7 @@ class DrainTest {
     String runId = startRun(server, "draw 3 red circles");
     Await.result(events.awaitEvent(event -> status(event, runId, "streaming")));
 
-    Future<Drained> drained = server.drain();
+    Future<NodeDrained> drained = server.drain();
 
     HttpResponse<Buffer> ready = server.get("/health/ready");
     assertEquals(503, ready.statusCode(), ready.bodyAsString());
@@ -156,8 +164,8 @@ class DrainTest {
     assertEquals(true, viaMcp.getBoolean("isError"), viaMcp.encode());
     assertTrue(viaMcp.encode().contains("SHUTTING_DOWN"), viaMcp.encode());
 
-    Drained outcome = Await.result(drained, 60);
-    assertEquals(new Drained(1, 0, 0), outcome);
+    NodeDrained outcome = Await.result(drained, 60);
+    assertEquals(new NodeDrained(new Drained(1, 0, 0), new Drained(0, 0, 0)), outcome);
     // The final status is out before the drain ends; the client reads it a moment later.
     Await.result(events.awaitEvent(event -> status(event, runId, "done")));
     assertTrue(
@@ -182,9 +190,9 @@ class DrainTest {
     String runId = startRun(server, "draw 3 red circles");
     Await.result(events.awaitEvent(event -> status(event, runId, "streaming")));
 
-    Drained outcome = Await.result(server.drain(), 60);
+    NodeDrained outcome = Await.result(server.drain(), 60);
 
-    assertEquals(new Drained(0, 1, 0), outcome);
+    assertEquals(new NodeDrained(new Drained(0, 1, 0), new Drained(0, 0, 0)), outcome);
     // Published before the drain ends, read by the client a moment later.
     SseEvent canceled =
         Await.result(events.awaitEvent(event -> status(event, runId, "canceled"))).stream()
@@ -205,5 +213,172 @@ class DrainTest {
             .orElseThrow()
             .getString("state"),
         "its record holds its end");
+  }
+
+  static final String TEXT = "# Notes\n\nfoo line\n";
+
+  static HttpResponse<Buffer> post(TestServer on, String path, JsonObject body) {
+    return Await.result(
+        on.http().post(path).putHeader("content-type", "application/json").sendJsonObject(body));
+  }
+
+  static String createDocument(TestServer on) {
+    HttpResponse<Buffer> created = post(on, "/api/docs", new JsonObject().put("content", TEXT));
+    assertEquals(201, created.statusCode(), created.bodyAsString());
+    return created.bodyAsJsonObject().getString("id");
+  }
+
+  static JsonObject document(TestServer on, String docId) {
+    HttpResponse<Buffer> found = on.get("/api/docs/" + docId);
+    assertEquals(200, found.statusCode(), found.bodyAsString());
+    return found.bodyAsJsonObject();
+  }
+
+  static boolean leaseHeld(TestServer on, String docId) {
+    return document(on, docId).getJsonObject("lease").getBoolean("held");
+  }
+
+  static void shuttingDown(HttpResponse<Buffer> refused) {
+    assertEquals(503, refused.statusCode(), refused.bodyAsString());
+    assertEquals(
+        "SHUTTING_DOWN",
+        refused.bodyAsJsonObject().getJsonObject("error").getString("code"),
+        refused.bodyAsString());
+    assertEquals("5", refused.getHeader("Retry-After"));
+  }
+
+  static void shuttingDown(JsonObject viaMcp) {
+    assertEquals(true, viaMcp.getBoolean("isError"), viaMcp.encode());
+    assertTrue(viaMcp.encode().contains("SHUTTING_DOWN"), viaMcp.encode());
+  }
+
+  static JsonObject editRequest(String docId, String model) {
+    return new JsonObject()
+        .put("canvas_session_id", docId)
+        .put("instruction", "/doc-fix foo => bar")
+        .put("model", model);
+  }
+
+  @Test
+  void aDrainRefusesNewDocumentAgentRequestsAndLetsTheRunningLoopEndDone(Vertx vertx) {
+    HeldModel held = new HeldModel(vertx);
+    start(vertx, Map.of("CANVAS_AGENT_SHUTDOWN_GRACE_MS", "60000"), List.of(held));
+    String docId = createDocument(server);
+    SseClient room = server.events(docId);
+    McpHttp mcp = new McpHttp(server.http(), server.port(), null);
+    mcp.initialize("");
+    HttpResponse<Buffer> started =
+        post(
+            server,
+            "/api/docs/" + docId + "/agent",
+            new JsonObject().put("instruction", "tidy it").put("model", HeldModel.MODEL));
+    assertEquals(202, started.statusCode(), started.bodyAsString());
+    String runId = started.bodyAsJsonObject().getString("runId");
+    Await.result(held.asked());
+
+    Future<NodeDrained> drained = server.drain();
+
+    // Until the document agent hears of the drain, a delegated edit meets the loop's lease
+    // (LOCK_NOT_AVAILABLE) and changes nothing.
+    Await.result(
+        Eventually.holds(
+            vertx,
+            () ->
+                server
+                    .http()
+                    .post("/api/canvas-agent/edit-request")
+                    .sendJsonObject(editRequest(docId, "debug/fake"))
+                    .map(refused -> refused.statusCode() == 503)));
+    shuttingDown(post(server, "/api/canvas-agent/edit-request", editRequest(docId, "debug/fake")));
+    // A person's instruction would preempt the loop; refused, it voids no lease.
+    shuttingDown(
+        post(
+            server,
+            "/api/docs/" + docId + "/agent",
+            new JsonObject().put("instruction", "/doc-fix foo => bar").put("model", "debug/fake")));
+    shuttingDown(mcp.tool("canvas_agent_edit_request", editRequest(docId, "debug/fake")));
+    assertTrue(leaseHeld(server, docId), "the running loop still holds its lease");
+    assertEquals(TEXT, document(server, docId).getString("content"));
+
+    held.release();
+    NodeDrained outcome = Await.result(drained, 60);
+
+    assertEquals(new NodeDrained(new Drained(0, 0, 0), new Drained(1, 0, 0)), outcome);
+    // Published before the drain ends, read by the client a moment later.
+    Await.result(room.awaitEvent(event -> status(event, runId, "done")));
+    assertFalse(leaseHeld(server, docId), "the loop checked in");
+    assertEquals(TEXT, document(server, docId).getString("content"), "no refused request wrote");
+  }
+
+  @Test
+  void aDocumentAgentLoopStillGoingAtTheGracesEndIsCanceledAndGivesItsLeaseBack(Vertx vertx) {
+    HeldModel held = new HeldModel(vertx);
+    start(vertx, Map.of("CANVAS_AGENT_SHUTDOWN_GRACE_MS", "500"), List.of(held));
+    String docId = createDocument(server);
+    SseClient room = server.events(docId);
+    Future<HttpResponse<Buffer>> delegated =
+        server
+            .http()
+            .post("/api/canvas-agent/edit-request")
+            .sendJsonObject(editRequest(docId, HeldModel.MODEL));
+    Await.result(held.asked());
+    assertTrue(leaseHeld(server, docId));
+
+    NodeDrained outcome = Await.result(server.drain(), 60);
+
+    assertEquals(new NodeDrained(new Drained(0, 0, 0), new Drained(0, 1, 0)), outcome);
+    Await.result(held.canceled());
+    HttpResponse<Buffer> answered = Await.result(delegated);
+    assertEquals(200, answered.statusCode(), answered.bodyAsString());
+    JsonObject summary = answered.bodyAsJsonObject();
+    assertEquals("interrupted", summary.getString("stop"), summary.encode());
+    assertEquals("shutdown", summary.getString("interruptedBy"), summary.encode());
+    String runId = summary.getString("runId");
+    Await.result(
+        room.awaitEvent(
+            event ->
+                event.event().equals("agent:chat")
+                    && event.data().encode().contains("the server is shutting down")));
+    SseEvent canceled =
+        Await.result(room.awaitEvent(event -> status(event, runId, "canceled"))).stream()
+            .filter(event -> status(event, runId, "canceled"))
+            .findFirst()
+            .orElseThrow();
+    assertEquals("shutdown", canceled.data().getJsonObject("detail").getString("interruptedBy"));
+    assertTrue(
+        room.received().stream()
+            .anyMatch(
+                event ->
+                    event.event().equals("agent:chat")
+                        && event.data().encode().contains("the server is shutting down")),
+        "the chat tells why: " + room.received());
+    assertFalse(leaseHeld(server, docId), "its lease was given back");
+    assertEquals(TEXT, document(server, docId).getString("content"));
+  }
+
+  @Test
+  void documentAgentRequestsRefusedWhileDrainingTakeNothingFromTheRunLimit(Vertx vertx) {
+    start(
+        vertx,
+        Map.of("CANVAS_AGENT_RUNS_PER_MINUTE", "1", "CANVAS_AGENT_SHUTDOWN_GRACE_MS", "1000"),
+        List.of());
+    String docId = createDocument(server);
+    McpHttp mcp = new McpHttp(server.http(), server.port(), null);
+    mcp.initialize("");
+    Await.result(server.drain(), 60);
+
+    // One run a minute: a refusal that kept its allowance would make the next one 429.
+    for (int round = 0; round < 2; round++) {
+      shuttingDown(
+          post(
+              server,
+              "/api/docs/" + docId + "/agent",
+              new JsonObject().put("instruction", "tidy it").put("model", "debug/fake")));
+      shuttingDown(
+          post(server, "/api/canvas-agent/edit-request", editRequest(docId, "debug/fake")));
+      shuttingDown(mcp.tool("canvas_agent_edit_request", editRequest(docId, "debug/fake")));
+    }
+    assertFalse(leaseHeld(server, docId));
+    assertEquals(TEXT, document(server, docId).getString("content"));
   }
 }

@@ -120,7 +120,7 @@ public final class TestServer {
   }
 
   /** A shutdown's first part, as SIGTERM starts it: not ready, no new runs, the running ones end. */
-  public Future<dev.canvasagent.bus.Drained> drain() {
+  public Future<dev.canvasagent.NodeDrained> drain() {
     return agent.drain();
   }
 
