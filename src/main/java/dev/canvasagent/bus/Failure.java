@@ -40,6 +40,18 @@ public final class Failure extends RuntimeException {
    * not store the session: the store failed (correlation id …)}, the driver's text logged ({@code
    * store.failed}) under that id. A failure that is coded already passes through as it is.
    */
+  /**
+   * SHUTTING_DOWN: the node drains and {@code refuses} (what it no longer does, e.g. "takes no new
+   * run"); the same request succeeds elsewhere or after a restart.
+   */
+  public static <T> Future<T> shuttingDown(String refuses) {
+    return future(
+        FailureCode.SHUTTING_DOWN,
+        "this server is shutting down and "
+            + refuses
+            + "; retry (another node, or this one once restarted, takes it)");
+  }
+
   public static Failure storeUnavailable(String what, Throwable cause) {
     if (cause instanceof Failure failure) {
       return failure;

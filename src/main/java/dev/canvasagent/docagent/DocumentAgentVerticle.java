@@ -97,10 +97,7 @@ public final class DocumentAgentVerticle extends CanvasVerticle {
   private <T> Future<T> refuseWhileDraining() {
     return drained == null
         ? Future.succeededFuture()
-        : Failure.future(
-            FailureCode.SHUTTING_DOWN,
-            "this server is shutting down and starts no document-agent run; retry (another node, or"
-                + " this one once restarted, takes it)");
+        : Failure.shuttingDown("starts no document-agent run");
   }
 
   /**

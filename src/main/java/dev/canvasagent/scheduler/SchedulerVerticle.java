@@ -744,12 +744,7 @@ public final class SchedulerVerticle extends CanvasVerticle {
 
   /** SHUTTING_DOWN once the node drains; nothing otherwise. */
   private <T> Future<T> refuseWhileDraining() {
-    return drained == null
-        ? Future.succeededFuture()
-        : Failure.future(
-            FailureCode.SHUTTING_DOWN,
-            "this server is shutting down and takes no new run; retry (another node, or this one"
-                + " once restarted, takes it)");
+    return drained == null ? Future.succeededFuture() : Failure.shuttingDown("takes no new run");
   }
 
   /**
