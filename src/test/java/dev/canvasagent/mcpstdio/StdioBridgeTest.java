@@ -9,6 +9,8 @@ import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import dev.canvasagent.mcpstdio.FakeMcpServer.Received;
 import dev.canvasagent.support.Await;
+import dev.canvasagent.support.Eventually;
+import io.vertx.core.Future;
 import io.vertx.core.Vertx;
 import io.vertx.core.http.HttpMethod;
 import io.vertx.core.json.JsonObject;
@@ -243,6 +245,12 @@ class StdioBridgeTest {
     bridge.send(notification("notifications/initialized"));
     bridge.send(request(2, "ping", null));
     assertEquals(2, bridge.nextLine().getInteger("id"));
+    // The GET goes out beside the ping, not before it: wait for it, then see it is not repeated.
+    Await.result(
+        Eventually.holds(
+            vertx, () -> Future.succeededFuture(!server.received(HttpMethod.GET).isEmpty())));
+    bridge.send(request(3, "ping", null));
+    assertEquals(3, bridge.nextLine().getInteger("id"));
     Await.result(bridge.closeStdin());
     assertEquals(1, server.received(HttpMethod.GET).size(), "a 405 is not asked again");
     assertFalse(bridge.stderr().contains("reopening"), bridge.stderr());
